@@ -1,0 +1,34 @@
+"""Game rules: pure code and data. A registry finds each game by its stable name."""
+
+from __future__ import annotations
+
+from rules.core.game import Game
+
+_REGISTRY: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    if game.name in _REGISTRY:
+        raise ValueError(f"game {game.name!r} is registered twice")
+    _REGISTRY[game.name] = game
+    return game
+
+
+def _load() -> None:
+    if _REGISTRY:
+        return
+    # Import the game modules; each registers itself.
+    import rules.assault_on_belgium  # noqa: F401
+
+
+def get_game(name: str) -> Game:
+    _load()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"no game named {name!r}; known: {', '.join(sorted(_REGISTRY))}") from None
+
+
+def all_games() -> list[Game]:
+    _load()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]

@@ -1,0 +1,1 @@
+"""Mechanisms shared by every game: the game interface, dice, hex grid, tables, chit pools."""

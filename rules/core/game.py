@@ -1,0 +1,174 @@
+"""The one interface every game module implements (STYLE: Rally the Troops, boardgame.io).
+
+A game is a handful of pure functions over plain JSON data:
+
+* `setup(scenario, options, dice)` builds the initial state;
+* `active_seats(state)` says who must act now (one seat, both, or none once it is over;
+  a decision the non-moving player must take mid-turn simply makes that seat active);
+* `legal_actions(state, seat)` lists every legal action, finite and complete, each one
+  exactly what a client may submit; `prompt(state, seat)` says in words what is asked;
+* `apply(state, seat, action, dice)` returns a new state plus the facts that changed and
+  the rule sections that decided them, or raises `IllegalAction` with the rule section;
+  an engine-run enemy (a solitaire game) acts inside `apply`, its decisions recorded as facts;
+* `view(state, seat)` is what that seat (or a spectator, seat None) may see: hidden units
+  are removed here and nowhere else;
+* `outcome(state)` is None while the game runs.
+
+Rules code imports no Flask, Redis, marshmallow, clock, `random` or I/O. It never mutates
+the state it is given.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core.dice import DiceSource
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """The action is not legal now. `rule` cites the section that forbids it (e.g. "AoB 5")."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+
+    def to_json(self) -> dict[str, Any]:
+        return {"message": self.message, "rule": self.rule}
+
+
+class InvalidState(ValueError):
+    """A state document (a sandbox start position) does not fit the game's schema."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing that happened, in words, with the rule that decided it.
+
+    `visible_to` is None for a public fact, else the seats that may read it.
+    `data` carries the machine-readable detail (hexes, units, dice) a page may highlight.
+    """
+
+    text: str
+    rule: str | None = None
+    kind: str = "info"
+    data: dict[str, Any] = field(default_factory=dict)
+    visible_to: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"text": self.text, "rule": self.rule, "kind": self.kind}
+        if self.data:
+            out["data"] = self.data
+        if self.visible_to is not None:
+            out["visible_to"] = list(self.visible_to)
+        return out
+
+
+@dataclass
+class Applied:
+    """The result of a legal action: the new state and what happened."""
+
+    state: State
+    facts: list[Fact] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] = (False, True)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    title: str
+    roles: tuple[str, ...]
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended. `winner` is a role, or None for a draw or a solitaire level."""
+
+    winner: str | None
+    result: str
+    reason: str
+    rule: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "result": self.result, "reason": self.reason, "rule": self.rule}
+
+
+class Game(ABC):
+    """A game module. Subclasses are stateless; all game data lives in the state dict."""
+
+    name: str = ""  # registry key, stable forever: "assault-on-belgium"
+    title: str = ""
+    version: str = "1"  # bump when a rules change would change any resolution
+    solitaire: bool = False
+
+    # -- catalogue -----------------------------------------------------------------
+    @abstractmethod
+    def scenarios(self) -> dict[str, Scenario]: ...
+
+    def options(self) -> dict[str, OptionSpec]:
+        return {}
+
+    def resolve_options(self, given: dict[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults and refuse unknown options or values outside their choices."""
+        specs = self.options()
+        given = dict(given or {})
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            raise IllegalAction(f"unknown option(s): {', '.join(unknown)}")
+        out: dict[str, Any] = {}
+        for name, spec in sorted(specs.items()):
+            value = given.get(name, spec.default)
+            if spec.choices and value not in spec.choices:
+                raise IllegalAction(f"option {name} must be one of {list(spec.choices)}")
+            out[name] = value
+        return out
+
+    # -- the flow --------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State: ...
+
+    @abstractmethod
+    def check_state(self, state: State) -> None:
+        """Raise InvalidState unless `state` is a well-formed state of this game."""
+
+    @abstractmethod
+    def active_seats(self, state: State) -> list[str]: ...
+
+    @abstractmethod
+    def legal_actions(self, state: State, seat: str) -> list[Action]: ...
+
+    @abstractmethod
+    def prompt(self, state: State, seat: str) -> str: ...
+
+    @abstractmethod
+    def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied: ...
+
+    @abstractmethod
+    def view(self, state: State, seat: str | None) -> State: ...
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None: ...
+
+    def phase(self, state: State) -> str:
+        """A short human label of where the game stands ("German land movement")."""
+        return str(state.get("phase", ""))
+
+    def describe_action(self, action: Action) -> str:
+        """A one-line human description of an action, for logs and pages."""
+        return ", ".join(f"{k}={v}" for k, v in sorted(action.items()))
+
+    def roles(self, scenario: str) -> tuple[str, ...]:
+        return self.scenarios()[scenario].roles
