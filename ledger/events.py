@@ -1,0 +1,154 @@
+"""Events: the ledger's only records. Frozen, hash-chained, named by stable type strings.
+
+An event's hash is SHA-256 over the canonical JSON of its body: game id, sequence number,
+type, seat, payload, time recorded and the previous event's hash. The first event of a
+game (seq 0) chains to GENESIS_HASH. Anyone holding an export can recompute the chain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+from ledger.canonical import GENESIS_HASH, canonical_bytes, sha256_hex
+
+# Stable type names. Never rename one: old ledgers carry them.
+GAME_CREATED = "game_created"  # game, scenario, options, rules version, seats, seed commitment
+SEAT_JOINED = "seat_joined"  # a seat taken, with the entropy it adds to the dice
+GAME_STARTED = "game_started"  # every seat joined: the initial state and its hash
+SUBMITTED = "submitted"  # a seat's action (or a director's ruling), not yet judged
+RESOLVED = "resolved"  # a submission judged legal: facts, dice, rule sections, patch, state hash
+REJECTED = "rejected"  # a submission judged illegal: reasons with rule sections
+GAME_ENDED = "game_ended"  # the outcome
+SEED_REVEALED = "seed_revealed"  # the secret seed, so that anyone can re-derive every die
+
+EVENT_TYPES = (
+    GAME_CREATED,
+    SEAT_JOINED,
+    GAME_STARTED,
+    SUBMITTED,
+    RESOLVED,
+    REJECTED,
+    GAME_ENDED,
+    SEED_REVEALED,
+)
+
+DIRECTOR = "director"  # the seat name a director's rulings are recorded under
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """What a writer hands to `append`: the store fills seq, time and hashes."""
+
+    type: str
+    seat: str | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.type not in EVENT_TYPES:
+            raise ValueError(f"unknown event type {self.type!r}")
+        canonical_bytes(self.payload)  # refuse floats and other non-canonical values early
+
+
+@dataclass(frozen=True)
+class Event:
+    game_id: str
+    seq: int
+    type: str
+    seat: str | None
+    payload: dict[str, Any]
+    recorded_at: str
+    prev_hash: str
+    hash: str
+
+    def body(self) -> dict[str, Any]:
+        return event_body(self.game_id, self.seq, self.type, self.seat, self.payload, self.recorded_at, self.prev_hash)
+
+    def computed_hash(self) -> str:
+        return sha256_hex(canonical_bytes(self.body()))
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.body()
+        out["hash"] = self.hash
+        return out
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> "Event":
+        expected = {"game_id", "seq", "type", "seat", "payload", "recorded_at", "prev_hash", "hash"}
+        if not isinstance(doc, dict) or set(doc) != expected:
+            got = sorted(doc) if isinstance(doc, dict) else type(doc).__name__
+            raise ValueError(f"an event has exactly the fields {sorted(expected)}; got {got}")
+        if not isinstance(doc["seq"], int) or isinstance(doc["seq"], bool) or doc["seq"] < 0:
+            raise ValueError("seq must be a non-negative integer")
+        if not isinstance(doc["payload"], dict):
+            raise ValueError("payload must be an object")
+        for key in ("game_id", "type", "recorded_at", "prev_hash", "hash"):
+            if not isinstance(doc[key], str):
+                raise ValueError(f"{key} must be a string")
+        if doc["seat"] is not None and not isinstance(doc["seat"], str):
+            raise ValueError("seat must be a string or null")
+        return cls(
+            doc["game_id"], doc["seq"], doc["type"], doc["seat"], doc["payload"],
+            doc["recorded_at"], doc["prev_hash"], doc["hash"],
+        )
+
+
+def event_body(
+    game_id: str, seq: int, type: str, seat: str | None, payload: dict[str, Any], recorded_at: str, prev_hash: str
+) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "seq": seq,
+        "type": type,
+        "seat": seat,
+        "payload": payload,
+        "recorded_at": recorded_at,
+        "prev_hash": prev_hash,
+    }
+
+
+def seal(game_id: str, seq: int, new: NewEvent, recorded_at: str, prev_hash: str) -> Event:
+    """Turn a NewEvent into a chained Event at position `seq`."""
+    body = event_body(game_id, seq, new.type, new.seat, new.payload, recorded_at, prev_hash)
+    return Event(game_id, seq, new.type, new.seat, new.payload, recorded_at, prev_hash,
+                 sha256_hex(canonical_bytes(body)))
+
+
+class ChainError(ValueError):
+    """The chain breaks at `seq`: a gap, a wrong previous hash, or a hash that does not match."""
+
+    def __init__(self, seq: int, message: str) -> None:
+        super().__init__(f"event {seq}: {message}")
+        self.seq = seq
+        self.reason = message
+
+
+def check_chain(events: Iterable[Event]) -> int:
+    """Check one game's events: gapless from 0, each hash right, each linked to the one before.
+
+    Returns the number of events; raises ChainError naming the first bad event.
+    """
+    prev = GENESIS_HASH
+    game_id: str | None = None
+    count = 0
+    for expected_seq, ev in enumerate(events):
+        if game_id is None:
+            game_id = ev.game_id
+        elif ev.game_id != game_id:
+            raise ChainError(ev.seq, f"belongs to game {ev.game_id}, not {game_id}")
+        if ev.seq != expected_seq:
+            raise ChainError(ev.seq, f"expected sequence number {expected_seq} (the ledger is gapless from 0)")
+        if ev.type not in EVENT_TYPES:
+            raise ChainError(ev.seq, f"unknown event type {ev.type!r}")
+        if ev.prev_hash != prev:
+            raise ChainError(ev.seq, "prev_hash does not match the previous event's hash")
+        if ev.computed_hash() != ev.hash:
+            raise ChainError(ev.seq, "hash does not match the event's content (it was altered)")
+        prev = ev.hash
+        count += 1
+    return count

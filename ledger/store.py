@@ -1,0 +1,189 @@
+"""The event store contract. Every backend (SQLite, PostgreSQL) implements exactly this, and
+one contract test suite (tests/ledger/test_contract.py) runs against each.
+
+Tables (names are the same on every backend):
+
+* `events` — the ledger: (game_id, seq) primary key, append-only; a trigger refuses
+  UPDATE and DELETE (and TRUNCATE on PostgreSQL).
+* `games` — a projection for listing and for the sweeper (status, active seats, last seq,
+  last submitted / last handled submission). Written in the same transaction as the events
+  it summarises; can always be rebuilt from `events`.
+* `idempotency` — (game_id, key) unique -> the seq of the `submitted` event it created,
+  written in the same transaction as that event.
+* `secrets` — a game's secret dice seed, written once at creation; never exported until revealed.
+* `snapshots` — (game_id, seq) -> state JSON. A cache: deleting rows changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from ledger.events import Event, NewEvent
+
+
+class LedgerError(Exception):
+    """Base of the ledger's errors."""
+
+
+class Conflict(LedgerError):
+    """Another writer appended first: the writer's expected seq is stale (the API answers 409)."""
+
+    def __init__(self, game_id: str, expected_seq: int, current_seq: int) -> None:
+        super().__init__(f"game {game_id}: expected last seq {expected_seq}, but it is {current_seq}")
+        self.game_id = game_id
+        self.expected_seq = expected_seq
+        self.current_seq = current_seq
+
+
+class DuplicateKey(LedgerError):
+    """This idempotency key was used before for this game: the earlier submission stands."""
+
+    def __init__(self, game_id: str, key: str, seq: int) -> None:
+        super().__init__(f"game {game_id}: idempotency key already used by event {seq}")
+        self.game_id = game_id
+        self.key = key
+        self.seq = seq
+
+
+class GameExists(LedgerError):
+    """Import refused: the store already holds events for this game."""
+
+
+class LockTimeout(LedgerError):
+    """Another worker held the game's lock for longer than we were willing to wait."""
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game_id: str
+    game: str
+    scenario: str
+    status: str  # "waiting" | "active" | "ended"
+    created_at: str
+    last_seq: int
+    active_seats: list[str] = field(default_factory=list)
+    last_submitted_seq: int = -1  # seq of the newest `submitted` event, -1 if none
+    last_handled_seq: int = -1  # newest submission seq that has a `resolved`/`rejected` event
+    sandbox: bool = False
+
+    @property
+    def pending(self) -> bool:
+        return self.last_submitted_seq > self.last_handled_seq
+
+
+@dataclass(frozen=True)
+class SummaryUpdate:
+    """What the writer knows of the game after its append (the store tracks the rest)."""
+
+    status: str | None = None
+    active_seats: list[str] | None = None
+
+
+class EventStore(ABC):
+    """An append-only, hash-chained store of per-game event streams."""
+
+    url: str
+
+    # -- schema ----------------------------------------------------------------------
+    @abstractmethod
+    def create_schema(self) -> None:
+        """Create tables, indexes and the append-only triggers if they are missing."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    # -- writing ---------------------------------------------------------------------
+    @abstractmethod
+    def append(
+        self,
+        game_id: str,
+        expected_seq: int,
+        events: list[NewEvent],
+        *,
+        summary: SummaryUpdate | None = None,
+        idempotency_key: str | None = None,
+        secret: bytes | None = None,
+        game_info: tuple[str, str, bool] | None = None,
+    ) -> list[Event]:
+        """Append `events` atomically after `expected_seq` (-1 for a new game).
+
+        Seals each event (seq, recorded_at, prev_hash, hash) and writes them in one transaction
+        together with the `games` projection, the idempotency key (bound to the first event
+        of the batch, which must then be `submitted`) and, for a new game, its secret seed
+        and `game_info` = (game name, scenario, sandbox).
+        Raises Conflict if the game's last seq is not `expected_seq` (also when two writers
+        race: the unique (game_id, seq) key decides), DuplicateKey if the key was used.
+        """
+
+    # -- reading ---------------------------------------------------------------------
+    @abstractmethod
+    def read(self, game_id: str, after: int = -1, upto: int | None = None) -> list[Event]:
+        """Events with after < seq <= upto (upto None = to the end), in seq order."""
+
+    @abstractmethod
+    def iter_events(self, game_id: str, after: int = -1, batch: int = 1000) -> Iterator[Event]:
+        """Like read() but streamed in batches, for exports and folds of long games."""
+
+    @abstractmethod
+    def last_seq(self, game_id: str) -> int:
+        """The newest seq of the game, or -1 if the game has no events."""
+
+    @abstractmethod
+    def summary(self, game_id: str) -> GameSummary | None: ...
+
+    @abstractmethod
+    def list_games(self, game: str | None = None, status: str | None = None, limit: int = 200) -> list[GameSummary]:
+        """Newest first."""
+
+    @abstractmethod
+    def pending_games(self) -> list[str]:
+        """Games with a submission that has no resolution yet (the sweeper's work list)."""
+
+    @abstractmethod
+    def idempotent_seq(self, game_id: str, key: str) -> int | None: ...
+
+    @abstractmethod
+    def secret(self, game_id: str) -> bytes | None: ...
+
+    # -- snapshots (a cache) -----------------------------------------------------------
+    @abstractmethod
+    def save_snapshot(self, game_id: str, seq: int, state: Any) -> None:
+        """Store the state after event `seq`; an existing snapshot at that seq is kept."""
+
+    @abstractmethod
+    def latest_snapshot(self, game_id: str, at_or_before: int) -> tuple[int, Any] | None: ...
+
+    @abstractmethod
+    def delete_snapshots(self, game_id: str | None = None) -> int: ...
+
+    # -- import ----------------------------------------------------------------------
+    @abstractmethod
+    def import_events(self, events: list[Event], secret: bytes | None, summary: GameSummary) -> None:
+        """Write an already-sealed, already-verified stream into an empty game.
+
+        Raises GameExists if the store has any event of that game.
+        """
+
+    # -- one worker per game -------------------------------------------------------------
+    @abstractmethod
+    def game_lock(self, game_id: str, timeout: float = 30.0) -> contextlib.AbstractContextManager[None]:
+        """Hold the game's resolution lock (across processes and machines where the
+        backend allows it); raise LockTimeout after `timeout` seconds."""
+
+
+def open_store(url: str) -> EventStore:
+    """`sqlite:///path/to/file.db` (or a bare path) or `postgresql://...`."""
+    if url.startswith(("postgresql://", "postgres://")):
+        from ledger.postgres import PostgresStore
+
+        store: EventStore = PostgresStore(url)
+    else:
+        from ledger.sqlite import SqliteStore
+
+        path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url
+        store = SqliteStore(path)
+    store.create_schema()
+    return store
