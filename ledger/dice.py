@@ -1,0 +1,95 @@
+"""Provably fair dice: committed seed, derived rolls, rejection sampling (no modulo).
+
+Scheme "warlog-hmac-sha256-v1", written so that anyone can re-implement it from this text:
+
+1. At game creation the server draws a 32-byte secret `seed` and publishes only
+   `commitment = SHA-256(seed)` (hex) in the game's first event.
+2. Each seat may add entropy when it joins. `entropy_digest` = SHA-256 (hex) of the canonical
+   JSON of {"seats": {role: entropy, ...}} over every seat's entropy ("" if none given).
+3. Roll number `index` of the submission at ledger position `seq`, for a die of `faces` faces:
+   for attempt = 0, 1, 2, ...:
+       msg = canonical JSON of {"attempt": attempt, "entropy": entropy_digest,
+                                "game": game_id, "roll": index, "seq": seq}
+       h   = HMAC-SHA256(key=seed, msg)
+       v   = the first 8 bytes of h as a big-endian integer, shifted right so that only its
+             top `bits` bits remain, where bits = bit length of (faces - 1)
+       if v < faces: the die shows v + 1 (else try the next attempt).
+   No modulo anywhere, so every face is exactly equally likely; each attempt succeeds with
+   probability > 1/2.
+4. When the game ends (or a director reveals it for a dispute) the seed is published in a
+   `seed_revealed` event; then SHA-256(seed) must equal the commitment and every recorded
+   die must equal its derivation.
+
+No `random` module and no wall clock: only `secrets` to draw the seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from typing import Mapping
+
+from ledger.canonical import canonical_bytes, sha256_hex
+
+SCHEME = "warlog-hmac-sha256-v1"
+
+
+def new_seed() -> bytes:
+    return secrets.token_bytes(32)
+
+
+def commitment(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
+
+
+def entropy_digest(seat_entropy: Mapping[str, str]) -> str:
+    return sha256_hex(canonical_bytes({"seats": dict(seat_entropy)}))
+
+
+def derive_die(seed: bytes, game_id: str, seq: int, index: int, entropy: str, faces: int) -> int:
+    """The value (1..faces) of roll `index` of the submission at ledger position `seq`."""
+    if faces < 2:
+        raise ValueError("a die has at least two faces")
+    bits = (faces - 1).bit_length()
+    attempt = 0
+    while True:
+        msg = canonical_bytes({"attempt": attempt, "entropy": entropy, "game": game_id, "roll": index, "seq": seq})
+        h = hmac.new(seed, msg, hashlib.sha256).digest()
+        v = int.from_bytes(h[:8], "big") >> (64 - bits)
+        if v < faces:
+            return v + 1
+        attempt += 1
+
+
+class DerivedDice:
+    """A die function for one submission: (index, faces) -> value, from the committed seed."""
+
+    def __init__(self, seed: bytes, game_id: str, seq: int, entropy: str) -> None:
+        self.seed, self.game_id, self.seq, self.entropy = seed, game_id, seq, entropy
+
+    def __call__(self, index: int, faces: int) -> int:
+        return derive_die(self.seed, self.game_id, self.seq, index, self.entropy, faces)
+
+
+class ForcedDieMismatch(ValueError):
+    """A sandbox's forced die does not fit the die the rules asked for."""
+
+
+class ForcedThenDerived:
+    """A sandbox's dice: the director's forced values in order, then derived ones.
+
+    `offset` is how many forced values earlier submissions of the game already used.
+    """
+
+    def __init__(self, forced: list[int], offset: int, derived: DerivedDice) -> None:
+        self.forced, self.offset, self.derived = forced, offset, derived
+
+    def __call__(self, index: int, faces: int) -> int:
+        pos = self.offset + index
+        if pos < len(self.forced):
+            value = self.forced[pos]
+            if not 1 <= value <= faces:
+                raise ForcedDieMismatch(f"forced die #{pos} is {value}, but this roll needs a d{faces}")
+            return value
+        return self.derived(index, faces)

@@ -1,0 +1,62 @@
+"""Schemas of every HTTP request body (unknown keys refused, clear messages)."""
+
+from __future__ import annotations
+
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from validators.actions import StrictSchema
+
+RULING_KINDS = ("void", "adjust", "award", "reveal_seed")
+
+
+class SandboxSchema(StrictSchema):
+    state = fields.Dict(load_default=None, allow_none=True)
+    dice = fields.List(fields.Integer(validate=validate.Range(min=1, max=1000)), load_default=list,
+                       validate=validate.Length(max=10_000))
+
+
+class CreateGameSchema(StrictSchema):
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    scenario = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    sandbox = fields.Nested(SandboxSchema, load_default=None, allow_none=True)
+
+
+class JoinSchema(StrictSchema):
+    entropy = fields.String(load_default="", validate=validate.Length(max=256))
+
+
+class MoveSchema(StrictSchema):
+    action = fields.Dict(required=True)
+    expected_seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    idempotency_key = fields.String(required=True, validate=validate.Length(min=1, max=128))
+
+
+class RulingSchema(StrictSchema):
+    kind = fields.String(required=True, validate=validate.OneOf(RULING_KINDS))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=4000))
+    target = fields.Integer(strict=True, validate=validate.Range(min=0))
+    re_resolve = fields.Boolean(load_default=False)
+    patch = fields.List(fields.Dict())
+    winner = fields.String(allow_none=True)
+    result = fields.String(validate=validate.Length(min=1, max=200))
+    idempotency_key = fields.String(validate=validate.Length(min=1, max=128))
+
+    @validates_schema
+    def _fields_for_kind(self, data: dict, **_: object) -> None:
+        kind = data.get("kind")
+        if kind == "void" and "target" not in data:
+            raise ValidationError("a void ruling names the resolution it voids", "target")
+        if kind == "adjust" and not data.get("patch"):
+            raise ValidationError("an adjust ruling carries a JSON Patch (RFC 6902) list", "patch")
+        if kind == "award" and "result" not in data:
+            raise ValidationError("an award names the result", "result")
+
+
+class EventsQuerySchema(StrictSchema):
+    after = fields.Integer(load_default=-1, validate=validate.Range(min=-1))
+    limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=10_000))
+
+
+class StateQuerySchema(StrictSchema):
+    at = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))

@@ -1,0 +1,173 @@
+"""The JSON API under /api/v1 (described by /api/v1/openapi.json)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import HTTPException
+
+from rules import all_games
+from validators.requests import (
+    CreateGameSchema, EventsQuerySchema, JoinSchema, MoveSchema, RulingSchema, StateQuerySchema,
+)
+from warlog.openapi import openapi_document
+from warlog.service import ServiceError, Unprocessable, Warlog
+
+api = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def service() -> Warlog:
+    return current_app.extensions["warlog"]
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ServiceError("the Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+def body(schema: Schema) -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None:
+        if request.data.strip():
+            raise ServiceError("the request body is not valid JSON")
+        data = {}
+    if not isinstance(data, dict):
+        raise ServiceError("the request body must be a JSON object")
+    try:
+        loaded: dict[str, Any] = schema.load(data)
+    except ValidationError as err:
+        raise Unprocessable("the request does not fit its schema", fields=err.messages) from None
+    return loaded
+
+
+def query(schema: Schema) -> dict[str, Any]:
+    try:
+        loaded: dict[str, Any] = schema.load(request.args.to_dict())
+    except ValidationError as err:
+        raise ServiceError("bad query parameters", fields=err.messages) from None
+    return loaded
+
+
+@api.errorhandler(ServiceError)
+def _service_error(err: ServiceError) -> tuple[Response, int]:
+    return jsonify({"error": err.message, **err.detail}), err.status
+
+
+@api.errorhandler(HTTPException)
+def _http_error(err: HTTPException) -> tuple[Response, int]:
+    return jsonify({"error": err.description or err.name}), err.code or 500
+
+
+@api.errorhandler(Exception)
+def _unexpected(err: Exception) -> tuple[Response, int]:
+    current_app.logger.exception("unexpected error")
+    return jsonify({"error": "internal error; nothing was recorded by this request"}), 500
+
+
+@api.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(openapi_document())
+
+
+@api.get("/games")
+def list_games() -> Response:
+    game = request.args.get("game") or None
+    status = request.args.get("status") or None
+    rows = service().store.list_games(game=game, status=status)
+    return jsonify({"games": [
+        {"id": r.game_id, "game": r.game, "scenario": r.scenario, "status": r.status, "seq": r.last_seq,
+         "active_seats": r.active_seats if r.status == "active" else [], "created_at": r.created_at,
+         "sandbox": r.sandbox}
+        for r in rows]})
+
+
+@api.get("/catalogue")
+def catalogue() -> Response:
+    out = []
+    for g in all_games():
+        out.append({
+            "game": g.name, "title": g.title, "rules_version": g.version, "solitaire": g.solitaire,
+            "scenarios": [{"id": s.id, "title": s.title, "roles": list(s.roles), "description": s.description}
+                          for s in g.scenarios().values()],
+            "options": [{"name": o.name, "default": o.default, "choices": list(o.choices),
+                         "description": o.description} for o in g.options().values()],
+        })
+    return jsonify({"games": out})
+
+
+@api.post("/games")
+def create_game() -> tuple[Response, int]:
+    data = body(CreateGameSchema())
+    created = service().create_game(data["game"], data["scenario"], data["options"], data["sandbox"])
+    return jsonify(created), 201
+
+
+@api.get("/games/<game_id>")
+def game_info(game_id: str) -> Response:
+    return jsonify(service().info(game_id))
+
+
+@api.post("/games/<game_id>/join")
+def join(game_id: str) -> Response:
+    data = body(JoinSchema())
+    return jsonify(service().join(game_id, bearer(), data["entropy"]))
+
+
+@api.post("/games/<game_id>/moves")
+def submit_move(game_id: str) -> tuple[Response, int]:
+    token = bearer()
+    svc = service()
+    svc.viewer(game_id, token, required=True)  # 404/401/403 before the body is judged
+    data = body(MoveSchema())
+    out = svc.submit_move(game_id, token, data["action"], data["expected_seq"], data["idempotency_key"])
+    return jsonify(out), 202
+
+
+@api.get("/games/<game_id>/moves/<int:seq>")
+def move(game_id: str, seq: int) -> Response:
+    return jsonify(service().move(game_id, seq))
+
+
+@api.get("/games/<game_id>/events")
+def events(game_id: str) -> Response:
+    q = query(EventsQuerySchema())
+    svc = service()
+    return jsonify(svc.events(game_id, q["after"], svc.viewer(game_id, bearer()), q["limit"]))
+
+
+@api.get("/games/<game_id>/state")
+def state(game_id: str) -> Response:
+    q = query(StateQuerySchema())
+    svc = service()
+    return jsonify(svc.state(game_id, q["at"], svc.viewer(game_id, bearer())))
+
+
+@api.get("/games/<game_id>/actions")
+def actions(game_id: str) -> Response:
+    svc = service()
+    return jsonify(svc.actions(game_id, svc.viewer(game_id, bearer())))
+
+
+@api.post("/games/<game_id>/rulings")
+def ruling(game_id: str) -> tuple[Response, int]:
+    token = bearer()
+    svc = service()
+    svc.viewer(game_id, token, required=True)
+    data = body(RulingSchema())
+    key = data.pop("idempotency_key", None)
+    return jsonify(svc.submit_ruling(game_id, token, data, key)), 202
+
+
+@api.get("/games/<game_id>/export")
+def export(game_id: str) -> Response:
+    svc = service()
+    lines = svc.export(game_id, svc.viewer(game_id, bearer()))
+    return Response(stream_with_context(lines), mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="warlog-{game_id}.jsonl"'})

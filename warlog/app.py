@@ -1,0 +1,58 @@
+"""The Flask application factory (STYLE: flaskr)."""
+
+from __future__ import annotations
+
+import atexit
+import os
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask, jsonify
+
+from ledger.store import open_store
+from warlog.queue import InlineQueue, RQQueue, start_sweeper
+from warlog.service import Warlog
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Config: WARLOG_DB (a sqlite path/URL or postgresql:// URL), WARLOG_REDIS (None = the
+    in-process worker), WARLOG_SWEEP_INTERVAL; from `test_config` or WARLOG_* environment."""
+    app = Flask(__name__, template_folder=str(TEMPLATES))
+    app.config.from_mapping(
+        WARLOG_DB="sqlite:///var/warlog.sqlite3",
+        WARLOG_REDIS=None,
+        WARLOG_SWEEP_INTERVAL=30.0,
+        JSON_SORT_KEYS=False,
+    )
+    app.config.from_prefixed_env("WARLOG")  # WARLOG_DB=... -> app.config["DB"]
+    for key in ("DB", "REDIS", "SWEEP_INTERVAL"):
+        if key in app.config:
+            app.config["WARLOG_" + key] = app.config.pop(key)
+    if test_config:
+        app.config.update(test_config)
+
+    db = str(app.config["WARLOG_DB"])
+    if not db.startswith(("postgresql://", "postgres://")):
+        path = db[len("sqlite:///"):] if db.startswith("sqlite:///") else db
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    store = open_store(db)
+    if app.config["WARLOG_REDIS"]:
+        queue: InlineQueue | RQQueue = RQQueue(str(app.config["WARLOG_REDIS"]))
+    else:
+        queue = InlineQueue(store)
+        stop = start_sweeper(store, queue.enqueue, float(app.config["WARLOG_SWEEP_INTERVAL"]))
+        atexit.register(stop.set)
+    app.extensions["warlog"] = Warlog(store, queue.enqueue)
+    app.extensions["warlog_queue"] = queue
+
+    from warlog.api import api
+
+    app.register_blueprint(api)
+
+    @app.get("/healthz")
+    def healthz() -> Any:
+        return jsonify({"ok": True})
+
+    return app

@@ -1,0 +1,96 @@
+"""The OpenAPI 3 document of /api/v1, built by apispec from the same marshmallow schemas
+that check the requests, so the document cannot drift from what the server accepts."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from validators.requests import CreateGameSchema, JoinSchema, MoveSchema, RulingSchema
+
+BEARER = [{"seat": []}]
+
+
+def _json(ref: str) -> dict[str, Any]:
+    return {"content": {"application/json": {"schema": ref}}}
+
+
+def _resp(description: str, **extra: Any) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": {"type": "object", **extra}}}}
+
+
+ERRORS = {
+    "400": _resp("bad request (not JSON, bad query)"),
+    "401": _resp("missing Authorization: Bearer token"),
+    "403": _resp("the token is not a seat (or director) of this game"),
+    "404": _resp("no such game or step"),
+    "409": _resp("stale expected_seq, or the game is not active", properties={"current_seq": {"type": "integer"}}),
+    "422": _resp("the body does not fit its schema, or the action is malformed",
+                 properties={"error": {"type": "string"}, "fields": {"type": "object"}}),
+}
+
+
+@lru_cache(maxsize=1)
+def openapi_document() -> dict[str, Any]:
+    spec = APISpec(title="Warlog API", version="1", openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
+                   info={"description": "Event-sourced game log and umpire for play-by-email wargames."})
+    spec.components.security_scheme("seat", {"type": "http", "scheme": "bearer",
+                                             "description": "a seat token (invitation) or the director token"})
+    for name, schema in (("CreateGame", CreateGameSchema), ("Join", JoinSchema), ("Move", MoveSchema),
+                         ("Ruling", RulingSchema)):
+        spec.components.schema(name, schema=schema)
+    gid = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    paths: dict[str, dict[str, Any]] = {
+        "/api/v1/catalogue": {"get": {"summary": "games, scenarios and options", "responses": {"200": _resp("ok")}}},
+        "/api/v1/games": {
+            "get": {"summary": "list games (filters: game, status)", "parameters": [
+                {"name": "game", "in": "query", "schema": {"type": "string"}},
+                {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["waiting", "active", "ended"]}}],
+                "responses": {"200": _resp("ok")}},
+            "post": {"summary": "create a game", "requestBody": _json("CreateGame"), "responses": {
+                "201": _resp("created: id, seats (role -> token), director_token, seed_commitment", properties={
+                    "id": {"type": "string"}, "seats": {"type": "object"}, "director_token": {"type": "string"},
+                    "seed_commitment": {"type": "string"}}),
+                **{k: ERRORS[k] for k in ("400", "422")}}},
+        },
+        "/api/v1/games/{game_id}": {"get": {"summary": "status, active_seats, seq", "parameters": [gid],
+                                            "responses": {"200": _resp("ok"), "404": ERRORS["404"]}}},
+        "/api/v1/games/{game_id}/join": {"post": {
+            "summary": "take a seat (optionally adding entropy to the dice)", "parameters": [gid], "security": BEARER,
+            "requestBody": _json("Join"), "responses": {"200": _resp("joined"), **{k: ERRORS[k] for k in ("401", "403", "404", "422")}}}},
+        "/api/v1/games/{game_id}/moves": {"post": {
+            "summary": "submit an action (one of GET .../actions)", "parameters": [gid], "security": BEARER,
+            "requestBody": _json("Move"), "responses": {"202": _resp("accepted: seq of the submitted event"),
+                                                       **{k: ERRORS[k] for k in ERRORS}}}},
+        "/api/v1/games/{game_id}/moves/{seq}": {"get": {
+            "summary": "pending | resolved (facts, dice, rules) | rejected (reasons, rules)",
+            "parameters": [gid, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}],
+            "responses": {"200": _resp("ok"), "404": ERRORS["404"]}}},
+        "/api/v1/games/{game_id}/events": {"get": {
+            "summary": "events after N, as the caller may see them", "parameters": [gid,
+                {"name": "after", "in": "query", "schema": {"type": "integer", "default": -1}},
+                {"name": "limit", "in": "query", "schema": {"type": "integer", "default": 1000}}],
+            "responses": {"200": _resp("ok"), **{k: ERRORS[k] for k in ("403", "404")}}}},
+        "/api/v1/games/{game_id}/state": {"get": {
+            "summary": "the state at step N as the caller may see it", "parameters": [gid,
+                {"name": "at", "in": "query", "schema": {"type": "integer"}}],
+            "responses": {"200": _resp("ok"), **{k: ERRORS[k] for k in ("403", "404")}}}},
+        "/api/v1/games/{game_id}/actions": {"get": {
+            "summary": "every legal action for the caller's seat now, with the prompt and expected_seq",
+            "parameters": [gid], "responses": {"200": _resp("ok"), **{k: ERRORS[k] for k in ("403", "404")}}}},
+        "/api/v1/games/{game_id}/rulings": {"post": {
+            "summary": "a director's ruling (void, adjust, award, reveal_seed)", "parameters": [gid],
+            "security": BEARER, "requestBody": _json("Ruling"),
+            "responses": {"202": _resp("accepted"), **{k: ERRORS[k] for k in ("401", "403", "404", "422")}}}},
+        "/api/v1/games/{game_id}/export": {"get": {
+            "summary": "JSON Lines export (after the end; the director at any time)", "parameters": [gid],
+            "responses": {"200": {"description": "one event per line",
+                                  "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+                          **{k: ERRORS[k] for k in ("403", "404")}}}},
+    }
+    for path, ops in paths.items():
+        spec.path(path=path, operations=ops)
+    return spec.to_dict()

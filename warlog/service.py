@@ -1,0 +1,371 @@
+"""What the web process does: create and join games, take submissions, answer queries.
+
+It checks credentials and shapes, appends, enqueues, and answers at once; judging is the
+worker's (warlog.resolver). Every failure is a typed `ServiceError` with an HTTP status
+and a message a player can act on.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+from ledger.canonical import state_hash
+from ledger.dice import SCHEME, DerivedDice, commitment, entropy_digest, new_seed
+from ledger.events import (
+    DIRECTOR, GAME_CREATED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SUBMITTED, Event, NewEvent,
+)
+from ledger.export import export_lines
+from ledger.store import Conflict, DuplicateKey, EventStore, GameSummary, SummaryUpdate
+from rules import get_game
+from rules.core.dice import RecordingDice
+from rules.core.game import Game, IllegalAction, InvalidState
+from validators.actions import ActionShapeError, validate_action
+from warlog.history import StoreHistory, seat_entropy
+
+
+class ServiceError(Exception):
+    status = 400
+
+    def __init__(self, message: str, **detail: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.detail = detail
+
+
+class BadRequest(ServiceError):
+    status = 400
+
+
+class Unauthorized(ServiceError):
+    status = 401
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class StaleSeq(ServiceError):
+    status = 409
+
+
+class Unprocessable(ServiceError):
+    status = 422
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is asking: a seat (role), the director, or a spectator (seat None)."""
+
+    seat: str | None
+    director: bool = False
+
+    @property
+    def label(self) -> str:
+        return DIRECTOR if self.director else (self.seat or "spectator")
+
+
+SPECTATOR = Viewer(None)
+
+
+class Warlog:
+    def __init__(self, store: EventStore, enqueue: Callable[[str], None]) -> None:
+        self.store = store
+        self.enqueue = enqueue
+        self._created: dict[str, Event] = {}
+
+    # -- commands --------------------------------------------------------------------
+    def create_game(self, game_name: str, scenario: str | None, options: dict[str, Any] | None,
+                    sandbox: dict[str, Any] | None = None) -> dict[str, Any]:
+        game = self._game(game_name)
+        scenarios = game.scenarios()
+        scenario = scenario or next(iter(scenarios))
+        if scenario not in scenarios:
+            raise Unprocessable(f"unknown scenario {scenario!r} for {game.name}; known: {', '.join(scenarios)}")
+        try:
+            opts = game.resolve_options(options)
+        except IllegalAction as err:
+            raise Unprocessable(err.message) from None
+        sandbox_doc = None
+        if sandbox is not None:
+            sandbox_doc = self._check_sandbox(game, sandbox)
+        roles = list(game.roles(scenario))
+        seat_tokens = {role: secrets.token_urlsafe(24) for role in roles}
+        director_token = secrets.token_urlsafe(24)
+        seed = new_seed()
+        game_id = secrets.token_hex(8)
+        payload = {
+            "game": game.name,
+            "title": game.title,
+            "rules_version": game.version,
+            "scenario": scenario,
+            "options": opts,
+            "roles": roles,
+            "seat_token_sha256": {r: token_hash(t) for r, t in seat_tokens.items()},
+            "director_token_sha256": token_hash(director_token),
+            "dice_scheme": SCHEME,
+            "seed_commitment": commitment(seed),
+            "sandbox": sandbox_doc,
+        }
+        self.store.append(game_id, -1, [NewEvent(GAME_CREATED, None, payload)], secret=seed,
+                          game_info=(game.name, scenario, sandbox_doc is not None),
+                          summary=SummaryUpdate(status="waiting", active_seats=roles))
+        return {"id": game_id, "seats": seat_tokens, "director_token": director_token,
+                "seed_commitment": payload["seed_commitment"], "sandbox": sandbox_doc is not None}
+
+    def _check_sandbox(self, game: Game, sandbox: dict[str, Any]) -> dict[str, Any]:
+        state, dice = sandbox.get("state"), sandbox.get("dice") or []
+        if state is not None:
+            try:
+                game.check_state(state)
+            except InvalidState as err:
+                raise Unprocessable(f"sandbox state does not fit the {game.name} state schema: {err}") from None
+        return {"state": copy.deepcopy(state), "dice": list(dice)}
+
+    def join(self, game_id: str, token: str | None, entropy: str = "") -> dict[str, Any]:
+        viewer = self.viewer(game_id, token, required=True)
+        if viewer.director or viewer.seat is None:
+            raise Forbidden("only a seat token can take a seat")
+        created = self.created(game_id)
+        while True:
+            events = self.store.read(game_id)
+            joined = seat_entropy(events)
+            if viewer.seat in joined:
+                return {"seat": viewer.seat, "joined": True, "already": True, "status": self._status(game_id)}
+            last = events[-1].seq
+            new = [NewEvent(SEAT_JOINED, viewer.seat, {"entropy": entropy})]
+            joined[viewer.seat] = entropy
+            summary = SummaryUpdate(status="waiting")
+            if set(joined) == set(created.payload["roles"]):
+                started = self._start(game_id, created, joined, last + 2)
+                new.append(started)
+                summary = SummaryUpdate(status="active", active_seats=started.payload["active_seats"])
+            try:
+                appended = self.store.append(game_id, last, new, summary=summary)
+            except Conflict:
+                continue  # another seat joined at the same moment: read again
+            if len(appended) > 1:
+                self.store.save_snapshot(game_id, appended[-1].seq, appended[-1].payload["state"])
+            return {"seat": viewer.seat, "joined": True, "already": False, "status": self._status(game_id)}
+
+    def _start(self, game_id: str, created: Event, joined: dict[str, str], seq: int) -> NewEvent:
+        """The game_started event: every seat has joined, so the dice are now fixed (DESIGN)."""
+        game = get_game(created.payload["game"])
+        digest = entropy_digest(joined)
+        sandbox = created.payload.get("sandbox")
+        if sandbox and sandbox.get("state") is not None:
+            state, dice = sandbox["state"], []
+        else:
+            seed = self.store.secret(game_id)
+            assert seed is not None
+            rec = RecordingDice(DerivedDice(seed, game_id, seq, digest))
+            state = game.setup(created.payload["scenario"], created.payload["options"], rec)
+            dice = rec.to_json()
+        return NewEvent(GAME_STARTED, None, {
+            "entropy": digest, "seat_entropy": joined, "state": state, "state_hash": state_hash(state),
+            "dice": dice, "active_seats": game.active_seats(state), "phase": game.phase(state),
+        })
+
+    def submit_move(self, game_id: str, token: str | None, action: Any, expected_seq: int,
+                    idempotency_key: str) -> dict[str, Any]:
+        viewer = self.viewer(game_id, token, required=True)
+        if viewer.director or viewer.seat is None:
+            raise Forbidden("moves are made with a seat token; a director submits rulings")
+        created = self.created(game_id)
+        status = self._status(game_id)
+        if status != "active":
+            raise StaleSeq(f"the game is {status}: no moves are taken now", status=status)
+        try:
+            action = validate_action(created.payload["game"], action)
+        except ActionShapeError as err:
+            raise Unprocessable("malformed action", fields=err.messages) from None
+        payload = {"action": action, "expected_seq": expected_seq, "idempotency_key": idempotency_key}
+        return self._append_submission(game_id, viewer.seat, payload, expected_seq, idempotency_key)
+
+    def submit_ruling(self, game_id: str, token: str | None, ruling: dict[str, Any],
+                      idempotency_key: str | None = None) -> dict[str, Any]:
+        viewer = self.viewer(game_id, token, required=True)
+        if not viewer.director:
+            raise Forbidden("only the game's director may rule")
+        if self._status(game_id) == "waiting":
+            raise StaleSeq("the game has not started")
+        while True:
+            last = self.store.last_seq(game_id)
+            try:
+                return self._append_submission(game_id, DIRECTOR, {"ruling": ruling}, last, idempotency_key)
+            except StaleSeq:
+                continue  # rulings do not depend on what the director saw: retry at the new end
+
+    def _append_submission(self, game_id: str, seat: str, payload: dict[str, Any], expected_seq: int,
+                           key: str | None) -> dict[str, Any]:
+        try:
+            ev = self.store.append(game_id, expected_seq, [NewEvent(SUBMITTED, seat, payload)], idempotency_key=key)[0]
+        except DuplicateKey as dup:
+            return {"seq": dup.seq, "status": "duplicate", "duplicate": True}
+        except Conflict as c:
+            raise StaleSeq(f"stale: you saw event {expected_seq} but the game is at {c.current_seq}; "
+                           "fetch the state and try again", current_seq=c.current_seq) from None
+        self.enqueue(game_id)
+        return {"seq": ev.seq, "status": "pending", "duplicate": False}
+
+    # -- queries -----------------------------------------------------------------------
+    def created(self, game_id: str) -> Event:
+        ev = self._created.get(game_id)
+        if ev is None:
+            events = self.store.read(game_id, after=-1, upto=0)
+            if not events or events[0].type != GAME_CREATED:
+                raise NotFound(f"no game {game_id}")
+            ev = self._created[game_id] = events[0]
+        return ev
+
+    def viewer(self, game_id: str, token: str | None, required: bool = False) -> Viewer:
+        created = self.created(game_id)
+        if not token:
+            if required:
+                raise Unauthorized("this needs 'Authorization: Bearer <seat token>'")
+            return SPECTATOR
+        h = token_hash(token)
+        if hmac.compare_digest(h, created.payload["director_token_sha256"]):
+            return Viewer(None, director=True)
+        for role, th in created.payload["seat_token_sha256"].items():
+            if hmac.compare_digest(h, th):
+                return Viewer(role)
+        raise Forbidden("that token is not a seat of this game")
+
+    def summary(self, game_id: str) -> GameSummary:
+        self.created(game_id)
+        s = self.store.summary(game_id)
+        if s is None:
+            raise NotFound(f"no game {game_id}")
+        return s
+
+    def _status(self, game_id: str) -> str:
+        return self.summary(game_id).status
+
+    def info(self, game_id: str) -> dict[str, Any]:
+        created = self.created(game_id)
+        s = self.summary(game_id)
+        events = self.store.read(game_id, after=-1, upto=min(s.last_seq, 64))
+        joined = sorted(seat_entropy(events))
+        out = {
+            "id": game_id, "game": created.payload["game"], "title": created.payload["title"],
+            "scenario": created.payload["scenario"], "options": created.payload["options"],
+            "rules_version": created.payload["rules_version"], "roles": created.payload["roles"],
+            "joined": joined, "status": s.status, "active_seats": s.active_seats if s.status == "active" else [],
+            "seq": s.last_seq, "pending": s.pending, "created_at": s.created_at,
+            "seed_commitment": created.payload["seed_commitment"], "sandbox": s.sandbox,
+        }
+        if s.status == "ended":
+            out["outcome"] = self._outcome(game_id)
+        return out
+
+    def _outcome(self, game_id: str) -> dict[str, Any] | None:
+        outcome = None
+        for ev in self.store.iter_events(game_id):
+            if ev.type == "game_ended":
+                outcome = ev.payload["outcome"]
+        return outcome
+
+    def state(self, game_id: str, at: int | None, viewer: Viewer) -> dict[str, Any]:
+        s = self.summary(game_id)
+        at = s.last_seq if at is None else at
+        if not 0 <= at <= s.last_seq:
+            raise NotFound(f"no step {at}: this game has events 0..{s.last_seq}")
+        game = get_game(self.created(game_id).payload["game"])
+        state = StoreHistory(self.store, game_id).state_at(at)
+        if state is None:
+            return {"at": at, "state": None, "phase": "waiting for seats", "sandbox": s.sandbox}
+        full = viewer.director or s.status == "ended"
+        return {"at": at, "state": state if full else game.view(state, viewer.seat), "phase": game.phase(state),
+                "active_seats": game.active_seats(state), "viewer": viewer.label, "sandbox": s.sandbox}
+
+    def actions(self, game_id: str, viewer: Viewer) -> dict[str, Any]:
+        s = self.summary(game_id)
+        game = get_game(self.created(game_id).payload["game"])
+        base = {"seat": viewer.label, "expected_seq": s.last_seq, "status": s.status, "sandbox": s.sandbox}
+        if s.status != "active" or viewer.seat is None:
+            why = {"waiting": "the game waits for every seat to join", "ended": "the game is over"}.get(
+                s.status, "spectators and directors make no moves")
+            return {**base, "prompt": why, "actions": []}
+        state = StoreHistory(self.store, game_id).state_at(s.last_seq)
+        if viewer.seat not in game.active_seats(state):
+            waiting = ", ".join(game.active_seats(state)) or "nobody"
+            return {**base, "prompt": f"waiting for {waiting}", "actions": [], "pending": s.pending}
+        return {**base, "prompt": game.prompt(state, viewer.seat), "actions": game.legal_actions(state, viewer.seat),
+                "pending": s.pending}
+
+    def move(self, game_id: str, seq: int) -> dict[str, Any]:
+        s = self.summary(game_id)
+        if not 0 <= seq <= s.last_seq:
+            raise NotFound(f"no event {seq} in game {game_id}")
+        sub = StoreHistory(self.store, game_id).event(seq)
+        if sub.type != SUBMITTED:
+            raise NotFound(f"event {seq} is a {sub.type}, not a submission")
+        judged = StoreHistory(self.store, game_id).find_judgement(seq)
+        out: dict[str, Any] = {"seq": seq, "seat": sub.seat, "submitted": sub.payload, "sandbox": s.sandbox}
+        if judged is None:
+            return {**out, "status": "pending"}
+        if judged.type == REJECTED:
+            return {**out, "status": "rejected", "event_seq": judged.seq, "reasons": judged.payload["reasons"],
+                    "rules": sorted({r["rule"] for r in judged.payload["reasons"] if r.get("rule")})}
+        p = judged.payload
+        return {**out, "status": "resolved", "event_seq": judged.seq, "facts": p["facts"], "dice": p["dice"],
+                "rules": p["rules"], "state_hash": p["state_hash"], "active_seats": p["active_seats"]}
+
+    def events(self, game_id: str, after: int, viewer: Viewer, limit: int = 1000) -> dict[str, Any]:
+        s = self.summary(game_id)
+        game = get_game(self.created(game_id).payload["game"])
+        full = viewer.director or s.status == "ended"
+        out = []
+        for ev in self.store.read(game_id, after=after, upto=after + limit):
+            out.append(ev.to_json() if full else redact(ev, game, viewer))
+        return {"events": out, "last_seq": s.last_seq, "viewer": viewer.label, "sandbox": s.sandbox,
+                "redacted": not full}
+
+    def export(self, game_id: str, viewer: Viewer) -> Iterator[str]:
+        s = self.summary(game_id)
+        if s.status != "ended" and not viewer.director:
+            raise Forbidden("the full export opens when the game has ended (a director may export at any time)")
+        return export_lines(self.store, game_id)
+
+    @staticmethod
+    def _game(name: str) -> Game:
+        try:
+            return get_game(name)
+        except KeyError as err:
+            raise Unprocessable(str(err.args[0])) from None
+
+
+def redact(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
+    """An event as a seat or spectator may see it while the game runs (DESIGN: hidden
+    information stays hidden). Token hashes and state patches are never shown; for games with
+    hidden information, other seats' actions and facts not addressed to the viewer are removed."""
+    doc = ev.to_json()
+    payload = dict(ev.payload)
+    if ev.type == GAME_CREATED:
+        payload.pop("seat_token_sha256", None)
+        payload.pop("director_token_sha256", None)
+    if ev.type in (GAME_STARTED, RESOLVED):
+        payload.pop("patch", None)
+        payload.pop("state", None)
+    if getattr(game, "hidden_information", False):
+        if ev.type == SUBMITTED and ev.seat != viewer.seat:
+            payload.pop("action", None)
+        if ev.type == RESOLVED:
+            payload["facts"] = [f for f in payload.get("facts", [])
+                                if f.get("visible_to") is None or viewer.seat in f["visible_to"]]
+    doc["payload"] = payload
+    doc["redacted"] = True
+    return doc
