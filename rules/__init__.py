@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.core.game import Game
 
 _REGISTRY: dict[str, Game] = {}
+_LOADED = False
 
 
 def register(game: Game) -> Game:
@@ -15,8 +16,10 @@ def register(game: Game) -> Game:
 
 
 def _load() -> None:
-    if _REGISTRY:
+    global _LOADED
+    if _LOADED:
         return
+    _LOADED = True
     # Import the game modules; each registers itself.
     import rules.assault_on_belgium  # noqa: F401
 

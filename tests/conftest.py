@@ -1,0 +1,124 @@
+"""Shared fixtures: apps on both ledgers (SQLite file, real PostgreSQL schema), a client, and
+a helper to drive games through the HTTP API exactly as a player would."""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from typing import Any, Iterator
+
+import psycopg
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from psycopg import sql
+
+PG_URL = os.environ.get("WARLOG_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("WARLOG_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def pg_schema_url(schema: str) -> str:
+    sep = "&" if "?" in PG_URL else "?"
+    return f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _dice_duel() -> None:
+    from tests.support.dice_duel import install
+
+    install()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A PostgreSQL URL whose tables live in a fresh schema, dropped afterwards. Fails (never
+    skips) when PostgreSQL is not there."""
+    try:
+        psycopg.connect(PG_URL, connect_timeout=5).close()
+    except psycopg.Error as exc:
+        pytest.fail(f"PostgreSQL is required at {PG_URL}: {exc}", pytrace=False)
+    schema = f"warlog_test_{uuid.uuid4().hex}"
+    yield pg_schema_url(schema)
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/warlog.sqlite3"
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def app(tmp_path: Any) -> Iterator[Flask]:
+    from warlog.app import create_app
+
+    app = create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp_path}/warlog.sqlite3"})
+    yield app
+    app.extensions["warlog"].store.close()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+class Player:
+    """Drives one game through the HTTP API as its seats would."""
+
+    def __init__(self, client: FlaskClient, app: Flask, created: dict[str, Any]) -> None:
+        self.client, self.app, self.created = client, app, created
+        self.id = created["id"]
+
+    def auth(self, seat: str) -> dict[str, str]:
+        token = self.created["director_token"] if seat == "director" else self.created["seats"][seat]
+        return {"Authorization": f"Bearer {token}"}
+
+    def join_all(self) -> None:
+        for seat in self.created["seats"]:
+            r = self.client.post(f"/api/v1/games/{self.id}/join", json={"entropy": f"{seat}-luck"},
+                                 headers=self.auth(seat))
+            assert r.status_code == 200, r.get_json()
+
+    def info(self) -> dict[str, Any]:
+        return self.client.get(f"/api/v1/games/{self.id}").get_json()
+
+    def actions(self, seat: str) -> dict[str, Any]:
+        r = self.client.get(f"/api/v1/games/{self.id}/actions", headers=self.auth(seat))
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()
+
+    def wait(self, timeout: float = 30.0) -> None:
+        """Wait until the worker has judged every submission."""
+        queue = self.app.extensions["warlog_queue"]
+        if hasattr(queue, "drain"):
+            queue.drain()
+        deadline = time.monotonic() + timeout
+        while self.info()["pending"]:
+            if time.monotonic() > deadline:
+                raise AssertionError("the worker did not judge the submissions in time")
+            time.sleep(0.05)
+
+    def play(self, seat: str, action: dict[str, Any], key: str | None = None) -> dict[str, Any]:
+        expected = self.actions(seat)["expected_seq"]
+        r = self.client.post(f"/api/v1/games/{self.id}/moves", headers=self.auth(seat), json={
+            "action": action, "expected_seq": expected, "idempotency_key": key or uuid.uuid4().hex})
+        assert r.status_code == 202, r.get_json()
+        seq = r.get_json()["seq"]
+        self.wait()
+        return self.client.get(f"/api/v1/games/{self.id}/moves/{seq}").get_json()
+
+
+@pytest.fixture
+def new_game(client: FlaskClient, app: Flask) -> Any:
+    def make(game: str = "dice-duel", scenario: str | None = None, join: bool = True, **extra: Any) -> Player:
+        r = client.post("/api/v1/games", json={"game": game, "scenario": scenario, **extra})
+        assert r.status_code == 201, r.get_json()
+        p = Player(client, app, r.get_json())
+        if join:
+            p.join_all()
+        return p
+
+    return make
