@@ -14,6 +14,15 @@ import os
 import sys
 
 
+def load_game_modules() -> None:
+    """Import extra game modules named in WARLOG_GAME_MODULES (comma-separated); each registers
+    its game on import. The built-in games need nothing here."""
+    import importlib
+
+    for name in filter(None, (m.strip() for m in os.environ.get("WARLOG_GAME_MODULES", "").split(","))):
+        importlib.import_module(name)
+
+
 def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: float = 30.0,
                name: str | None = None) -> int:
     from redis import Redis
@@ -24,6 +33,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     from warlog.queue import QUEUE_NAME, RQQueue, start_sweeper, sweep
 
     os.environ["WARLOG_DB"] = db
+    load_game_modules()
     store = store_for(db)
     rq_queue = RQQueue(redis_url)
     if burst:
