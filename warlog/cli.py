@@ -112,17 +112,18 @@ def import_cmd(path: str, db: str) -> None:
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 def verify(path: str, quiet: bool) -> None:
-    from warlog.verify import VerifyFailure, verify_lines
+    from warlog.verify import VerifyFailure, verify_bytes
 
-    with open(path, encoding="utf-8") as fh:
-        lines = fh.readlines()
-    show = not quiet and sys.stderr.isatty() and len(lines) > 200
+    with open(path, "rb") as fh:
+        data = fh.read()
+    count = data.count(b"\n")
+    show = not quiet and sys.stderr.isatty() and count > 200
     try:
         if show:
-            with click.progressbar(length=len(lines), label="verifying", file=sys.stderr) as bar:
-                report = verify_lines(lines, bar.update)
+            with click.progressbar(length=count, label="verifying", file=sys.stderr) as bar:
+                report = verify_bytes(data, bar.update)
         else:
-            report = verify_lines(lines)
+            report = verify_bytes(data)
     except VerifyFailure as err:
         click.echo(f"FAIL {err}", err=False)
         sys.exit(1)

@@ -159,6 +159,17 @@ def verify_lines(lines: Iterable[str], progress: Callable[[int], None] | None = 
     return verify_events(events, progress)
 
 
+def verify_bytes(data: bytes, progress: Callable[[int], None] | None = None) -> Report:
+    """Verify an export file's raw bytes (a byte that breaks UTF-8 is a failure, not a crash)."""
+    lines = []
+    for number, raw in enumerate(data.splitlines(keepends=True), start=1):
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise VerifyFailure(None, f"line {number} is not UTF-8 text") from None
+    return verify_lines(lines, progress)
+
+
 def _revealed_seed(events: list[Event], commitment: str) -> bytes | None:
     for ev in events:
         if ev.type == SEED_REVEALED:
