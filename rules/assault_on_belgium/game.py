@@ -1,0 +1,158 @@
+"""The Game object: Warlog's interface over the phase table (rules/core/game.py)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rules.core.dice import DiceSource
+from rules.core.game import Action, Applied, Fact, Game, IllegalAction, InvalidState, OptionSpec, Outcome, Scenario, State
+from rules.assault_on_belgium import battle_flow, flow, schema
+from rules.assault_on_belgium.data import World, load_world
+
+SCENARIO = "may-1940"
+ROLES = ("germany", "belgium")
+
+
+class AssaultOnBelgium(Game):
+    """Assault on Belgium: one German move, then every battle it made (AoB 3.2).
+
+    `world` defaults to the package's map and OOB; tests pass a synthetic World.
+    """
+
+    name = "assault-on-belgium"
+    title = "Assault on Belgium"
+    version = "1"
+
+    def __init__(self, world: World | None = None) -> None:
+        self._world = world
+
+    @property
+    def world(self) -> World:
+        if self._world is None:
+            self._world = load_world()
+        return self._world
+
+    # -- catalogue --------------------------------------------------------------------
+    def scenarios(self) -> dict[str, Scenario]:
+        return {SCENARIO: Scenario(SCENARIO, "May 1940", ROLES,
+                                   "Germany must take Brussels and Antwerp in a single move (AoB 3).")}
+
+    def options(self) -> dict[str, OptionSpec]:
+        return {
+            "no_entry_nl_france": OptionSpec("no_entry_nl_france", False,
+                                             "Optional rule: the Netherlands and France cannot be entered (AoB 18.1)"),
+            "reaction_before_german_air": OptionSpec(
+                "reaction_before_german_air", True,
+                "Belgian reaction before the German air missions (rule-text order, AoB 21); "
+                "false = the translator's memo order (German air, Belgian air, then reaction)"),
+        }
+
+    # -- the flow ------------------------------------------------------------------------
+    def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
+        if scenario not in self.scenarios():
+            raise IllegalAction(f"unknown scenario {scenario!r}; this game has {SCENARIO!r}")
+        w = self.world
+        units: dict[str, Any] = {}
+        for uid, u in w.units.items():
+            if u.is_land:
+                units[uid] = {"hex": None, "status": "unplaced", "hits": 0, "mp": None, "moved": False, "done": False}
+            else:
+                units[uid] = {"hex": None, "status": "unplaced", "mission": None, "with": None}
+        return {"game": self.name, "version": self.version, "scenario": scenario, "map_id": w.map_id,
+                "oob_id": w.oob_id, "options": self.resolve_options(options), "phase": "setup_belgium",
+                "selected": None, "units": units, "battles": [], "next_battle": 1, "combat": None, "result": None}
+
+    def check_state(self, state: State) -> None:
+        steps = tuple(battle_flow.DECISIONS) + tuple(battle_flow.ENGINE) + ("done",)
+        schema.check_state(state, self.world, tuple(flow.PHASES), steps)
+
+    def active_seats(self, state: State) -> list[str]:
+        seat = flow.PHASES[state["phase"]].seat(state)
+        return [seat] if seat else []
+
+    def legal_actions(self, state: State, seat: str) -> list[Action]:
+        if seat not in self.active_seats(state):
+            return []
+        return flow.legal(state, self.world)
+
+    def prompt(self, state: State, seat: str) -> str:
+        if state["phase"] == "over":
+            r = state["result"]
+            return f"The game is over: {r['winner'].capitalize()} wins ({r['reason']})"
+        if seat not in self.active_seats(state):
+            other = self.active_seats(state)[0]
+            return f"Waiting for {other.capitalize()}: " + flow.PHASES[state["phase"]].ask(state, self.world)
+        return flow.PHASES[state["phase"]].ask(state, self.world)
+
+    def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
+        w = self.world
+        if state.get("map_id") != w.map_id or state.get("oob_id") != w.oob_id:
+            raise IllegalAction("the state was set up with another map or order of battle")
+        if state["phase"] == "over":
+            raise IllegalAction("the game is over", "AoB 17.2")
+        action = schema.check_action_shape(action)
+        active = self.active_seats(state)
+        if seat not in active:
+            raise IllegalAction(f"it is not {seat}'s turn: {active[0].capitalize()} must act now "
+                                f"({flow.PHASES[state['phase']].ask(state, w)})", "AoB 21")
+        ph = flow.PHASES[state["phase"]]
+        ph.check(state, w, action)  # reads only; raises the specific reason
+        s = copy.deepcopy(state)
+        facts: list[Fact] = []
+        ph.perform(s, w, action, dice, facts)
+        return Applied(s, facts)
+
+    def view(self, state: State, seat: str | None) -> State:
+        """No hidden information in this game: everyone sees everything (a copy)."""
+        return copy.deepcopy(state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state.get("result")
+        if not r:
+            return None
+        return Outcome(r["winner"], f"{r['winner']} wins", r["reason"], "AoB 3")
+
+    def phase(self, state: State) -> str:
+        ph = flow.PHASES[state["phase"]]
+        if state["phase"] == "combat" and state["combat"]["battle"] is not None:
+            return f"Combat: battle {state['combat']['battle']}"
+        return ph.label
+
+    def describe_action(self, action: Action) -> str:
+        return describe(action, self._world_or_none())
+
+    def _world_or_none(self) -> World | None:
+        try:
+            return self.world
+        except (OSError, ValueError):
+            return None
+
+
+def describe(a: Action, w: World | None) -> str:
+    """Short English for an action: "move 7. Panzer to 1415 (tank battle)"."""
+
+    def un(key: str = "unit") -> str:
+        uid = a.get(key, "?")
+        return w.units[uid].name if w is not None and uid in w.units else str(uid)
+
+    kind = a.get("type")
+    hx = a.get("hex", "?")
+    texts = {
+        "select": f"select {un()}", "place": f"place the selected unit in {hx}", "unplace": f"pick up {un()}",
+        "standard_setup": "use the standard set-up", "done_setup": "finish setting up",
+        "move": f"move to {hx}" + (" (tank battle)" if a.get("tank_battle") else ""),
+        "end_unit_move": "end this unit's move", "end_movement": "end the movement",
+        "end_reaction": "end the reaction", "fly": f"fly {un()} to {hx}", "unfly": f"keep {un()} at its base",
+        "end_air": "end the air missions", "resolve_battle": f"resolve battle {a.get('battle')}",
+        "choose_fighter": f"fight with {un()}", "choose_bomber": f"support with {un()}",
+        "no_bomber": "no bomber support", "assign_hit": f"give the excess hit to {un()}",
+        "retreat": f"retreat to {hx}", "take_hit": "take an extra hit instead of retreating",
+        "continue": "continue the battle", "withdraw": f"withdraw {un()} to {hx}",
+        "pursuit_toggle": f"add or remove {un()} from the pursuit", "pursue": f"pursue into {hx}",
+        "attack": f"tanks attack {hx}", "no_pursuit": "do not pursue",
+    }
+    return texts.get(str(kind), ", ".join(f"{k}={v}" for k, v in sorted(a.items())))
+
+
+__all__ = ["AssaultOnBelgium", "InvalidState"]

@@ -1,0 +1,147 @@
+"""Shapes: the action vocabulary and the state document (docs/games/assault-on-belgium.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.game import Action, IllegalAction, InvalidState, State
+from rules.assault_on_belgium.data import World
+
+# action type -> {field: python type}; every field is required except move's tank_battle.
+ACTIONS: dict[str, dict[str, type]] = {
+    "select": {"unit": str},
+    "place": {"hex": str},
+    "unplace": {"unit": str},
+    "standard_setup": {},
+    "done_setup": {},
+    "move": {"hex": str},
+    "end_unit_move": {},
+    "end_movement": {},
+    "end_reaction": {},
+    "fly": {"unit": str, "hex": str},
+    "unfly": {"unit": str},
+    "end_air": {},
+    "resolve_battle": {"battle": int},
+    "choose_fighter": {"unit": str},
+    "choose_bomber": {"unit": str},
+    "no_bomber": {},
+    "assign_hit": {"unit": str},
+    "retreat": {"hex": str},
+    "take_hit": {},
+    "continue": {},
+    "withdraw": {"unit": str, "hex": str},
+    "pursuit_toggle": {"unit": str},
+    "pursue": {"hex": str},
+    "attack": {"hex": str},
+    "no_pursuit": {},
+}
+
+
+def check_action_shape(action: Any) -> Action:
+    """Refuse malformed actions with IllegalAction (apply never trusts the client)."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("an action is an object with a 'type'")
+    kind = action["type"]
+    if kind not in ACTIONS:
+        raise IllegalAction(f"unknown action type {kind!r}; known: {', '.join(sorted(ACTIONS))}")
+    fields = ACTIONS[kind]
+    allowed = set(fields) | {"type"} | ({"tank_battle"} if kind == "move" else set())
+    extra = sorted(set(action) - allowed)
+    if extra:
+        raise IllegalAction(f"{kind} takes no field(s) {', '.join(extra)}")
+    for f, t in fields.items():
+        v = action.get(f)
+        if not isinstance(v, t) or isinstance(v, bool):
+            raise IllegalAction(f"{kind} needs a {f} ({t.__name__})")
+    if "tank_battle" in action and action["tank_battle"] is not True:
+        raise IllegalAction("tank_battle is either true or left out", "AoB 15.4")
+    return action
+
+
+LAND_STATUS = ("unplaced", "active", "eliminated")
+AIR_STATUS = ("unplaced", "active", "removed")
+BATTLE_STATUS = ("pending", "active", "done")
+TOP_KEYS = ("game", "version", "scenario", "map_id", "oob_id", "options", "phase", "selected", "units", "battles",
+            "next_battle", "combat", "result")
+
+
+def _need(cond: bool, msg: str) -> None:
+    if not cond:
+        raise InvalidState(msg)
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_state(s: Any, w: World, phases: tuple[str, ...], steps: tuple[str, ...]) -> None:
+    _need(isinstance(s, dict), "the state must be an object")
+    missing = [k for k in TOP_KEYS if k not in s]
+    _need(not missing, f"state lacks {', '.join(missing)}")
+    _need(s["game"] == "assault-on-belgium", f"state is of game {s['game']!r}")
+    _need(s["map_id"] == w.map_id, f"state was set up on map {s['map_id']!r}, the rules have {w.map_id!r}")
+    _need(s["oob_id"] == w.oob_id, f"state was set up with OOB {s['oob_id']!r}, the rules have {w.oob_id!r}")
+    _need(isinstance(s["options"], dict) and all(isinstance(v, bool) for v in s["options"].values()),
+          "options must be an object of booleans")
+    _need(s["phase"] in phases, f"unknown phase {s['phase']!r}")
+    _need(s["selected"] is None or s["selected"] in w.units, f"selected unit {s['selected']!r} is unknown")
+    units = s["units"]
+    _need(isinstance(units, dict) and set(units) == set(w.units),
+          "units must hold exactly the OOB's unit ids" + (
+              f" (unknown: {sorted(set(units) - set(w.units))[:3]}, missing: {sorted(set(w.units) - set(units))[:3]})"
+              if isinstance(units, dict) else ""))
+    for uid, st in units.items():
+        u = w.units[uid]
+        _need(isinstance(st, dict), f"unit {uid} must be an object")
+        where = f"unit {uid}"
+        _need(st.get("hex") is None or st.get("hex") in w.hexes, f"{where}: hex {st.get('hex')!r} is not on the map")
+        if u.is_land:
+            _need(st.get("status") in LAND_STATUS, f"{where}: status must be one of {LAND_STATUS}")
+            _need(_int(st.get("hits")) and 0 <= st["hits"] <= u.defense, f"{where}: hits must be 0..{u.defense}")
+            _need(st.get("mp") is None or (_int(st["mp"]) and st["mp"] >= 0), f"{where}: mp must be null or >= 0")
+            _need(isinstance(st.get("moved"), bool) and isinstance(st.get("done"), bool),
+                  f"{where}: moved and done must be booleans")
+            _need(st["status"] != "active" or (st["hits"] < u.defense), f"{where}: an active unit has hits < defense")
+        else:
+            _need(st.get("status") in AIR_STATUS, f"{where}: status must be one of {AIR_STATUS}")
+            _need(st.get("mission") is None or _int(st.get("mission")), f"{where}: mission must be a battle number")
+            _need(st.get("with") is None or st.get("with") in w.units, f"{where}: with must be a unit id")
+        _need((st["status"] == "active") == (st["hex"] is not None) or (u.is_air and st["status"] == "removed"),
+              f"{where}: an active unit has a hex and only an active land unit has one")
+        if st["status"] == "active":
+            _need(not w.hexes[st["hex"]].is_sea, f"{where}: stands on a sea hex")
+    _need(isinstance(s["battles"], list), "battles must be a list")
+    numbers = set()
+    for b in s["battles"]:
+        _need(isinstance(b, dict) and _int(b.get("n")), "each battle needs a number n")
+        where = f"battle {b['n']}"
+        _need(b["n"] not in numbers, f"{where} appears twice")
+        numbers.add(b["n"])
+        _need(b.get("hex") in w.hexes and b.get("origin") in w.hexes, f"{where}: hex and origin must be map hexes")
+        _need(b["origin"] in w.neighbours(b["hex"]), f"{where}: the vector's origin must be adjacent")
+        _need(b.get("status") in BATTLE_STATUS, f"{where}: status must be one of {BATTLE_STATUS}")
+        _need(b.get("marker") is None or (_int(b["marker"]) and b["marker"] >= 0), f"{where}: bad marker")
+        _need(_int(b.get("round")) and b["round"] >= 0, f"{where}: round must be >= 0")
+        _need(isinstance(b.get("aa_loss"), dict) and isinstance(b.get("retreats"), list), f"{where}: bad aa_loss/retreats")
+        for key in ("marker_removed",):
+            _need(isinstance(b.get(key), bool), f"{where}: {key} must be a boolean")
+    _need(_int(s["next_battle"]) and all(n < s["next_battle"] for n in numbers), "next_battle must exceed every n")
+    for uid, st in units.items():
+        if w.units[uid].is_air and st["mission"] is not None:
+            _need(st["mission"] in numbers, f"unit {uid}: flies to unknown battle {st['mission']}")
+    c = s["combat"]
+    if s["phase"] == "combat":
+        _need(isinstance(c, dict), "the combat phase needs a combat object")
+    if c is not None:
+        _need(isinstance(c, dict) and c.get("step") in steps, f"combat step must be one of {steps}")
+        _need(c.get("battle") is None or c["battle"] in numbers, "combat.battle is not a battle number")
+        for key in ("fighting", "bomber", "retreat_due"):
+            _need(isinstance(c.get(key), dict), f"combat.{key} must be an object")
+            for v in c[key].values():
+                _need(v is None or v in w.units, f"combat.{key} names an unknown unit")
+        _need(_int(c.get("pending_hits")) and c["pending_hits"] >= 0, "combat.pending_hits must be >= 0")
+        _need(isinstance(c.get("queue"), list) and all(n in numbers for n in c["queue"]), "combat.queue is bad")
+    r = s["result"]
+    _need(r is None or (isinstance(r, dict) and r.get("winner") in ("germany", "belgium")),
+          "result must be null or name a winner")
+    _need((r is not None) == (s["phase"] == "over"), "a result is present exactly when the phase is over")
