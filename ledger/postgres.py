@@ -1,0 +1,384 @@
+"""PostgreSQL backend (psycopg 3 with a connection pool).
+
+Tables live in one schema: `public`, the `schema=` argument, or the first entry of a
+`search_path` given in the URL's `options` (e.g. `?options=-csearch_path%3Dwarlog_test_x`).
+Payloads are stored as TEXT holding their canonical JSON, never JSONB, so that what is read
+back hashes exactly as it was sealed. A plpgsql trigger refuses UPDATE, DELETE and TRUNCATE
+on `events`. Racing appenders are decided by the (game_id, seq) primary key.
+The game lock is a session advisory lock held on a dedicated connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import time
+from urllib.parse import quote
+from typing import Any, Iterator
+
+import psycopg
+from psycopg import errors, sql
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import ConnectionPool
+
+from ledger import projection
+from ledger.canonical import GENESIS_HASH, canonical_bytes
+from ledger.events import Event, NewEvent, seal, utc_now
+from ledger.store import (
+    Conflict, DuplicateKey, EventStore, GameExists, GameSummary, LockTimeout, SummaryUpdate,
+)
+
+POOL_MAX = 8
+CONNECT_WAIT = 10.0  # seconds the constructor waits for the first connection
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL,
+    seq BIGINT NOT NULL CHECK (seq >= 0),
+    type TEXT NOT NULL,
+    seat TEXT,
+    payload TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS games (
+    game_id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    scenario TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_seq BIGINT NOT NULL,
+    active_seats TEXT NOT NULL DEFAULT '[]',
+    last_submitted_seq BIGINT NOT NULL DEFAULT -1,
+    last_handled_seq BIGINT NOT NULL DEFAULT -1,
+    sandbox BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE INDEX IF NOT EXISTS games_created ON games (created_at);
+CREATE TABLE IF NOT EXISTS idempotency (
+    game_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    seq BIGINT NOT NULL,
+    PRIMARY KEY (game_id, key),
+    FOREIGN KEY (game_id, seq) REFERENCES events (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS secrets (
+    game_id TEXT PRIMARY KEY,
+    secret BYTEA NOT NULL
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id TEXT NOT NULL,
+    seq BIGINT NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'events are append-only (% refused)', TG_OP;
+END
+$$
+"""
+
+TRIGGERS = {
+    "events_no_update_delete": "BEFORE UPDATE OR DELETE ON events FOR EACH ROW",
+    "events_no_truncate": "BEFORE TRUNCATE ON events FOR EACH STATEMENT",
+}
+
+_INHERITED_POOLS: list[ConnectionPool] = []  # kept referenced so that GC never closes them in a child
+
+_GAME_COLUMNS = ("game_id, game, scenario, status, created_at, last_seq, active_seats, "
+                 "last_submitted_seq, last_handled_seq, sandbox")
+_EVENT_COLUMNS = "game_id, seq, type, seat, payload, recorded_at, prev_hash, hash"
+
+
+def schema_from_url(url: str) -> str | None:
+    """The first schema of a `search_path` set through the URL's `options`, if any."""
+    options = conninfo_to_dict(url).get("options") or ""
+    match = re.search(r"(?:-c\s*|--)search_path\s*=\s*([^\s,]+)", str(options))
+    return match.group(1).strip("\"'") if match else None
+
+
+def lock_key(schema: str, game_id: str) -> int:
+    """A stable signed 64-bit advisory-lock key for a game in a schema."""
+    digest = hashlib.sha256(f"{schema}/{game_id}".encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def _row_event(row: tuple) -> Event:
+    game_id, seq, type_, seat, payload, recorded_at, prev_hash, hash_ = row
+    return Event(game_id, seq, type_, seat, json.loads(payload), recorded_at, prev_hash, hash_)
+
+
+def _event_row(ev: Event) -> tuple:
+    return (ev.game_id, ev.seq, ev.type, ev.seat, canonical_bytes(ev.payload).decode("utf-8"),
+            ev.recorded_at, ev.prev_hash, ev.hash)
+
+
+def _row_summary(row: tuple) -> GameSummary:
+    game_id, game, scenario, status, created_at, last_seq, seats, submitted, handled, sandbox = row
+    return GameSummary(game_id, game, scenario, status, created_at, last_seq, json.loads(seats),
+                       submitted, handled, bool(sandbox))
+
+
+def _summary_row(s: GameSummary) -> tuple:
+    return (s.game_id, s.game, s.scenario, s.status, s.created_at, s.last_seq, json.dumps(s.active_seats),
+            s.last_submitted_seq, s.last_handled_seq, s.sandbox)
+
+
+_UPSERT_GAME = (
+    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+    "ON CONFLICT (game_id) DO UPDATE SET game = EXCLUDED.game, scenario = EXCLUDED.scenario, "
+    "status = EXCLUDED.status, created_at = EXCLUDED.created_at, last_seq = EXCLUDED.last_seq, "
+    "active_seats = EXCLUDED.active_seats, last_submitted_seq = EXCLUDED.last_submitted_seq, "
+    "last_handled_seq = EXCLUDED.last_handled_seq, sandbox = EXCLUDED.sandbox"
+)
+_INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+
+
+class PostgresStore(EventStore):
+    """An EventStore in PostgreSQL; `schema` overrides the URL's search_path (default public)."""
+
+    def __init__(self, url: str, *, schema: str | None = None, max_size: int = POOL_MAX) -> None:
+        in_url = schema_from_url(url)
+        self.schema = schema or in_url or "public"
+        if self.schema != (in_url or "public") and "options" not in conninfo_to_dict(url):
+            # Make `url` name the schema too, so that open_store(store.url) elsewhere finds it.
+            url += ("&" if "?" in url else "?") + "options=-csearch_path%3D" + quote(self.schema)
+        self.url = url
+        self._max_size = max_size
+        self._set_path = sql.SQL("SET search_path TO {}").format(sql.Identifier(self.schema))
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ConnectionPool:
+        set_path = self._set_path
+
+        def configure(conn: psycopg.Connection) -> None:
+            conn.execute(set_path)
+
+        pool = ConnectionPool(self.url, min_size=1, max_size=self._max_size, kwargs={"autocommit": True},
+                              configure=configure, open=True, name=f"warlog-{self.schema}")
+        try:
+            pool.wait(timeout=CONNECT_WAIT)
+        except Exception as exc:
+            pool.close()
+            raise ConnectionError(f"cannot connect to PostgreSQL at {self.url}: {exc}") from exc
+        self._pid = os.getpid()
+        return pool
+
+    def _conn(self) -> contextlib.AbstractContextManager[psycopg.Connection]:
+        if self._pid != os.getpid():
+            # Forked (e.g. an rq work horse): the parent's sockets are not ours to use or close.
+            _INHERITED_POOLS.append(self._pool)
+            self._pool = self._new_pool()
+        return self._pool.connection()
+
+    def create_schema(self) -> None:
+        with self._conn() as conn, conn.transaction():
+            # Serialise concurrent creators: CREATE ... IF NOT EXISTS is not race-free.
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key(self.schema, "\x00create_schema"),))
+            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
+            conn.execute(self._set_path)
+            conn.execute(SCHEMA)
+            for name, when in TRIGGERS.items():
+                exists = conn.execute("SELECT 1 FROM pg_trigger WHERE tgrelid = 'events'::regclass AND tgname = %s",
+                                      (name,)).fetchone()
+                if not exists:
+                    conn.execute(f"CREATE TRIGGER {name} {when} EXECUTE FUNCTION events_append_only()")
+
+    def close(self) -> None:
+        self._pool.close()
+
+    # -- writing -------------------------------------------------------------------------
+    def append(
+        self,
+        game_id: str,
+        expected_seq: int,
+        events: list[NewEvent],
+        *,
+        summary: SummaryUpdate | None = None,
+        idempotency_key: str | None = None,
+        secret: bytes | None = None,
+        game_info: tuple[str, str, bool] | None = None,
+    ) -> list[Event]:
+        projection.check_new_events(events, idempotency_key)
+        if expected_seq == -1 and game_info is None:
+            raise ValueError("the first append of a game needs game_info=(game, scenario, sandbox)")
+        with self._conn() as conn:
+            try:
+                with conn.transaction():
+                    return self._append(conn, game_id, expected_seq, events, summary, idempotency_key,
+                                        secret, game_info)
+            except errors.UniqueViolation:
+                pass  # another writer took this seq (or key) and committed: report what won
+            if idempotency_key is not None:
+                seq = self._idempotent_seq(conn, game_id, idempotency_key)
+                if seq is not None:
+                    raise DuplicateKey(game_id, idempotency_key, seq)
+            raise Conflict(game_id, expected_seq, self._last_seq(conn, game_id))
+
+    def _append(
+        self,
+        conn: psycopg.Connection,
+        game_id: str,
+        expected_seq: int,
+        events: list[NewEvent],
+        summary: SummaryUpdate | None,
+        idempotency_key: str | None,
+        secret: bytes | None,
+        game_info: tuple[str, str, bool] | None,
+    ) -> list[Event]:
+        if idempotency_key is not None:
+            seq = self._idempotent_seq(conn, game_id, idempotency_key)
+            if seq is not None:
+                raise DuplicateKey(game_id, idempotency_key, seq)
+        row = conn.execute("SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1",
+                           (game_id,)).fetchone()
+        current, prev_hash = row if row else (-1, GENESIS_HASH)
+        if current != expected_seq:
+            raise Conflict(game_id, expected_seq, current)
+        now = utc_now()
+        sealed: list[Event] = []
+        for i, new in enumerate(events):
+            ev = seal(game_id, expected_seq + 1 + i, new, now, prev_hash)
+            sealed.append(ev)
+            prev_hash = ev.hash
+        with conn.cursor() as cur:
+            cur.executemany(_INSERT_EVENT, [_event_row(ev) for ev in sealed])
+        if idempotency_key is not None:
+            conn.execute("INSERT INTO idempotency (game_id, key, seq) VALUES (%s, %s, %s)",
+                         (game_id, idempotency_key, sealed[0].seq))
+        if expected_seq == -1:
+            assert game_info is not None
+            before = projection.new_summary(game_id, game_info, sealed[0].recorded_at)
+            if secret is not None:
+                conn.execute("INSERT INTO secrets (game_id, secret) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                             (game_id, secret))
+        else:
+            found = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = %s FOR UPDATE",
+                                 (game_id,)).fetchone()
+            before = _row_summary(found) if found else projection.summary_from_events(
+                [_row_event(r) for r in conn.execute(
+                    f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq <= %s ORDER BY seq",
+                    (game_id, expected_seq))])
+        conn.execute(_UPSERT_GAME, _summary_row(projection.fold(before, sealed, summary)))
+        return sealed
+
+    def import_events(self, events: list[Event], secret: bytes | None, summary: GameSummary) -> None:
+        projection.check_import(events, summary)
+        try:
+            with self._conn() as conn, conn.transaction():
+                if self._last_seq(conn, summary.game_id) != -1:
+                    raise GameExists(f"game {summary.game_id} already has events")
+                with conn.cursor() as cur:
+                    cur.executemany(_INSERT_EVENT, [_event_row(ev) for ev in events])
+                if secret is not None:
+                    conn.execute("INSERT INTO secrets (game_id, secret) VALUES (%s, %s) "
+                                 "ON CONFLICT (game_id) DO UPDATE SET secret = EXCLUDED.secret",
+                                 (summary.game_id, secret))
+                conn.execute(_UPSERT_GAME, _summary_row(summary))
+        except errors.UniqueViolation as exc:
+            raise GameExists(f"game {summary.game_id} already has events ({exc})") from None
+
+    # -- reading -------------------------------------------------------------------------
+    def read(self, game_id: str, after: int = -1, upto: int | None = None) -> list[Event]:
+        with self._conn() as conn:
+            rows = conn.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq > %s "
+                "AND (%s::bigint IS NULL OR seq <= %s::bigint) ORDER BY seq",
+                (game_id, after, upto, upto)).fetchall()
+        return [_row_event(r) for r in rows]
+
+    def iter_events(self, game_id: str, after: int = -1, batch: int = 1000) -> Iterator[Event]:
+        while True:
+            with self._conn() as conn:
+                rows = conn.execute(
+                    f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq > %s ORDER BY seq LIMIT %s",
+                    (game_id, after, batch)).fetchall()
+            for row in rows:
+                yield _row_event(row)
+            if len(rows) < batch:
+                return
+            after = rows[-1][1]
+
+    def last_seq(self, game_id: str) -> int:
+        with self._conn() as conn:
+            return self._last_seq(conn, game_id)
+
+    def summary(self, game_id: str) -> GameSummary | None:
+        with self._conn() as conn:
+            row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = %s", (game_id,)).fetchone()
+        return _row_summary(row) if row else None
+
+    def list_games(self, game: str | None = None, status: str | None = None, limit: int = 200) -> list[GameSummary]:
+        with self._conn() as conn:
+            rows = conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE (%s::text IS NULL OR game = %s) "
+                "AND (%s::text IS NULL OR status = %s) ORDER BY created_at DESC, game_id DESC LIMIT %s",
+                (game, game, status, status, limit)).fetchall()
+        return [_row_summary(r) for r in rows]
+
+    def pending_games(self) -> list[str]:
+        with self._conn() as conn:
+            rows = conn.execute("SELECT game_id FROM games WHERE last_submitted_seq > last_handled_seq "
+                                "ORDER BY created_at, game_id").fetchall()
+        return [r[0] for r in rows]
+
+    def idempotent_seq(self, game_id: str, key: str) -> int | None:
+        with self._conn() as conn:
+            return self._idempotent_seq(conn, game_id, key)
+
+    def secret(self, game_id: str) -> bytes | None:
+        with self._conn() as conn:
+            row = conn.execute("SELECT secret FROM secrets WHERE game_id = %s", (game_id,)).fetchone()
+        return bytes(row[0]) if row else None
+
+    # -- snapshots -----------------------------------------------------------------------
+    def save_snapshot(self, game_id: str, seq: int, state: Any) -> None:
+        text = json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        with self._conn() as conn:
+            conn.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                         (game_id, seq, text))
+
+    def latest_snapshot(self, game_id: str, at_or_before: int) -> tuple[int, Any] | None:
+        with self._conn() as conn:
+            row = conn.execute("SELECT seq, state FROM snapshots WHERE game_id = %s AND seq <= %s "
+                               "ORDER BY seq DESC LIMIT 1", (game_id, at_or_before)).fetchone()
+        return (row[0], json.loads(row[1])) if row else None
+
+    def delete_snapshots(self, game_id: str | None = None) -> int:
+        with self._conn() as conn:
+            cur = conn.execute("DELETE FROM snapshots WHERE %s::text IS NULL OR game_id = %s", (game_id, game_id))
+            return cur.rowcount
+
+    # -- locking -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def game_lock(self, game_id: str, timeout: float = 30.0) -> Iterator[None]:
+        """A session advisory lock on its own connection (not from the pool), polled until
+        `timeout`. Not re-entrant across `game_lock` calls: each opens a new session."""
+        key = lock_key(self.schema, game_id)
+        deadline = time.monotonic() + timeout
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            while not conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0]:
+                if time.monotonic() >= deadline:
+                    raise LockTimeout(f"game {game_id}: lock held elsewhere for {timeout}s")
+                time.sleep(0.05)
+            try:
+                yield
+            finally:
+                if not conn.closed:
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+    # -- helpers -------------------------------------------------------------------------
+    @staticmethod
+    def _last_seq(conn: psycopg.Connection, game_id: str) -> int:
+        row = conn.execute("SELECT MAX(seq) FROM events WHERE game_id = %s", (game_id,)).fetchone()
+        return -1 if row is None or row[0] is None else row[0]
+
+    @staticmethod
+    def _idempotent_seq(conn: psycopg.Connection, game_id: str, key: str) -> int | None:
+        row = conn.execute("SELECT seq FROM idempotency WHERE game_id = %s AND key = %s", (game_id, key)).fetchone()
+        return row[0] if row else None

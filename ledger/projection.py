@@ -1,0 +1,103 @@
+"""The `games` projection as a pure fold over events, shared by every backend and by import.
+
+Rules: every event moves last_seq; `game_started` makes the game "active", `game_ended`
+makes it "ended"; `submitted` sets last_submitted_seq; `resolved`/`rejected` set
+last_handled_seq to their payload's `submission_seq` (the newest one handled wins).
+A writer's SummaryUpdate, applied after the fold, overrides status and active seats.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Iterable
+
+from ledger.events import (
+    GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SUBMITTED, Event, NewEvent, check_chain,
+)
+from ledger.store import GameSummary, SummaryUpdate
+
+STATUSES = ("waiting", "active", "ended")
+
+
+def submission_seq(ev: Event | NewEvent) -> int:
+    """The submission a `resolved`/`rejected` event answers; ValueError if it names none."""
+    value = ev.payload.get("submission_seq")
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"a {ev.type} event needs a non-negative integer payload['submission_seq']")
+    return value
+
+
+def fold(summary: GameSummary, events: Iterable[Event], update: SummaryUpdate | None = None) -> GameSummary:
+    """The summary after `events` (already sealed, in seq order) and the writer's `update`."""
+    status = summary.status
+    last_seq = summary.last_seq
+    submitted = summary.last_submitted_seq
+    handled = summary.last_handled_seq
+    for ev in events:
+        last_seq = ev.seq
+        if ev.type == SUBMITTED:
+            submitted = max(submitted, ev.seq)
+        elif ev.type in (RESOLVED, REJECTED):
+            handled = max(handled, submission_seq(ev))
+        elif ev.type == GAME_STARTED and status == "waiting":
+            status = "active"
+        elif ev.type == GAME_ENDED:
+            status = "ended"
+    seats = list(summary.active_seats)
+    if update is not None:
+        if update.status is not None:
+            if update.status not in STATUSES:
+                raise ValueError(f"status must be one of {STATUSES}, not {update.status!r}")
+            status = update.status
+        if update.active_seats is not None:
+            seats = list(update.active_seats)
+    return dataclasses.replace(
+        summary, status=status, last_seq=last_seq, active_seats=seats,
+        last_submitted_seq=submitted, last_handled_seq=handled,
+    )
+
+
+def new_summary(game_id: str, game_info: tuple[str, str, bool], created_at: str) -> GameSummary:
+    """The row of a game before its first event is folded in."""
+    game, scenario, sandbox = game_info
+    return GameSummary(game_id, game, scenario, "waiting", created_at, -1, sandbox=bool(sandbox))
+
+
+def check_new_events(events: list[NewEvent], idempotency_key: str | None) -> None:
+    """Refuse a batch the projection could not fold (before touching the database)."""
+    if not events:
+        raise ValueError("append needs at least one event")
+    if idempotency_key is not None and events[0].type != SUBMITTED:
+        raise ValueError("an idempotency key binds to a batch whose first event is `submitted`")
+    for ev in events:
+        if ev.type in (RESOLVED, REJECTED):
+            submission_seq(ev)
+
+
+def summary_from_events(events: list[Event]) -> GameSummary:
+    """Rebuild a game's summary from its whole stream (used by import and for lost rows).
+
+    game, scenario and sandbox come from the `game_created` payload (`sandbox` may be an
+    object, true, or null/absent); status from the event types; active seats stay empty.
+    """
+    if not events:
+        raise ValueError("no events to summarise")
+    created = next((ev for ev in events if ev.type == GAME_CREATED), None)
+    if created is None:
+        raise ValueError("the stream has no game_created event")
+    game, scenario = created.payload.get("game"), created.payload.get("scenario")
+    if not isinstance(game, str) or not isinstance(scenario, str):
+        raise ValueError("the game_created payload needs string `game` and `scenario`")
+    sandbox = created.payload.get("sandbox")
+    base = new_summary(events[0].game_id, (game, scenario, sandbox is not None and sandbox is not False),
+                       events[0].recorded_at)
+    return fold(base, events)
+
+
+def check_import(events: list[Event], summary: GameSummary) -> None:
+    """Refuse an import that is not one whole, intact game described by `summary`."""
+    if not events:
+        raise ValueError("nothing to import")
+    check_chain(events)
+    if events[0].game_id != summary.game_id or summary.last_seq != events[-1].seq:
+        raise ValueError("the summary does not describe the imported events")
