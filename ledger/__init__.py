@@ -1,0 +1,12 @@
+"""Warlog's ledger: hash-chained, append-only per-game event streams and their stores."""
+
+from ledger.events import ChainError, Event, NewEvent, check_chain
+from ledger.store import (
+    Conflict, DuplicateKey, EventStore, GameExists, GameSummary, LedgerError, LockTimeout, SummaryUpdate,
+    open_store,
+)
+
+__all__ = [
+    "ChainError", "Conflict", "DuplicateKey", "Event", "EventStore", "GameExists", "GameSummary",
+    "LedgerError", "LockTimeout", "NewEvent", "SummaryUpdate", "check_chain", "open_store",
+]
