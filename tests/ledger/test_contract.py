@@ -1,0 +1,415 @@
+"""The EventStore contract, run against every backend (see conftest.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from ledger.canonical import GENESIS_HASH
+from ledger.events import ChainError, NewEvent, check_chain
+from ledger.export import export_lines, parse_export, summary_from_events
+from ledger.store import Conflict, DuplicateKey, GameExists, LockTimeout, SummaryUpdate, open_store
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def sub(seat: str = "red", **payload: object) -> NewEvent:
+    return NewEvent("submitted", seat, dict(payload))
+
+
+def resolved(submission_seq: int) -> NewEvent:
+    return NewEvent("resolved", None, {"submission_seq": submission_seq, "facts": ["ok"]})
+
+
+def race(n: int, action) -> list[object]:
+    """Run action(i) in n threads released together; each result or exception, by index."""
+    barrier = threading.Barrier(n)
+    results: list[object] = [None] * n
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = action(i)
+        except Exception as exc:  # noqa: BLE001 - the caller inspects it
+            results[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
+
+
+# -- appending and reading -------------------------------------------------------------------
+
+def test_append_read_round_trip(store, make_game):
+    written = make_game(store, "g1", NewEvent("seat_joined", "red", {"entropy": "ab"}))
+    written += store.append("g1", 1, [sub(move="A1-B2", n=3, nested={"z": [1, None, True], "é": "ü\u2028"})])
+    written += store.append("g1", 2, [resolved(2), NewEvent("game_ended", None, {"winner": "red"})])
+    assert store.read("g1") == written
+    assert list(store.iter_events("g1", batch=2)) == written
+    assert list(store.iter_events("g1", after=1, batch=1)) == written[2:]
+    assert store.read("g1", after=0, upto=2) == written[1:3]
+    assert store.read("g1", upto=0) == written[:1]
+    assert store.last_seq("g1") == 4
+    assert store.read("nope") == [] and store.last_seq("nope") == -1 and store.summary("nope") is None
+
+
+def test_seqs_gapless_and_hash_chain(store, make_game):
+    make_game(store, "g1")
+    for i in range(5):
+        store.append("g1", store.last_seq("g1"), [sub(i=i), resolved(store.last_seq("g1") + 1)])
+    events = store.read("g1")
+    assert [e.seq for e in events] == list(range(11))
+    assert check_chain(events) == 11
+    assert events[0].prev_hash == GENESIS_HASH
+    for before, after in zip(events, events[1:]):
+        assert after.prev_hash == before.hash
+    assert all(e.hash == e.computed_hash() for e in events)
+
+
+def test_conflict_on_stale_expected_seq(store, make_game):
+    make_game(store, "g1")
+    store.append("g1", 0, [sub()])
+    with pytest.raises(Conflict) as info:
+        store.append("g1", 0, [sub()])
+    assert (info.value.game_id, info.value.expected_seq, info.value.current_seq) == ("g1", 0, 1)
+    with pytest.raises(Conflict):
+        make_game(store, "g1")  # expected -1, but the game exists
+    with pytest.raises(Conflict) as info:
+        store.append("fresh", 3, [sub()])
+    assert info.value.current_seq == -1
+    assert store.last_seq("g1") == 1 and store.last_seq("fresh") == -1
+
+
+def test_bad_batches_are_refused(store, make_game):
+    with pytest.raises(ValueError, match="game_info"):
+        store.append("g1", -1, [NewEvent("game_created", None, {})])
+    make_game(store, "g1")
+    with pytest.raises(ValueError):
+        store.append("g1", 0, [])
+    with pytest.raises(ValueError, match="submitted"):
+        store.append("g1", 0, [resolved(0)], idempotency_key="k")
+    with pytest.raises(ValueError, match="submission_seq"):
+        store.append("g1", 0, [NewEvent("rejected", None, {"reasons": []})])
+    with pytest.raises(ValueError, match="status"):
+        store.append("g1", 0, [sub()], summary=SummaryUpdate(status="paused"))
+    assert store.last_seq("g1") == 0
+
+
+def test_racing_appends_one_wins(backend, make_game):
+    stores = [backend.store() for _ in range(6)]
+    results = race(6, lambda i: make_game(stores[i], "g1"))
+    assert sum(isinstance(r, list) for r in results) == 1
+    assert all(isinstance(r, (list, Conflict)) for r in results), results
+    for round_ in range(5):
+        expected = stores[0].last_seq("g1")
+        results = race(6, lambda i: stores[i].append("g1", expected, [sub(f"s{i}", round=round_)]))
+        winners = [r for r in results if isinstance(r, list)]
+        assert len(winners) == 1, results
+        assert all(isinstance(r, Conflict) and r.current_seq == expected + 1 for r in results if r not in winners)
+    events = stores[0].read("g1")
+    assert [e.seq for e in events] == list(range(6)) and check_chain(events) == 6
+    assert stores[0].summary("g1").last_seq == 5
+
+
+def test_racing_retries_of_one_submission(backend, make_game):
+    stores = [backend.store() for _ in range(5)]
+    make_game(stores[0], "g1")
+    results = race(5, lambda i: stores[i].append("g1", 0, [sub(move="x")], idempotency_key="once"))
+    winners = [r for r in results if isinstance(r, list)]
+    assert len(winners) == 1
+    assert all(isinstance(r, DuplicateKey) and r.seq == 1 for r in results if r not in winners), results
+    assert stores[0].last_seq("g1") == 1
+
+
+def test_idempotency_key(store, make_game):
+    make_game(store, "g1")
+    first = store.append("g1", 0, [sub(move="x"), NewEvent("seat_joined", "blue", {})], idempotency_key="k1")
+    assert store.idempotent_seq("g1", "k1") == 1
+    for expected in (2, 0):  # a retry gets DuplicateKey, whether its expected seq is current or stale
+        with pytest.raises(DuplicateKey) as info:
+            store.append("g1", expected, [sub(move="x")], idempotency_key="k1")
+        assert (info.value.game_id, info.value.key, info.value.seq) == ("g1", "k1", first[0].seq)
+    assert store.last_seq("g1") == 2
+    assert store.idempotent_seq("g1", "other") is None
+    make_game(store, "g2")
+    assert store.append("g2", 0, [sub()], idempotency_key="k1")[0].seq == 1  # keys are per game
+
+
+def test_database_refuses_changes_to_events(backend, store, make_game):
+    events = make_game(store, "g1", sub())
+    for statement in ("UPDATE events SET type = 'rejected' WHERE seq = 1",
+                      "UPDATE events SET payload = '{}'",
+                      "DELETE FROM events WHERE seq = 1",
+                      "DELETE FROM events"):
+        with pytest.raises(Exception, match="append-only"):
+            backend.raw(store, statement)
+    if backend.name == "postgres":
+        for statement in ("TRUNCATE events CASCADE", "TRUNCATE events, idempotency",
+                          "INSERT INTO events SELECT * FROM events ON CONFLICT (game_id, seq) "
+                          "DO UPDATE SET type = 'x'"):
+            with pytest.raises(Exception, match="append-only"):
+                backend.raw(store, statement)
+    else:
+        with pytest.raises(Exception, match="append-only"):
+            backend.raw(store, "INSERT OR REPLACE INTO events SELECT * FROM events WHERE seq = 1")
+        with pytest.raises(Exception, match="append-only"):
+            backend.raw(store, "REPLACE INTO events SELECT * FROM events")
+    assert store.read("g1") == events
+    backend.raw(store, "DELETE FROM snapshots")  # other tables are ordinary
+
+
+def test_open_store_by_url_finds_the_same_database(store, make_game):
+    events = make_game(store, "g1")
+    other = open_store(store.url)
+    try:
+        assert type(other) is type(store) and other.read("g1") == events
+    finally:
+        other.close()
+
+
+def test_store_usable_after_fork(store, make_game):
+    make_game(store, "g1")  # the parent's connections are open now
+    pid = os.fork()
+    if pid == 0:  # the child: append through the inherited store object, then vanish
+        code = 1
+        try:
+            store.append("g1", 0, [sub("child")])
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    store.append("g1", 1, [sub("parent")])  # the parent's connections still work
+    assert [e.seat for e in store.read("g1")] == [None, "child", "parent"]
+
+
+# -- the games projection -----------------------------------------------------------------
+
+def test_games_projection(store, make_game):
+    created = make_game(store, "g1", NewEvent("seat_joined", "red", {}), secret=b"\x00seed\xff")
+    s = store.summary("g1")
+    assert (s.game, s.scenario, s.status, s.last_seq, s.sandbox) == ("ardennes", "s1", "waiting", 1, False)
+    assert s.created_at == created[0].recorded_at
+    assert (s.last_submitted_seq, s.last_handled_seq, s.pending, s.active_seats) == (-1, -1, False, [])
+    assert store.secret("g1") == b"\x00seed\xff" and store.secret("nope") is None
+
+    store.append("g1", 1, [NewEvent("game_started", None, {"state_hash": "h"})],
+                 summary=SummaryUpdate(active_seats=["red", "blue"]))
+    s = store.summary("g1")
+    assert (s.status, s.active_seats, s.last_seq) == ("active", ["red", "blue"], 2)
+
+    store.append("g1", 2, [sub("red")])
+    store.append("g1", 3, [sub("blue")])
+    s = store.summary("g1")
+    assert (s.last_submitted_seq, s.last_handled_seq, s.pending) == (4, -1, True)
+    assert store.pending_games() == ["g1"]
+    store.append("g1", 4, [resolved(3)])
+    assert store.summary("g1").last_handled_seq == 3 and store.pending_games() == ["g1"]
+    store.append("g1", 5, [NewEvent("rejected", None, {"submission_seq": 4, "reasons": ["no"]})],
+                 summary=SummaryUpdate(active_seats=["blue"]))
+    s = store.summary("g1")
+    assert (s.last_handled_seq, s.pending, s.active_seats, s.status) == (4, False, ["blue"], "active")
+    assert store.pending_games() == []
+
+    store.append("g1", 6, [NewEvent("game_ended", None, {"winner": "blue"})], summary=SummaryUpdate(active_seats=[]))
+    s = store.summary("g1")
+    assert (s.status, s.last_seq, s.active_seats) == ("ended", 7, [])
+    store.append("g1", 7, [NewEvent("seed_revealed", None, {"seed": "00"})], summary=SummaryUpdate(status="ended"))
+    assert store.summary("g1").status == "ended"
+
+
+def test_summary_update_overrides_status(store, make_game):
+    make_game(store, "g1")
+    store.append("g1", 0, [NewEvent("seat_joined", "red", {})], summary=SummaryUpdate(status="active"))
+    assert store.summary("g1").status == "active"
+    assert store.secret("g1") is None
+
+
+def test_list_games(store, make_game):
+    make_game(store, "a", sandbox=True)
+    time.sleep(0.002)
+    make_game(store, "b", game="kursk")
+    time.sleep(0.002)
+    make_game(store, "c")
+    store.append("c", 0, [NewEvent("game_ended", None, {})])
+    assert [g.game_id for g in store.list_games()] == ["c", "b", "a"]
+    assert [g.game_id for g in store.list_games(game="ardennes")] == ["c", "a"]
+    assert [g.game_id for g in store.list_games(status="waiting")] == ["b", "a"]
+    assert [g.game_id for g in store.list_games(game="ardennes", status="ended")] == ["c"]
+    assert [g.game_id for g in store.list_games(limit=1)] == ["c"]
+    assert store.summary("a").sandbox is True
+    assert store.list_games(game="none") == []
+
+
+def test_pending_games_across_games(store, make_game):
+    for gid in ("a", "b", "c"):
+        make_game(store, gid)
+    store.append("a", 0, [sub()])
+    store.append("c", 0, [sub(), resolved(1)])
+    store.append("b", 0, [sub()])
+    assert sorted(store.pending_games()) == ["a", "b"]
+
+
+# -- snapshots ------------------------------------------------------------------------------
+
+def test_snapshots(store, make_game):
+    events = make_game(store, "g1", sub(), sub(), sub())
+    make_game(store, "g2")
+    assert store.latest_snapshot("g1", 3) is None
+    store.save_snapshot("g1", 1, {"turn": 1, "units": [{"id": "u1", "hex": "0101"}]})
+    store.save_snapshot("g1", 3, {"turn": 3})
+    store.save_snapshot("g1", 3, {"turn": "overwritten?"})  # an existing snapshot is kept
+    store.save_snapshot("g2", 0, {"turn": 0})
+    assert store.latest_snapshot("g1", 0) is None
+    assert store.latest_snapshot("g1", 1) == (1, {"turn": 1, "units": [{"id": "u1", "hex": "0101"}]})
+    assert store.latest_snapshot("g1", 2)[0] == 1
+    assert store.latest_snapshot("g1", 99) == (3, {"turn": 3})
+    assert store.delete_snapshots("g1") == 2
+    assert store.latest_snapshot("g1", 99) is None and store.latest_snapshot("g2", 0) == (0, {"turn": 0})
+    assert store.delete_snapshots("g1") == 0
+    store.save_snapshot("g1", 2, [1, 2])
+    assert store.delete_snapshots() == 2
+    assert store.read("g1") == events and store.summary("g1").last_seq == 3
+
+
+# -- export and import ---------------------------------------------------------------------
+
+def _played_game(store, make_game, game_id: str = "g1") -> list[str]:
+    make_game(store, game_id, NewEvent("seat_joined", "red", {"entropy": "ab"}),
+              NewEvent("seat_joined", "blue", {"entropy": "cd"}), secret=b"s3cret")
+    store.append(game_id, 2, [NewEvent("game_started", None, {"state": {"units": [1, 2]}})])
+    store.append(game_id, 3, [sub(move="A1\u2028B2", text="Ünïcødé \"quoted\" \\ back\nline\x00")],
+                 idempotency_key="k")
+    store.append(game_id, 4, [resolved(4)])
+    store.append(game_id, 5, [sub("blue", n=-12345678901234567890)])
+    return list(export_lines(store, game_id))
+
+
+def test_export_parse_import_round_trip(backend, store, make_game):
+    lines = _played_game(store, make_game)
+    assert len(lines) == 7 and all(line.endswith("\n") and line.count("\n") == 1 for line in lines)
+    events = parse_export(lines)
+    assert events == store.read("g1") and check_chain(events) == 7
+    summary = summary_from_events(events)
+    original = store.summary("g1")
+    assert summary == original  # the writer never set active seats in this game
+
+    fresh = backend.fresh_store()
+    fresh.import_events(events, store.secret("g1"), summary)
+    assert list(export_lines(fresh, "g1")) == lines
+    assert fresh.summary("g1") == original and fresh.secret("g1") == b"s3cret"
+    assert fresh.pending_games() == ["g1"]
+    # the imported game goes on where it left off
+    fresh.append("g1", 6, [resolved(6)])
+    assert check_chain(fresh.read("g1")) == 8 and fresh.pending_games() == []
+
+
+def test_import_across_backends(backend, store, make_game):
+    lines = _played_game(store, make_game)
+    events = parse_export(ln.encode("utf-8") for ln in lines)
+    other = backend.fresh_store("postgres" if backend.name == "sqlite" else "sqlite")
+    other.import_events(events, None, summary_from_events(events))
+    assert list(export_lines(other, "g1")) == lines and other.secret("g1") is None
+
+
+def test_import_refuses_an_existing_game(backend, store, make_game):
+    lines = _played_game(store, make_game)
+    events = parse_export(lines)
+    with pytest.raises(GameExists):
+        store.import_events(events, None, summary_from_events(events))
+    fresh = backend.fresh_store()
+    make_game(fresh, "g1")  # a different game under the same id
+    with pytest.raises(GameExists):
+        fresh.import_events(events, None, summary_from_events(events))
+    assert fresh.last_seq("g1") == 0
+
+
+def test_import_refuses_a_broken_stream(backend, store, make_game):
+    events = parse_export(_played_game(store, make_game))
+    fresh = backend.fresh_store()
+    with pytest.raises(ChainError):
+        fresh.import_events(events[:3] + events[4:], None, summary_from_events(events))
+    with pytest.raises(ValueError):
+        fresh.import_events(events[:3], None, summary_from_events(events))  # summary says 7 events
+    assert fresh.last_seq("g1") == -1 and fresh.list_games() == []
+
+
+# -- the game lock -----------------------------------------------------------------------
+
+def test_game_lock_excludes_a_second_holder(backend, store):
+    other = backend.store()
+    with store.game_lock("g1", timeout=5):
+        for s in (store, other):
+            started = time.monotonic()
+            with pytest.raises(LockTimeout):
+                with s.game_lock("g1", timeout=0.3):
+                    pytest.fail("acquired a held lock")
+            assert 0.25 <= time.monotonic() - started < 3
+        with other.game_lock("g2", timeout=1):  # other games are free
+            pass
+    with other.game_lock("g1", timeout=1):
+        with pytest.raises(LockTimeout):
+            with store.game_lock("g1", timeout=0.1):
+                pass
+    with store.game_lock("g1", timeout=1):
+        pass
+
+
+def test_game_lock_released_on_error_and_handed_over(backend, store):
+    other = backend.store()
+    with pytest.raises(RuntimeError):
+        with store.game_lock("g1", timeout=1):
+            raise RuntimeError("worker crashed")
+    order: list[str] = []
+    holding = threading.Event()
+
+    def first() -> None:
+        with store.game_lock("g1", timeout=5):
+            holding.set()
+            time.sleep(0.3)
+            order.append("first out")
+
+    t = threading.Thread(target=first)
+    t.start()
+    holding.wait(5)
+    with other.game_lock("g1", timeout=10):  # waits for the first holder, then gets it
+        order.append("second in")
+    t.join()
+    assert order == ["first out", "second in"]
+
+
+LOCK_PROBE = """
+import sys
+from ledger import open_store, LockTimeout
+store = open_store(sys.argv[1])
+try:
+    with store.game_lock(sys.argv[2], timeout=float(sys.argv[3])):
+        print("acquired")
+except LockTimeout:
+    print("timeout")
+store.close()
+"""
+
+
+def test_game_lock_across_processes(backend, store):
+    url = store.url  # names the schema on PostgreSQL: `?options=-csearch_path%3D...`
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+
+    def probe(timeout: float) -> str:
+        done = subprocess.run([sys.executable, "-c", LOCK_PROBE, url, "g1", str(timeout)],
+                              capture_output=True, text=True, timeout=60, env=env, cwd=REPO)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    with store.game_lock("g1", timeout=1):
+        assert probe(0.3) == "timeout"
+    assert probe(5) == "acquired"
