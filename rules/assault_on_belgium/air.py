@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction, State
-from rules.assault_on_belgium.board import aircraft, battle_at, fact, name, side_name
+from rules.assault_on_belgium.board import aircraft, battle_at, fact, name, side_adj, side_name
 from rules.assault_on_belgium.data import World
 from rules.assault_on_belgium.tables import aa_result, air_result
 
@@ -33,7 +33,7 @@ def mission_problem(s: State, w: World, side: str, uid: object, hex_: object) ->
         return IllegalAction(f"there is no unit {uid!r}")
     u = w.units[uid]
     if u.side != side:
-        return IllegalAction(f"{u.name} is not a {side_name(side)} aircraft", rule)
+        return IllegalAction(f"{u.name} is not a {side_adj(side)} aircraft", rule)
     if not u.is_air:
         return IllegalAction(f"{u.name} is a land unit; only aircraft fly missions", rule)
     st = s["units"][uid]
@@ -75,7 +75,7 @@ def check(s: State, w: World, side: str, action: Action) -> None:
     elif kind == "unfly":
         uid = action["unit"]
         if uid not in w.units or w.units[uid].side != side or not w.units[uid].is_air:
-            raise IllegalAction(f"{uid!r} is not a {side_name(side)} aircraft", "AoB 7.1")
+            raise IllegalAction(f"{uid!r} is not a {side_adj(side)} aircraft", "AoB 7.1")
         if s["units"][uid]["mission"] is None:
             raise IllegalAction(f"{name(w, uid)} flies no mission", "AoB 7.1")
     elif kind != "end_air":

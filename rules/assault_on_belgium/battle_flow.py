@@ -14,7 +14,7 @@ from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction, State
 from rules.assault_on_belgium import air, combat, tank_battle
 from rules.assault_on_belgium.board import (
-    ATTACKER, DEFENDER, aircraft, battle, fact, land_units, name, side_name,
+    ATTACKER, DEFENDER, aircraft, battle, fact, land_units, name, side_adj, side_name,
 )
 from rules.assault_on_belgium.data import World
 from rules.assault_on_belgium.terrain import ignores_retreat
@@ -123,13 +123,13 @@ def check(s: State, w: World, action: Action) -> None:
     if kind in ("choose_fighter", "assign_hit", "withdraw"):
         uid = action["unit"]
         if uid not in w.units or w.units[uid].side != side or not w.units[uid].is_land:
-            raise IllegalAction(f"{uid!r} is not a {side_name(side)} land unit", rule)
+            raise IllegalAction(f"{uid!r} is not a {side_adj(side)} land unit", rule)
         if uid not in land_units(s, w, side, b["hex"]):
             raise IllegalAction(f"{name(w, uid)} is not in battle {b['n']} at {b['hex']}", rule)
     if kind == "choose_bomber":
         uid = action["unit"]
         if uid not in w.units or w.units[uid].side != side or w.units[uid].type != "bomber":
-            raise IllegalAction(f"{uid!r} is not a {side_name(side)} bomber", "AoB 8.1")
+            raise IllegalAction(f"{uid!r} is not a {side_adj(side)} bomber", "AoB 8.1")
         if uid not in aircraft(s, w, side, "bomber", b["n"]):
             raise IllegalAction(f"{name(w, uid)} is not flying over battle {b['n']}", "AoB 8.2")
     if kind == "retreat":

@@ -28,6 +28,10 @@ def name(w: World, uid: str) -> str:
     return w.units[uid].name
 
 
+def side_adj(side: str) -> str:
+    return "German" if side == ATTACKER else "Belgian"
+
+
 def side_name(side: str) -> str:
     return SIDE_NAME[side]
 

@@ -13,7 +13,7 @@ import heapq
 
 from rules.core.game import Action, Fact, IllegalAction, State
 from rules.assault_on_belgium.board import (
-    ATTACKER, DEFENDER, battle_at, battle_hexes, enterable_country, fact, land_units, name, side_name, stack_limit,
+    ATTACKER, DEFENDER, battle_at, battle_hexes, enterable_country, fact, land_units, name, side_adj, side_name,
 )
 from rules.assault_on_belgium.data import World
 from rules.assault_on_belgium.tables import TANK_BATTLE_COST
@@ -36,7 +36,7 @@ def _movable(s: State, w: World, side: str, uid: str) -> IllegalAction | None:
         return IllegalAction(f"there is no unit {uid!r}")
     u = w.units[uid]
     if u.side != side:
-        return IllegalAction(f"{u.name} is not a {side_name(side)} unit", rule)
+        return IllegalAction(f"{u.name} is not a {side_adj(side)} unit", rule)
     if not u.is_land:
         return IllegalAction(f"{u.name} is an aircraft; aircraft fly missions, they do not move by land", "AoB 7.1")
     st = s["units"][uid]
@@ -101,7 +101,7 @@ def step_problem(s: State, w: World, side: str, uid: str, frm: str, to: str, mp:
     limit = 5 if (b is not None and b["marker"] is not None) or tank_battle else 3
     if len(own) >= limit:
         rule = "AoB 15.3" if limit == 5 else "AoB 4.1"
-        return IllegalAction(f"stacking: {to} already holds {len(own)} {side_name(side)} land units", rule)
+        return IllegalAction(f"stacking: {to} already holds {len(own)} {side_adj(side)} land units", rule)
     if tank_battle:
         u = w.units[uid]
         if not u.is_tank:

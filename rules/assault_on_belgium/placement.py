@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.core.game import Action, Fact, IllegalAction, State
-from rules.assault_on_belgium.board import fact, land_units, name, side_name
+from rules.assault_on_belgium.board import fact, land_units, name, side_adj, side_name
 from rules.assault_on_belgium.data import HOME, World
 
 COUNTRY_NAME = {"BE": "Belgium", "DE": "Germany"}
@@ -35,7 +35,7 @@ def place_problem(s: State, w: World, side: str, uid: str, hex_: str) -> Illegal
     if w.units[uid].is_land:
         there = [u for u in land_units(s, w, side, hex_) if u != uid]
         if len(there) >= 3:
-            return IllegalAction(f"stacking: {hex_} already holds 3 {side_name(side)} land units", "AoB 4.1")
+            return IllegalAction(f"stacking: {hex_} already holds 3 {side_adj(side)} land units", "AoB 4.1")
     return None
 
 
@@ -62,7 +62,7 @@ def _own_unit(w: World, side: str, uid: object) -> str:
     if not isinstance(uid, str) or uid not in w.units:
         raise IllegalAction(f"there is no unit {uid!r}")
     if w.units[uid].side != side:
-        raise IllegalAction(f"{name(w, uid)} is not a {side_name(side)} unit", RULE[side])
+        raise IllegalAction(f"{name(w, uid)} is not a {side_adj(side)} unit", RULE[side])
     return uid
 
 
