@@ -12,6 +12,7 @@ Checks, in order, and stops at the first event that does not reproduce:
 from __future__ import annotations
 
 import hashlib
+import io
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -161,13 +162,11 @@ def verify_lines(lines: Iterable[str], progress: Callable[[int], None] | None = 
 
 def verify_bytes(data: bytes, progress: Callable[[int], None] | None = None) -> Report:
     """Verify an export file's raw bytes (a byte that breaks UTF-8 is a failure, not a crash)."""
-    lines = []
-    for number, raw in enumerate(data.splitlines(keepends=True), start=1):
-        try:
-            lines.append(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise VerifyFailure(None, f"line {number} is not UTF-8 text") from None
-    return verify_lines(lines, progress)
+    try:
+        events = parse_export(io.BytesIO(data))
+    except ExportFormatError as err:
+        raise VerifyFailure(None, str(err)) from None
+    return verify_events(events, progress)
 
 
 def _revealed_seed(events: list[Event], commitment: str) -> bytes | None:
