@@ -1,0 +1,53 @@
+"""The `warlog` command line: games, export, import, verify."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import validators
+from tests.conftest import Player
+from warlog.cli import main
+
+
+def test_games_lists_the_catalogue() -> None:
+    out = CliRunner().invoke(main, ["games"])
+    assert out.exit_code == 0
+    assert "assault-on-belgium" in out.output and "scenario" in out.output
+
+
+def test_export_import_round_trip(new_game, app, tmp_path: Path) -> None:
+    p: Player = new_game()
+    while p.info()["status"] != "ended":
+        p.play(p.info()["active_seats"][0], {"type": "roll"})
+    db = app.config["WARLOG_DB"]
+    runner = CliRunner()
+    exported = tmp_path / "game.jsonl"
+    r = runner.invoke(main, ["export", p.id, "--db", db, "--out", str(exported)])
+    assert r.exit_code == 0, r.output
+    assert exported.read_bytes() == p.client.get(f"/api/v1/games/{p.id}/export").get_data()
+    other = f"sqlite:///{tmp_path}/other.sqlite3"
+    r = runner.invoke(main, ["import", str(exported), "--db", other])
+    assert r.exit_code == 0 and "imported" in r.output, r.output
+    again = tmp_path / "again.jsonl"
+    runner.invoke(main, ["export", p.id, "--db", other, "--out", str(again)])
+    assert again.read_bytes() == exported.read_bytes()
+    r = runner.invoke(main, ["import", str(exported), "--db", other])
+    assert r.exit_code != 0 and "already exists" in r.output
+    r = runner.invoke(main, ["verify", str(again)])
+    assert r.exit_code == 0 and r.output.startswith("OK")
+
+
+def test_export_of_an_unknown_game_is_a_clear_error(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["export", "nope", "--db", f"sqlite:///{tmp_path}/x.sqlite3"])
+    assert r.exit_code != 0 and "no game nope" in r.output
+
+
+def test_our_validators_package_is_not_the_pypi_one() -> None:
+    """The client's top-level `validators` shares its name with a PyPI package; keep it out."""
+    assert Path(validators.__file__).resolve().parent == Path(__file__).resolve().parents[2] / "validators"
+    with pytest.raises(importlib.metadata.PackageNotFoundError):
+        importlib.metadata.distribution("validators")
