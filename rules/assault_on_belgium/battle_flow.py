@@ -162,7 +162,10 @@ def _decide(s: State, w: World, action: Action, facts: list[Fact]) -> None:
         return
     b = _b(s)
     if step == "pursuit":
-        if not tank_battle.perform(s, w, b, c["pursuit"], action, facts):
+        first_new = s["next_battle"]
+        more = tank_battle.perform(s, w, b, c["pursuit"], action, facts)
+        c["queue"].extend(range(first_new, s["next_battle"]))  # pursuit battles come next, in order
+        if not more:
             c["step"] = "next_battle"
         return
     side = DEFENDER if step == "assign_hits" else _side_of(step)
