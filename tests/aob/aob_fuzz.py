@@ -1,0 +1,96 @@
+"""Random legal play for Assault on Belgium (STYLE: Rally the Troops' fuzzer).
+
+Each game starts from set-up (standard set-up where the OOB gives one), picks random legal
+actions — German moves mildly biased toward Brussels and Antwerp so that battles happen —
+and rolls dice from a seeded deterministic die function, until the game ends.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.canonical import canonical_bytes
+from rules.core.dice import RecordingDice
+from rules.assault_on_belgium.game import AssaultOnBelgium
+from validators.actions import validate_action
+
+MAX_ACTIONS = 3000
+
+
+def seeded_dice(seed: int) -> RecordingDice:
+    rng = random.Random(seed * 7919 + 17)
+    return RecordingDice(lambda index, faces: rng.randint(1, faces))
+
+
+@dataclass
+class Stats:
+    games: int = 0
+    actions: int = 0
+    winners: dict[str, int] = field(default_factory=lambda: {"germany": 0, "belgium": 0})
+    battles: int = 0
+    pursuits: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+
+
+def _weight(g: AssaultOnBelgium, s: dict[str, Any], a: dict[str, Any], rng: random.Random, n: int) -> float:
+    t = a["type"]
+    if t in ("standard_setup", "done_setup"):
+        return 100.0
+    if t in ("place", "unplace"):
+        return 0.2
+    if t == "move" and s["phase"] == "german_land_move":
+        w = g.world
+        sel = s["selected"]
+        here = s["units"][sel]["hex"]
+        goals = list(w.objectives.values())
+        closer = min(w.distance(a["hex"], x) for x in goals) < min(w.distance(here, x) for x in goals)
+        return 12.0 if closer else 1.0
+    if t == "end_movement":
+        return 0.3 if n < 400 else 50.0
+    if t == "select" and s["phase"] == "german_land_move":
+        return 2.0
+    if t in ("end_reaction", "end_air"):
+        return 2.0
+    if t == "pursuit_toggle":
+        return 0.5
+    if t == "withdraw":
+        return 0.3
+    return 3.0
+
+
+def play_one(g: AssaultOnBelgium, seed: int, stats: Stats, options: dict[str, bool] | None = None,
+             check_every: int = 1) -> dict[str, Any]:
+    rng = random.Random(seed)
+    dice = seeded_dice(seed)
+    s = g.setup("may-1940", options or {}, dice)
+    n = 0
+    while g.outcome(s) is None:
+        seats = g.active_seats(s)
+        assert len(seats) == 1, f"seed {seed}: active seats {seats} in {s['phase']}"
+        legal = g.legal_actions(s, seats[0])
+        assert legal, f"seed {seed}: dead end in {s['phase']} {s.get('combat')}"
+        for a in legal:
+            validate_action(g.name, a)
+        a = rng.choices(legal, [_weight(g, s, x, rng, n) for x in legal])[0]
+        before = canonical_bytes(s) if n % check_every == 0 else None
+        out = g.apply(s, seats[0], a, dice)
+        if before is not None:
+            assert canonical_bytes(s) == before, "apply changed its input state"
+            canonical_bytes(out.state)  # JSON, no floats
+            g.check_state(out.state)
+            for f in out.facts:
+                canonical_bytes(f.to_json())
+        stats.kinds[a["type"]] = stats.kinds.get(a["type"], 0) + 1
+        s = out.state
+        n += 1
+        assert n <= MAX_ACTIONS, f"seed {seed}: no end after {MAX_ACTIONS} actions"
+    o = g.outcome(s)
+    assert o is not None and g.active_seats(s) == []
+    stats.games += 1
+    stats.actions += n
+    stats.winners[o.winner or "none"] = stats.winners.get(o.winner or "none", 0) + 1
+    stats.battles += len(s["battles"])
+    stats.pursuits += sum(1 for b in s["battles"] if b["parent"] is not None)
+    return s
