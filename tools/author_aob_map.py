@@ -368,6 +368,9 @@ COUNTRY_OVERRIDES: dict[str, str] = {
     # (1605, 1705, 1704, 1703) lies between Germany and the Albert Canal as it does on the ground.
     # Eben-Emael, 4 km from Maastricht, has no hex of its own at this scale.
     "1605": "NL",
+    # 0808's centre (50.35N 4.01E) sits on the Franco-Belgian border south of Mons; the hex holds
+    # Maubeuge (FR, 8 km south of the centre), so it is French.
+    "0808": "FR",
 }
 # hex label -> terrain ("clear", "forest", "rough", "sea"); city hexes are set afterwards.
 TERRAIN_OVERRIDES: dict[str, str] = {
@@ -396,6 +399,15 @@ HEXSIDE_OVERRIDES: dict[str, str | None] = {
 NAME_OVERRIDES: dict[str, str | None] = {
     "0701": "Walcheren",
     "0801": "Zuid-Beveland",
+    # Display names for set-up hexes from towns that are not in the fact sheet (our knowledge of
+    # public geography; labels only, no game effect).
+    "0907": "Nivelles",
+    "1203": "Herentals",
+    "1803": "Heinsberg",
+    "1804": "Geilenkirchen",
+    "1904": "Erkelenz",
+    "1906": "Stolberg",
+    "1909": "Schnee-Eifel",
 }
 # Extra fortress hexes (label -> display name) and fortress hexes to clear.
 FORTRESS_ADD: dict[str, str] = {}
@@ -425,9 +437,13 @@ RIVERS = [
 ]
 # Rivers dropped as degenerate at this scale (fewer than this many land hexsides).
 MIN_RIVER_HEXSIDES = 2
-# Rivers whose course is cut where they run into another waterway's hexsides (so a tributary
-# ends at its confluence instead of doubling the main river's line).
-RIVER_PENALTY = 6.0   # km of path length per km of distance from the polyline, when snapping
+# Snapping: each polyline vertex snaps to the nearest hex corner; consecutive corners are joined
+# by the cheapest path along hexsides, where a hexside costs its length plus RIVER_PENALTY times
+# the distance of its midpoint from that polyline segment (so the chain hugs the river); spikes
+# and loops are then removed. Hexsides on the map edge or touching a sea hex are dropped. Where two
+# waterways share a hexside, the one earlier in RIVERS names it (a tributary that runs into the
+# Meuse's hexsides simply stops there).
+RIVER_PENALTY = 6.0   # km of path length per km of distance from the polyline
 
 
 def build_vertex_graph():
@@ -588,6 +604,8 @@ def build(geo: dict) -> tuple[dict, dict]:
         if city[lab] is not None or terrain[lab] == "sea":
             dropped.append(f"{pid} (hex {lab} taken by {city[lab]['name'] if city[lab] else 'sea'})")
             continue
+        if country[lab] != p["country"]:
+            raise ValueError(f"{pid} ({p['country']}) lands in {country[lab]} hex {lab}; add an override")
         city[lab] = {"name": disp, "kind": kind, "aa": aa}
         name[lab] = disp
         place_hex[pid] = lab
