@@ -58,9 +58,10 @@ def seat_entropy(events: list[Event]) -> dict[str, str]:
     return {e.seat or "": e.payload.get("entropy", "") for e in events if e.type == SEAT_JOINED}
 
 
-def entropy_of(store: EventStore, game_id: str) -> str:
-    """The entropy digest recorded when the game started."""
-    for ev in store.iter_events(game_id):
+def entropy_of(store: EventStore, game_id: str, roles: int) -> str:
+    """The entropy digest recorded when the game started (its game_started event comes right
+    after the `roles` seat_joined events)."""
+    for ev in store.read(game_id, after=roles, upto=roles + 1):
         if ev.type == GAME_STARTED:
             return str(ev.payload["entropy"])
     raise KeyError(f"game {game_id} has not started")

@@ -29,6 +29,7 @@ class Resolver:
     def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
+        self._entropy: dict[str, str] = {}  # game id -> entropy digest (fixed once the game starts)
 
     def run(self, game_id: str, lock_timeout: float = 60.0) -> int:
         """Judge every pending submission of the game; return how many were judged."""
@@ -85,13 +86,15 @@ class Resolver:
                 if crossed or summary.active_seats != active:
                     # Snapshots every K events and where the active seat changes; only a cache.
                     self.store.save_snapshot(game_id, appended[0].seq, j.state)
-        # unreachable
 
     def _dice(self, game_id: str, created: Event, submission: Event) -> DerivedDice | ForcedThenDerived:
         seed = self.store.secret(game_id)
         if seed is None:
             raise RuntimeError(f"game {game_id} has no secret seed in this store (imported?)")
-        derived = DerivedDice(seed, game_id, submission.seq, entropy_of(self.store, game_id))
+        entropy = self._entropy.get(game_id)
+        if entropy is None:
+            entropy = self._entropy[game_id] = entropy_of(self.store, game_id, len(created.payload["roles"]))
+        derived = DerivedDice(seed, game_id, submission.seq, entropy)
         sandbox = created.payload.get("sandbox")
         if sandbox and sandbox.get("dice"):
             used = sum(len(e.payload.get("dice", [])) for e in self.store.iter_events(game_id)

@@ -257,8 +257,8 @@ class Warlog:
     def info(self, game_id: str) -> dict[str, Any]:
         created = self.created(game_id)
         s = self.summary(game_id)
-        events = self.store.read(game_id, after=-1, upto=min(s.last_seq, 64))
-        joined = sorted(seat_entropy(events))
+        # seat_joined events are 1..len(roles): nothing else is taken before the game starts
+        joined = sorted(seat_entropy(self.store.read(game_id, after=0, upto=len(created.payload["roles"]))))
         out = {
             "id": game_id, "game": created.payload["game"], "title": created.payload["title"],
             "scenario": created.payload["scenario"], "options": created.payload["options"],
