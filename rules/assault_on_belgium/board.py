@@ -44,13 +44,12 @@ def ustate(s: State, uid: str) -> dict[str, Any]:
 def land_units(s: State, w: World, side: str | None = None, hex_: str | None = None) -> list[str]:
     """Active land units (in OOB order), optionally of one side and/or in one hex."""
     out = []
+    units = s["units"]
     for uid, unit in w.units.items():
+        st = units[uid]
+        if st["status"] != "active" or (hex_ is not None and st["hex"] != hex_):
+            continue
         if not unit.is_land or (side is not None and unit.side != side):
-            continue
-        st = s["units"][uid]
-        if st["status"] != "active":
-            continue
-        if hex_ is not None and st["hex"] != hex_:
             continue
         out.append(uid)
     return out

@@ -103,7 +103,7 @@ class Unit:
         return f"air {self.air}, tactical {self.bombing}, range {self.range}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class World:
     """Everything fixed for a game: map, rivers, objectives, counters, default set-up."""
 

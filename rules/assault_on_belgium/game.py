@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from rules.core.dice import DiceSource
@@ -98,14 +97,14 @@ class AssaultOnBelgium(Game):
                                 f"({flow.PHASES[state['phase']].ask(state, w)})", "AoB 21")
         ph = flow.PHASES[state["phase"]]
         ph.check(state, w, action)  # reads only; raises the specific reason
-        s = copy.deepcopy(state)
+        s = clone(state)
         facts: list[Fact] = []
         ph.perform(s, w, action, dice, facts)
         return Applied(s, facts)
 
     def view(self, state: State, seat: str | None) -> State:
         """No hidden information in this game: everyone sees everything (a copy)."""
-        return copy.deepcopy(state)
+        return clone(state)
 
     def outcome(self, state: State) -> Outcome | None:
         r = state.get("result")
@@ -127,6 +126,15 @@ class AssaultOnBelgium(Game):
             return self.world
         except (OSError, ValueError):
             return None
+
+
+def clone(x: Any) -> Any:
+    """A deep copy of plain JSON data (faster than copy.deepcopy: no memo, no reductions)."""
+    if isinstance(x, dict):
+        return {k: clone(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [clone(v) for v in x]
+    return x
 
 
 def describe(a: Action, w: World | None) -> str:

@@ -10,6 +10,7 @@ end next to a battle hex (AoB 6.1, memo 2 reading of AoB 24.8).
 from __future__ import annotations
 
 import heapq
+from functools import lru_cache
 
 from rules.core.game import Action, Fact, IllegalAction, State
 from rules.assault_on_belgium.board import (
@@ -122,28 +123,52 @@ def step_problem(s: State, w: World, side: str, uid: str, frm: str, to: str, mp:
 
 
 def _can_reach_end(s: State, w: World, uid: str, start_hex: str, mp: int) -> bool:
-    """Cheapest-path search: can the reacting unit still reach a hex next to a battle?"""
-    best = {start_hex: mp}
-    heap = [(-mp, start_hex)]
-    while heap:
-        neg, here = heapq.heappop(heap)
-        left = -neg
-        if best.get(here, -1) > left:
+    """Can the reacting unit, standing on `start_hex` with `mp` left, still end next to a battle?"""
+    german: set[str] = set()
+    belgian: dict[str, int] = {}
+    for other_id, st in s["units"].items():
+        if st["status"] != "active" or other_id == uid or not w.units[other_id].is_land:
             continue
-        if _next_to_battle(s, w, here):
-            return True
+        if w.units[other_id].side == ATTACKER:
+            german.add(st["hex"])
+        else:
+            belgian[st["hex"]] = belgian.get(st["hex"], 0) + 1
+    need = _need_map(w, frozenset(battle_hexes(s)), frozenset(german), frozenset(h for h, k in belgian.items() if k >= 3),
+                     bool(s["options"].get("no_entry_nl_france")))
+    return need.get(start_hex, mp + 1) <= mp
+
+
+@lru_cache(maxsize=512)
+def _need_map(w: World, battles: frozenset[str], german: frozenset[str], full: frozenset[str],
+              no_nl_fr: bool) -> dict[str, int]:
+    """Least MP from each hex to a hex next to a battle, through hexes a reacting unit may enter
+    (a pure function of its arguments, memoised: reverse Dijkstra from the goal hexes)."""
+    def passable(h: str) -> bool:
+        x = w.hexes[h]
+        return not (h in battles or h in german or h in full or x.is_sea or (no_nl_fr and x.country in ("NL", "FR")))
+
+    need: dict[str, int] = {}
+    heap: list[tuple[int, str]] = []
+    for b in sorted(battles):
+        for n in w.neighbours(b):
+            if n not in need:
+                need[n] = 0
+                heap.append((0, n))
+    heapq.heapify(heap)
+    while heap:
+        d, here = heapq.heappop(heap)
+        if d > need.get(here, d):
+            continue
+        if not passable(here):
+            continue  # a goal hex the unit could not enter helps only the unit already standing on it
         for n in w.neighbours(here):
-            if enterable_country(s, w, n) is not None or battle_at(s, n) is not None:
+            c = move_cost(w, n, here)
+            if c is None:
                 continue
-            c = move_cost(w, here, n)
-            if c is None or c > left:
-                continue
-            if land_units(s, w, ATTACKER, n) or len([u for u in land_units(s, w, DEFENDER, n) if u != uid]) >= 3:
-                continue
-            if best.get(n, -1) < left - c:
-                best[n] = left - c
-                heapq.heappush(heap, (-(left - c), n))
-    return False
+            if d + c < need.get(n, d + c + 1):
+                need[n] = d + c
+                heapq.heappush(heap, (d + c, n))
+    return need
 
 
 # -- actions ------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ and rolls dice from a seeded deterministic die function, until the game ends.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,11 +47,13 @@ def _weight(g: AssaultOnBelgium, s: dict[str, Any], a: dict[str, Any], rng: rand
         here = s["units"][sel]["hex"]
         goals = list(w.objectives.values())
         closer = min(w.distance(a["hex"], x) for x in goals) < min(w.distance(here, x) for x in goals)
-        return 12.0 if closer else 1.0
+        return (30.0 if a.get("tank_battle") else 20.0) if closer else 1.0
     if t == "end_movement":
-        return 0.3 if n < 400 else 50.0
+        return 0.05 if n < 400 else 50.0
+    if t == "end_unit_move" and s["phase"] == "german_land_move":
+        return 0.3
     if t == "select" and s["phase"] == "german_land_move":
-        return 2.0
+        return 1.0
     if t in ("end_reaction", "end_air"):
         return 2.0
     if t == "pursuit_toggle":
@@ -66,13 +69,17 @@ def play_one(g: AssaultOnBelgium, seed: int, stats: Stats, options: dict[str, bo
     dice = seeded_dice(seed)
     s = g.setup("may-1940", options or {}, dice)
     n = 0
+    validated: set[str] = set()
     while g.outcome(s) is None:
         seats = g.active_seats(s)
         assert len(seats) == 1, f"seed {seed}: active seats {seats} in {s['phase']}"
         legal = g.legal_actions(s, seats[0])
         assert legal, f"seed {seed}: dead end in {s['phase']} {s.get('combat')}"
         for a in legal:
-            validate_action(g.name, a)
+            key = json.dumps(a, sort_keys=True)
+            if key not in validated:
+                validate_action(g.name, a)
+                validated.add(key)
         a = rng.choices(legal, [_weight(g, s, x, rng, n) for x in legal])[0]
         before = canonical_bytes(s) if n % check_every == 0 else None
         out = g.apply(s, seats[0], a, dice)
