@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core.game import Fact, IllegalAction, State
-from rules.assault_on_belgium.data import HOME, SIDE_NAME, World
+from rules.assault_on_belgium.data import SIDE_NAME, World
 
 ATTACKER = "germany"  # Germany always has the initiative and attacks (AoB 0, memo 2)
 DEFENDER = "belgium"
@@ -91,12 +91,6 @@ def battle_hexes(s: State) -> list[str]:
     return [b["hex"] for b in s["battles"] if b["status"] in UNRESOLVED]
 
 
-def stack_limit(s: State, hex_: str) -> int:
-    """AoB 4.1: 3 land units per side; AoB 15.3: 5 in a tank battle."""
-    b = battle_at(s, hex_)
-    return 5 if b is not None and b["marker"] is not None else 3
-
-
 def enterable_country(s: State, w: World, hex_: str) -> IllegalAction | None:
     """Sea (AoB 5.7) and, with the optional rule, the Netherlands and France (AoB 18.1)."""
     h = w.hexes[hex_]
@@ -107,6 +101,3 @@ def enterable_country(s: State, w: World, hex_: str) -> IllegalAction | None:
         return IllegalAction(f"{hex_} is in {country}; the optional rule forbids entering it", "AoB 18.1")
     return None
 
-
-def home_country(side: str) -> str:
-    return HOME[side]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import Action, IllegalAction, InvalidState, State
+from rules.core.game import Action, IllegalAction, InvalidState
 from rules.assault_on_belgium.data import World
 
 # action type -> {field: python type}; every field is required except move's tank_battle.

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 
 from rules.assault_on_belgium.data import load_world
 from rules.assault_on_belgium.game import AssaultOnBelgium

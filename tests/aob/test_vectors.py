@@ -9,7 +9,7 @@ from rules.core.dice import fixed_dice
 from rules.assault_on_belgium import combat
 from rules.assault_on_belgium.terrain import attack_strength, bomber_support, defense_strength, move_cost
 
-from aob_helpers import act, land, oob_doc, plane, play, position, texts, world
+from aob_helpers import act, land, oob_doc, play, position, texts, world
 
 G, B = "germany", "belgium"
 
