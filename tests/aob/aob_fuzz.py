@@ -14,6 +14,8 @@ from typing import Any
 
 from ledger.canonical import canonical_bytes
 from rules.core.dice import RecordingDice
+from rules.core.game import IllegalAction
+from rules.assault_on_belgium.schema import ACTIONS as TYPES
 from rules.assault_on_belgium.game import AssaultOnBelgium
 from validators.actions import validate_action
 
@@ -63,8 +65,41 @@ def _weight(g: AssaultOnBelgium, s: dict[str, Any], a: dict[str, Any], rng: rand
     return 3.0
 
 
+def probe(g: AssaultOnBelgium, s: dict[str, Any], seat: str, legal: list[dict[str, Any]], rng: random.Random,
+          seed: int) -> None:
+    """Every listed action applies; mutated actions not listed are refused with IllegalAction."""
+    for a in legal:
+        g.apply(s, seat, a, seeded_dice(seed))
+    hexes = sorted(g.world.hexes)
+    units = sorted(g.world.units)
+    for a in rng.sample(legal, min(4, len(legal))):
+        variants = []
+        if "hex" in a:
+            variants.append({**a, "hex": rng.choice(hexes)})
+        if "unit" in a:
+            variants.append({**a, "unit": rng.choice(units)})
+        if "battle" in a:
+            variants.append({**a, "battle": rng.randint(0, 9)})
+        variants.append({**a, "type": rng.choice(sorted(TYPES))})
+        for v in variants:
+            if v in legal:
+                continue
+            try:
+                g.apply(s, seat, v, seeded_dice(seed))
+            except IllegalAction:
+                continue
+            raise AssertionError(f"seed {seed}: unlisted action {v} was accepted in {s['phase']}")
+    other = "belgium" if seat == "germany" else "germany"
+    try:
+        g.apply(s, other, legal[0], seeded_dice(seed))
+    except IllegalAction:
+        pass
+    else:
+        raise AssertionError(f"seed {seed}: the inactive seat {other} could act")
+
+
 def play_one(g: AssaultOnBelgium, seed: int, stats: Stats, options: dict[str, bool] | None = None,
-             check_every: int = 1) -> dict[str, Any]:
+             check_every: int = 1, probe_every: int = 0) -> dict[str, Any]:
     rng = random.Random(seed)
     dice = seeded_dice(seed)
     s = g.setup("may-1940", options or {}, dice)
@@ -80,6 +115,8 @@ def play_one(g: AssaultOnBelgium, seed: int, stats: Stats, options: dict[str, bo
             if key not in validated:
                 validate_action(g.name, a)
                 validated.add(key)
+        if probe_every and n % probe_every == 0:
+            probe(g, s, seats[0], legal, rng, seed)
         a = rng.choices(legal, [_weight(g, s, x, rng, n) for x in legal])[0]
         before = canonical_bytes(s) if n % check_every == 0 else None
         out = g.apply(s, seats[0], a, dice)
