@@ -385,3 +385,49 @@ def test_germany_wins_brussels_by_battle():
         a = {"type": "continue"} if {"type": "continue"} in legal else legal[0]
         s = g.apply(s, seat, a, fixed_dice([6])).state
     assert g.outcome(s).winner == G
+
+
+# -- more edge cases --------------------------------------------------------------------------
+
+def test_attackers_excess_hits_are_lost_aob_11_8_reading():
+    w = world()
+    g, s = position(w, {"g_inf2": "0605", "b_inf1": "0505"})
+    s["units"]["g_inf2"]["hits"] = 3
+    # 2. Infanterie 4-3 = 1 vs 4: -3, die 1 -> R2-0: one hit eliminates, the second is lost.
+    s, facts = play(g, s, moves("g_inf2", "0505") + [(G, {"type": "end_movement"}, [1])])
+    t = texts(facts)
+    assert "2. Infanterie is eliminated" in t and "1 excess hit(s) on the attacker are lost" in t
+    assert s["battles"][0]["winner"] == B and s["units"]["b_inf1"]["hits"] == 0
+
+
+def test_no_retreat_hex_means_the_extra_hit_aob_14_4():
+    sea = {"terrain": "sea", "country": "SEA"}
+    w = world({"0504": sea, "0506": sea, "0405": sea, "0404": sea})
+    g, s = position(w, {"g_pz2": "0605", "g_inf2": "0604", "b_inf1": "0505"})
+    s["units"]["g_inf2"]["done"] = True
+    # 7 vs 4: +3, die 6 -> 0-2R; every retreat hex is sea, German-held or the vector's base.
+    s, facts = play(g, s, moves("g_pz2", "0505") + [(G, {"type": "end_movement"}, [6])])
+    assert s["units"]["b_inf1"]["hits"] == 3 and s["units"]["b_inf1"]["hex"] == "0505"
+    assert "1st Infantry takes 1 hit (instead of retreating, AoB 11.6): now 2-1-6" in texts(facts)
+
+
+def test_aircraft_retreat_with_the_unit_and_fight_again_after_pursuit_aob_14_5_15_8():
+    w = world()
+    g, s = position(w, {"g_pz1": "0605", "g_ftr": "0805", "b_inf1": "0505", "b_bmb": "0303"})
+    s, _ = play(g, s, moves("g_pz1", "0505", tank_battle=True) + [(G, {"type": "end_movement"}, [])])
+    assert s["battles"][0]["marker"] == 3
+    s, facts = play(g, s, [(G, {"type": "fly", "unit": "g_ftr", "hex": "0505"}, []),
+                           (G, {"type": "end_air"}, []),
+                           (B, {"type": "fly", "unit": "b_bmb", "hex": "0505"}, []),
+                           (B, {"type": "end_air"}, [6, 6, 6, 6]),  # Bf 109 engages the Battle: no effect
+                           (B, {"type": "no_bomber"}, [6]),  # 6 vs 4: +2, die 6 -> 0-2R
+                           (B, {"type": "retreat", "hex": "0504"}, [])])
+    assert "Fairey Battle leaves the battle with 1st Infantry" in texts(facts)
+    assert s["units"]["b_bmb"]["mission"] is None and s["units"]["b_bmb"]["with"] == "b_inf1"
+    out = act(g, s, G, {"type": "pursue", "hex": "0504"}, [6, 6, 6, 6])
+    t = texts(out.facts)
+    assert "Bf 109 goes along to battle 2" in t
+    assert "Fairey Battle is with the pursued unit: a new air combat round will follow" in t
+    assert t.count("Bf 109 engages Fairey Battle") == 1
+    assert out.state["units"]["b_bmb"]["mission"] == 2
+    assert out.state["combat"]["step"] == "defender_bomber"
