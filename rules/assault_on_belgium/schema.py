@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import Action, IllegalAction, InvalidState
+from rules.core.game import Action, IllegalAction, InvalidState, State
 from rules.assault_on_belgium.data import World
 
 # action type -> {field: python type}; every field is required except move's tank_battle.
@@ -141,7 +141,32 @@ def check_state(s: Any, w: World, phases: tuple[str, ...], steps: tuple[str, ...
                 _need(v is None or v in w.units, f"combat.{key} names an unknown unit")
         _need(_int(c.get("pending_hits")) and c["pending_hits"] >= 0, "combat.pending_hits must be >= 0")
         _need(isinstance(c.get("queue"), list) and all(n in numbers for n in c["queue"]), "combat.queue is bad")
+        _check_step(s, c)
     r = s["result"]
     _need(r is None or (isinstance(r, dict) and r.get("winner") in ("germany", "belgium")),
           "result must be null or name a winner")
     _need((r is not None) == (s["phase"] == "over"), "a result is present exactly when the phase is over")
+
+
+def _check_step(s: State, c: dict[str, Any]) -> None:
+    """A combat step the game can stop at must have what that step asks about."""
+    step = c["step"]
+    status = {b["n"]: b["status"] for b in s["battles"]}
+    if step == "choose_battle":
+        _need("pending" in status.values(), "choose_battle needs a pending battle")
+    elif step == "pursuit":
+        _need(status.get(c.get("battle")) == "done", "the pursuit step needs combat.battle to be a finished battle")
+    elif step != "done":
+        _need(status.get(c.get("battle")) == "active", f"combat step {step} needs combat.battle to be an active battle")
+    if step.endswith("_retreat"):
+        side = "germany" if step.startswith("attacker") else "belgium"
+        _need(c["retreat_due"].get(side) is not None, f"{step} needs combat.retreat_due.{side}")
+    if step == "assign_hits":
+        _need(c["pending_hits"] > 0, "assign_hits needs pending_hits > 0")
+    if step == "pursuit":
+        p = c.get("pursuit")
+        _need(isinstance(p, dict) and isinstance(p.get("selected"), list) and isinstance(p.get("sent"), list)
+              and isinstance(p.get("aircraft_moved"), bool) and p.get("battle") == c.get("battle"),
+              "the pursuit step needs combat.pursuit for the current battle")
+    if step == "done":
+        _need(s["phase"] == "over", "combat is done only when the game is over")

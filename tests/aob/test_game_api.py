@@ -79,6 +79,12 @@ def test_check_state_refuses_bad_documents():
     bad = copy.deepcopy(s); bad["map_id"] = "other"; cases.append(bad)
     bad = copy.deepcopy(s); bad["battles"] = [{"n": 1, "hex": "0505", "origin": "0909"}]; cases.append(bad)
     bad = copy.deepcopy(s); del bad["combat"]; cases.append(bad)
+    bad = copy.deepcopy(s); bad["phase"] = "combat"; cases.append(bad)  # combat without a combat object
+    bad = copy.deepcopy(s); bad["phase"] = "combat"
+    bad["combat"] = {"step": "fire", "battle": None, "queue": [], "fighting": {}, "bomber": {}, "pending_hits": 0,
+                     "retreat_due": {}, "pursuit": None}
+    cases.append(bad)  # a state never rests at an engine step
+    bad = copy.deepcopy(bad); bad["combat"]["step"] = "choose_battle"; cases.append(bad)  # nothing pending
     for doc in cases:
         with pytest.raises(InvalidState):
             g.check_state(doc)
