@@ -110,6 +110,7 @@ def check_state(s: Any, w: World, phases: tuple[str, ...], steps: tuple[str, ...
               f"{where}: an active unit has a hex and only an active land unit has one")
         if st["status"] == "active":
             _need(not w.hexes[st["hex"]].is_sea, f"{where}: stands on a sea hex")
+    _check_selected(s, w)
     _need(isinstance(s["battles"], list), "battles must be a list")
     numbers = set()
     for b in s["battles"]:
@@ -170,3 +171,27 @@ def _check_step(s: State, c: dict[str, Any]) -> None:
               "the pursuit step needs combat.pursuit for the current battle")
     if step == "done":
         _need(s["phase"] == "over", "combat is done only when the game is over")
+
+
+MOVERS = {"setup_belgium": "belgium", "setup_germany": "germany", "german_land_move": "germany",
+          "belgian_reaction": "belgium"}
+
+
+def _check_selected(s: State, w: World) -> None:
+    """The selected unit belongs to the side acting in a set-up or movement phase, else none is."""
+    side = MOVERS.get(s["phase"])
+    sel = s["selected"]
+    if side is None:
+        _need(sel is None, f"no unit is selected in phase {s['phase']}")
+        return
+    if s["phase"].startswith("setup"):
+        _need(sel is None or (w.units[sel].side == side and s["units"][sel]["status"] == "unplaced"),
+              "the selected unit must be an unplaced unit of the side setting up")
+        return
+    for uid in w.side_units(side):
+        st = s["units"][uid]
+        if w.units[uid].is_land and st["status"] == "active":
+            _need(_int(st["mp"]), f"unit {uid}: a moving side's units need their mp")
+    _need(sel is None or (w.units[sel].side == side and w.units[sel].is_land and s["units"][sel]["status"] == "active"
+                          and not s["units"][sel]["done"]),
+          "the selected unit must be an active, unfinished land unit of the moving side")
