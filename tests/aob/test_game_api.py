@@ -139,3 +139,14 @@ def test_replay_of_recorded_actions_and_dice_is_byte_identical():
     for seat, a, vals in log:
         r = g.apply(r, seat, a, fixed_dice(vals)).state
     assert json.dumps(r, sort_keys=True) == json.dumps(s, sort_keys=True)
+
+
+def test_validator_schemas_match_the_rules_vocabulary():
+    from rules.assault_on_belgium.schema import ACTIONS
+    from validators.assault_on_belgium import SCHEMAS
+
+    assert set(SCHEMAS) == set(ACTIONS)
+    for bad in ({"type": "move", "hex": "0505", "tank_battle": False}, {"type": "resolve_battle", "battle": "2"},
+                {"type": "withdraw", "unit": "b_inf1"}, {"type": "end_air", "unit": "x"}):
+        with pytest.raises(ActionShapeError):
+            validate_action("assault-on-belgium", bad)
