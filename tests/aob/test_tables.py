@@ -12,7 +12,8 @@ from rules.assault_on_belgium.tables import (
     AA, ACRT, LCT, TERRAIN, aa_result, air_result, land_result, parse_land_result,
 )
 
-DIGEST = Path("/work/shared/rules/assault-on-belgium.md")
+# shared/ sits beside the repository (in a developer's tree and in CI's clone alike)
+DIGEST = Path(__file__).resolve().parents[3] / "shared" / "rules" / "assault-on-belgium.md"
 
 
 def csv_blocks() -> dict[str, list[list[str]]]:
