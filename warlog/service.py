@@ -81,9 +81,11 @@ SPECTATOR = Viewer(None)
 
 
 class Warlog:
-    def __init__(self, store: EventStore, enqueue: Callable[[str], None]) -> None:
+    def __init__(self, store: EventStore, enqueue: Callable[[str], None],
+                 new_seed: Callable[[], bytes] = new_seed, new_id: Callable[[], str] = lambda: secrets.token_hex(8)) -> None:
         self.store = store
         self.enqueue = enqueue
+        self.new_seed, self.new_id = new_seed, new_id  # injectable for reproducible test games
         self._created: dict[str, Event] = {}
 
     # -- commands --------------------------------------------------------------------
@@ -104,8 +106,8 @@ class Warlog:
         roles = list(game.roles(scenario))
         seat_tokens = {role: secrets.token_urlsafe(24) for role in roles}
         director_token = secrets.token_urlsafe(24)
-        seed = new_seed()
-        game_id = secrets.token_hex(8)
+        seed = self.new_seed()
+        game_id = self.new_id()
         payload = {
             "game": game.name,
             "title": game.title,
