@@ -36,12 +36,17 @@ def make_patch(before: Any, after: Any) -> list[dict[str, Any]]:
 
 def step(state: Any, event: Event, check_hashes: bool = False) -> Any:
     """The state after `event`, given the state before it. Returns `state` for events that
-    do not change it."""
+    do not change it.
+
+    The patch is applied IN PLACE: `state` is consumed (callers own the object they pass, as
+    `fold` does). The patch's values are copied first, so the state never shares objects with
+    the event that carried them.
+    """
     if event.type == GAME_STARTED:
         new = copy.deepcopy(event.payload["state"])
     elif event.type == RESOLVED and "patch" in event.payload:
         try:
-            new = jsonpatch.apply_patch(state, event.payload["patch"], in_place=False)
+            new = jsonpatch.JsonPatch(copy.deepcopy(event.payload["patch"])).apply(state, in_place=True)
         except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as err:
             raise FoldError(event.seq, f"recorded patch does not apply: {err}") from None
     else:
@@ -52,6 +57,8 @@ def step(state: Any, event: Event, check_hashes: bool = False) -> Any:
 
 
 def fold(events: Iterable[Event], state: Any = None, check_hashes: bool = False) -> Any:
+    """Apply `events` to a private copy of `state` (None before the game started)."""
+    state = copy.deepcopy(state)
     for ev in events:
         state = step(state, ev, check_hashes)
     return state

@@ -3,6 +3,9 @@ entropy its dice use, and where each submission was judged."""
 
 from __future__ import annotations
 
+import copy
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from ledger.dice import entropy_digest
@@ -17,11 +20,43 @@ class GameNotFound(KeyError):
     pass
 
 
-class StoreHistory:
-    """`History` (see warlog.resolution) over an event store, with snapshot-backed state_at."""
+class StateCache:
+    """The newest state computed for each of the most recently used games, in memory.
 
-    def __init__(self, store: EventStore, game_id: str, snapshots: bool = True) -> None:
-        self.store, self.game_id, self.use_snapshots = store, game_id, snapshots
+    Safe because the ledger is append-only: the state after event N never changes. Entries
+    are copied in and out, so no caller can mutate a cached state."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str, at_or_before: int) -> tuple[int, Any] | None:
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is None or entry[0] > at_or_before:
+                return None
+            self._entries.move_to_end(game_id)
+            return entry[0], copy.deepcopy(entry[1])
+
+    def put(self, game_id: str, seq: int, state: Any) -> None:
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is not None and entry[0] >= seq:
+                return
+            self._entries[game_id] = (seq, copy.deepcopy(state))
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+
+class StoreHistory:
+    """`History` (see warlog.resolution) over an event store: state_at starts from the newest
+    of the in-memory cache and the stored snapshots, then folds the events after it."""
+
+    def __init__(self, store: EventStore, game_id: str, snapshots: bool = True,
+                 cache: StateCache | None = None) -> None:
+        self.store, self.game_id, self.use_snapshots, self.cache = store, game_id, snapshots, cache
 
     def created(self) -> Event:
         events = self.store.read(self.game_id, after=-1, upto=0)
@@ -38,11 +73,18 @@ class StoreHistory:
     def state_at(self, seq: int) -> Any:
         """The state after event `seq` (None before the game started)."""
         start, state = -1, None
-        if self.use_snapshots:
+        cached = self.cache.get(self.game_id, seq) if self.cache is not None else None
+        if cached is not None:
+            start, state = cached
+        if self.use_snapshots and start < seq:
             snap = self.store.latest_snapshot(self.game_id, seq)
-            if snap is not None:
+            if snap is not None and snap[0] > start:
                 start, state = snap
-        return fold(self.store.read(self.game_id, after=start, upto=seq), state)
+        if start < seq:
+            state = fold(self.store.read(self.game_id, after=start, upto=seq), state)
+            if self.cache is not None:
+                self.cache.put(self.game_id, seq, state)
+        return state
 
     def resolved_after(self, seq: int) -> list[int]:
         return [e.seq for e in self.store.iter_events(self.game_id, after=seq) if e.type == RESOLVED]

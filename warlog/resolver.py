@@ -16,7 +16,7 @@ from ledger.dice import DerivedDice, ForcedThenDerived, commitment
 from ledger.events import GAME_ENDED, RESOLVED, SEED_REVEALED, SUBMITTED, Event, NewEvent
 from ledger.store import Conflict, EventStore, SummaryUpdate
 from rules import get_game
-from warlog.history import SNAPSHOT_EVERY, StoreHistory, entropy_of
+from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
 from warlog.resolution import judge
 
 log = logging.getLogger("warlog.resolver")
@@ -29,7 +29,8 @@ class Resolver:
     def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
-        self._entropy: dict[str, str] = {}  # game id -> entropy digest (fixed once the game starts)
+        self._entropy: dict[str, str] = {}
+        self.states = StateCache()  # game id -> entropy digest (fixed once the game starts)
 
     def run(self, game_id: str, lock_timeout: float = 60.0) -> int:
         """Judge every pending submission of the game; return how many were judged."""
@@ -37,7 +38,7 @@ class Resolver:
             return self._drain(game_id)
 
     def _drain(self, game_id: str) -> int:
-        history = StoreHistory(self.store, game_id)
+        history = StoreHistory(self.store, game_id, cache=self.states)
         created = history.created()
         game = get_game(created.payload["game"])
         judged = 0
@@ -82,6 +83,7 @@ class Resolver:
                 continue  # a new submission (or another worker) got in first: re-read and go on
             judged += 1
             if j.kind == RESOLVED:
+                self.states.put(game_id, appended[-1].seq, j.state)  # the events after it change no state
                 crossed = appended[0].seq // self.snapshot_every != last_seq // self.snapshot_every
                 if crossed or summary.active_seats != active:
                     # Snapshots every K events and where the active seat changes; only a cache.

@@ -25,7 +25,7 @@ from rules import get_game
 from rules.core.dice import RecordingDice
 from rules.core.game import Game, IllegalAction, InvalidState
 from validators.actions import ActionShapeError, validate_action
-from warlog.history import StoreHistory, seat_entropy
+from warlog.history import StateCache, StoreHistory, seat_entropy
 
 
 class ServiceError(Exception):
@@ -87,6 +87,7 @@ class Warlog:
         self.enqueue = enqueue
         self.new_seed, self.new_id = new_seed, new_id  # injectable for reproducible test games
         self._created: dict[str, Event] = {}
+        self.states = StateCache()
 
     # -- commands --------------------------------------------------------------------
     def create_game(self, game_name: str, scenario: str | None, options: dict[str, Any] | None,
@@ -223,6 +224,9 @@ class Warlog:
         return {"seq": ev.seq, "status": "pending", "duplicate": False}
 
     # -- queries -----------------------------------------------------------------------
+    def history(self, game_id: str) -> StoreHistory:
+        return StoreHistory(self.store, game_id, cache=self.states)
+
     def created(self, game_id: str) -> Event:
         ev = self._created.get(game_id)
         if ev is None:
@@ -286,7 +290,7 @@ class Warlog:
         if not 0 <= at <= s.last_seq:
             raise NotFound(f"no step {at}: this game has events 0..{s.last_seq}")
         game = get_game(self.created(game_id).payload["game"])
-        state = StoreHistory(self.store, game_id).state_at(at)
+        state = self.history(game_id).state_at(at)
         if state is None:
             return {"at": at, "state": None, "phase": "waiting for seats", "sandbox": s.sandbox}
         full = viewer.director or s.status == "ended"
@@ -301,7 +305,7 @@ class Warlog:
             why = {"waiting": "the game waits for every seat to join", "ended": "the game is over"}.get(
                 s.status, "spectators and directors make no moves")
             return {**base, "prompt": why, "actions": []}
-        state = StoreHistory(self.store, game_id).state_at(s.last_seq)
+        state = self.history(game_id).state_at(s.last_seq)
         if viewer.seat not in game.active_seats(state):
             waiting = ", ".join(game.active_seats(state)) or "nobody"
             return {**base, "prompt": f"waiting for {waiting}", "actions": [], "pending": s.pending}
@@ -312,10 +316,10 @@ class Warlog:
         s = self.summary(game_id)
         if not 0 <= seq <= s.last_seq:
             raise NotFound(f"no event {seq} in game {game_id}")
-        sub = StoreHistory(self.store, game_id).event(seq)
+        sub = self.history(game_id).event(seq)
         if sub.type != SUBMITTED:
             raise NotFound(f"event {seq} is a {sub.type}, not a submission")
-        judged = StoreHistory(self.store, game_id).find_judgement(seq)
+        judged = self.history(game_id).find_judgement(seq)
         out: dict[str, Any] = {"seq": seq, "seat": sub.seat, "submitted": sub.payload, "sandbox": s.sandbox}
         if judged is None:
             return {**out, "status": "pending"}

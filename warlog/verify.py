@@ -11,6 +11,7 @@ Checks, in order, and stops at the first event that does not reproduce:
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import io
 from dataclasses import dataclass, field
@@ -203,7 +204,7 @@ def _check_start(game: Any, ev: Event, created: dict[str, Any], joined: dict[str
             raise VerifyFailure(ev.seq, "the set-up dice do not re-derive")
     if state_hash(expected) != ev.payload.get("state_hash") or state_hash(recorded) != ev.payload.get("state_hash"):
         raise VerifyFailure(ev.seq, "the initial state does not reproduce")
-    return recorded
+    return copy.deepcopy(recorded)  # folded in place from here on; the event stays as recorded
 
 
 def _compare(ev: Event, kind: str, payload: dict[str, Any]) -> None:
