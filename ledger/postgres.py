@@ -214,6 +214,11 @@ class PostgresStore(EventStore):
                                         secret, game_info)
             except errors.UniqueViolation:
                 pass  # another writer took this seq (or key) and committed: report what won
+            except Conflict:
+                # A writer with the same key may have committed between our key check and our
+                # seq check: a retry of an accepted submission is a duplicate, not a conflict.
+                if idempotency_key is None or self._idempotent_seq(conn, game_id, idempotency_key) is None:
+                    raise
             if idempotency_key is not None:
                 seq = self._idempotent_seq(conn, game_id, idempotency_key)
                 if seq is not None:
