@@ -173,6 +173,7 @@ def figure_end_to_end(games: int, moves_per_game: int) -> None:
             def play(i: int) -> None:
                 client = app.test_client()
                 created = client.post("/api/v1/games", json={"game": GAME}).get_json()
+                assert "id" in created, created
                 gid, seats = created["id"], created["seats"]
                 for role, token in seats.items():
                     client.post(f"/api/v1/games/{gid}/join", json={}, headers={"Authorization": f"Bearer {token}"})

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+
 from rules.core.game import Game
 
 _REGISTRY: dict[str, Game] = {}
 _LOADED = False
+_LOADING = threading.RLock()  # two threads asking at once must both see the loaded registry
 
 
 def register(game: Game) -> Game:
@@ -19,9 +22,13 @@ def _load() -> None:
     global _LOADED
     if _LOADED:
         return
-    _LOADED = True
-    # Import the game modules; each registers itself.
-    import rules.assault_on_belgium  # noqa: F401
+    with _LOADING:
+        if _LOADED:
+            return
+        # Import the game modules; each registers itself.
+        import rules.assault_on_belgium  # noqa: F401
+
+        _LOADED = True
 
 
 def get_game(name: str) -> Game:
