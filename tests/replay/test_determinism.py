@@ -83,3 +83,23 @@ def test_snapshots_are_a_cache(db_url: str) -> None:
     after = [StoreHistory(store, gid).state_at(s) for s in range(last + 1)]
     assert before == after
     store.close()
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(choices=st.lists(st.integers(0, 10_000), min_size=1, max_size=400))
+def test_random_assault_on_belgium_replays_to_the_same_hashes(tmp_path_factory: Any, choices: list[int]) -> None:
+    """Random legal play of the real game, then `verify` re-runs every judgement and re-derives
+    every die, and the fold reproduces every recorded state hash."""
+    db = f"sqlite:///{tmp_path_factory.mktemp('aob')}/w.sqlite3"
+    store = open_store(db)
+    queue = InlineQueue(store)
+    svc = Warlog(store, queue.enqueue)
+    gid = play_random(svc, queue, "assault-on-belgium", "may-1940", choices, max_moves=400)
+    report = verify_lines(list(export_lines(store, gid)))
+    assert report.judgements >= 1
+    plain = StoreHistory(store, gid, snapshots=False)
+    for ev in store.read(gid):
+        if ev.type in ("game_started", "resolved"):
+            assert state_hash(plain.state_at(ev.seq)) == ev.payload["state_hash"]
+    queue.pool.shutdown()
+    store.close()

@@ -142,3 +142,22 @@ def test_racing_submits_one_wins_the_rest_conflict(rq_app) -> None:
     workers.start("w")
     p.wait()
     assert len(_judgements(p)) == 1
+
+
+def test_real_workers_resolve_a_whole_game_of_assault_on_belgium(rq_app) -> None:
+    from tests.aob.api_bot import Bot
+    from warlog.verify import verify_bytes
+
+    app, workers = rq_app
+    workers.start("w1")
+    workers.start("w2")
+    client = app.test_client()
+    r = client.post("/api/v1/games", json={"game": "assault-on-belgium", "scenario": "may-1940"})
+    p = Player(client, app, r.get_json())
+    p.join_all()
+    bot = Bot(p)
+    info = bot.play()
+    assert info["status"] == "ended"
+    assert {"battle", "land_round", "victory"} <= bot.features
+    report = verify_bytes(client.get(f"/api/v1/games/{p.id}/export").get_data())
+    assert report.seed_revealed and report.judgements == bot.moves
