@@ -30,7 +30,8 @@ class Resolver:
         self.store = store
         self.snapshot_every = snapshot_every
         self._entropy: dict[str, str] = {}
-        self.states = StateCache()  # game id -> entropy digest (fixed once the game starts)
+        self.states = StateCache()
+        self._last_snapshot: dict[str, int] = {}  # game id -> seq of its newest snapshot  # game id -> entropy digest (fixed once the game starts)
 
     def run(self, game_id: str, lock_timeout: float = 60.0) -> int:
         """Judge every pending submission of the game; return how many were judged."""
@@ -84,10 +85,18 @@ class Resolver:
             judged += 1
             if j.kind == RESOLVED:
                 self.states.put(game_id, appended[-1].seq, j.state)  # the events after it change no state
-                crossed = appended[0].seq // self.snapshot_every != last_seq // self.snapshot_every
-                if crossed or summary.active_seats != active:
-                    # Snapshots every K events and where the active seat changes; only a cache.
-                    self.store.save_snapshot(game_id, appended[0].seq, j.state)
+                self._maybe_snapshot(game_id, appended[0].seq, j.state, summary.active_seats != active)
+
+    def _maybe_snapshot(self, game_id: str, seq: int, state: object, seat_changed: bool) -> None:
+        """Snapshots every K events and where the active seat changes (DESIGN: only a cache)."""
+        last = self._last_snapshot.get(game_id)
+        if last is None:
+            found = self.store.latest_snapshot(game_id, seq)
+            last = found[0] if found else -1
+        if seat_changed or seq - last >= self.snapshot_every:
+            self.store.save_snapshot(game_id, seq, state)
+            last = seq
+        self._last_snapshot[game_id] = last
 
     def _dice(self, game_id: str, created: Event, submission: Event) -> DerivedDice | ForcedThenDerived:
         seed = self.store.secret(game_id)

@@ -103,3 +103,27 @@ def test_random_assault_on_belgium_replays_to_the_same_hashes(tmp_path_factory: 
             assert state_hash(plain.state_at(ev.seq)) == ev.payload["state_hash"]
     queue.pool.shutdown()
     store.close()
+
+
+def test_snapshot_every_k_events_even_when_the_seat_does_not_change(tmp_path: Any) -> None:
+    """Belgium placing and picking up units in its set-up keeps the same active seat: the
+    resolver must still leave a snapshot at least every K events (DESIGN: state at any step is cheap)."""
+    store = open_store(f"sqlite:///{tmp_path}/w.sqlite3")
+    svc = Warlog(store, lambda gid: None)
+    created = svc.create_game("assault-on-belgium", None, {})
+    gid = created["id"]
+    for token in created["seats"].values():
+        svc.join(gid, token)
+    resolver = Resolver(store, snapshot_every=10)
+    token = created["seats"]["belgium"]
+    viewer = svc.viewer(gid, token)
+    for i in range(40):
+        listing = svc.actions(gid, viewer)
+        action = next(a for a in listing["actions"] if a["type"] in ("select", "place"))
+        svc.submit_move(gid, token, action, listing["expected_seq"], f"k{i}")
+        resolver.run(gid)
+    last = store.last_seq(gid)
+    for at in range(20, last + 1):
+        snap = store.latest_snapshot(gid, at)
+        assert snap is not None and at - snap[0] <= 11, (at, snap and snap[0])
+    store.close()
