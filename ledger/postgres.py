@@ -209,7 +209,9 @@ class PostgresStore(EventStore):
             raise ValueError("the first append of a game needs game_info=(game, scenario, sandbox)")
         with self._conn() as conn:
             try:
-                with conn.transaction():
+                # Pipeline mode: BEGIN and the two reads go in one round trip, the writes and
+                # COMMIT in a second one.
+                with conn.pipeline(), conn.transaction():
                     return self._append(conn, game_id, expected_seq, events, summary, idempotency_key,
                                         secret, game_info)
             except errors.UniqueViolation:
@@ -236,12 +238,18 @@ class PostgresStore(EventStore):
         secret: bytes | None,
         game_info: tuple[str, str, bool] | None,
     ) -> list[Event]:
-        if idempotency_key is not None:
-            seq = self._idempotent_seq(conn, game_id, idempotency_key)
-            if seq is not None:
-                raise DuplicateKey(game_id, idempotency_key, seq)
-        row = conn.execute("SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1",
-                           (game_id,)).fetchone()
+        # The games row is locked first, so that appenders to one game queue here; the last
+        # event is read by a later statement, which therefore sees what the previous holder
+        # committed (READ COMMITTED takes a new snapshot per statement).
+        games = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = %s FOR UPDATE", (game_id,))
+        last = conn.execute("SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1", (game_id,))
+        keyed = (conn.execute("SELECT seq FROM idempotency WHERE game_id = %s AND key = %s", (game_id, idempotency_key))
+                 if idempotency_key is not None else None)
+        found, row = games.fetchone(), last.fetchone()
+        if keyed is not None:
+            hit = keyed.fetchone()
+            if hit is not None:
+                raise DuplicateKey(game_id, idempotency_key or "", hit[0])
         current, prev_hash = row if row else (-1, GENESIS_HASH)
         if current != expected_seq:
             raise Conflict(game_id, expected_seq, current)
@@ -263,12 +271,10 @@ class PostgresStore(EventStore):
                 conn.execute("INSERT INTO secrets (game_id, secret) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                              (game_id, secret))
         else:
-            found = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = %s FOR UPDATE",
-                                 (game_id,)).fetchone()
             before = _row_summary(found) if found else projection.summary_from_events(
                 [_row_event(r) for r in conn.execute(
                     f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq <= %s ORDER BY seq",
-                    (game_id, expected_seq))])
+                    (game_id, expected_seq)).fetchall()])
         conn.execute(_UPSERT_GAME, _summary_row(projection.fold(before, sealed, summary)))
         return sealed
 
