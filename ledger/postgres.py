@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import re
 import time
 from urllib.parse import quote
-from typing import Any, Iterator
+from typing import Iterator
 
 import psycopg
 from psycopg import errors, sql
@@ -25,11 +24,12 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
 from ledger import projection
-from ledger.canonical import GENESIS_HASH, canonical_bytes
+from ledger.canonical import GENESIS_HASH
 from ledger.events import Event, NewEvent, seal, utc_now
-from ledger.store import (
-    Conflict, DuplicateKey, EventStore, GameExists, GameSummary, LockTimeout, SummaryUpdate,
+from ledger.sqlstore import (
+    EVENT_COLUMNS, GAME_COLUMNS, SqlEventStore, event_row, row_event, row_summary, summary_row,
 )
+from ledger.store import Conflict, DuplicateKey, GameExists, GameSummary, LockTimeout, SummaryUpdate
 
 POOL_MAX = 8
 CONNECT_WAIT = 10.0  # seconds the constructor waits for the first connection
@@ -90,9 +90,6 @@ TRIGGERS = {
 
 _INHERITED_POOLS: list[ConnectionPool] = []  # kept referenced so that GC never closes them in a child
 
-_GAME_COLUMNS = ("game_id, game, scenario, status, created_at, last_seq, active_seats, "
-                 "last_submitted_seq, last_handled_seq, sandbox")
-_EVENT_COLUMNS = "game_id, seq, type, seat, payload, recorded_at, prev_hash, hash"
 
 
 def schema_from_url(url: str) -> str | None:
@@ -108,38 +105,25 @@ def lock_key(schema: str, game_id: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
-def _row_event(row: tuple) -> Event:
-    game_id, seq, type_, seat, payload, recorded_at, prev_hash, hash_ = row
-    return Event(game_id, seq, type_, seat, json.loads(payload), recorded_at, prev_hash, hash_)
 
 
-def _event_row(ev: Event) -> tuple:
-    return (ev.game_id, ev.seq, ev.type, ev.seat, canonical_bytes(ev.payload).decode("utf-8"),
-            ev.recorded_at, ev.prev_hash, ev.hash)
 
 
-def _row_summary(row: tuple) -> GameSummary:
-    game_id, game, scenario, status, created_at, last_seq, seats, submitted, handled, sandbox = row
-    return GameSummary(game_id, game, scenario, status, created_at, last_seq, json.loads(seats),
-                       submitted, handled, bool(sandbox))
 
 
-def _summary_row(s: GameSummary) -> tuple:
-    return (s.game_id, s.game, s.scenario, s.status, s.created_at, s.last_seq, json.dumps(s.active_seats),
-            s.last_submitted_seq, s.last_handled_seq, s.sandbox)
 
 
 _UPSERT_GAME = (
-    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+    f"INSERT INTO games ({GAME_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
     "ON CONFLICT (game_id) DO UPDATE SET game = EXCLUDED.game, scenario = EXCLUDED.scenario, "
     "status = EXCLUDED.status, created_at = EXCLUDED.created_at, last_seq = EXCLUDED.last_seq, "
     "active_seats = EXCLUDED.active_seats, last_submitted_seq = EXCLUDED.last_submitted_seq, "
     "last_handled_seq = EXCLUDED.last_handled_seq, sandbox = EXCLUDED.sandbox"
 )
-_INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+_INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
 
 
-class PostgresStore(EventStore):
+class PostgresStore(SqlEventStore):
     """An EventStore in PostgreSQL; `schema` overrides the URL's search_path (default public)."""
 
     def __init__(self, url: str, *, schema: str | None = None, max_size: int = POOL_MAX) -> None:
@@ -168,6 +152,13 @@ class PostgresStore(EventStore):
             raise ConnectionError(f"cannot connect to PostgreSQL at {self.url}: {exc}") from exc
         self._pid = os.getpid()
         return pool
+
+    placeholder = "%s"
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[psycopg.Connection]:
+        with self._conn() as conn, conn.transaction():
+            yield conn
 
     def _conn(self) -> contextlib.AbstractContextManager[psycopg.Connection]:
         if self._pid != os.getpid():
@@ -241,7 +232,7 @@ class PostgresStore(EventStore):
         # The games row is locked first, so that appenders to one game queue here; the last
         # event is read by a later statement, which therefore sees what the previous holder
         # committed (READ COMMITTED takes a new snapshot per statement).
-        games = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = %s FOR UPDATE", (game_id,))
+        games = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = %s FOR UPDATE", (game_id,))
         last = conn.execute("SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1", (game_id,))
         keyed = (conn.execute("SELECT seq FROM idempotency WHERE game_id = %s AND key = %s", (game_id, idempotency_key))
                  if idempotency_key is not None else None)
@@ -260,7 +251,7 @@ class PostgresStore(EventStore):
             sealed.append(ev)
             prev_hash = ev.hash
         with conn.cursor() as cur:
-            cur.executemany(_INSERT_EVENT, [_event_row(ev) for ev in sealed])
+            cur.executemany(_INSERT_EVENT, [event_row(ev) for ev in sealed])
         if idempotency_key is not None:
             conn.execute("INSERT INTO idempotency (game_id, key, seq) VALUES (%s, %s, %s)",
                          (game_id, idempotency_key, sealed[0].seq))
@@ -271,11 +262,11 @@ class PostgresStore(EventStore):
                 conn.execute("INSERT INTO secrets (game_id, secret) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                              (game_id, secret))
         else:
-            before = _row_summary(found) if found else projection.summary_from_events(
-                [_row_event(r) for r in conn.execute(
-                    f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq <= %s ORDER BY seq",
+            before = row_summary(found) if found else projection.summary_from_events(
+                [row_event(r) for r in conn.execute(
+                    f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq <= %s ORDER BY seq",
                     (game_id, expected_seq)).fetchall()])
-        conn.execute(_UPSERT_GAME, _summary_row(projection.fold(before, sealed, summary)))
+        conn.execute(_UPSERT_GAME, summary_row(projection.fold(before, sealed, summary)))
         return sealed
 
     def import_events(self, events: list[Event], secret: bytes | None, summary: GameSummary) -> None:
@@ -285,85 +276,27 @@ class PostgresStore(EventStore):
                 if self._last_seq(conn, summary.game_id) != -1:
                     raise GameExists(f"game {summary.game_id} already has events")
                 with conn.cursor() as cur:
-                    cur.executemany(_INSERT_EVENT, [_event_row(ev) for ev in events])
+                    cur.executemany(_INSERT_EVENT, [event_row(ev) for ev in events])
                 if secret is not None:
                     conn.execute("INSERT INTO secrets (game_id, secret) VALUES (%s, %s) "
                                  "ON CONFLICT (game_id) DO UPDATE SET secret = EXCLUDED.secret",
                                  (summary.game_id, secret))
-                conn.execute(_UPSERT_GAME, _summary_row(summary))
+                conn.execute(_UPSERT_GAME, summary_row(summary))
         except errors.UniqueViolation as exc:
             raise GameExists(f"game {summary.game_id} already has events ({exc})") from None
 
     # -- reading -------------------------------------------------------------------------
-    def read(self, game_id: str, after: int = -1, upto: int | None = None) -> list[Event]:
-        with self._conn() as conn:
-            rows = conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq > %s "
-                "AND (%s::bigint IS NULL OR seq <= %s::bigint) ORDER BY seq",
-                (game_id, after, upto, upto)).fetchall()
-        return [_row_event(r) for r in rows]
 
-    def iter_events(self, game_id: str, after: int = -1, batch: int = 1000) -> Iterator[Event]:
-        while True:
-            with self._conn() as conn:
-                rows = conn.execute(
-                    f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq > %s ORDER BY seq LIMIT %s",
-                    (game_id, after, batch)).fetchall()
-            for row in rows:
-                yield _row_event(row)
-            if len(rows) < batch:
-                return
-            after = rows[-1][1]
 
-    def last_seq(self, game_id: str) -> int:
-        with self._conn() as conn:
-            return self._last_seq(conn, game_id)
 
-    def summary(self, game_id: str) -> GameSummary | None:
-        with self._conn() as conn:
-            row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = %s", (game_id,)).fetchone()
-        return _row_summary(row) if row else None
 
-    def list_games(self, game: str | None = None, status: str | None = None, limit: int = 200) -> list[GameSummary]:
-        with self._conn() as conn:
-            rows = conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE (%s::text IS NULL OR game = %s) "
-                "AND (%s::text IS NULL OR status = %s) ORDER BY created_at DESC, game_id DESC LIMIT %s",
-                (game, game, status, status, limit)).fetchall()
-        return [_row_summary(r) for r in rows]
 
-    def pending_games(self) -> list[str]:
-        with self._conn() as conn:
-            rows = conn.execute("SELECT game_id FROM games WHERE last_submitted_seq > last_handled_seq "
-                                "ORDER BY created_at, game_id").fetchall()
-        return [r[0] for r in rows]
 
-    def idempotent_seq(self, game_id: str, key: str) -> int | None:
-        with self._conn() as conn:
-            return self._idempotent_seq(conn, game_id, key)
 
-    def secret(self, game_id: str) -> bytes | None:
-        with self._conn() as conn:
-            row = conn.execute("SELECT secret FROM secrets WHERE game_id = %s", (game_id,)).fetchone()
-        return bytes(row[0]) if row else None
 
     # -- snapshots -----------------------------------------------------------------------
-    def save_snapshot(self, game_id: str, seq: int, state: Any) -> None:
-        text = json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        with self._conn() as conn:
-            conn.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                         (game_id, seq, text))
 
-    def latest_snapshot(self, game_id: str, at_or_before: int) -> tuple[int, Any] | None:
-        with self._conn() as conn:
-            row = conn.execute("SELECT seq, state FROM snapshots WHERE game_id = %s AND seq <= %s "
-                               "ORDER BY seq DESC LIMIT 1", (game_id, at_or_before)).fetchone()
-        return (row[0], json.loads(row[1])) if row else None
 
-    def delete_snapshots(self, game_id: str | None = None) -> int:
-        with self._conn() as conn:
-            cur = conn.execute("DELETE FROM snapshots WHERE %s::text IS NULL OR game_id = %s", (game_id, game_id))
-            return cur.rowcount
 
     # -- locking -------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -384,12 +317,3 @@ class PostgresStore(EventStore):
                     conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
     # -- helpers -------------------------------------------------------------------------
-    @staticmethod
-    def _last_seq(conn: psycopg.Connection, game_id: str) -> int:
-        row = conn.execute("SELECT MAX(seq) FROM events WHERE game_id = %s", (game_id,)).fetchone()
-        return -1 if row is None or row[0] is None else row[0]
-
-    @staticmethod
-    def _idempotent_seq(conn: psycopg.Connection, game_id: str, key: str) -> int | None:
-        row = conn.execute("SELECT seq FROM idempotency WHERE game_id = %s AND key = %s", (game_id, key)).fetchone()
-        return row[0] if row else None

@@ -12,19 +12,19 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
-import json
 import os
 import sqlite3
 import threading
 import time
-from typing import Any, Iterator
+from typing import Iterator
 
 from ledger import projection
-from ledger.canonical import GENESIS_HASH, canonical_bytes
+from ledger.canonical import GENESIS_HASH
 from ledger.events import Event, NewEvent, seal, utc_now
-from ledger.store import (
-    Conflict, DuplicateKey, EventStore, GameExists, GameSummary, LockTimeout, SummaryUpdate,
+from ledger.sqlstore import (
+    EVENT_COLUMNS, GAME_COLUMNS, SqlEventStore, event_row, row_event, summary_row,
 )
+from ledger.store import Conflict, DuplicateKey, GameExists, GameSummary, LockTimeout, SummaryUpdate
 
 BUSY_TIMEOUT_MS = 30_000
 _IDLE_CONNECTIONS = 8
@@ -80,10 +80,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
 );
 """
 
-_EVENT_COLUMNS = "game_id, seq, type, seat, payload, recorded_at, prev_hash, hash"
-_INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-_GAME_COLUMNS = ("game_id, game, scenario, status, created_at, last_seq, active_seats, "
-                 "last_submitted_seq, last_handled_seq, sandbox")
+_INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
 _INHERITED: list[sqlite3.Connection] = []  # a parent process's connections, kept from GC in a child
 _thread_locks: dict[str, threading.Lock] = {}
@@ -105,28 +102,15 @@ def _thread_lock(name: str) -> threading.Lock:
         return _thread_locks.setdefault(name, threading.Lock())
 
 
-def _row_event(row: sqlite3.Row | tuple) -> Event:
-    game_id, seq, type_, seat, payload, recorded_at, prev_hash, hash_ = row
-    return Event(game_id, seq, type_, seat, json.loads(payload), recorded_at, prev_hash, hash_)
 
 
-def _row_summary(row: tuple) -> GameSummary:
-    game_id, game, scenario, status, created_at, last_seq, seats, submitted, handled, sandbox = row
-    return GameSummary(game_id, game, scenario, status, created_at, last_seq, json.loads(seats),
-                       submitted, handled, bool(sandbox))
 
 
-def _summary_row(s: GameSummary) -> tuple:
-    return (s.game_id, s.game, s.scenario, s.status, s.created_at, s.last_seq, json.dumps(s.active_seats),
-            s.last_submitted_seq, s.last_handled_seq, int(s.sandbox))
 
 
-def _event_row(ev: Event) -> tuple:
-    return (ev.game_id, ev.seq, ev.type, ev.seat, canonical_bytes(ev.payload).decode("utf-8"),
-            ev.recorded_at, ev.prev_hash, ev.hash)
 
 
-class SqliteStore(EventStore):
+class SqliteStore(SqlEventStore):
     """An EventStore in one SQLite file (`path`); `:memory:` is not supported."""
 
     def __init__(self, path: str) -> None:
@@ -225,7 +209,7 @@ class SqliteStore(EventStore):
                     ev = seal(game_id, expected_seq + 1 + i, new, now, prev_hash)
                     sealed.append(ev)
                     prev_hash = ev.hash
-                conn.executemany(_INSERT_EVENT, map(_event_row, sealed))
+                conn.executemany(_INSERT_EVENT, map(event_row, sealed))
                 if idempotency_key is not None:
                     conn.execute("INSERT INTO idempotency (game_id, key, seq) VALUES (?, ?, ?)",
                                  (game_id, idempotency_key, sealed[0].seq))
@@ -237,12 +221,12 @@ class SqliteStore(EventStore):
                                      (game_id, secret))
                 else:
                     before = self._summary(conn, game_id) or projection.summary_from_events(  # a lost row
-                        [_row_event(r) for r in conn.execute(
-                            f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq",
+                        [row_event(r) for r in conn.execute(
+                            f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq",
                             (game_id, expected_seq))])
                 after = projection.fold(before, sealed, summary)
-                conn.execute(f"INSERT OR REPLACE INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                             _summary_row(after))
+                conn.execute(f"INSERT OR REPLACE INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                             summary_row(after))
                 return sealed
         except sqlite3.IntegrityError:
             # A writer won the race for this seq or key (BEGIN IMMEDIATE makes this rare).
@@ -259,83 +243,27 @@ class SqliteStore(EventStore):
             with self._write() as conn:
                 if self._last_seq(conn, summary.game_id) != -1:
                     raise GameExists(f"game {summary.game_id} already has events")
-                conn.executemany(_INSERT_EVENT, map(_event_row, events))
+                conn.executemany(_INSERT_EVENT, map(event_row, events))
                 if secret is not None:
                     conn.execute("INSERT OR REPLACE INTO secrets (game_id, secret) VALUES (?, ?)",
                                  (summary.game_id, secret))
-                conn.execute(f"INSERT OR REPLACE INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                             _summary_row(summary))
+                conn.execute(f"INSERT OR REPLACE INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                             summary_row(summary))
         except sqlite3.IntegrityError as exc:
             raise GameExists(f"game {summary.game_id} already has events ({exc})") from None
 
     # -- reading -------------------------------------------------------------------------
-    def read(self, game_id: str, after: int = -1, upto: int | None = None) -> list[Event]:
-        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
-        args: list[Any] = [game_id, after]
-        if upto is not None:
-            sql += " AND seq <= ?"
-            args.append(upto)
-        with self._conn() as conn:
-            return [_row_event(r) for r in conn.execute(sql + " ORDER BY seq", args)]
 
-    def iter_events(self, game_id: str, after: int = -1, batch: int = 1000) -> Iterator[Event]:
-        while True:
-            with self._conn() as conn:
-                rows = conn.execute(
-                    f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                    (game_id, after, batch)).fetchall()
-            for row in rows:
-                yield _row_event(row)
-            if len(rows) < batch:
-                return
-            after = rows[-1][1]
 
-    def last_seq(self, game_id: str) -> int:
-        with self._conn() as conn:
-            return self._last_seq(conn, game_id)
 
-    def summary(self, game_id: str) -> GameSummary | None:
-        with self._conn() as conn:
-            return self._summary(conn, game_id)
 
-    def list_games(self, game: str | None = None, status: str | None = None, limit: int = 200) -> list[GameSummary]:
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE (? IS NULL OR game = ?) AND (? IS NULL OR status = ?)"
-        sql += " ORDER BY created_at DESC, game_id DESC LIMIT ?"
-        with self._conn() as conn:
-            return [_row_summary(r) for r in conn.execute(sql, (game, game, status, status, limit))]
 
-    def pending_games(self) -> list[str]:
-        with self._conn() as conn:
-            rows = conn.execute("SELECT game_id FROM games WHERE last_submitted_seq > last_handled_seq "
-                                "ORDER BY created_at, game_id").fetchall()
-        return [r[0] for r in rows]
 
-    def idempotent_seq(self, game_id: str, key: str) -> int | None:
-        with self._conn() as conn:
-            return self._idempotent_seq(conn, game_id, key)
 
-    def secret(self, game_id: str) -> bytes | None:
-        with self._conn() as conn:
-            row = conn.execute("SELECT secret FROM secrets WHERE game_id = ?", (game_id,)).fetchone()
-        return bytes(row[0]) if row else None
 
     # -- snapshots -----------------------------------------------------------------------
-    def save_snapshot(self, game_id: str, seq: int, state: Any) -> None:
-        text = json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        with self._write() as conn:
-            conn.execute("INSERT OR IGNORE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
-                         (game_id, seq, text))
 
-    def latest_snapshot(self, game_id: str, at_or_before: int) -> tuple[int, Any] | None:
-        with self._conn() as conn:
-            row = conn.execute("SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? "
-                               "ORDER BY seq DESC LIMIT 1", (game_id, at_or_before)).fetchone()
-        return (row[0], json.loads(row[1])) if row else None
 
-    def delete_snapshots(self, game_id: str | None = None) -> int:
-        with self._write() as conn:
-            cur = conn.execute("DELETE FROM snapshots WHERE ? IS NULL OR game_id = ?", (game_id, game_id))
-            return cur.rowcount
 
     # -- locking -------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -369,20 +297,8 @@ class SqliteStore(EventStore):
             tlock.release()
 
     # -- helpers -------------------------------------------------------------------------
-    @staticmethod
-    def _last_seq(conn: sqlite3.Connection, game_id: str) -> int:
-        row = conn.execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone()
-        return -1 if row[0] is None else row[0]
 
-    @staticmethod
-    def _summary(conn: sqlite3.Connection, game_id: str) -> GameSummary | None:
-        row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,)).fetchone()
-        return _row_summary(row) if row else None
 
-    @staticmethod
-    def _idempotent_seq(conn: sqlite3.Connection, game_id: str, key: str) -> int | None:
-        row = conn.execute("SELECT seq FROM idempotency WHERE game_id = ? AND key = ?", (game_id, key)).fetchone()
-        return row[0] if row else None
 
 
 def _split_sql(script: str) -> list[str]:

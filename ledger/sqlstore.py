@@ -1,0 +1,140 @@
+"""What the SQLite and PostgreSQL stores share: the columns, the row conversions and every
+read (the SQL is the same on both but for the placeholder, `?` here, `%s` for psycopg).
+
+Writes stay in each backend: their transactions, locking and race handling differ."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from abc import abstractmethod
+from typing import Any, Iterator, Sequence
+
+from ledger.canonical import canonical_bytes
+from ledger.events import Event
+from ledger.store import EventStore, GameSummary
+
+EVENT_COLUMNS = "game_id, seq, type, seat, payload, recorded_at, prev_hash, hash"
+GAME_COLUMNS = ("game_id, game, scenario, status, created_at, last_seq, active_seats, "
+                "last_submitted_seq, last_handled_seq, sandbox")
+
+
+def row_event(row: Sequence[Any]) -> Event:
+    game_id, seq, type_, seat, payload, recorded_at, prev_hash, hash_ = row
+    return Event(game_id, seq, type_, seat, json.loads(payload), recorded_at, prev_hash, hash_)
+
+
+def event_row(ev: Event) -> tuple[Any, ...]:
+    """Payloads are stored as their canonical JSON text, so they hash the same when read back."""
+    return (ev.game_id, ev.seq, ev.type, ev.seat, canonical_bytes(ev.payload).decode("utf-8"),
+            ev.recorded_at, ev.prev_hash, ev.hash)
+
+
+def row_summary(row: Sequence[Any]) -> GameSummary:
+    game_id, game, scenario, status, created_at, last_seq, seats, submitted, handled, sandbox = row
+    return GameSummary(game_id, game, scenario, status, created_at, last_seq, json.loads(seats),
+                       submitted, handled, bool(sandbox))
+
+
+def summary_row(s: GameSummary) -> tuple[Any, ...]:
+    return (s.game_id, s.game, s.scenario, s.status, s.created_at, s.last_seq, json.dumps(s.active_seats),
+            s.last_submitted_seq, s.last_handled_seq, bool(s.sandbox))
+
+
+class SqlEventStore(EventStore):
+    """Reads shared by the SQL backends. Subclasses give `_conn()` (a connection whose
+    `execute(sql, params)` returns a cursor), `_write()` (the same inside a committed
+    transaction) and `placeholder`."""
+
+    placeholder = "?"
+
+    @abstractmethod
+    def _conn(self) -> contextlib.AbstractContextManager[Any]: ...
+
+    @abstractmethod
+    def _write(self) -> contextlib.AbstractContextManager[Any]: ...
+
+    def _sql(self, text: str) -> str:
+        return text if self.placeholder == "?" else text.replace("?", self.placeholder)
+
+    def _rows(self, text: str, args: Sequence[Any]) -> list[Any]:
+        with self._conn() as conn:
+            return list(conn.execute(self._sql(text), tuple(args)).fetchall())
+
+    # -- reading ---------------------------------------------------------------------
+    def read(self, game_id: str, after: int = -1, upto: int | None = None) -> list[Event]:
+        text = f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
+        args: list[Any] = [game_id, after]
+        if upto is not None:
+            text += " AND seq <= ?"
+            args.append(upto)
+        return [row_event(r) for r in self._rows(text + " ORDER BY seq", args)]
+
+    def iter_events(self, game_id: str, after: int = -1, batch: int = 1000) -> Iterator[Event]:
+        while True:
+            rows = self._rows(f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ? "
+                              "ORDER BY seq LIMIT ?", (game_id, after, batch))
+            for row in rows:
+                yield row_event(row)
+            if len(rows) < batch:
+                return
+            after = rows[-1][1]
+
+    def last_seq(self, game_id: str) -> int:
+        with self._conn() as conn:
+            return self._last_seq(conn, game_id)
+
+    def summary(self, game_id: str) -> GameSummary | None:
+        with self._conn() as conn:
+            return self._summary(conn, game_id)
+
+    def list_games(self, game: str | None = None, status: str | None = None, limit: int = 200) -> list[GameSummary]:
+        rows = self._rows(f"SELECT {GAME_COLUMNS} FROM games WHERE (CAST(? AS TEXT) IS NULL OR game = ?) "
+                          "AND (CAST(? AS TEXT) IS NULL OR status = ?) ORDER BY created_at DESC, game_id DESC "
+                          "LIMIT ?", (game, game, status, status, limit))
+        return [row_summary(r) for r in rows]
+
+    def pending_games(self) -> list[str]:
+        rows = self._rows("SELECT game_id FROM games WHERE last_submitted_seq > last_handled_seq "
+                          "ORDER BY created_at, game_id", ())
+        return [r[0] for r in rows]
+
+    def idempotent_seq(self, game_id: str, key: str) -> int | None:
+        with self._conn() as conn:
+            return self._idempotent_seq(conn, game_id, key)
+
+    def secret(self, game_id: str) -> bytes | None:
+        rows = self._rows("SELECT secret FROM secrets WHERE game_id = ?", (game_id,))
+        return bytes(rows[0][0]) if rows else None
+
+    # -- snapshots (a cache) -------------------------------------------------------------
+    def save_snapshot(self, game_id: str, seq: int, state: Any) -> None:
+        text = json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        with self._write() as conn:
+            conn.execute(self._sql("INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?) "
+                                   "ON CONFLICT DO NOTHING"), (game_id, seq, text))
+
+    def latest_snapshot(self, game_id: str, at_or_before: int) -> tuple[int, Any] | None:
+        rows = self._rows("SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? "
+                          "ORDER BY seq DESC LIMIT 1", (game_id, at_or_before))
+        return (rows[0][0], json.loads(rows[0][1])) if rows else None
+
+    def delete_snapshots(self, game_id: str | None = None) -> int:
+        with self._write() as conn:
+            cur = conn.execute(self._sql("DELETE FROM snapshots WHERE CAST(? AS TEXT) IS NULL OR game_id = ?"),
+                               (game_id, game_id))
+            return int(cur.rowcount)
+
+    # -- helpers on an open connection ---------------------------------------------------
+    def _last_seq(self, conn: Any, game_id: str) -> int:
+        row = conn.execute(self._sql("SELECT MAX(seq) FROM events WHERE game_id = ?"), (game_id,)).fetchone()
+        return -1 if row is None or row[0] is None else int(row[0])
+
+    def _summary(self, conn: Any, game_id: str) -> GameSummary | None:
+        row = conn.execute(self._sql(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?"), (game_id,)).fetchone()
+        return row_summary(row) if row else None
+
+    def _idempotent_seq(self, conn: Any, game_id: str, key: str) -> int | None:
+        row = conn.execute(self._sql("SELECT seq FROM idempotency WHERE game_id = ? AND key = ?"),
+                           (game_id, key)).fetchone()
+        return int(row[0]) if row else None
