@@ -51,6 +51,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(api)
 
+    from warlog.pages import pages
+
+    app.register_blueprint(pages)
+
     @app.get("/healthz")
     def healthz() -> Any:
         return jsonify({"ok": True})

@@ -1,0 +1,58 @@
+"""A live Warlog server in a thread and Debian's Chromium driven by Playwright.
+
+Playwright cannot download its own browser here: it drives /usr/bin/chromium (scripts/test
+installs Debian's `chromium` when it is missing). Without it these tests FAIL, never skip.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+
+CHROMIUM = os.environ.get("WARLOG_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is required at {CHROMIUM} for the browser tests (scripts/test installs Debian's "
+                    "'chromium' package); it is missing", pytrace=False)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the 'playwright' package is required (pip install -e '.[test]')", pytrace=False)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
+    from werkzeug.serving import make_server
+
+    from warlog.app import create_app
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    app = create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp_path}/warlog.sqlite3"})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", app
+    server.shutdown()
+    app.extensions["warlog"].store.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,168 @@
+"""The audit page's findings, computed on the server from the ledger itself: the seed
+commitment and (once revealed) whether the seed matches it, the hash chain, every die with
+what it decided (re-derived from the seed when that is public), a fairness test per seat,
+and the director's rulings."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from markupsafe import Markup
+
+from ledger.dice import derive_die
+from ledger.events import (
+    DIRECTOR, GAME_CREATED, GAME_STARTED, REJECTED, RESOLVED, SEED_REVEALED, SUBMITTED, ChainError, Event, check_chain,
+)
+from warlog.render.hexmap import el, num, text
+from warlog.stats import FaceTest, face_test
+
+DICE_KINDS = ("aa", "air", "land_round")
+
+
+@dataclass
+class DieRow:
+    seq: int  # the event that recorded it
+    submission_seq: int
+    seat: str | None  # whose die: the owner's reading, else the seat whose move rolled it
+    index: int
+    faces: int
+    value: int
+    purpose: str
+    rederived: bool | None = None  # None: the seed is not public (or a sandbox's forced die)
+
+
+@dataclass
+class DiceGroup:
+    """The dice of one judgement, with the facts they decided."""
+
+    seq: int
+    seat: str | None
+    title: str
+    dice: list[DieRow]
+    decided: list[dict[str, Any]]
+
+
+@dataclass
+class Audit:
+    commitment: str
+    seed: str | None = None
+    seed_matches: bool | None = None
+    chain_ok: bool = False
+    chain_error: str | None = None
+    events: int = 0
+    sandbox: bool = False
+    groups: list[DiceGroup] = field(default_factory=list)
+    rulings: list[dict[str, Any]] = field(default_factory=list)
+    fairness: list[tuple[str, FaceTest]] = field(default_factory=list)
+
+    @property
+    def dice(self) -> list[DieRow]:
+        return [d for g in self.groups for d in g.dice]
+
+    @property
+    def mismatches(self) -> int:
+        return sum(1 for d in self.dice if d.rederived is False)
+
+
+def build(events: Iterable[Event], describe: Any, seat: str | None = None, full: bool = True,
+          owner: Callable[[str], str | None] | None = None) -> Audit:
+    """Read every event once. `describe(submission payload) -> str` words a submission; unless
+    `full`, facts addressed to other seats (`visible_to`) are left out. `owner(purpose)` names
+    the seat a die belongs to (by default: the seat whose move rolled it)."""
+    evs = list(events)
+    created = evs[0].payload if evs and evs[0].type == GAME_CREATED else {}
+    audit = Audit(commitment=str(created.get("seed_commitment", "")), events=len(evs),
+                  sandbox=bool(created.get("sandbox")))
+    try:
+        check_chain(evs)
+        audit.chain_ok = True
+    except ChainError as err:
+        audit.chain_error = str(err)
+    for ev in evs:
+        if ev.type == SEED_REVEALED:
+            audit.seed = str(ev.payload.get("seed", ""))
+            try:
+                audit.seed_matches = hashlib.sha256(bytes.fromhex(audit.seed)).hexdigest() == audit.commitment
+            except ValueError:
+                audit.seed_matches = False
+    seed = bytes.fromhex(audit.seed) if audit.seed and audit.seed_matches else None
+    entropy = ""
+    subs: dict[int, Event] = {}
+    for ev in evs:
+        if ev.type == GAME_STARTED:
+            entropy = str(ev.payload.get("entropy", ""))
+            if ev.payload.get("dice"):
+                audit.groups.append(_group(ev, ev.seq, None, "the set-up", [], seed, entropy, audit.sandbox))
+        elif ev.type == SUBMITTED:
+            subs[ev.seq] = ev
+            if ev.seat == DIRECTOR:
+                audit.rulings.append({"seq": ev.seq, "ruling": ev.payload.get("ruling", {}), "judgement": None})
+        elif ev.type in (RESOLVED, REJECTED):
+            sub_seq = int(ev.payload.get("submission_seq", -1))
+            sub = subs.get(sub_seq)
+            for r in audit.rulings:
+                if r["seq"] == sub_seq:
+                    r["judgement"] = ev
+            if ev.payload.get("dice"):
+                title = describe(sub.payload) if sub else f"move #{sub_seq}"
+                decided = [f for f in ev.payload.get("facts", []) if _decides(f) and
+                           (full or f.get("visible_to") is None or seat in f["visible_to"])]
+                audit.groups.append(_group(ev, sub_seq, ev.payload.get("seat"), title, decided, seed, entropy,
+                                           audit.sandbox))
+    if owner is not None:
+        for d in audit.dice:
+            d.seat = owner(d.purpose) or d.seat
+    audit.fairness = fairness(audit.dice)
+    return audit
+
+
+def _decides(fact: dict[str, Any]) -> bool:
+    data = fact.get("data") or {}
+    return fact.get("kind") in DICE_KINDS or "die" in data or "dice" in data
+
+
+def _group(ev: Event, sub_seq: int, seat: str | None, title: str, decided: list[dict[str, Any]],
+           seed: bytes | None, entropy: str, sandbox: bool) -> DiceGroup:
+    rows = []
+    for d in ev.payload.get("dice", []):
+        row = DieRow(ev.seq, sub_seq, seat, int(d["index"]), int(d["faces"]), int(d["value"]), str(d.get("purpose", "")))
+        if seed is not None and not sandbox:
+            row.rederived = derive_die(seed, ev.game_id, sub_seq, row.index, entropy, row.faces) == row.value
+        rows.append(row)
+    return DiceGroup(ev.seq, seat, title, rows, decided)
+
+
+def fairness(dice: list[DieRow]) -> list[tuple[str, FaceTest]]:
+    """One test per (seat the dice belong to, kind of die); the set-up's dice under "set-up"."""
+    groups: dict[tuple[str, int], list[int]] = {}
+    for d in dice:
+        groups.setdefault((d.seat or "set-up", d.faces), []).append(d.value)
+    return [(f"{seat} (d{faces})", face_test(values, faces)) for (seat, faces), values in sorted(groups.items())]
+
+
+def histogram_svg(test: FaceTest, label: str) -> Markup:
+    """Observed count of each face (bars) against the expected count (dashed line)."""
+    w, h, pad, base = 300.0, 150.0, 28.0, 122.0
+    top = max(max(test.counts, default=0), test.expected, 1.0)
+    scale = (base - 16) / top
+    bw = (w - 2 * pad) / test.faces
+    parts = [el("rect", width=num(w), height=num(h), fill="#fbfaf5", stroke="#ccc")]
+    for i, c in enumerate(test.counts):
+        x = pad + i * bw
+        bh = c * scale
+        parts.append(el("rect", el("title", f"face {i + 1}: {c} (expected {test.expected:.1f})"), x=num(x + 3),
+                        y=num(base - bh), width=num(bw - 6), height=num(bh), fill="#4477aa"))
+        parts.append(text(x + bw / 2, base - bh - 3, str(c), font_size="10", text_anchor="middle"))
+        parts.append(text(x + bw / 2, base + 13, str(i + 1), font_size="10", text_anchor="middle"))
+    ey = base - test.expected * scale
+    parts.append(el("line", x1=num(pad), y1=num(ey), x2=num(w - pad), y2=num(ey), stroke="#cc3311",
+                    stroke_width="2", stroke_dasharray="6 4"))
+    parts.append(text(w - pad, ey - 4, f"expected {test.expected:.1f}", font_size="9", fill="#cc3311",
+                      text_anchor="end"))
+    parts.append(el("line", x1=num(pad), y1=num(base), x2=num(w - pad), y2=num(base), stroke="#333"))
+    parts.append(text(pad, h - 4, "face", font_size="9", fill="#555"))
+    return Markup(el("svg", "".join(parts), xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {num(w)} {num(h)}",
+                     width=num(w), height=num(h), role="img", aria_label=f"Faces rolled: {label}",
+                     class_="histogram"))

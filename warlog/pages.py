@@ -1,0 +1,403 @@
+"""The web pages: lobby, invitations, play, replay and audit (server-rendered Jinja; a small
+script in warlog/static/ enhances them, and every page works without it).
+
+Moves made here go through `Warlog.submit_move`, exactly like the JSON API's.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, redirect, render_template, request, stream_with_context, url_for
+from werkzeug.exceptions import HTTPException
+
+from ledger.events import SUBMITTED
+from rules import all_games, get_game
+from rules.core.game import Game
+from warlog import audit as audit_mod
+from warlog import replay as rp
+from warlog.pageutil import (
+    PageError, check_csrf, csrf_token, error_page, finish, forget_seat_cookie, seat_cookies, seat_token, service,
+    set_seat_cookie, viewer_for, wants_json,
+)
+from warlog.planner import PlanError, reach
+from warlog.render import Scene, renderer_for
+from warlog.service import SPECTATOR, ServiceError, Viewer, redact
+
+pages = Blueprint("pages", __name__)
+STATUSES = ("waiting", "active", "ended")
+RECENT = 12  # events shown on the play page
+WINDOW = 15  # events either side of the replay step
+
+
+# -- plumbing ---------------------------------------------------------------------------------
+
+@pages.before_request
+def _guard() -> None:
+    if request.method == "POST":
+        check_csrf()
+
+
+@pages.after_request
+def _after(resp: Response) -> Response:
+    return finish(resp)
+
+
+@pages.app_context_processor
+def _context() -> dict[str, Any]:
+    return {"csrf_token": csrf_token, "seat_name": rp.seat_name}
+
+
+@pages.errorhandler(PageError)
+def _page_error(err: PageError) -> Any:
+    if wants_json():
+        return jsonify({"error": err.message}), err.status
+    return error_page(err.status, err.title, err.message)
+
+
+@pages.errorhandler(ServiceError)
+def _service_error(err: ServiceError) -> Any:
+    if wants_json():
+        return jsonify({"error": err.message, **err.detail}), err.status
+    titles = {400: "Bad request", 401: "No seat", 403: "Not allowed", 404: "Not found", 409: "Out of date",
+              422: "Not accepted"}
+    return error_page(err.status, titles.get(err.status, "Error"), err.message, detail=err.detail)
+
+
+@pages.app_errorhandler(404)
+@pages.app_errorhandler(405)
+def _http_error(err: HTTPException) -> Any:
+    if request.path.startswith("/api/"):
+        return err  # the JSON API keeps its own behaviour
+    message = "There is no such page." if err.code == 404 else "That page does not take this kind of request."
+    return finish(Response(*error_page(err.code or 500, err.name, message)))
+
+
+@pages.errorhandler(Exception)
+def _unexpected(err: Exception) -> Any:
+    if isinstance(err, HTTPException):
+        return err
+    from flask import current_app
+
+    current_app.logger.exception("page failed")
+    return error_page(500, "Something went wrong", "The page could not be built. Nothing was recorded by this "
+                                                   "request; try again, or tell the tournament director.")
+
+
+def _game(game_id: str) -> Game:
+    return get_game(service().created(game_id).payload["game"])
+
+
+def _visible(events: list[Any], game: Game, viewer: Viewer, full: bool) -> list[dict[str, Any]]:
+    return [e.to_json() if full else redact(e, game, viewer) for e in events]
+
+
+def _int_arg(name: str, default: int | None = None) -> int | None:
+    raw = request.args.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise PageError(400, f"'{name}' must be a whole number, not {raw!r}") from None
+
+
+# -- lobby ------------------------------------------------------------------------------------
+
+@pages.get("/")
+def lobby() -> Any:
+    svc = service()
+    games = {g.name: g for g in all_games()}
+    game_f = request.args.get("game") or None
+    status_f = request.args.get("status") or None
+    if game_f is not None and game_f not in games:
+        raise PageError(400, f"There is no game called {game_f!r}.")
+    if status_f is not None and status_f not in STATUSES:
+        raise PageError(400, f"A game's status is one of {', '.join(STATUSES)}, not {status_f!r}.")
+    rows = svc.store.list_games(game=game_f, status=status_f)
+    return render_template("lobby.html", rows=rows, games=games, game_f=game_f, status_f=status_f,
+                           statuses=STATUSES, mine=_my_games())
+
+
+def _my_games() -> list[dict[str, Any]]:
+    svc, out = service(), []
+    for game_id, token in seat_cookies().items():
+        try:
+            viewer = svc.viewer(game_id, token)
+            info = svc.info(game_id)
+        except ServiceError:
+            continue
+        out.append({"info": info, "seat": viewer.label,
+                    "my_turn": info["status"] == "active" and viewer.seat in info["active_seats"]})
+    return out
+
+
+@pages.post("/games")
+def create() -> Any:
+    choice = request.form.get("game", "")
+    name, _, scenario = choice.partition("/")
+    try:
+        game = get_game(name)
+    except KeyError:
+        raise PageError(400, f"Choose a game and scenario from the list (got {choice!r}).") from None
+    if scenario not in game.scenarios():
+        raise PageError(400, f"{game.title} has no scenario {scenario!r}.")
+    options: dict[str, Any] = {}
+    for opt in game.options().values():
+        field = f"opt.{game.name}.{opt.name}"
+        if set(opt.choices) == {False, True}:
+            options[opt.name] = request.form.get(field) == "on"
+        elif field in request.form:
+            raw = request.form[field]
+            match = [c for c in opt.choices if str(c) == raw]
+            if not match:
+                raise PageError(400, f"Option {opt.name} must be one of {', '.join(map(str, opt.choices))}.")
+            options[opt.name] = match[0]
+    created = service().create_game(game.name, scenario, options)
+    gid = created["id"]
+    links = {seat: url_for(".invitation", game_id=gid, token=tok, _external=True)
+             for seat, tok in created["seats"].items()}
+    director = url_for(".invitation", game_id=gid, token=created["director_token"], _external=True)
+    resp = Response(render_template("created.html", game=game, scenario=game.scenarios()[scenario], gid=gid,
+                                    links=links, director=director, options=options,
+                                    commitment=created["seed_commitment"]), status=201)
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+@pages.get("/games/<game_id>/seat/<token>")
+def invitation(game_id: str, token: str) -> Any:
+    """Opening an invitation takes the seat: the token goes into this browser's cookie, the
+    seat joins the game (idempotent), and the browser lands on the game page."""
+    svc = service()
+    try:
+        viewer = svc.viewer(game_id, token)
+    except ServiceError:
+        raise PageError(403, "This invitation link is not valid for this game.") from None
+    if viewer.seat is not None:
+        svc.join(game_id, token)
+    resp = redirect(url_for(".game", game_id=game_id, seated=1), 303)
+    set_seat_cookie(resp, game_id, token)
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@pages.post("/games/<game_id>/forget")
+def forget(game_id: str) -> Any:
+    service().created(game_id)
+    resp = redirect(url_for(".game", game_id=game_id), 303)
+    forget_seat_cookie(resp, game_id)
+    return resp
+
+
+@pages.post("/games/<game_id>/join")
+def join(game_id: str) -> Any:
+    entropy = request.form.get("entropy", "")[:200]
+    service().join(game_id, seat_token(game_id), entropy)
+    return redirect(url_for(".game", game_id=game_id), 303)
+
+
+# -- play ---------------------------------------------------------------------------------------
+
+@pages.get("/games/<game_id>")
+def game(game_id: str) -> Any:
+    svc = service()
+    info = svc.info(game_id)
+    g = _game(game_id)
+    viewer = viewer_for(game_id)
+    state_doc = svc.state(game_id, None, viewer)
+    listing = svc.actions(game_id, viewer)
+    full = viewer.director or info["status"] == "ended"
+    recent = svc.store.read(game_id, after=max(-1, info["seq"] - RECENT - 40), upto=info["seq"])
+    docs = _visible(recent, g, viewer, full)
+    judged = {d["payload"].get("submission_seq") for d in docs if d["type"] in ("resolved", "rejected")}
+    rows = [r for r in rp.rows(docs, g) if r.type != SUBMITTED or r.seq not in judged][-RECENT:][::-1]
+    renderer = renderer_for(g.name)
+    actions = [{"i": i, "action": a, "label": g.describe_action(a), "short": _short(a, g, renderer),
+                "type": a.get("type"), "unit": a.get("unit"), "hex": a.get("hex"),
+                "json": json.dumps(a, sort_keys=True)}
+               for i, a in enumerate(listing["actions"])]
+    state = state_doc.get("state")
+    scene = Scene(state, target_hexes=frozenset(a["hex"] for a in actions if isinstance(a["hex"], str)),
+                  target_units=frozenset(a["unit"] for a in actions if isinstance(a["unit"], str)))
+    last = _int_arg("last")
+    result = None
+    if last is not None:
+        try:
+            result = svc.move(game_id, last)
+        except ServiceError:
+            result = None
+    return render_template(
+        "game.html", info=info, game=g, viewer=viewer, state_doc=state_doc, listing=listing, actions=actions,
+        groups=_group_actions(actions), rows=rows, board=renderer.board(scene), legend=renderer.legend(),
+        planner=renderer.planner(state) if listing["actions"] else None, result=result,
+        my_turn=viewer.seat is not None and viewer.seat in info["active_seats"],
+        joined=viewer.seat in info["joined"] if viewer.seat else True,
+        seated=request.args.get("seated") == "1", key=uuid.uuid4().hex)
+
+
+def _short(a: dict[str, Any], g: Game, renderer: Any) -> str:
+    """A button's text inside its group: the hex or unit it names ("Brussels (1005)")."""
+    name_of = getattr(renderer, "name_of", None)
+    unit, hx = a.get("unit"), a.get("hex")
+    if name_of is None or (unit is None and hx is None):
+        return g.describe_action(a)
+    parts = [name_of("unit", unit)] if isinstance(unit, str) else []
+    if isinstance(hx, str):
+        parts.append(name_of("hex", hx))
+    text = " → ".join(parts)
+    return text + (" (tank battle)" if a.get("tank_battle") else "")
+
+
+ACTION_GROUPS = {
+    "select": "Select a unit", "place": "Place it in", "unplace": "Pick up again", "move": "Move one hex to",
+    "fly": "Fly a mission", "unfly": "Keep at base", "resolve_battle": "Resolve a battle",
+    "choose_fighter": "Fighting unit", "choose_bomber": "Bomber support", "assign_hit": "Excess hit to",
+    "retreat": "Retreat to", "withdraw": "Withdraw", "pursuit_toggle": "Pursuing group",
+    "pursue": "Pursue into", "attack": "Attack",
+}
+
+
+def _group_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Legal actions grouped by type, in the order the rules listed them; the single
+    actions (end the phase, standard set-up, no bomber…) come first as plain buttons."""
+    groups: dict[str, dict[str, Any]] = {}
+    for a in actions:
+        kind = a["type"]
+        title = ACTION_GROUPS.get(kind, "")
+        key = kind if title else "_single"
+        grp = groups.setdefault(key, {"type": key, "title": title, "actions": []})
+        grp["actions"].append(a)
+    singles = groups.pop("_single", None)
+    return ([singles] if singles else []) + list(groups.values())
+
+
+@pages.post("/games/<game_id>/act")
+def act(game_id: str) -> Any:
+    raw = request.form.get("action", "")
+    try:
+        action = json.loads(raw)
+    except ValueError:
+        raise PageError(400, "The action is not readable; choose one from the list on the game page.") from None
+    try:
+        expected = int(request.form.get("expected_seq", ""))
+    except ValueError:
+        raise PageError(400, "The form lacks the position it was made at; reload the game page.") from None
+    key = (request.form.get("key") or uuid.uuid4().hex)[:100]
+    out = service().submit_move(game_id, seat_token(game_id), action, expected, key)
+    if wants_json():
+        return jsonify(out), 202
+    return redirect(url_for(".game", game_id=game_id, last=out["seq"]), 303)
+
+
+@pages.get("/games/<game_id>/reach/<unit>")
+def plan(game_id: str, unit: str) -> Any:
+    """JSON for the path planner: where `unit` can go after the hexes in `?path=a,b`."""
+    svc = service()
+    viewer = viewer_for(game_id)
+    info = svc.info(game_id)
+    if viewer.seat is None or viewer.seat not in info["active_seats"]:
+        return jsonify({"error": "only the seat to act may plan a move"}), 403
+    g = _game(game_id)
+    state = svc.state(game_id, None, viewer)["state"]
+    path = [h for h in request.args.get("path", "").split(",") if h]
+    try:
+        found = reach(g, state, viewer.seat, unit, path)
+    except PlanError as err:
+        return jsonify({"error": str(err)}), 400
+    return jsonify({**found.to_json(), "seq": info["seq"]})
+
+
+# -- replay -----------------------------------------------------------------------------------------
+
+VIEWS = ("public", "seat", "full")
+
+
+def _view_for(viewer: Viewer, ended: bool) -> tuple[str, Viewer, list[str], dict[str, str]]:
+    """The chosen viewpoint, the viewer it reads as, the viewpoints this browser may pick, and
+    the query arguments that keep the choice in links (none for the default)."""
+    allowed = ["public"] + (["seat"] if viewer.seat else []) + (["full"] if ended or viewer.director else [])
+    default = "full" if "full" in allowed else "seat" if viewer.seat else "public"
+    wanted = request.args.get("view") or default
+    if wanted not in VIEWS:
+        raise PageError(400, f"The viewpoint is one of {', '.join(VIEWS)}.")
+    if wanted not in allowed:
+        raise PageError(403, "That viewpoint opens when the game is over (or to the director); "
+                             "a seat sees its own view, a spectator the public one.")
+    as_viewer = {"public": SPECTATOR, "seat": viewer, "full": Viewer(None, director=True)}[wanted]
+    return wanted, as_viewer, allowed, ({} if wanted == default else {"view": wanted})
+
+
+@pages.get("/games/<game_id>/replay")
+def replay_latest(game_id: str) -> Any:
+    """The last step, or `?step=N` (the slider's form without script)."""
+    info = service().info(game_id)
+    step = _int_arg("step", info["seq"])
+    args = {k: v for k, v in request.args.items() if k == "view"}
+    return redirect(url_for(".replay", game_id=game_id, step=step, **args), 302)
+
+
+@pages.get("/games/<game_id>/replay/<int:step>")
+def replay(game_id: str, step: int) -> Any:
+    svc = service()
+    info = svc.info(game_id)
+    g = _game(game_id)
+    last = info["seq"]
+    if not 0 <= step <= last:
+        raise PageError(404, f"This game has steps 0 to {last}; there is no step {step}.")
+    view, as_viewer, allowed, args = _view_for(viewer_for(game_id), info["status"] == "ended")
+    full = as_viewer.director or info["status"] == "ended"
+    after = svc.state(game_id, step, as_viewer)
+    before = svc.state(game_id, step - 1, as_viewer) if step > 0 else {"state": None}
+    window = svc.store.read(game_id, after=max(-1, step - WINDOW - 30), upto=min(last, step + WINDOW))
+    docs = _visible(window, g, as_viewer, full)
+    current = next((d for d in docs if d["seq"] == step), None)
+    trail = rp.move_trail(docs, step)
+    hl = rp.highlights(current, before.get("state"), after.get("state"), trail)
+    shown = [d for d in docs if step - WINDOW <= d["seq"] <= step + WINDOW]
+    rows = rp.rows(shown, g, docs)
+    positions = [d["seq"] for d in docs if d["type"] in rp.POSITIONS]
+    prev = max([p for p in positions if p < step], default=max(0, step - 1))
+    nxt = min([p for p in positions if p > step], default=min(last, step + 1))
+    renderer = renderer_for(g.name)
+    board = renderer.board(Scene(after.get("state"), highlights=hl, caption=f"Step {step} of {last}"))
+    return render_template(
+        "replay.html", info=info, game=g, step=step, last=last, prev=prev, next=nxt, view=view, allowed=allowed,
+        args=args, board=board, legend=renderer.legend(), rows=rows, current=rp.event_row(current, g, {
+            d["seq"]: d for d in docs if d["type"] == SUBMITTED}) if current else None,
+        phase=after.get("phase"), active=after.get("active_seats", []), hl=hl,
+        permalink=url_for(".replay", game_id=game_id, step=step, _external=True, **args))
+
+
+# -- audit and export --------------------------------------------------------------------------------
+
+@pages.get("/games/<game_id>/audit")
+def audit(game_id: str) -> Any:
+    svc = service()
+    info = svc.info(game_id)
+    g = _game(game_id)
+    viewer = viewer_for(game_id)
+    full = viewer.director or info["status"] == "ended"
+
+    def describe(payload: dict[str, Any]) -> str:
+        if "ruling" in payload:
+            return rp.describe_ruling(payload["ruling"])
+        return g.describe_action(payload["action"]) if "action" in payload else "a hidden move"
+
+    owner = getattr(renderer_for(g.name), "die_owner", None)
+    report = audit_mod.build(svc.store.iter_events(game_id), describe, viewer.seat, full, owner)
+    charts = [(label, test, audit_mod.histogram_svg(test, label)) for label, test in report.fairness]
+    return render_template("audit.html", info=info, game=g, report=report, charts=charts, can_export=full,
+                           viewer=viewer, export_name=f"warlog-{game_id}.jsonl")
+
+
+@pages.get("/games/<game_id>/export.jsonl")
+def export(game_id: str) -> Any:
+    svc = service()
+    lines = svc.export(game_id, viewer_for(game_id))
+    return Response(stream_with_context(lines), mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="warlog-{game_id}.jsonl"'})

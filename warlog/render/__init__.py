@@ -1,0 +1,100 @@
+"""Board renderers: pure functions from a game state (as one viewer may see it) to markup.
+
+A game's pages draw its board with the renderer registered under the game's name; a game
+without one gets `TextRenderer` (the state as readable text). The Assault on Belgium hex map
+(`warlog.render.aob`) is one renderer; a card game or a solitaire game brings its own.
+Renderers never see more than the viewer may: the pages hand them `Game.view(state, seat)`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from markupsafe import Markup, escape
+
+
+@dataclass(frozen=True)
+class Highlights:
+    """What changed at a replay step: paths moved, hexes fought over, units hit or lost."""
+
+    paths: tuple[tuple[str, ...], ...] = ()
+    hexes: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()
+    lost: tuple[tuple[str, str], ...] = ()  # (unit id, hex where it was lost)
+
+    def __bool__(self) -> bool:
+        return bool(self.paths or self.hexes or self.units or self.lost)
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything a renderer draws: the visible state plus page annotations.
+
+    `target_hexes` / `target_units` are the hexes and units that legal actions name (the
+    page's script makes them clickable); `state` is None before the game has started.
+    """
+
+    state: dict[str, Any] | None
+    highlights: Highlights = Highlights()
+    target_hexes: frozenset[str] = frozenset()
+    target_units: frozenset[str] = frozenset()
+    caption: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Renderer(Protocol):
+    def board(self, scene: Scene) -> Markup:
+        """The board as markup (an <svg> for a map). Deterministic: same scene, same bytes."""
+        ...
+
+    def legend(self) -> Markup:
+        """A key to the board's symbols and colours (may be empty)."""
+        ...
+
+    def planner(self, state: dict[str, Any] | None) -> str | None:
+        """How the page plans moves on this board now: "path" (click a unit, click the hexes
+        of its path, confirm) or None (one click, one action)."""
+        ...
+
+
+class TextRenderer:
+    """The fallback: the state as an indented, escaped listing."""
+
+    def board(self, scene: Scene) -> Markup:
+        if scene.state is None:
+            return Markup('<p class="muted">The game has not started: it waits for every seat.</p>')
+        text = json.dumps(scene.state, indent=2, sort_keys=True, ensure_ascii=False)
+        return Markup('<pre class="state-text">{}</pre>').format(escape(text))
+
+    def legend(self) -> Markup:
+        return Markup("")
+
+    def planner(self, state: dict[str, Any] | None) -> str | None:
+        return None
+
+
+_RENDERERS: dict[str, Renderer] = {}
+_LOADED = False
+
+
+def register_renderer(game: str, renderer: Renderer) -> Renderer:
+    _RENDERERS[game] = renderer
+    return renderer
+
+
+def renderer_for(game: str) -> Renderer:
+    _load()
+    return _RENDERERS.get(game) or TextRenderer()
+
+
+def _load() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    from warlog.render import aob  # noqa: F401  (registers itself)
+
+
+__all__ = ["Highlights", "Scene", "Renderer", "TextRenderer", "register_renderer", "renderer_for"]
