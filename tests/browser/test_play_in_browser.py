@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-VIEW = {"width": 1920, "height": 1080}
+VIEW = {"width": 1920, "height": 1400}
 
 
 def _watch(page: Any, errors: list[str]) -> Any:

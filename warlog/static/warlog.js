@@ -63,6 +63,17 @@
     });
   });
 
+  /* ---------------------------------------------------------------- lobby: one game's options */
+  var choice = $("#game-choice");
+  if (choice) {
+    var showOptions = function () {
+      var game = choice.value.split("/")[0];
+      $$("fieldset.options").forEach(function (f) { f.hidden = f.dataset.game !== game; });
+    };
+    choice.addEventListener("change", showOptions);
+    showOptions();
+  }
+
   /* ---------------------------------------------------------------- play */
   function initPlay() {
     var gid = body.dataset.gameId;
