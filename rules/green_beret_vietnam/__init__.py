@@ -1,0 +1,1 @@
+"""Green Beret: Vietnam (solitaire): rules engine. Digest: ../shared/rules/green-beret-vietnam.md."""

@@ -1,0 +1,189 @@
+"""The Game object: Warlog's interface over the phase table (rules/core/game.py).
+
+Solitaire: one seat, "player". The engine draws the missions, hears the noise, places, moves
+and fights the enemy, all inside `apply`, each step a Fact with its rule section and dice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.chits import draw
+from rules.core.dice import DiceSource
+from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
+from rules.green_beret_vietnam import flow, schema
+from rules.green_beret_vietnam.board import fact
+from rules.green_beret_vietnam.data import World, load_world
+
+SCENARIO = "campaign"
+ROLES = ("player",)
+
+
+class GreenBeretVietnam(Game):
+    name = "green-beret-vietnam"
+    title = "Green Beret: Vietnam"
+    version = "1"
+    solitaire = True
+
+    def __init__(self, world: World | None = None) -> None:
+        self._world = world
+
+    @property
+    def world(self) -> World:
+        if self._world is None:
+            self._world = load_world()
+        return self._world
+
+    def scenarios(self) -> dict[str, Scenario]:
+        return {SCENARIO: Scenario(SCENARIO, "Central Highlands campaign", ROLES,
+                                   "Solitaire: command Green Beret teams through randomly drawn missions while the "
+                                   "system plays the enemy; the victory level comes from missions accomplished, "
+                                   "missions abandoned and teams lost (GBV 5.0).")}
+
+    def options(self) -> dict[str, OptionSpec]:
+        return {
+            "assassination": OptionSpec("assassination", False,
+                                        "Optional rule 16.0: after Kill Double-Agent is accomplished or abandoned, "
+                                        "a d6 and a d10 decide a PP gain or the loss of a team and a leader"),
+            "leaders_count": OptionSpec("leaders_count", True,
+                                        "Eliminated commanders and officers also lower the victory level "
+                                        "(13.1; AMBIG-9). False: teams only (5.0 literal)"),
+            "antitank_on_attack": OptionSpec("antitank_on_attack", False,
+                                             "Anti-tank weapons also double when the team attacks a circled-MA "
+                                             "enemy (AMBIG-41 alternative; the default doubles only in defence, "
+                                             "13.3)"),
+        }
+
+    # -- the flow ------------------------------------------------------------------------------
+    def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
+        """3.0: the three pools; 3.6: two enemy units drawn at random as hidden PP-track markers."""
+        if scenario not in self.scenarios():
+            raise IllegalAction(f"unknown scenario {scenario!r}; this game has {SCENARIO!r}")
+        w = self.world
+        gb = {c: {"status": "supply", "hex": None, "moved": False, "left": False, "detected": False, "damage": [],
+                  "flipped": False} for c in w.counters}
+        pool = sorted(w.enemies)
+        markers = []
+        for _ in range(2):
+            e, pool = draw(pool, dice, "3.6 enemy unit drawn as a PP-track marker")
+            markers.append(e)
+        return {
+            "game": self.name, "version": self.version, "scenario": scenario, "map_id": w.map_id,
+            "counters_id": w.counters_id, "tables_id": w.tables_id, "options": self.resolve_options(options),
+            "turn": 0, "phase": "setup_camp", "pp": w.start_pp, "gb": gb,
+            "camps": {k: {"status": "supply", "hex": None, "pbr": False} for k in w.camp_ids}, "camp_bought": False,
+            "enemy_pool": pool, "pp_markers": sorted(markers), "enemies": {}, "enemy_order": [],
+            "damage_pool": sorted(w.damage), "mission_pool": sorted(w.missions), "mission": None,
+            "tally": {"accomplished": [], "abandoned": [], "teams_lost": [], "leaders_lost": []},
+            "moving": None, "attacked": [], "enemy_step": None, "suppress": [], "agenda": [], "decision": None,
+            "result": None,
+        }
+
+    def check_state(self, state: State) -> None:
+        schema.check_state(state, self.world)
+
+    def active_seats(self, state: State) -> list[str]:
+        return [] if state["phase"] == "over" else ["player"]
+
+    def legal_actions(self, state: State, seat: str) -> list[Action]:
+        if seat not in self.active_seats(state):
+            return []
+        return flow.legal(state, self.world)
+
+    def prompt(self, state: State, seat: str) -> str:
+        return flow.ask(state, self.world)
+
+    def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
+        w = self.world
+        if (state.get("map_id"), state.get("counters_id"), state.get("tables_id")) != (w.map_id, w.counters_id,
+                                                                                        w.tables_id):
+            raise IllegalAction("the state was set up with other map or counter data")
+        if state["phase"] == "over":
+            raise IllegalAction("the game is over", "GBV 5.0")
+        if seat != "player":
+            raise IllegalAction(f"this is a solitaire game: the only seat is 'player', not {seat!r}", "GBV 1.1")
+        action = schema.check_action_shape(action)
+        if action not in flow.legal(state, w):
+            raise flow.explain(state, w, action)
+        s = clone(state)
+        facts: list[Fact] = []
+        flow.perform(s, w, action, dice, facts)
+        return Applied(s, facts)
+
+    def view(self, state: State, seat: str | None) -> State:
+        """3.6: the two PP-track markers stay face down (and so does the pool, which would reveal
+        them by elimination) until the game is over."""
+        v = clone(state)
+        if state["phase"] != "over":
+            v["pp_markers"] = ["hidden", "hidden"]
+            v["enemy_pool"] = [f"{len(state['enemy_pool'])} unit(s)"]
+        return v
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state.get("result")
+        if not r:
+            return None
+        if r["defeat"]:
+            return Outcome(None, "Defeat", r["reason"], "GBV 5.0")
+        return Outcome(None, f"{r['level']} ({r['level_jp']}), net {r['net']}", r["reason"], "GBV 5.0")
+
+    def phase(self, state: State) -> str:
+        label = flow.PHASE_LABEL.get(state["phase"], state["phase"])
+        if state["phase"] in ("setup_camp", "over"):
+            return label
+        return f"Turn {state['turn']}: {label}"
+
+    def describe_action(self, action: Action) -> str:
+        return describe(action, self._world_or_none())
+
+    def _world_or_none(self) -> World | None:
+        try:
+            return self.world
+        except (OSError, ValueError):
+            return None
+
+
+def clone(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: clone(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [clone(v) for v in x]
+    return x
+
+
+def describe(a: Action, w: World | None) -> str:
+    def nm(key: str) -> str:
+        v = str(a.get(key, "?"))
+        if w is not None:
+            if v in w.counters:
+                return w.counters[v].name
+            if v in w.enemies:
+                return f"{w.enemies[v].name} ({v})"
+        return v
+
+    t = a.get("type")
+    hx = a.get("hex", "?")
+    texts = {
+        "place_camp": f"place the base camp in {hx}" + (" with a PBR" if a.get("pbr") else ""),
+        "buy": f"buy a {a.get('kind')} at {a.get('camp')}",
+        "buy_camp": f"buy a base camp in {hx}" + (" with a PBR" if a.get("pbr") else ""),
+        "relocate": f"relocate {a.get('camp')}", "relocate_to": f"put the relocated camp in {hx}",
+        "done": "done buying", "abandon": "abandon the mission", "end_game": "end the game",
+        "begin_move": f"start moving {nm('counter')}", "join": f"add {nm('counter')} to the move",
+        "drop": f"drop {nm('counter')}", "step": f"move to {hx}", "end_move": "end this move",
+        "take": f"take up {nm('item')}", "end_movement": "end the movement phase",
+        "attack": f"attack {nm('enemy')} from {hx}", "jettison": f"jettison {nm('item')}",
+        "end_combat": "end the combat phase", "suppress": f"suppress {nm('enemy')} with {nm('item')}",
+        "end_suppression": "resolve suppression and let the enemy act", "continue": "next turn",
+        "evade": f"evade to {a.get('camp')}", "stay": "stay (detected)", "choose_target": f"the enemy chases {hx}",
+        "choose_hex": f"the enemy enters {hx}", "use_naval": "use the naval gunfire", "hold_naval": "hold the naval gunfire",
+        "damage_team": f"{nm('team')} takes the damage", "kill_leader": f"{nm('leader')} is killed",
+        "lose_item": f"lose {nm('item')}", "claim": f"claim {nm('item')}", "claim_done": "claim no more",
+        "done_spending": "keep the PP", "assassinate_team": f"{nm('team')} is lost",
+        "assassinate_leader": f"{nm('leader')} is lost",
+    }
+    return texts.get(str(t), ", ".join(f"{k}={v}" for k, v in sorted(a.items())))
+
+
+def setup_fact(text: str) -> Fact:
+    return fact(text, "3.0", "setup")
