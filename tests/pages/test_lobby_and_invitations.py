@@ -143,3 +143,16 @@ def test_pages_send_security_headers(client):
     assert r.headers["X-Frame-Options"] == "DENY" and r.headers["Referrer-Policy"] == "same-origin"
     cookie = r.headers["Set-Cookie"]
     assert cookie.startswith("warlog_csrf=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_a_failing_page_is_a_friendly_500_without_a_traceback(client, page_game, monkeypatch):
+    pg = page_game()
+
+    def broken(name):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr("warlog.pages.renderer_for", broken)
+    r = client.get(f"/games/{pg.id}")
+    body = r.get_data(as_text=True)
+    assert r.status_code == 500 and "Something went wrong" in body
+    assert "secret internals" not in body and "Traceback" not in body

@@ -16,7 +16,7 @@ from typing import Any
 from markupsafe import Markup
 
 from rules import get_game
-from rules.assault_on_belgium.data import Unit, World
+from rules.assault_on_belgium.data import Unit, World, read_data
 from warlog.render import Highlights, Scene, register_renderer
 from warlog.render.counters import Counter, draw
 from warlog.render.hexmap import HexLayout, arrow_shape, el, line, num, path_through, points, text
@@ -52,7 +52,7 @@ STYLE = """
 .hexmap .counter.done{opacity:.78}
 .hexmap .target-hex{fill:#ffcf00;fill-opacity:.16;stroke:#b38f00;stroke-width:2.5;stroke-dasharray:6 3;pointer-events:none}
 .hexmap .counter.target .body{stroke:#ffcf00;stroke-width:3}
-.hexmap .borders,.hexmap .rivers,.hexmap .places,.hexmap .battles,.hexmap .highlights,.hexmap .markers,
+.hexmap .borders,.hexmap .rivers,.hexmap .roads,.hexmap .places,.hexmap .battles,.hexmap .highlights,.hexmap .markers,
 .hexmap .cartouche{pointer-events:none}
 """
 
@@ -171,6 +171,7 @@ def _static_map() -> str:
     out.append(el("g", "".join(hexes), class_="terrain"))
     out.append(_borders(w, lay))
     out.append(_rivers(w, lay))
+    out.append(_roads_and_bridges(lay))
     out.append(_places(w, lay))
     out.append(_cartouche(lay))
     return "".join(out)
@@ -223,6 +224,26 @@ def _rivers(w: World, lay: HexLayout) -> str:
         if name == "Albert Canal":
             out.append(line(p, q, stroke="#e8f1fa", stroke_width="1.2", stroke_dasharray="3 3"))
     return el("g", "".join(out), class_="rivers")
+
+
+def _roads_and_bridges(lay: HexLayout) -> str:
+    """Hexside `road` / `bridge` features, drawn when the map data has them (Warlog's own
+    approximation has rivers only; a transcription of the printed map may add them)."""
+    out = []
+    for side, feat in sorted(read_data("map.json").get("hexsides", {}).items()):
+        a, b = side.split("/")
+        if feat.get("road"):
+            out.append(line(lay.between(a, b, 0.0), lay.between(a, b, 1.0), stroke="#8c5a2b", stroke_width="2.5",
+                            stroke_dasharray="7 3", class_="road"))
+        if feat.get("bridge"):
+            (x1, y1), (x2, y2) = lay.edge(a, b)
+            mx, my = lay.between(a, b, 0.5)
+            dx, dy = (x2 - x1) * 0.18, (y2 - y1) * 0.18
+            for k in (-1, 1):
+                ox, oy = (lay.centre(b)[0] - lay.centre(a)[0]) * 0.07 * k, (lay.centre(b)[1] - lay.centre(a)[1]) * 0.07 * k
+                out.append(line((mx - dx + ox, my - dy + oy), (mx + dx + ox, my + dy + oy), stroke="#26231f",
+                                stroke_width="2.2", class_="bridge"))
+    return el("g", "".join(out), class_="roads")
 
 
 def _places(w: World, lay: HexLayout) -> str:
@@ -433,6 +454,9 @@ def _unit_classes(uid: str, st: dict[str, Any], state: dict[str, Any], scene: Sc
         cls.append("done")
     if st.get("status") in ("eliminated", "removed"):
         cls.append("eliminated")
+    elif st.get("status") == "active" and (st.get("mission") is not None or any(
+            b["hex"] == st.get("hex") and b["status"] in ("pending", "active") for b in state.get("battles", []))):
+        cls.append("in-battle")
     return tuple(cls)
 
 

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from markupsafe import escape
 
+from rules.assault_on_belgium.data import read_data
 from warlog.render.aob import BATTLE, HL_HEX, HL_PATH, RIVER, counter_for, defs, terrain_fill, world
 from warlog.render.counters import draw
 from warlog.render.hexmap import arrow_shape, el, line, points
@@ -49,6 +50,7 @@ def legend_html() -> str:
               "Albert Canal", "as a river"),
         _item(_swatch(line((2, 14), (38, 14), stroke="#26231f", stroke_width="3", stroke_dasharray="9 3 2 3")),
               "International border"),
+        *_road_items(),
         _item(_swatch(el("circle", cx="9", cy="14", r="3.5", fill="#1d1d1b")
                       + el("rect", x="21", y="10", width="8", height="8", fill="#1d1d1b")),
               "Small city / hex city"),
@@ -69,6 +71,9 @@ def legend_html() -> str:
     if "de-inf-4" in w.units:
         items.append(_item(_swatch(draw(replace(counter_for("de-inf-4", {"status": "active", "hits": 2}, w), uid=""), 3, 1, 34),
                                    44, 38), "Reduced unit (2 hits): current factors on red"))
+    if "be-inf-3" in w.units:
+        c = replace(counter_for("be-inf-3", sample, w), uid="", classes=("in-battle",))
+        items.append(_item(_swatch(draw(c, 3, 1, 34), 44, 38), "Unit committed to a battle (orange corner)"))
     for uid, label in (("de-ftr-1", "German fighter (air-tactical-range)"), ("be-bmb-1", "Belgian bomber")):
         if uid in w.units:
             items.append(_item(_swatch(draw(replace(counter_for(uid, sample, w), uid=""), 3, 1, 34), 44, 38), label))
@@ -87,6 +92,20 @@ def legend_html() -> str:
               "Replay: hex fought over"),
     ]
     return '<ul class="legend">' + "".join(items) + "</ul>"
+
+
+def _road_items() -> list[str]:
+    """Roads and bridges appear in the key only when the map data has them."""
+    feats = read_data("map.json").get("hexsides", {}).values()
+    out = []
+    if any(f.get("road") for f in feats):
+        out.append(_item(_swatch(line((2, 14), (38, 14), stroke="#8c5a2b", stroke_width="2.5", stroke_dasharray="7 3")),
+                         "Road"))
+    if any(f.get("bridge") for f in feats):
+        out.append(_item(_swatch(line((4, 20), (36, 8), stroke=RIVER, stroke_width="5")
+                                 + line((14, 9), (20, 21), stroke="#26231f", stroke_width="2.2")
+                                 + line((20, 7), (26, 19), stroke="#26231f", stroke_width="2.2")), "Bridge"))
+    return out
 
 
 def _star_svg(x: float, y: float, r: float, inner: float, fill: str, stroke: str) -> str:

@@ -52,13 +52,16 @@ def draw(c: Counter, x: float, y: float, s: float) -> str:
     else:
         parts.append(_nato_box(c.kind, s, box))
         if c.size_mark:
-            parts.append(text(s * 0.58, s * 0.22, c.size_mark, font_size=num(s * 0.17), text_anchor="middle",
+            parts.append(text(s * 0.55, s * 0.22, c.size_mark, font_size=num(s * 0.17), text_anchor="middle",
                               font_weight="bold", fill=ink, letter_spacing="-0.5"))
     parts.append(_side_label(c.label, s, "#16324f" if air else ink))
     if c.reduced:
         parts.append(el("rect", x="1", y=num(s * 0.7), width=num(s - 2), height=num(s * 0.29), fill=REDUCED))
     parts.append(text(s / 2, s * 0.93, c.values, font_size=num(s * 0.27), font_weight="bold", text_anchor="middle",
                       fill=REDUCED_TEXT if c.reduced else ink, class_="values"))
+    if "in-battle" in c.classes:  # an orange corner: this unit is committed to a battle
+        parts.append(el("path", d=f"M{num(s * 0.72)},1 L{num(s - 1)},1 L{num(s - 1)},{num(s * 0.28)} Z",
+                        fill="#d55e00", stroke="#fff", stroke_width="0.6"))
     if "eliminated" in c.classes:
         parts.append(el("path", d=f"M3,3 L{num(s - 3)},{num(s - 3)} M{num(s - 3)},3 L3,{num(s - 3)}",
                         stroke="#c0182a", stroke_width="3", stroke_linecap="round"))
