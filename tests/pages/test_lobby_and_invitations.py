@@ -156,3 +156,27 @@ def test_a_failing_page_is_a_friendly_500_without_a_traceback(client, page_game,
     body = r.get_data(as_text=True)
     assert r.status_code == 500 and "Something went wrong" in body
     assert "secret internals" not in body and "Traceback" not in body
+
+
+def test_pages_of_a_game_still_waiting_for_its_seats(page_game):
+    pg = page_game(join=False)
+    game = pg.page("spectator")
+    assert "waiting for seats" in game and "The game waits for every seat to join" in game
+    assert 'class="hexmap"' in game and 'class="units"' not in game  # the map, no counters yet
+    assert 'id="stepno">0<' in pg.page("spectator", "/replay/0")
+    assert "Not revealed yet" in pg.page("spectator", "/audit")
+
+
+def test_the_director_link_gives_the_full_view_and_the_export_at_any_time(app, page_game):
+    pg = page_game()
+    link = re.search(r'value="(http://localhost/games/[0-9a-f]+/seat/[^"]+)" aria-label="Director link"',
+                     pg.created_html).group(1)
+    d = app.test_client()
+    assert d.get(link.replace("http://localhost", "")).status_code == 303
+    assert "You are the <strong>director</strong>" in d.get(f"/games/{pg.id}").get_data(as_text=True)
+    audit = d.get(f"/games/{pg.id}/audit").get_data(as_text=True)
+    assert "Download the export" in audit
+    assert d.get(f"/games/{pg.id}/export.jsonl").status_code == 200
+    replay = d.get(f"/games/{pg.id}/replay/0").get_data(as_text=True)
+    assert re.search(r'class="chip on"[^>]*>Everything<', replay)
+    assert link.rsplit("/", 1)[1] not in audit + replay
