@@ -337,7 +337,7 @@ def replay_latest(game_id: str) -> Any:
     """The last step, or `?step=N` (the slider's form without script)."""
     info = service().info(game_id)
     step = _int_arg("step", info["seq"])
-    args = {k: v for k, v in request.args.items() if k == "view"}
+    args: dict[str, Any] = {k: v for k, v in request.args.items() if k == "view"}
     return redirect(url_for(".replay", game_id=game_id, step=step, **args), 302)
 
 
@@ -349,7 +349,8 @@ def replay(game_id: str, step: int) -> Any:
     last = info["seq"]
     if not 0 <= step <= last:
         raise PageError(404, f"This game has steps 0 to {last}; there is no step {step}.")
-    view, as_viewer, allowed, args = _view_for(viewer_for(game_id), info["status"] == "ended")
+    view, as_viewer, allowed, view_args = _view_for(viewer_for(game_id), info["status"] == "ended")
+    args: dict[str, Any] = dict(view_args)
     full = as_viewer.director or info["status"] == "ended"
     after = svc.state(game_id, step, as_viewer)
     before = svc.state(game_id, step - 1, as_viewer) if step > 0 else {"state": None}

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Response, current_app, g, render_template, request
+from werkzeug.wrappers import Response as BaseResponse
 
 from warlog.service import SPECTATOR, Forbidden, NotFound, Viewer, Warlog
 
@@ -55,12 +56,12 @@ def viewer_for(game_id: str) -> Viewer:
         return SPECTATOR
 
 
-def set_seat_cookie(resp: Response, game_id: str, token: str) -> None:
+def set_seat_cookie(resp: BaseResponse, game_id: str, token: str) -> None:
     resp.set_cookie(SEAT_COOKIE + game_id, token, max_age=COOKIE_AGE, path="/", httponly=True, samesite="Lax",
                     secure=request.is_secure)
 
 
-def forget_seat_cookie(resp: Response, game_id: str) -> None:
+def forget_seat_cookie(resp: BaseResponse, game_id: str) -> None:
     resp.delete_cookie(SEAT_COOKIE + game_id, path="/", httponly=True, samesite="Lax", secure=request.is_secure)
 
 

@@ -174,6 +174,9 @@ def _static_map() -> str:
     out.append(_roads_and_bridges(lay))
     out.append(_places(w, lay))
     out.append(_cartouche(lay))
+    m = lay.margin / 2
+    out.append(el("rect", x=num(m), y=num(m), width=num(lay.width - 2 * m), height=num(lay.height - 2 * m), fill="none",
+                  stroke="#26231f", stroke_width="3", pointer_events="none"))
     return "".join(out)
 
 
@@ -309,13 +312,17 @@ def _star(x: float, y: float, r: float, colour: str) -> str:
 
 def _cartouche(lay: HexLayout) -> str:
     x, y = lay.margin + 8, lay.margin + 8
-    body = (el("rect", x=num(x), y=num(y), width="176", height="62", fill="#fbf8ef", stroke="#26231f",
+    body = (el("rect", x=num(x), y=num(y), width="214", height="62", fill="#fbf8ef", stroke="#26231f",
                stroke_width="1.5", rx="2")
-            + text(x + 88, y + 20, "ASSAULT ON BELGIUM", font_size="13", font_weight="bold", text_anchor="middle",
-                   letter_spacing="1")
-            + text(x + 88, y + 36, "10 May 1940", font_size="10", text_anchor="middle", fill="#333")
+            + text(x + 107, y + 20, "ASSAULT ON BELGIUM", font_size="13", font_weight="bold", text_anchor="middle",
+                   letter_spacing="0.5")
+            + text(x + 107, y + 36, "10 May 1940", font_size="10", text_anchor="middle", fill="#333")
             + line((x + 38, y + 48), (x + 38 + S * 1.5, y + 48), stroke="#26231f", stroke_width="2")
-            + text(x + 42 + S * 1.5, y + 51, "1 hex = 17 km", font_size="9", fill="#333"))
+            + text(x + 42 + S * 1.5, y + 51, "1 hex = 17 km", font_size="9", fill="#333")
+            + el("path", d=f"M{num(x + 16)},{num(y + 56)} L{num(x + 16)},{num(y + 40)} M{num(x + 12)},{num(y + 45)} "
+                           f"L{num(x + 16)},{num(y + 39)} L{num(x + 20)},{num(y + 45)}", stroke="#26231f",
+                 stroke_width="1.5", fill="none")
+            + text(x + 16, y + 36, "N", font_size="9", font_weight="bold", text_anchor="middle"))
     return el("g", body, class_="cartouche")
 
 

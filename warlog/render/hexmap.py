@@ -39,7 +39,7 @@ def attrs(pairs: dict[str, object]) -> str:
     return "".join(out)
 
 
-def el(tag: str, body: str = "", **kw: object) -> str:
+def el(tag: str, body: str = "", /, **kw: object) -> str:
     """One SVG element; `class_` and `data_x` keyword names become `class` and `data-x`."""
     names = {k.rstrip("_").replace("_", "-"): v for k, v in kw.items()}
     if body:
