@@ -10,7 +10,8 @@ from functools import lru_cache
 from markupsafe import escape
 
 from rules.assault_on_belgium.data import read_data
-from warlog.render.aob import BATTLE, HL_HEX, HL_PATH, RIVER, counter_for, defs, terrain_fill, world
+from warlog.render.aob import counter_for
+from warlog.render.aob_map import BATTLE, HL_HEX, HL_PATH, RIVER, defs, terrain_fill, world
 from warlog.render.counters import draw
 from warlog.render.hexmap import arrow_shape, el, line, points
 
