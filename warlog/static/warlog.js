@@ -350,7 +350,7 @@
 
     /* live updates: reload when the ledger moves on (another seat moved, the umpire judged) */
     var seq = Number(body.dataset.seq);
-    setInterval(function () {
+    if (body.dataset.status !== "ended") setInterval(function () {
       if (busy || plan || picked || document.hidden) return;
       getJSON("/api/v1/games/" + gid).then(function (info) {
         if ((info.seq !== seq || (body.dataset.pending === "1" && !info.pending)) && !info.pending) {
