@@ -160,7 +160,8 @@ def requirement_met(s: State, w: World, mission_id: str, h: str) -> tuple[bool, 
     teams there: a group needs one item and a team carries 6, so presence suffices)."""
     m = w.missions[mission_id]
     kinds = {w.counters[c].kind for c in items_at(s, w, h)}
-    missing = [" or ".join(w.counters[f"{k}-1"].name for k in g) for g in m.requires if not any(k in kinds for k in g)]
+    label = {c.kind: c.name.rsplit(" ", 1)[0] if c.name[-1].isdigit() else c.name for c in w.counters.values()}
+    missing = [" or ".join(label[k] for k in g) for g in m.requires if not any(k in kinds for k in g)]
     return not missing, missing
 
 

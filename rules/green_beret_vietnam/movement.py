@@ -171,7 +171,7 @@ def begin(s: State, w: World, cid: str) -> None:
         raise IllegalAction(f"{name(w, cid)} cannot start a move now (10.1, 10.2)", "GBV 10.2")
     s["moving"] = {"hex": s["gb"][cid]["hex"], "start": s["gb"][cid]["hex"], "members": [cid], "minus": 0,
                    "spent": 0, "steps": 0, "min_move": False, "water": "none", "path": [], "ma": 0,
-                   "started": [cid]}
+                   "started": [cid], "pending": []}
 
 
 def join(s: State, w: World, cid: str) -> None:
@@ -235,7 +235,9 @@ def drop(s: State, w: World, cid: str, facts: list[Fact]) -> list[dict[str, Any]
         facts.append(fact(f"{name(w, cid)} dropped in {mv['hex']}: it cannot move again this turn", "10.1", "move",
                           counter=cid, hex=mv["hex"]))
         if w.counters[cid].cls == "team":
-            tasks += end_tasks(mv, [cid])
+            # its move is complete; its mission and noise checks run when the group's move ends,
+            # so that an evasion there (12.3) never pulls counters out of a move under way
+            mv["pending"] += end_tasks(mv, [cid])
     if not mv["members"] or not has_mover(w, mv["members"]):
         tasks += end(s, w, facts)
     return tasks
@@ -268,7 +270,7 @@ def end(s: State, w: World, facts: list[Fact]) -> list[dict[str, Any]]:
         facts.append(fact(text, "10.3", "move", members=mv["started"], path=[mv["start"]] + mv["path"],
                           spent=mv["spent"], ma=mv["ma"]))
     tms = [m for m in mv["members"] if w.counters[m].cls == "team"]
-    return end_tasks(mv, tms)
+    return list(mv["pending"]) + end_tasks(mv, tms)
 
 
 def take(s: State, w: World, item: str, facts: list[Fact]) -> None:
