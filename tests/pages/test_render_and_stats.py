@@ -50,8 +50,11 @@ def test_the_map_is_well_formed_deterministic_svg_with_every_hex_and_counter():
     assert set(get_game("assault-on-belgium").world.units) <= counters
     assert "I Corps (4th &amp; 7th Infantry Divisions)" in svg  # names are escaped
     assert 'class="marker tank-battle"' in svg and 'class="hl-path"' in svg and 'class="hl-hex"' in svg
-    assert ">3-2-6<" in svg  # III Corps 5-4-6 with two hits shows its current factors
-    assert ">7-5-12<" in svg and ">2-4-10<" in svg  # a Panzer division; the Ju 87: air-tactical-range
+    units = get_game("assault-on-belgium").world.units
+    iii, pz, ju = units["be-inf-3"], units["de-pz-4"], units["de-bmb-1"]
+    assert f">{max(0, iii.attack - 2)}-{max(0, iii.defense - 2)}-{iii.movement}<" in svg  # two hits: current factors
+    assert f">{pz.attack}-{pz.defense}-{pz.movement}<" in svg  # a Panzer division: attack-defense-movement
+    assert f">{ju.air}-{ju.bombing}-{ju.range}<" in svg  # the Ju 87: air-tactical-range
 
 
 def test_the_legend_explains_terrain_rivers_counters_and_markers():
