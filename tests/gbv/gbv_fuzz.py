@@ -48,7 +48,8 @@ def _needs(g: GreenBeretVietnam, s: dict[str, Any]) -> set[str]:
     return {k for grp in g.world.missions[m["id"]].requires for k in grp}
 
 
-def weight(g: GreenBeretVietnam, s: dict[str, Any], a: dict[str, Any], n: int, careful: bool = False) -> float:
+def weight(g: GreenBeretVietnam, s: dict[str, Any], a: dict[str, Any], n: int, careful: bool = False,
+           patience: int = 25) -> float:
     """How likely the fuzzer is to pick `a`. A careful player moves quietly (one hex a move),
     leaves the leaders at home and evades whenever it is heard (12.2, 12.3)."""
     w = g.world
@@ -66,7 +67,7 @@ def weight(g: GreenBeretVietnam, s: dict[str, Any], a: dict[str, Any], n: int, c
         if t == "step" and s["moving"]["steps"] >= 1:
             return 0.3
     if t == "end_game":
-        return 0.001 if s["turn"] < 25 else (0.05 if s["turn"] < 60 else 20.0)
+        return 0.001 if s["turn"] < patience else (0.3 if s["turn"] < 2 * patience else 50.0)
     if t == "abandon":
         have = {w.counters[c].kind for c, x in s["gb"].items() if x["status"] == "map"}
         for grp in w.missions[m["id"]].requires:
@@ -162,8 +163,8 @@ def probe(g: GreenBeretVietnam, s: dict[str, Any], legal: list[dict[str, Any]], 
 
 
 def choose(g: GreenBeretVietnam, s: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random,
-           n: int, careful: bool = False) -> dict[str, Any]:
-    return rng.choices(legal, [weight(g, s, x, n, careful) for x in legal])[0]
+           n: int, careful: bool = False, patience: int = 25) -> dict[str, Any]:
+    return rng.choices(legal, [weight(g, s, x, n, careful, patience) for x in legal])[0]
 
 
 def play_one(g: GreenBeretVietnam, seed: int, stats: Stats, options: dict[str, Any] | None = None,
