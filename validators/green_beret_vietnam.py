@@ -16,8 +16,8 @@ def _id() -> fields.String:
     return fields.String(required=True, validate=validate.Length(min=1, max=64))
 
 
-def _schema(name: str, **extra: fields.Field) -> type[Schema]:
-    attrs: dict[str, fields.Field] = {"type": action_type(name), **extra}
+def _schema(name: str, **extra: fields.Field) -> type[Schema]:  # type: ignore[type-arg]
+    attrs: dict[str, fields.Field] = {"type": action_type(name), **extra}  # type: ignore[type-arg]
     return type(f"Gbv{''.join(p.capitalize() for p in name.split('_'))}Action", (StrictSchema,), attrs)
 
 

@@ -60,7 +60,7 @@ def camps(s: State) -> list[str]:
 def camp_at(s: State, h: str) -> str | None:
     for k, x in s["camps"].items():
         if x["status"] == "map" and x["hex"] == h:
-            return k
+            return str(k)
     return None
 
 
@@ -98,7 +98,7 @@ def team_value(s: State, w: World, tid: str, key: str) -> int:
     """A team's printed value modified by its damage marker (13.1)."""
     c = w.counters[tid]
     base = {"fp": c.fp, "ma": c.ma, "noise": c.noise}[key]
-    return base + sum(getattr(w.damage[d], key) for d in s["gb"][tid]["damage"])
+    return int(base + sum(getattr(w.damage[d], key) for d in s["gb"][tid]["damage"]))
 
 
 def capacity_at(s: State, w: World, h: str) -> int:

@@ -7,7 +7,7 @@ from typing import Any
 from rules.core.dice import DiceSource
 from rules.core.game import Fact, State
 from rules.green_beret_vietnam.board import (
-    camp_at, camps, fact, items_at, leaders_at, name, names, noise_total, teams_at,
+    camp_at, camps, fact, items_at, leaders_at, names, noise_total, teams_at,
 )
 from rules.green_beret_vietnam.data import World
 from rules.green_beret_vietnam.effects import eliminate_items, enemies_go_home
@@ -75,6 +75,3 @@ def evade(s: State, w: World, h: str, camp: str, facts: list[Fact]) -> None:
                       "12.3", "evade", hex=h, camp=camp, to=to, counters=people))
     enemies_go_home(s, w, facts)
 
-
-def who(w: World, ids: list[str]) -> str:
-    return ", ".join(name(w, c) for c in ids)

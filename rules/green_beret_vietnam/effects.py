@@ -8,7 +8,7 @@ from __future__ import annotations
 from rules.core.chits import put_back
 from rules.core.game import Fact, State
 from rules.green_beret_vietnam.board import (
-    at, camp_at, detected_targets, fact, items_at, leaders_at, name, names, teams, teams_at,
+    camp_at, detected_targets, fact, items_at, leaders_at, name, names, teams, teams_at,
 )
 from rules.green_beret_vietnam.data import World
 
@@ -109,6 +109,3 @@ def clear_detection_in_camps(s: State, w: World) -> None:
         if camp_at(s, s["gb"][t]["hex"]) is not None:
             s["gb"][t]["detected"] = False
 
-
-def counters_here_summary(s: State, w: World, h: str) -> str:
-    return names(w, at(s, h))

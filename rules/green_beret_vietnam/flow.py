@@ -16,7 +16,7 @@ from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction, State
 from rules.green_beret_vietnam import combat, detection, enemy, missions, movement, procurement
 from rules.green_beret_vietnam.board import (
-    camps, enemies_at, fact, items_at, name, net_score, teams, teams_at,
+    enemies_at, fact, items_at, name, net_score, teams, teams_at,
 )
 from rules.green_beret_vietnam.data import World
 from rules.green_beret_vietnam.effects import clear_detection_in_camps, enemies_go_home
@@ -476,14 +476,14 @@ def ask_decision(s: State, w: World) -> str:
     if k == "claim":
         return f"Claim the eliminated team's items in {d['hex']} (room for {d['room']}); the rest are eliminated (13.1)"
     if k == "relocate_to":
-        return f"Choose the new hex of the relocated base camp (12.11)"
+        return "Choose the new hex of the relocated base camp (12.11)"
     if k == "spend":
         return "Spend the assassination PP now, or keep them (16.0)"
     if k == "assassinate_team":
         return "Choose the Green Beret team lost to the leak (16.0)"
     if k == "assassinate_leader":
         return "Choose the commander or officer lost to the leak (16.0)"
-    return k
+    return str(k)
 
 
 def ask(s: State, w: World) -> str:
@@ -511,8 +511,5 @@ def ask(s: State, w: World) -> str:
         return "Suppression fire: assign weapons of detected teams to enemy units, then resolve (15.0)"
     if ph == "victory":
         return f"Victory Determination: net {net_score(s)} ({w.level(net_score(s)).name}); continue or end the game"
-    return ph
+    return str(ph)
 
-
-def camps_list(s: State) -> list[str]:
-    return camps(s)

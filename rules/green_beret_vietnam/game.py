@@ -12,7 +12,6 @@ from rules.core.chits import draw
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
 from rules.green_beret_vietnam import flow, schema
-from rules.green_beret_vietnam.board import fact
 from rules.green_beret_vietnam.data import World, load_world
 
 SCENARIO = "campaign"
@@ -60,7 +59,7 @@ class GreenBeretVietnam(Game):
         if scenario not in self.scenarios():
             raise IllegalAction(f"unknown scenario {scenario!r}; this game has {SCENARIO!r}")
         w = self.world
-        gb = {c: {"status": "supply", "hex": None, "moved": False, "left": False, "detected": False, "damage": [],
+        gb: dict[str, Any] = {c: {"status": "supply", "hex": None, "moved": False, "left": False, "detected": False, "damage": [],
                   "flipped": False} for c in w.counters}
         pool = sorted(w.enemies)
         markers = []
@@ -113,7 +112,7 @@ class GreenBeretVietnam(Game):
     def view(self, state: State, seat: str | None) -> State:
         """3.6: the two PP-track markers stay face down (and so does the pool, which would reveal
         them by elimination) until the game is over."""
-        v = clone(state)
+        v: State = clone(state)
         if state["phase"] != "over":
             v["pp_markers"] = ["hidden", "hidden"]
             v["enemy_pool"] = [f"{len(state['enemy_pool'])} unit(s)"]
@@ -128,7 +127,7 @@ class GreenBeretVietnam(Game):
         return Outcome(None, f"{r['level']} ({r['level_jp']}), net {r['net']}", r["reason"], "GBV 5.0")
 
     def phase(self, state: State) -> str:
-        label = flow.PHASE_LABEL.get(state["phase"], state["phase"])
+        label = str(flow.PHASE_LABEL.get(state["phase"], state["phase"]))
         if state["phase"] in ("setup_camp", "over"):
             return label
         return f"Turn {state['turn']}: {label}"
@@ -184,6 +183,3 @@ def describe(a: Action, w: World | None) -> str:
     }
     return texts.get(str(t), ", ".join(f"{k}={v}" for k, v in sorted(a.items())))
 
-
-def setup_fact(text: str) -> Fact:
-    return fact(text, "3.0", "setup")

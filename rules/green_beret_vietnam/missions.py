@@ -8,7 +8,7 @@ from typing import Any
 from rules.core.chits import draw
 from rules.core.dice import DiceSource
 from rules.core.game import Fact, State
-from rules.green_beret_vietnam.board import camp_at, fact, leaders_at, name, requirement_met, teams, teams_at
+from rules.green_beret_vietnam.board import camp_at, fact, name, requirement_met, teams, teams_at
 from rules.green_beret_vietnam.data import World
 from rules.green_beret_vietnam.effects import eliminate_leader, eliminate_team
 
@@ -124,6 +124,3 @@ def assassination(s: State, w: World, task: Task, dice: DiceSource, facts: list[
         eliminate_leader(s, w, task.get("choice") or options[0], "assassinated after the double agent's leak",
                          "16.0", facts)
 
-
-def leaders_in(s: State, w: World, h: str) -> list[str]:
-    return leaders_at(s, w, h)

@@ -92,7 +92,7 @@ def remaining(s: State, w: World, mv: Move) -> int:
     if mv["min_move"]:
         return 0
     minus = mv["minus"] if mv["steps"] else minus_total(w, mv["members"])
-    return total_ma(s, w, mv["members"], minus) - mv["spent"]
+    return total_ma(s, w, mv["members"], int(minus)) - int(mv["spent"])
 
 
 def join_problem(s: State, w: World, mv: Move, cid: str) -> str | None:

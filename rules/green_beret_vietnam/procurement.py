@@ -4,17 +4,15 @@ not on the map can be bought (4.0); nothing is ever refunded (6.2)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.core.game import Action, Fact, IllegalAction, State
-from rules.green_beret_vietnam.board import at, camp_at, camps, fact, name
+from rules.green_beret_vietnam.board import at, camps, fact, name
 from rules.green_beret_vietnam.data import World
 
 
 def first_in_supply(s: State, w: World, kind: str) -> str | None:
     for c, x in s["gb"].items():
         if w.counters[c].kind == kind and x["status"] == "supply":
-            return c
+            return str(c)
     return None
 
 
@@ -170,10 +168,3 @@ def relocate_to(s: State, w: World, h: str, facts: list[Fact]) -> None:
     facts.append(fact(f"Base camp moved from {old} to {w.title(h)}; the counters in {old} stay there; no coast "
                       "bonus for a relocation", "12.11", "camp", camp=k, old=old, hex=h))
 
-
-def camp_summary(s: State, w: World) -> dict[str, Any]:
-    return {k: s["camps"][k]["hex"] for k in camps(s)}
-
-
-def in_camp(s: State, h: str) -> bool:
-    return camp_at(s, h) is not None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import Action, IllegalAction, InvalidState, State
+from rules.core.game import Action, IllegalAction, InvalidState
 from rules.green_beret_vietnam.data import World
 
 # action type -> {field: python type}; every field is required except the `pbr` flag.
