@@ -27,6 +27,7 @@ def _load() -> None:
             return
         # Import the game modules; each registers itself.
         import rules.assault_on_belgium  # noqa: F401
+        import rules.green_beret_vietnam  # noqa: F401
 
         _LOADED = True
 

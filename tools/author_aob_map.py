@@ -54,7 +54,7 @@ KM_PER_DEG = 111.195      # 2 * pi * 6371 km / 360
 FRAME_LAT_MIN = 49.45     # the grid is made just big enough that hex centres reach this far
 FRAME_LON_MAX = 6.85     # a little east of the suggested 6.7 so that Germany has ~40 set-up hexes
 
-MAP_ID = "aob-belgium-warlog-1"
+MAP_ID = "aob-belgium-warlog-2"
 MAP_TITLE = "Assault on Belgium — Belgium and the border, May 1940 (Warlog approximation)"
 PROVENANCE = (
     "Authored by Warlog, not transcribed: the printed Assault on Belgium map is not available to us. "
@@ -371,6 +371,16 @@ COUNTRY_OVERRIDES: dict[str, str] = {
     # 0808's centre (50.35N 4.01E) sits on the Franco-Belgian border south of Mons; the hex holds
     # Maubeuge (FR, 8 km south of the centre), so it is French.
     "0808": "FR",
+    # 1001's centre (51.42N 4.42E) is 2 km inside Belgium (Essen/Kalmthout); the hex's western
+    # half is Dutch (Ossendrecht, Woensdrecht). Made Dutch so that North Brabant stays joined by
+    # land to Zuid-Beveland (0901, 0801) through Woensdrecht and the Kreekrak, as on the ground:
+    # the real link (Bergen op Zoom-Roosendaal) runs just north of the map edge, and without this
+    # hex the only way from North Brabant to Zeeland crossed Belgium. It is also the 18th Army's
+    # way to Antwerp (SS-Verfuegungsdivision, May 1940). Balance: with 1001 Belgian, four
+    # Belgian screens (1001, 1003, 1102, 1103) cut Antwerp off from every German tank path; now
+    # Antwerp can always be reached through the Netherlands unless the optional rule bars it
+    # (tools/aob_strategy.py, docs/games/assault-on-belgium-data.md "Balance").
+    "1001": "NL",
 }
 # hex label -> terrain ("clear", "forest", "rough", "sea"); city hexes are set afterwards.
 TERRAIN_OVERRIDES: dict[str, str] = {

@@ -93,7 +93,7 @@ def mp_from(grid: HexGrid, mapdoc: dict, sources) -> dict[str, int]:
 # map.json
 # ---------------------------------------------------------------------------------------------
 def test_map_header(mapdoc):
-    assert mapdoc["id"] == "aob-belgium-warlog-1"
+    assert mapdoc["id"] == "aob-belgium-warlog-2"
     assert set(mapdoc) == {"id", "title", "provenance", "grid", "projection", "hexes", "hexsides", "objectives"}
     assert "Warlog" in mapdoc["title"] and mapdoc["provenance"].strip()
     g = mapdoc["grid"]
@@ -258,7 +258,7 @@ def test_generator_reproduces_map():
 # oob.json
 # ---------------------------------------------------------------------------------------------
 def test_oob_units_typed(oob):
-    assert oob["id"] == "aob-oob-warlog-1" and oob["provenance"].strip()
+    assert oob["id"] == "aob-oob-warlog-2" and oob["provenance"].strip()
     assert set(oob) == {"id", "provenance", "units", "default_setup"}
     ids = [u["id"] for u in oob["units"]]
     assert len(ids) == len(set(ids))

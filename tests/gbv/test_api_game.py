@@ -52,3 +52,10 @@ def test_a_campaign_through_the_api_to_its_victory_level(client: Any, app: Any) 
             break
     assert {"noise", "mission", "victory"} <= seen, seen
 
+
+
+def test_the_catalogue_lists_the_solitaire_game_and_its_options(client: Any) -> None:
+    games = {g["game"]: g for g in client.get("/api/v1/catalogue").get_json()["games"]}
+    gbv = games["green-beret-vietnam"]
+    assert gbv["solitaire"] is True and gbv["scenarios"][0]["roles"] == ["player"]
+    assert {o["name"] for o in gbv["options"]} == {"assassination", "leaders_count", "antitank_on_attack"}

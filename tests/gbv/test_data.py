@@ -168,3 +168,26 @@ def test_camp_hexes_keep_away_from_villages_airfields_and_water() -> None:
                                        (30, "Medal of Honor")])
 def test_victory_levels(net: int, level: str) -> None:
     assert W.level(net).name == level
+
+
+def test_docs_list_every_reading_and_every_counter() -> None:
+    """docs/games: every AMBIG-1..50 and GAP-1..23 has its numbered reading; every counter kind, enemy
+    kind and damage marker of the data appears in the provenance document."""
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "games"
+    rules = (docs / "green-beret-vietnam.md").read_text(encoding="utf-8")
+    amb = rules.split("Ambiguities (digest Part F)")[1].split("Gaps (digest Part E)")[0]
+    gaps = rules.split("Gaps (digest Part E)")[1].split("## 10.")[0]
+    for n in range(1, 51):
+        assert f"\n{n}. " in amb, f"AMBIG-{n} has no reading in the docs"
+    for n in range(1, 24):
+        assert f"\n{n}. " in gaps, f"GAP-{n} has no reading in the docs"
+    data = (docs / "green-beret-vietnam-data.md").read_text(encoding="utf-8")
+    doc = read_data("counters.json")
+    for x in doc["items"] + doc["enemies"]:
+        assert f"(`{x['kind']}`)" in data, x["kind"]
+    for x in doc["damage"] + doc["teams"] + doc["leaders"]:
+        assert f"| {x['name']} |" in data, x["name"]
+    for m in W.missions.values():
+        assert f"| {m.name} |" in data

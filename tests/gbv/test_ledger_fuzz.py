@@ -13,7 +13,7 @@ from typing import Any
 
 from ledger.export import export_lines
 from ledger.store import open_store
-from rules import _REGISTRY, register
+from rules import get_game
 from rules.green_beret_vietnam.game import GreenBeretVietnam
 from warlog.resolver import Resolver
 from warlog.service import Warlog
@@ -27,16 +27,9 @@ MAX_MOVES = 2500
 
 
 def install() -> GreenBeretVietnam:
-    """The package registers the game itself once it is in the catalogue; until then, here."""
-    from rules import get_game
-
-    try:
-        return get_game("green-beret-vietnam")  # type: ignore[return-value]
-    except KeyError:
-        pass
-    g = GreenBeretVietnam()
-    if g.name not in _REGISTRY:
-        register(g)
+    """The registered game (rules/__init__.py loads it into the catalogue)."""
+    g = get_game("green-beret-vietnam")
+    assert isinstance(g, GreenBeretVietnam)
     return g
 
 
