@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 VIEW = {"width": 1920, "height": 1400}
@@ -36,6 +37,22 @@ def _api(base: str, path: str) -> Any:
         return json.loads(r.read())
 
 
+def _fresh(page: Any, base: str, gid: str) -> None:
+    """Wait until the page shows the ledger's latest event. The page reloads itself when the
+    game moves on (it polls the API), so a reload from here could race with its own."""
+    for _ in range(3):
+        seq = _api(base, f"/api/v1/games/{gid}")["seq"]
+        try:
+            page.wait_for_selector(f'body[data-seq="{seq}"]', timeout=6_000)
+            return
+        except PlaywrightError:
+            try:
+                page.goto(f"{base}/games/{gid}")
+            except PlaywrightError:
+                pass
+    raise AssertionError(f"the page never showed event {seq}")
+
+
 @pytest.mark.browser
 def test_two_players_play_to_the_end_and_a_spectator_replays(browser: Any, live_server: Any,
                                                             artifacts: Path) -> None:
@@ -48,6 +65,7 @@ def test_two_players_play_to_the_end_and_a_spectator_replays(browser: Any, live_
     creator.click("text=Create the game")
     links = {s: creator.locator(f'input[data-invite="{s}"]').input_value() for s in ("germany", "belgium")}
     assert all("/seat/" in v for v in links.values())
+    gid = links["germany"].split("/")[4]
 
     ger = _watch(browser.new_context(viewport=VIEW).new_page(), errors)
     bel = _watch(browser.new_context(viewport=VIEW).new_page(), errors)
@@ -56,7 +74,7 @@ def test_two_players_play_to_the_end_and_a_spectator_replays(browser: Any, live_
     assert "You play" in ger.inner_text(".seat-card") and "Germany" in ger.inner_text(".seat-card")
     for page in (ger, bel):
         assert "/seat/" not in page.url  # the token left the address bar for the cookie
-    bel.reload()
+    _fresh(bel, base, gid)
     assert _my_turn(bel) and not _my_turn(ger)
 
     # Belgium places VI Corps by clicking: its counter in the tray, then Brussels, then confirm.
@@ -71,7 +89,7 @@ def test_two_players_play_to_the_end_and_a_spectator_replays(browser: Any, live_
     _act(bel, "button:has-text('Use the standard set-up')")
     _act(bel, "button:has-text('Finish setting up')")
 
-    ger.reload()
+    _fresh(ger, base, gid)
     assert _my_turn(ger)
     _act(ger, "button:has-text('Use the standard set-up')")
     _act(ger, "button:has-text('Finish setting up')")
@@ -93,16 +111,15 @@ def test_two_players_play_to_the_end_and_a_spectator_replays(browser: Any, live_
 
     # Then every decision of both seats, by clicking, until the game is over.
     for _ in range(150):
-        info = _api(base, f"/api/v1/games/{ger.get_attribute('body', 'data-game-id')}")
+        info = _api(base, f"/api/v1/games/{gid}")
         if info["status"] == "ended":
             break
         page = ger if "germany" in info["active_seats"] else bel
-        page.reload()
+        _fresh(page, base, gid)
         preferred = page.locator("#act-form button:has-text('Continue the battle')")
         _act(page, "#act-form button:has-text('Continue the battle')" if preferred.count() else "#act-form button")
     else:
         raise AssertionError("the game did not end within 150 decisions")
-    gid = ger.get_attribute("body", "data-game-id")
     for page in (ger, bel):
         page.goto(f"{base}/games/{gid}")
         assert "wins" in page.inner_text(".status-card")
