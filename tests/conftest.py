@@ -57,6 +57,9 @@ def app(tmp_path: Any) -> Iterator[Flask]:
 
     app = create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp_path}/warlog.sqlite3"})
     yield app
+    stop = app.extensions.get("warlog_sweeper_stop")
+    if stop is not None:
+        stop.set()
     app.extensions["warlog"].store.close()
 
 

@@ -44,6 +44,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         queue = InlineQueue(store)
         stop = start_sweeper(store, queue.enqueue, float(app.config["WARLOG_SWEEP_INTERVAL"]))
         atexit.register(stop.set)
+        app.extensions["warlog_sweeper_stop"] = stop
     app.extensions["warlog"] = Warlog(store, queue.enqueue)
     app.extensions["warlog_queue"] = queue
 

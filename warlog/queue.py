@@ -70,10 +70,12 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
     stop = threading.Event()
 
     def loop() -> None:
-        while True:
+        while not stop.is_set():
             try:
                 sweep(store, enqueue)
             except Exception:
+                if stop.is_set():
+                    return  # shutting down: the store may already be closed
                 log.exception("sweep failed")
             if stop.wait(interval):
                 return

@@ -49,6 +49,9 @@ def live_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}", app
     server.shutdown()
+    stop = app.extensions.get("warlog_sweeper_stop")
+    if stop is not None:
+        stop.set()
     app.extensions["warlog"].store.close()
 
 
