@@ -330,12 +330,25 @@ def min_vertex_cut(geo: Geo, target: str, budget: int, allowed: Callable[[str], 
 LCT = {(d, die): land_result(d, die) for d in range(-6, 9) for die in range(1, 7)}
 
 
+class _Fighter:
+    __slots__ = ("uid", "hits")
+
+    def __init__(self, uid: str, hits: int) -> None:
+        self.uid, self.hits = uid, hits
+
+
 class Estimator:
     """P(Germany takes a battle hex) for given units and bombers; memoised, deterministic."""
 
     def __init__(self, w: World, samples: int = 160) -> None:
         self.w = w
         self.samples = samples
+        # counters with the same combat values are interchangeable: estimate with one of them
+        first: dict[tuple, str] = {}
+        self.rep: dict[str, str] = {}
+        for uid, u in w.units.items():
+            sig = (u.side, u.type, u.attack, u.defense, u.air, u.bombing)
+            self.rep[uid] = first.setdefault(sig, uid)
         self._att: dict[tuple, int] = {}
         self._def: dict[tuple, int] = {}
         self._sup: dict[tuple, int] = {}
@@ -363,10 +376,11 @@ class Estimator:
                defenders: Iterable[tuple[str, int]], gbombers: Iterable[tuple[str, int]] = (),
                bbombers: Iterable[str] = (), aa_fired: bool = False) -> float:
         """attackers/defenders: (unit, hits); gbombers: (bomber, AA loss so far)."""
-        att = tuple(sorted(attackers))
-        dfn = tuple(sorted(defenders))
-        gb = tuple(sorted(gbombers))
-        bb = tuple(sorted(bbombers))
+        rep = self.rep
+        att = tuple(sorted((rep[u], h) for u, h in attackers))
+        dfn = tuple(sorted((rep[u], h) for u, h in defenders))
+        gb = tuple(sorted((rep[u], h) for u, h in gbombers))
+        bb = tuple(sorted(rep[u] for u in bbombers))
         if not dfn:
             return 1.0 if att else 0.0
         if not att:
@@ -382,8 +396,8 @@ class Estimator:
         units = w.units
         wins = 0
         for _ in range(self.samples):
-            A = dict(att)  # unit -> hits
-            D = dict(dfn)
+            A = [_Fighter(u, h) for u, h in att]
+            D = [_Fighter(u, h) for u, h in dfn]
             bombers: list[tuple[str, int]] = []
             for b, loss in gb:
                 if aa > 0:
@@ -395,23 +409,24 @@ class Estimator:
             for _round in range(60):
                 if not A or not D:
                     break
-                a = max(A, key=lambda u: (self.att(u, A[u], hex_, origin), units[u].is_tank, units[u].defense - A[u], u))
-                d = max(D, key=lambda u: (self.dfn(u, D[u], hex_), units[u].defense - D[u], u))
-                av = self.att(a, A[a], hex_, origin)
-                dv = self.dfn(d, D[d], hex_)
+                a = max(A, key=lambda x: (self.att(x.uid, x.hits, hex_, origin), units[x.uid].is_tank,
+                                          units[x.uid].defense - x.hits))
+                d = max(D, key=lambda x: (self.dfn(x.uid, x.hits, hex_), units[x.uid].defense - x.hits))
+                av = self.att(a.uid, a.hits, hex_, origin)
+                dv = self.dfn(d.uid, d.hits, hex_)
                 gs = max((self.sup(b, loss, hex_, av) for b, loss in bombers), default=0)
                 bs = max((self.sup(b, 0, hex_, dv) for b in bb), default=0)
                 res = LCT[(max(-6, min(8, av + gs - dv - bs)), rng.die(6))]
-                A[a] += res.attacker_hits + (1 if res.attacker_retreat else 0)  # stays: an extra hit
-                D[d] += res.defender_hits + (1 if (res.defender_retreat and not ignore_r) else 0)
-                excess = max(0, D[d] - units[d].defense)
-                A = {u: h for u, h in A.items() if h < units[u].defense}
-                D = {u: h for u, h in D.items() if h < units[u].defense}
+                a.hits += res.attacker_hits + (1 if res.attacker_retreat else 0)  # stays: an extra hit
+                d.hits += res.defender_hits + (1 if (res.defender_retreat and not ignore_r) else 0)
+                excess = max(0, d.hits - units[d.uid].defense)
+                A = [x for x in A if x.hits < units[x.uid].defense]
+                D = [x for x in D if x.hits < units[x.uid].defense]
                 while excess > 0 and D:  # to the weakest other defender (the Belgian's choice)
-                    t = min(D, key=lambda u: (self.dfn(u, D[u], hex_), units[u].defense - D[u], u))
-                    D[t] += 1
+                    t = min(D, key=lambda x: (self.dfn(x.uid, x.hits, hex_), units[x.uid].defense - x.hits))
+                    t.hits += 1
                     excess -= 1
-                    D = {u: h for u, h in D.items() if h < units[u].defense}
+                    D = [x for x in D if x.hits < units[x.uid].defense]
             if A and not D:
                 wins += 1
         p = wins / self.samples
@@ -634,6 +649,12 @@ class Player:
 
 _GEO: dict[tuple[int, bool], Geo] = {}
 _EST: dict[int, Estimator] = {}
+
+
+def clear_caches() -> None:
+    """Forget every memoised plan and estimate (they only save time: results do not change)."""
+    for cache in (_GEO, _EST, _SPLITS, _BELGIAN_SETUPS, _AIR_OUTCOMES):
+        cache.clear()
 
 
 def geo_for(w: World, no_nl_fr: bool) -> Geo:
