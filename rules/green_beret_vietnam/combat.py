@@ -116,8 +116,10 @@ def gb_loss(s: State, w: World, task: Task, dice: DiceSource, facts: list[Fact])
         if not s["damage_pool"]:
             facts.append(fact("The damage pool is empty: no marker can be drawn (GAP-18)", "13.1", "damage"))
             return
-        marker, s["damage_pool"] = draw(s["damage_pool"], dice, "13.1 draw a damage marker")
+        before = s["damage_pool"]
+        marker, s["damage_pool"] = draw(before, dice, "13.1 draw a damage marker")
         task["marker"] = marker
+        task["pool_die"] = before.index(marker) + 1 if len(before) > 1 else None
     marker = task["marker"]
     dm = w.damage[marker]
     team = task["team"]
@@ -126,7 +128,8 @@ def gb_loss(s: State, w: World, task: Task, dice: DiceSource, facts: list[Fact])
         if not victims:
             s["damage_pool"] = put_back(s["damage_pool"], [marker])
             facts.append(fact(f"{name(w, team)} draws '{dm.name}': no {dm.kills} in {h}, the marker goes back "
-                              "to the pool with no effect", "13.1", "damage", marker=marker, team=team))
+                              "to the pool with no effect", "13.1", "damage", marker=marker, team=team,
+                              pool_die=task.get("pool_die")))
             return
         if len(victims) > 1 and task.get("victim") is None:
             s["decision"] = {"kind": "kill_leader", "hex": h, "options": victims}
@@ -135,7 +138,7 @@ def gb_loss(s: State, w: World, task: Task, dice: DiceSource, facts: list[Fact])
         victim = task.get("victim") or victims[0]
         s["damage_pool"] = put_back(s["damage_pool"], [marker])  # AMBIG-40
         facts.append(fact(f"{name(w, team)} draws '{dm.name}': the team is not damaged", "13.1", "damage",
-                          marker=marker, team=team))
+                          marker=marker, team=team, pool_die=task.get("pool_die")))
         eliminate_leader(s, w, victim, f"'{dm.name}' marker (back to the pool)", "13.1", facts)
         return
     rec = s["gb"][team]
@@ -143,10 +146,12 @@ def gb_loss(s: State, w: World, task: Task, dice: DiceSource, facts: list[Fact])
         rec["damage"] = [marker]
         eff = ", ".join(f"{k} {v:+d}" for k, v in (("FP", dm.fp), ("MA", dm.ma), ("noise", dm.noise)) if v)
         facts.append(fact(f"{name(w, team)} draws damage marker '{dm.name}' ({eff or 'no value change'})", "13.1",
-                          "damage", marker=marker, team=team))
+                          "damage", marker=marker, team=team, pool_die=task.get("pool_die")))
         s["agenda"].insert(0, {"t": "item_loss", "hex": h, "k": None, "claim": False})
         return
     s["damage_pool"] = put_back(s["damage_pool"], [marker])
+    facts.append(fact(f"{name(w, team)}, already damaged, draws damage marker '{dm.name}': a second damage", "13.1",
+                      "damage", marker=marker, team=team, pool_die=task.get("pool_die")))
     eliminate_team(s, w, team, f"damaged a second time ('{dm.name}')", "13.1", facts)
     s["agenda"].insert(0, {"t": "item_loss", "hex": h, "k": None, "claim": True})
 

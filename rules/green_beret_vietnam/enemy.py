@@ -34,20 +34,28 @@ def spawn(s: State, w: World, task: Task, dice: DiceSource, facts: list[Fact]) -
             facts.append(fact("The enemy pool is empty: no more units can appear (GAP-18: as many as remain)",
                               "12.7", "spawn", hex=h))
             return
-        e, s["enemy_pool"] = draw(s["enemy_pool"], dice, "12.7 draw an enemy unit from the pool")
+        before = s["enemy_pool"]
+        e, s["enemy_pool"] = draw(before, dice, "12.7 draw an enemy unit from the pool")
         d = dice.roll(6, "12.8 scatter direction die")
         dist = dice.roll(6, "12.8 scatter distance die")
-        place_scattered(s, w, e, h, d, dist, facts)
+        place_scattered(s, w, e, h, d, dist, facts, pool_die(before, e))
 
 
-def place_scattered(s: State, w: World, e: str, h: str, d: int, dist: int, facts: list[Fact]) -> None:
+def pool_die(pool: list[str], chit: str) -> int | None:
+    """The die that drew `chit` from `pool` (its 1-based position; no die for a pool of one)."""
+    return pool.index(chit) + 1 if len(pool) > 1 else None
+
+
+def place_scattered(s: State, w: World, e: str, h: str, d: int, dist: int, facts: list[Fact],
+                    drawn_with: int | None = None) -> None:
     en = w.enemies[e]
     to = walk_wrapped(w, h, d - 1, dist)
     wrapped = _wraps(w, h, d - 1, dist)
     where = f"{name(w, e)} scatters {d}-{dist} ({DIRS[d - 1]}, {dist} hex{'es' if dist > 1 else ''}) from {h} to {to}"
     if wrapped:
         where += " (across the map edge, from the opposite edge)"
-    data = {"enemy": e, "from": h, "to": to, "direction": d, "distance": dist, "wrapped": wrapped}
+    data = {"enemy": e, "from": h, "to": to, "direction": d, "distance": dist, "wrapped": wrapped,
+            "pool_die": drawn_with}
     hx = w.hexes[to]
     if hx.full_water:
         s["enemy_pool"] = put_back(s["enemy_pool"], [e])

@@ -238,7 +238,7 @@ def phase_candidates(s: State, w: World) -> list[Action]:
     if ph == "enemy" and s["enemy_step"] == "suppression":
         out = [{"type": "suppress", "item": c, "enemy": e} for c in combat.suppressors(s, w)
                for e in combat.suppression_targets(s, w, c)]
-        return out + [{"type": "end_suppression"}]
+        return out + [{"type": "end_suppression"}] + common(s)
     if ph == "victory":
         return [{"type": "continue"}] + common(s)
     return []

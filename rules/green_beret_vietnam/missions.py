@@ -23,7 +23,8 @@ def band(die: int) -> str:
 def draw_and_place(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
     """7.0: draw one mission at random; 1d6 on the Mission Placement Table gives its hex. On a hex
     holding a GB team or a base camp it is accomplished at once (even if detected: AMBIG-17)."""
-    mid, s["mission_pool"] = draw(s["mission_pool"], dice, "7.0 draw a mission")
+    before = s["mission_pool"]
+    mid, s["mission_pool"] = draw(before, dice, "7.0 draw a mission")
     m = w.missions[mid]
     die = dice.roll(6, "7.0 mission placement")
     h = m.hex_for(die)
@@ -31,6 +32,7 @@ def draw_and_place(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> N
     req = m.printed if m.requires else "nothing"
     facts.append(fact(f"Mission drawn: {m.name} ({m.pp} PP; needs {req}). Rolled {die} on d6 ({band(die)}): "
                       f"placed in {w.title(h)}", "7.0", "mission", mission=mid, die=die, hex=h,
+                      pool_die=before.index(mid) + 1 if len(before) > 1 else None,
                       left_in_pool=len(s["mission_pool"])))
     if teams_at(s, w, h) or camp_at(s, h) is not None:
         why = "a Green Beret team" if teams_at(s, w, h) else "a base camp"

@@ -41,6 +41,8 @@ def test_a_whole_mission_from_set_up_to_the_victory_check() -> None:
                     ({"type": "end_movement"}, ()))
     text = texts(facts)
     assert "Mission drawn: Drop-off Agent" in text and "placed in 0711" in text
+    drawn = next(f for f in facts if f.kind == "mission" and "die" in f.data)
+    assert (drawn.data["pool_die"], drawn.data["die"], drawn.rule) == (11, 1, "GBV 7.0")
     assert "Mission Drop-off Agent accomplished by A Team 1 stopping in 0711: +5 PP (now 105)" in text
     assert "rolled 0 (10) on d10: not detected (a 0 never detects)" in text
     assert "Friendly Combat Phase: no team is next to an enemy, skipped" in text
@@ -78,6 +80,8 @@ def test_detection_pursuit_attack_and_back_to_the_sanctuary() -> None:
     text = texts(facts)
     assert "1 enemy unit(s) appear near 1012 (rolled 1 on d6)" in text
     assert "VC Platoon (vc-platoon-1) scatters 1-3 (N, 3 hexes) from 1012 to 1009" in text
+    sc = next(f for f in facts if f.kind == "scatter")
+    assert (sc.rule, sc.data["pool_die"], sc.data["direction"], sc.data["distance"]) == ("GBV 12.8", p1, 1, 3)
     assert s["gb"]["a-team-1"]["detected"]
     marker = s["damage_pool"].index("wounded-1") + 1
     # no weapon to suppress with: the enemy acts at once; it closes 1009 → 1010 → 1011 and attacks
