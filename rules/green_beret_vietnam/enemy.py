@@ -20,6 +20,7 @@ from rules.green_beret_vietnam.data import World
 from rules.green_beret_vietnam.effects import enemy_enters, place_enemy
 
 Task = dict[str, Any]
+ONE_HEX = "the one hex that closes on the target"
 
 
 def spawn(s: State, w: World, task: Task, dice: DiceSource, facts: list[Fact]) -> None:
@@ -139,7 +140,7 @@ def move(s: State, w: World, task: Task, dice: DiceSource, facts: list[Fact]) ->
             return _stop(s, w, e, f"the most direct hex(es) {', '.join(closer)} toward {target} are water "
                                   f"{'or streams ' if en.circled else ''}it cannot enter: it stops, no detour (11.0)",
                          facts)
-        why = "the one hex that closes on the target"
+        why = ONE_HEX
         if len(ok) > 1:
             choice, why = _tie_break(s, w, e, ok)
             if choice is None:
@@ -192,8 +193,9 @@ def _stop(s: State, w: World, e: str, why: str, facts: list[Fact]) -> None:
     en = w.enemies[e]
     if path:
         route = " → ".join([rec["from"]] + [p["hex"] for p in path])
+        notes = "".join(f"; {p['hex']}: {p['why']}" for p in path if p["why"] != ONE_HEX)
         text = (f"{name(w, e)} pursues the detected team at {rec['target']}: {route} "
-                f"({rec['mp']} of {en.ma} MP left); stops: {why}")
+                f"({rec['mp']} of {en.ma} MP left){notes}; stops: {why}")
     elif en.ma == 0:
         text = f"{name(w, e)} has MA 0 and holds its hex {rec['hex']} (10.6)"
     else:
