@@ -1248,6 +1248,7 @@ class CompetentBelgian(SetupMixin, Player):
     def new_game(self, g: AssaultOnBelgium, seed: int, options: dict[str, Any]) -> None:
         super().new_game(g, seed, options)
         self.plan = {}
+        self.planned = False
         self.react_goal: dict[str, str] = {}
         self.react_started: set[str] = set()
         self.air_plan: list[Action] | None = None
@@ -1258,10 +1259,10 @@ class CompetentBelgian(SetupMixin, Player):
     def decide(self, s: State, legal: list[Action], t: dict[str, list[Action]]) -> Action:
         ph = s["phase"]
         if ph == "setup_belgium":
-            if not self.plan:
-                self.plan = self.make_setup()
-                if not self.plan:
-                    return (t.get("standard_setup") or t["done_setup"])[0]
+            if not self.planned:
+                self.plan, self.planned = self.make_setup(), True
+            if not self.plan and "standard_setup" in t:
+                return t["standard_setup"][0]  # what the OOB's default set-up cannot place goes by hand
             return self.setup_action(s, t)
         if ph == "belgian_reaction":
             return self.reaction(s, t)
