@@ -25,6 +25,10 @@ Two competent players play through the pure rules interface (`setup`, `legal_act
 * `DefaultSetupBelgian` is the competent Belgian using the OOB's default set-up.
 * `NaiveGerman` / `NaiveBelgian` port the HTTP test bot (tests/aob/api_bot.py); `RandomPlayer`
   picks uniformly among the legal actions (standard set-up).
+* Ablations: `GroundedGerman` / `GroundedBelgian` never fly; `SetupOnlyBelgian` sets up like the
+  competent Belgian, then plays like the naive bot.
+
+The figures and what they mean: docs/games/assault-on-belgium-data.md, section "Balance".
 
 Everything is deterministic given the seed: dice come from HMAC-SHA256 of the game's integer seed
 and the die index; the players' own sampling uses a 64-bit LCG seeded from a hash of what they
@@ -1632,9 +1636,10 @@ def main(argv: list[str] | None = None) -> int:
         rec, _ = play_game(AssaultOnBelgium(load_world()), make_g(), make_b(), args.trace, options, trace=print)
         print(rec)
         return 0
-    t0 = time.perf_counter()
-    tournament(args.games, options, args.pairing)
-    print(f"total {time.perf_counter() - t0:.1f}s")
+    if args.games > 0:
+        t0 = time.perf_counter()
+        tournament(args.games, options, args.pairing)
+        print(f"total {time.perf_counter() - t0:.1f}s")
     return 0
 
 
