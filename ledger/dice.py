@@ -20,6 +20,12 @@ Scheme "warlog-hmac-sha256-v1", written so that anyone can re-implement it from 
    `seed_revealed` event; then SHA-256(seed) must equal the commitment and every recorded
    die must equal its derivation.
 
+5. In a game with hidden information every submission and judgement also carries
+   `blind` = HMAC-SHA256(key=seed, canonical JSON of {"blind": seq, "game": game_id}) (hex),
+   a salt that nobody can guess before the seed is revealed: without it a seat could find
+   another seat's secret by hashing every candidate payload and comparing the event's public
+   hash. After the reveal anyone can re-derive every blind.
+
 No `random` module and no wall clock: only `secrets` to draw the seed.
 """
 
@@ -60,6 +66,11 @@ def derive_die(seed: bytes, game_id: str, seq: int, index: int, entropy: str, fa
         if v < faces:
             return v + 1
         attempt += 1
+
+
+def derive_blind(seed: bytes, game_id: str, seq: int) -> str:
+    """The salt of the event at `seq` in a game with hidden information (scheme step 5)."""
+    return hmac.new(seed, canonical_bytes({"blind": seq, "game": game_id}), hashlib.sha256).hexdigest()
 
 
 class DerivedDice:

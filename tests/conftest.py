@@ -111,7 +111,7 @@ class Player:
         assert r.status_code == 202, r.get_json()
         seq = r.get_json()["seq"]
         self.wait()
-        return self.client.get(f"/api/v1/games/{self.id}/moves/{seq}").get_json()
+        return self.client.get(f"/api/v1/games/{self.id}/moves/{seq}", headers=self.auth(seat)).get_json()
 
 
 @pytest.fixture

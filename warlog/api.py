@@ -132,7 +132,8 @@ def submit_move(game_id: str) -> tuple[Response, int]:
 
 @api.get("/games/<game_id>/moves/<int:seq>")
 def move(game_id: str, seq: int) -> Response:
-    return jsonify(service().move(game_id, seq))
+    svc = service()
+    return jsonify(svc.move(game_id, seq, svc.viewer(game_id, bearer())))
 
 
 @api.get("/games/<game_id>/events")

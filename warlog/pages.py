@@ -228,7 +228,7 @@ def game(game_id: str) -> Any:
     result = None
     if last is not None:
         try:
-            result = svc.move(game_id, last)
+            result = svc.move(game_id, last, viewer)
         except ServiceError:
             result = None
     return render_template(

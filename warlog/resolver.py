@@ -12,7 +12,7 @@ import logging
 import os
 import time
 
-from ledger.dice import DerivedDice, ForcedThenDerived, commitment
+from ledger.dice import DerivedDice, ForcedThenDerived, commitment, derive_blind
 from ledger.events import GAME_ENDED, RESOLVED, SEED_REVEALED, SUBMITTED, Event, NewEvent
 from ledger.store import Conflict, EventStore, SummaryUpdate
 from rules import get_game
@@ -59,6 +59,8 @@ class Resolver:
             state = history.state_at(last_seq)
             die = self._dice(game_id, created, submission)
             j = judge(game, state, submission, die, history, ended=summary.status == "ended")
+            if getattr(game, "hidden_information", False):
+                j.payload["blind"] = derive_blind(self._seed(game_id), game_id, last_seq + 1)  # ledger.dice step 5
             events = [NewEvent(j.kind, None, j.payload)]
             status: str | None = None
             if j.reopen:
@@ -98,10 +100,14 @@ class Resolver:
             last = seq
         self._last_snapshot[game_id] = last
 
-    def _dice(self, game_id: str, created: Event, submission: Event) -> DerivedDice | ForcedThenDerived:
+    def _seed(self, game_id: str) -> bytes:
         seed = self.store.secret(game_id)
         if seed is None:
             raise RuntimeError(f"game {game_id} has no secret seed in this store (imported?)")
+        return seed
+
+    def _dice(self, game_id: str, created: Event, submission: Event) -> DerivedDice | ForcedThenDerived:
+        seed = self._seed(game_id)
         entropy = self._entropy.get(game_id)
         if entropy is None:
             entropy = self._entropy[game_id] = entropy_of(self.store, game_id, len(created.payload["roles"]))

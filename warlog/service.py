@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ledger.canonical import state_hash
-from ledger.dice import SCHEME, DerivedDice, commitment, entropy_digest, new_seed
+from ledger.dice import SCHEME, DerivedDice, commitment, derive_blind, entropy_digest, new_seed
 from ledger.events import (
     DIRECTOR, GAME_CREATED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SUBMITTED, Event, NewEvent,
 )
@@ -179,7 +179,15 @@ class Warlog:
         return NewEvent(GAME_STARTED, None, {
             "entropy": digest, "seat_entropy": joined, "state": state, "state_hash": state_hash(state),
             "dice": dice, "active_seats": game.active_seats(state), "phase": game.phase(state),
+            **self._blind(game_id, seq),
         })
+
+    def _blind(self, game_id: str, seq: int) -> dict[str, str]:
+        """The salt an event at `seq` carries in a game with hidden information (ledger.dice,
+        step 5), so that its public hash gives away nothing of what is hidden in it."""
+        game = get_game(self.created(game_id).payload["game"])
+        seed = self.store.secret(game_id) if getattr(game, "hidden_information", False) else None
+        return {"blind": derive_blind(seed, game_id, seq)} if seed is not None else {}
 
     def submit_move(self, game_id: str, token: str | None, action: Any, expected_seq: int,
                     idempotency_key: str) -> dict[str, Any]:
@@ -194,7 +202,8 @@ class Warlog:
             action = validate_action(created.payload["game"], action)
         except ActionShapeError as err:
             raise Unprocessable("malformed action", fields=err.messages) from None
-        payload = {"action": action, "expected_seq": expected_seq, "idempotency_key": idempotency_key}
+        payload = {"action": action, "expected_seq": expected_seq, "idempotency_key": idempotency_key,
+                   **self._blind(game_id, expected_seq + 1)}
         return self._append_submission(game_id, viewer.seat, payload, expected_seq, idempotency_key)
 
     def submit_ruling(self, game_id: str, token: str | None, ruling: dict[str, Any],
@@ -207,7 +216,8 @@ class Warlog:
         while True:
             last = self.store.last_seq(game_id)
             try:
-                return self._append_submission(game_id, DIRECTOR, {"ruling": ruling}, last, idempotency_key)
+                return self._append_submission(game_id, DIRECTOR, {"ruling": ruling, **self._blind(game_id, last + 1)},
+                                               last, idempotency_key)
             except StaleSeq:
                 continue  # rulings do not depend on what the director saw: retry at the new end
 
@@ -312,7 +322,8 @@ class Warlog:
         return {**base, "prompt": game.prompt(state, viewer.seat), "actions": game.legal_actions(state, viewer.seat),
                 "pending": s.pending}
 
-    def move(self, game_id: str, seq: int) -> dict[str, Any]:
+    def move(self, game_id: str, seq: int, viewer: Viewer) -> dict[str, Any]:
+        """A submission and its judgement, as `viewer` may see them (see `redact_payload`)."""
         s = self.summary(game_id)
         if not 0 <= seq <= s.last_seq:
             raise NotFound(f"no event {seq} in game {game_id}")
@@ -320,15 +331,24 @@ class Warlog:
         if sub.type != SUBMITTED:
             raise NotFound(f"event {seq} is a {sub.type}, not a submission")
         judged = self.history(game_id).find_judgement(seq)
-        out: dict[str, Any] = {"seq": seq, "seat": sub.seat, "submitted": sub.payload, "sandbox": s.sandbox}
+        full = viewer.director or s.status == "ended"
+        game = get_game(self.created(game_id).payload["game"])
+
+        def shown(ev: Event) -> dict[str, Any]:
+            return dict(ev.payload) if full else redact_payload(ev, game, viewer)
+
+        out: dict[str, Any] = {"seq": seq, "seat": sub.seat, "submitted": shown(sub), "sandbox": s.sandbox}
         if judged is None:
             return {**out, "status": "pending"}
+        p = shown(judged)
         if judged.type == REJECTED:
-            return {**out, "status": "rejected", "event_seq": judged.seq, "reasons": judged.payload["reasons"],
-                    "rules": sorted({r["rule"] for r in judged.payload["reasons"] if r.get("rule")})}
-        p = judged.payload
-        return {**out, "status": "resolved", "event_seq": judged.seq, "facts": p["facts"], "dice": p["dice"],
-                "rules": p["rules"], "state_hash": p["state_hash"], "active_seats": p["active_seats"]}
+            return {**out, "status": "rejected", "event_seq": judged.seq, "reasons": p["reasons"],
+                    "rules": sorted({r["rule"] for r in p["reasons"] if r.get("rule")})}
+        out = {**out, "status": "resolved", "event_seq": judged.seq, "facts": p["facts"], "dice": p["dice"],
+               "rules": p["rules"], "active_seats": p["active_seats"]}
+        if "state_hash" in p:
+            out["state_hash"] = p["state_hash"]
+        return out
 
     def events(self, game_id: str, after: int, viewer: Viewer, limit: int = 1000) -> dict[str, Any]:
         s = self.summary(game_id)
@@ -359,7 +379,18 @@ def redact(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
     information stays hidden). Token hashes and state patches are never shown; for games with
     hidden information, other seats' actions and facts not addressed to the viewer are removed."""
     doc = ev.to_json()
+    doc["payload"] = redact_payload(ev, game, viewer)
+    doc["redacted"] = True
+    return doc
+
+
+def redact_payload(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
+    """`ev.payload` as `viewer` may see it while the game runs. In a game with hidden
+    information a seat sees its own actions and rejections, facts addressed to it and public
+    facts; never another seat's action or rejection reasons, nor a state hash or blind (a hash
+    over a state with few possible secrets would let a seat find them by trying each one)."""
     payload = dict(ev.payload)
+    payload.pop("blind", None)
     if ev.type == GAME_CREATED:
         payload.pop("seat_token_sha256", None)
         payload.pop("director_token_sha256", None)
@@ -367,11 +398,14 @@ def redact(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
         payload.pop("patch", None)
         payload.pop("state", None)
     if getattr(game, "hidden_information", False):
+        payload.pop("state_hash", None)
         if ev.type == SUBMITTED and ev.seat != viewer.seat:
             payload.pop("action", None)
         if ev.type == RESOLVED:
             payload["facts"] = [f for f in payload.get("facts", [])
                                 if f.get("visible_to") is None or viewer.seat in f["visible_to"]]
-    doc["payload"] = payload
-    doc["redacted"] = True
-    return doc
+        if ev.type == REJECTED and payload.get("seat") != viewer.seat:
+            payload["reasons"] = [{"message": "another seat's move was refused (hidden until the game ends)",
+                                   "rule": None}]
+    return payload
+

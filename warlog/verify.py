@@ -6,7 +6,8 @@ Checks, in order, and stops at the first event that does not reproduce:
 3. the revealed seed matches the commitment in event 0, and the entropy digest matches the seats';
 4. every die re-derives from the seed (or, before the seed is revealed, is replayed as recorded);
 5. the set-up and every judgement re-run through the rules give the same facts, dice, result
-   and state hash, and every recorded patch folds to the recorded state hash.
+   and state hash, and every recorded patch folds to the recorded state hash;
+6. in a game with hidden information, every event's blind re-derives from the revealed seed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from ledger.canonical import state_hash
-from ledger.dice import DerivedDice, ForcedThenDerived, entropy_digest
+from ledger.dice import DerivedDice, ForcedThenDerived, derive_blind, entropy_digest
 from ledger.events import (
     GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SEED_REVEALED, SUBMITTED,
     ChainError, Event, check_chain,
@@ -106,6 +107,8 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
     forced_used = 0
     last_judgement: dict[str, Any] | None = None
     for ev in events:
+        if seed is not None and "blind" in ev.payload and ev.payload["blind"] != derive_blind(seed, ev.game_id, ev.seq):
+            raise VerifyFailure(ev.seq, "the blind does not derive from the revealed seed")
         if ev.type == SEAT_JOINED:
             joined[ev.seat or ""] = ev.payload.get("entropy", "")
         elif ev.type == GAME_STARTED:

@@ -11,7 +11,12 @@ A game is a handful of pure functions over plain JSON data:
   the rule sections that decided them, or raises `IllegalAction` with the rule section;
   an engine-run enemy (a solitaire game) acts inside `apply`, its decisions recorded as facts;
 * `view(state, seat)` is what that seat (or a spectator, seat None) may see: hidden units
-  are removed here and nowhere else;
+  are removed here and nowhere else. A game with hidden information sets
+  `hidden_information = True`; the service then shows another seat's actions to nobody but the
+  director until the game ends, passes only the facts whose `visible_to` names the viewer (or
+  public ones), and salts every event so its public hash gives nothing away. What the game
+  itself makes public must not name hidden things: a public fact's text or data, and a die's
+  `purpose`, say "a hidden unit" and never its hex;
 * `outcome(state)` is None while the game runs.
 
 Rules code imports no Flask, Redis, marshmallow, clock, `random` or I/O. It never mutates
