@@ -68,7 +68,7 @@ class Audit:
 
 def build(events: Iterable[Event], describe: Any, seat: str | None = None, full: bool = True,
           owner: Callable[[str], str | None] | None = None) -> Audit:
-    """Read every event once. `describe(submission payload) -> str` words a submission; unless
+    """Read every event once. `describe(submission event) -> str` words a submission; unless
     `full`, facts addressed to other seats (`visible_to`) are left out. `owner(purpose)` names
     the seat a die belongs to (by default: the seat whose move rolled it)."""
     evs = list(events)
@@ -106,7 +106,7 @@ def build(events: Iterable[Event], describe: Any, seat: str | None = None, full:
                 if r["seq"] == sub_seq:
                     r["judgement"] = ev
             if ev.payload.get("dice"):
-                title = describe(sub.payload) if sub else f"move #{sub_seq}"
+                title = describe(sub) if sub else f"move #{sub_seq}"
                 decided = [f for f in ev.payload.get("facts", []) if _decides(f) and
                            (full or f.get("visible_to") is None or seat in f["visible_to"])]
                 audit.groups.append(_group(ev, sub_seq, ev.payload.get("seat"), title, decided, seed, entropy,

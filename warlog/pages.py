@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, stream_with_context, url_for
 from werkzeug.exceptions import HTTPException
 
-from ledger.events import SUBMITTED
+from ledger.events import SUBMITTED, Event
 from rules import all_games, get_game
 from rules.core.game import Game
 from warlog import audit as audit_mod
@@ -384,10 +384,14 @@ def audit(game_id: str) -> Any:
     viewer = viewer_for(game_id)
     full = viewer.director or info["status"] == "ended"
 
-    def describe(payload: dict[str, Any]) -> str:
-        if "ruling" in payload:
-            return rp.describe_ruling(payload["ruling"])
-        return g.describe_action(payload["action"]) if "action" in payload else "a hidden move"
+    hides = not full and getattr(g, "hidden_information", False)
+
+    def describe(sub: Event) -> str:
+        if "ruling" in sub.payload:
+            return rp.describe_ruling(sub.payload["ruling"])
+        if "action" not in sub.payload or (hides and sub.seat != viewer.seat):
+            return f"a move by {sub.seat} (hidden until the game ends)"
+        return g.describe_action(sub.payload["action"])
 
     owner = getattr(renderer_for(g.name), "die_owner", None)
     report = audit_mod.build(svc.store.iter_events(game_id), describe, viewer.seat, full, owner)

@@ -1,6 +1,7 @@
 """A tiny two-seat game WITH hidden information, to prove the pages never show a seat's
 secret to anyone else while the game runs. Each seat rolls a secret d6 at set-up; each in
-turn may `peek` (a fact only it can read) or `pass`; the game ends when both have passed."""
+turn may `peek` (a fact only it can read), `reroll` its secret (a die, the new value told
+only to it) or `pass`; the game ends when both have passed."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ class SecretGame(Game):
         return [] if state["over"] else [state["turn"]]
 
     def legal_actions(self, state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
-        return [{"type": "peek"}, {"type": "pass"}] if seat in self.active_seats(state) else []
+        return [{"type": "peek"}, {"type": "reroll"}, {"type": "pass"}] if seat in self.active_seats(state) else []
 
     def prompt(self, state: dict[str, Any], seat: str) -> str:
         return "peek or pass"
@@ -47,6 +48,10 @@ class SecretGame(Game):
         if action["type"] == "peek":
             return Applied(new, [Fact(f"{seat}'s secret is {state['secrets'][seat]}", "S 2", "peek",
                                       visible_to=(seat,))])
+        if action["type"] == "reroll":
+            new["secrets"][seat] = f"zq-{seat}-{dice.roll(6, 'a reroll')}"
+            return Applied(new, [Fact(f"{seat}'s secret is now {new['secrets'][seat]}", "S 2", "roll",
+                                      {"die": True}, visible_to=(seat,))])
         new["passed"].append(seat)
         new["turn"] = "south" if seat == "north" else "north"
         new["over"] = len(new["passed"]) >= 2
@@ -65,6 +70,10 @@ class PeekSchema(StrictSchema):
     type = action_type("peek")
 
 
+class RerollSchema(StrictSchema):
+    type = action_type("reroll")
+
+
 class PassSchema(StrictSchema):
     type = action_type("pass")
 
@@ -76,5 +85,5 @@ def install() -> None:
     global _installed
     if not _installed:
         register(SecretGame())
-        register_actions(SecretGame.name, {"peek": PeekSchema, "pass": PassSchema})
+        register_actions(SecretGame.name, {"peek": PeekSchema, "reroll": RerollSchema, "pass": PassSchema})
         _installed = True

@@ -98,6 +98,19 @@ def test_a_spectator_replay_of_a_running_game_uses_the_public_view(app, secret_g
     assert north_secret in over and south_secret in over and ">Everything<" in over
 
 
+def test_the_audit_of_a_running_hidden_game_does_not_name_another_seats_move(app, secret_game):
+    pg = secret_game
+    pg.act("north", '{"type": "reroll"}')
+    drain(app)
+    north_secret = re.search(r"zq-north-\d", pg.page("north")).group(0)
+    for viewer in ("south", "spectator"):
+        audit = pg.page(viewer, "/audit")
+        assert "a move by north (hidden until the game ends)" in audit and "reroll" not in audit.replace("a reroll", "")
+        assert north_secret not in audit and "north's secret" not in audit
+    own = pg.page("north", "/audit")
+    assert "type=reroll" in own and north_secret in own
+
+
 def test_the_audit_page_checks_seed_chain_and_dice_and_offers_the_export(app, new_game, client):
     p = new_game("dice-duel", "short")
     for _ in range(400):
