@@ -12,8 +12,9 @@ from markupsafe import Markup
 from rules.assault_on_belgium.data import Unit, World
 from warlog.render import Highlights, Scene, register_renderer
 from warlog.render.counters import Counter, draw
-from warlog.render.aob_map import BATTLE, GAME, HL_HEX, HL_PATH, S, defs, layout, static_map, world
-from warlog.render.hexmap import HexLayout, arrow_shape, el, num, path_through, text
+from warlog.render.aob_map import BATTLE, GAME, S, defs, layout, static_map, world
+from warlog.render.boardkit import STATE_STYLE, highlight_marks, svg_document, targets
+from warlog.render.hexmap import HexLayout, arrow_shape, el, num, text
 
 PATH_PHASES = ("german_land_move", "belgian_reaction")
 C = 40.0  # counter side
@@ -26,13 +27,7 @@ STYLE = """
 .hexmap .place{font-size:9.5px;font-weight:bold;fill:#1d1d1b}
 .hexmap .region{font-size:8px;font-style:italic;fill:#5b5a52}
 .hexmap .country{font-size:18px;letter-spacing:3px;fill:#000;opacity:.28;font-weight:bold}
-.hexmap .counter.selected .body{stroke:#ffcf00;stroke-width:4}
-.hexmap .counter.hl .body{stroke:#ee3377;stroke-width:3.5}
-.hexmap .counter.lost{opacity:.7}
-.hexmap .counter.done{opacity:.78}
-.hexmap .target-hex{fill:#ffcf00;fill-opacity:.16;stroke:#b38f00;stroke-width:2.5;stroke-dasharray:6 3;pointer-events:none}
-.hexmap .counter.target .body{stroke:#ffcf00;stroke-width:3}
-.hexmap .borders,.hexmap .rivers,.hexmap .roads,.hexmap .places,.hexmap .battles,.hexmap .highlights,.hexmap .markers,
+""" + STATE_STYLE + """.hexmap .borders,.hexmap .rivers,.hexmap .roads,.hexmap .places,.hexmap .battles,.hexmap .highlights,.hexmap .markers,
 .hexmap .cartouche{pointer-events:none}
 """
 
@@ -80,7 +75,7 @@ def board_svg(scene: Scene) -> str:
     body = [f"<style>{STYLE}</style>", defs(), static_map()]
     if state:
         body.append(_battles(state, w, lay))
-    body.append(_targets(scene, lay))
+    body.append(targets(scene.target_hexes, lay, w.hexes))
     if state:
         body.append(_units(scene, w, lay))
         body.append(_markers(state, w, lay))
@@ -89,9 +84,7 @@ def board_svg(scene: Scene) -> str:
     if scene.caption:
         body.append(text(lay.width - 12, lay.height - 6, scene.caption, font_size="11", text_anchor="end",
                          fill="#333"))
-    return el("svg", "".join(body), xmlns="http://www.w3.org/2000/svg", class_="hexmap",
-              viewBox=f"0 0 {num(lay.width)} {num(height)}", width=num(lay.width), height=num(height), role="img",
-              aria_label="Map of Belgium and the border, May 1940", data_game=GAME)
+    return svg_document("".join(body), lay.width, height, "Map of Belgium and the border, May 1940", GAME)
 
 
 # -- the printed map (the same for every state: built once) ---------------------------------
@@ -142,12 +135,6 @@ def _markers(state: dict[str, Any], w: World, lay: HexLayout) -> str:
                       + text(8.5, 15, str(b["marker"]), font_size="8", font_weight="bold", text_anchor="middle"),
                       transform=f"translate({num(x)},{num(y)})", class_="marker tank-battle"))
     return el("g", "".join(out), class_="markers")
-
-
-def _targets(scene: Scene, lay: HexLayout) -> str:
-    out = [el("polygon", points=lay.polygon(h, 0.9), class_="target-hex", data_target=h)
-           for h in sorted(scene.target_hexes) if h in world().hexes]
-    return el("g", "".join(out), class_="targets")
 
 
 def short_label(u: Unit) -> str:
@@ -281,23 +268,7 @@ def _stack(ids: list[str], cx: float, cy: float, hx: str, state: dict[str, Any],
 def _highlights(hl: Highlights, state: dict[str, Any] | None, w: World, lay: HexLayout) -> str:
     if not hl:
         return ""
-    out = []
-    for hx in hl.hexes:
-        if hx in w.hexes:
-            out.append(el("polygon", points=lay.polygon(hx, 0.94), fill=HL_HEX, fill_opacity="0.18", stroke=HL_HEX,
-                          stroke_width="4.5", class_="hl-hex"))
-    for path in hl.paths:
-        hexes = [h for h in path if h in w.hexes]
-        if len(hexes) < 2:
-            continue
-        d = path_through(lay, hexes)
-        out.append(el("path", d=d, fill="none", stroke="#fff", stroke_width="9", stroke_linejoin="round",
-                      stroke_linecap="round", opacity="0.85"))
-        out.append(el("path", d=d, fill="none", stroke=HL_PATH, stroke_width="4.5", stroke_linejoin="round",
-                      stroke_linecap="round", stroke_dasharray="10 5", marker_end="url(#arrow)", class_="hl-path"))
-        for h in hexes[:-1]:
-            x, y = lay.centre(h)
-            out.append(el("circle", cx=num(x), cy=num(y), r="3.5", fill=HL_PATH))
+    out = highlight_marks(hl, lay, w.hexes)
     for uid, hx in hl.lost:
         if hx not in w.hexes or uid not in w.units or state is None:
             continue

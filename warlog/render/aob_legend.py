@@ -3,34 +3,20 @@ and the rule that gives it effect (Terrain Effects Chart, AoB 19.1)."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from functools import lru_cache
 
-from markupsafe import escape
-
 from rules.assault_on_belgium.data import read_data
 from warlog.render.aob import counter_for
-from warlog.render.aob_map import BATTLE, HL_HEX, HL_PATH, RIVER, defs, terrain_fill, world
+from warlog.render.aob_map import BATTLE, RIVER, defs, terrain_fill, world
+from warlog.render.boardkit import legend_hex as _hex
+from warlog.render.boardkit import legend_item as _item
+from warlog.render.boardkit import legend_list, replay_items, star_points
+from warlog.render.boardkit import swatch as _swatch
 from warlog.render.counters import draw
-from warlog.render.hexmap import arrow_shape, el, line, points
+from warlog.render.hexmap import arrow_shape, el, line
 
 P = "lg-"  # pattern id prefix: the legend has its own copy of the patterns
-
-
-def _hex(fill: str, extra: str = "", stroke: str = "#7e7c70") -> str:
-    pts = [(20 + 15 * math.cos(math.radians(60 * k)), 14 + 15 * math.sin(math.radians(60 * k))) for k in range(6)]
-    return el("polygon", points=points(pts), fill=fill, stroke=stroke, stroke_width="0.8") + extra
-
-
-def _swatch(body: str, width: int = 40, height: int = 28) -> str:
-    return el("svg", body, xmlns="http://www.w3.org/2000/svg", width=str(width), height=str(height),
-              viewBox=f"0 0 {width} {height}", aria_hidden="true")
-
-
-def _item(svg: str, label: str, note: str = "") -> str:
-    note_html = f' <span class="muted">{escape(note)}</span>' if note else ""
-    return f"<li>{svg}<span>{escape(label)}{note_html}</span></li>"
 
 
 @lru_cache(maxsize=1)
@@ -58,7 +44,8 @@ def legend_html() -> str:
         _item(_swatch(el("rect", x="12", y="8", width="16", height="12", rx="1.5", fill="#fff", stroke="#c0182a")
                       + el("text", "3", x="20", y="17.5", font_size="9", font_weight="bold", fill="#c0182a",
                            text_anchor="middle")), "City AA strength", "fires at German bombers (AoB 16)"),
-        _item(_swatch(_star_svg(20, 14, 9, 4.5, "#fff", "#1d1d1b")), "Fortress",
+        _item(_swatch(el("polygon", points=star_points(20, 14, 9, 4.5), fill="#fff", stroke="#1d1d1b",
+                                 stroke_width="1.5")), "Fortress",
               "tanks −2, others +2; ignores R; bombing halved"),
         _item(_swatch(_hex("none", stroke="#c0182a").replace('stroke-width="0.8"', 'stroke-width="3"')),
               "Objective", "Brussels and Antwerp (AoB 3)"),
@@ -86,13 +73,9 @@ def legend_html() -> str:
                       + el("text", "TB", x="19.5", y="12", font_size="6", font_weight="bold", text_anchor="middle")
                       + el("text", "4", x="19.5", y="20", font_size="8", font_weight="bold", text_anchor="middle")),
               "Tank battle marker", "MP left for pursuit (AoB 15)"),
-        _item(_swatch(el("path", d="M4,20 L20,10 L34,14", fill="none", stroke=HL_PATH, stroke_width="4",
-                         stroke_dasharray="8 4")), "Replay: path moved"),
-        _item(_swatch(_hex(HL_HEX, stroke=HL_HEX).replace('fill="' + HL_HEX + '"',
-                                                          'fill="' + HL_HEX + '" fill-opacity="0.25"')),
-              "Replay: hex fought over"),
+        *replay_items(),
     ]
-    return '<ul class="legend">' + "".join(items) + "</ul>"
+    return legend_list(items)
 
 
 def _road_items() -> list[str]:
@@ -107,13 +90,4 @@ def _road_items() -> list[str]:
                                  + line((14, 9), (20, 21), stroke="#26231f", stroke_width="2.2")
                                  + line((20, 7), (26, 19), stroke="#26231f", stroke_width="2.2")), "Bridge"))
     return out
-
-
-def _star_svg(x: float, y: float, r: float, inner: float, fill: str, stroke: str) -> str:
-    pts = []
-    for k in range(10):
-        rr = r if k % 2 == 0 else inner
-        a = math.radians(-90 + 36 * k)
-        pts.append((x + rr * math.cos(a), y + rr * math.sin(a)))
-    return el("polygon", points=points(pts), fill=fill, stroke=stroke, stroke_width="1.5")
 

@@ -5,13 +5,13 @@ with their AA strength, fortresses, objectives and the title cartouche."""
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import Any
 
 from rules import get_game
 from rules.assault_on_belgium.data import World, read_data
-from warlog.render.hexmap import HexLayout, el, line, num, points, text
+from warlog.render.boardkit import arrow_marker, star_points
+from warlog.render.hexmap import HexLayout, el, line, num, text
 
 GAME = "assault-on-belgium"
 S = 46.0  # hex corner radius
@@ -24,8 +24,6 @@ COUNTRY_NAME = {"BE": "BELGIQUE · BELGIË", "DE": "DEUTSCHES REICH", "NL": "NED
 COUNTRY_LABEL_HEX = {"FR": "0411", "NL": "1201", "DE": "2008", "LU": "1913", "BE": "0606"}
 MAJOR_RIVERS = ("Meuse", "Scheldt", "Albert Canal")
 RIVER = "#2166ac"
-HL_PATH = "#ee3377"
-HL_HEX = "#ee7733"
 BATTLE = "#d55e00"
 
 
@@ -60,8 +58,7 @@ def defs(prefix: str = "") -> str:
         el("pattern", el("rect", width="20", height="10", fill="#a9d2ec")
            + el("path", d="M0,6 q2.5,-3 5,0 t5,0 t5,0 t5,0", stroke="#6ea6cf", stroke_width="1", fill="none"),
            id=f"{p}t-sea", width="20", height="10", patternUnits="userSpaceOnUse"),
-        el("marker", el("path", d="M0,0 L10,5 L0,10 z", fill=HL_PATH), id=f"{p}arrow", viewBox="0 0 10 10",
-           refX="7", refY="5", markerWidth="4", markerHeight="4", orient="auto-start-reverse"),
+        arrow_marker(p),
     ]
     return el("defs", "".join(pats))
 
@@ -205,22 +202,12 @@ def _places(w: World, lay: HexLayout) -> str:
 
 def _fort(x: float, y: float) -> str:
     """A fortress: a bastioned star outline."""
-    pts = []
-    for k in range(10):
-        r = 7.5 if k % 2 == 0 else 3.8
-        a = math.radians(-90 + 36 * k)
-        pts.append((x + r * math.cos(a), y + r * math.sin(a)))
-    return el("polygon", el("title", "Fortress"), points=points(pts), fill="#fff", stroke="#1d1d1b",
+    return el("polygon", el("title", "Fortress"), points=star_points(x, y, 7.5, 3.8), fill="#fff", stroke="#1d1d1b",
               stroke_width="1.6")
 
 
 def _star(x: float, y: float, r: float, colour: str) -> str:
-    pts = []
-    for k in range(10):
-        rr = r if k % 2 == 0 else r * 0.45
-        a = math.radians(-90 + 36 * k)
-        pts.append((x + rr * math.cos(a), y + rr * math.sin(a)))
-    return el("polygon", points=points(pts), fill=colour, stroke="#fff", stroke_width="0.8")
+    return el("polygon", points=star_points(x, y, r, r * 0.45), fill=colour, stroke="#fff", stroke_width="0.8")
 
 
 def _cartouche(lay: HexLayout) -> str:
