@@ -1,0 +1,111 @@
+"""Where things are, as the rules ask it: occupancy, zones of control, contact (VB 5.3, 6.0, 12.0).
+
+A unit's `at` is a hex label, or for a monitor on a river hexside the hexside key ("0717/0718",
+VB 12.0: the only case of a unit on a hexside). Monitors exert no ZOC and are not counted as
+occupying a land hex (VB 12.0, 12.1; A-32).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.vietnam_battles.data import UnitDef, World
+
+State = dict[str, Any]
+SIDES = ("us", "vc")
+
+
+def other(side: str) -> str:
+    return "vc" if side == "us" else "us"
+
+
+def udef(w: World, uid: str) -> UnitDef:
+    return w.units[uid]
+
+
+def on_map(s: State, uid: str) -> bool:
+    return s["units"][uid]["status"] == "map"
+
+
+def units_of(s: State, w: World, side: str | None = None) -> list[str]:
+    return sorted(u for u, r in s["units"].items() if r["status"] == "map" and (side is None or w.units[u].side == side))
+
+
+def is_hexside(at: str | None) -> bool:
+    return at is not None and "/" in at
+
+
+def side_hexes(at: str) -> list[str]:
+    return at.split("/")
+
+
+def land_at(s: State, w: World, h: str) -> str | None:
+    """The (non-monitor) unit in hex h, if any (VB 5.3: at most one)."""
+    for u, r in s["units"].items():
+        if r["status"] == "map" and r["at"] == h and not w.units[u].monitor:
+            return u
+    return None
+
+
+def monitor_at(s: State, w: World, space: str) -> str | None:
+    for u, r in s["units"].items():
+        if r["status"] == "map" and r["at"] == space and w.units[u].monitor:
+            return u
+    return None
+
+
+def values(s: State, w: World, uid: str) -> tuple[int, int, int]:
+    """(attack, defense, MA) on the side now face up (VB 7.6 step losses flip a unit)."""
+    return w.units[uid].values(bool(s["units"][uid]["reduced"]))
+
+
+def in_ezoc(s: State, w: World, side: str, h: str) -> bool:
+    """VB 6.0: h is in an enemy ZOC for `side` if an enemy non-monitor unit is adjacent."""
+    for n in w.neighbours(h):
+        u = land_at(s, w, n)
+        if u is not None and w.units[u].side != side:
+            return True
+    return False
+
+
+def enemy_monitor_blocks(s: State, w: World, side: str, a: str, b: str) -> bool:
+    """VB 12.0: enemy units may not cross the hexside a monitor occupies."""
+    m = monitor_at(s, w, "/".join(sorted((a, b))))
+    return m is not None and w.units[m].side != side
+
+
+def touches(w: World, at: str) -> set[str]:
+    """Hexes a unit at `at` is adjacent to or in: a land hex's neighbours; a hexside's two hexes (INFERRED, G6)."""
+    if is_hexside(at):
+        return set(side_hexes(at))
+    return set(w.neighbours(at)) | {at}
+
+
+def in_contact(s: State, w: World, a: str, b: str) -> bool:
+    """VB 7.0, 12.0: may units a and b fight each other (adjacent, or a monitor and a unit in a hex it touches)?"""
+    pa, pb = s["units"][a]["at"], s["units"][b]["at"]
+    if pa is None or pb is None:
+        return False
+    if is_hexside(pa) and is_hexside(pb):
+        return False
+    if is_hexside(pa):
+        return pb in side_hexes(pa)
+    if is_hexside(pb):
+        return pa in side_hexes(pb)
+    if w.units[a].monitor or w.units[b].monitor:
+        return pa == pb or pb in w.neighbours(pa)
+    return pb in w.neighbours(pa)
+
+
+def hex_of(s: State, uid: str) -> str | None:
+    at = s["units"][uid]["at"]
+    return None if at is None or is_hexside(at) else str(at)
+
+
+def near_hexes(at: str) -> list[str]:
+    return side_hexes(at) if is_hexside(at) else [at]
+
+
+def space_distance(w: World, a: str, b: str) -> int:
+    """Hex distance between two positions; a hexside counts as the nearer of its two hexes (G18)."""
+    return min(w.distance(x, y) for x in near_hexes(a) for y in near_hexes(b))

@@ -1,0 +1,162 @@
+"""Static data: the map (hexes, hexsides, regions), the counters, the terrain chart and the
+turn track. Loaded once from rules/vietnam_battles/data/ (authored by the data engineer, see
+docs/games/vietnam-battles-data.md); tests build small `World`s by hand.
+
+Map schema (shared with AoB): {"id", "grid": {cols, rows, first_col, first_row, digits,
+shifted}, "hexes": {"0717": {"terrain", "road", "trail", ...}}, "hexsides": {"0717/0718":
+{"river", "kind", "bridge", "road", "trail"}}, "regions": {...}}. Hexside keys are the two
+labels sorted and joined by "/" (rules.core.hexgrid.hexside).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rules.core.hexgrid import HexGrid, hexside
+
+DATA = Path(__file__).parent / "data"
+
+# VB 5.2 / Part VIII G4: the movement costs are printed on the map, not in the text. These are the
+# defaults used when tables.json gives none (authored; docs/games/vietnam-battles.md).
+DEFAULT_TERRAIN: dict[str, dict[str, Any]] = {
+    "clear": {"mp": 1, "row": "clear"},
+    "rice_paddy": {"mp": 1, "row": "clear"},
+    "jungle": {"mp": 2, "row": "jungle"},
+    "swamp": {"mp": 2, "row": "jungle"},
+    "village": {"mp": 1, "row": "village"},
+    "plantation": {"mp": 1, "row": "village"},
+    "town": {"mp": 1, "row": "hill"},
+    "hill": {"mp": 2, "row": "hill"},
+    "cp": {"mp": 1, "row": "hill"},
+    "all_water": {"mp": 0, "row": "clear", "prohibited": True},
+}
+DEFAULT_RIVER_MP = 1
+
+
+@dataclass(frozen=True)
+class UnitDef:
+    """A counter (VB 2.3, 3.0): attack-defense-MA on each side; `steps` 1 or 2."""
+
+    id: str
+    name: str
+    side: str  # "us" | "vc"
+    nationality: str  # "US" | "ARVN" | "VC"
+    attack: int
+    defense: int
+    ma: int
+    r_attack: int
+    r_defense: int
+    r_ma: int
+    steps: int = 2
+    mech: bool = False
+    monitor: bool = False
+    engineer: bool = False
+    special_forces: bool = False
+
+    def values(self, reduced: bool) -> tuple[int, int, int]:
+        return (self.r_attack, self.r_defense, self.r_ma) if reduced else (self.attack, self.defense, self.ma)
+
+
+@dataclass
+class World:
+    map_id: str
+    grid: HexGrid
+    hexes: dict[str, dict[str, Any]]
+    hexsides: dict[str, dict[str, Any]]
+    units: dict[str, UnitDef]
+    terrain: dict[str, dict[str, Any]] = field(default_factory=lambda: dict(DEFAULT_TERRAIN))
+    river_mp: int = DEFAULT_RIVER_MP
+    gtrt: dict[str, list[list[int]]] = field(default_factory=dict)  # scenario -> [[us, vc], ...] per turn
+    pools: dict[str, list[int]] = field(default_factory=dict)  # side -> marker values (VB 8.0)
+    slicks: int = 0
+    tangos: int = 0
+    regions: dict[str, list[str]] = field(default_factory=dict)
+    data_id: str = "fixture"
+
+    # -- map queries ------------------------------------------------------------------------
+    def neighbours(self, h: str) -> list[str]:
+        return [n for n in self.grid.neighbours(h) if n in self.hexes]
+
+    def distance(self, a: str, b: str) -> int:
+        return self.grid.distance(a, b)
+
+    def side(self, a: str, b: str) -> dict[str, Any]:
+        return self.hexsides.get(hexside(a, b), {})
+
+    def terrain_of(self, h: str) -> str:
+        return str(self.hexes[h].get("terrain", "clear"))
+
+    def terrain_info(self, h: str) -> dict[str, Any]:
+        t = self.terrain_of(h)
+        return self.terrain.get(t) or DEFAULT_TERRAIN.get(t) or {"mp": 1, "row": "clear"}
+
+    def prohibited(self, h: str) -> bool:
+        """VB 5.1, 19.0: all-water (Mekong) hexes are closed to land units."""
+        return bool(self.terrain_info(h).get("prohibited"))
+
+    def is_river(self, a: str, b: str) -> bool:
+        s = self.side(a, b)
+        return bool(s.get("river")) or s.get("kind") in ("river", "stream", "canal")
+
+    def bridged(self, a: str, b: str) -> bool:
+        return bool(self.side(a, b).get("bridge"))
+
+    def road_along(self, a: str, b: str) -> bool:
+        """VB 5.2.1, A-22: the road must cross this hexside (a river without a bridge cuts it)."""
+        s = self.side(a, b)
+        if "road" in s:
+            return bool(s["road"]) and (not self.is_river(a, b) or self.bridged(a, b))
+        return False
+
+    def trail_along(self, a: str, b: str) -> bool:
+        s = self.side(a, b)
+        if "trail" in s:
+            return bool(s["trail"]) and (not self.is_river(a, b) or self.bridged(a, b))
+        return False
+
+
+def _unit_from_json(uid: str, d: dict[str, Any]) -> UnitDef:
+    red = d.get("reduced")
+    steps = int(d.get("steps", 2 if red else 1))
+    a, df, ma = int(d["attack"]), int(d["defense"]), int(d["ma"])
+    ra, rd, rm = (int(red["attack"]), int(red["defense"]), int(red["ma"])) if red else (a, df, ma)
+    side = str(d.get("side", "us")).lower()
+    return UnitDef(uid, str(d.get("name", uid)), "vc" if side == "vc" else "us",
+                   str(d.get("nationality", "VC" if side == "vc" else "US")), a, df, ma, ra, rd, rm, steps,
+                   bool(d.get("mech", d.get("mechanized", False))), bool(d.get("monitor", False)),
+                   bool(d.get("engineer", False)), bool(d.get("special_forces", False)))
+
+
+def world_from_json(map_doc: dict[str, Any], units: dict[str, UnitDef], tables: dict[str, Any] | None = None) -> World:
+    g = map_doc["grid"]
+    grid = HexGrid(int(g["first_col"]), int(g["first_row"]), int(g["cols"]), int(g["rows"]),
+                   str(g.get("shifted", "even")), int(g.get("digits", 2)))
+    w = World(str(map_doc.get("id", "map")), grid, dict(map_doc["hexes"]), dict(map_doc.get("hexsides", {})), units,
+              regions={k: list(v) for k, v in map_doc.get("regions", {}).items()})
+    t = tables or {}
+    terr = t.get("terrain_effects") or t.get("terrain")
+    if isinstance(terr, dict):
+        merged = dict(DEFAULT_TERRAIN)
+        for k, v in terr.items():
+            if isinstance(v, dict):
+                merged[k] = {**DEFAULT_TERRAIN.get(k, {}), **v}
+        w.terrain = merged
+    if isinstance(t.get("river_mp"), int):
+        w.river_mp = int(t["river_mp"])
+    if isinstance(t.get("gtrt"), dict):
+        w.gtrt = {k: [list(map(int, x)) for x in v] for k, v in t["gtrt"].items()}
+    if isinstance(t.get("pools"), dict):
+        w.pools = {k.lower(): [int(x) for x in v] for k, v in t["pools"].items()}
+    w.slicks, w.tangos = int(t.get("slicks", 0)), int(t.get("tangos", 0))
+    return w
+
+
+def load_json(name: str) -> Any:
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+def data_present() -> bool:
+    return all((DATA / n).exists() for n in ("snoopys-nose-map.json", "counters.json", "tables.json"))

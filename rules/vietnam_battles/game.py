@@ -1,0 +1,133 @@
+"""The Game object: Warlog's interface over the sequence of play (rules/core/game.py).
+
+Two seats, "us" (US, ARVN and the river flotilla) and "vc". The US is the first player in
+every scenario (VB 25.0-27.0). Digest: ../shared/rules/vietnam-battles.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.dice import DiceSource
+from rules.core.game import Action, Applied, Fact, Game, IllegalAction, Outcome, Scenario, State
+from rules.vietnam_battles import flow, schema, scenarios
+from rules.vietnam_battles.data import World
+
+ROLES = ("us", "vc")
+SCENARIOS = {
+    "boys67": Scenario("boys67", "The Boys of '67 (practice scenario, 15 May 1967)", ROLES,
+                       "Two battalions of the US 9th Division against a VC force in an L-shaped ambush between the "
+                       "Rach Ba Rai and Rach Tra Tan; 4 game turns (VB 25.0)."),
+}
+
+
+class VietnamBattles(Game):
+    name = "vietnam-battles"
+    title = "Vietnam Battles: Iron Triangle & Snoopy's Nose"
+    version = "1"
+    solitaire = False
+    hidden_information = True  # support fire hands (H6) and, in Snoopy's Nose, hidden units and camps
+
+    def __init__(self, world: World | None = None) -> None:
+        self._world = world
+
+    @property
+    def world(self) -> World:
+        if self._world is None:
+            from rules.vietnam_battles.loader import load_world
+
+            self._world = load_world()
+        return self._world
+
+    def scenarios(self) -> dict[str, Scenario]:
+        return dict(SCENARIOS)
+
+    def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
+        if scenario not in SCENARIOS:
+            raise IllegalAction(f"unknown scenario {scenario!r}; this game has {', '.join(SCENARIOS)}")
+        w = self.world
+        placed = scenarios.BOYS67_SETUP
+        units = {u: {"at": at, "status": "map", "reduced": False, "moved": "", "attacked": "", "advanced": False,
+                     "retreated": False, "transported": ""} for u, at in placed.items()}
+        missing = sorted(u for u in units if u not in w.units)
+        if missing:
+            raise IllegalAction(f"the counter data lacks {', '.join(missing)}")
+        s: State = {
+            "game": self.name, "version": self.version, "scenario": scenario, "map_id": w.map_id,
+            "data_id": w.data_id, "options": self.resolve_options(options), "rules": dict(scenarios.BOYS67_RULES),
+            "turn": 1, "final_turn": 4, "phase": "movement", "player": "us", "units": units, "moving": None,
+            "battle": None, "decision": None, "hands": {"us": [], "vc": []}, "spent": {"us": [], "vc": []},
+            "bombarded": [], "defended": [], "attacks_made": 0, "eliminated": [], "chits": {"slick": 0, "tango": 0},
+            "result": None,
+        }
+        facts: list[Fact] = []
+        flow.start_turn(s, w, dice, facts)
+        for u, how in scenarios.BOYS67_TRANSPORTED.items():
+            s["units"][u]["transported"] = how  # A-39
+            s["chits"][how] += 1
+        return s
+
+    def check_state(self, state: State) -> None:
+        schema.check_state(state, self.world)
+
+    def active_seats(self, state: State) -> list[str]:
+        seat = flow.acting(state)
+        return [] if seat is None else [seat]
+
+    def legal_actions(self, state: State, seat: str) -> list[Action]:
+        if seat not in self.active_seats(state):
+            return []
+        return flow.legal(state, self.world)
+
+    def prompt(self, state: State, seat: str) -> str:
+        return schema.ask(state, self.world, seat)
+
+    def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
+        w = self.world
+        if state.get("map_id") != w.map_id or state.get("data_id") != w.data_id:
+            raise IllegalAction("the state was set up with other map or counter data")
+        if state["phase"] == "over":
+            raise IllegalAction("the game is over", "VB 4.0")
+        if seat not in ROLES:
+            raise IllegalAction(f"no seat {seat!r}; the seats are us and vc")
+        who = flow.acting(state)
+        if seat != who:
+            raise IllegalAction(f"it is {str(who).upper()}'s decision now, not {seat.upper()}'s", "VB 4.1")
+        action = schema.check_action_shape(action)
+        if action not in flow.legal(state, w):
+            raise schema.explain(state, w, action)
+        s = clone(state)
+        facts: list[Fact] = []
+        flow.perform(s, w, action, dice, facts, scenarios.boys67_victory)
+        return Applied(s, facts)
+
+    def view(self, state: State, seat: str | None) -> State:
+        """H6: a side's support fire hand is its own; the other seat and spectators see only how many."""
+        v: State = clone(state)
+        if state["phase"] != "over":
+            for side in ROLES:
+                if side != seat:
+                    v["hands"][side] = ["hidden"] * len(state["hands"][side])
+        return v
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state.get("result")
+        if not r:
+            return None
+        return Outcome(r.get("winner"), r["result"], r["reason"], "VB 25.0")
+
+    def phase(self, state: State) -> str:
+        if state["phase"] == "over":
+            return "Game over"
+        return f"Turn {state['turn']}: {state['player'].upper()} {flow.PHASE_LABEL[state['phase']]}"
+
+    def describe_action(self, action: Action) -> str:
+        return schema.describe(action)
+
+
+def clone(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: clone(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [clone(v) for v in x]
+    return x

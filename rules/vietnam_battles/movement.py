@@ -1,0 +1,224 @@
+"""Movement, one hex at a time (VB 5.0-5.3, 6.1; monitors 12.0).
+
+MP are counted in half points so that the road rate (VB 5.2.1, ½ MP) stays an integer.
+A unit is selected, enters hexes one by one, and ends its move; its move is then finished
+(VB 5.1: a unit that has finished moving may not move again this turn).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.game import Fact, IllegalAction
+from rules.core.hexgrid import hexside
+from rules.vietnam_battles.board import (enemy_monitor_blocks, in_ezoc, is_hexside, land_at, monitor_at,
+                                         side_hexes, values)
+from rules.vietnam_battles.data import World
+
+State = dict[str, Any]
+
+
+def can_select(s: State, w: World, u: str) -> bool:
+    r = s["units"][u]
+    d = w.units[u]
+    if r["status"] != "map" or d.side != s["player"] or r["moved"] or r["transported"] or r["advanced"]:
+        return False
+    if s["phase"] == "mech_movement":
+        return d.mech and not d.monitor  # VB 4.1, 12.0: monitors move only in the Movement Phase
+    return True
+
+
+def mp_total(s: State, w: World, u: str) -> int:
+    return values(s, w, u)[2] * 2
+
+
+def _ez(s: State, w: World, u: str, h: str) -> bool:
+    d = w.units[u]
+    return not d.special_forces and in_ezoc(s, w, d.side, h)  # VB 20.0: Special Forces ignore EZOC
+
+
+def base_cost(w: World, frm: str, to: str) -> int:
+    """VB 5.2, 5.2.1, 5.2.2 in half MP: road ½, trail 1, else terrain plus an unbridged river hexside."""
+    if w.road_along(frm, to):
+        return 1
+    if w.trail_along(frm, to):
+        return 2
+    cost = int(w.terrain_info(to).get("mp", 1)) * 2
+    if w.is_river(frm, to) and not w.bridged(frm, to):
+        cost += w.river_mp * 2
+    return cost
+
+
+def step(s: State, w: World, u: str, frm: str, to: str, spent: int, been_ez: bool, steps: int
+         ) -> tuple[int, bool, str] | None:
+    """Entering `to` from `frm`: (MP spent after, the move must end, why) or None if illegal."""
+    d = w.units[u]
+    if to not in w.neighbours(frm) or w.prohibited(to):
+        return None
+    occupant = land_at(s, w, to)
+    if occupant is not None and w.units[occupant].side != d.side:
+        return None  # VB 5.1
+    m = monitor_at(s, w, to)
+    if m is not None and w.units[m].side != d.side:
+        return None  # VB 12.0: not into a bank hex an enemy monitor holds
+    if enemy_monitor_blocks(s, w, d.side, frm, to):
+        return None  # VB 12.0: not across an enemy monitor's hexside
+    total = mp_total(s, w, u)
+    cost = base_cost(w, frm, to)
+    from_ez, to_ez = _ez(s, w, u, frm), _ez(s, w, u, to)
+    if not d.mech:
+        if from_ez and to_ez:
+            if steps:
+                return None
+            return total, True, "VB 5.1.2 infiltration: all its MA"
+        if spent + cost > total:
+            return None
+        return spent + cost, to_ez, "VB 5.1.1: a leg unit stops on entering an EZOC" if to_ez else ""
+    if to_ez and (been_ez or from_ez):
+        cost += (values(s, w, u)[2] // 2) * 2  # VB 5.1.1/5.1.2, A-6: +½ MA, rounded down
+    if spent + cost > total:
+        return None
+    return spent + cost, False, ""
+
+
+def _other_at(s: State, w: World, u: str, at: str) -> str | None:
+    for v, r in s["units"].items():
+        if v != u and r["status"] == "map" and r["at"] == at and not w.units[v].monitor:
+            return v
+    return None
+
+
+def _can_end(s: State, w: World, u: str, at: str, spent: int, been_ez: bool, depth: int = 0) -> bool:
+    """May a unit passing through a friendly unit's hex still end its move somewhere empty (VB 5.3)?"""
+    if _other_at(s, w, u, at) is None:
+        return True
+    if depth > 12:
+        return False
+    for n in w.neighbours(at):
+        r = step(s, w, u, at, n, spent, been_ez, 1)
+        if r is None or (r[1] and _other_at(s, w, u, n) is not None):
+            continue
+        if _can_end(s, w, u, n, r[0], been_ez or _ez(s, w, u, n), depth + 1):
+            return True
+    return False
+
+
+def entries(s: State, w: World) -> list[str]:
+    mv = s["moving"]
+    if mv is None or w.units[mv["unit"]].monitor:
+        return []
+    u = mv["unit"]
+    frm = s["units"][u]["at"]
+    out = []
+    for n in w.neighbours(frm):
+        r = step(s, w, u, frm, n, mv["spent"], mv["been_ez"], mv["steps"])
+        if r is None:
+            continue
+        if _other_at(s, w, u, n) is not None:
+            if r[1] or not _can_end(s, w, u, n, r[0], mv["been_ez"] or _ez(s, w, u, n)):
+                continue
+        out.append(n)
+    return sorted(out)
+
+
+def may_end_here(s: State, w: World) -> bool:
+    u = s["moving"]["unit"]
+    at = s["units"][u]["at"]
+    if w.units[u].monitor:
+        return monitor_at_other(s, w, u, at) is None
+    return not any(v != u and r["status"] == "map" and r["at"] == at and not w.units[v].monitor
+                   for v, r in s["units"].items())
+
+
+def monitor_at_other(s: State, w: World, u: str, space: str) -> str | None:
+    for v, r in s["units"].items():
+        if v != u and r["status"] == "map" and r["at"] == space and w.units[v].monitor:
+            return v
+    return None
+
+
+def begin(s: State, w: World, u: str, facts: list[Fact]) -> None:
+    at = s["units"][u]["at"]
+    s["moving"] = {"unit": u, "spent": 0, "steps": 0, "from": at,
+                   "been_ez": (not is_hexside(at)) and _ez(s, w, u, at) and not w.units[u].monitor}
+    facts.append(Fact(f"{w.units[u].name} starts moving from {at}", "VB 5.0", "move", {"unit": u, "hex": at}))
+
+
+def enter(s: State, w: World, to: str, facts: list[Fact]) -> None:
+    mv = s["moving"]
+    u = mv["unit"]
+    frm = s["units"][u]["at"]
+    if to not in entries(s, w):
+        raise IllegalAction(f"{w.units[u].name} may not enter {to} now", "VB 5.1")
+    r = step(s, w, u, frm, to, mv["spent"], mv["been_ez"], mv["steps"])
+    assert r is not None
+    mv["spent"], stop, why = r
+    mv["steps"] += 1
+    mv["been_ez"] = mv["been_ez"] or _ez(s, w, u, to)
+    s["units"][u]["at"] = to
+    left = mp_total(s, w, u) - mv["spent"]
+    facts.append(Fact(f"{w.units[u].name} enters {to} ({_mp(left)} MP left)" + (f"; {why}" if why else ""),
+                      why.split(":")[0] if why else "VB 5.2", "move",
+                      {"unit": u, "from": frm, "hex": to, "mp_left_halves": left}))
+    if stop:
+        mv["stopped"] = True
+
+
+def _mp(halves: int) -> str:
+    return str(halves // 2) + ("½" if halves % 2 else "")
+
+
+# -- monitors (VB 12.0) ----------------------------------------------------------------------
+def water_hex(w: World, h: str) -> bool:
+    return w.terrain_of(h) in ("all_water", "mekong_bank", "mekong_split") or bool(w.hexes[h].get("mekong"))
+
+
+def river_side(w: World, key: str) -> bool:
+    a, b = side_hexes(key)
+    return w.is_river(a, b) and not w.side(a, b).get("no_monitor", False) and \
+        w.side(a, b).get("river") != "Thi Tinh"  # VB 12.0: never on the Thi Tinh
+
+
+def water_links(w: World, at: str) -> list[str]:
+    """The water spaces a monitor at `at` may enter for 1 MP (VB 12.0; G6 INFERRED)."""
+    out: set[str] = set()
+    if is_hexside(at):
+        a, b = side_hexes(at)
+        for c in set(w.neighbours(a)) & set(w.neighbours(b)):
+            for k in (hexside(a, c), hexside(b, c)):
+                if river_side(w, k):
+                    out.add(k)
+        out |= {h for h in (a, b) if water_hex(w, h)}
+    else:
+        for n in w.neighbours(at):
+            if water_hex(w, n):
+                out.add(n)
+            k = hexside(at, n)
+            if river_side(w, k):
+                out.add(k)
+    return sorted(out)
+
+
+def sail_targets(s: State, w: World) -> list[str]:
+    mv = s["moving"]
+    if mv is None or not w.units[mv["unit"]].monitor:
+        return []
+    u = mv["unit"]
+    left = mp_total(s, w, u) - mv["spent"]
+    if left < 2:
+        return []
+    # Passing through another monitor's space is allowed, ending there is not (VB 12.0).
+    return [t for t in water_links(w, s["units"][u]["at"]) if left >= 4 or monitor_at_other(s, w, u, t) is None]
+
+
+def sail(s: State, w: World, to: str, facts: list[Fact]) -> None:
+    mv = s["moving"]
+    u = mv["unit"]
+    if to not in sail_targets(s, w):
+        raise IllegalAction(f"{w.units[u].name} may not sail to {to} now", "VB 12.0")
+    frm = s["units"][u]["at"]
+    mv["spent"] += 2
+    mv["steps"] += 1
+    s["units"][u]["at"] = to
+    facts.append(Fact(f"{w.units[u].name} moves to {to} ({_mp(mp_total(s, w, u) - mv['spent'])} MP left)", "VB 12.0",
+                      "move", {"unit": u, "from": frm, "to": to}))

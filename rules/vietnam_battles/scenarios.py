@@ -1,0 +1,47 @@
+"""Scenario set-ups and victory conditions (VB 25.0-27.0)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.game import Fact
+from rules.vietnam_battles.data import World
+
+State = dict[str, Any]
+
+# VB 25.0 The Boys of '67: unit key -> set-up position (a hex, or a hexside for the monitors).
+BOYS67_SETUP: dict[str, str] = {
+    "vc-514-1": "0717", "vc-514-2": "0816",
+    "us-4-47-c": "0616", "us-4-47-b": "0615", "us-3-47-c": "0711", "us-5cav-3": "0618",
+    "us-3-47-b": "0917", "us-3-47-a": "1215", "us-mon-1": "0717/0718", "us-mon-2": "0712/0811",
+}
+# A-39: the units under the pre-placed Landing Zone / Landing Beach chits were transported on turn 1.
+BOYS67_TRANSPORTED = {"us-3-47-c": "tango", "us-3-47-b": "slick", "us-3-47-a": "slick"}
+BOYS67_RULES = {"body_count": True}
+
+
+def boys67_victory(s: State, w: World, facts: list[Fact], immediate: bool) -> dict[str, Any] | None:
+    """VB 25.0. US victory: both VC units eliminated (certain at once: A-24). Draw: one eliminated or both
+    reduced — but the US loses instead if any US unit has been eliminated (A-24: only the draw case)."""
+    vc = [u for u in s["units"] if w.units[u].side == "vc"]
+    dead = [u for u in vc if s["units"][u]["status"] == "dead"]
+    reduced = [u for u in vc if s["units"][u]["status"] == "map" and s["units"][u]["reduced"]]
+    us_lost = [u for u in s["eliminated"] if w.units[u].side == "us" and w.units[u].nationality != "ARVN"]
+    if immediate:
+        if len(dead) == len(vc):
+            facts.append(Fact("Both VC units are eliminated", "VB 25.0", "game_end"))
+            return {"winner": None}
+        return None
+    if len(dead) == len(vc):
+        r = {"winner": "us", "result": "US victory", "reason": "both VC units eliminated"}
+    elif dead or len(reduced) == len(vc):
+        what = "one VC unit eliminated" if dead else "both VC units reduced"
+        if us_lost:
+            r = {"winner": "vc", "result": "VC victory (US loss)",
+                 "reason": f"{what}, but {len(us_lost)} US unit(s) eliminated"}
+        else:
+            r = {"winner": None, "result": "Draw", "reason": what}
+    else:
+        r = {"winner": "vc", "result": "VC victory", "reason": "the US neither eliminated a VC unit nor reduced both"}
+    facts.append(Fact(f"{r['result']}: {r['reason']}", "VB 25.0", "victory", r))
+    return r

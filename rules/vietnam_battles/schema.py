@@ -1,0 +1,137 @@
+"""Shapes: the action vocabulary, the state document, prompts and descriptions
+(docs/games/vietnam-battles.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.game import Action, IllegalAction, InvalidState
+from rules.vietnam_battles.data import World
+
+# action type -> {field: python type}; every field is required.
+ACTIONS: dict[str, dict[str, type]] = {
+    "select": {"unit": str}, "enter": {"hex": str}, "sail": {"to": str}, "end_move": {}, "end_phase": {},
+    "declare": {"defender": str, "unit": str}, "add": {"unit": str}, "support": {"marker": str}, "pass": {},
+    "bombard": {"unit": str, "marker": str}, "lose_step": {"unit": str}, "hold": {"unit": str},
+    "retreat": {"unit": str, "path": list}, "displace": {"hex": str}, "refuse": {},
+    "advance": {"unit": str, "hex": str}, "end_advance": {}, "errant": {"unit": str},
+    "slick": {"unit": str}, "tango": {"unit": str}, "land": {"hex": str},
+}
+
+
+def check_action_shape(action: Any) -> Action:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("an action is an object with a 'type'")
+    kind = action["type"]
+    if kind not in ACTIONS:
+        raise IllegalAction(f"unknown action type {kind!r}; known: {', '.join(sorted(ACTIONS))}")
+    fields = ACTIONS[kind]
+    extra = sorted(set(action) - set(fields) - {"type"})
+    if extra:
+        raise IllegalAction(f"{kind} takes no field(s) {', '.join(extra)}")
+    for f, t in fields.items():
+        v = action.get(f)
+        if not isinstance(v, t) or isinstance(v, bool):
+            raise IllegalAction(f"{kind} needs a {f} ({t.__name__})")
+    if kind == "retreat" and not all(isinstance(h, str) for h in action["path"]):
+        raise IllegalAction("a retreat path is a list of hex numbers")
+    return action
+
+
+def explain(s: dict[str, Any], w: World, action: Action) -> IllegalAction:
+    t = action["type"]
+    rules = {"select": "VB 5.0", "enter": "VB 5.1", "sail": "VB 12.0", "end_move": "VB 5.3", "declare": "VB 7.1",
+             "add": "VB 7.1", "support": "VB 8.3", "pass": "VB 8.3", "bombard": "VB 8.4", "hold": "VB 7.8",
+             "retreat": "VB 7.7", "displace": "VB 7.7.2", "refuse": "VB 7.7.2", "advance": "VB 7.9",
+             "lose_step": "VB 7.6", "errant": "VB 8.4.2", "slick": "VB 10.0", "tango": "VB 11.0", "land": "VB 10.0"}
+    return IllegalAction(f"{describe(action)} is not legal now ({ask(s, w, None)})", rules.get(t, "VB 4.1"))
+
+
+PHASES = ("movement", "combat", "mech_movement", "mech_combat", "over")
+TOP_KEYS = ("game", "version", "scenario", "map_id", "data_id", "options", "rules", "turn", "final_turn", "phase",
+            "player", "units", "moving", "battle", "decision", "hands", "spent", "bombarded", "defended",
+            "attacks_made", "eliminated", "chits", "result")
+UNIT_KEYS = ("at", "status", "reduced", "moved", "attacked", "advanced", "retreated", "transported")
+
+
+def _need(cond: bool, msg: str) -> None:
+    if not cond:
+        raise InvalidState(msg)
+
+
+def check_state(s: Any, w: World) -> None:
+    _need(isinstance(s, dict), "a state is an object")
+    _need(sorted(s) == sorted(TOP_KEYS), f"state keys must be exactly {sorted(TOP_KEYS)}")
+    _need(s["game"] == "vietnam-battles", "not a Vietnam Battles state")
+    _need(s["phase"] in PHASES and s["player"] in ("us", "vc"), "bad phase or player")
+    _need(isinstance(s["turn"], int) and 1 <= s["turn"], "turn is a whole number from 1")
+    land: dict[str, str] = {}
+    spaces: dict[str, str] = {}
+    for u, r in s["units"].items():
+        _need(u in w.units, f"unknown unit {u}")
+        _need(sorted(r) == sorted(UNIT_KEYS), f"unit {u}: keys {UNIT_KEYS}")
+        _need(r["status"] in ("map", "dead", "off"), f"unit {u}: bad status")
+        if r["status"] != "map":
+            _need(r["at"] is None, f"unit {u}: off the map has no position")
+            continue
+        at = r["at"]
+        if "/" in at:
+            a, b = at.split("/")
+            _need(w.units[u].monitor and a in w.hexes and b in w.hexes and w.grid.distance(a, b) == 1,
+                  f"unit {u}: only a monitor may sit on a hexside, and it must be one")
+            _need(at not in spaces or s["moving"] is not None, f"two monitors on {at}")
+            spaces[at] = u
+            continue
+        _need(at in w.hexes, f"unit {u}: {at} is not a map hex")
+        if w.units[u].monitor:
+            continue
+        moving = s["moving"] is not None and s["moving"]["unit"] in (u, land.get(at))
+        _need(at not in land or moving or s["decision"] is not None, f"units {land.get(at)} and {u} stacked in {at}")
+        land[at] = u
+    for side in ("us", "vc"):
+        _need(isinstance(s["hands"][side], list) and isinstance(s["spent"][side], list), "hands are lists")
+
+
+def ask(s: dict[str, Any], w: World, seat: str | None) -> str:
+    if s["phase"] == "over":
+        r = s["result"] or {}
+        return f"The game is over: {r.get('result', '')}"
+    d = s["decision"]
+    b = s["battle"]
+    if d is not None:
+        k = d["kind"]
+        texts = {
+            "retreat": f"Retreat {d['n']} hex(es) or hold at all costs: " + ", ".join(w.units[u].name for u in d["units"]),
+            "displace": f"Displace {w.units[d['blocker']].name} one hex so that {w.units[d['unit']].name} can "
+                        "retreat, or refuse",
+            "loss": f"Choose the attacking unit that loses a step ({d['why']})",
+            "advance": "Advance after combat along the path of retreat, or stop",
+            "errant": "Errant fire: choose which of your nearest units it falls on",
+        }
+        return f"{d['seat'].upper()}: " + texts.get(k, k)
+    if b is not None:
+        side = "attacker" if b["step"] in (1, 3) else "defender"
+        who = b["attacker"] if side == "attacker" else ("vc" if b["attacker"] == "us" else "us")
+        return (f"{who.upper()} ({side}): support fire step {b['step']} against {w.units[b['defender']].name}: commit a "
+                "marker or pass" + (", or add attacking units" if b["step"] == 1 and b["kind"] == "attack" else ""))
+    if s["moving"] is not None:
+        u = s["moving"]["unit"]
+        return f"{s['player'].upper()}: move {w.units[u].name} hex by hex, or end its move"
+    return f"{s['player'].upper()}: Turn {s['turn']} {s['phase'].replace('_', ' ')} phase"
+
+
+def describe(a: Action) -> str:
+    t = a.get("type")
+    texts = {
+        "select": f"move {a.get('unit')}", "enter": f"enter {a.get('hex')}", "sail": f"sail to {a.get('to')}",
+        "end_move": "end this move", "end_phase": "end the phase",
+        "declare": f"{a.get('unit')} attacks {a.get('defender')}", "add": f"{a.get('unit')} joins the attack",
+        "support": f"commit support fire {a.get('marker')}", "pass": "pass",
+        "bombard": f"bombard {a.get('unit')} with {a.get('marker')}", "lose_step": f"{a.get('unit')} loses the step",
+        "hold": f"{a.get('unit')} holds at all costs", "retreat": f"{a.get('unit')} retreats {a.get('path')}",
+        "displace": f"displace to {a.get('hex')}", "refuse": "refuse displacement",
+        "advance": f"{a.get('unit')} advances to {a.get('hex')}", "end_advance": "stop advancing",
+        "errant": f"errant fire hits {a.get('unit')}", "slick": f"helicopter-lift {a.get('unit')}",
+        "tango": f"river-lift {a.get('unit')}", "land": f"land in {a.get('hex')}",
+    }
+    return texts.get(str(t), ", ".join(f"{k}={v}" for k, v in sorted(a.items())))
