@@ -100,15 +100,20 @@ def ask(s: dict[str, Any], w: World, seat: str | None) -> str:
     b = s["battle"]
     if d is not None:
         k = d["kind"]
-        texts = {
-            "retreat": f"Retreat {d['n']} hex(es) or hold at all costs: " + ", ".join(w.units[u].name for u in d["units"]),
-            "displace": f"Displace {w.units[d['blocker']].name} one hex so that {w.units[d['unit']].name} can "
-                        "retreat, or refuse",
-            "loss": f"Choose the attacking unit that loses a step ({d['why']})",
-            "advance": "Advance after combat along the path of retreat, or stop",
-            "errant": "Errant fire: choose which of your nearest units it falls on",
-        }
-        return f"{d['seat'].upper()}: " + texts.get(k, k)
+        if k == "retreat":
+            text = f"Retreat {d['n']} hex(es) or hold at all costs: " + ", ".join(w.units[u].name for u in d["units"])
+        elif k == "displace":
+            text = (f"Displace {w.units[d['blocker']].name} one hex so that {w.units[d['unit']].name} can retreat, "
+                    "or refuse")
+        elif k == "loss":
+            text = f"Choose the attacking unit that loses a step ({d['why']})"
+        elif k == "advance":
+            text = "Advance after combat along the path of retreat, or stop"
+        elif k == "errant":
+            text = "Errant fire: choose which of your nearest units it falls on"
+        else:
+            text = str(d.get("prompt", k))
+        return f"{d['seat'].upper()}: {text}"
     if b is not None:
         side = "attacker" if b["step"] in (1, 3) else "defender"
         who = b["attacker"] if side == "attacker" else ("vc" if b["attacker"] == "us" else "us")
