@@ -69,8 +69,9 @@ def _service_error(err: ServiceError) -> Any:
 @pages.app_errorhandler(404)
 @pages.app_errorhandler(405)
 def _http_error(err: HTTPException) -> Any:
-    if request.path.startswith("/api/"):
-        return err  # the JSON API keeps its own behaviour
+    if request.path.startswith("/api/"):  # no API route matched: still a JSON answer
+        return jsonify({"error": f"{err.name}: {request.method} {request.path} is not part of the API "
+                                 "(see /api/v1/openapi.json)"}), err.code or 404
     message = "There is no such page." if err.code == 404 else "That page does not take this kind of request."
     return finish(Response(*error_page(err.code or 500, err.name, message)))
 
@@ -217,10 +218,12 @@ def game(game_id: str) -> Any:
     judged = {d["payload"].get("submission_seq") for d in docs if d["type"] in ("resolved", "rejected")}
     rows = [r for r in rp.rows(docs, g) if r.type != SUBMITTED or r.seq not in judged][-RECENT:][::-1]
     renderer = renderer_for(g.name)
-    actions = [{"i": i, "action": a, "label": g.describe_action(a), "short": _short(a, g, renderer),
-                "type": a.get("type"), "unit": a.get("unit"), "hex": a.get("hex"),
-                "json": json.dumps(a, sort_keys=True)}
-               for i, a in enumerate(listing["actions"])]
+    targets_of = getattr(renderer, "action_targets", None) or (lambda a: (a.get("unit"), a.get("hex")))
+    actions = []
+    for i, a in enumerate(listing["actions"]):
+        unit, hx = targets_of(a)  # what a click on the map picks this action by
+        actions.append({"i": i, "action": a, "label": g.describe_action(a), "short": _short(a, g, renderer, unit, hx),
+                        "type": a.get("type"), "unit": unit, "hex": hx, "json": json.dumps(a, sort_keys=True)})
     state = state_doc.get("state")
     scene = Scene(state, target_hexes=frozenset(a["hex"] for a in actions if isinstance(a["hex"], str)),
                   target_units=frozenset(a["unit"] for a in actions if isinstance(a["unit"], str)))
@@ -233,17 +236,16 @@ def game(game_id: str) -> Any:
             result = None
     return render_template(
         "game.html", info=info, game=g, viewer=viewer, state_doc=state_doc, listing=listing, actions=actions,
-        groups=_group_actions(actions), rows=rows, board=renderer.board(scene), legend=renderer.legend(),
+        groups=_group_actions(actions, getattr(renderer, "action_groups", {})), rows=rows, board=renderer.board(scene), legend=renderer.legend(),
         planner=renderer.planner(state) if listing["actions"] else None, result=result,
         my_turn=viewer.seat is not None and viewer.seat in info["active_seats"],
         joined=viewer.seat in info["joined"] if viewer.seat else True,
         seated=request.args.get("seated") == "1", key=uuid.uuid4().hex)
 
 
-def _short(a: dict[str, Any], g: Game, renderer: Any) -> str:
+def _short(a: dict[str, Any], g: Game, renderer: Any, unit: Any, hx: Any) -> str:
     """A button's text inside its group: the hex or unit it names ("Brussels (1005)")."""
     name_of = getattr(renderer, "name_of", None)
-    unit, hx = a.get("unit"), a.get("hex")
     if name_of is None or (unit is None and hx is None):
         return g.describe_action(a)
     parts = [name_of("unit", unit)] if isinstance(unit, str) else []
@@ -262,13 +264,14 @@ ACTION_GROUPS = {
 }
 
 
-def _group_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _group_actions(actions: list[dict[str, Any]], titles: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Legal actions grouped by type, in the order the rules listed them; the single
-    actions (end the phase, standard set-up, no bomber…) come first as plain buttons."""
+    actions (end the phase, standard set-up, no bomber…) come first as plain buttons.
+    `titles` are the renderer's own group titles for its game's action types."""
     groups: dict[str, dict[str, Any]] = {}
     for a in actions:
         kind = a["type"]
-        title = ACTION_GROUPS.get(kind, "")
+        title = (titles or {}).get(kind) or ACTION_GROUPS.get(kind, "")
         key = kind if title else "_single"
         grp = groups.setdefault(key, {"type": key, "title": title, "actions": []})
         grp["actions"].append(a)
@@ -357,14 +360,17 @@ def replay(game_id: str, step: int) -> Any:
     window = svc.store.read(game_id, after=max(-1, step - WINDOW - 30), upto=min(last, step + WINDOW))
     docs = _visible(window, g, as_viewer, full)
     current = next((d for d in docs if d["seq"] == step), None)
-    trail = rp.move_trail(docs, step)
-    hl = rp.highlights(current, before.get("state"), after.get("state"), trail)
+    renderer = renderer_for(g.name)
+    own = getattr(renderer, "highlights", None)  # a renderer may read its game's facts itself
+    if own is not None:
+        hl = own(current, before.get("state"), after.get("state"))
+    else:
+        hl = rp.highlights(current, before.get("state"), after.get("state"), rp.move_trail(docs, step))
     shown = [d for d in docs if step - WINDOW <= d["seq"] <= step + WINDOW]
     rows = rp.rows(shown, g, docs)
     positions = [d["seq"] for d in docs if d["type"] in rp.POSITIONS]
     prev = max([p for p in positions if p < step], default=max(0, step - 1))
     nxt = min([p for p in positions if p > step], default=min(last, step + 1))
-    renderer = renderer_for(g.name)
     board = renderer.board(Scene(after.get("state"), highlights=hl, caption=f"Step {step} of {last}"))
     return render_template(
         "replay.html", info=info, game=g, step=step, last=last, prev=prev, next=nxt, view=view, allowed=allowed,

@@ -198,6 +198,9 @@ class Warlog:
         status = self._status(game_id)
         if status != "active":
             raise StaleSeq(f"the game is {status}: no moves are taken now", status=status)
+        if not isinstance(expected_seq, int) or not 0 <= expected_seq < 2**53:
+            raise Unprocessable("expected_seq must be the sequence number of an event you have seen (0 or more)",
+                                fields={"expected_seq": ["not a sequence number"]})
         try:
             action = validate_action(created.payload["game"], action)
         except ActionShapeError as err:
