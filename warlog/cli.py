@@ -90,14 +90,22 @@ def export_cmd(game_id: str, db: str, out: str | None) -> None:
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
 def import_cmd(path: str, db: str) -> None:
-    from ledger.export import parse_export, summary_from_events
+    from ledger.export import ExportFormatError, parse_export, summary_from_events
     from ledger.store import GameExists, open_store
     from warlog.verify import VerifyFailure, verify_events
 
-    with open(path, encoding="utf-8") as fh:
-        events = parse_export(fh)
     try:
-        report = verify_events(events)
+        with open(path, "rb") as fh:
+            events = parse_export(fh)
+    except ExportFormatError as err:
+        raise click.ClickException(f"refusing to import: {err}") from None
+    show = sys.stderr.isatty() and len(events) > 200
+    try:
+        if show:
+            with click.progressbar(length=len(events), label="verifying", file=sys.stderr) as bar:
+                report = verify_events(events, bar.update)
+        else:
+            report = verify_events(events)
     except VerifyFailure as err:
         raise click.ClickException(f"refusing to import: {err}") from None
     store = open_store(db)

@@ -51,3 +51,17 @@ def test_our_validators_package_is_not_the_pypi_one() -> None:
     assert Path(validators.__file__).resolve().parent == Path(__file__).resolve().parents[2] / "validators"
     with pytest.raises(importlib.metadata.PackageNotFoundError):
         importlib.metadata.distribution("validators")
+
+
+@pytest.mark.parametrize("content, says", [
+    (b"\xfb\x00 not text", "not UTF-8"),
+    (b'{"a":1}\n', "an event has exactly the fields"),
+    (b"", "the export holds no events"),
+    (b"[1, 2]\n", "an event is a JSON object"),
+])
+def test_import_of_a_bad_file_is_a_clear_refusal(tmp_path: Path, content: bytes, says: str) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(content)
+    r = CliRunner().invoke(main, ["import", str(bad), "--db", f"sqlite:///{tmp_path}/x.sqlite3"])
+    assert r.exit_code == 1 and "refusing to import" in r.output and says in r.output, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
