@@ -58,8 +58,8 @@ def _paths(s: State, w: World, u: str, n: int, away: list[str]) -> list[list[str
         for nx in _next(s, w, u, at):
             if nx in path or nx == start:
                 continue
-            if space_distance(w, nx, start) != k + 1:
-                continue
+            if not w.units[u].monitor and space_distance(w, nx, start) != k + 1:
+                continue  # A-15; a monitor retreats N water spaces, never doubling back (VB 12.0, INFERRED)
             if any(b < a for a, b in zip(_dist_to(w, at, away), _dist_to(w, nx, away))):
                 continue
             p = path + [nx]

@@ -258,3 +258,35 @@ def test_s18_12_0_vc_attacks_monitor_clear_row_no_advance() -> None:
     out = play(g, s, "vc", {"type": "support", "marker": "vc-1"}, [1])  # 3 + 3 - 2 = +4: clear C9, die 1: D2
     f = [x for x in out.facts if x.kind == "combat"][0]
     assert f.data["row"] == "clear" and f.data["column"] == 9
+
+
+def test_12_0_monitor_retreats_along_water_spaces_only() -> None:
+    from tests.vb.fixtures.boys_map import boys_world
+
+    w = boys_world()
+    g = VietnamBattles(w)
+    s = state(w, {"vc-514-1": "0717", "us-mon-1": "0717/0718", "us-4-47-c": "1519"}, player="vc", phase="combat",
+              hands={"us": [], "vc": ["vc-1", "vc-2"]})
+    s = play(g, s, "vc", {"type": "declare", "defender": "us-mon-1", "unit": "vc-514-1"}).state
+    s = play(g, s, "vc", {"type": "support", "marker": "vc-2"}).state
+    out = play(g, s, "vc", {"type": "support", "marker": "vc-1"}, [1])  # 3 + 3 - 4 = +2: clear C8, die 1: D2
+    s = out.state
+    assert s["decision"]["kind"] == "retreat" and g.active_seats(s) == ["us"]
+    paths = [a["path"] for a in g.legal_actions(s, "us") if a["type"] == "retreat"]
+    assert paths and all(len(p) == 2 and all("/" in x for x in p) for p in paths)
+    s = play(g, s, "us", {"type": "retreat", "unit": "us-mon-1", "path": paths[0]}, [1] * 12).state
+    assert s["decision"] is None and s["battle"] is None  # VB 12.0: VC never advance after a monitor
+
+
+def test_t24_13_0_zero_strength_monitor_attacks_alone_with_support_fire() -> None:
+    from tests.vb.fixtures.boys_map import boys_world
+
+    w = boys_world()
+    w.pools = {"us": [3], "vc": [1]}
+    g = VietnamBattles(w)
+    s = state(w, {"vc-514-1": "0712", "us-mon-2": "0712/0811"}, phase="combat", hands={"us": ["us-1"], "vc": []})
+    s = play(g, s, "us", {"type": "declare", "defender": "vc-514-1", "unit": "us-mon-2"}).state
+    out = play(g, s, "us", {"type": "support", "marker": "us-1"}, [1])
+    f = [x for x in out.facts if x.kind == "combat"][0]
+    # 0 + 3 - 5 = -2; A-38: the monitor attacks across its river hexside: the River (village) row, C3
+    assert f.data["attack"] == 3 and f.data["differential"] == -2 and f.data["row"] == "village" and f.data["column"] == 3
