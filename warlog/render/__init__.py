@@ -2,7 +2,8 @@
 
 A game's pages draw its board with the renderer registered under the game's name; a game
 without one gets `TextRenderer` (the state as readable text). The Assault on Belgium hex map
-(`warlog.render.aob`) is one renderer; a card game or a solitaire game brings its own.
+(`warlog.render.aob`) is one renderer, Green Beret: Vietnam's solitaire map (`warlog.render.gbv`)
+another; a card game brings its own.
 Renderers never see more than the viewer may: the pages hand them `Game.view(state, seat)`.
 """
 
@@ -94,7 +95,7 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    from warlog.render import aob  # noqa: F401  (registers itself)
+    from warlog.render import aob, gbv  # noqa: F401  (each registers itself)
 
 
 __all__ = ["Highlights", "Scene", "Renderer", "TextRenderer", "register_renderer", "renderer_for"]

@@ -62,6 +62,7 @@ class HexLayout:
     grid: HexGrid
     size: float = 40.0
     margin: float = 14.0
+    top: float = 0.0  # room above the hexes (a title band)
 
     @property
     def hex_height(self) -> float:
@@ -73,7 +74,7 @@ class HexLayout:
 
     @property
     def height(self) -> float:
-        return 2 * self.margin + self.hex_height * (self.grid.rows + 0.5)
+        return 2 * self.margin + self.top + self.hex_height * (self.grid.rows + 0.5)
 
     def _shifted(self, col: int) -> bool:
         return (col % 2 == 0) == (self.grid.shifted == "even")
@@ -82,7 +83,7 @@ class HexLayout:
         col, row = self.grid.parse(label)
         h = self.hex_height
         x = self.margin + self.size + (col - self.grid.first_col) * 1.5 * self.size
-        y = self.margin + h / 2 + (row - self.grid.first_row) * h + (h / 2 if self._shifted(col) else 0.0)
+        y = self.margin + self.top + h / 2 + (row - self.grid.first_row) * h + (h / 2 if self._shifted(col) else 0.0)
         return x, y
 
     def corner(self, centre: Point, k: int, scale: float = 1.0) -> Point:
