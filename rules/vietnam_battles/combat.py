@@ -165,7 +165,7 @@ def terrain_row(s: State, w: World, b: dict[str, Any]) -> tuple[str, str]:
                 return h in side_hexes(at)
             if at == h:
                 return False
-            return w.is_river(at, h) and not w.bridged(at, h) and not _eng_bridged(s, at, h)
+            return w.is_river(at, h) and not w.bridged(at, h, s["bridges_down"]) and not _eng_bridged(s, at, h)
         if all(across(a) for a in b["units"]) and crt.SHIFT[row] < crt.SHIFT["village"]:
             row, why = "village", "river hexside"
     return row, why

@@ -101,21 +101,19 @@ class World:
         s = self.side(a, b)
         return bool(s.get("river")) or s.get("kind") in ("river", "stream", "canal")
 
-    def bridged(self, a: str, b: str) -> bool:
-        return bool(self.side(a, b).get("bridge"))
+    def bridged(self, a: str, b: str, down: Any = ()) -> bool:
+        """A drawn bridge (VB 2.1) not demolished (VB 18.1: `down` lists demolished bridge hexsides)."""
+        return bool(self.side(a, b).get("bridge")) and hexside(a, b) not in down
 
-    def road_along(self, a: str, b: str) -> bool:
+    def road_along(self, a: str, b: str, down: Any = ()) -> bool:
         """VB 5.2.1, A-22: the road must cross this hexside (a river without a bridge cuts it)."""
         s = self.side(a, b)
-        if "road" in s:
-            return bool(s["road"]) and (not self.is_river(a, b) or self.bridged(a, b))
-        return False
+        return bool(s.get("road")) and (not self.is_river(a, b) or self.bridged(a, b, down))
 
-    def trail_along(self, a: str, b: str) -> bool:
+    def trail_along(self, a: str, b: str, down: Any = (), eng: str | None = None) -> bool:
+        """VB 5.2.2; VB 18.3: the trail rate also across an engineer-bridged river hexside."""
         s = self.side(a, b)
-        if "trail" in s:
-            return bool(s["trail"]) and (not self.is_river(a, b) or self.bridged(a, b))
-        return False
+        return bool(s.get("trail")) and (not self.is_river(a, b) or self.bridged(a, b, down) or eng == hexside(a, b))
 
 
 def _unit_from_json(uid: str, d: dict[str, Any]) -> UnitDef:

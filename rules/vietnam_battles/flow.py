@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
-from rules.vietnam_battles import combat, movement, results, transport
+from rules.vietnam_battles import bridges, combat, movement, results, transport
 from rules.vietnam_battles.board import other
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.support import draw_hands, return_all
@@ -63,6 +63,8 @@ def legal(s: State, w: World) -> list[Action]:
     if mv is not None:
         out = [] if mv.get("stopped") else [{"type": "enter", "hex": h} for h in movement.entries(s, w)]
         out += [{"type": "sail", "to": t} for t in movement.sail_targets(s, w)]
+        if not mv.get("demolished"):
+            out += bridges.demolish_actions(s, w)
         if movement.may_end_here(s, w):
             out.append({"type": "end_move"})
         return out
@@ -119,6 +121,9 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], 
         results.end_battle(s)
     elif t == "errant":
         results.errant(s, w, a["unit"], facts)
+    elif t == "demolish":
+        bridges.demolish(s, w, a["hexside"], facts)
+        s["moving"]["demolished"] = True
     else:
         transport.perform(s, w, a, dice, facts)
     settle(s, w, dice, facts, victory)

@@ -37,14 +37,15 @@ def _ez(s: State, w: World, u: str, h: str) -> bool:
     return not d.special_forces and in_ezoc(s, w, d.side, h)  # VB 20.0: Special Forces ignore EZOC
 
 
-def base_cost(w: World, frm: str, to: str) -> int:
+def base_cost(s: State, w: World, frm: str, to: str) -> int:
     """VB 5.2, 5.2.1, 5.2.2 in half MP: road ½, trail 1, else terrain plus an unbridged river hexside."""
-    if w.road_along(frm, to):
+    down, eng = s.get("bridges_down", []), s.get("eng_bridge")
+    if w.road_along(frm, to, down):
         return 1
-    if w.trail_along(frm, to):
+    if w.trail_along(frm, to, down, eng):
         return 2
     cost = int(w.terrain_info(to).get("mp", 1)) * 2
-    if w.is_river(frm, to) and not w.bridged(frm, to):
+    if w.is_river(frm, to) and not w.bridged(frm, to, down) and eng != hexside(frm, to):
         cost += w.river_mp * 2
     return cost
 
@@ -64,7 +65,7 @@ def step(s: State, w: World, u: str, frm: str, to: str, spent: int, been_ez: boo
     if enemy_monitor_blocks(s, w, d.side, frm, to):
         return None  # VB 12.0: not across an enemy monitor's hexside
     total = mp_total(s, w, u)
-    cost = base_cost(w, frm, to)
+    cost = base_cost(s, w, frm, to)
     from_ez, to_ez = _ez(s, w, u, frm), _ez(s, w, u, to)
     if not d.mech:
         if from_ez and to_ez:

@@ -15,7 +15,7 @@ ACTIONS: dict[str, dict[str, type]] = {
     "bombard": {"unit": str, "marker": str}, "lose_step": {"unit": str}, "hold": {"unit": str},
     "retreat": {"unit": str, "path": list}, "displace": {"hex": str}, "refuse": {},
     "advance": {"unit": str, "hex": str}, "end_advance": {}, "errant": {"unit": str},
-    "slick": {"unit": str}, "tango": {"unit": str}, "land": {"hex": str},
+    "slick": {"unit": str}, "tango": {"unit": str}, "land": {"hex": str}, "demolish": {"hexside": str},
 }
 
 
@@ -50,7 +50,7 @@ def explain(s: dict[str, Any], w: World, action: Action) -> IllegalAction:
 PHASES = ("movement", "combat", "mech_movement", "mech_combat", "over")
 TOP_KEYS = ("game", "version", "scenario", "map_id", "data_id", "options", "rules", "turn", "final_turn", "phase",
             "player", "units", "moving", "battle", "decision", "hands", "spent", "bombarded", "defended",
-            "attacks_made", "eliminated", "chits", "result")
+            "attacks_made", "eliminated", "chits", "bridges_down", "eng_bridge", "result")
 UNIT_KEYS = ("at", "status", "reduced", "moved", "attacked", "advanced", "retreated", "transported")
 
 

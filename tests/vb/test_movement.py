@@ -139,3 +139,21 @@ def test_4_1_other_player_may_not_move() -> None:
     assert g.active_seats(s) == ["us"] and g.legal_actions(s, "vc") == []
     with pytest.raises(IllegalAction):
         g.apply(s, "vc", {"type": "select", "unit": "vc-514-1"}, None)  # type: ignore[arg-type]
+
+
+def test_m12_18_0_demolish_a_bridge_on_entering_ends_the_move() -> None:
+    w = world(sides={"0610/0710": {"river": "Rach Ba Rai", "kind": "river", "bridge": True, "road": True}})
+    g = VietnamBattles(w)
+    s = state(w, {"vc-514-1": "0410", "us-4-47-c": "1519", "vc-514-2": "0101"}, player="vc")
+    s = play(g, s, "vc", {"type": "select", "unit": "vc-514-1"}).state
+    assert not [a for a in g.legal_actions(s, "vc") if a["type"] == "demolish"]  # not where it starts
+    s = play(g, s, "vc", {"type": "enter", "hex": "0510"}).state
+    s = play(g, s, "vc", {"type": "enter", "hex": "0610"}).state
+    assert {"type": "demolish", "hexside": "0610/0710"} in g.legal_actions(s, "vc")
+    out = play(g, s, "vc", {"type": "demolish", "hexside": "0610/0710"})
+    s = out.state
+    assert s["moving"] is None and s["bridges_down"] == ["0610/0710"] and s["units"]["vc-514-1"]["moved"]
+    # VB 18.1: now a river hexside: +1 MP to cross, no road rate, river row in combat
+    from rules.vietnam_battles.movement import base_cost
+
+    assert base_cost(s, w, "0610", "0710") == 4
