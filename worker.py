@@ -35,7 +35,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     os.environ["WARLOG_DB"] = db
     load_game_modules()
     store = store_for(db)
-    rq_queue = RQQueue(redis_url)
+    rq_queue = RQQueue(redis_url)  # ConnectionError, in words, if Redis is not there
     if burst:
         sweep(store, rq_queue.enqueue)
     else:
@@ -56,7 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--name", default=None)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    return run_worker(args.db, args.redis, args.burst, args.sweep_interval, args.name)
+    try:
+        return run_worker(args.db, args.redis, args.burst, args.sweep_interval, args.name)
+    except (ConnectionError, ValueError) as err:  # Redis or the ledger unreachable, a bad URL
+        print(f"worker.py: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -174,16 +174,32 @@ class EventStore(ABC):
         backend allows it); raise LockTimeout after `timeout` seconds."""
 
 
+class StoreURLError(LedgerError, ValueError):
+    """A ledger URL this build cannot open."""
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file of a `sqlite:///path` URL or a bare path; None for a PostgreSQL URL."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return None
+    if url.startswith("sqlite:///"):
+        return url[len("sqlite:///"):]
+    if "://" in url or not url.strip():
+        raise StoreURLError(f"cannot open a ledger at {url!r}: use sqlite:///path/to/file.sqlite3 "
+                            "or postgresql://user@host:5432/db")
+    return url
+
+
 def open_store(url: str) -> EventStore:
     """`sqlite:///path/to/file.db` (or a bare path) or `postgresql://...`."""
-    if url.startswith(("postgresql://", "postgres://")):
+    path = sqlite_path(url)
+    if path is None:
         from ledger.postgres import PostgresStore
 
         store: EventStore = PostgresStore(url)
     else:
         from ledger.sqlite import SqliteStore
 
-        path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url
         store = SqliteStore(path)
     store.create_schema()
     return store

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 from flask import Flask, jsonify
 
-from ledger.store import open_store
+from ledger.store import open_store, sqlite_path
 from warlog.queue import InlineQueue, RQQueue, start_sweeper
 from warlog.service import Warlog
 
@@ -34,8 +34,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
 
     db = str(app.config["WARLOG_DB"])
-    if not db.startswith(("postgresql://", "postgres://")):
-        path = db[len("sqlite:///"):] if db.startswith("sqlite:///") else db
+    path = sqlite_path(db)
+    if path is not None:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     store = open_store(db)
     if app.config["WARLOG_REDIS"]:

@@ -10,7 +10,21 @@ import click
 DEFAULT_DB = "sqlite:///var/warlog.sqlite3"
 
 
-@click.group(help="Warlog: an event-sourced umpire for play-by-email wargames.")
+class _Main(click.Group):
+    """Unreachable services and bad URLs are one line of error, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        import sqlite3
+
+        from ledger.store import StoreURLError
+
+        try:
+            return super().invoke(ctx)
+        except (ConnectionError, StoreURLError, sqlite3.OperationalError) as err:
+            raise click.ClickException(str(err)) from None
+
+
+@click.group(cls=_Main, help="Warlog: an event-sourced umpire for play-by-email wargames.")
 def main() -> None:
     pass
 

@@ -54,10 +54,15 @@ class RQQueue:
 
     def __init__(self, redis_url: str) -> None:
         from redis import Redis
+        from redis.exceptions import RedisError
         from rq import Queue
         from rq.serializers import JSONSerializer
 
         self.redis = Redis.from_url(redis_url)
+        try:
+            self.redis.ping()
+        except RedisError as err:
+            raise ConnectionError(f"cannot reach Redis at {redis_url}: {err}") from None
         self.queue = Queue(QUEUE_NAME, connection=self.redis, serializer=JSONSerializer,
                            default_timeout=JOB_TIMEOUT)
 

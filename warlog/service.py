@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -26,6 +27,8 @@ from rules.core.dice import RecordingDice
 from rules.core.game import Game, IllegalAction, InvalidState
 from validators.actions import ActionShapeError, validate_action
 from warlog.history import StateCache, StoreHistory, seat_entropy
+
+log = logging.getLogger(__name__)
 
 
 class ServiceError(Exception):
@@ -233,7 +236,10 @@ class Warlog:
         except Conflict as c:
             raise StaleSeq(f"stale: you saw event {expected_seq} but the game is at {c.current_seq}; "
                            "fetch the state and try again", current_seq=c.current_seq) from None
-        self.enqueue(game_id)
+        try:
+            self.enqueue(game_id)
+        except Exception:  # the move is in the ledger; a worker's sweep will find it (DESIGN: nothing lost)
+            log.exception("game %s: could not enqueue submission %s; the sweeper will", game_id, ev.seq)
         return {"seq": ev.seq, "status": "pending", "duplicate": False}
 
     # -- queries -----------------------------------------------------------------------

@@ -65,3 +65,16 @@ def test_import_of_a_bad_file_is_a_clear_refusal(tmp_path: Path, content: bytes,
     r = CliRunner().invoke(main, ["import", str(bad), "--db", f"sqlite:///{tmp_path}/x.sqlite3"])
     assert r.exit_code == 1 and "refusing to import" in r.output and says in r.output, r.output
     assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["games", "--db", "mysql://x/y"], "cannot open a ledger at 'mysql://x/y'"),
+    (["export", "g", "--db", "redis://x"], "cannot open a ledger at 'redis://x': use sqlite:///"),
+    (["worker", "--burst", "--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:///{tmp}/w.sqlite3"],
+     "cannot reach Redis at redis://127.0.0.1:1/0"),
+    (["serve", "--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:///{tmp}/w.sqlite3"], "cannot reach Redis"),
+])
+def test_unreachable_services_and_bad_urls_are_one_line_errors(tmp_path: Path, args: list[str], says: str) -> None:
+    r = CliRunner().invoke(main, [a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert r.exit_code == 1 and f"Error: {says}" in r.output, r.output
+    assert "Traceback" not in r.output
