@@ -60,6 +60,8 @@ def legal(s: State, w: World) -> list[Action]:
         out += [{"type": "support", "marker": m} for m in combat.committable(s, w)]
         return out + [{"type": "pass"}]
     mv = s["moving"]
+    if mv is not None and mv.get("mode"):
+        return transport.land_actions(s, w)
     if mv is not None:
         out = [] if mv.get("stopped") else [{"type": "enter", "hex": h} for h in movement.entries(s, w)]
         out += [{"type": "sail", "to": t} for t in movement.sail_targets(s, w)]

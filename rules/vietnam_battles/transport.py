@@ -1,7 +1,10 @@
 """Helicopter (slick, VB 10.0-10.1) and riverine (tango, VB 11.0-11.2) transport.
 
-Chits: `s["chits"] = {"slick": used_count, "tango": used_count}` this game turn; the counts
-available come from the counter data (`World.slicks`, `World.tangos`).
+Step-wise: `{"type": "slick"|"tango", "unit"}` puts a chit on a unit (the pick-up; a slick
+pick-up in an EZOC costs a step, VB 10.0), then `{"type": "land", "hex"}` places it. The unit
+is then `transported` for the game turn: no further move, one attacker marker (VB 10.1, 11.2;
+A-7) and no advance after combat. `s["chits"]` counts the chits used this game turn; the
+counts available are the counter mix's (`World.slicks`, `World.tangos`).
 """
 
 from __future__ import annotations
@@ -10,7 +13,11 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
+from rules.core.hexgrid import hexside
+from rules.vietnam_battles.board import in_ezoc, is_hexside, land_at
 from rules.vietnam_battles.data import World
+from rules.vietnam_battles.losses import lose_step
+from rules.vietnam_battles.movement import can_select
 
 State = dict[str, Any]
 DECISIONS: tuple[str, ...] = ()
@@ -21,13 +28,144 @@ def reset_chits(s: State) -> None:
     s["chits"] = {"slick": 0, "tango": 0}
 
 
+def _split(w: World, h: str) -> bool:
+    return w.hexes[h].get("mekong") == "split"  # VB 19.0 land portions: not implemented, no landing there
+
+
+def _eligible(s: State, w: World, u: str, kind: str) -> bool:
+    d = w.units[u]
+    at = s["units"][u]["at"]
+    if d.side != "us" or d.mech or d.monitor or not can_select(s, w, u) or at is None or is_hexside(at):
+        return False
+    if kind == "slick":
+        return w.terrain_of(at) != "jungle" and not w.prohibited(at)  # VB 10.0 step 1
+    if at not in river_access(w):
+        return False
+    comp = river_component(w, at)
+    return any(acc & comp and h != at and land_at(s, w, h) is None and not w.prohibited(h) and not _split(w, h)
+               for h, acc in river_access(w).items())
+
+
 def phase_actions(s: State, w: World) -> list[Action]:
-    return []
+    """VB 10.0, 11.0: US Movement Phase only, while chits remain."""
+    if s["phase"] != "movement" or s["player"] != "us" or s["moving"] is not None:
+        return []
+    out: list[Action] = []
+    for kind, have in (("slick", w.slicks), ("tango", w.tangos)):
+        if s["chits"][kind] < have:
+            out += [{"type": kind, "unit": u} for u in sorted(s["units"]) if _eligible(s, w, u, kind)]
+    return out
+
+
+def destinations(s: State, w: World) -> list[str]:
+    mv = s["moving"]
+    u = mv["unit"]
+    if mv.get("mode") == "slick":
+        # VB 10.0 step 3: any hex not jungle and not all-water, with no unit in it
+        return [h for h in sorted(w.hexes) if w.terrain_of(h) != "jungle" and not w.prohibited(h) and not _split(w, h)
+                and land_at(s, w, h) is None]
+    comp = river_component(w, mv["from"])
+    return [h for h in sorted(river_access(w)) if river_access(w)[h] & comp and land_at(s, w, h) is None
+            and not w.prohibited(h) and not _split(w, h) and h != mv["from"]]
 
 
 def decision_actions(s: State, w: World) -> list[Action]:
     return []
 
 
+def land_actions(s: State, w: World) -> list[Action]:
+    mv = s["moving"]
+    if mv is None or mv.get("mode") not in ("slick", "tango"):
+        return []
+    return [{"type": "land", "hex": h} for h in destinations(s, w)]
+
+
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
-    raise IllegalAction(f"unknown action {a.get('type')!r}")
+    t = a["type"]
+    if t in ("slick", "tango"):
+        u = a["unit"]
+        at = s["units"][u]["at"]
+        s["chits"][t] += 1
+        s["moving"] = {"unit": u, "spent": 0, "steps": 0, "from": at, "been_ez": False, "mode": t}
+        rule = "VB 10.0" if t == "slick" else "VB 11.0"
+        facts.append(Fact(f"{w.units[u].name} boards a {'helicopter' if t == 'slick' else 'river craft'} at {at}",
+                          rule, "transport", {"unit": u, "hex": at, "chit": t}))
+        if t == "slick" and in_ezoc(s, w, "us", at):
+            lose_step(s, w, u, facts, "VB 10.0", "picked up in an enemy zone of control")
+            if s["units"][u]["status"] != "map":
+                s["moving"] = None
+        return
+    if t == "land":
+        mv = s["moving"]
+        u, h = mv["unit"], a["hex"]
+        if h not in destinations(s, w):
+            raise IllegalAction(f"{w.units[u].name} may not land in {h}", "VB 10.0")
+        kind = mv["mode"]
+        s["units"][u]["at"] = h
+        s["units"][u]["transported"] = kind
+        s["units"][u]["moved"] = s["phase"]
+        s["moving"] = None
+        what = "Landing Zone" if kind == "slick" else "Landing Beach"
+        facts.append(Fact(f"{w.units[u].name} lands in {h}: {what} chit; no further move, one attacker marker and "
+                          "no advance this turn", "VB 10.1" if kind == "slick" else "VB 11.2", "transport",
+                          {"unit": u, "hex": h, "chit": kind}))
+        return
+    raise IllegalAction(f"unknown action {t!r}")
+
+
+# -- the water network for riverine transport (VB 11.0) ---------------------------------------
+def _mekong(w: World, h: str) -> bool:
+    return w.terrain_of(h) == "all_water" or w.hexes[h].get("mekong") in ("all_water", "bank", "split")
+
+
+def river_access(w: World) -> dict[str, set[str]]:
+    """Hex -> the water nodes it touches (its river hexsides; itself if a Mekong hex). Cached."""
+    cache = w.__dict__.setdefault("_cache", {})
+    if "access" not in cache:
+        acc: dict[str, set[str]] = {}
+        for h in w.hexes:
+            nodes = {hexside(h, n) for n in w.neighbours(h) if w.is_river(h, n)}
+            if _mekong(w, h):
+                nodes.add(h)
+            if nodes:
+                acc[h] = nodes
+        cache["access"] = acc
+    return cache["access"]  # type: ignore[no-any-return]
+
+
+def river_component(w: World, h: str) -> set[str]:
+    """Every water node connected to hex h's (Mekong hexes and river hexsides, VB 11.0 step 3)."""
+    cache = w.__dict__.setdefault("_cache", {})
+    comps: dict[str, int] = cache.setdefault("comp", {})
+    if not comps:
+        nodes = set().union(*river_access(w).values())
+        adj: dict[str, set[str]] = {n: set() for n in nodes}
+        for n in nodes:
+            if "/" in n:
+                a, b = n.split("/")
+                for c in set(w.neighbours(a)) & set(w.neighbours(b)):
+                    for k in (hexside(a, c), hexside(b, c)):
+                        if k in adj:
+                            adj[n].add(k)
+                for x in (a, b):
+                    if x in adj:
+                        adj[n].add(x)
+                        adj[x].add(n)
+            else:
+                for m in w.neighbours(n):
+                    if m in adj:
+                        adj[n].add(m)
+        i = 0
+        for n in sorted(nodes):
+            if n in comps:
+                continue
+            stack = [n]
+            while stack:
+                x = stack.pop()
+                if x in comps:
+                    continue
+                comps[x] = i
+                stack.extend(adj[x] - set(comps))
+            i += 1
+    ids = {comps[n] for n in river_access(w).get(h, set())}
+    return {n for n, c in comps.items() if c in ids}
