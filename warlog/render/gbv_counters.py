@@ -6,7 +6,7 @@ for the boats); enemy units are dark, in a hostile diamond frame: red for the VC
 yellow for the NVA and their vehicles, brown for positions and hazards. Every counter shows
 firepower-movement along its bottom edge (a circled MA for vehicles, "+n"/"−n" for the plus
 and minus MA of leaders and items) and its noise in a white disc. A detected team has a
-red-orange corner and border; a damaged one its current values on a red strip.
+red-orange border and corner; a damaged one its current values on a red strip.
 """
 
 from __future__ import annotations
@@ -84,7 +84,9 @@ def gb_chit(w: World, cid: str, rec: dict[str, object], classes: tuple[str, ...]
     elif c.cls == "leader":
         label, symbol, pal, ma_text = SHORT.get(c.kind, c.name[:4]), "leader", GB, signed(ma)
     else:
-        label = SHORT.get(c.kind, c.name.split(" (")[0][:7])
+        name = c.name.split(" (")[0]
+        words = name.split(" ")
+        label = SHORT.get(c.kind, " ".join(words[:-1]) if len(words) > 1 and words[-1].isdigit() else name)[:7]
         symbol, ma_text = "", signed(ma) if c.move != "basic" else str(ma)
         pal = BLUE if c.blue else BLACK if c.black else ITEM
     values = f"FP {fp}, MA {ma_text}, noise {noise}"
@@ -134,8 +136,8 @@ def draw(c: Chit, x: float, y: float, s: float) -> str:
         vink = DAMAGED_TEXT
     parts.append(_values(c, s, vink))
     if "detected" in c.classes:
-        parts.append(el("path", d=f"M1,1 L{num(s * 0.36)},1 L1,{num(s * 0.36)} Z", fill=DETECTED, stroke="#fff",
-                        stroke_width="0.6"))
+        parts.append(el("path", d=f"M1,{num(s - 1)} L{num(s * 0.26)},{num(s - 1)} L1,{num(s * 0.74)} Z", fill=DETECTED,
+                        stroke="#fff", stroke_width="0.6"))
         parts.append(el("rect", width=num(s), height=num(s), rx="2", fill="none", stroke=DETECTED,
                         stroke_width="2.2", class_="detected-ring"))
     if "suppressed" in c.classes:

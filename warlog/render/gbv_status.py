@@ -24,22 +24,26 @@ def camp_mark(k: str, rec: dict[str, Any], lay: HexLayout) -> str:
     Special Forces fort (clickable for evade and relocate: a `counter` whose unit is the camp)."""
     hx = str(rec["hex"])
     cx, cy = lay.centre(hx)
-    x, y = cx - S * 1.1, cy - lay.hex_height / 2 - 11
-    tri = [(x + 11, y + 3.5), (x + 18, y + 15), (x + 4, y + 15)]
     body = el("polygon", points=lay.polygon(hx, 0.95), fill="none", stroke="#f3f0e2", stroke_width="5")
     body += el("polygon", points=lay.polygon(hx, 0.95), fill="none", stroke=CAMP, stroke_width="3",
                stroke_dasharray="9 3")
-    body += el("rect", x=num(x + 1.2), y=num(y + 1.2), width="22", height="22", rx="2", fill="#000", opacity="0.35")
+    body += camp_chit(cx - S * 1.1, cy - lay.hex_height / 2 - 11, bool(rec.get("pbr")))
+    label = f"Base camp {k.rsplit('-', 1)[1]}" + (" with its PBR" if rec.get("pbr") else "")
+    title = el("title", f"{label} in {hx}: a sanctuary; a team entering it is no longer detected (12.5)")
+    return el("g", title + body, class_="counter camp", data_unit=k, data_hex=hx)
+
+
+def camp_chit(x: float, y: float, pbr: bool = False) -> str:
+    """The base camp counter: a triangular fort with a bunker at each corner."""
+    tri = [(x + 11, y + 3.5), (x + 18, y + 15), (x + 4, y + 15)]
+    body = el("rect", x=num(x + 1.2), y=num(y + 1.2), width="22", height="22", rx="2", fill="#000", opacity="0.35")
     body += el("rect", x=num(x), y=num(y), width="22", height="22", rx="2", fill=CAMP, stroke="#e9e4cf",
                stroke_width="1", class_="body")
     body += el("polygon", points=points(tri), fill="none", stroke="#f3f0e2", stroke_width="1.6", stroke_linejoin="round")
     body += "".join(el("rect", x=num(px - 1.8), y=num(py - 1.8), width="3.6", height="3.6", fill="#f3f0e2")
                     for px, py in tri)
-    body += text(x + 11, y + 21, "PBR" if rec.get("pbr") else "CAMP", font_size="4.6", font_weight="bold",
-                 fill="#f3f0e2", text_anchor="middle")
-    label = f"Base camp {k.rsplit('-', 1)[1]}" + (" with its PBR" if rec.get("pbr") else "")
-    title = el("title", f"{label} in {hx}: a sanctuary; a team entering it is no longer detected (12.5)")
-    return el("g", title + body, class_="counter camp", data_unit=k, data_hex=hx)
+    return body + text(x + 11, y + 21, "PBR" if pbr else "CAMP", font_size="4.6", font_weight="bold", fill="#f3f0e2",
+                       text_anchor="middle")
 
 
 def mission_marker(state: dict[str, Any], w: World, lay: HexLayout) -> str:
@@ -122,7 +126,7 @@ def cartouche(state: dict[str, Any] | None, w: World, lay: HexLayout) -> str:
     out.append(text(884, y2, f"Teams lost {len(t.get('teams_lost', []))} · leaders lost "
                              f"{len(t.get('leaders_lost', []))}", font_size="9.5", fill=light))
     for k, marker in enumerate(list(state.get("pp_markers") or [])[:2]):
-        out.append(_pp_marker(lay.width - 70 + k * 30, 18, str(marker), w))
+        out.append(pp_marker(lay.width - 70 + k * 30, 18, str(marker), w))
     return el("g", "".join(out), class_="cartouche")
 
 
@@ -132,7 +136,7 @@ def requirement(w: World, requires: tuple[tuple[str, ...], ...]) -> str:
     return " + ".join(" or ".join(names.get(k, k) for k in group) for group in requires) or "nothing"
 
 
-def _pp_marker(x: float, y: float, marker: str, w: World) -> str:
+def pp_marker(x: float, y: float, marker: str, w: World) -> str:
     """A PP-track marker: an enemy unit drawn at set-up, face down until the game is over (3.6)."""
     known = marker in w.enemies
     label = w.enemies[marker].name if known else "face down"
