@@ -1,0 +1,35 @@
+"""The action schemas (validators/vietnam_battles.py) accept every action the engine lists and
+refuse unknown keys, and the engine's own shape check agrees."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.vietnam_battles.schema import ACTIONS
+from validators.actions import ActionShapeError, validate_action
+from validators.vietnam_battles import SCHEMAS
+
+
+def test_one_schema_per_engine_action_type() -> None:
+    assert set(SCHEMAS) == set(ACTIONS)
+
+
+def test_unknown_keys_and_types_are_refused() -> None:
+    with pytest.raises(ActionShapeError):
+        validate_action("vietnam-battles", {"type": "pass", "extra": 1})
+    with pytest.raises(ActionShapeError):
+        validate_action("vietnam-battles", {"type": "teleport"})
+    with pytest.raises(ActionShapeError):
+        validate_action("vietnam-battles", {"type": "enter", "hex": "07-17"})
+    assert validate_action("vietnam-battles", {"type": "retreat", "unit": "u", "path": ["0717", "0718"]})
+    assert validate_action("vietnam-battles", {"type": "sail", "to": "0717/0718"})
+
+
+def test_every_action_the_fuzzer_meets_passes_its_schema() -> None:
+    from rules.vietnam_battles.game import VietnamBattles
+    from tests.vb.fixtures.boys_map import boys_world
+    from tests.vb.vb_fuzz import Stats, play_one
+
+    g = VietnamBattles(boys_world())
+    for seed in range(4):
+        play_one(g, seed, Stats(), validate=lambda a: validate_action("vietnam-battles", a))
