@@ -25,8 +25,13 @@ def _space() -> fields.String:
                                                                   error="a hex like 0717 or a hexside like 0717/0718"))
 
 
+def _node() -> fields.String:
+    return fields.String(required=True, validate=validate.Regexp(r"^\d{4}(:[a-z_]+)?$",
+                                                                  error="a hex like 0717 or a portion like 0127:north"))
+
+
 def _path() -> fields.List:
-    return fields.List(fields.String(validate=validate.Regexp(r"^\d{4}(/\d{4})?$", error="a hex or hexside")),
+    return fields.List(fields.String(validate=validate.Regexp(r"^\d{4}(/\d{4}|:[a-z_]+)?$", error="a hex, portion or hexside")),
                        required=True, validate=validate.Length(max=3))
 
 
@@ -37,7 +42,7 @@ def _schema(name: str, **extra: fields.Field) -> type[Schema]:  # type: ignore[t
 
 SCHEMAS: dict[str, type[Schema]] = {
     "select": _schema("select", unit=_id()),
-    "enter": _schema("enter", hex=hex_label()),
+    "enter": _schema("enter", hex=_node()),
     "sail": _schema("sail", to=_space()),
     "end_move": _schema("end_move"),
     "end_phase": _schema("end_phase"),
@@ -49,9 +54,9 @@ SCHEMAS: dict[str, type[Schema]] = {
     "lose_step": _schema("lose_step", unit=_id()),
     "hold": _schema("hold", unit=_id()),
     "retreat": _schema("retreat", unit=_id(), path=_path()),
-    "displace": _schema("displace", hex=hex_label()),
+    "displace": _schema("displace", hex=_node()),
     "refuse": _schema("refuse"),
-    "advance": _schema("advance", unit=_id(), hex=hex_label()),
+    "advance": _schema("advance", unit=_id(), hex=_node()),
     "end_advance": _schema("end_advance"),
     "errant": _schema("errant", unit=_id()),
     "slick": _schema("slick", unit=_id()),

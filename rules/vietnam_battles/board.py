@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.vietnam_battles.data import UnitDef, World
+from rules.vietnam_battles.data import UnitDef, World, hexpart
 
 State = dict[str, Any]
 SIDES = ("us", "vc")
@@ -61,7 +61,7 @@ def values(s: State, w: World, uid: str) -> tuple[int, int, int]:
 
 def in_ezoc(s: State, w: World, side: str, h: str) -> bool:
     """VB 6.0: h is in an enemy ZOC for `side` if an enemy non-monitor unit is adjacent."""
-    for n in w.neighbours(h):
+    for n in w.land_nbrs(h):
         u = land_at(s, w, n)
         if u is not None and w.units[u].side != side:
             return True
@@ -70,7 +70,7 @@ def in_ezoc(s: State, w: World, side: str, h: str) -> bool:
 
 def enemy_monitor_blocks(s: State, w: World, side: str, a: str, b: str) -> bool:
     """VB 12.0: enemy units may not cross the hexside a monitor occupies."""
-    m = monitor_at(s, w, "/".join(sorted((a, b))))
+    m = monitor_at(s, w, "/".join(sorted((hexpart(a), hexpart(b)))))
     return m is not None and w.units[m].side != side
 
 
@@ -78,7 +78,7 @@ def touches(w: World, at: str) -> set[str]:
     """Hexes a unit at `at` is adjacent to or in: a land hex's neighbours; a hexside's two hexes (INFERRED, G6)."""
     if is_hexside(at):
         return set(side_hexes(at))
-    return set(w.neighbours(at)) | {at}
+    return set(w.land_nbrs(at)) | {at}
 
 
 def in_contact(s: State, w: World, a: str, b: str) -> bool:
@@ -89,12 +89,13 @@ def in_contact(s: State, w: World, a: str, b: str) -> bool:
     if is_hexside(pa) and is_hexside(pb):
         return False
     if is_hexside(pa):
-        return pb in side_hexes(pa)
+        return hexpart(pb) in side_hexes(pa)
     if is_hexside(pb):
-        return pa in side_hexes(pb)
+        return hexpart(pa) in side_hexes(pb)
     if w.units[a].monitor or w.units[b].monitor:
-        return pa == pb or pb in w.neighbours(pa)
-    return pb in w.neighbours(pa)
+        # a monitor in a Mekong hex: the land portions of that hex and the hexes around it (G6, INFERRED)
+        return hexpart(pa) == hexpart(pb) or hexpart(pb) in w.neighbours(pa)
+    return pb in w.land_nbrs(pa)
 
 
 def hex_of(s: State, uid: str) -> str | None:
@@ -103,7 +104,7 @@ def hex_of(s: State, uid: str) -> str | None:
 
 
 def near_hexes(at: str) -> list[str]:
-    return side_hexes(at) if is_hexside(at) else [at]
+    return side_hexes(at) if is_hexside(at) else [hexpart(at)]
 
 
 def space_distance(w: World, a: str, b: str) -> int:

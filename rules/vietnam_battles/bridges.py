@@ -24,7 +24,7 @@ def demolish_actions(s: State, w: World) -> list[Action]:
     at = s["units"][mv["unit"]]["at"]
     out = []
     for n in w.neighbours(at):
-        k = hexside(at, n)
+        k = hexside(at.split(":")[0], n)
         if w.side(at, n).get("bridge") and k not in s["bridges_down"]:
             out.append({"type": "demolish", "hexside": k})
     return out

@@ -77,25 +77,55 @@ class World:
     data_id: str = "fixture"
 
     # -- map queries ------------------------------------------------------------------------
+    # A land position is a hex label, or in a split Mekong hex "HHHH:portion" (VB 19.0; the map's
+    # `portions` say which neighbouring hexes or portions each land portion touches).
     def neighbours(self, h: str) -> list[str]:
-        return [n for n in self.grid.neighbours(h) if n in self.hexes]
+        return [n for n in self.grid.neighbours(hexpart(h)) if n in self.hexes]
+
+    def land_nbrs(self, node: str) -> list[str]:
+        """VB 19.0: the land positions adjacent to `node`; never across the Mekong portion of a hex."""
+        cache = self.__dict__.setdefault("_nbrs", {})
+        if node not in cache:
+            if ":" in node:
+                h, p = node.split(":")
+                out = list(self.hexes[h]["portions"][p])
+            else:
+                out = []
+                for n in self.neighbours(node):
+                    por = self.hexes[n].get("portions") if self.hexes[n].get("mekong") == "split" else None
+                    if por:
+                        out += [f"{n}:{p}" for p, lst in sorted(por.items()) if node in lst]
+                    else:
+                        out.append(n)
+            cache[node] = sorted(out)
+        return list(cache[node])
+
+    def portions(self, h: str) -> list[str]:
+        por = self.hexes[h].get("portions") if self.hexes[h].get("mekong") == "split" else None
+        return sorted(por) if por else []
+
+    def is_node(self, node: str) -> bool:
+        h, _, p = node.partition(":")
+        if h not in self.hexes:
+            return False
+        return p in self.portions(h) if p else not self.portions(h)
 
     def distance(self, a: str, b: str) -> int:
-        return self.grid.distance(a, b)
+        return self.grid.distance(hexpart(a), hexpart(b))
 
     def side(self, a: str, b: str) -> dict[str, Any]:
-        return self.hexsides.get(hexside(a, b), {})
+        return self.hexsides.get(hexside(hexpart(a), hexpart(b)), {})
 
     def terrain_of(self, h: str) -> str:
-        return str(self.hexes[h].get("terrain", "clear"))
+        return str(self.hexes[hexpart(h)].get("terrain", "clear"))
 
     def terrain_info(self, h: str) -> dict[str, Any]:
         t = self.terrain_of(h)
         return self.terrain.get(t) or DEFAULT_TERRAIN.get(t) or {"mp": 1, "row": "clear"}
 
     def prohibited(self, h: str) -> bool:
-        """VB 5.1, 19.0: all-water (Mekong) hexes are closed to land units."""
-        return bool(self.terrain_info(h).get("prohibited"))
+        """VB 5.1, 19.0: all-water (Mekong) hexes are closed to land units; so is a split hex taken whole."""
+        return bool(self.terrain_info(h).get("prohibited")) or (":" not in h and bool(self.portions(hexpart(h))))
 
     def is_river(self, a: str, b: str) -> bool:
         s = self.side(a, b)
@@ -103,7 +133,7 @@ class World:
 
     def bridged(self, a: str, b: str, down: Any = ()) -> bool:
         """A drawn bridge (VB 2.1) not demolished (VB 18.1: `down` lists demolished bridge hexsides)."""
-        return bool(self.side(a, b).get("bridge")) and hexside(a, b) not in down
+        return bool(self.side(a, b).get("bridge")) and hexside(hexpart(a), hexpart(b)) not in down
 
     def road_along(self, a: str, b: str, down: Any = ()) -> bool:
         """VB 5.2.1, A-22: the road must cross this hexside (a river without a bridge cuts it)."""
@@ -113,7 +143,12 @@ class World:
     def trail_along(self, a: str, b: str, down: Any = (), eng: str | None = None) -> bool:
         """VB 5.2.2; VB 18.3: the trail rate also across an engineer-bridged river hexside."""
         s = self.side(a, b)
-        return bool(s.get("trail")) and (not self.is_river(a, b) or self.bridged(a, b, down) or eng == hexside(a, b))
+        return bool(s.get("trail")) and (not self.is_river(a, b) or self.bridged(a, b, down)
+                                         or eng == hexside(hexpart(a), hexpart(b)))
+
+
+def hexpart(node: str) -> str:
+    return node.split(":")[0]
 
 
 def _unit_from_json(uid: str, d: dict[str, Any]) -> UnitDef:

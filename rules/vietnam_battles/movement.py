@@ -13,7 +13,7 @@ from rules.core.game import Fact, IllegalAction
 from rules.core.hexgrid import hexside
 from rules.vietnam_battles.board import (enemy_monitor_blocks, in_ezoc, is_hexside, land_at, monitor_at,
                                          side_hexes, values)
-from rules.vietnam_battles.data import World
+from rules.vietnam_battles.data import World, hexpart
 
 State = dict[str, Any]
 
@@ -45,7 +45,7 @@ def base_cost(s: State, w: World, frm: str, to: str) -> int:
     if w.trail_along(frm, to, down, eng):
         return 2
     cost = int(w.terrain_info(to).get("mp", 1)) * 2
-    if w.is_river(frm, to) and not w.bridged(frm, to, down) and eng != hexside(frm, to):
+    if w.is_river(frm, to) and not w.bridged(frm, to, down) and eng != hexside(hexpart(frm), hexpart(to)):
         cost += w.river_mp * 2
     return cost
 
@@ -54,12 +54,12 @@ def step(s: State, w: World, u: str, frm: str, to: str, spent: int, been_ez: boo
          ) -> tuple[int, bool, str] | None:
     """Entering `to` from `frm`: (MP spent after, the move must end, why) or None if illegal."""
     d = w.units[u]
-    if to not in w.neighbours(frm) or w.prohibited(to):
+    if to not in w.land_nbrs(frm) or w.prohibited(to):
         return None
     occupant = land_at(s, w, to)
     if occupant is not None and w.units[occupant].side != d.side:
         return None  # VB 5.1
-    m = monitor_at(s, w, to)
+    m = monitor_at(s, w, hexpart(to))
     if m is not None and w.units[m].side != d.side:
         return None  # VB 12.0: not into a bank hex an enemy monitor holds
     if enemy_monitor_blocks(s, w, d.side, frm, to):
@@ -95,7 +95,7 @@ def _can_end(s: State, w: World, u: str, at: str, spent: int, been_ez: bool, dep
         return True
     if depth > 12:
         return False
-    for n in w.neighbours(at):
+    for n in w.land_nbrs(at):
         r = step(s, w, u, at, n, spent, been_ez, 1)
         if r is None or (r[1] and _other_at(s, w, u, n) is not None):
             continue
@@ -111,7 +111,9 @@ def entries(s: State, w: World) -> list[str]:
     u = mv["unit"]
     frm = s["units"][u]["at"]
     out = []
-    for n in w.neighbours(frm):
+    for other in _crossings(s, w, u, frm):
+        out.append(other)
+    for n in w.land_nbrs(frm):
         r = step(s, w, u, frm, n, mv["spent"], mv["been_ez"], mv["steps"])
         if r is None:
             continue
@@ -120,6 +122,21 @@ def entries(s: State, w: World) -> list[str]:
                 continue
         out.append(n)
     return sorted(out)
+
+
+def _crossings(s: State, w: World, u: str, frm: str) -> list[str]:
+    """VB 19.0: a leg unit that began the phase on one land portion of a split hex may cross to another
+    portion by spending all its MA (mechanized units only over an engineer bridge, not implemented)."""
+    mv = s["moving"]
+    if ":" not in frm or mv["steps"] or w.units[u].mech or w.units[u].monitor:
+        return []
+    h, p = frm.split(":")
+    out = []
+    for q in w.portions(h):
+        node = f"{h}:{q}"
+        if q != p and _other_at(s, w, u, node) is None:
+            out.append(node)
+    return out
 
 
 def may_end_here(s: State, w: World) -> bool:
@@ -151,7 +168,10 @@ def enter(s: State, w: World, to: str, facts: list[Fact]) -> None:
     frm = s["units"][u]["at"]
     if to not in entries(s, w):
         raise IllegalAction(f"{w.units[u].name} may not enter {to} now", "VB 5.1")
-    r = step(s, w, u, frm, to, mv["spent"], mv["been_ez"], mv["steps"])
+    if ":" in to and hexpart(to) == hexpart(frm):
+        r: tuple[int, bool, str] | None = (mp_total(s, w, u), True, "VB 19.0: across the Mekong, all its MA")
+    else:
+        r = step(s, w, u, frm, to, mv["spent"], mv["been_ez"], mv["steps"])
     assert r is not None
     mv["spent"], stop, why = r
     mv["steps"] += 1

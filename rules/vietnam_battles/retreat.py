@@ -29,7 +29,7 @@ def _ok_land(s: State, w: World, u: str, frm: str, to: str) -> bool:
     occ = land_at(s, w, to)
     if occ is not None and w.units[occ].side != d.side:
         return False
-    m = monitor_at(s, w, to)
+    m = monitor_at(s, w, to.split(":")[0])
     if m is not None and w.units[m].side != d.side:
         return False
     if enemy_monitor_blocks(s, w, d.side, frm, to):
@@ -42,7 +42,7 @@ def _ok_land(s: State, w: World, u: str, frm: str, to: str) -> bool:
 def _next(s: State, w: World, u: str, at: str) -> list[str]:
     if w.units[u].monitor:
         return water_links(w, at)
-    return [n for n in w.neighbours(at) if _ok_land(s, w, u, at, n)]
+    return [n for n in w.land_nbrs(at) if _ok_land(s, w, u, at, n)]  # VB 19.0: never across the Mekong
 
 
 def _paths(s: State, w: World, u: str, n: int, away: list[str]) -> list[list[str]]:

@@ -82,9 +82,10 @@ def check_state(s: Any, w: World) -> None:
             _need(at not in spaces or s["moving"] is not None, f"two monitors on {at}")
             spaces[at] = u
             continue
-        _need(at in w.hexes, f"unit {u}: {at} is not a map hex")
         if w.units[u].monitor:
+            _need(at in w.hexes, f"unit {u}: {at} is not a map hex")
             continue
+        _need(w.is_node(at), f"unit {u}: {at} is not a land position (a hex, or a split hex's portion)")
         moving = s["moving"] is not None and s["moving"]["unit"] in (u, land.get(at))
         _need(at not in land or moving or s["decision"] is not None, f"units {land.get(at)} and {u} stacked in {at}")
         land[at] = u
