@@ -26,11 +26,13 @@ STATE_STYLE = """.hexmap .counter.selected .body{stroke:#ffcf00;stroke-width:4}
 """
 
 
-def svg_document(body: str, width: float, height: float, label: str, game: str) -> str:
-    """The board's root element (class "hexmap": the page's zoom and click handling find it)."""
+def svg_document(body: str, width: float, height: float, label: str, game: str,
+                 focus: tuple[float, float] | None = None) -> str:
+    """The board's root element (class "hexmap": the page's zoom and click handling find it).
+    `focus` is where the action is: the page scrolls a board larger than its box to it."""
     return el("svg", body, xmlns="http://www.w3.org/2000/svg", class_="hexmap",
               viewBox=f"0 0 {num(width)} {num(height)}", width=num(width), height=num(height), role="img",
-              aria_label=label, data_game=game)
+              aria_label=label, data_game=game, data_focus=f"{num(focus[0])},{num(focus[1])}" if focus else None)
 
 
 def arrow_marker(prefix: str = "") -> str:

@@ -102,8 +102,23 @@ def board_svg(scene: Scene) -> str:
     if scene.caption:
         body.append(text(lay.width - 12, lay.height - 6, scene.caption, font_size="11", text_anchor="end",
                          fill="#fff", font_weight="bold"))
+    focus = focus_hex(scene, w)
     return svg_document("".join(body), lay.width, lay.height, "Map of the Central Highlands, Green Beret: Vietnam",
-                        GAME)
+                        GAME, lay.centre(focus) if focus else None)
+
+
+def focus_hex(scene: Scene, w: World) -> str | None:
+    """Where the action is, for the page to scroll to: the group under way, what a replay step
+    changed, a detected team, the first team on the map, the mission."""
+    state, hl = scene.state or {}, scene.highlights
+    gb = state.get("gb") or {}
+    on_map = [(c, r["hex"]) for c, r in gb.items() if r.get("status") == "map" and r.get("hex") in w.hexes
+              and c in w.counters and w.counters[c].cls == "team"]
+    candidates = [(state.get("moving") or {}).get("hex")]
+    candidates += [p[-1] for p in hl.paths if p] + list(hl.hexes) + [h for _, h in hl.lost]
+    candidates += [h for c, h in on_map if gb[c].get("detected")] + [h for _, h in on_map]
+    candidates.append((state.get("mission") or {}).get("hex"))
+    return next((h for h in candidates if isinstance(h, str) and h in w.hexes), None)
 
 
 def _camps(state: dict[str, Any], w: World, lay: HexLayout) -> str:
@@ -164,7 +179,7 @@ def _stack(chits: list[Chit], cx: float, cy: float, hx: str, size: float) -> str
     by = cy - size / 2 + (n - 1) * d / 2
     out = [draw(chits[k], bx + k * d, by - k * d, size) for k in range(n - 1, -1, -1)]
     if n > 1:
-        x, y = bx + (n - 1) * d + size, by - (n - 1) * d
+        x, y = bx + (n - 1) * d + size + 2, by - (n - 1) * d - 2
         out.append(el("g", el("circle", cx=num(x), cy=num(y), r="6", fill="#1d1d1b", stroke="#fff", stroke_width="1")
                       + text(x, y + 3, str(n), font_size="8", font_weight="bold", fill="#fff", text_anchor="middle"),
                       class_="stack-count"))
