@@ -63,6 +63,7 @@ SCHEMAS: dict[str, type[Schema]] = {
     "tango": _schema("tango", unit=_id()),
     "land": _schema("land", hex=hex_label()),
     "demolish": _schema("demolish", hexside=_hexside()),
+    "push": _schema("push", hex=_node()),
 }
 
 register_actions(GAME, SCHEMAS)

@@ -70,7 +70,7 @@ def _att_limit(s: State, w: World, units: list[str]) -> int:
 
 def addable(s: State, w: World) -> list[str]:
     b = s["battle"]
-    if b is None or b["kind"] != "attack" or b["step"] != 1 or b["att"] or b["att_passed"]:
+    if b is None or b["kind"] != "attack" or b["step"] != 1 or b["att"] or b["att_passed"] or b.get("ambush"):
         return []
     return [a for (dft, a) in declarations_for(s, w, b["defender"]) if a not in b["units"]]
 
@@ -186,9 +186,10 @@ def resolve_attack(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> N
     col = crt.column(d, row)
     die = dice.roll(6, "VB 7.3 combat")
     res = crt.RESULTS[die][col - 1]
-    for u in b["units"]:
-        s["units"][u]["attacked"] = s["phase"]
-    s["defended"].append(b["defender"])
+    if not b.get("ambush"):  # the ambush's forced attack is extra
+        for u in b["units"]:
+            s["units"][u]["attacked"] = s["phase"]
+        s["defended"].append(b["defender"])
     b["result"] = res
     facts.append(Fact(
         f"Attack on {w.units[b['defender']].name}: {att} - {dfn} = differential {d:+d}, row {crt.ROW_TITLE[row]} "

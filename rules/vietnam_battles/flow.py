@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
-from rules.vietnam_battles import bridges, combat, movement, results, transport
+from rules.vietnam_battles import bridges, combat, hidden, movement, results, transport
 from rules.vietnam_battles.board import other
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.support import draw_hands, return_all
@@ -128,6 +128,8 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], 
         s["moving"]["demolished"] = True
     else:
         transport.perform(s, w, a, dice, facts)
+        if t == "push":
+            combat.run_steps(s, w, dice, facts)
     settle(s, w, dice, facts, victory)
 
 
@@ -187,6 +189,7 @@ def settle(s: State, w: World, dice: DiceSource, facts: list[Fact], victory: Cal
     for _ in range(64):
         if s["phase"] == "over":
             break
+        hidden.reveal_check(s, w, facts)
         if victory(s, w, facts, immediate=True):
             s["phase"] = "over"
             break

@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, Outcome, Scenario, State
-from rules.vietnam_battles import flow, schema, scenarios
+from rules.vietnam_battles import flow, hidden, schema, scenarios
 from rules.vietnam_battles.data import World
 
 ROLES = ("us", "vc")
@@ -58,7 +58,7 @@ class VietnamBattles(Game):
             "turn": 1, "final_turn": 4, "phase": "movement", "player": "us", "units": units, "moving": None,
             "battle": None, "decision": None, "hands": {"us": [], "vc": []}, "spent": {"us": [], "vc": []},
             "bombarded": [], "defended": [], "attacks_made": 0, "eliminated": [], "chits": {"slick": 0, "tango": 0},
-            "bridges_down": [], "eng_bridge": None, "result": None,
+            "bridges_down": [], "eng_bridge": None, "secret": None, "camps": {}, "captures": [], "result": None,
         }
         facts: list[Fact] = []
         flow.start_turn(s, w, dice, facts)
@@ -108,6 +108,7 @@ class VietnamBattles(Game):
             for side in ROLES:
                 if side != seat:
                     v["hands"][side] = ["hidden"] * len(state["hands"][side])
+            hidden.redact(v, seat)
         return v
 
     def outcome(self, state: State) -> Outcome | None:

@@ -21,6 +21,8 @@ State = dict[str, Any]
 def can_select(s: State, w: World, u: str) -> bool:
     r = s["units"][u]
     d = w.units[u]
+    if r["status"] == "hidden" and d.side == s["player"] and (s["phase"] == "movement" or d.mech):
+        return True  # VB 15.0: the VC player may move a hidden unit; that reveals it
     if r["status"] != "map" or d.side != s["player"] or r["moved"] or r["transported"] or r["advanced"]:
         return False
     if s["phase"] == "mech_movement":
@@ -156,6 +158,10 @@ def monitor_at_other(s: State, w: World, u: str, space: str) -> str | None:
 
 
 def begin(s: State, w: World, u: str, facts: list[Fact]) -> None:
+    if s["units"][u]["status"] == "hidden":
+        from rules.vietnam_battles.hidden import reveal_unit
+
+        reveal_unit(s, w, u, facts, "its owner moves it")
     at = s["units"][u]["at"]
     s["moving"] = {"unit": u, "spent": 0, "steps": 0, "from": at,
                    "been_ez": (not is_hexside(at)) and _ez(s, w, u, at) and not w.units[u].monitor}

@@ -16,6 +16,7 @@ ACTIONS: dict[str, dict[str, type]] = {
     "retreat": {"unit": str, "path": list}, "displace": {"hex": str}, "refuse": {},
     "advance": {"unit": str, "hex": str}, "end_advance": {}, "errant": {"unit": str},
     "slick": {"unit": str}, "tango": {"unit": str}, "land": {"hex": str}, "demolish": {"hexside": str},
+    "push": {"hex": str},
 }
 
 
@@ -50,7 +51,8 @@ def explain(s: dict[str, Any], w: World, action: Action) -> IllegalAction:
 PHASES = ("movement", "combat", "mech_movement", "mech_combat", "over")
 TOP_KEYS = ("game", "version", "scenario", "map_id", "data_id", "options", "rules", "turn", "final_turn", "phase",
             "player", "units", "moving", "battle", "decision", "hands", "spent", "bombarded", "defended",
-            "attacks_made", "eliminated", "chits", "bridges_down", "eng_bridge", "result")
+            "attacks_made", "eliminated", "chits", "bridges_down", "eng_bridge", "secret", "camps", "captures",
+            "result")
 UNIT_KEYS = ("at", "status", "reduced", "moved", "attacked", "advanced", "retreated", "transported")
 
 
@@ -70,7 +72,7 @@ def check_state(s: Any, w: World) -> None:
     for u, r in s["units"].items():
         _need(u in w.units, f"unknown unit {u}")
         _need(sorted(r) == sorted(UNIT_KEYS), f"unit {u}: keys {UNIT_KEYS}")
-        _need(r["status"] in ("map", "dead", "off"), f"unit {u}: bad status")
+        _need(r["status"] in ("map", "dead", "off", "hidden"), f"unit {u}: bad status")
         if r["status"] != "map":
             _need(r["at"] is None, f"unit {u}: off the map has no position")
             continue

@@ -37,7 +37,7 @@ def allotment(s: State, w: World, side: str) -> int:
     row = track[min(s["turn"], len(track)) - 1]
     n = row[0] if side == "us" else row[1]
     if side == "vc":
-        n -= s.get("vc_reduction", 0)
+        n -= sum(1 for t in s.get("captures", []) if t < s["turn"])
     return max(0, n)
 
 

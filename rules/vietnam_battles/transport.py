@@ -20,7 +20,7 @@ from rules.vietnam_battles.losses import lose_step
 from rules.vietnam_battles.movement import can_select
 
 State = dict[str, Any]
-DECISIONS: tuple[str, ...] = ()
+DECISIONS: tuple[str, ...] = ("ambush",)
 
 
 def reset_chits(s: State) -> None:
@@ -69,8 +69,44 @@ def destinations(s: State, w: World) -> list[str]:
             and not w.prohibited(h) and not _split(w, h) and h != mv["from"]]
 
 
+def push_hexes(s: State, w: World, h: str) -> list[str]:
+    """VB 11.1: an adjacent hex with no unit, not all-water, not across water from the landing hex."""
+    return [n for n in w.land_nbrs(h) if land_at(s, w, n) is None and not w.prohibited(n) and not w.is_river(h, n)]
+
+
 def decision_actions(s: State, w: World) -> list[Action]:
-    return []
+    d = s["decision"]
+    return [{"type": "push", "hex": n} for n in push_hexes(s, w, d["hex"])]
+
+
+def _ambush(s: State, w: World, u: str, h: str, vc: str, kind: str, facts: list[Fact]) -> None:
+    """VB 11.1 (tango) and A-11 reading (i) (slick): the landing unit is pushed by the VC player to an
+    empty adjacent hex, then attacks the revealed unit alone, without US support fire."""
+    from rules.vietnam_battles.hidden import reveal_unit
+    from rules.vietnam_battles.losses import eliminate
+
+    rule = "VB 11.1" if kind == "tango" else "VB 11.1 (A-11)"
+    reveal_unit(s, w, vc, facts, "ambush in the landing hex", rule)
+    if not push_hexes(s, w, h):
+        eliminate(s, w, u, facts, rule, "ambushed with no hex to be pushed into")
+        return
+    s["units"][u]["at"] = h
+    s["decision"] = {"kind": "ambush", "seat": "vc", "unit": u, "vc": vc, "hex": h}
+    facts.append(Fact(f"Ambush! The VC player pushes {w.units[u].name} out of {h}", rule, "ambush",
+                      {"unit": u, "hex": h, "vc": vc}))
+
+
+def _push(s: State, w: World, to: str, facts: list[Fact]) -> None:
+    d = s["decision"]
+    if to not in push_hexes(s, w, d["hex"]):
+        raise IllegalAction(f"the ambushed unit may not be pushed into {to}", "VB 11.1")
+    u, vc = d["unit"], d["vc"]
+    s["units"][u]["at"] = to
+    s["decision"] = None
+    facts.append(Fact(f"{w.units[u].name} is pushed into {to} and must attack {w.units[vc].name} alone, without "
+                      "support fire", "VB 11.1", "ambush", {"unit": u, "hex": to}))
+    s["battle"] = {"kind": "attack", "attacker": "us", "defender": vc, "at": d["hex"], "units": [u], "step": 1,
+                   "att": [], "def": [], "att_passed": [], "def_passed": [], "att_limit": 0, "ambush": True}
 
 
 def land_actions(s: State, w: World) -> list[Action]:
@@ -95,16 +131,25 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
             if s["units"][u]["status"] != "map":
                 s["moving"] = None
         return
+    if t == "push":
+        _push(s, w, a["hex"], facts)
+        return
     if t == "land":
         mv = s["moving"]
         u, h = mv["unit"], a["hex"]
         if h not in destinations(s, w):
             raise IllegalAction(f"{w.units[u].name} may not land in {h}", "VB 10.0")
         kind = mv["mode"]
-        s["units"][u]["at"] = h
         s["units"][u]["transported"] = kind
         s["units"][u]["moved"] = s["phase"]
         s["moving"] = None
+        from rules.vietnam_battles.hidden import hidden_at
+
+        vc = hidden_at(s, h)
+        if vc is not None:
+            _ambush(s, w, u, h, vc, kind, facts)
+            return
+        s["units"][u]["at"] = h
         what = "Landing Zone" if kind == "slick" else "Landing Beach"
         facts.append(Fact(f"{w.units[u].name} lands in {h}: {what} chit; no further move, one attacker marker and "
                           "no advance this turn", "VB 10.1" if kind == "slick" else "VB 11.2", "transport",

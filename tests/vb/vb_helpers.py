@@ -54,7 +54,7 @@ def state(w: World, at: dict[str, str], player: str = "us", phase: str = "moveme
             "player": player, "units": units, "moving": None, "battle": None, "decision": None,
             "hands": hands or {"us": [], "vc": []}, "spent": {"us": [], "vc": []}, "bombarded": [], "defended": [],
             "attacks_made": 0, "eliminated": [], "chits": {"slick": 0, "tango": 0}, "bridges_down": [], "eng_bridge": None,
-            "result": None}
+            "secret": None, "camps": {}, "captures": [], "result": None}
 
 
 def play(g: VietnamBattles, s: dict[str, Any], seat: str, action: dict[str, Any], dice: list[int] | None = None

@@ -1,0 +1,113 @@
+"""VC detection, hidden units and base camps (VB 15.0, 16.0, 14.0; A-13, A-19).
+
+Secrets live in `s["secret"]` = {"hidden": {unit: position}, "camps": {camp: hex}}; `view`
+removes them for the US seat and spectators. A hidden unit's record has status "hidden" and no
+position. After every action `reveal_check` compares the US/ARVN positions with the secrets:
+any US unit (monitors too, VB 15.0) adjacent to a hidden unit reveals it; adjacent to (or in) a
+camp's hex reveals the camp (VB 16.0; monitors too, INFERRED); a non-monitor US/ARVN unit in a
+revealed camp's hex with no VC unit there captures it (passing through counts: each hex entered
+is its own action; A-19: advance, retreat and landing count too). Because only the positions
+reached are checked, passing over in a helicopter or river craft reveals nothing (VB 15.0).
+A revealed unit's ZOC acts at once: a US leg unit that just entered a hex now in an EZOC stops
+(A-13). Captures lower the VC allotment from the next game turn (VB 14.0, 16.0: `s["captures"]`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.game import Fact
+from rules.vietnam_battles.board import in_ezoc, is_hexside, land_at, side_hexes
+from rules.vietnam_battles.data import World, hexpart
+
+State = dict[str, Any]
+
+
+def _nodes_of(w: World, h: str) -> set[str]:
+    return {f"{h}:{p}" for p in w.portions(h)} or {h}
+
+
+def near_nodes(w: World, at: str, monitor: bool) -> set[str]:
+    """Land positions adjacent to (or sharing the hex of) a unit at `at`."""
+    if is_hexside(at):
+        out: set[str] = set()
+        for h in side_hexes(at):
+            out |= _nodes_of(w, h)
+        return out
+    if monitor:
+        out = set(_nodes_of(w, hexpart(at)))
+        for n in w.neighbours(at):
+            out |= _nodes_of(w, n)
+        return out
+    return set(w.land_nbrs(at)) | {at}
+
+
+def reveal_unit(s: State, w: World, u: str, facts: list[Fact], why: str, rule: str = "VB 15.0") -> None:
+    node = s["secret"]["hidden"].pop(u)
+    s["units"][u]["status"], s["units"][u]["at"] = "map", node
+    facts.append(Fact(f"Hidden VC unit {w.units[u].name} is revealed in {node} ({why})", rule, "reveal",
+                      {"unit": u, "hex": node}))
+
+
+def reveal_check(s: State, w: World, facts: list[Fact]) -> None:
+    sec = s.get("secret")
+    if not sec:
+        return
+    us = [(u, r["at"]) for u, r in sorted(s["units"].items()) if r["status"] == "map" and w.units[u].side == "us"]
+    for u, at in us:
+        near = near_nodes(w, at, w.units[u].monitor)
+        for h in sorted(sec["hidden"]):
+            if sec["hidden"][h] in near and sec["hidden"][h] != at:
+                reveal_unit(s, w, h, facts, f"{w.units[u].name} is adjacent")
+        near_hexes = {hexpart(n) for n in near}
+        for c in sorted(sec["camps"]):
+            if sec["camps"][c] in near_hexes:
+                hx = sec["camps"].pop(c)
+                s["camps"][c] = {"hex": hx, "status": "revealed"}
+                facts.append(Fact(f"VC base camp discovered in {hx} by {w.units[u].name}", "VB 16.0", "reveal",
+                                  {"camp": c, "hex": hx}))
+    mv = s["moving"]
+    if mv is not None and not mv.get("mode"):
+        m = mv["unit"]
+        d = w.units[m]
+        if d.side == "us" and not d.mech and not d.monitor and not d.special_forces and mv["steps"] \
+                and in_ezoc(s, w, "us", s["units"][m]["at"]) and not mv.get("stopped"):
+            mv["stopped"] = True
+            facts.append(Fact(f"{d.name} stops: the revealed unit's zone of control (A-13)", "VB 5.1.1", "move"))
+    capture_check(s, w, facts)
+
+
+def capture_check(s: State, w: World, facts: list[Fact]) -> None:
+    for c, rec in sorted(s.get("camps", {}).items()):
+        if rec["status"] != "revealed":
+            continue
+        hx = rec["hex"]
+        nodes = _nodes_of(w, hx)
+        if any(land_at(s, w, n) is not None and w.units[str(land_at(s, w, n))].side == "vc" for n in nodes):
+            continue
+        for n in sorted(nodes):
+            u = land_at(s, w, n)
+            if u is not None and w.units[u].side == "us":
+                rec["status"] = "captured"
+                s["captures"].append(s["turn"])
+                facts.append(Fact(f"{w.units[u].name} captures the VC base camp in {hx}: the VC support fire "
+                                  "allotment falls by one from the next game turn", "VB 16.0", "capture",
+                                  {"camp": c, "hex": hx, "unit": u}))
+                break
+
+
+def hidden_at(s: State, hx: str) -> str | None:
+    sec = s.get("secret") or {}
+    for u, node in sorted(sec.get("hidden", {}).items()):
+        if hexpart(node) == hx:
+            return u
+    return None
+
+
+def redact(v: State, seat: str | None) -> None:
+    """H2, H3: the US seat and spectators see neither hidden units nor unrevealed camps."""
+    if seat == "vc" or not v.get("secret"):
+        return
+    n_units = len(v["secret"]["hidden"])
+    n_camps = len(v["secret"]["camps"])
+    v["secret"] = {"hidden": {}, "camps": {}, "hidden_count": n_units, "camp_count": n_camps}
