@@ -10,7 +10,7 @@ from typing import Any
 
 from rules import get_game
 from rules.assault_on_belgium.data import World, read_data
-from warlog.render.boardkit import arrow_marker, star_points
+from warlog.render.boardkit import arrow_marker, map_frame, star_points, terrain_layer
 from warlog.render.hexmap import HexLayout, el, line, num, text
 
 GAME = "assault-on-belgium"
@@ -72,21 +72,14 @@ def terrain_fill(terrain: str, country: str, prefix: str = "") -> str:
 def static_map() -> str:
     w, lay = world(), layout()
     out = [el("rect", width=num(lay.width), height=num(lay.height), fill="#f7f5ee")]
-    hexes = []
-    for lab in sorted(w.hexes):
-        h = w.hexes[lab]
-        title = el("title", _hex_title(w, lab))
-        hexes.append(el("polygon", title, points=lay.polygon(lab), fill=terrain_fill(h.terrain, h.country),
-                        class_="hex", data_hex=lab))
-    out.append(el("g", "".join(hexes), class_="terrain"))
+    out.append(terrain_layer(lay, ((lab, _hex_title(w, lab), terrain_fill(w.hexes[lab].terrain, w.hexes[lab].country),
+                                    "hex") for lab in sorted(w.hexes))))
     out.append(_borders(w, lay))
     out.append(_rivers(w, lay))
     out.append(_roads_and_bridges(lay))
     out.append(_places(w, lay))
     out.append(_cartouche(lay))
-    m = lay.margin / 2
-    out.append(el("rect", x=num(m), y=num(m), width=num(lay.width - 2 * m), height=num(lay.height - 2 * m), fill="none",
-                  stroke="#26231f", stroke_width="3", pointer_events="none"))
+    out.append(map_frame(lay))
     return "".join(out)
 
 

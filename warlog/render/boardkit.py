@@ -35,6 +35,20 @@ def svg_document(body: str, width: float, height: float, label: str, game: str,
               aria_label=label, data_game=game, data_focus=f"{num(focus[0])},{num(focus[1])}" if focus else None)
 
 
+def terrain_layer(lay: HexLayout, cells: Iterable[tuple[str, str, str, str]]) -> str:
+    """The hexes, one polygon each from (label, tooltip, fill, class), in the `terrain` group
+    where the page's script finds every hex and its centre (`.terrain [data-hex]`)."""
+    return el("g", "".join(el("polygon", el("title", title), points=lay.polygon(lab), fill=fill, class_=cls,
+                              data_hex=lab) for lab, title, fill, cls in cells), class_="terrain")
+
+
+def map_frame(lay: HexLayout) -> str:
+    """The neat line round the whole map."""
+    m = lay.margin / 2
+    return el("rect", x=num(m), y=num(m), width=num(lay.width - 2 * m), height=num(lay.height - 2 * m), fill="none",
+              stroke="#26231f", stroke_width="3", pointer_events="none")
+
+
 def arrow_marker(prefix: str = "") -> str:
     """The arrowhead at the end of a highlighted path (`url(#arrow)`)."""
     return el("marker", el("path", d="M0,0 L10,5 L0,10 z", fill=HL_PATH), id=f"{prefix}arrow", viewBox="0 0 10 10",

@@ -42,10 +42,7 @@ def draw(c: Counter, x: float, y: float, s: float) -> str:
     """The counter with its top-left corner at (x, y) and side `s`."""
     body, edge, box, ink = SIDES.get(c.side, DEFAULT_SIDE)
     air = c.kind in ("fighter", "bomber")
-    parts = [
-        el("rect", x="1.6", y="1.6", width=num(s), height=num(s), rx="2", fill="#000", opacity="0.35"),
-        el("rect", class_="body", width=num(s), height=num(s), rx="2", fill=body, stroke=edge, stroke_width="1"),
-    ]
+    parts = frame(s, body, edge)
     if air:
         parts.append(el("rect", x="1", y="1", width=num(s - 2), height=num(s * 0.6), fill=SKY))
         parts.append(_plane(c.kind, s * 0.6, s * 0.33, s))
@@ -62,13 +59,28 @@ def draw(c: Counter, x: float, y: float, s: float) -> str:
     if "in-battle" in c.classes:  # an orange corner: this unit is committed to a battle
         parts.append(el("path", d=f"M{num(s * 0.72)},1 L{num(s - 1)},1 L{num(s - 1)},{num(s * 0.28)} Z",
                         fill="#d55e00", stroke="#fff", stroke_width="0.6"))
-    if "eliminated" in c.classes:
+    return finish(parts, s, c.title, ("counter", c.side, "air" if air else "land", c.kind) + c.classes, x, y, c.uid,
+                  c.hex)
+
+
+def frame(s: float, body: str, edge: str, dashed: str | None = None) -> list[str]:
+    """A counter's square (side `s`) with its drop shadow; the square is `.body` (the page
+    outlines it when the counter is selected, a target or highlighted)."""
+    return [el("rect", x="1.6", y="1.6", width=num(s), height=num(s), rx="2", fill="#000", opacity="0.35"),
+            el("rect", class_="body", width=num(s), height=num(s), rx="2", fill=body, stroke=edge, stroke_width="1",
+               stroke_dasharray=dashed)]
+
+
+def finish(parts: list[str], s: float, title: str, classes: tuple[str, ...], x: float, y: float, uid: str,
+           hex_: str | None) -> str:
+    """The counter as a group at (x, y): crossed out in red when eliminated, with its tooltip,
+    its classes and the unit and hex the page's clicks read."""
+    if "eliminated" in classes:
         parts.append(el("path", d=f"M3,3 L{num(s - 3)},{num(s - 3)} M{num(s - 3)},3 L3,{num(s - 3)}",
                         stroke="#c0182a", stroke_width="3", stroke_linecap="round"))
-    parts.append(el("title", str(escape(c.title))))
-    cls = " ".join(("counter", c.side, "air" if air else "land", c.kind) + c.classes)
-    return el("g", "".join(parts), class_=cls, transform=f"translate({num(x)},{num(y)})",
-              data_unit=c.uid or None, data_hex=c.hex)
+    parts.append(el("title", str(escape(title))))
+    return el("g", "".join(parts), class_=" ".join(classes), transform=f"translate({num(x)},{num(y)})",
+              data_unit=uid or None, data_hex=hex_)
 
 
 def _side_label(label: str, s: float, ink: str) -> str:

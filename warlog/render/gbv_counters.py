@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from markupsafe import escape
-
 from rules.green_beret_vietnam.data import Counter as GbCounter
 from rules.green_beret_vietnam.data import Enemy, World
 from warlog.render.boardkit import star_points
+from warlog.render.counters import finish, frame
 from warlog.render.hexmap import el, num, points, text
 
 GB = ("#b5c78a", "#2f3b12", "#111111")
@@ -113,10 +112,7 @@ def enemy_chit(w: World, eid: str, rec: dict[str, object], classes: tuple[str, .
 def draw(c: Chit, x: float, y: float, s: float) -> str:
     """The counter with its top-left corner at (x, y) and side `s`."""
     body, edge, ink = c.palette
-    dashed = "2.5 1.5" if "left" in c.classes else None
-    parts = [el("rect", x="1.4", y="1.4", width=num(s), height=num(s), rx="2", fill="#000", opacity="0.35"),
-             el("rect", class_="body", width=num(s), height=num(s), rx="2", fill=body, stroke=edge,
-                stroke_width="1", stroke_dasharray=dashed)]
+    parts = frame(s, body, edge, "2.5 1.5" if "left" in c.classes else None)
     if c.symbol:
         parts.append(text(s * 0.07, s * 0.27, c.label, font_size=num(s * (0.22 if len(c.label) <= 5 else 0.18)),
                           font_weight="bold", fill=ink, class_="desig"))
@@ -145,13 +141,7 @@ def draw(c: Chit, x: float, y: float, s: float) -> str:
                         opacity="0.92"))
         parts.append(text(s / 2, s * 0.57, "SUPPR", font_size=num(s * 0.16), font_weight="bold", fill="#111",
                           text_anchor="middle"))
-    if "eliminated" in c.classes:
-        parts.append(el("path", d=f"M3,3 L{num(s - 3)},{num(s - 3)} M{num(s - 3)},3 L3,{num(s - 3)}",
-                        stroke="#c0182a", stroke_width="3", stroke_linecap="round"))
-    parts.append(el("title", str(escape(c.title))))
-    cls = " ".join(("counter", c.kind) + c.classes)
-    return el("g", "".join(parts), class_=cls, transform=f"translate({num(x)},{num(y)})", data_unit=c.uid or None,
-              data_hex=c.hex)
+    return finish(parts, s, c.title, ("counter", c.kind) + c.classes, x, y, c.uid, c.hex)
 
 
 def _values(c: Chit, s: float, ink: str) -> str:

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
 
-from rules import get_game
-from rules.green_beret_vietnam.data import World
-from warlog.render.boardkit import arrow_marker
+from rules.green_beret_vietnam.data import World, load_world
+from warlog.render.boardkit import arrow_marker, map_frame, terrain_layer
 from warlog.render.hexmap import HexLayout, Point, el, line, num, points, text
 
 GAME = "green-beret-vietnam"
@@ -35,11 +33,7 @@ TERRAIN: dict[str, tuple[str, str | None, str]] = {
 }
 
 
-@lru_cache(maxsize=1)
-def world() -> World:
-    game: Any = get_game(GAME)
-    w: World = game.world
-    return w
+world = load_world  # the game's own data (rules/green_beret_vietnam/data), read once
 
 
 @lru_cache(maxsize=1)
@@ -86,12 +80,8 @@ def terrain_fill(terrain: str, prefix: str = "") -> str:
 def static_map() -> str:
     w, lay = world(), layout()
     out = [el("rect", width=num(lay.width), height=num(lay.height), fill="#f7f5ee")]
-    hexes = []
-    for lab in sorted(w.hexes):
-        h = w.hexes[lab]
-        hexes.append(el("polygon", el("title", describe_hex(w, lab)), points=lay.polygon(lab),
-                        fill=terrain_fill(h.terrain), class_="hex t-" + h.terrain, data_hex=lab))
-    out.append(el("g", "".join(hexes), class_="terrain"))
+    out.append(terrain_layer(lay, ((lab, describe_hex(w, lab), terrain_fill(w.hexes[lab].terrain),
+                                    "hex t-" + w.hexes[lab].terrain) for lab in sorted(w.hexes))))
     out.append(_streams(w, lay))
     out.append(_roads(w, lay))
     out.append(_places(w, lay))
@@ -101,8 +91,7 @@ def static_map() -> str:
                     letter_spacing="0.5"))
     out.append(text(m + 12, m + 42, "Central Highlands · solitaire · 1 hex ≈ 2 km", font_size="9.5",
                     fill="#d9dcc0"))
-    out.append(el("rect", x=num(m), y=num(m), width=num(lay.width - 2 * m), height=num(lay.height - 2 * m), fill="none",
-                  stroke="#26231f", stroke_width="3", pointer_events="none"))
+    out.append(map_frame(lay))
     return "".join(out)
 
 
@@ -215,16 +204,15 @@ def airfield(x: float, y: float) -> str:
 
 
 def _places(w: World, lay: HexLayout) -> str:
-    out = []
-    hh = lay.hex_height
-    for lab in sorted(w.hexes):
-        h = w.hexes[lab]
+    """Hex numbers at the top of each hex; villages, airfields and their names."""
+    top, bottom = lay.hex_height / 2 - 8, lay.hex_height / 2 - 4
+    out = [text(lay.centre(lab)[0], lay.centre(lab)[1] - top, lab, class_="hexnum", text_anchor="middle")
+           for lab in sorted(w.hexes)]
+    for lab, h in sorted(w.hexes.items()):
         cx, cy = lay.centre(lab)
-        out.append(text(cx, cy - hh / 2 + 8, lab, class_="hexnum", text_anchor="middle"))
-        if h.terrain == "village":
-            out.append(village(cx, cy + 1))
-        elif h.terrain == "airfield":
-            out.append(airfield(cx, cy + 1))
+        symbol = {"village": village, "airfield": airfield}.get(h.terrain)
+        if symbol is not None:
+            out.append(symbol(cx, cy + 1))
         if h.name:
-            out.append(text(cx, cy + hh / 2 - 4, h.name, class_="place", text_anchor="middle"))
+            out.append(text(cx, cy + bottom, h.name, class_="place", text_anchor="middle"))
     return el("g", "".join(out), class_="places")
