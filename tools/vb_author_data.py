@@ -146,7 +146,7 @@ def unit_doc(row: UnitRow) -> tuple[str, dict[str, Any]]:
         "name": des if flags != "r" else f"Monitor {front}",
         "designation": des,
         "size": size,
-        "side": side,
+        "side": side.lower(),
         "nationality": nat,
         **_adm(front),
         "reduced": _adm(red) if red else None,
@@ -198,9 +198,9 @@ IT_196 = ["it-196-2-1", "it-196-3-21", "it-196-4-31", "it-196-4-23", "it-196-2-2
 
 
 def scenarios(units: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    sn_vc = sorted(u for u, d in units.items() if d["side"] == "VC" and SN in d["scenarios"])
-    it_vc = sorted(u for u, d in units.items() if d["side"] == "VC" and IT in d["scenarios"])
-    it_other = sorted(u for u, d in units.items() if d["side"] == "US" and IT in d["scenarios"]
+    sn_vc = sorted(u for u, d in units.items() if d["side"] == "vc" and SN in d["scenarios"])
+    it_vc = sorted(u for u, d in units.items() if d["side"] == "vc" and IT in d["scenarios"])
+    it_other = sorted(u for u, d in units.items() if d["side"] == "us" and IT in d["scenarios"]
                       and u not in IT_2_25 + IT_196 + ["arvn-5", "us-mon-1"])
     return {
         B67: {
