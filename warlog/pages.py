@@ -236,7 +236,8 @@ def game(game_id: str) -> Any:
             result = None
     return render_template(
         "game.html", info=info, game=g, viewer=viewer, state_doc=state_doc, listing=listing, actions=actions,
-        groups=_group_actions(actions, getattr(renderer, "action_groups", {})), rows=rows, board=renderer.board(scene), legend=renderer.legend(),
+        groups=_group_actions(actions, getattr(renderer, "action_groups", {})), rows=rows, board=renderer.board(scene),
+        legend=renderer.legend(),
         planner=renderer.planner(state) if listing["actions"] else None, result=result,
         my_turn=viewer.seat is not None and viewer.seat in info["active_seats"],
         joined=viewer.seat in info["joined"] if viewer.seat else True,

@@ -24,10 +24,10 @@ STYLE = """
 .hexmap text{font-family:'DejaVu Sans',Verdana,sans-serif}
 .hexmap .hex{stroke:#5d5a4c;stroke-width:.6}
 .hexmap .hexnum{font-size:7px;fill:#1d1d1b;stroke:#fff;stroke-opacity:.6;stroke-width:1.8px;paint-order:stroke}
-.hexmap .place{font-size:8.5px;font-weight:bold;fill:#111;stroke:#fffbe8;stroke-width:2.6px;paint-order:stroke;stroke-linejoin:round}
-""" + STATE_STYLE + """.hexmap .counter.undetected .desig{font-style:normal}
-.hexmap .streams,.hexmap .roads,.hexmap .places,.hexmap .highlights,.hexmap .moving,.hexmap .cartouche,
-.hexmap .mission,.hexmap .stack-count{pointer-events:none}
+.hexmap .place{font-size:8.5px;font-weight:bold;fill:#111;stroke:#fffbe8;stroke-width:2.6px;paint-order:stroke;
+stroke-linejoin:round}
+""" + STATE_STYLE + """.hexmap .streams,.hexmap .roads,.hexmap .places,.hexmap .highlights,.hexmap .moving,
+.hexmap .cartouche,.hexmap .mission,.hexmap .stack-count{pointer-events:none}
 """
 
 # action type -> the key naming the counter (or camp) a click on the map picks for it

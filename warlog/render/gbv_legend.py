@@ -41,9 +41,10 @@ def legend_html() -> str:
         items.append(legend_item(swatch(body), TERRAIN[t][2], _effects(terrain[t])))
     items += [
         legend_item(swatch(line((2, 14), (38, 14), stroke="#fff6e0", stroke_width="5")
-                           + line((2, 14), (38, 14), stroke=ROAD, stroke_width="2.4")), "Road", _effects(features["road"])),
-        legend_item(swatch(line((2, 14), (38, 14), stroke=ROAD, stroke_width="2.4") + bridge((20, 14), False)), "Bridge",
-                    _effects(features["bridge"])),
+                           + line((2, 14), (38, 14), stroke=ROAD, stroke_width="2.4")), "Road",
+                    _effects(features["road"])),
+        legend_item(swatch(line((2, 14), (38, 14), stroke=ROAD, stroke_width="2.4") + bridge((20, 14), False)),
+                    "Bridge", _effects(features["bridge"])),
         legend_item(swatch(bridge((20, 14), True)), "Destroyed bridge", _effects(features["destroyed_bridge"])),
         legend_item(swatch(text(20, 17, "1518", font_size="8", text_anchor="middle")), "Hex number",
                     "column then row; even columns half a hex lower"),

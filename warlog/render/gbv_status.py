@@ -39,7 +39,8 @@ def camp_chit(x: float, y: float, pbr: bool = False) -> str:
     body = el("rect", x=num(x + 1.2), y=num(y + 1.2), width="22", height="22", rx="2", fill="#000", opacity="0.35")
     body += el("rect", x=num(x), y=num(y), width="22", height="22", rx="2", fill=CAMP, stroke="#e9e4cf",
                stroke_width="1", class_="body")
-    body += el("polygon", points=points(tri), fill="none", stroke="#f3f0e2", stroke_width="1.6", stroke_linejoin="round")
+    body += el("polygon", points=points(tri), fill="none", stroke="#f3f0e2", stroke_width="1.6",
+               stroke_linejoin="round")
     body += "".join(el("rect", x=num(px - 1.8), y=num(py - 1.8), width="3.6", height="3.6", fill="#f3f0e2")
                     for px, py in tri)
     return body + text(x + 11, y + 21, "PBR" if pbr else "CAMP", font_size="4.6", font_weight="bold", fill="#f3f0e2",
