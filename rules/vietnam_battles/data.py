@@ -75,6 +75,7 @@ class World:
     tangos: int = 0
     regions: dict[str, list[str]] = field(default_factory=dict)
     data_id: str = "fixture"
+    scenarios: dict[str, Any] = field(default_factory=dict)  # counters.json "scenarios": set-ups, reinforcements
 
     # -- map queries ------------------------------------------------------------------------
     # A land position is a hex label, or in a split Mekong hex "HHHH:portion" (VB 19.0; the map's

@@ -46,7 +46,7 @@ class VietnamBattles(Game):
         if scenario not in SCENARIOS:
             raise IllegalAction(f"unknown scenario {scenario!r}; this game has {', '.join(SCENARIOS)}")
         w = self.world
-        placed = scenarios.BOYS67_SETUP
+        placed, transported = scenarios.boys67_setup(w)
         units = {u: {"at": at, "status": "map", "reduced": False, "moved": "", "attacked": "", "advanced": False,
                      "retreated": False, "transported": ""} for u, at in placed.items()}
         missing = sorted(u for u in units if u not in w.units)
@@ -62,7 +62,7 @@ class VietnamBattles(Game):
         }
         facts: list[Fact] = []
         flow.start_turn(s, w, dice, facts)
-        for u, how in scenarios.BOYS67_TRANSPORTED.items():
+        for u, how in transported.items():
             s["units"][u]["transported"] = how
             s["chits"][how] += 1
         return s

@@ -30,8 +30,10 @@ def load_units(doc: Any) -> dict[str, UnitDef]:
 
 def load_world(map_name: str = "snoopys-nose-map.json") -> World:
     m = load_json(map_name)
-    units = load_units(load_json("counters.json"))
+    units = load_units(load_json("counters.json"))  # {"units": {...}, "scenarios": {...}, "chits": {...}}
     tables = load_json("tables.json")
     w = world_from_json(m, units, tables)
     w.data_id = _digest(map_name, "counters.json", "tables.json")
+    counters = load_json("counters.json")
+    w.scenarios = dict(counters.get("scenarios", {}))
     return w

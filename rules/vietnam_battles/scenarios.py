@@ -12,12 +12,23 @@ State = dict[str, Any]
 # VB 25.0 The Boys of '67: unit key -> set-up position (a hex, or a hexside for the monitors).
 BOYS67_SETUP: dict[str, str] = {
     "vc-514-1": "0717", "vc-514-2": "0816",
-    "us-4-47-c": "0616", "us-4-47-b": "0615", "us-3-47-c": "0711", "us-5cav-3": "0618",
-    "us-3-47-b": "0917", "us-3-47-a": "1215", "us-mon-1": "0717/0718", "us-mon-2": "0712/0811",
+    "us-4-47-c": "0616", "us-4-47-b": "0615", "us-3-47-c": "0711", "us-5-cav": "0618",
+    "us-3-47-b": "0917", "us-3-47-a": "1215", "us-mon-1": "0717/0718", "us-mon-3": "0712/0811",
 }
 # A-39: the units under the pre-placed Landing Zone / Landing Beach chits were transported on turn 1.
 BOYS67_TRANSPORTED = {"us-3-47-c": "tango", "us-3-47-b": "slick", "us-3-47-a": "slick"}
 BOYS67_RULES = {"body_count": True}
+
+
+def boys67_setup(w: World) -> tuple[dict[str, str], dict[str, str]]:
+    """(unit -> position, unit -> "slick"|"tango" for the pre-placed LZ/Landing Beach chits), from the
+    counter data's scenario block when it has one (counters.json "scenarios.boys67.setup")."""
+    sc = w.scenarios.get("boys67")
+    if not sc:
+        return dict(BOYS67_SETUP), dict(BOYS67_TRANSPORTED)
+    at = {e["unit"]: e["at"] for e in sc["setup"]}
+    how = {e["unit"]: e["chit"] for e in sc["setup"] if e.get("chit") and e.get("landed")}
+    return at, how
 
 
 def boys67_victory(s: State, w: World, facts: list[Fact], immediate: bool) -> dict[str, Any] | None:

@@ -22,7 +22,7 @@ def test_25_0_setup_positions_and_first_player() -> None:
     g, s = _setup()
     at = {u: r["at"] for u, r in s["units"].items()}
     assert at["vc-514-1"] == "0717" and at["vc-514-2"] == "0816" and at["us-mon-1"] == "0717/0718"
-    assert at["us-mon-2"] == "0712/0811" and at["us-3-47-a"] == "1215"
+    assert at["us-mon-3"] == "0712/0811" and at["us-3-47-a"] == "1215"
     assert s["turn"] == 1 and s["final_turn"] == 4 and s["player"] == "us" and s["phase"] == "movement"
     assert g.active_seats(s) == ["us"]
     assert len(s["hands"]["us"]) == 4 and len(s["hands"]["vc"]) == 2  # the GTRT allotment, drawn (VB 14.1)
@@ -32,7 +32,7 @@ def test_a39_units_under_lz_and_beach_chits_cannot_move_on_turn_1() -> None:
     g, s = _setup()
     sel = {a["unit"] for a in g.legal_actions(s, "us") if a["type"] == "select"}
     assert not sel & {"us-3-47-a", "us-3-47-b", "us-3-47-c"}
-    assert {"us-4-47-c", "us-4-47-b", "us-5cav-3", "us-mon-1", "us-mon-2"} <= sel
+    assert {"us-4-47-c", "us-4-47-b", "us-5-cav", "us-mon-1", "us-mon-3"} <= sel
 
 
 def test_h6_view_hides_the_other_sides_hand() -> None:
@@ -116,7 +116,7 @@ def test_a24_monitor_counts_for_body_count() -> None:
     from rules.vietnam_battles.losses import eliminate
 
     g, s = _setup()
-    eliminate(s, g.world, "us-mon-2", [], "test")
+    eliminate(s, g.world, "us-mon-3", [], "test")
     assert s["final_turn"] == 3
 
 

@@ -251,9 +251,9 @@ def test_a5_7_8_one_step_loss_cancels_the_attackers_retreat() -> None:
 def test_s18_12_0_vc_attacks_monitor_clear_row_no_advance() -> None:
     w = world(terrain={"0717": "jungle"}, sides={"0717/0718": {"river": "Rach Ba Rai", "kind": "river"}})
     g = VietnamBattles(w)
-    s = state(w, {"vc-514-1": "0717", "us-mon-2": "0717/0718", "us-4-47-c": "1519"}, player="vc", phase="combat",
+    s = state(w, {"vc-514-1": "0717", "us-mon-3": "0717/0718", "us-4-47-c": "1519"}, player="vc", phase="combat",
               hands={"us": [], "vc": ["vc-1", "vc-2"]})
-    s = play(g, s, "vc", {"type": "declare", "defender": "us-mon-2", "unit": "vc-514-1"}).state
+    s = play(g, s, "vc", {"type": "declare", "defender": "us-mon-3", "unit": "vc-514-1"}).state
     s = play(g, s, "vc", {"type": "support", "marker": "vc-2"}).state
     out = play(g, s, "vc", {"type": "support", "marker": "vc-1"}, [1])  # 3 + 3 - 2 = +4: clear C9, die 1: D2
     f = [x for x in out.facts if x.kind == "combat"][0]
@@ -284,8 +284,8 @@ def test_t24_13_0_zero_strength_monitor_attacks_alone_with_support_fire() -> Non
     w = boys_world()
     w.pools = {"us": [3], "vc": [1]}
     g = VietnamBattles(w)
-    s = state(w, {"vc-514-1": "0712", "us-mon-2": "0712/0811"}, phase="combat", hands={"us": ["us-1"], "vc": []})
-    s = play(g, s, "us", {"type": "declare", "defender": "vc-514-1", "unit": "us-mon-2"}).state
+    s = state(w, {"vc-514-1": "0712", "us-mon-3": "0712/0811"}, phase="combat", hands={"us": ["us-1"], "vc": []})
+    s = play(g, s, "us", {"type": "declare", "defender": "vc-514-1", "unit": "us-mon-3"}).state
     out = play(g, s, "us", {"type": "support", "marker": "us-1"}, [1])
     f = [x for x in out.facts if x.kind == "combat"][0]
     # 0 + 3 - 5 = -2; A-38: the monitor attacks across its river hexside: the River (village) row, C3

@@ -42,7 +42,7 @@ def test_t23_10_0_landing_in_an_ezoc_costs_nothing_and_the_unit_stays_put() -> N
 def test_10_0_no_pickup_from_jungle_nor_of_mechanized_units_and_only_as_many_as_chits() -> None:
     w = _w(slicks=1)
     g = VietnamBattles(w)
-    s = state(w, {"us-4-47-c": "0816", "us-5cav-3": "0310", "us-4-47-b": "0410", "vc-514-1": "1519"})
+    s = state(w, {"us-4-47-c": "0816", "us-5-cav": "0310", "us-4-47-b": "0410", "vc-514-1": "1519"})
     acts = [a for a in g.legal_actions(s, "us") if a["type"] == "slick"]
     assert acts == [{"type": "slick", "unit": "us-4-47-b"}]
     s = play(g, s, "us", {"type": "slick", "unit": "us-4-47-b"}).state
@@ -67,5 +67,5 @@ def test_11_0_tango_goes_only_between_hexes_on_connected_rivers() -> None:
 def test_10_0_transport_only_in_the_us_movement_phase() -> None:
     w = _w()
     g = VietnamBattles(w)
-    s = state(w, {"us-4-47-b": "0410", "us-5cav-3": "0310", "vc-514-1": "1519"}, phase="mech_movement")
+    s = state(w, {"us-4-47-b": "0410", "us-5-cav": "0310", "vc-514-1": "1519"}, phase="mech_movement")
     assert not [a for a in g.legal_actions(s, "us") if a["type"] in ("slick", "tango")]

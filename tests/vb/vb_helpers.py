@@ -24,9 +24,9 @@ def boys_units() -> dict[str, UnitDef]:
     us = [("us-4-47-c", 3, 4, 5), ("us-4-47-b", 3, 4, 5), ("us-3-47-c", 2, 4, 5), ("us-3-47-b", 2, 4, 5),
           ("us-3-47-a", 2, 4, 5)]
     out = {u: unit(u, "us", a, d, m) for u, a, d, m in us}
-    out["us-5cav-3"] = unit("us-5cav-3", "us", 1, 2, 6, 0, 1, mech=True)
+    out["us-5-cav"] = unit("us-5-cav", "us", 1, 2, 6, 0, 1, mech=True)
     out["us-mon-1"] = unit("us-mon-1", "us", 1, 4, 11, 0, 2, monitor=True)
-    out["us-mon-2"] = unit("us-mon-2", "us", 0, 2, 12, 0, 1, monitor=True)
+    out["us-mon-3"] = unit("us-mon-3", "us", 0, 2, 12, 0, 1, monitor=True)
     out["vc-514-1"] = unit("vc-514-1", "vc", 3, 5, 6, 1, 3)
     out["vc-514-2"] = unit("vc-514-2", "vc", 3, 5, 6, 1, 3)
     return out
