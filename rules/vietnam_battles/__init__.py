@@ -1,9 +1,12 @@
 """Vietnam Battles: Iron Triangle & Snoopy's Nose (Folio system): rules engine.
 
-Digest: ../shared/rules/vietnam-battles.md. Not yet in the registry (rules/__init__.py): see
-docs/games/vietnam-battles.md for what is implemented.
+Digest: ../shared/rules/vietnam-battles.md. Offers The Boys of '67 (VB 25.0); what is implemented
+and what is missing: docs/games/vietnam-battles.md.
 """
 
+from rules import register
 from rules.vietnam_battles.game import VietnamBattles
 
-__all__ = ["VietnamBattles"]
+GAME = register(VietnamBattles())
+
+__all__ = ["VietnamBattles", "GAME"]
