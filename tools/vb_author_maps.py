@@ -341,6 +341,9 @@ class Builder:
                     heapq.heappush(heap, (nd, w))
         raise RuntimeError("no hexside route")
 
+    def _side_of(self, a: Vertex, b: Vertex) -> list[str]:
+        return next(k for w, k in self.adj[a] if w == b).split("/")
+
     def on_edge(self, v: Vertex) -> bool:
         return len(self.vertex_hexes.get(v, ())) < 3
 
@@ -388,6 +391,14 @@ class Builder:
                 last_pt = lattice_xy(path[-1])
         if end is not None and not end(path[-1]):
             path += self._dijkstra(path[-1], end, None, set(path[:-1]))[1:]
+        if end == self.touches_water:
+            # finish along a side of the Mekong hex itself, so that the last river hexside has a
+            # water hex on one side (a monitor passes from the river into the Mekong, VB 12.0)
+            v = path[-1]
+            if not any(self.water(h) for h in self._side_of(path[-2], v)):
+                nxt = sorted(w for w, k in self.adj[v] if w not in path and self._edge_ok(k)
+                             and any(self.water(h) for h in k.split("/")))
+                path.append(nxt[0])
         if start_edge and not self.on_edge(path[0]):
             path = self._dijkstra(path[0], self.on_edge, None, set(path[1:]))[::-1] + path[1:]
         for a, b in zip(path, path[1:]):
@@ -734,6 +745,7 @@ def build_snoopys_nose() -> dict[str, Any]:
             "vc_setup_forbidden": forbidden,
         },
         "objectives": {"to_dong_tam": "0934", "checkpoint": "1606", "river_entry": ["0734", "0833"]},
+        "edges": edges,
         "named_rivers": sorted(b.river_paths),
     }
     return b.document(SN_TITLE, SN_PROVENANCE, extra)
@@ -880,6 +892,7 @@ def build_iron_triangle() -> dict[str, Any]:
             "b52_targets": sorted(h for h in triangle if b.hexes[h]["terrain"] not in ("town", "village")),
         },
         "objectives": {"ben_suc": "1210", "monitor_start": "4223/4323"},
+        "edges": edges,
         "named_rivers": sorted(b.river_paths),
     }
     return b.document(IT_TITLE, IT_PROVENANCE, extra)
