@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import sys
 from collections import deque
 from functools import lru_cache
 from pathlib import Path
@@ -117,5 +118,6 @@ def load_tool(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod   # dataclasses look their module up here
     spec.loader.exec_module(mod)
     return mod
