@@ -64,6 +64,8 @@ SCHEMAS: dict[str, type[Schema]] = {
     "land": _schema("land", hex=hex_label()),
     "demolish": _schema("demolish", hexside=_hexside()),
     "push": _schema("push", hex=_node()),
+    "repair": _schema("repair", unit=_id(), hexside=_hexside()),
+    "eng_bridge": _schema("eng_bridge", hexside=_hexside()),
 }
 
 register_actions(GAME, SCHEMAS)

@@ -75,7 +75,8 @@ class World:
     tangos: int = 0
     regions: dict[str, list[str]] = field(default_factory=dict)
     data_id: str = "fixture"
-    scenarios: dict[str, Any] = field(default_factory=dict)  # counters.json "scenarios": set-ups, reinforcements
+    scenarios: dict[str, Any] = field(default_factory=dict)
+    edges: dict[str, list[str]] = field(default_factory=dict)  # the map's edge hexes by side  # counters.json "scenarios": set-ups, reinforcements
 
     # -- map queries ------------------------------------------------------------------------
     # A land position is a hex label, or in a split Mekong hex "HHHH:portion" (VB 19.0; the map's
@@ -169,7 +170,8 @@ def world_from_json(map_doc: dict[str, Any], units: dict[str, UnitDef], tables: 
     grid = HexGrid(int(g["first_col"]), int(g["first_row"]), int(g["cols"]), int(g["rows"]),
                    str(g.get("shifted", "even")), int(g.get("digits", 2)))
     w = World(str(map_doc.get("id", "map")), grid, dict(map_doc["hexes"]), dict(map_doc.get("hexsides", {})), units,
-              regions={k: list(v) for k, v in map_doc.get("regions", {}).items()})
+              regions={k: list(v) for k, v in map_doc.get("regions", {}).items()},
+              edges={k: list(v) for k, v in map_doc.get("edges", {}).items()})
     t = tables or {}
     terr = t.get("terrain_effects") or t.get("terrain")
     if isinstance(terr, dict):

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
-from rules.vietnam_battles import bridges, combat, hidden, movement, results, transport
+from rules.vietnam_battles import bridges, combat, engineers, hidden, movement, results, transport
 from rules.vietnam_battles.board import other
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.support import draw_hands, return_all
@@ -74,6 +74,7 @@ def legal(s: State, w: World) -> list[Action]:
     if s["phase"] in ("movement", "mech_movement"):
         out += [{"type": "select", "unit": u} for u in sorted(s["units"]) if movement.can_select(s, w, u)]
         out += transport.phase_actions(s, w)
+        out += engineers.actions(s, w)
     else:
         for t in combat.bombard_targets(s, w):
             out += [{"type": "bombard", "unit": t, "marker": m} for m in s["hands"][s["player"]]]
@@ -123,6 +124,8 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], 
         results.end_battle(s)
     elif t == "errant":
         results.errant(s, w, a["unit"], facts)
+    elif t in ("repair", "eng_bridge"):
+        engineers.perform(s, w, a, dice, facts)
     elif t == "demolish":
         bridges.demolish(s, w, a["hexside"], facts)
         s["moving"]["demolished"] = True
@@ -143,6 +146,7 @@ def end_move(s: State, w: World, facts: list[Fact]) -> None:
 
 
 def next_phase(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
+    s["eng"]["done"] = []
     i = PHASES.index(s["phase"])
     if i + 1 < len(PHASES):
         s["phase"] = PHASES[i + 1]

@@ -58,7 +58,7 @@ class VietnamBattles(Game):
             "turn": 1, "final_turn": 4, "phase": "movement", "player": "us", "units": units, "moving": None,
             "battle": None, "decision": None, "hands": {"us": [], "vc": []}, "spent": {"us": [], "vc": []},
             "bombarded": [], "defended": [], "attacks_made": 0, "eliminated": [], "chits": {"slick": 0, "tango": 0},
-            "bridges_down": [], "eng_bridge": None, "secret": None, "camps": {}, "captures": [], "result": None,
+            "bridges_down": [], "eng_bridge": None, "eng": {"done": [], "bridge_turn": None}, "secret": None, "camps": {}, "captures": [], "result": None,
         }
         facts: list[Fact] = []
         flow.start_turn(s, w, dice, facts)

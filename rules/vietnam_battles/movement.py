@@ -14,6 +14,7 @@ from rules.core.hexgrid import hexside
 from rules.vietnam_battles.board import (enemy_monitor_blocks, in_ezoc, is_hexside, land_at, monitor_at,
                                          side_hexes, values)
 from rules.vietnam_battles.data import World, hexpart
+from rules.vietnam_battles.entry import entry_hexes, entry_of
 
 State = dict[str, Any]
 
@@ -23,11 +24,36 @@ def can_select(s: State, w: World, u: str) -> bool:
     d = w.units[u]
     if r["status"] == "hidden" and d.side == s["player"] and (s["phase"] == "movement" or d.mech):
         return True  # VB 15.0: the VC player may move a hidden unit; that reveals it
+    if r["status"] == "off":
+        spec = entry_of(s, w, u)
+        return spec is not None and spec.get("kind") in ("edge", "hex") and s["phase"] == "movement" \
+            and bool(_off_entries(s, w, u, spec))
     if r["status"] != "map" or d.side != s["player"] or r["moved"] or r["transported"] or r["advanced"]:
         return False
     if s["phase"] == "mech_movement":
         return d.mech and not d.monitor  # VB 4.1, 12.0: monitors move only in the Movement Phase
     return True
+
+
+def _off_entries(s: State, w: World, u: str, spec: dict[str, Any]) -> list[str]:
+    """G13 (INFERRED): the first hex entered from off the map costs its terrain (a monitor: 1 MP)."""
+    d = w.units[u]
+    out = []
+    for h in entry_hexes(w, spec):
+        if h not in w.hexes:
+            continue
+        if d.monitor:
+            if water_hex(w, h) and monitor_at(s, w, h) is None:
+                out.append(h)
+            continue
+        nodes = [f"{h}:{p}" for p in w.portions(h)] or [h]
+        for n in nodes:
+            occ = land_at(s, w, n)
+            if w.prohibited(n) or occ is not None:
+                continue
+            if int(w.terrain_info(n).get("mp", 1)) * 2 <= mp_total(s, w, u):
+                out.append(n)
+    return out
 
 
 def mp_total(s: State, w: World, u: str) -> int:
@@ -112,6 +138,8 @@ def entries(s: State, w: World) -> list[str]:
         return []
     u = mv["unit"]
     frm = s["units"][u]["at"]
+    if frm is None:
+        return sorted(_off_entries(s, w, u, mv["entry"]))
     out = []
     for other in _crossings(s, w, u, frm):
         out.append(other)
@@ -144,6 +172,8 @@ def _crossings(s: State, w: World, u: str, frm: str) -> list[str]:
 def may_end_here(s: State, w: World) -> bool:
     u = s["moving"]["unit"]
     at = s["units"][u]["at"]
+    if at is None:
+        return False  # a reinforcement that has arrived must enter the map
     if w.units[u].monitor:
         return monitor_at_other(s, w, u, at) is None
     return not any(v != u and r["status"] == "map" and r["at"] == at and not w.units[v].monitor
@@ -163,6 +193,12 @@ def begin(s: State, w: World, u: str, facts: list[Fact]) -> None:
 
         reveal_unit(s, w, u, facts, "its owner moves it")
     at = s["units"][u]["at"]
+    if at is None:
+        spec = entry_of(s, w, u)
+        assert spec is not None
+        s["moving"] = {"unit": u, "spent": 0, "steps": 0, "from": None, "been_ez": False, "entry": spec}
+        facts.append(Fact(f"{w.units[u].name} arrives as a reinforcement", "VB 26.0", "move", {"unit": u}))
+        return
     s["moving"] = {"unit": u, "spent": 0, "steps": 0, "from": at,
                    "been_ez": (not is_hexside(at)) and _ez(s, w, u, at) and not w.units[u].monitor}
     facts.append(Fact(f"{w.units[u].name} starts moving from {at}", "VB 5.0", "move", {"unit": u, "hex": at}))
@@ -174,8 +210,14 @@ def enter(s: State, w: World, to: str, facts: list[Fact]) -> None:
     frm = s["units"][u]["at"]
     if to not in entries(s, w):
         raise IllegalAction(f"{w.units[u].name} may not enter {to} now", "VB 5.1")
-    if ":" in to and hexpart(to) == hexpart(frm):
-        r: tuple[int, bool, str] | None = (mp_total(s, w, u), True, "VB 19.0: across the Mekong, all its MA")
+    if frm is None:
+        to_ez = _ez(s, w, u, to)
+        cost = int(w.terrain_info(to).get("mp", 1)) * 2
+        r: tuple[int, bool, str] | None = (cost, to_ez and not w.units[u].mech,
+                                           "VB 5.1.1: a leg unit stops on entering an EZOC" if to_ez else "")
+        s["units"][u]["status"] = "map"
+    elif ":" in to and hexpart(to) == hexpart(frm):
+        r = (mp_total(s, w, u), True, "VB 19.0: across the Mekong, all its MA")
     else:
         r = step(s, w, u, frm, to, mv["spent"], mv["been_ez"], mv["steps"])
     assert r is not None
@@ -231,6 +273,8 @@ def sail_targets(s: State, w: World) -> list[str]:
     if mv is None or not w.units[mv["unit"]].monitor:
         return []
     u = mv["unit"]
+    if s["units"][u]["at"] is None:
+        return _off_entries(s, w, u, mv["entry"])
     left = mp_total(s, w, u) - mv["spent"]
     if left < 2:
         return []
@@ -247,5 +291,6 @@ def sail(s: State, w: World, to: str, facts: list[Fact]) -> None:
     mv["spent"] += 2
     mv["steps"] += 1
     s["units"][u]["at"] = to
+    s["units"][u]["status"] = "map"
     facts.append(Fact(f"{w.units[u].name} moves to {to} ({_mp(mp_total(s, w, u) - mv['spent'])} MP left)", "VB 12.0",
                       "move", {"unit": u, "from": frm, "to": to}))

@@ -16,7 +16,7 @@ ACTIONS: dict[str, dict[str, type]] = {
     "retreat": {"unit": str, "path": list}, "displace": {"hex": str}, "refuse": {},
     "advance": {"unit": str, "hex": str}, "end_advance": {}, "errant": {"unit": str},
     "slick": {"unit": str}, "tango": {"unit": str}, "land": {"hex": str}, "demolish": {"hexside": str},
-    "push": {"hex": str},
+    "push": {"hex": str}, "repair": {"unit": str, "hexside": str}, "eng_bridge": {"hexside": str},
 }
 
 
@@ -51,7 +51,7 @@ def explain(s: dict[str, Any], w: World, action: Action) -> IllegalAction:
 PHASES = ("movement", "combat", "mech_movement", "mech_combat", "over")
 TOP_KEYS = ("game", "version", "scenario", "map_id", "data_id", "options", "rules", "turn", "final_turn", "phase",
             "player", "units", "moving", "battle", "decision", "hands", "spent", "bombarded", "defended",
-            "attacks_made", "eliminated", "chits", "bridges_down", "eng_bridge", "secret", "camps", "captures",
+            "attacks_made", "eliminated", "chits", "bridges_down", "eng_bridge", "eng", "secret", "camps", "captures",
             "result")
 UNIT_KEYS = ("at", "status", "reduced", "moved", "attacked", "advanced", "retreated", "transported")
 

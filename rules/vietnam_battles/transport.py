@@ -16,6 +16,7 @@ from rules.core.game import Action, Fact, IllegalAction
 from rules.core.hexgrid import hexside
 from rules.vietnam_battles.board import in_ezoc, is_hexside, land_at
 from rules.vietnam_battles.data import World
+from rules.vietnam_battles.entry import entry_of
 from rules.vietnam_battles.losses import lose_step
 from rules.vietnam_battles.movement import can_select
 
@@ -35,6 +36,9 @@ def _split(w: World, h: str) -> bool:
 def _eligible(s: State, w: World, u: str, kind: str) -> bool:
     d = w.units[u]
     at = s["units"][u]["at"]
+    if s["units"][u]["status"] == "off":  # a reinforcement entering by transport (VB 26.0, G13)
+        spec = entry_of(s, w, u)
+        return spec is not None and spec.get("kind") == kind and (kind == "slick" or bool(_tango_from(s, w, spec)))
     if d.side != "us" or d.mech or d.monitor or not can_select(s, w, u) or at is None or is_hexside(at):
         return False
     if kind == "slick":
@@ -44,6 +48,15 @@ def _eligible(s: State, w: World, u: str, kind: str) -> bool:
     comp = river_component(w, at)
     return any(acc & comp and h != at and land_at(s, w, h) is None and not w.prohibited(h) and not _split(w, h)
                for h, acc in river_access(w).items())
+
+
+def _tango_from(s: State, w: World, spec: dict[str, Any]) -> list[str]:
+    """The destinations of a river transport starting at the entry hexes (0734/0833)."""
+    comp: set[str] = set()
+    for h in spec.get("from", []):
+        comp |= river_component(w, h)
+    return [h for h, acc in sorted(river_access(w).items()) if acc & comp and land_at(s, w, h) is None
+            and not w.prohibited(h) and not _split(w, h)]
 
 
 def phase_actions(s: State, w: World) -> list[Action]:
@@ -64,6 +77,8 @@ def destinations(s: State, w: World) -> list[str]:
         # VB 10.0 step 3: any hex not jungle and not all-water, with no unit in it
         return [h for h in sorted(w.hexes) if w.terrain_of(h) != "jungle" and not w.prohibited(h) and not _split(w, h)
                 and land_at(s, w, h) is None]
+    if mv.get("entry"):
+        return _tango_from(s, w, mv["entry"])
     comp = river_component(w, mv["from"])
     return [h for h in sorted(river_access(w)) if river_access(w)[h] & comp and land_at(s, w, h) is None
             and not w.prohibited(h) and not _split(w, h) and h != mv["from"]]
@@ -123,10 +138,13 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
         at = s["units"][u]["at"]
         s["chits"][t] += 1
         s["moving"] = {"unit": u, "spent": 0, "steps": 0, "from": at, "been_ez": False, "mode": t}
+        if at is None:
+            s["moving"]["entry"] = entry_of(s, w, u)
         rule = "VB 10.0" if t == "slick" else "VB 11.0"
-        facts.append(Fact(f"{w.units[u].name} boards a {'helicopter' if t == 'slick' else 'river craft'} at {at}",
+        where = at or "off the map"
+        facts.append(Fact(f"{w.units[u].name} boards a {'helicopter' if t == 'slick' else 'river craft'} at {where}",
                           rule, "transport", {"unit": u, "hex": at, "chit": t}))
-        if t == "slick" and in_ezoc(s, w, "us", at):
+        if t == "slick" and at is not None and in_ezoc(s, w, "us", at):
             lose_step(s, w, u, facts, "VB 10.0", "picked up in an enemy zone of control")
             if s["units"][u]["status"] != "map":
                 s["moving"] = None
@@ -140,6 +158,7 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
         if h not in destinations(s, w):
             raise IllegalAction(f"{w.units[u].name} may not land in {h}", "VB 10.0")
         kind = mv["mode"]
+        s["units"][u]["status"] = "map"
         s["units"][u]["transported"] = kind
         s["units"][u]["moved"] = s["phase"]
         s["moving"] = None

@@ -1,0 +1,93 @@
+"""US engineers: bridge repair (VB 18.2; A-10) and engineer bridging (VB 18.3; A-9).
+
+Both in the US Movement or Mechanized Movement Phase, when no unit is in the middle of a move.
+Range is counted in hexes, not MP: the engineer's MA from its hex to the nearer hex of the
+hexside. Neither hex of the hexside may hold a VC unit or lie in a VC zone of control.
+- Repair: one attempt per engineer per phase; a die, 5-6 repairs (T12). It does not use up the
+  engineer's move.
+- Bridging: one river hexside for the whole US side; a new site at most once per game turn; it
+  stays bridged until another is designated (A-9). Any unit may then cross it as over a bridge
+  (no river MP, the trail rate, no river row in combat). The Mekong portion of a split hex cannot
+  be bridged in this version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.dice import DiceSource
+from rules.core.game import Action, Fact, IllegalAction
+from rules.core.hexgrid import hexside
+from rules.vietnam_battles.board import hex_of, in_ezoc, land_at
+from rules.vietnam_battles.data import World, hexpart
+
+State = dict[str, Any]
+
+
+def _engineers(s: State, w: World) -> list[str]:
+    return [u for u, r in sorted(s["units"].items()) if r["status"] == "map" and w.units[u].engineer
+            and w.units[u].side == "us" and hex_of(s, u) is not None]
+
+
+def _safe(s: State, w: World, key: str) -> bool:
+    for h in key.split("/"):
+        nodes = [f"{h}:{p}" for p in w.portions(h)] or [h]
+        for n in nodes:
+            occ = land_at(s, w, n)
+            if (occ is not None and w.units[occ].side == "vc") or in_ezoc(s, w, "us", n):
+                return False
+    return True
+
+
+def _in_range(s: State, w: World, u: str, key: str) -> bool:
+    at = hexpart(str(hex_of(s, u)))
+    ma = w.units[u].values(bool(s["units"][u]["reduced"]))[2]
+    return min(w.distance(at, h) for h in key.split("/")) <= ma
+
+
+def _idle(s: State) -> bool:
+    return s["player"] == "us" and s["phase"] in ("movement", "mech_movement") and s["moving"] is None
+
+
+def actions(s: State, w: World) -> list[Action]:
+    if not _idle(s):
+        return []
+    out: list[Action] = []
+    for u in _engineers(s, w):
+        if u not in s["eng"]["done"]:
+            out += [{"type": "repair", "unit": u, "hexside": k} for k in s["bridges_down"]
+                    if _in_range(s, w, u, k) and _safe(s, w, k)]
+    if s["eng"]["bridge_turn"] != s["turn"]:
+        sites: set[str] = set()
+        for u in _engineers(s, w):
+            at = hexpart(str(hex_of(s, u)))
+            ma = w.units[u].values(bool(s["units"][u]["reduced"]))[2]
+            for h in w.grid.within(at, ma + 1):
+                if h not in w.hexes:
+                    continue
+                for n in w.neighbours(h):
+                    k = hexside(h, n)
+                    if (w.is_river(h, n) and not w.bridged(h, n, s["bridges_down"]) and k != s["eng_bridge"]
+                            and _in_range(s, w, u, k) and _safe(s, w, k)):
+                        sites.add(k)
+        out += [{"type": "eng_bridge", "hexside": k} for k in sorted(sites)]
+    return out
+
+
+def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    if a not in actions(s, w):
+        raise IllegalAction("that engineer task is not possible now", "VB 18.2" if a["type"] == "repair" else "VB 18.3")
+    if a["type"] == "repair":
+        u, k = a["unit"], a["hexside"]
+        s["eng"]["done"].append(u)
+        die = dice.roll(6, "VB 18.2 bridge repair")
+        ok = die >= 5
+        if ok:
+            s["bridges_down"] = [b for b in s["bridges_down"] if b != k]
+        facts.append(Fact(f"{w.units[u].name} tries to repair the bridge {k}: die {die}, "
+                          + ("repaired" if ok else "it fails (5-6 needed)"), "VB 18.2", "repair",
+                          {"unit": u, "hexside": k, "die": die, "repaired": ok}))
+        return
+    k = a["hexside"]
+    s["eng_bridge"], s["eng"]["bridge_turn"] = k, s["turn"]
+    facts.append(Fact(f"US engineers bridge the river hexside {k}", "VB 18.3", "eng_bridge", {"hexside": k}))
