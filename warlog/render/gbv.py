@@ -15,7 +15,7 @@ from warlog.render import Highlights, Scene, register_renderer
 from warlog.render.boardkit import STATE_STYLE, highlight_marks, svg_document, targets
 from warlog.render.gbv_counters import Chit, draw, enemy_chit, gb_chit
 from warlog.render.gbv_map import GAME, TERRAIN, defs, layout, static_map, world
-from warlog.render.gbv_status import camp_mark, cartouche, mission_marker, moving_path
+from warlog.render.gbv_status import camp_mark, cartouche, mission_marker, moving_label, moving_path
 from warlog.render.hexmap import HexLayout, el, num, text
 
 C = 30.0  # counter side
@@ -97,6 +97,7 @@ def board_svg(scene: Scene) -> str:
     if state:
         body.append(moving_path(state, w, lay))
         body.append(_units(scene, w, lay))
+        body.append(moving_label(state, w, lay))
     body.append(_highlights(scene.highlights, w, lay))
     body.append(cartouche(state, w, lay))
     if scene.caption:
@@ -147,7 +148,7 @@ def _classes(uid: str, rec: dict[str, Any], state: dict[str, Any], scene: Scene)
 def _units(scene: Scene, w: World, lay: HexLayout) -> str:
     state = scene.state or {}
     gb: dict[str, list[str]] = {}
-    for cid in w.counters:  # catalogue order: teams, leaders, then items
+    for cid in sorted(w.counters, key=lambda c: _stack_order(w, c)):
         rec = (state.get("gb") or {}).get(cid)
         if rec and rec.get("status") == "map" and rec.get("hex") in w.hexes:
             gb.setdefault(rec["hex"], []).append(cid)
@@ -169,6 +170,14 @@ def _units(scene: Scene, w: World, lay: HexLayout) -> str:
                       enemy_chit(w, u, enemies[u], _classes(u, enemies[u], state, scene), hx)) for u in ids]
             out.append(_stack(chits, cx + (side * 0.5 * size if both else 0.0), cy + 2, hx, size))
     return el("g", "".join(out), class_="units")
+
+
+def _stack_order(w: World, cid: str) -> tuple[int, int]:
+    """Teams on top, then leaders, the vehicles, boats and helicopters that carry them, then the
+    weapons and equipment; each in catalogue order."""
+    c = w.counters[cid]
+    rank = {"team": 0, "leader": 1}.get(c.cls, 2 if c.plus else 3)
+    return rank, list(w.counters).index(cid)
 
 
 def _stack(chits: list[Chit], cx: float, cy: float, hx: str, size: float) -> str:

@@ -85,14 +85,23 @@ def moving_path(state: dict[str, Any], w: World, lay: HexLayout) -> str:
                       stroke_linejoin="round", opacity="0.5"))
         out.append(el("path", d=d, fill="none", stroke="#ffcf00", stroke_width="3", stroke_linecap="round",
                       stroke_linejoin="round", stroke_dasharray="6 4"))
-    if mv.get("steps"):
-        left = max(0, int(mv.get("ma") or 0) - int(mv.get("spent") or 0))
-        x, y = lay.centre(hexes[-1])
-        out.append(text(x, y + lay.hex_height / 2 - 3, f"{left} MP left", font_size="8", font_weight="bold",
-                        fill="#1d1d1b", text_anchor="middle", stroke="#ffcf00", stroke_width="2.6",
-                        paint_order="stroke"))
     title = el("title", "Moving: " + " → ".join(hexes))
     return el("g", title + "".join(out), class_="moving")
+
+
+def moving_label(state: dict[str, Any], w: World, lay: HexLayout) -> str:
+    """The MP the group under way has left, in a tag under its stack (drawn above the counters)."""
+    mv = state.get("moving")
+    if not mv or not mv.get("steps") or mv.get("hex") not in w.hexes:
+        return ""
+    left = max(0, int(mv.get("ma") or 0) - int(mv.get("spent") or 0))
+    x, y = lay.centre(mv["hex"])
+    y += lay.hex_height / 2 + 1
+    tag = f"{left} MP left"
+    return el("g", el("rect", x=num(x - len(tag) * 2.6 - 3), y=num(y - 8), width=num(len(tag) * 5.2 + 6), height="11",
+                      rx="2", fill="#ffcf00", stroke="#1d1d1b", stroke_width="0.8")
+              + text(x, y, tag, font_size="8", font_weight="bold", fill="#1d1d1b", text_anchor="middle"),
+              class_="moving mp-left")
 
 
 def cartouche(state: dict[str, Any] | None, w: World, lay: HexLayout) -> str:
