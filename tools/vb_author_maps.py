@@ -596,7 +596,7 @@ def build_snoopys_nose() -> dict[str, Any]:
     G = b.geo
 
     # -- the Mekong (VB 19.0) ------------------------------------------------------------------
-    # Main Tien channel: the fact sheet's centre line, 1.5 km wide ("1-2 km"); pulled 0.3 km
+    # Main Tien channel: the fact sheet's centre line, 1.4 km wide ("1-2 km"); pulled 0.3 km
     # north at the bottom edge (ours) so that the rulebook's river entry hexes 0734 and 0833
     # are channel water and 0934 (To Dong Tam) is the bank where the channel leaves the map.
     main = [G(*p) for p in waters["tien_main"]["points"][:6]]
