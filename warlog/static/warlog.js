@@ -53,12 +53,13 @@
     bar.appendChild(label);
     board.parentNode.insertBefore(bar, board);
     apply();
-    /* a board taller or wider than its box opens scrolled to where the action is */
+    /* a board taller or wider than its box opens scrolled to where the action is, when that
+       is out of sight from its top left corner */
     var focus = (svg.dataset.focus || "").split(",").map(Number);
     if (focus.length === 2 && !isNaN(focus[0]) && !isNaN(focus[1])) {
-      var k = svg.getBoundingClientRect().width / natural;
-      board.scrollTop = Math.max(0, focus[1] * k - board.clientHeight / 2);
-      board.scrollLeft = Math.max(0, focus[0] * k - board.clientWidth / 2);
+      var k = svg.getBoundingClientRect().width / natural, fx = focus[0] * k, fy = focus[1] * k;
+      if (fy > board.clientHeight - 80) board.scrollTop = fy - board.clientHeight / 2;
+      if (fx > board.clientWidth - 80) board.scrollLeft = fx - board.clientWidth / 2;
     }
   }
 
