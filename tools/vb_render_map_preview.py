@@ -56,8 +56,8 @@ def svg(doc: dict, kind: str, regions: bool, window: list[str] | None = None) ->
     g = doc["grid"]
     w = MARGIN * 2 + S * 2 + (g["cols"] - 1) * 1.5 * S
     h = MARGIN * 2 + H * (g["rows"] + 0.5)
-    vb = f"0 0 {w:.0f} {h + 40:.0f}"
-    width, height = w, h + 40
+    vb = f"0 0 {w:.0f} {h + 120:.0f}"
+    width, height = w, h + 120
     if window:
         (x1, y1), (x2, y2) = centre(window[0]), centre(window[1])
         vb = f"{x1 - S:.0f} {y1 - H:.0f} {x2 - x1 + 2 * S:.0f} {y2 - y1 + 2 * H:.0f}"
@@ -122,8 +122,33 @@ def svg(doc: dict, kind: str, regions: bool, window: list[str] | None = None) ->
             out.append(f'<text x="{cx:.1f}" y="{cy + S * 0.85:.1f}" font-size="8" font-weight="bold" text-anchor="middle" '
                        f'fill="black" stroke="white" stroke-width="2" paint-order="stroke">{escape(hx["name"])}</text>')
     out.append(f'<text x="{MARGIN}" y="{h + 25:.0f}" font-size="12">{escape(doc["title"])}</text>')
+    out.append(legend(MARGIN, h + 40))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def legend(x: float, y: float) -> str:
+    """Terrain swatches and line symbols, in rows under the map."""
+    parts = []
+    items = [(t, FILL[t]) for t in ("clear", "jungle", "swamp", "village", "town", "plantation", "cp", "all_water")]
+    for i, (t, col) in enumerate(items):
+        cx = x + (i % 4) * 95
+        cy = y + (i // 4) * 16
+        parts.append(f'<rect x="{cx:.0f}" y="{cy:.0f}" width="12" height="10" fill="{col}" stroke="#888"/>'
+                     f'<text x="{cx + 16:.0f}" y="{cy + 9:.0f}" font-size="9">{t}</text>')
+    lines = [("river (monitors)", '#0b5394', "3.5", ""), ("Thi Tinh (no monitors)", "#9fc5e8", "3.5", ""),
+             ("road", "#c00", "2.2", ""), ("trail", "#7a4a1a", "1.5", 'stroke-dasharray="3,2"'),
+             ("road cut (no bridge)", "#c00", "1.5", 'stroke-dasharray="1,3"')]
+    for i, (label, col, wdt, extra) in enumerate(lines):
+        cx = x + (i % 3) * 130
+        cy = y + 40 + (i // 3) * 16
+        parts.append(f'<line x1="{cx:.0f}" y1="{cy + 5:.0f}" x2="{cx + 20:.0f}" y2="{cy + 5:.0f}" stroke="{col}" '
+                     f'stroke-width="{wdt}" {extra}/><text x="{cx + 24:.0f}" y="{cy + 9:.0f}" font-size="9">{label}</text>')
+    cy = y + 72
+    parts.append(f'<circle cx="{x + 6:.0f}" cy="{cy + 4:.0f}" r="3.5" fill="black"/><text x="{x + 16:.0f}" y="{cy + 8:.0f}" '
+                 f'font-size="9">bridge; blue rim = Mekong bank hex; blue bar = split hex; dot = tunnels; '
+                 f'magenta = hexes/hexsides the scenarios name</text>')
+    return "".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:
