@@ -585,14 +585,17 @@ SN_PLACES: dict[str, tuple[str, str, str]] = {
 }
 
 
+def sn_projection() -> Projection:
+    return projection_north_up(SN_ANCHOR, centre_xy(SN_GRID, SN_ANCHOR_HEX), SN_HEX_KM)
+
+
 def build_snoopys_nose() -> dict[str, Any]:
     geo = load_geo("snoopys-nose-1967-geo.md")
     places = by_id(geo["places"])
     waters = by_id(geo["waters"])
     roads = by_id(geo["roads"])
     areas = by_id(geo["areas"])
-    b = Builder("vb-snoopys-nose-warlog-1", SN_GRID,
-                projection_north_up(SN_ANCHOR, centre_xy(SN_GRID, SN_ANCHOR_HEX), SN_HEX_KM))
+    b = Builder("vb-snoopys-nose-warlog-1", SN_GRID, sn_projection())
     G = b.geo
 
     # -- the Mekong (VB 19.0) ------------------------------------------------------------------
@@ -785,17 +788,24 @@ IT_NAMES = {"ben_cat": "Ben Cat", "cu_chi": "Cu Chi", "phu_cuong": "Phu Cuong", 
             "bau_bang": "Bau Bang", "ben_duoc": "Ben Duoc", "an_tay": "An Tay"}
 
 
+def it_projection() -> Projection:
+    m_ben_suc = centre_xy(IT_GRID, "1210")
+    c4223, c4323 = centre_xy(IT_GRID, "4223"), centre_xy(IT_GRID, "4323")
+    m_river = ((c4223[0] + c4323[0]) / 2, (c4223[1] + c4323[1]) / 2)
+    return projection_two_points(IT_BEN_SUC, m_ben_suc, IT_RIVER_POINT, m_river)
+
+
+# For the preview's overlay: map name -> (projection, vendored fact sheet)
+PROJECTIONS: dict[str, tuple[Callable[[], Projection], str]] = {}
+
+
 def build_iron_triangle() -> dict[str, Any]:
     geo = load_geo("iron-triangle-1967-geo.md")
     places = by_id(geo["places"])
     rivers = by_id(geo["rivers"])
     roads = by_id(geo["roads"])
     areas = by_id(geo["areas"])
-    m_ben_suc = centre_xy(IT_GRID, "1210")
-    c4223, c4323 = centre_xy(IT_GRID, "4223"), centre_xy(IT_GRID, "4323")
-    m_river = ((c4223[0] + c4323[0]) / 2, (c4223[1] + c4323[1]) / 2)
-    b = Builder("vb-iron-triangle-warlog-1", IT_GRID,
-                projection_two_points(IT_BEN_SUC, m_ben_suc, IT_RIVER_POINT, m_river))
+    b = Builder("vb-iron-triangle-warlog-1", IT_GRID, it_projection())
     G = b.geo
 
     # -- terrain by centre point ------------------------------------------------------------------
@@ -901,6 +911,9 @@ def build_iron_triangle() -> dict[str, Any]:
 # =============================================================================================
 # 6. Output
 # =============================================================================================
+PROJECTIONS.update({"snoopys-nose": (sn_projection, "snoopys-nose-1967-geo.md"),
+                    "iron-triangle": (it_projection, "iron-triangle-1967-geo.md")})
+
 OUTPUTS: dict[str, Callable[[], dict[str, Any]]] = {
     "snoopys-nose-map.json": build_snoopys_nose,
     "iron-triangle-map.json": build_iron_triangle,

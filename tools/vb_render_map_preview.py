@@ -8,8 +8,10 @@
 Hexes are coloured by terrain (Mekong water blue, bank hexes with a blue rim, split hexes with a
 blue bar), rivers are blue hexside lines (the Thi Tinh lighter), bridges short black bars, roads
 red and trails dashed brown through hex centres (a road cut by an unbridged river is drawn
-dotted), named hexes and the hexes/hexsides the scenarios name are labelled. --regions outlines
-the set-up regions (Iron Triangle, Filhol, the two US set-up areas). Preview only: not game data.
+dotted), named hexes and the hexes/hexsides the scenarios name are labelled. --regions marks
+the set-up regions (Iron Triangle, Filhol, the two US set-up areas) with dots; --overlay draws
+the fact sheet's rivers, roads, areas and places (dashed) in the generator's projection, to judge
+how well the hexes follow the geography. Preview only: not game data.
 """
 
 from __future__ import annotations
@@ -52,7 +54,36 @@ def shared_edge(a: str, b: str) -> tuple[tuple[float, float], tuple[float, float
     return common[0], common[1]
 
 
-def svg(doc: dict, kind: str, regions: bool, window: list[str] | None = None) -> str:
+def overlay(kind: str) -> list[str]:
+    """The fact sheet's rivers, roads and places drawn thin and dashed over the hexes, to judge how
+    well the hex approximation follows the geography (the generator's own projection)."""
+    sys.path.insert(0, str(REPO / "tools"))
+    import vb_author_maps as vam   # noqa: E402
+
+    proj_fn, geo_name = vam.PROJECTIONS[kind]
+    proj = proj_fn()
+    geo = vam.load_geo(geo_name)
+
+    def px(lat: float, lon: float) -> tuple[float, float]:
+        x, y = proj(lat, lon)
+        return MARGIN + S + x * math.sqrt(3.0) * S, MARGIN + H / 2 + y * H
+
+    out = []
+    for key, colour in (("waters", "#00f"), ("rivers", "#00f"), ("roads", "#f00")):
+        for line in geo.get(key, []):
+            pts = " ".join(f"{a:.1f},{b:.1f}" for a, b in (px(p[0], p[1]) for p in line["points"]))
+            out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="1" '
+                       f'stroke-dasharray="4,3" opacity="0.7"/>')
+    for area in geo.get("areas", []):
+        pts = " ".join(f"{a:.1f},{b:.1f}" for a, b in (px(p[0], p[1]) for p in area["points"]))
+        out.append(f'<polygon points="{pts}" fill="none" stroke="#000" stroke-width="0.8" stroke-dasharray="2,3" opacity="0.6"/>')
+    for pl in geo.get("places", []):
+        x, y = px(pl["lat"], pl["lon"])
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="none" stroke="#000"/>')
+    return out
+
+
+def svg(doc: dict, kind: str, regions: bool, window: list[str] | None = None, geo: bool = False) -> str:
     g = doc["grid"]
     w = MARGIN * 2 + S * 2 + (g["cols"] - 1) * 1.5 * S
     h = MARGIN * 2 + H * (g["rows"] + 0.5)
@@ -108,6 +139,8 @@ def svg(doc: dict, kind: str, regions: bool, window: list[str] | None = None) ->
             if sd["bridge"]:
                 mx, my = (x1 + x2) / 2, (y1 + y2) / 2
                 out.append(f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="3.5" fill="black"/>')
+    if geo:
+        out += overlay(kind)
     for key in NAMED_SIDES.get(kind, []):
         a, b = key.split("/")
         (x1, y1), (x2, y2) = shared_edge(a, b)
@@ -156,10 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("map", choices=["snoopys-nose", "iron-triangle"])
     ap.add_argument("--out", default=None)
     ap.add_argument("--regions", action="store_true")
+    ap.add_argument("--overlay", action="store_true", help="draw the fact sheet's lines over the hexes")
     ap.add_argument("--window", nargs=2, metavar=("NW_HEX", "SE_HEX"), help="zoom on a rectangle of hexes")
     args = ap.parse_args(argv)
     doc = json.loads((DATA / f"{args.map}-map.json").read_text(encoding="utf-8"))
-    text = svg(doc, args.map, args.regions, args.window)
+    text = svg(doc, args.map, args.regions, args.window, args.overlay)
     out = Path(args.out or f"/tmp/vb-{args.map}.svg")
     out.write_text(text, encoding="utf-8")
     print(out)
