@@ -64,8 +64,12 @@ SCHEMAS: dict[str, type[Schema]] = {
     "land": _schema("land", hex=hex_label()),
     "demolish": _schema("demolish", hexside=_hexside()),
     "push": _schema("push", hex=_node()),
+    "camp": _schema("camp", hex=hex_label()),
+    "place": _schema("place", unit=_id()),
+    "hide": _schema("hide", unit=_id()),
+    "at": _schema("at", hex=_node()),
     "repair": _schema("repair", unit=_id(), hexside=_hexside()),
-    "eng_bridge": _schema("eng_bridge", hexside=_hexside()),
+    "eng_bridge": _schema("eng_bridge", site=_space()),
 }
 
 register_actions(GAME, SCHEMAS)

@@ -30,6 +30,7 @@ def _engineers(s: State, w: World) -> list[str]:
 
 
 def _safe(s: State, w: World, key: str) -> bool:
+    """Neither hex of the site holds a VC unit or lies in a VC zone of control."""
     for h in key.split("/"):
         nodes = [f"{h}:{p}" for p in w.portions(h)] or [h]
         for n in nodes:
@@ -70,7 +71,9 @@ def actions(s: State, w: World) -> list[Action]:
                     if (w.is_river(h, n) and not w.bridged(h, n, s["bridges_down"]) and k != s["eng_bridge"]
                             and _in_range(s, w, u, k) and _safe(s, w, k)):
                         sites.add(k)
-        out += [{"type": "eng_bridge", "hexside": k} for k in sorted(sites)]
+                if w.portions(h) and h != s["eng_bridge"] and w.distance(at, h) <= ma and _safe(s, w, h):
+                    sites.add(h)  # VB 18.3: the Mekong portion of a split hex
+        out += [{"type": "eng_bridge", "site": k} for k in sorted(sites)]
     return out
 
 
@@ -88,6 +91,7 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
                           + ("repaired" if ok else "it fails (5-6 needed)"), "VB 18.2", "repair",
                           {"unit": u, "hexside": k, "die": die, "repaired": ok}))
         return
-    k = a["hexside"]
+    k = a["site"]
     s["eng_bridge"], s["eng"]["bridge_turn"] = k, s["turn"]
-    facts.append(Fact(f"US engineers bridge the river hexside {k}", "VB 18.3", "eng_bridge", {"hexside": k}))
+    what = f"the river hexside {k}" if "/" in k else f"the Mekong in {k}"
+    facts.append(Fact(f"US engineers bridge {what}", "VB 18.3", "eng_bridge", {"site": k}))

@@ -12,14 +12,14 @@ from typing import Any, Callable
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
-from rules.vietnam_battles import bridges, combat, engineers, hidden, movement, results, transport
+from rules.vietnam_battles import bridges, combat, engineers, hidden, movement, results, setup_vc, transport
 from rules.vietnam_battles.board import other
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.support import draw_hands, return_all
 
 State = dict[str, Any]
 PHASES = ("movement", "combat", "mech_movement", "mech_combat")
-PHASE_LABEL = {"movement": "Movement Phase", "combat": "Combat Phase", "mech_movement": "Mechanized Movement Phase",
+PHASE_LABEL = {"setup": "secret set-up", "movement": "Movement Phase", "combat": "Combat Phase", "mech_movement": "Mechanized Movement Phase",
                "mech_combat": "Mechanized Combat Phase", "over": "Game over"}
 PLAYER_FLAGS = ("moved", "attacked", "advanced", "retreated")
 
@@ -38,6 +38,8 @@ def acting(s: State) -> str | None:
 def legal(s: State, w: World) -> list[Action]:
     if s["phase"] == "over":
         return []
+    if s["phase"] == "setup":
+        return setup_vc.legal(s, w)
     d = s["decision"]
     if d is not None:
         k = d["kind"]
@@ -84,7 +86,9 @@ def legal(s: State, w: World) -> list[Action]:
 
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], victory: Callable[..., Any]) -> None:
     t = a["type"]
-    if t == "select":
+    if s["phase"] == "setup":
+        setup_vc.perform(s, w, a, dice, facts, start_turn)
+    elif t == "select":
         movement.begin(s, w, a["unit"], facts)
     elif t == "enter":
         movement.enter(s, w, a["hex"], facts)
@@ -191,7 +195,7 @@ def start_turn(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
 def settle(s: State, w: World, dice: DiceSource, facts: list[Fact], victory: Callable[..., Any]) -> None:
     """After every action: immediate ends, moves that cannot go on, phases with nothing to do."""
     for _ in range(64):
-        if s["phase"] == "over":
+        if s["phase"] in ("over", "setup"):
             break
         hidden.reveal_check(s, w, facts)
         if victory(s, w, facts, immediate=True):

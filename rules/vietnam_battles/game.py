@@ -18,6 +18,10 @@ SCENARIOS = {
     "boys67": Scenario("boys67", "The Boys of '67 (practice scenario, 15 May 1967)", ROLES,
                        "Two battalions of the US 9th Division against a VC force in an L-shaped ambush between the "
                        "Rach Ba Rai and Rach Tra Tan; 4 game turns (VB 25.0)."),
+    "snoopys_nose": Scenario("snoopys_nose", "Snoopy's Nose (May-September 1967)", ROLES,
+                             "The 9th Division's riverine and airmobile sweeps between the Rach Ba Rai and the Rach "
+                             "Tra Tan: the US must capture all five secret VC base camps in 13 turns, shortened by "
+                             "every US unit lost (VB 26.0)."),
 }
 
 
@@ -46,9 +50,17 @@ class VietnamBattles(Game):
         if scenario not in SCENARIOS:
             raise IllegalAction(f"unknown scenario {scenario!r}; this game has {', '.join(SCENARIOS)}")
         w = self.world
-        placed, transported = scenarios.boys67_setup(w)
+        if scenario == "boys67":
+            placed, transported = scenarios.boys67_setup(w)
+            off: list[str] = []
+        else:
+            placed, off = scenarios.snoopy_units(w)
+            transported = {}
         units = {u: {"at": at, "status": "map", "reduced": False, "moved": "", "attacked": "", "advanced": False,
                      "retreated": False, "transported": ""} for u, at in placed.items()}
+        for u in off:
+            units[u] = {**units.get(u, {}), "at": None, "status": "off", "reduced": False, "moved": "", "attacked": "",
+                        "advanced": False, "retreated": False, "transported": ""}
         missing = sorted(u for u in units if u not in w.units)
         if missing:
             raise IllegalAction(f"the counter data lacks {', '.join(missing)}")
@@ -58,9 +70,15 @@ class VietnamBattles(Game):
             "turn": 1, "final_turn": 4, "phase": "movement", "player": "us", "units": units, "moving": None,
             "battle": None, "decision": None, "hands": {"us": [], "vc": []}, "spent": {"us": [], "vc": []},
             "bombarded": [], "defended": [], "attacks_made": 0, "eliminated": [], "chits": {"slick": 0, "tango": 0},
-            "bridges_down": [], "eng_bridge": None, "eng": {"done": [], "bridge_turn": None}, "secret": None, "camps": {}, "captures": [], "result": None,
+            "bridges_down": [], "eng_bridge": None, "eng": {"done": [], "bridge_turn": None}, "vc_setup": None,
+            "secret": None, "camps": {}, "captures": [], "result": None,
         }
         facts: list[Fact] = []
+        if scenario == "snoopys_nose":
+            roll = dice.roll(6, "VB 26.0 open VC strength") + dice.roll(6, "VB 26.0 open VC strength")
+            s.update({"phase": "setup", "player": "vc", "final_turn": 13, "rules": dict(scenarios.SNOOPY_RULES),
+                      "vc_setup": {"roll": roll, "pending": None}, "secret": {"hidden": {}, "camps": {}}})
+            return s
         flow.start_turn(s, w, dice, facts)
         for u, how in transported.items():
             s["units"][u]["transported"] = how  # A-39
@@ -98,7 +116,7 @@ class VietnamBattles(Game):
             raise schema.explain(state, w, action)
         s = clone(state)
         facts: list[Fact] = []
-        flow.perform(s, w, action, dice, facts, scenarios.boys67_victory)
+        flow.perform(s, w, action, dice, facts, scenarios.victory)
         return Applied(s, facts)
 
     def view(self, state: State, seat: str | None) -> State:
@@ -115,11 +133,13 @@ class VietnamBattles(Game):
         r = state.get("result")
         if not r:
             return None
-        return Outcome(r.get("winner"), r["result"], r["reason"], "VB 25.0")
+        return Outcome(r.get("winner"), r["result"], r["reason"], r.get("rule", "VB 25.0"))
 
     def phase(self, state: State) -> str:
         if state["phase"] == "over":
             return "Game over"
+        if state["phase"] == "setup":
+            return "VC secret set-up"
         return f"Turn {state['turn']}: {state['player'].upper()} {flow.PHASE_LABEL[state['phase']]}"
 
     def describe_action(self, action: Action) -> str:

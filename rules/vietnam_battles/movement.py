@@ -158,9 +158,14 @@ def _crossings(s: State, w: World, u: str, frm: str) -> list[str]:
     """VB 19.0: a leg unit that began the phase on one land portion of a split hex may cross to another
     portion by spending all its MA (mechanized units only over an engineer bridge, not implemented)."""
     mv = s["moving"]
-    if ":" not in frm or mv["steps"] or w.units[u].mech or w.units[u].monitor:
+    if ":" not in frm or w.units[u].monitor:
         return []
     h, p = frm.split(":")
+    bridged = s.get("eng_bridge") == h  # VB 18.3: over an engineer bridge, at the land's cost, mech too (A-9)
+    if not bridged and (mv["steps"] or w.units[u].mech):
+        return []
+    if bridged and mv["spent"] + int(w.terrain_info(h).get("mp", 1)) * 2 > mp_total(s, w, u):
+        return []
     out = []
     for q in w.portions(h):
         node = f"{h}:{q}"
@@ -216,6 +221,8 @@ def enter(s: State, w: World, to: str, facts: list[Fact]) -> None:
         r: tuple[int, bool, str] | None = (cost, to_ez and not w.units[u].mech,
                                            "VB 5.1.1: a leg unit stops on entering an EZOC" if to_ez else "")
         s["units"][u]["status"] = "map"
+    elif ":" in to and hexpart(to) == hexpart(frm) and s.get("eng_bridge") == hexpart(to):
+        r = (mv["spent"] + int(w.terrain_info(to).get("mp", 1)) * 2, False, "VB 18.3: over the engineer bridge")
     elif ":" in to and hexpart(to) == hexpart(frm):
         r = (mp_total(s, w, u), True, "VB 19.0: across the Mekong, all its MA")
     else:

@@ -56,3 +56,40 @@ def boys67_victory(s: State, w: World, facts: list[Fact], immediate: bool) -> di
         r = {"winner": "vc", "result": "VC victory", "reason": "the US neither eliminated a VC unit nor reduced both"}
     facts.append(Fact(f"{r['result']}: {r['reason']}", "VB 25.0", "victory", r))
     return r
+
+
+SNOOPY_RULES = {"body_count": True}
+
+
+def snoopy_units(w: World) -> tuple[dict[str, str], list[str]]:
+    """VB 26.0: the engineer at 1606; every reinforcement and every VC unit starts off the map."""
+    sc = w.scenarios["snoopys_nose"]
+    placed = {e["unit"]: e["at"] for e in sc["setup"]}
+    off = [u for g in sc["reinforcements"] for u in g["units"]] + list(sc["vc_setup"]["units"])
+    return placed, off
+
+
+def snoopy_victory(s: State, w: World, facts: list[Fact], immediate: bool) -> dict[str, Any] | None:
+    """VB 26.0: the US wins by capturing every base camp by the end of the final turn (13, less one per US unit
+    lost, VB 21.0); otherwise the VC wins, even with no unit left. No draw. Captures are permanent, so the
+    US victory is certain (and the game ends) as soon as the fifth camp falls."""
+    camps = s["camps"]
+    done = len(camps) == 5 and all(c["status"] == "captured" for c in camps.values()) and not s["secret"]["camps"]
+    if immediate:
+        if done and s["phase"] != "setup":
+            facts.append(Fact("All five VC base camps are captured", "VB 26.0", "game_end"))
+            return {"winner": "us"}
+        return None
+    n = sum(1 for c in camps.values() if c["status"] == "captured")
+    if done:
+        r = {"winner": "us", "result": "US victory", "reason": "all five VC base camps captured", "rule": "VB 26.0"}
+    else:
+        r = {"winner": "vc", "result": "VC victory", "reason": f"{n} of 5 base camps captured", "rule": "VB 26.0"}
+    facts.append(Fact(f"{r['result']}: {r['reason']}", "VB 26.0", "victory", r))
+    return r
+
+
+def victory(s: State, w: World, facts: list[Fact], immediate: bool) -> dict[str, Any] | None:
+    if s["scenario"] == "snoopys_nose":
+        return snoopy_victory(s, w, facts, immediate)
+    return boys67_victory(s, w, facts, immediate)

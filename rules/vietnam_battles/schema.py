@@ -16,7 +16,7 @@ ACTIONS: dict[str, dict[str, type]] = {
     "retreat": {"unit": str, "path": list}, "displace": {"hex": str}, "refuse": {},
     "advance": {"unit": str, "hex": str}, "end_advance": {}, "errant": {"unit": str},
     "slick": {"unit": str}, "tango": {"unit": str}, "land": {"hex": str}, "demolish": {"hexside": str},
-    "push": {"hex": str}, "repair": {"unit": str, "hexside": str}, "eng_bridge": {"hexside": str},
+    "push": {"hex": str}, "camp": {"hex": str}, "place": {"unit": str}, "hide": {"unit": str}, "at": {"hex": str}, "repair": {"unit": str, "hexside": str}, "eng_bridge": {"site": str},
 }
 
 
@@ -48,10 +48,11 @@ def explain(s: dict[str, Any], w: World, action: Action) -> IllegalAction:
     return IllegalAction(f"{describe(action)} is not legal now ({ask(s, w, None)})", rules.get(t, "VB 4.1"))
 
 
-PHASES = ("movement", "combat", "mech_movement", "mech_combat", "over")
+PHASES = ("setup", "movement", "combat", "mech_movement", "mech_combat", "over")
 TOP_KEYS = ("game", "version", "scenario", "map_id", "data_id", "options", "rules", "turn", "final_turn", "phase",
             "player", "units", "moving", "battle", "decision", "hands", "spent", "bombarded", "defended",
             "attacks_made", "eliminated", "chits", "bridges_down", "eng_bridge", "eng", "secret", "camps", "captures",
+            "vc_setup",
             "result")
 UNIT_KEYS = ("at", "status", "reduced", "moved", "attacked", "advanced", "retreated", "transported")
 

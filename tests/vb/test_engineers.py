@@ -45,7 +45,7 @@ def test_18_3_engineer_bridge_removes_the_river_cost_once_per_turn() -> None:
     g = VietnamBattles(w)
     s = state(w, {"eng": "0410", "inf": "0101", "vc": "1519"})
     assert base_cost(s, w, "0611", "0711") == 4
-    a = {"type": "eng_bridge", "hexside": "0611/0711"}
+    a = {"type": "eng_bridge", "site": "0611/0711"}
     assert a in g.legal_actions(s, "us")
     s = play(g, s, "us", a).state
     assert s["eng_bridge"] == "0611/0711" and base_cost(s, w, "0611", "0711") == 2

@@ -52,3 +52,18 @@ def test_19_0_no_zoc_and_no_attack_across_the_mekong_portion() -> None:
     assert not [a for a in g.legal_actions(s, "us") if a["type"] == "declare"]
     s = state(w, {"us-4-47-c": "0509", "vc-514-1": "0510:south", "us-4-47-b": "0101"})
     assert not in_ezoc(s, w, "us", "0509") and in_ezoc(s, w, "us", "0511")
+
+
+def test_18_3_engineer_bridge_over_the_mekong_portion_lets_mech_cross_at_land_cost() -> None:
+    units = {"eng": unit("eng", "us", 1, 8, 4, engineer=True), "mech": unit("mech", "us", 3, 5, 8, mech=True),
+             "vc": unit("vc", "vc", 3, 5, 6)}
+    w = _w(units=units)
+    g = VietnamBattles(w)
+    s = state(w, {"eng": "0309", "mech": "0510:north", "vc": "1519"})
+    a = {"type": "eng_bridge", "site": "0510"}
+    assert a in g.legal_actions(s, "us")
+    s = play(g, s, "us", a).state
+    s = play(g, s, "us", {"type": "select", "unit": "mech"}).state
+    assert "0510:south" in entries(s, w)
+    s = play(g, s, "us", {"type": "enter", "hex": "0510:south"}).state
+    assert s["moving"]["spent"] == 2 and s["units"]["mech"]["at"] == "0510:south"

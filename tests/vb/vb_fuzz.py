@@ -15,7 +15,7 @@ from rules.core.dice import RecordingDice
 from rules.core.game import IllegalAction
 from rules.vietnam_battles.game import VietnamBattles
 
-MAX_ACTIONS = 4000
+MAX_ACTIONS = 12000
 WEIGHTS = {"end_phase": 0.6, "select": 3.0, "enter": 6.0, "sail": 3.0, "end_move": 1.0, "declare": 4.0,
            "add": 2.0, "support": 1.5, "pass": 1.5, "bombard": 0.4, "hold": 1.0, "retreat": 2.0,
            "advance": 1.5, "end_advance": 1.0, "displace": 1.0, "refuse": 0.3, "lose_step": 1.0, "errant": 1.0,
@@ -70,10 +70,10 @@ def probe(g: VietnamBattles, s: dict[str, Any], seat: str, legal: list[dict[str,
 
 
 def play_one(g: VietnamBattles, seed: int, stats: Stats, probe_every: int = 0,
-             validate: Any = None) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
+             validate: Any = None, scenario: str = "boys67") -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
     rng = random.Random(seed)
     dice = seeded_dice(seed)
-    s = g.setup("boys67", {}, dice)
+    s = g.setup(scenario, {}, dice)
     g.check_state(s)
     played: list[tuple[str, dict[str, Any]]] = []
     seen: set[str] = set()

@@ -1,0 +1,101 @@
+"""The VC's secret set-up for Snoopy's Nose (VB 26.0, 16.0; A-30, A-37; H2, H3).
+
+The VC sets up first (A-30). Steps, each an action of the VC seat:
+1. `camp {hex}` five times: the base camps, jungle hexes only, one per hex, recorded secretly.
+2. For each VC unit, `place {unit}` (openly) or `hide {unit}` (secretly), then `at {hex}`. The 2d6
+   rolled at set-up (public) is the attack strength the open units must reach before any unit may
+   be hidden; hidden units go in jungle only. No VC unit in a village, 0934, 1606 or an all-water
+   hex (the map's `vc_setup_forbidden` region), no two VC units in one position.
+The secret choices are facts addressed to the VC only; the US seat reads "a unit is set up hidden".
+When the last unit is placed, game turn 1 begins.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.dice import DiceSource
+from rules.core.game import Action, Fact, IllegalAction
+from rules.vietnam_battles.board import land_at
+from rules.vietnam_battles.data import World, hexpart
+
+State = dict[str, Any]
+CAMPS = 5
+
+
+def _jungle(w: World, h: str) -> bool:
+    return w.terrain_of(h) == "jungle"
+
+
+def _forbidden(w: World, h: str) -> bool:
+    bad = set(w.regions.get("vc_setup_forbidden", [])) | {"0934", "1606"}
+    return hexpart(h) in bad or w.terrain_of(h) == "village" or w.prohibited(h)
+
+
+def _unplaced(s: State, w: World) -> list[str]:
+    return [u for u, r in sorted(s["units"].items()) if r["status"] == "off" and w.units[u].side == "vc"
+            and u not in s["secret"]["hidden"]]
+
+
+def _open_attack(s: State, w: World) -> int:
+    return sum(w.units[u].attack for u, r in s["units"].items() if r["status"] == "map" and w.units[u].side == "vc")
+
+
+def _nodes(w: World) -> list[str]:
+    out: list[str] = []
+    for h in sorted(w.hexes):
+        out += [f"{h}:{p}" for p in w.portions(h)] or [h]
+    return out
+
+
+def _taken(s: State, w: World, node: str) -> bool:
+    return land_at(s, w, node) is not None or node in s["secret"]["hidden"].values()
+
+
+def legal(s: State, w: World) -> list[Action]:
+    sec = s["secret"]
+    if len(sec["camps"]) < CAMPS:
+        return [{"type": "camp", "hex": h} for h in sorted(w.hexes) if _jungle(w, h) and h not in sec["camps"].values()]
+    pend = s["vc_setup"]["pending"]
+    if pend is None:
+        out: list[Action] = [{"type": "place", "unit": u} for u in _unplaced(s, w)]
+        if _open_attack(s, w) >= s["vc_setup"]["roll"]:
+            out += [{"type": "hide", "unit": u} for u in _unplaced(s, w)]
+        return out
+    return [{"type": "at", "hex": n} for n in _nodes(w)
+            if not _forbidden(w, n) and not _taken(s, w, n) and (not pend["hidden"] or _jungle(w, n))]
+
+
+def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], start: Any) -> None:
+    if a not in legal(s, w):
+        raise IllegalAction("that set-up step is not allowed", "VB 26.0")
+    sec = s["secret"]
+    t = a["type"]
+    if t == "camp":
+        cid = f"camp-{len(sec['camps']) + 1}"
+        sec["camps"][cid] = a["hex"]
+        s["camps"][cid] = {"hex": None, "status": "hidden"}
+        facts.append(Fact(f"The VC records base camp {cid} in {a['hex']}", "VB 16.0", "secret_setup",
+                          {"camp": cid, "hex": a["hex"]}, visible_to=("vc",)))
+        facts.append(Fact(f"The VC secretly records base camp {cid}", "VB 16.0", "setup", {"camp": cid}))
+        return
+    if t in ("place", "hide"):
+        s["vc_setup"]["pending"] = {"unit": a["unit"], "hidden": t == "hide"}
+        return
+    pend = s["vc_setup"]["pending"]
+    u, node = pend["unit"], a["hex"]
+    s["vc_setup"]["pending"] = None
+    d = w.units[u]
+    if pend["hidden"]:
+        sec["hidden"][u] = node
+        s["units"][u]["status"] = "hidden"
+        facts.append(Fact(f"{d.name} is set up hidden in {node}", "VB 26.0", "secret_setup", {"unit": u, "hex": node},
+                          visible_to=("vc",)))
+        facts.append(Fact(f"The VC sets up {d.name} hidden", "VB 26.0", "setup", {"unit": u}))
+    else:
+        s["units"][u]["status"], s["units"][u]["at"] = "map", node
+        facts.append(Fact(f"{d.name} is set up openly in {node} (open attack {_open_attack(s, w)} of the "
+                          f"{s['vc_setup']['roll']} rolled)", "VB 26.0", "setup", {"unit": u, "hex": node}))
+    if not _unplaced(s, w):
+        s["vc_setup"] = None
+        start(s, w, dice, facts)
