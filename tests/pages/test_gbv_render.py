@@ -122,6 +122,7 @@ def test_replay_highlights_come_from_the_facts_data():
     after = json.loads(json.dumps(s))
     after["moving"].update(path=["1322", "1321"], steps=2)
     del after["enemies"]["vc-platoon-1"]
+    after["gb"]["m60-1"].update(status="supply", hex=None)  # lost to a die roll: no fact names it
     facts = [
         {"kind": "pursuit", "data": {"enemy": "pt-76-1", "hex": "1516",
                                      "path": [{"hex": "1515"}, {"hex": "1516"}], "target": "1415"}},
@@ -135,7 +136,7 @@ def test_replay_highlights_come_from_the_facts_data():
     assert hl.paths == (("1416", "1515", "1516"), ("1222", "1221"), ("1222", "1322", "1321"))
     assert hl.hexes == ("1415", "1516")
     assert {"pt-76-1", "b-team-1", "commander-1"} <= set(hl.units)
-    assert hl.lost == (("pt-76-1", "1516"), ("b-team-1", "1415"), ("demo-1", "1415"))
+    assert hl.lost == (("pt-76-1", "1516"), ("b-team-1", "1415"), ("demo-1", "1415"), ("m60-1", "1222"))
     assert not highlights({"type": "submitted", "payload": {}}, s, after, g.world)
 
 

@@ -201,9 +201,11 @@ def _highlights(hl: Highlights, w: World, lay: HexLayout) -> str:
     if not hl:
         return ""
     out = highlight_marks(hl, lay, w.hexes, 3.5)
+    fanned: dict[str, int] = {}
     for uid, hx in hl.lost:
         if hx not in w.hexes:
             continue
+        k = fanned[hx] = fanned.get(hx, -1) + 1  # several lost in one hex: fanned out
         if uid in w.counters:
             c = gb_chit(w, uid, {}, ("lost", "eliminated"), hx)
         elif uid in w.enemies:
@@ -211,7 +213,7 @@ def _highlights(hl: Highlights, w: World, lay: HexLayout) -> str:
         else:
             continue
         cx, cy = lay.centre(hx)
-        out.append(draw(c, cx - C * 0.4 + 8, cy - C * 0.4 + 6, C * 0.8))
+        out.append(draw(c, cx - C * 0.4 + 8 + 4 * k, cy - C * 0.4 + 6 - 3 * k, C * 0.8))
     return el("g", "".join(out), class_="highlights")
 
 

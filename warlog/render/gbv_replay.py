@@ -1,8 +1,8 @@
 """What changed at a Green Beret: Vietnam replay step, read from the facts' `data`: the paths
 moved (a group's `move` path, each enemy's `pursuit` path, the hexes a group under way has
 stepped through), the hexes fought over (`combat`: the Green Berets' and the enemy's hex), the
-units involved, and the counters lost (eliminated teams, leaders and items; enemy units
-beaten in combat), each where it last stood."""
+units involved, and the counters lost (eliminated teams, leaders and items, also those the
+facts only count; enemy units beaten in combat), each where it last stood."""
 
 from __future__ import annotations
 
@@ -56,6 +56,12 @@ def highlights(event: dict[str, Any] | None, before: Any, after: Any, w: World) 
             lost.append((data["counter"], where[data["counter"]]))
         if kind == "loss":
             lost += [(c, where[c]) for c in data.get("counters") or [] if isinstance(c, str) and where.get(c)]
+    known = {u for u, _ in lost}
+    for cid, rec in sorted((before.get("gb") or {}).items()):  # counters lost without a fact naming them
+        now = (after.get("gb") or {}).get(cid) or {}
+        if cid not in known and isinstance(rec, dict) and rec.get("status") == "map" and \
+                now.get("status") == "supply":
+            lost.append((cid, str(rec.get("hex"))))
     mv, was = after.get("moving"), before.get("moving")
     if isinstance(mv, dict) and mv.get("path") and (not isinstance(was, dict) or was.get("path") != mv["path"]):
         paths.append(tuple([mv["start"]] + list(mv["path"])))
