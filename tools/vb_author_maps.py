@@ -574,14 +574,19 @@ SN_TERRAIN_OVERRIDES: dict[str, tuple[str, str]] = {
     "0618": ("clear", "VB 25.0: 5 Cav/3 (mechanized) on the paddy south of the river"),
     "0711": ("clear", "VB 25.0: Landing Beach of C/3/47, a paddy bank of the Ba Rai"),
 }
-SN_PLACES: dict[str, tuple[str, str, str]] = {
-    # hex: (terrain, name, reason)
-    "1606": ("cp", "C.P.", "VB 26.0: hex 1606 is the C.P. (checkpoint); placed on Route 4 at Cai Lay"),
-    "1207": ("town", "Cai Lay", "fact sheet: Cai Lay district seat (Binh Phu) 10.4056N 106.1014E"),
-    "0814": ("village", "Cam Son", "fact sheet: Cam Son commune office; moved one hex east off the open paddy of VB 25.0"),
-    "0724": ("village", "Hoi Xuan", "fact sheet: Hoi Xuan at the Ba Rai mouth"),
-    "1325": ("village", "Long Trung", "fact sheet: Long Trung commune office"),
-    "1130": ("village", "Ngu Hiep", "fact sheet: Ngu Hiep island hamlet"),
+# Places from the fact sheet: (place id, terrain, name); each goes to the hex containing it, unless
+# SN_PLACE_MOVES puts it elsewhere (with the reason).
+SN_PLACES: list[tuple[str, str, str]] = [
+    ("binh_phu", "town", "Cai Lay"),            # the district seat; the 1967 town centre is the C.P.
+    ("cam_son", "village", "Cam Son"),
+    ("hoi_xuan", "village", "Hoi Xuan"),
+    ("long_trung", "village", "Long Trung"),
+    ("ngu_hiep_island", "village", "Ngu Hiep"),
+]
+SN_PLACE_MOVES: dict[str, tuple[str, str]] = {
+    "cam_son": ("0814", "the Cam Son commune office falls in 0717, the jungle edge of the VB 25.0 ambush; "
+                        "the village is moved to 0814, off the open paddy"),
+    "ngu_hiep_island": ("1130", "the island's centre point falls in channel water (1231); moved to the nearest island hex"),
 }
 
 
@@ -704,8 +709,12 @@ def build_snoopys_nose() -> dict[str, Any]:
                     b.set_terrain(h, "jungle")
 
     # -- places and overrides ----------------------------------------------------------------------
-    for lab, (terrain, nm, why) in SN_PLACES.items():
-        b.set_terrain(lab, terrain, why)
+    b.set_terrain("1606", "cp", "VB 26.0: hex 1606 is the C.P. (checkpoint): the 1967 Cai Lay town centre on Route 4")
+    b.name("1606", "C.P.")
+    for pid, terrain, nm in SN_PLACES:
+        lab, why = SN_PLACE_MOVES.get(pid, (b.hex_of_geo(places[pid]["lat"], places[pid]["lon"]), ""))
+        assert lab is not None, pid
+        b.set_terrain(lab, terrain, why or None)
         b.name(lab, nm)
     for lab, (terrain, why) in SN_TERRAIN_OVERRIDES.items():
         b.set_terrain(lab, terrain, why)
