@@ -391,14 +391,6 @@ class Builder:
                 last_pt = lattice_xy(path[-1])
         if end is not None and not end(path[-1]):
             path += self._dijkstra(path[-1], end, None, set(path[:-1]))[1:]
-        if end == self.touches_water:
-            # finish along a side of the Mekong hex itself, so that the last river hexside has a
-            # water hex on one side (a monitor passes from the river into the Mekong, VB 12.0)
-            v = path[-1]
-            if not any(self.water(h) for h in self._side_of(path[-2], v)):
-                nxt = sorted(w for w, k in self.adj[v] if w not in path and self._edge_ok(k)
-                             and any(self.water(h) for h in k.split("/")))
-                path.append(nxt[0])
         if start_edge and not self.on_edge(path[0]):
             path = self._dijkstra(path[0], self.on_edge, None, set(path[1:]))[::-1] + path[1:]
         for a, b in zip(path, path[1:]):
@@ -411,8 +403,12 @@ class Builder:
         self.river_paths[name] = path
         return path
 
-    def touches_water(self, v: Vertex) -> bool:
-        return any(self.water(h) for h in self.vertex_hexes.get(v, ()))
+    def at_mouth(self, v: Vertex) -> bool:
+        """A corner where two Mekong hexes meet a land hex: a river ending here flows into the
+        Mekong between the two, and its last hexside is a side of a Mekong hex (so a monitor
+        passes from the river into the Mekong, VB 12.0)."""
+        hs = self.vertex_hexes.get(v, set())
+        return len(hs) == 3 and sum(self.water(h) for h in hs) == 2
 
     # -- roads and trails through hex centres ----------------------------------------------
     def trace_route(self, points: list[Pt], kind: str, bridges: bool | Callable[[str], bool]) -> list[str]:
@@ -696,9 +692,18 @@ def build_snoopys_nose() -> dict[str, Any]:
         ("pt", M(7.55, 13.2)), ("pt", M(5.6, 13.9)), ("pt", M(5.5, 17.2)),
         ("side", "0717/0718"),
         ("pt", M(7.6, 19.2)), ("pt", G(*ba_rai[7])), ("pt", G(*ba_rai[8])),
-    ], end=b.touches_water)
+    ], end=b.at_mouth, start_edge=True)
     tra_tan = waters["rach_tra_tan"]["points"]
-    b.trace_river("Rach Tra Tan", [("pt", M(19.6, 9.8))] + [("pt", G(*p)) for p in tra_tan], end=b.touches_water)
+    b.trace_river("Rach Tra Tan", [("pt", M(19.6, 9.8))] + [("pt", G(*p)) for p in tra_tan], end=b.at_mouth)
+    # A river mouth at the corner of two split hexes separates their mainland portions: a land unit
+    # does not walk round the mouth from one bank to the other through the Nam Thon's banks.
+    for path in b.river_paths.values():
+        pair = sorted(h for h in b.vertex_hexes[path[-1]] if b.hexes[h]["mekong"] == "split")
+        assert len(pair) == 2, pair
+        if pair:
+            x, y = pair
+            b.hexes[x]["portions"]["north"].remove(f"{y}:north")
+            b.hexes[y]["portions"]["north"].remove(f"{x}:north")
 
     # -- river banks: treelines (fact sheet: "dense treelines, nipa palm and gardens on both banks")
     for key, s in b.sides.items():

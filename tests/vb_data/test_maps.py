@@ -245,3 +245,60 @@ def test_land_is_connected_north_of_the_mekong() -> None:
                 seen.add(n)
                 q.append(n)
     assert {h for h in north if doc["hexes"][h]["mekong"] is None} == seen
+
+
+def land_components_without_crossing_rivers(doc: dict[str, Any]) -> dict[str, int]:
+    """Land positions (hexes, and "HHHH:portion" in split hexes) joined when adjacent across a
+    hexside that is not a river (VB 19.0 portions, as the engine reads them)."""
+    g = grid(doc)
+    hx = doc["hexes"]
+
+    def nodes_of(h: str) -> list[str]:
+        if hx[h]["mekong"] == "all_water":
+            return []
+        if hx[h]["mekong"] == "split":
+            return [f"{h}:{p}" for p in sorted(hx[h]["portions"])]
+        return [h]
+
+    def nbrs(node: str) -> list[str]:
+        h, _, p = node.partition(":")
+        if p:
+            return list(hx[h]["portions"][p])
+        out = []
+        for n in g.neighbours(h):
+            if hx[n]["mekong"] == "split":
+                out += [f"{n}:{q}" for q, lst in sorted(hx[n]["portions"].items()) if h in lst]
+            elif hx[n]["mekong"] != "all_water":
+                out.append(n)
+        return out
+
+    comp: dict[str, int] = {}
+    for start in (x for h in sorted(hx) for x in nodes_of(h)):
+        if start in comp:
+            continue
+        k = len(set(comp.values()))
+        comp[start] = k
+        q = deque([start])
+        while q:
+            a = q.popleft()
+            for b in nbrs(a):
+                if b not in comp and not is_river(doc, a.split(":")[0], b.split(":")[0]):
+                    comp[b] = k
+                    q.append(b)
+    return comp
+
+
+def test_the_ba_rai_divides_the_land_and_the_mouths_do_not_leak() -> None:
+    """The Ba Rai runs from the north edge into the Mekong: its banks meet only across river
+    hexsides (or bridges), also at its mouth in the Nam Thon split hexes; the Boys of '67 ambush,
+    C/4/47 and the 0917 LZ share the east bank, the 0711 beach and 0618 are across."""
+    doc = snoopy()
+    comp = land_components_without_crossing_rivers(doc)
+    east = comp["0717"]
+    assert comp["0816"] == comp["0616"] == comp["0615"] == comp["0917"] == comp["1215"] == east
+    assert comp["0711"] != east and comp["0618"] != east
+    for h in ("0711", "0618", "0725", "1207"):
+        assert comp[h] == comp["0711"], h
+    for path_end in ("0826", "1526"):
+        por = doc["hexes"][path_end]["portions"]
+        assert all(n.split(":")[0] in doc["hexes"] for lst in por.values() for n in lst)
