@@ -62,24 +62,25 @@ def targets(hexes: Iterable[str], lay: HexLayout, known: Container[str]) -> str:
     return el("g", "".join(out), class_="targets")
 
 
-def highlight_marks(hl: Highlights, lay: HexLayout, known: Container[str], width: float = 4.5) -> list[str]:
+def highlight_marks(hl: Highlights, lay: HexLayout, known: Container[str], width: float = 4.5, hexes: bool = True,
+                    paths: bool = True) -> list[str]:
     """The hexes fought over (an orange outline) and the paths moved (a dashed magenta line
-    with an arrowhead, a dot in each hex passed through)."""
+    with an arrowhead, a dot in each hex passed through); either alone when asked."""
     out = []
-    for hx in hl.hexes:
+    for hx in hl.hexes if hexes else ():
         if hx in known:
             out.append(el("polygon", points=lay.polygon(hx, 0.94), fill=HL_HEX, fill_opacity="0.18", stroke=HL_HEX,
                           stroke_width=num(width), class_="hl-hex"))
-    for path in hl.paths:
-        hexes = [h for h in path if h in known]
-        if len(hexes) < 2:
+    for path in hl.paths if paths else ():
+        steps = [h for h in path if h in known]
+        if len(steps) < 2:
             continue
-        d = path_through(lay, hexes)
+        d = path_through(lay, steps)
         out.append(el("path", d=d, fill="none", stroke="#fff", stroke_width=num(width * 2), stroke_linejoin="round",
                       stroke_linecap="round", opacity="0.85"))
         out.append(el("path", d=d, fill="none", stroke=HL_PATH, stroke_width=num(width), stroke_linejoin="round",
                       stroke_linecap="round", stroke_dasharray="10 5", marker_end="url(#arrow)", class_="hl-path"))
-        for h in hexes[:-1]:
+        for h in steps[:-1]:
             x, y = lay.centre(h)
             out.append(el("circle", cx=num(x), cy=num(y), r=num(width * 0.78), fill=HL_PATH))
     return out

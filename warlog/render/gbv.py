@@ -96,6 +96,10 @@ def board_svg(scene: Scene) -> str:
     body.append(targets(scene.target_hexes, lay, w.hexes))
     if state:
         body.append(moving_path(state, w, lay))
+    if scene.highlights.paths:  # under the counters, which they lead to
+        body.append(el("g", "".join(highlight_marks(scene.highlights, lay, w.hexes, 3.5, hexes=False)),
+                       class_="highlights"))
+    if state:
         body.append(_units(scene, w, lay))
         body.append(moving_label(state, w, lay))
     body.append(_highlights(scene.highlights, w, lay))
@@ -200,7 +204,7 @@ def _stack(chits: list[Chit], cx: float, cy: float, hx: str, size: float) -> str
 def _highlights(hl: Highlights, w: World, lay: HexLayout) -> str:
     if not hl:
         return ""
-    out = highlight_marks(hl, lay, w.hexes, 3.5)
+    out = highlight_marks(hl, lay, w.hexes, 3.5, paths=False)
     fanned: dict[str, int] = {}
     for uid, hx in hl.lost:
         if hx not in w.hexes:
