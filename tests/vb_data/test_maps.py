@@ -195,6 +195,11 @@ def test_iron_triangle_us_setup_areas() -> None:
                 seen.add(n)
                 q.append(n)
     assert seen == south
+    # ... and closed: leaving it always crosses the Saigon (the river runs edge to edge)
+    for h in south:
+        for n in g.neighbours(h):
+            if n not in south:
+                assert side(doc, h, n).get("river") == "Saigon River", (h, n)
 
 
 def test_iron_triangle_tunnels_edges_and_landing_zones() -> None:
