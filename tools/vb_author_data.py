@@ -181,7 +181,8 @@ CHITS = {
     "base_camp": {"count": 5, "source": R, "note": "VB 16.0, 26.0: recorded secretly in jungle hexes"},
     "supply_cache": {"count": 3, "source": R, "note": "VB 16.1, 27.0: placed openly in the Iron Triangle"},
     "b52": {"count": 1, "source": R, "note": "VB 23.0"},
-    "support_fire": {"source": A, "note": "marker values '+N' (VB 2.3.2, 8.0); the mix is ours (G8): see tables.json pools"},
+    "support_fire": {"source": A, "note": "marker values '+N' (VB 2.3.2, 8.0); the mix is ours (G8); "
+                                          "the same lists as tables.json pools"},
 }
 
 SN_T1_GROUPS = [  # digest Part III "most plausible grouping", entries as printed
@@ -383,7 +384,7 @@ def counters() -> dict[str, Any]:
                       "of battle and the whole Iron Triangle order of battle are ours ('authored'). An owner of the "
                       "printed counter sheet may replace this file with a transcription in the same schema.",
         "units": units,
-        "chits": CHITS,
+        "chits": {**CHITS, "support_fire": {**CHITS["support_fire"], "values": POOLS}},
         "scenarios": scenarios(units),
     }
 

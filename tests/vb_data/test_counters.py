@@ -139,3 +139,9 @@ def test_scenario_setups_name_real_units_and_places() -> None:
             assert s["at"] == "4223/4323" and s["at"] in m["hexsides"]
     assert COUNTERS["chits"]["base_camp"]["count"] == 5 and COUNTERS["chits"]["supply_cache"]["count"] == 3
     assert COUNTERS["chits"]["b52"]["count"] == 1
+
+
+def test_support_fire_markers_match_the_pools() -> None:
+    assert COUNTERS["chits"]["support_fire"]["values"] == load("tables.json")["pools"]
+    assert COUNTERS["chits"]["slick"]["count"] == load("tables.json")["slicks"]
+    assert COUNTERS["chits"]["tango"]["count"] == load("tables.json")["tangos"]
