@@ -570,6 +570,12 @@ SN_TERRAIN_OVERRIDES: dict[str, tuple[str, str]] = {
     "0618": ("clear", "VB 25.0: 5 Cav/3 (mechanized) on the paddy south of the river"),
     "0711": ("clear", "VB 25.0: Landing Beach of C/3/47, a paddy bank of the Ba Rai"),
 }
+# Split hexes placed by hand (the rest follow the Song Nam Thon line).
+SN_EXTRA_SPLIT: dict[str, str] = {
+    "0128": "split hex: the Nam Thon's mouth into the main channel at the west edge, so that the chain of "
+            "split hexes is joined to the channel water (monitors and tangos pass from one to the other)",
+}
+
 # Places from the fact sheet: (place id, terrain, name); each goes to the hex containing it, unless
 # SN_PLACE_MOVES puts it elsewhere (with the reason).
 SN_PLACES: list[tuple[str, str, str]] = [
@@ -625,21 +631,17 @@ def build_snoopys_nose() -> dict[str, Any]:
         b.set_terrain(lab, "all_water", "VB 26.0: river entry hex (monitors, tango) in the main channel")
     b.hexes["0934"]["mekong"] = "bank"
     b.set_terrain("0934", "clear", "VB 26.0: 'To Dong Tam' (no VC set-up), the bank where the channel leaves the map")
-    # Split hexes: the centre within half a hex of the Nam Thon line (one per column), unless water.
-    split: list[str] = []
+    # Split hexes: in each column, the land hex whose centre is nearest the Nam Thon line (if within
+    # half a hex), plus the hand-placed junction with the main channel.
+    nearest: dict[str, str] = {}
     for lab in SN_GRID.labels():
-        if b.hexes[lab]["mekong"] is None and dist_polyline(b.xy(lab), nam_thon) < 0.5:
-            split.append(lab)
-    # keep one split hex per column: the nearest to the line
-    per_col: dict[str, str] = {}
-    for lab in split:
-        c = lab[:2]
-        if c not in per_col or dist_polyline(b.xy(lab), nam_thon) < dist_polyline(b.xy(per_col[c]), nam_thon):
-            per_col[c] = lab
-    # 0128 (ours): the Nam Thon's mouth into the main channel at the west edge, so that the chain
-    # of split hexes is joined to the channel water (monitors and tangos pass from one to the other).
-    per_col["01b"] = "0128"
-    split = sorted(per_col.values())
+        d = dist_polyline(b.xy(lab), nam_thon)
+        if b.hexes[lab]["mekong"] is None and d < 0.5:
+            col = lab[:2]
+            if col not in nearest or d < dist_polyline(b.xy(nearest[col]), nam_thon):
+                nearest[col] = lab
+    split = sorted(set(nearest.values()) | set(SN_EXTRA_SPLIT))
+    b.why.update(SN_EXTRA_SPLIT)
     for lab in split:
         b.hexes[lab]["mekong"] = "split"
     # the island between the two channels, and Kien Hoa beyond the main channel
