@@ -176,7 +176,9 @@ def test_a_game_played_on_the_page_shows_its_map_targets_and_replay(app, page_ga
         for seat in ("spectator", "player"):
             page = pg.page(seat, f"/replay/{step}")
             assert not any(m in page for m in hidden), (seat, step)
-    for page in (pg.page("player"), pg.page("spectator")):
+    for page in (pg.page("player"), pg.page("spectator"), pg.page("spectator", "/audit")):
         assert not any(m in page for m in hidden)
-        assert page.count(">?<") >= 2  # the two PP-track markers, face down
+    assert pg.page("spectator").count(">?<") >= 2  # the two PP-track markers, face down
+    board = re.compile(r'<svg xmlns="http://www.w3.org/2000/svg" class="hexmap".*?</svg>', re.S)
+    assert board.search(pg.page("spectator")).group(0) == board.search(pg.page("spectator")).group(0)  # same bytes
     drain(app)
