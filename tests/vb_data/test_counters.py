@@ -145,3 +145,23 @@ def test_support_fire_markers_match_the_pools() -> None:
     assert COUNTERS["chits"]["support_fire"]["values"] == load("tables.json")["pools"]
     assert COUNTERS["chits"]["slick"]["count"] == load("tables.json")["slicks"]
     assert COUNTERS["chits"]["tango"]["count"] == load("tables.json")["tangos"]
+
+
+def test_units_against_the_seed() -> None:
+    """The Japanese seed wins where it and the digest disagree: every unit line of its scenarios
+    (25.0 Boys of '67 lines 669-685, 26.0 Snoopy's Nose from 1-8-4 on) has its counters."""
+    from tests.vb_data.vb_data_helpers import SEED
+
+    text = SEED.read_text(encoding="utf-8")
+    heads = [text.index(f"\n{h}") for h in ("25.0 THE BOYS OF '67 (", "26.0 SNOOPY'S NOSE\n", "27.0 THE IRON TRIANGLE\n")]
+    boys, snoopy_ = text[heads[0]:heads[1]], text[heads[1]:heads[2]]   # the scenarios, not the contents
+    line = re.compile(r"^(\d+-\d+-\d+)\s*(?:\(([^)]*)\))?\s*(?:×(\d+)\s*個)?", re.M)
+    for scen, sec, n_lines in (("boys67", boys, 10), ("snoopys_nose", snoopy_, 30)):
+        found = line.findall(sec)
+        assert len(found) == n_lines, (scen, found)
+        need: Counter[tuple[str, str]] = Counter()
+        for vals, des, times in found:
+            need[(vals, ALIASES.get(des, des) if des != "Monitor" else "")] += int(times or 1)
+        for (vals, des), n in need.items():
+            assert len(find(scen, vals, des)) >= n, (scen, vals, des)
+    assert "1-8-4 (15)" in snoopy_ and values(UNITS["us-15-eng"]) == "1-8-4"

@@ -20,6 +20,8 @@ REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "rules" / "vietnam_battles" / "data"
 # shared/ sits beside the repository (in a developer's tree and in CI's clone alike)
 DIGEST = Path(__file__).resolve().parents[3] / "shared" / "rules" / "vietnam-battles.md"
+# the Japanese seed the digest translates; it wins where they disagree
+SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "001_edc78823b4957b97.txt"
 
 # The hexes the digest names on the Iron Triangle map (VB 24.0 Ben Suc 1210, VB 27.0 4223/4323);
 # every other hex number it names is on the Snoopy's Nose map (Part VIII G1).
