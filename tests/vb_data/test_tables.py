@@ -106,3 +106,26 @@ def test_pool_covers_the_allotment(scen: str) -> None:
     """VB 14.1 lapses when the allotment reaches the pool; the authored pools are bigger."""
     for us, vc in TABLES["gtrt"][scen]:
         assert us <= len(TABLES["pools"]["us"]) and vc <= len(TABLES["pools"]["vc"])
+
+
+def test_crt_equals_the_seed() -> None:
+    """The seed's own tab-separated CRT (it wins over the digest): rows and die results."""
+    from tests.vb_data.vb_data_helpers import SEED
+
+    text = SEED.read_text(encoding="utf-8")
+    block = text[text.rindex("戦闘結果表"):]
+    rows = {"丘、町、CP": "hill", "ジャングル、湿地": "jungle", "村、川、農園": "village",
+            "平地、橋、(トンネル)、(対河川艦隊)": "clear"}
+    seen = set()
+    for line in block.splitlines():
+        cells = [c for c in line.split("\t") if c.strip()]
+        if not cells:
+            continue
+        if cells[0] in rows:
+            key = rows[cells[0]]
+            assert TABLES["crt"]["rows"][key] == [[int(x) for x in c.replace("+", "").split(",")] for c in cells[1:]], key
+            seen.add(key)
+        elif re.fullmatch(r"[1-6]", cells[0]) and len(cells) == 13:
+            assert TABLES["crt"]["results"][cells[0]] == cells[1:], cells[0]
+            seen.add(cells[0])
+    assert seen == set(rows.values()) | {"1", "2", "3", "4", "5", "6"}
