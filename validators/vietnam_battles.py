@@ -68,6 +68,13 @@ SCHEMAS: dict[str, type[Schema]] = {
     "place": _schema("place", unit=_id()),
     "hide": _schema("hide", unit=_id()),
     "at": _schema("at", hex=_node()),
+    "choose_victory": _schema("choose_victory", condition=fields.String(
+        required=True, validate=validate.OneOf(["escape", "casualties", "hold"]))),
+    "cache": _schema("cache", hex=hex_label()),
+    "b52": _schema("b52", unit=_id()),
+    "ben_suc": _schema("ben_suc", choice=fields.String(
+        required=True, validate=validate.OneOf(["roll", "decline", "extend", "shorten"]))),
+    "exit": _schema("exit"),
     "repair": _schema("repair", unit=_id(), hexside=_hexside()),
     "eng_bridge": _schema("eng_bridge", site=_space()),
 }

@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Fact, IllegalAction
-from rules.vietnam_battles import crt
+from rules.vietnam_battles import crt, iron
 from rules.vietnam_battles.board import hex_of, in_contact, is_hexside, side_hexes, values
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.support import value
@@ -58,13 +58,17 @@ def declare(s: State, w: World, defender: str, unit: str, facts: list[Fact]) -> 
     s["attacks_made"] += 1
     s["battle"] = {"kind": "attack", "attacker": s["player"], "defender": defender,
                    "at": s["units"][defender]["at"], "units": [unit], "step": 1, "att": [], "def": [],
-                   "att_passed": [], "def_passed": [], "att_limit": _att_limit(s, w, [unit])}
+                   "att_passed": [], "def_passed": [], "att_limit": _att_limit(s, w, [unit], defender)}
+    iron.attacked(s, w, defender)
     facts.append(Fact(f"{w.units[unit].name} attacks {w.units[defender].name} at {s['units'][defender]['at']}",
                       "VB 7.1", "declare", {"defender": defender, "units": [unit]}))
 
 
-def _att_limit(s: State, w: World, units: list[str]) -> int:
-    """VB 10.1, 11.2 (A-7): one attacker marker if a slick- or tango-delivered unit takes part."""
+def _att_limit(s: State, w: World, units: list[str], defender: str) -> int:
+    """VB 10.1, 11.2 (A-7): one attacker marker if a slick- or tango-delivered unit takes part;
+    VB 22.0: one against a VC unit in a tunnel hex (bombardment too, A-7)."""
+    if w.units[defender].side == "vc" and iron.tunnel(w, s["units"][defender]["at"]):
+        return 1
     return 1 if any(s["units"][u]["transported"] for u in units) else 2
 
 
@@ -85,7 +89,7 @@ def add(s: State, w: World, unit: str, facts: list[Fact]) -> None:
         raise IllegalAction("that unit may not join this attack", "VB 7.1")
     b = s["battle"]
     b["units"].append(unit)
-    b["att_limit"] = _att_limit(s, w, b["units"])
+    b["att_limit"] = _att_limit(s, w, b["units"], b["defender"])
     facts.append(Fact(f"{w.units[unit].name} joins the attack on {w.units[b['defender']].name}", "VB 7.1", "declare",
                       {"defender": b["defender"], "units": list(b["units"])}))
 
@@ -218,7 +222,9 @@ def bombard(s: State, w: World, target: str, marker: str, dice: DiceSource, fact
     at = s["units"][target]["at"]
     s["bombarded"].append(at)
     s["battle"] = {"kind": "bombard", "attacker": s["player"], "defender": target, "at": at, "units": [],
-                   "step": 1, "att": [], "def": [], "att_passed": [], "def_passed": [], "att_limit": 2}
+                   "step": 1, "att": [], "def": [], "att_passed": [], "def_passed": [],
+                   "att_limit": _att_limit(s, w, [], target)}
+    iron.attacked(s, w, target)
     facts.append(Fact(f"{s['player'].upper()} bombards {w.units[target].name} at {at}", "VB 8.4", "declare",
                       {"defender": target, "bombard": True}))
     commit(s, w, marker, dice, facts)

@@ -18,6 +18,9 @@ State = dict[str, Any]
 
 def schedule(w: World, scenario: str) -> dict[str, tuple[int, dict[str, Any]]]:
     out: dict[str, tuple[int, dict[str, Any]]] = {}
+    for e in (w.scenarios.get(scenario) or {}).get("setup", []):
+        if e.get("chit") == "tango" and not e.get("landed"):  # ARVN 5 on its tango at 4223/4323
+            out[e["unit"]] = (1, {"kind": "tango", "from": str(e["at"]).split("/")})
     for grp in (w.scenarios.get(scenario) or {}).get("reinforcements", []):
         for u in grp["units"]:
             out[u] = (int(grp["turn"]), dict(grp["entry"]))

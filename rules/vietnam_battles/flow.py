@@ -12,7 +12,8 @@ from typing import Any, Callable
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
-from rules.vietnam_battles import bridges, combat, engineers, hidden, movement, results, setup_vc, transport
+from rules.vietnam_battles import (bridges, combat, engineers, hidden, iron, iron_setup, movement, results, setup_vc,
+                                   transport)
 from rules.vietnam_battles.board import other
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.support import draw_hands, return_all
@@ -39,7 +40,7 @@ def legal(s: State, w: World) -> list[Action]:
     if s["phase"] == "over":
         return []
     if s["phase"] == "setup":
-        return setup_vc.legal(s, w)
+        return iron_setup.legal(s, w) if iron.on(s) else setup_vc.legal(s, w)
     d = s["decision"]
     if d is not None:
         k = d["kind"]
@@ -53,6 +54,8 @@ def legal(s: State, w: World) -> list[Action]:
             return results.advance_actions(s, w)
         if k == "errant":
             return [{"type": "errant", "unit": u} for u in d["units"]]
+        if k == "ben_suc":
+            return iron.ben_suc_actions(s)
         if k in transport.DECISIONS:
             return transport.decision_actions(s, w)
         raise AssertionError(k)
@@ -69,6 +72,7 @@ def legal(s: State, w: World) -> list[Action]:
         out += [{"type": "sail", "to": t} for t in movement.sail_targets(s, w)]
         if not mv.get("demolished"):
             out += bridges.demolish_actions(s, w)
+        out += iron.exit_actions(s, w)
         if movement.may_end_here(s, w):
             out.append({"type": "end_move"})
         return out
@@ -77,6 +81,7 @@ def legal(s: State, w: World) -> list[Action]:
         out += [{"type": "select", "unit": u} for u in sorted(s["units"]) if movement.can_select(s, w, u)]
         out += transport.phase_actions(s, w)
         out += engineers.actions(s, w)
+        out += iron.b52_actions(s, w)
     else:
         for t in combat.bombard_targets(s, w):
             out += [{"type": "bombard", "unit": t, "marker": m} for m in s["hands"][s["player"]]]
@@ -87,7 +92,7 @@ def legal(s: State, w: World) -> list[Action]:
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], victory: Callable[..., Any]) -> None:
     t = a["type"]
     if s["phase"] == "setup":
-        setup_vc.perform(s, w, a, dice, facts, start_turn)
+        (iron_setup if iron.on(s) else setup_vc).perform(s, w, a, dice, facts, start_turn)
     elif t == "select":
         movement.begin(s, w, a["unit"], facts)
     elif t == "enter":
@@ -128,6 +133,12 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], 
         results.end_battle(s)
     elif t == "errant":
         results.errant(s, w, a["unit"], facts)
+    elif t == "b52":
+        iron.b52(s, w, a["unit"], facts)
+    elif t == "ben_suc":
+        iron.ben_suc(s, w, a["choice"], dice, facts)
+    elif t == "exit":
+        iron.exit_map(s, w, facts)
     elif t in ("repair", "eng_bridge"):
         engineers.perform(s, w, a, dice, facts)
     elif t == "demolish":
@@ -198,6 +209,8 @@ def settle(s: State, w: World, dice: DiceSource, facts: list[Fact], victory: Cal
         if s["phase"] in ("over", "setup"):
             break
         hidden.reveal_check(s, w, facts)
+        if iron.on(s):
+            iron.roll_pending(s, dice, facts)
         if victory(s, w, facts, immediate=True):
             s["phase"] = "over"
             break
@@ -212,6 +225,8 @@ def settle(s: State, w: World, dice: DiceSource, facts: list[Fact], victory: Cal
                 end_move(s, w, facts)
                 continue
             break
+        if iron.on(s) and not s["iron"]["won"]:
+            iron.ben_suc_check(s, w)
         if s["battle"] is not None or s["decision"] is not None:
             break
         if legal(s, w) == [{"type": "end_phase"}]:
@@ -222,4 +237,7 @@ def settle(s: State, w: World, dice: DiceSource, facts: list[Fact], victory: Cal
         break
     if s["phase"] == "over" and s["result"] is None:
         s["moving"], s["battle"], s["decision"] = None, None, None
+        if iron.on(s):
+            iron.roll_pending(s, dice, facts)
+            iron.hold_roll(s, dice)
         s["result"] = victory(s, w, facts, immediate=False)

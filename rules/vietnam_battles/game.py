@@ -22,6 +22,10 @@ SCENARIOS = {
                              "The 9th Division's riverine and airmobile sweeps between the Rach Ba Rai and the Rach "
                              "Tra Tan: the US must capture all five secret VC base camps in 13 turns, shortened by "
                              "every US unit lost (VB 26.0)."),
+    "iron_triangle": Scenario("iron_triangle", "The Iron Triangle (January-February 1967)", ROLES,
+                              "Operation Cedar Falls: the US converges on the Iron Triangle while the VC, with a secret "
+                              "victory condition (escape, US casualties or hold the battlefield), avoids or fights; "
+                              "13 turns, changed by Ben Suc (VB 27.0)."),
 }
 
 
@@ -32,16 +36,31 @@ class VietnamBattles(Game):
     solitaire = False
     hidden_information = True  # support fire hands (H6) and, in Snoopy's Nose, hidden units and camps
 
-    def __init__(self, world: World | None = None) -> None:
+    def __init__(self, world: World | None = None, iron: World | None = None) -> None:
         self._world = world
+        self._iron = iron
 
     @property
     def world(self) -> World:
+        """The Snoopy's Nose map's world (The Boys of '67, Snoopy's Nose)."""
         if self._world is None:
             from rules.vietnam_battles.loader import load_world
 
             self._world = load_world()
         return self._world
+
+    @property
+    def iron(self) -> World:
+        """The Iron Triangle map's world (VB 27.0)."""
+        if self._iron is None:
+            from rules.vietnam_battles.loader import load_world
+
+            self._iron = load_world("iron-triangle-map.json")
+        return self._iron
+
+    def w(self, state_or_scenario: Any) -> World:
+        sc = state_or_scenario if isinstance(state_or_scenario, str) else state_or_scenario.get("scenario")
+        return self.iron if sc == "iron_triangle" else self.world
 
     def scenarios(self) -> dict[str, Scenario]:
         return dict(SCENARIOS)
@@ -49,10 +68,13 @@ class VietnamBattles(Game):
     def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
         if scenario not in SCENARIOS:
             raise IllegalAction(f"unknown scenario {scenario!r}; this game has {', '.join(SCENARIOS)}")
-        w = self.world
+        w = self.w(scenario)
         if scenario == "boys67":
             placed, transported = scenarios.boys67_setup(w)
             off: list[str] = []
+        elif scenario == "iron_triangle":
+            placed, off = scenarios.iron_units(w)
+            transported = {}
         else:
             placed, off = scenarios.snoopy_units(w)
             transported = {}
@@ -70,10 +92,17 @@ class VietnamBattles(Game):
             "turn": 1, "final_turn": 4, "phase": "movement", "player": "us", "units": units, "moving": None,
             "battle": None, "decision": None, "hands": {"us": [], "vc": []}, "spent": {"us": [], "vc": []},
             "bombarded": [], "defended": [], "attacks_made": 0, "eliminated": [], "chits": {"slick": 0, "tango": 0},
-            "bridges_down": [], "eng_bridge": None, "eng": {"done": [], "bridge_turn": None}, "vc_setup": None,
+            "bridges_down": [], "eng_bridge": None, "eng": {"done": [], "bridge_turn": None}, "vc_setup": None, "iron": None,
             "secret": None, "camps": {}, "captures": [], "result": None,
         }
         facts: list[Fact] = []
+        if scenario == "iron_triangle":
+            s.update({"phase": "setup", "player": "vc", "final_turn": 13, "rules": {},
+                      "vc_setup": {"stage": "victory", "pending": None, "roll": None},
+                      "secret": {"hidden": {}, "camps": {}, "victory": None},
+                      "iron": {"b52_turn": None, "ben_suc": None, "ben_suc_roll": None, "exited": 0, "us_lost": 0,
+                               "pending": [], "won": None, "hold_roll": None}})
+            return s
         if scenario == "snoopys_nose":
             roll = dice.roll(6, "VB 26.0 open VC strength") + dice.roll(6, "VB 26.0 open VC strength")
             s.update({"phase": "setup", "player": "vc", "final_turn": 13, "rules": dict(scenarios.SNOOPY_RULES),
@@ -86,7 +115,7 @@ class VietnamBattles(Game):
         return s
 
     def check_state(self, state: State) -> None:
-        schema.check_state(state, self.world)
+        schema.check_state(state, self.w(state))
 
     def active_seats(self, state: State) -> list[str]:
         seat = flow.acting(state)
@@ -95,13 +124,13 @@ class VietnamBattles(Game):
     def legal_actions(self, state: State, seat: str) -> list[Action]:
         if seat not in self.active_seats(state):
             return []
-        return flow.legal(state, self.world)
+        return flow.legal(state, self.w(state))
 
     def prompt(self, state: State, seat: str) -> str:
-        return schema.ask(state, self.world, seat)
+        return schema.ask(state, self.w(state), seat)
 
     def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
-        w = self.world
+        w = self.w(state)
         if state.get("map_id") != w.map_id or state.get("data_id") != w.data_id:
             raise IllegalAction("the state was set up with other map or counter data")
         if state["phase"] == "over":

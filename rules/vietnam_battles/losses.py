@@ -31,6 +31,9 @@ def eliminate(s: State, w: World, u: str, facts: list[Fact], rule: str, why: str
     s["eliminated"].append(u)
     facts.append(Fact(f"{d.name} is eliminated" + (f": {why}" if why else ""), rule, "eliminated",
                       {"unit": u, "hex": at}))
+    if s.get("iron") is not None and d.side == "us":  # VB 27.0 US casualties (A-25: ARVN, monitors too)
+        s["iron"]["us_lost"] += 1
+        s["iron"]["pending"].append("casualties")
     if s["rules"].get("body_count") and d.side == "us" and d.nationality != "ARVN":
         # VB 21.0 (A-24: monitors count; ARVN units do not)
         s["final_turn"] -= 1

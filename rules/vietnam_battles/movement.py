@@ -26,7 +26,7 @@ def can_select(s: State, w: World, u: str) -> bool:
         return True  # VB 15.0: the VC player may move a hidden unit; that reveals it
     if r["status"] == "off":
         spec = entry_of(s, w, u)
-        return spec is not None and spec.get("kind") in ("edge", "hex") and s["phase"] == "movement" \
+        return spec is not None and spec.get("kind") in ("edge", "hex", "slick_or_edge") and s["phase"] == "movement" \
             and bool(_off_entries(s, w, u, spec))
     if r["status"] != "map" or d.side != s["player"] or r["moved"] or r["transported"] or r["advanced"]:
         return False
@@ -62,7 +62,13 @@ def mp_total(s: State, w: World, u: str) -> int:
 
 def _ez(s: State, w: World, u: str, h: str) -> bool:
     d = w.units[u]
+    if d.side == "vc" and s.get("iron") is not None and h in _tunnels(w):
+        return False  # VB 22.0, A-21: VC units ignore US ZOC in the tunnel hexes
     return not d.special_forces and in_ezoc(s, w, d.side, h)  # VB 20.0: Special Forces ignore EZOC
+
+
+def _tunnels(w: World) -> set[str]:
+    return set(w.regions.get("tunnels", []))
 
 
 def base_cost(s: State, w: World, frm: str, to: str) -> int:

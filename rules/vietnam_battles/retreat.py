@@ -34,7 +34,8 @@ def _ok_land(s: State, w: World, u: str, frm: str, to: str) -> bool:
         return False
     if enemy_monitor_blocks(s, w, d.side, frm, to):
         return False
-    if not d.special_forces and in_ezoc(s, w, d.side, to):
+    tunnel = d.side == "vc" and s.get("iron") is not None and to in set(w.regions.get("tunnels", []))
+    if not d.special_forces and not tunnel and in_ezoc(s, w, d.side, to):
         return False  # VB 7.7: never into an EZOC hex (Special Forces excepted, VB 20.0)
     return True
 

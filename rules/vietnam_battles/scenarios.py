@@ -89,7 +89,20 @@ def snoopy_victory(s: State, w: World, facts: list[Fact], immediate: bool) -> di
     return r
 
 
+def iron_units(w: World) -> tuple[dict[str, str], list[str]]:
+    """VB 27.0: the monitor on 4223/4323; every other unit starts off the map (set up or entering)."""
+    sc = w.scenarios["iron_triangle"]
+    placed = {e["unit"]: e["at"] for e in sc["setup"] if "at" in e and not e.get("chit")}
+    off = [u for e in sc["setup"] for u in (e.get("units") or ([e["unit"]] if e.get("chit") else []))]
+    off += [u for g in sc["reinforcements"] for u in g["units"]] + list(sc["vc_setup"]["units"])
+    return placed, off
+
+
 def victory(s: State, w: World, facts: list[Fact], immediate: bool) -> dict[str, Any] | None:
+    if s["scenario"] == "iron_triangle":
+        from rules.vietnam_battles import iron
+
+        return iron.victory(s, w, facts, immediate)
     if s["scenario"] == "snoopys_nose":
         return snoopy_victory(s, w, facts, immediate)
     return boys67_victory(s, w, facts, immediate)

@@ -16,7 +16,9 @@ ACTIONS: dict[str, dict[str, type]] = {
     "retreat": {"unit": str, "path": list}, "displace": {"hex": str}, "refuse": {},
     "advance": {"unit": str, "hex": str}, "end_advance": {}, "errant": {"unit": str},
     "slick": {"unit": str}, "tango": {"unit": str}, "land": {"hex": str}, "demolish": {"hexside": str},
-    "push": {"hex": str}, "camp": {"hex": str}, "place": {"unit": str}, "hide": {"unit": str}, "at": {"hex": str}, "repair": {"unit": str, "hexside": str}, "eng_bridge": {"site": str},
+    "push": {"hex": str}, "camp": {"hex": str}, "place": {"unit": str}, "hide": {"unit": str}, "at": {"hex": str},
+    "choose_victory": {"condition": str}, "cache": {"hex": str}, "b52": {"unit": str}, "ben_suc": {"choice": str},
+    "exit": {}, "repair": {"unit": str, "hexside": str}, "eng_bridge": {"site": str},
 }
 
 
@@ -52,7 +54,7 @@ PHASES = ("setup", "movement", "combat", "mech_movement", "mech_combat", "over")
 TOP_KEYS = ("game", "version", "scenario", "map_id", "data_id", "options", "rules", "turn", "final_turn", "phase",
             "player", "units", "moving", "battle", "decision", "hands", "spent", "bombarded", "defended",
             "attacks_made", "eliminated", "chits", "bridges_down", "eng_bridge", "eng", "secret", "camps", "captures",
-            "vc_setup",
+            "vc_setup", "iron",
             "result")
 UNIT_KEYS = ("at", "status", "reduced", "moved", "attacked", "advanced", "retreated", "transported")
 
@@ -73,7 +75,7 @@ def check_state(s: Any, w: World) -> None:
     for u, r in s["units"].items():
         _need(u in w.units, f"unknown unit {u}")
         _need(sorted(r) == sorted(UNIT_KEYS), f"unit {u}: keys {UNIT_KEYS}")
-        _need(r["status"] in ("map", "dead", "off", "hidden"), f"unit {u}: bad status")
+        _need(r["status"] in ("map", "dead", "off", "hidden", "exited"), f"unit {u}: bad status")
         if r["status"] != "map":
             _need(r["at"] is None, f"unit {u}: off the map has no position")
             continue
@@ -113,6 +115,9 @@ def ask(s: dict[str, Any], w: World, seat: str | None) -> str:
             text = f"Choose the attacking unit that loses a step ({d['why']})"
         elif k == "advance":
             text = "Advance after combat along the path of retreat, or stop"
+        elif k == "ben_suc":
+            text = "Ben Suc: roll to change the game's length, or decline" if s["iron"]["ben_suc"] == "offered" \
+                else f"Ben Suc: extend or shorten the game by {s['iron']['ben_suc_roll']} turn(s)"
         elif k == "errant":
             text = "Errant fire: choose which of your nearest units it falls on"
         else:

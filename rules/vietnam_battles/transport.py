@@ -38,7 +38,11 @@ def _eligible(s: State, w: World, u: str, kind: str) -> bool:
     at = s["units"][u]["at"]
     if s["units"][u]["status"] == "off":  # a reinforcement entering by transport (VB 26.0, G13)
         spec = entry_of(s, w, u)
-        return spec is not None and spec.get("kind") == kind and (kind == "slick" or bool(_tango_from(s, w, spec)))
+        if spec is None or d.mech or d.monitor:
+            return False
+        if kind == "slick":
+            return spec.get("kind") in ("slick", "slick_or_edge")
+        return spec.get("kind") == "tango" and bool(_tango_from(s, w, spec))
     if d.side != "us" or d.mech or d.monitor or not can_select(s, w, u) or at is None or is_hexside(at):
         return False
     if kind == "slick":
@@ -74,9 +78,10 @@ def destinations(s: State, w: World) -> list[str]:
     mv = s["moving"]
     u = mv["unit"]
     if mv.get("mode") == "slick":
-        # VB 10.0 step 3: any hex not jungle and not all-water, with no unit in it
+        # VB 10.0 step 3: any hex not jungle and not all-water, with no unit in it (VB 27.0: turn-1 entry, clear only)
+        only = (mv.get("entry") or {}).get("slick_terrain")
         return [h for h in sorted(w.hexes) if w.terrain_of(h) != "jungle" and not w.prohibited(h) and not _split(w, h)
-                and land_at(s, w, h) is None]
+                and land_at(s, w, h) is None and (only is None or w.terrain_of(h) == only)]
     if mv.get("entry"):
         return _tango_from(s, w, mv["entry"])
     comp = river_component(w, mv["from"])

@@ -52,4 +52,4 @@ def test_a_boys_of_67_game_through_the_api(client: Any, app: Any) -> None:
 def test_the_catalogue_lists_vietnam_battles_and_its_scenarios(client: Any) -> None:
     games = {g["game"]: g for g in client.get("/api/v1/catalogue").get_json()["games"]}
     vb = games["vietnam-battles"]
-    assert [s["id"] for s in vb["scenarios"]] == ["boys67", "snoopys_nose"] and vb["scenarios"][0]["roles"] == ["us", "vc"]
+    assert [s["id"] for s in vb["scenarios"]] == ["boys67", "snoopys_nose", "iron_triangle"] and vb["scenarios"][0]["roles"] == ["us", "vc"]

@@ -53,7 +53,7 @@ def state(w: World, at: dict[str, str], player: str = "us", phase: str = "moveme
             "options": {}, "rules": {"body_count": True}, "turn": 1, "final_turn": 4, "phase": phase,
             "player": player, "units": units, "moving": None, "battle": None, "decision": None,
             "hands": hands or {"us": [], "vc": []}, "spent": {"us": [], "vc": []}, "bombarded": [], "defended": [],
-            "attacks_made": 0, "eliminated": [], "chits": {"slick": 0, "tango": 0}, "bridges_down": [], "eng_bridge": None, "eng": {"done": [], "bridge_turn": None}, "vc_setup": None,
+            "attacks_made": 0, "eliminated": [], "chits": {"slick": 0, "tango": 0}, "bridges_down": [], "eng_bridge": None, "eng": {"done": [], "bridge_turn": None}, "vc_setup": None, "iron": None,
             "secret": None, "camps": {}, "captures": [], "result": None}
 
 
