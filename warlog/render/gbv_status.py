@@ -125,15 +125,15 @@ def cartouche(state: dict[str, Any] | None, w: World, lay: HexLayout) -> str:
     m = state.get("mission")
     if m and m.get("id") in w.missions:
         mi = w.missions[m["id"]]
-        out.append(text(556, y1, f"MISSION · {mi.name} · {mi.pp} PP · in {m.get('hex')}", font_size="11",
+        out.append(text(556, y1, f"MISSION · {mi.name} · {mi.pp} PP · in {m.get('hex')}", font_size="10.5",
                         font_weight="bold", fill=gold))
         out.append(text(556, y2, "needs " + requirement(w, mi.requires), font_size="9.5", fill=dim))
     else:
         out.append(text(556, y1, "MISSION · none on the map", font_size="11", font_weight="bold", fill=dim))
     t = state.get("tally") or {}
-    out.append(text(884, y1, f"Accomplished {len(t.get('accomplished', []))} · abandoned "
+    out.append(text(902, y1, f"Accomplished {len(t.get('accomplished', []))} · abandoned "
                              f"{len(t.get('abandoned', []))}", font_size="9.5", fill=light))
-    out.append(text(884, y2, f"Teams lost {len(t.get('teams_lost', []))} · leaders lost "
+    out.append(text(902, y2, f"Teams lost {len(t.get('teams_lost', []))} · leaders lost "
                              f"{len(t.get('leaders_lost', []))}", font_size="9.5", fill=light))
     for k, marker in enumerate(list(state.get("pp_markers") or [])[:2]):
         out.append(pp_marker(lay.width - 70 + k * 30, 18, str(marker), w))
@@ -142,7 +142,10 @@ def cartouche(state: dict[str, Any] | None, w: World, lay: HexLayout) -> str:
 
 def requirement(w: World, requires: tuple[tuple[str, ...], ...]) -> str:
     """A mission's requirement (6.1): "Intel + M21 or SVD or Demo"; "nothing" when it has none."""
-    names = {c.kind: c.name.rsplit(" ", 1)[0] if c.name[-1].isdigit() else c.name for c in w.counters.values()}
+    names = {}
+    for c in w.counters.values():
+        words = c.name.split(" (")[0].split(" ")  # "Demo 1" -> "Demo", "M72 (LAW)" -> "M72"
+        names[c.kind] = " ".join(words[:-1]) if len(words) > 1 and words[-1].isdigit() else " ".join(words)
     return " + ".join(" or ".join(names.get(k, k) for k in group) for group in requires) or "nothing"
 
 
