@@ -38,12 +38,14 @@ def _no_leak(svc: Warlog, gid: str, viewer: Any, state: dict[str, Any], seen: in
     secrets = list(sec.get("hidden", {}).items()) + list(sec.get("camps", {}).items())
     view = svc.state(gid, None, viewer)["state"]
     assert not (view.get("secret") or {}).get("hidden") and not (view.get("secret") or {}).get("camps")
+    assert not (view.get("secret") or {}).get("victory")  # H1
     evs = svc.events(gid, seen, viewer)
     for ev in evs["events"]:
         p = ev["payload"]
         assert not (ev["type"] == "submitted" and ev["seat"] == "vc" and "action" in p)
         for f in p.get("facts", []):
             text = json.dumps(f)
+            assert f["kind"] not in ("secret_roll", "secret_setup"), f
             for who, where in secrets:
                 assert not (f'"{who}"' in text and f'"{where}"' in text), (who, where, f)
     return int(evs["last_seq"])
@@ -102,6 +104,17 @@ def test_snoopys_nose_through_the_service_verifies_and_never_shows_the_us_a_secr
     resolver = Resolver(store)
     for seed in range(SNOOPY_GAMES):
         gid, moves = play_through_service(svc, resolver, 50 + seed, "snoopys_nose", check_secrets=True)
+        report = verify_lines(list(export_lines(store, gid)))
+        assert report.ended and report.seed_revealed and report.judgements == moves, report.summary()
+    store.close()
+
+
+def test_the_iron_triangle_through_the_service_verifies_and_keeps_the_condition_secret(tmp_path: Any) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/vbi.sqlite3")
+    svc = Warlog(store, lambda gid: None)
+    resolver = Resolver(store)
+    for seed in range(SNOOPY_GAMES):
+        gid, moves = play_through_service(svc, resolver, 70 + seed, "iron_triangle", check_secrets=True)
         report = verify_lines(list(export_lines(store, gid)))
         assert report.ended and report.seed_revealed and report.judgements == moves, report.summary()
     store.close()

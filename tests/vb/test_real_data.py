@@ -52,3 +52,15 @@ def test_random_legal_play_on_the_shipped_data() -> None:
         play_one(g, 1000 + seed, stats, probe_every=9 if seed < 3 else 0)
     print(f"\nVB real data: {stats.games} games, {stats.actions} actions, {stats.results}")
     assert stats.games == GAMES
+
+
+@pytest.mark.parametrize("scenario", ["snoopys_nose", "iron_triangle"])
+def test_random_legal_play_of_the_full_scenarios(scenario: str) -> None:
+    from rules.vietnam_battles.game import VietnamBattles
+    from tests.vb.vb_fuzz import Stats, play_one
+
+    g = VietnamBattles()
+    stats = Stats()
+    for seed in range(int(os.environ.get("VB_FULL_GAMES", "2"))):
+        play_one(g, 2000 + seed, stats, probe_every=25 if seed == 0 else 0, scenario=scenario)
+    print(f"\nVB {scenario}: {stats.games} games, {stats.actions} actions, {stats.results}")
