@@ -115,6 +115,8 @@ def ask(s: dict[str, Any], w: World, seat: str | None) -> str:
             text = f"Choose the attacking unit that loses a step ({d['why']})"
         elif k == "advance":
             text = "Advance after combat along the path of retreat, or stop"
+        elif k == "ambush":
+            text = f"Ambush: push {w.units[d['unit']].name} out of {d['hex']} into an empty adjacent hex"
         elif k == "ben_suc":
             text = "Ben Suc: roll to change the game's length, or decline" if s["iron"]["ben_suc"] == "offered" \
                 else f"Ben Suc: extend or shorten the game by {s['iron']['ben_suc_roll']} turn(s)"
@@ -131,6 +133,8 @@ def ask(s: dict[str, Any], w: World, seat: str | None) -> str:
     if s["moving"] is not None:
         u = s["moving"]["unit"]
         return f"{s['player'].upper()}: move {w.units[u].name} hex by hex, or end its move"
+    if s["phase"] == "setup":
+        return f"{s['player'].upper()}: set up (VB 26.0/27.0)"
     return f"{s['player'].upper()}: Turn {s['turn']} {s['phase'].replace('_', ' ')} phase"
 
 
@@ -147,5 +151,12 @@ def describe(a: Action) -> str:
         "advance": f"{a.get('unit')} advances to {a.get('hex')}", "end_advance": "stop advancing",
         "errant": f"errant fire hits {a.get('unit')}", "slick": f"helicopter-lift {a.get('unit')}",
         "tango": f"river-lift {a.get('unit')}", "land": f"land in {a.get('hex')}",
+        "demolish": f"demolish the bridge {a.get('hexside')}", "push": f"push the ambushed unit into {a.get('hex')}",
+        "repair": f"{a.get('unit')} repairs the bridge {a.get('hexside')}",
+        "eng_bridge": f"engineers bridge {a.get('site')}", "camp": f"record a base camp in {a.get('hex')}",
+        "place": f"set up {a.get('unit')} openly", "hide": f"set up {a.get('unit')} hidden",
+        "at": f"put it in {a.get('hex')}", "choose_victory": f"choose the victory condition {a.get('condition')}",
+        "cache": f"place a supply cache in {a.get('hex')}", "b52": f"B-52 strike on {a.get('unit')}",
+        "ben_suc": f"Ben Suc: {a.get('choice')}", "exit": "leave the map",
     }
     return texts.get(str(t), ", ".join(f"{k}={v}" for k, v in sorted(a.items())))

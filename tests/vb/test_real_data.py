@@ -61,6 +61,6 @@ def test_random_legal_play_of_the_full_scenarios(scenario: str) -> None:
 
     g = VietnamBattles()
     stats = Stats()
-    for seed in range(int(os.environ.get("VB_FULL_GAMES", "2"))):
+    for seed in range(int(os.environ.get("VB_FULL_GAMES", "1"))):
         play_one(g, 2000 + seed, stats, probe_every=25 if seed == 0 else 0, scenario=scenario)
     print(f"\nVB {scenario}: {stats.games} games, {stats.actions} actions, {stats.results}")

@@ -33,3 +33,10 @@ def test_every_action_the_fuzzer_meets_passes_its_schema() -> None:
     g = VietnamBattles(boys_world())
     for seed in range(4):
         play_one(g, seed, Stats(), validate=lambda a: validate_action("vietnam-battles", a))
+
+
+def test_every_action_type_has_a_description() -> None:
+    from rules.vietnam_battles.schema import describe
+
+    for t in ACTIONS:
+        assert "=" not in describe({"type": t}), t
