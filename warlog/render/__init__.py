@@ -5,6 +5,12 @@ without one gets `TextRenderer` (the state as readable text). The Assault on Bel
 (`warlog.render.aob`) is one renderer, Green Beret: Vietnam's solitaire map (`warlog.render.gbv`)
 another; a card game brings its own.
 Renderers never see more than the viewer may: the pages hand them `Game.view(state, seat)`.
+
+Besides `Renderer`'s methods, the pages use these when a renderer has them: `name_of(kind, key)`
+(a hex's or unit's name on a button), `die_owner(purpose)` (whose die, for the audit),
+`action_targets(action)` (the unit and the hex a click on the map picks an action by; by default
+its `unit` and `hex`), `action_groups` (titles for its action types' button groups) and
+`highlights(event, before, after)` (what a replay step changed, from its game's own facts).
 """
 
 from __future__ import annotations

@@ -14,7 +14,9 @@ from rules.green_beret_vietnam.data import World
 from warlog.render import Highlights, Scene, register_renderer
 from warlog.render.boardkit import STATE_STYLE, highlight_marks, svg_document, targets
 from warlog.render.gbv_counters import Chit, draw, enemy_chit, gb_chit
+from warlog.render.gbv_legend import legend_html
 from warlog.render.gbv_map import GAME, TERRAIN, defs, layout, static_map, world
+from warlog.render.gbv_replay import highlights as step_highlights
 from warlog.render.gbv_status import camp_mark, cartouche, mission_marker, moving_label, moving_path
 from warlog.render.hexmap import HexLayout, el, num, text
 
@@ -55,22 +57,20 @@ class GbvRenderer:
         return Markup(board_svg(scene))
 
     def legend(self) -> Markup:
-        from warlog.render.gbv_legend import legend_html
-
         return Markup(legend_html())
 
     def action_targets(self, action: dict[str, Any]) -> tuple[str | None, str | None]:
         """The counter and the hex a click on the map picks this action by."""
         key = UNIT_KEYS.get(str(action.get("type")))
         if key is not None:
-            return str(action[key]), None
+            unit = action.get(key)
+            return (unit if isinstance(unit, str) else None), None
         hx = action.get("hex")
         return None, hx if isinstance(hx, str) else None
 
     def highlights(self, event: dict[str, Any] | None, before: Any, after: Any) -> Highlights:
-        from warlog.render.gbv_replay import highlights
-
-        return highlights(event, before, after, world())
+        """What a replay step changed, read from Green Beret's own facts (`gbv_replay`)."""
+        return step_highlights(event, before, after, world())
 
     def name_of(self, kind: str, key: str) -> str:
         """Display names for the page's buttons: a hex with its terrain, a counter with its values."""
