@@ -75,6 +75,7 @@ SCHEMAS: dict[str, type[Schema]] = {
     "ben_suc": _schema("ben_suc", choice=fields.String(
         required=True, validate=validate.OneOf(["roll", "decline", "extend", "shorten"]))),
     "exit": _schema("exit"),
+    "designate": _schema("designate", camp=_id()),
     "repair": _schema("repair", unit=_id(), hexside=_hexside()),
     "eng_bridge": _schema("eng_bridge", site=_space()),
 }

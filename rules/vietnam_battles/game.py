@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core.dice import DiceSource
-from rules.core.game import Action, Applied, Fact, Game, IllegalAction, Outcome, Scenario, State
+from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
 from rules.vietnam_battles import flow, hidden, schema, scenarios
 from rules.vietnam_battles.data import World
 
@@ -65,6 +65,11 @@ class VietnamBattles(Game):
     def scenarios(self) -> dict[str, Scenario]:
         return dict(SCENARIOS)
 
+    def options(self) -> dict[str, OptionSpec]:
+        return {"real_chit": OptionSpec(
+            "real_chit", False, "Snoopy's Nose, the designer's variant of VB 16.0: the VC places all 5 base camps and "
+            "3 supply caches openly and secretly designates one as real; the US wins only by capturing it")}
+
     def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
         if scenario not in SCENARIOS:
             raise IllegalAction(f"unknown scenario {scenario!r}; this game has {', '.join(SCENARIOS)}")
@@ -107,6 +112,8 @@ class VietnamBattles(Game):
             roll = dice.roll(6, "VB 26.0 open VC strength") + dice.roll(6, "VB 26.0 open VC strength")
             s.update({"phase": "setup", "player": "vc", "final_turn": 13, "rules": dict(scenarios.SNOOPY_RULES),
                       "vc_setup": {"roll": roll, "pending": None}, "secret": {"hidden": {}, "camps": {}}})
+            if s["options"]["real_chit"]:
+                s["secret"]["real"] = None
             return s
         flow.start_turn(s, w, dice, facts)
         for u, how in transported.items():

@@ -111,6 +111,9 @@ def redact(v: State, seat: str | None) -> None:
     n_units = len(v["secret"]["hidden"])
     n_camps = len(v["secret"]["camps"])
     had_victory = "victory" in v["secret"]
+    had_real = "real" in v["secret"]
     v["secret"] = {"hidden": {}, "camps": {}, "hidden_count": n_units, "camp_count": n_camps}
     if had_victory:
         v["secret"]["victory"] = None  # H1: the Iron Triangle condition stays secret
+    if had_real:
+        v["secret"]["real"] = None  # H5: the designer's variant's real chit

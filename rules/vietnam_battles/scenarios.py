@@ -74,14 +74,23 @@ def snoopy_victory(s: State, w: World, facts: list[Fact], immediate: bool) -> di
     lost, VB 21.0); otherwise the VC wins, even with no unit left. No draw. Captures are permanent, so the
     US victory is certain (and the game ends) as soon as the fifth camp falls."""
     camps = s["camps"]
-    done = len(camps) == 5 and all(c["status"] == "captured" for c in camps.values()) and not s["secret"]["camps"]
+    real = s["secret"].get("real")
+    if s["options"].get("real_chit"):  # VB 16.0 variant: only the real chit counts
+        done = real is not None and camps[real]["status"] == "captured"
+    else:
+        done = len(camps) == 5 and all(c["status"] == "captured" for c in camps.values()) and not s["secret"]["camps"]
     if immediate:
         if done and s["phase"] != "setup":
-            facts.append(Fact("All five VC base camps are captured", "VB 26.0", "game_end"))
+            facts.append(Fact("The real VC chit is captured" if real else "All five VC base camps are captured",
+                              "VB 26.0", "game_end"))
             return {"winner": "us"}
         return None
     n = sum(1 for c in camps.values() if c["status"] == "captured")
-    if done:
+    if real is not None:
+        r = {"winner": "us" if done else "vc", "result": "US victory" if done else "VC victory",
+             "reason": f"the real chit was {real} ({'captured' if done else 'not captured'}; designer's variant)",
+             "rule": "VB 16.0"}
+    elif done:
         r = {"winner": "us", "result": "US victory", "reason": "all five VC base camps captured", "rule": "VB 26.0"}
     else:
         r = {"winner": "vc", "result": "VC victory", "reason": f"{n} of 5 base camps captured", "rule": "VB 26.0"}

@@ -18,7 +18,7 @@ ACTIONS: dict[str, dict[str, type]] = {
     "slick": {"unit": str}, "tango": {"unit": str}, "land": {"hex": str}, "demolish": {"hexside": str},
     "push": {"hex": str}, "camp": {"hex": str}, "place": {"unit": str}, "hide": {"unit": str}, "at": {"hex": str},
     "choose_victory": {"condition": str}, "cache": {"hex": str}, "b52": {"unit": str}, "ben_suc": {"choice": str},
-    "exit": {}, "repair": {"unit": str, "hexside": str}, "eng_bridge": {"site": str},
+    "exit": {}, "designate": {"camp": str}, "repair": {"unit": str, "hexside": str}, "eng_bridge": {"site": str},
 }
 
 
@@ -158,5 +158,6 @@ def describe(a: Action) -> str:
         "at": f"put it in {a.get('hex')}", "choose_victory": f"choose the victory condition {a.get('condition')}",
         "cache": f"place a supply cache in {a.get('hex')}", "b52": f"B-52 strike on {a.get('unit')}",
         "ben_suc": f"Ben Suc: {a.get('choice')}", "exit": "leave the map",
+        "designate": f"designate {a.get('camp')} as the real chit",
     }
     return texts.get(str(t), ", ".join(f"{k}={v}" for k, v in sorted(a.items())))

@@ -52,9 +52,21 @@ def _taken(s: State, w: World, node: str) -> bool:
     return land_at(s, w, node) is not None or node in s["secret"]["hidden"].values()
 
 
+def _variant(s: State) -> bool:
+    return bool(s["options"].get("real_chit"))
+
+
 def legal(s: State, w: World) -> list[Action]:
     sec = s["secret"]
-    if len(sec["camps"]) < CAMPS:
+    if _variant(s):
+        # VB 16.0 designer's variant: 5 camps + 3 caches openly anywhere, then one secretly real
+        if len(s["camps"]) < CAMPS + 3:
+            used = {c["hex"] for c in s["camps"].values()}
+            return [{"type": "camp", "hex": h} for h in sorted(w.hexes)
+                    if h not in used and not w.prohibited(h) and not w.portions(h)]
+        if sec.get("real") is None:
+            return [{"type": "designate", "camp": c} for c in sorted(s["camps"])]
+    elif len(sec["camps"]) < CAMPS:
         return [{"type": "camp", "hex": h} for h in sorted(w.hexes) if _jungle(w, h) and h not in sec["camps"].values()]
     pend = s["vc_setup"]["pending"]
     if pend is None:
@@ -71,6 +83,19 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], 
         raise IllegalAction("that set-up step is not allowed", "VB 26.0")
     sec = s["secret"]
     t = a["type"]
+    if t == "designate":
+        sec["real"] = a["camp"]
+        facts.append(Fact(f"The VC designates {a['camp']} as the real one", "VB 16.0", "secret_setup",
+                          {"camp": a["camp"]}, visible_to=("vc",)))
+        facts.append(Fact("The VC secretly designates the real chit", "VB 16.0", "setup"))
+        return
+    if t == "camp" and _variant(s):
+        n = len(s["camps"])
+        cid = f"camp-{n + 1}" if n < CAMPS else f"cache-{n - CAMPS + 1}"
+        s["camps"][cid] = {"hex": a["hex"], "status": "revealed"}
+        facts.append(Fact(f"VC chit {cid} placed in {a['hex']} (designer's variant)", "VB 16.0", "setup",
+                          {"camp": cid, "hex": a["hex"]}))
+        return
     if t == "camp":
         cid = f"camp-{len(sec['camps']) + 1}"
         sec["camps"][cid] = a["hex"]

@@ -113,3 +113,26 @@ def test_v5_v6_26_0_victory_all_camps_or_nothing() -> None:
     end = play(g, s2, "vc", {"type": "end_phase"}).state
     o = g.outcome(end)
     assert o is not None and o.winner == "us"  # V5
+
+
+def test_h5_16_0_designers_variant_eight_open_chits_one_secretly_real() -> None:
+    g = _game()
+    s = g.setup("snoopys_nose", {"real_chit": True}, fixed_dice([4, 5]))
+    hexes = ["0920", "1020", "1120", "1220", "1320", "1420", "1520", "1620"]
+    for h in hexes:
+        s = play(g, s, "vc", {"type": "camp", "hex": h}).state
+    assert len(s["camps"]) == 8 and all(c["status"] == "revealed" for c in s["camps"].values())
+    assert {a["camp"] for a in g.legal_actions(s, "vc")} == set(s["camps"])
+    out = play(g, s, "vc", {"type": "designate", "camp": "cache-2"})
+    s = out.state
+    assert g.view(s, "us")["secret"]["real"] is None and s["secret"]["real"] == "cache-2"
+    assert all("cache-2" not in f.text for f in out.facts if f.visible_to is None)
+    s = _finish_setup(g, s)
+    s["camps"]["camp-1"]["status"] = "captured"
+    s["turn"], s["player"], s["phase"] = s["final_turn"], "vc", "mech_combat"
+    s["defended"] = list(s["units"])
+    o = g.outcome(play(g, s, "vc", {"type": "end_phase"}).state)
+    assert o is not None and o.winner == "vc" and "cache-2" in o.reason
+    s["camps"]["cache-2"]["status"] = "captured"
+    o = g.outcome(play(g, s, "vc", {"type": "end_phase"}).state)
+    assert o is not None and o.winner == "us"
