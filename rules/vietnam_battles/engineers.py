@@ -77,6 +77,19 @@ def actions(s: State, w: World) -> list[Action]:
     return out
 
 
+def check_site(s: State, w: World, facts: list[Fact]) -> None:
+    """VB 18.3 (A-9): the site stays bridged only while, in the US movement phases, an engineer keeps
+    it within its range; otherwise it lapses."""
+    k = s.get("eng_bridge")
+    if k is None or s["player"] != "us" or s["phase"] not in ("movement", "mech_movement"):
+        return
+    site = k if "/" in k else f"{k}/{k}"
+    if not any(_in_range(s, w, u, site) for u in _engineers(s, w)):
+        s["eng_bridge"] = None
+        facts.append(Fact(f"No engineer has {k} within range any more: the engineer bridge lapses", "VB 18.3",
+                          "eng_bridge", {"site": k}))
+
+
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
     if a not in actions(s, w):
         raise IllegalAction("that engineer task is not possible now", "VB 18.2" if a["type"] == "repair" else "VB 18.3")

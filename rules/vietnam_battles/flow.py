@@ -209,6 +209,7 @@ def settle(s: State, w: World, dice: DiceSource, facts: list[Fact], victory: Cal
         if s["phase"] in ("over", "setup"):
             break
         hidden.reveal_check(s, w, facts)
+        engineers.check_site(s, w, facts)
         if iron.on(s):
             iron.roll_pending(s, dice, facts)
         if victory(s, w, facts, immediate=True):

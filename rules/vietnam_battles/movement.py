@@ -88,7 +88,7 @@ def step(s: State, w: World, u: str, frm: str, to: str, spent: int, been_ez: boo
          ) -> tuple[int, bool, str] | None:
     """Entering `to` from `frm`: (MP spent after, the move must end, why) or None if illegal."""
     d = w.units[u]
-    if to not in w.land_nbrs(frm) or w.prohibited(to):
+    if to not in _exits(s, w, u, frm) or w.prohibited(to):
         return None
     occupant = land_at(s, w, to)
     if occupant is not None and w.units[occupant].side != d.side:
@@ -149,7 +149,7 @@ def entries(s: State, w: World) -> list[str]:
     out = []
     for other in _crossings(s, w, u, frm):
         out.append(other)
-    for n in w.land_nbrs(frm):
+    for n in _exits(s, w, u, frm):
         r = step(s, w, u, frm, n, mv["spent"], mv["been_ez"], mv["steps"])
         if r is None:
             continue
@@ -158,6 +158,19 @@ def entries(s: State, w: World) -> list[str]:
                 continue
         out.append(n)
     return sorted(out)
+
+
+def _exits(s: State, w: World, u: str, frm: str) -> list[str]:
+    """VB 12.0: a unit in a split Mekong hex that an enemy monitor has entered may leave it from either
+    side of the water."""
+    h = hexpart(frm)
+    m = monitor_at(s, w, h)
+    if ":" in frm and m is not None and w.units[m].side != w.units[u].side:
+        out: set[str] = set()
+        for p in w.portions(h):
+            out |= set(w.land_nbrs(f"{h}:{p}"))
+        return sorted(out - {frm})
+    return w.land_nbrs(frm)
 
 
 def _crossings(s: State, w: World, u: str, frm: str) -> list[str]:

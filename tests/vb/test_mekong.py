@@ -67,3 +67,29 @@ def test_18_3_engineer_bridge_over_the_mekong_portion_lets_mech_cross_at_land_co
     assert "0510:south" in entries(s, w)
     s = play(g, s, "us", {"type": "enter", "hex": "0510:south"}).state
     assert s["moving"]["spent"] == 2 and s["units"]["mech"]["at"] == "0510:south"
+
+
+def test_12_0_a_unit_in_a_split_hex_with_an_enemy_monitor_may_leave_from_either_side() -> None:
+    units = {"vc": unit("vc", "vc", 3, 5, 6), "mon": unit("mon", "us", 1, 4, 11, monitor=True),
+             "us": unit("us", "us", 3, 4, 5)}
+    w = _w(units=units)
+    g = VietnamBattles(w)
+    s = state(w, {"vc": "0510:north", "mon": "0510", "us": "1519"}, player="vc")
+    s = play(g, s, "vc", {"type": "select", "unit": "vc"}).state
+    assert {"0509", "0511", "0410", "0610"} <= set(entries(s, w))
+
+
+def test_a9_18_3_the_engineer_bridge_lapses_out_of_range() -> None:
+    units = {"eng": unit("eng", "us", 1, 8, 4, engineer=True), "vc": unit("vc", "vc", 3, 5, 6)}
+    w = _w(units=units)
+    g = VietnamBattles(w)
+    s = state(w, {"eng": "0309", "vc": "1519"})
+    s = play(g, s, "us", {"type": "eng_bridge", "site": "0510"}).state
+    s = play(g, s, "us", {"type": "select", "unit": "eng"}).state
+    for h in ("0209", "0109"):
+        s = play(g, s, "us", {"type": "enter", "hex": h}).state
+    assert s["eng_bridge"] == "0510"  # 0109 -> 0510: 4 hexes
+    s = play(g, s, "us", {"type": "enter", "hex": "0108"}).state
+    assert s["eng_bridge"] == "0510"
+    s = play(g, s, "us", {"type": "enter", "hex": "0107"}).state  # 5 hexes away: out of range
+    assert s["eng_bridge"] is None
