@@ -123,18 +123,23 @@ def _other_at(s: State, w: World, u: str, at: str) -> str | None:
     return None
 
 
-def _can_end(s: State, w: World, u: str, at: str, spent: int, been_ez: bool, depth: int = 0) -> bool:
-    """May a unit passing through a friendly unit's hex still end its move somewhere empty (VB 5.3)?"""
-    if _other_at(s, w, u, at) is None:
-        return True
-    if depth > 12:
-        return False
-    for n in w.land_nbrs(at):
-        r = step(s, w, u, at, n, spent, been_ez, 1)
-        if r is None or (r[1] and _other_at(s, w, u, n) is not None):
+def _can_end(s: State, w: World, u: str, at: str, spent: int, been_ez: bool) -> bool:
+    """May a unit passing through a friendly unit's hex still end its move somewhere empty (VB 5.3)?
+    A search over (hex, MP spent), each state visited once."""
+    seen: set[tuple[str, int, bool]] = set()
+    todo = [(at, spent, been_ez)]
+    while todo:
+        here, sp, ez = todo.pop()
+        if (here, sp, ez) in seen:
             continue
-        if _can_end(s, w, u, n, r[0], been_ez or _ez(s, w, u, n), depth + 1):
+        seen.add((here, sp, ez))
+        if _other_at(s, w, u, here) is None:
             return True
+        for n in w.land_nbrs(here):
+            r = step(s, w, u, here, n, sp, ez, 1)
+            if r is None or (r[1] and _other_at(s, w, u, n) is not None):
+                continue
+            todo.append((n, r[0], ez or _ez(s, w, u, n)))
     return False
 
 

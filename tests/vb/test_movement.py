@@ -157,3 +157,18 @@ def test_m12_18_0_demolish_a_bridge_on_entering_ends_the_move() -> None:
     from rules.vietnam_battles.movement import base_cost
 
     assert base_cost(s, w, "0610", "0710") == 4
+
+
+def test_5_3_passing_through_a_crowd_of_friends_is_decided_quickly() -> None:
+    import time
+
+    units = {f"u{i}": unit(f"u{i}", "us", 2, 4, 12, mech=True) for i in range(40)}
+    units["vc"] = unit("vc", "vc", 3, 5, 6)
+    w = world(units=units)
+    g = VietnamBattles(w)
+    hexes = [f"{c:02d}{r:02d}" for c in range(3, 11) for r in range(5, 10)]
+    s = state(w, {**{f"u{i}": h for i, h in enumerate(hexes)}, "vc": "1519"})
+    t0 = time.monotonic()
+    s = play(g, s, "us", {"type": "select", "unit": "u22"}).state
+    acts = g.legal_actions(s, "us")
+    assert time.monotonic() - t0 < 5 and any(a["type"] == "enter" for a in acts)
