@@ -41,6 +41,8 @@ def entry_hexes(w: World, spec: dict[str, Any]) -> list[str]:
     if spec.get("kind") == "hex" or spec.get("from"):
         return list(spec.get("hexes") or spec.get("from") or [])
     edge = str(spec.get("edge", ""))
+    if edge in w.edges:
+        return list(w.edges[edge])
     if edge.endswith("_north_of_mekong"):
         north = set(w.regions.get("north_of_mekong", []))
         return [h for h in w.edges.get(edge.split("_")[0], []) if h in north]
