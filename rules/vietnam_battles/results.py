@@ -237,7 +237,10 @@ def advance_actions(s: State, w: World) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for u in _advancers(s, w):
         for h in b["vacated"]:
-            if land_at(s, w, h) is None:
+            occ = land_at(s, w, h)
+            if occ is not None and w.units[occ].side != b["attacker"]:
+                break  # VB 7.9: along the path only, never through an enemy unit
+            if occ is None:
                 out.append({"type": "advance", "unit": u, "hex": h})
     return out + [{"type": "end_advance"}]
 
