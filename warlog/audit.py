@@ -28,9 +28,10 @@ class DieRow:
     seat: str | None  # whose die: the owner's reading, else the seat whose move rolled it
     index: int
     faces: int
-    value: int
+    value: int | None  # None: a secret die (a blind draw from a hidden cup) before the end
     purpose: str
     rederived: bool | None = None  # None: the seed is not public (or a sandbox's forced die)
+    secret: bool = False
 
 
 @dataclass
@@ -94,7 +95,7 @@ def build(events: Iterable[Event], describe: Any, seat: str | None = None, full:
         if ev.type == GAME_STARTED:
             entropy = str(ev.payload.get("entropy", ""))
             if ev.payload.get("dice"):
-                audit.groups.append(_group(ev, ev.seq, None, "the set-up", [], seed, entropy, audit.sandbox))
+                audit.groups.append(_group(ev, ev.seq, None, "the set-up", [], seed, entropy, audit.sandbox, full))
         elif ev.type == SUBMITTED:
             subs[ev.seq] = ev
             if ev.seat == DIRECTOR:
@@ -110,7 +111,7 @@ def build(events: Iterable[Event], describe: Any, seat: str | None = None, full:
                 decided = [f for f in ev.payload.get("facts", []) if _decides(f) and
                            (full or f.get("visible_to") is None or seat in f["visible_to"])]
                 audit.groups.append(_group(ev, sub_seq, ev.payload.get("seat"), title, decided, seed, entropy,
-                                           audit.sandbox))
+                                           audit.sandbox, full))
     if owner is not None:
         for d in audit.dice:
             d.seat = owner(d.purpose) or d.seat
@@ -124,11 +125,14 @@ def _decides(fact: dict[str, Any]) -> bool:
 
 
 def _group(ev: Event, sub_seq: int, seat: str | None, title: str, decided: list[dict[str, Any]],
-           seed: bytes | None, entropy: str, sandbox: bool) -> DiceGroup:
+           seed: bytes | None, entropy: str, sandbox: bool, full: bool) -> DiceGroup:
     rows = []
     for d in ev.payload.get("dice", []):
-        row = DieRow(ev.seq, sub_seq, seat, int(d["index"]), int(d["faces"]), int(d["value"]), str(d.get("purpose", "")))
-        if seed is not None and not sandbox:
+        secret = bool(d.get("secret"))
+        value = None if secret and not full else int(d["value"])
+        row = DieRow(ev.seq, sub_seq, seat, int(d["index"]), int(d["faces"]), value, str(d.get("purpose", "")),
+                     secret=secret)
+        if seed is not None and not sandbox and value is not None:
             row.rederived = derive_die(seed, ev.game_id, sub_seq, row.index, entropy, row.faces) == row.value
         rows.append(row)
     return DiceGroup(ev.seq, seat, title, rows, decided)
@@ -138,7 +142,8 @@ def fairness(dice: list[DieRow]) -> list[tuple[str, FaceTest]]:
     """One test per (seat the dice belong to, kind of die); the set-up's dice under "set-up"."""
     groups: dict[tuple[str, int], list[int]] = {}
     for d in dice:
-        groups.setdefault((d.seat or "set-up", d.faces), []).append(d.value)
+        if d.value is not None:
+            groups.setdefault((d.seat or "set-up", d.faces), []).append(d.value)
     return [(f"{seat} (d{faces})", face_test(values, faces)) for (seat, faces), values in sorted(groups.items())]
 
 

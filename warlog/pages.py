@@ -391,7 +391,7 @@ def audit(game_id: str) -> Any:
     viewer = viewer_for(game_id)
     full = viewer.director or info["status"] == "ended"
 
-    hides = not full and getattr(g, "hidden_information", False)
+    hides = not full and g.hidden_information
 
     def describe(sub: Event) -> str:
         if "ruling" in sub.payload:

@@ -59,7 +59,7 @@ class Resolver:
             state = history.state_at(last_seq)
             die = self._dice(game_id, created, submission)
             j = judge(game, state, submission, die, history, ended=summary.status == "ended")
-            if getattr(game, "hidden_information", False):
+            if game.keeps_secrets:
                 j.payload["blind"] = derive_blind(self._seed(game_id), game_id, last_seq + 1)  # ledger.dice step 5
             events = [NewEvent(j.kind, None, j.payload)]
             status: str | None = None

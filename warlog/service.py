@@ -189,7 +189,7 @@ class Warlog:
         """The salt an event at `seq` carries in a game with hidden information (ledger.dice,
         step 5), so that its public hash gives away nothing of what is hidden in it."""
         game = get_game(self.created(game_id).payload["game"])
-        seed = self.store.secret(game_id) if getattr(game, "hidden_information", False) else None
+        seed = self.store.secret(game_id) if game.keeps_secrets else None
         return {"blind": derive_blind(seed, game_id, seq)} if seed is not None else {}
 
     def submit_move(self, game_id: str, token: str | None, action: Any, expected_seq: int,
@@ -394,20 +394,24 @@ def redact(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
 
 
 def redact_payload(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
-    """`ev.payload` as `viewer` may see it while the game runs. In a game with hidden
-    information a seat sees its own actions and rejections, facts addressed to it and public
-    facts; never another seat's action or rejection reasons, nor a state hash or blind (a hash
-    over a state with few possible secrets would let a seat find them by trying each one)."""
+    """`ev.payload` as `viewer` may see it while the game runs. Nobody sees a blind or the value
+    of a secret die. In a game that keeps secrets nobody sees a state hash either (a hash over
+    a state with few possible secrets would let a seat find them by trying each one). In a game
+    with hidden information a seat sees its own actions and rejections, facts addressed to it
+    and public facts; never another seat's action or rejection reasons."""
     payload = dict(ev.payload)
     payload.pop("blind", None)
+    if any(d.get("secret") for d in payload.get("dice") or []):
+        payload["dice"] = [{**d, "value": None} if d.get("secret") else d for d in payload["dice"]]
+    if game.keeps_secrets:
+        payload.pop("state_hash", None)
     if ev.type == GAME_CREATED:
         payload.pop("seat_token_sha256", None)
         payload.pop("director_token_sha256", None)
     if ev.type in (GAME_STARTED, RESOLVED):
         payload.pop("patch", None)
         payload.pop("state", None)
-    if getattr(game, "hidden_information", False):
-        payload.pop("state_hash", None)
+    if game.hidden_information:
         if ev.type == SUBMITTED and ev.seat != viewer.seat:
             payload.pop("action", None)
         if ev.type == RESOLVED:

@@ -12,8 +12,10 @@ from typing import Protocol
 
 
 class DiceSource(Protocol):
-    def roll(self, faces: int, purpose: str) -> int:
-        """One die of `faces` faces, 1..faces, for the stated purpose."""
+    def roll(self, faces: int, purpose: str, secret: bool = False) -> int:
+        """One die of `faces` faces, 1..faces, for the stated purpose. A `secret` die (a blind
+        draw from a cup whose content is hidden) is recorded like any other, but no seat sees
+        its value until the game ends: it would tell what the cup holds."""
         ...
 
 
@@ -23,9 +25,14 @@ class Roll:
     faces: int
     value: int
     purpose: str
+    secret: bool = False
 
     def to_json(self) -> dict[str, object]:
-        return {"index": self.index, "faces": self.faces, "value": self.value, "purpose": self.purpose}
+        out: dict[str, object] = {"index": self.index, "faces": self.faces, "value": self.value,
+                                  "purpose": self.purpose}
+        if self.secret:
+            out["secret"] = True
+        return out
 
 
 class DiceExhausted(RuntimeError):
@@ -39,14 +46,14 @@ class RecordingDice:
     draw: "DieFunction"
     rolls: list[Roll] = field(default_factory=list)
 
-    def roll(self, faces: int, purpose: str) -> int:
+    def roll(self, faces: int, purpose: str, secret: bool = False) -> int:
         if faces < 2:
             raise ValueError("a die has at least two faces")
         index = len(self.rolls)
         value = self.draw(index, faces)
         if not 1 <= value <= faces:
             raise ValueError(f"die {index} gave {value}, outside 1..{faces}")
-        self.rolls.append(Roll(index, faces, value, purpose))
+        self.rolls.append(Roll(index, faces, value, purpose, secret))
         return value
 
     def roll_many(self, count: int, faces: int, purpose: str) -> list[int]:

@@ -14,9 +14,12 @@ A game is a handful of pure functions over plain JSON data:
   are removed here and nowhere else. A game with hidden information sets
   `hidden_information = True`; the service then shows another seat's actions to nobody but the
   director until the game ends, passes only the facts whose `visible_to` names the viewer (or
-  public ones), and salts every event so its public hash gives nothing away. What the game
-  itself makes public must not name hidden things: a public fact's text or data, and a die's
-  `purpose`, say "a hidden unit" and never its hex;
+  public ones), and salts every event so its public hash gives nothing away. A game whose
+  state holds secrets no seat may see (face-down markers) sets `secret_state = True` for the
+  salting alone. What the game itself makes public must not name hidden things: a public fact's
+  text or data, and a die's `purpose`, say "a hidden unit" and never its hex; a blind draw
+  from a cup whose content is hidden rolls a secret die (`dice.roll(n, purpose, secret=True)`),
+  whose value nobody but the director sees before the end;
 * `outcome(state)` is None while the game runs.
 
 Rules code imports no Flask, Redis, marshmallow, clock, `random` or I/O. It never mutates
@@ -118,6 +121,15 @@ class Game(ABC):
     title: str = ""
     version: str = "1"  # bump when a rules change would change any resolution
     solitaire: bool = False
+    # Each seat's actions and private facts are hidden from the other seats while the game runs.
+    hidden_information: bool = False
+    # The state holds something no seat may see yet (face-down markers, a cup's content).
+    secret_state: bool = False
+
+    @property
+    def keeps_secrets(self) -> bool:
+        """Events are blinded and state hashes kept back while the game runs (ledger.dice step 5)."""
+        return self.hidden_information or self.secret_state
 
     # -- catalogue -----------------------------------------------------------------
     @abstractmethod

@@ -36,10 +36,12 @@ def spawn(s: State, w: World, task: Task, dice: DiceSource, facts: list[Fact]) -
                               "12.7", "spawn", hex=h))
             return
         before = s["enemy_pool"]
-        e, s["enemy_pool"] = draw(before, dice, "12.7 draw an enemy unit from the pool")
+        # 3.6: a secret die, and no pool position in the fact: the draw's place in the sorted
+        # pool would tell which two units are the face-down PP-track markers
+        e, s["enemy_pool"] = draw(before, dice, "12.7 draw an enemy unit from the pool", secret=True)
         d = dice.roll(6, "12.8 scatter direction die")
         dist = dice.roll(6, "12.8 scatter distance die")
-        place_scattered(s, w, e, h, d, dist, facts, pool_die(before, e))
+        place_scattered(s, w, e, h, d, dist, facts)
 
 
 def pool_die(pool: list[str], chit: str) -> int | None:

@@ -21,8 +21,9 @@ ROLES = ("player",)
 class GreenBeretVietnam(Game):
     name = "green-beret-vietnam"
     title = "Green Beret: Vietnam"
-    version = "1"
+    version = "2"  # 2: the enemy pool's draws are secret dice (3.6)
     solitaire = True
+    secret_state = True  # 3.6: the PP-track markers; events are blinded, state hashes kept back
 
     def __init__(self, world: World | None = None) -> None:
         self._world = world
@@ -64,7 +65,7 @@ class GreenBeretVietnam(Game):
         pool = sorted(w.enemies)
         markers = []
         for _ in range(2):
-            e, pool = draw(pool, dice, "3.6 enemy unit drawn as a PP-track marker")
+            e, pool = draw(pool, dice, "3.6 enemy unit drawn as a PP-track marker", secret=True)
             markers.append(e)
         return {
             "game": self.name, "version": self.version, "scenario": scenario, "map_id": w.map_id,
