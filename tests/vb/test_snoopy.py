@@ -136,3 +136,20 @@ def test_h5_16_0_designers_variant_eight_open_chits_one_secretly_real() -> None:
     s["camps"]["cache-2"]["status"] = "captured"
     o = g.outcome(play(g, s, "vc", {"type": "end_phase"}).state)
     assert o is not None and o.winner == "us"
+
+
+def test_26_0_the_fifth_camp_captured_ends_the_game_at_once() -> None:
+    g = _game()
+    s = _finish_setup(g, _camps(g, _setup(g)))
+    cids = sorted(s["secret"]["camps"])
+    for c in cids[:4]:
+        s["camps"][c] = {"hex": s["secret"]["camps"].pop(c), "status": "captured"}
+    last = cids[4]
+    s["secret"]["camps"][last] = "0311"
+    eng = "us-15-eng"
+    s["units"][eng]["at"] = "0211"
+    s = play(g, s, "us", {"type": "select", "unit": eng}, [1] * 10).state
+    assert s["camps"][last]["status"] == "revealed"  # discovered on being adjacent
+    out = play(g, s, "us", {"type": "enter", "hex": "0311"}, [1] * 10)
+    o = g.outcome(out.state)
+    assert o is not None and o.winner == "us" and out.state["turn"] == 1
