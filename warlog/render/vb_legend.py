@@ -4,6 +4,7 @@ bridges, the regions, and sample counters and chits in every state the board sho
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 from rules.vietnam_battles.data import UnitDef
@@ -26,7 +27,7 @@ def _effects(terrain: str) -> str:
 
 def _sample(uid: str, **rec: object) -> str:
     d: UnitDef = world("snoopy").units.get(uid) or world("iron").units[uid]
-    return swatch(draw(piece(d, dict(rec)), 5, 3, 30), 40, 36)
+    return swatch(draw(replace(piece(d, dict(rec)), uid=""), 5, 3, 30), 40, 36)
 
 
 @lru_cache(maxsize=1)
@@ -77,7 +78,7 @@ def legend_html() -> str:
         (_sample("vc-514-1"), "VC unit"),
     ]
     items += [legend_item(body, label) for body, label in samples]
-    hidden = piece(world("snoopy").units["vc-263-1"], {}, hidden=True)
+    hidden = replace(piece(world("snoopy").units["vc-263-1"], {}, hidden=True), uid="")
     items += [
         legend_item(swatch(draw(hidden, 5, 3, 30), 40, 36), "Hidden VC unit", "shown to the VC seat only (VB 15.0)"),
         legend_item(swatch(landing_chit("slick", 4, 8) + landing_chit("tango", 21, 8)), "Landing Zone / Landing Beach",
