@@ -17,7 +17,6 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
-from rules.vietnam_battles import secretdice
 from rules.vietnam_battles.board import hex_of
 from rules.vietnam_battles.data import World, hexpart
 from rules.vietnam_battles.losses import lose_step
@@ -94,7 +93,7 @@ def roll_pending(s: State, dice: DiceSource, facts: list[Fact]) -> None:
     choice = s["secret"]["victory"]
     while it["pending"] and not it["won"]:
         kind = it["pending"].pop(0)
-        die = secretdice.roll(dice, 6, "VB 27.0 secret victory roll")
+        die = dice.roll(6, "VB 27.0 secret victory roll", secret=True)
         count = it["exited"] if kind == "escape" else it["us_lost"]
         facts.append(Fact(f"Secret victory roll after a {'VC exit' if kind == 'escape' else 'US loss'}: {die} "
                           f"(count {count}; your condition: {choice})", "VB 27.0", "secret_roll",
@@ -151,7 +150,7 @@ def ben_suc(s: State, w: World, choice: str, dice: DiceSource, facts: list[Fact]
 # -- victory (VB 27.0) --------------------------------------------------------------------------------
 def hold_roll(s: State, dice: DiceSource) -> None:
     if on(s) and s["iron"]["hold_roll"] is None:
-        s["iron"]["hold_roll"] = secretdice.roll(dice, 6, "VB 27.0 secret victory roll")
+        s["iron"]["hold_roll"] = dice.roll(6, "VB 27.0 secret victory roll", secret=True)
 
 
 def victory(s: State, w: World, facts: list[Fact], immediate: bool) -> dict[str, Any] | None:

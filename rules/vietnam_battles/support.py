@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core.chits import draw_many
 from rules.core.dice import DiceSource
 from rules.core.game import Fact
-from rules.vietnam_battles import secretdice
 from rules.vietnam_battles.data import World
 
 State = dict[str, Any]
@@ -48,7 +48,8 @@ def draw_hands(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
         if n >= len(pool):
             hand = pool  # VB 14.1 lapses: the whole pool
         else:
-            hand = secretdice.draw_many(pool, n, dice, f"VB 14.1 {side.upper()} support fire draw")
+            # H6: secret dice, or a draw's place in the pool would tell the opponent the hand
+            hand, _ = draw_many(pool, n, dice, f"VB 14.1 {side.upper()} support fire draw", secret=True)
         s["hands"][side] = sorted(hand, key=_key)
         s["spent"][side] = []
         vals = ", ".join(f"+{value(w, m)}" for m in s["hands"][side]) or "none"

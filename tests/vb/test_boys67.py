@@ -134,11 +134,9 @@ def test_game_turn_sequence_us_then_vc_then_next_turn_with_a_new_draw() -> None:
     assert all(not r["transported"] for r in s["units"].values())  # only turn 1
 
 
-def test_h6_the_hand_draw_uses_secret_dice_where_the_core_has_them() -> None:
-    from rules.vietnam_battles import secretdice
-
+def test_h6_the_hand_draw_uses_secret_dice() -> None:
     g = VietnamBattles(boys_world())
     dice = fixed_dice([1] * 20)
     g.setup("boys67", {}, dice)
     draws = [r for r in dice.rolls if "support fire draw" in r.purpose]
-    assert draws and all(getattr(r, "secret", False) == secretdice.SUPPORTED for r in draws)
+    assert draws and all(r.secret for r in draws)
