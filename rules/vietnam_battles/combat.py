@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Fact, IllegalAction
-from rules.vietnam_battles import crt, iron
+from rules.vietnam_battles import crt, fortification, iron
 from rules.vietnam_battles.board import hex_of, in_contact, is_hexside, side_hexes, values
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.support import value
@@ -183,8 +183,10 @@ def resolve_attack(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> N
     from rules.vietnam_battles import results
 
     b = s["battle"]
-    att = sum(values(s, w, u)[0] for u in b["units"]) + sum(value(w, m) for m in b["att"])
-    dfn = values(s, w, b["defender"])[1] + sum(value(w, m) for m in b["def"])
+    fort = w.fortified(s["units"][b["defender"]]["at"])
+    att = (sum(values(s, w, u)[0] for u in b["units"])
+           + fortification.attacker_modifiers(sum(value(w, m) for m in b["att"]), fort))
+    dfn = fortification.defense(values(s, w, b["defender"])[1], fort) + sum(value(w, m) for m in b["def"])
     d = att - dfn
     row, why = terrain_row(s, w, b)
     col = crt.column(d, row)
@@ -197,10 +199,10 @@ def resolve_attack(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> N
     b["result"] = res
     facts.append(Fact(
         f"Attack on {w.units[b['defender']].name}: {att} - {dfn} = differential {d:+d}, row {crt.ROW_TITLE[row]} "
-        f"({why}), column {col}, die {die}: {res} ({crt.RESULT_TEXT[res]})", "VB 7.3", "combat",
+        f"({why}{fortification.note(fort)}), column {col}, die {die}: {res} ({crt.RESULT_TEXT[res]})", "VB 7.3", "combat",
         {"defender": b["defender"], "units": list(b["units"]), "attack": att, "defense": dfn, "differential": d,
          "row": row, "column": col, "die": die, "result": res, "att_markers": list(b["att"]),
-         "def_markers": list(b["def"])}))
+         "def_markers": list(b["def"]), **({"fortified": True} if fort else {})}))
     results.apply_attack_result(s, w, dice, facts)
 
 

@@ -129,6 +129,14 @@ class World:
         """VB 5.1, 19.0: all-water (Mekong) hexes are closed to land units; so is a split hex taken whole."""
         return bool(self.terrain_info(h).get("prohibited")) or (":" not in h and bool(self.portions(hexpart(h))))
 
+    def fortified(self, h: str) -> bool:
+        """VB 7.5 [Generic]: a fortification hex (the shipped maps have none: Part VIII)."""
+        return "fortification" in ((self.hexes.get(hexpart(h)) or {}).get("features") or ())  # a hexside: no
+
+    def minefield(self, a: str, b: str) -> bool:
+        """VB 5.1.2 [Generic]: a minefield hexside (none on the shipped maps)."""
+        return bool(self.side(a, b).get("minefield"))
+
     def is_river(self, a: str, b: str) -> bool:
         s = self.side(a, b)
         return bool(s.get("river")) or s.get("kind") in ("river", "stream", "canal")

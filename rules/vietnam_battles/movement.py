@@ -101,6 +101,8 @@ def step(s: State, w: World, u: str, frm: str, to: str, spent: int, been_ez: boo
     total = mp_total(s, w, u)
     cost = base_cost(s, w, frm, to)
     from_ez, to_ez = _ez(s, w, u, frm), _ez(s, w, u, to)
+    if from_ez and to_ez and (w.fortified(to) or w.minefield(frm, to)):
+        return None  # VB 5.1.2 exception: never EZOC to EZOC into a fortification or across a minefield
     if not d.mech:
         if from_ez and to_ez:
             if steps:

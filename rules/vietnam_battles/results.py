@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Fact, IllegalAction
-from rules.vietnam_battles import crt
+from rules.vietnam_battles import crt, fortification
 from rules.vietnam_battles.board import is_hexside, land_at, monitor_at, other, space_distance, values
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.losses import eliminate, lose_step
@@ -263,8 +263,10 @@ def resolve_bombard(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> 
 
     b = s["battle"]
     tgt = b["defender"]
-    strength = sum(value(w, m) for m in b["att"]) - sum(value(w, m) for m in b["def"])
-    dfn = values(s, w, tgt)[1]
+    fort = w.fortified(s["units"][tgt]["at"])
+    strength = (fortification.attacker_modifiers(sum(value(w, m) for m in b["att"]), fort)
+                - sum(value(w, m) for m in b["def"]))
+    dfn = fortification.defense(values(s, w, tgt)[1], fort)
     d = strength - dfn
     row, why = terrain_row(s, w, b)
     col = crt.column(d, row)
@@ -272,7 +274,7 @@ def resolve_bombard(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> 
     res = crt.RESULTS[die][col - 1]
     facts.append(Fact(
         f"Bombardment of {w.units[tgt].name}: markers {strength:+d} - defense {dfn} = differential {d:+d}, row "
-        f"{crt.ROW_TITLE[row]} ({why}), column {col}, die {die}: {res}", "VB 8.4", "bombardment",
+        f"{crt.ROW_TITLE[row]} ({why}{fortification.note(fort)}), column {col}, die {die}: {res}", "VB 8.4", "bombardment",
         {"defender": tgt, "strength": strength, "defense": dfn, "differential": d, "row": row, "column": col,
          "die": die, "result": res, "att_markers": list(b["att"]), "def_markers": list(b["def"])}))
     if res == "-":
