@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core.shapes import check_shape
 from rules.core.game import Action, IllegalAction, InvalidState, State
 from rules.assault_on_belgium.data import World
 
@@ -39,23 +40,7 @@ ACTIONS: dict[str, dict[str, type]] = {
 
 def check_action_shape(action: Any) -> Action:
     """Refuse malformed actions with IllegalAction (apply never trusts the client)."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("an action is an object with a 'type'")
-    kind = action["type"]
-    if kind not in ACTIONS:
-        raise IllegalAction(f"unknown action type {kind!r}; known: {', '.join(sorted(ACTIONS))}")
-    fields = ACTIONS[kind]
-    allowed = set(fields) | {"type"} | ({"tank_battle"} if kind == "move" else set())
-    extra = sorted(set(action) - allowed)
-    if extra:
-        raise IllegalAction(f"{kind} takes no field(s) {', '.join(extra)}")
-    for f, t in fields.items():
-        v = action.get(f)
-        if not isinstance(v, t) or isinstance(v, bool):
-            raise IllegalAction(f"{kind} needs a {f} ({t.__name__})")
-    if "tank_battle" in action and action["tank_battle"] is not True:
-        raise IllegalAction("tank_battle is either true or left out", "AoB 15.4")
-    return action
+    return check_shape(action, ACTIONS, {"tank_battle": (("move",), "AoB 15.4")})
 
 
 LAND_STATUS = ("unplaced", "active", "eliminated")

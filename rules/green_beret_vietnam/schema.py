@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import Action, IllegalAction, InvalidState
+from rules.core.shapes import check_shape
+from rules.core.game import Action, InvalidState
 from rules.green_beret_vietnam.data import World
 
 # action type -> {field: python type}; every field is required except the `pbr` flag.
@@ -49,23 +50,7 @@ WITH_PBR = ("place_camp", "buy_camp")
 
 
 def check_action_shape(action: Any) -> Action:
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("an action is an object with a 'type'")
-    kind = action["type"]
-    if kind not in ACTIONS:
-        raise IllegalAction(f"unknown action type {kind!r}; known: {', '.join(sorted(ACTIONS))}")
-    fields = ACTIONS[kind]
-    allowed = set(fields) | {"type"} | ({"pbr"} if kind in WITH_PBR else set())
-    extra = sorted(set(action) - allowed)
-    if extra:
-        raise IllegalAction(f"{kind} takes no field(s) {', '.join(extra)}")
-    for f, t in fields.items():
-        v = action.get(f)
-        if not isinstance(v, t) or isinstance(v, bool):
-            raise IllegalAction(f"{kind} needs a {f} ({t.__name__})")
-    if "pbr" in action and action["pbr"] is not True:
-        raise IllegalAction("pbr is either true or left out", "GBV 3.1")
-    return action
+    return check_shape(action, ACTIONS, {"pbr": (WITH_PBR, "GBV 3.1")})
 
 
 PHASES = ("setup_camp", "procurement", "movement", "combat", "enemy", "victory", "over")

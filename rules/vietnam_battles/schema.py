@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core.shapes import check_shape
 from rules.core.game import Action, IllegalAction, InvalidState
 from rules.vietnam_battles.data import World
 
@@ -23,20 +24,8 @@ ACTIONS: dict[str, dict[str, type]] = {
 
 
 def check_action_shape(action: Any) -> Action:
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("an action is an object with a 'type'")
-    kind = action["type"]
-    if kind not in ACTIONS:
-        raise IllegalAction(f"unknown action type {kind!r}; known: {', '.join(sorted(ACTIONS))}")
-    fields = ACTIONS[kind]
-    extra = sorted(set(action) - set(fields) - {"type"})
-    if extra:
-        raise IllegalAction(f"{kind} takes no field(s) {', '.join(extra)}")
-    for f, t in fields.items():
-        v = action.get(f)
-        if not isinstance(v, t) or isinstance(v, bool):
-            raise IllegalAction(f"{kind} needs a {f} ({t.__name__})")
-    if kind == "retreat" and not all(isinstance(h, str) for h in action["path"]):
+    check_shape(action, ACTIONS)
+    if action["type"] == "retreat" and not all(isinstance(h, str) for h in action["path"]):
         raise IllegalAction("a retreat path is a list of hex numbers")
     return action
 
