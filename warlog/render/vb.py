@@ -28,6 +28,7 @@ from warlog.render.vb_status import status_band
 C = 30.0  # counter side
 TRAY_ROW = 52.0
 BATTLE = "#ee7733"
+CAMP_RING = {"secret": "#8c2d19", "revealed": "#8c2d19", "captured": "#555555"}
 
 STYLE = """
 .hexmap text{font-family:'DejaVu Sans',Verdana,sans-serif}
@@ -38,6 +39,7 @@ STYLE = """
 stroke-linejoin:round}
 .hexmap .river-name{font-size:9px;font-style:italic;font-weight:bold;fill:#123e6b;stroke:#fff;stroke-width:2.4px;
 paint-order:stroke}
+.hexmap .region-name{font-size:30px;font-weight:bold;letter-spacing:6px;fill:#000;opacity:.3}
 .hexmap .target-side{fill:#ffcf00;fill-opacity:.35;stroke:#b38f00;stroke-width:1.5}
 """ + STATE_STYLE + """.hexmap .rivers,.hexmap .roads,.hexmap .places,.hexmap .regions,.hexmap .highlights,
 .hexmap .battle,.hexmap .status,.hexmap .bridges,.hexmap .chit{pointer-events:none}
@@ -214,9 +216,12 @@ def _camps(state: dict[str, Any], w: World, lay: VbLayout) -> str:
     for cid, hx, status in entries:
         if not isinstance(hx, str) or hx.split(":")[0] not in w.hexes or status == "hidden":
             continue
-        x, y = lay.centre(hx.split(":")[0])
-        out.append(camp_chit(cid, "secret" if status == "secret" else status, x + S * 0.28, y - 3, 17.0,
-                             describe_hex(w, hx.split(":")[0]).split(":")[0]))
+        h = hx.split(":")[0]
+        x, y = lay.centre(h)
+        ring = CAMP_RING.get(status, CAMP_RING["revealed"])
+        out.append(el("polygon", points=lay.polygon(h, 0.9), fill="none", stroke=ring, stroke_width="3",
+                      stroke_dasharray="6 3" if status == "secret" else None, class_="camp-ring"))
+        out.append(camp_chit(cid, status, x - S * 0.9, y + 3, 14.0, describe_hex(w, h).split(":")[0]))
     return el("g", "".join(out), class_="camps")
 
 
@@ -266,7 +271,8 @@ def _units(scene: Scene, w: World, lay: VbLayout) -> str:
     for u, at in sorted(((state.get("secret") or {}).get("hidden") or {}).items()):
         if u in w.units and isinstance(at, str):
             placed.append((u, at, True))
-    out = []
+    out: list[str] = []
+    top: list[str] = []
     for u, at, hidden in placed:
         rec = state["units"].get(u) or {}
         d = w.units[u]
@@ -274,13 +280,13 @@ def _units(scene: Scene, w: World, lay: VbLayout) -> str:
         if u in scene.target_hexes:  # an attack on it is legal: a click on it picks the attack
             p = replace(p, hex=u)
         x, y = lay.centre(at)
-        size = C * 0.72 if ("/" in at or ":" in at) else C
+        size = C * 0.66 if "/" in at else C * 0.72 if ":" in at else C
         if "/" not in at and ":" not in at and d.monitor:
             size = C * 0.86
         if rec.get("transported") and "/" not in at:
-            out.append(landing_chit(str(rec["transported"]), x - size / 2 - 13, y - size / 2 - 3))
-        out.append(draw(p, x - size / 2, y - size / 2 + (2 if size == C else 0), size))
-    return el("g", "".join(out), class_="units")
+            out.append(landing_chit(str(rec["transported"]), x - size / 2 - 11, y - 4))
+        (top if "/" in at else out).append(draw(p, x - size / 2, y - size / 2 + (2 if size == C else 0), size))
+    return el("g", "".join(out + top), class_="units")  # monitors on hexsides over the land units beside them
 
 
 def _trays(scene: Scene, w: World, lay: VbLayout) -> list[str]:

@@ -165,13 +165,13 @@ def _symbol(kind: str, s: float, fill: str, size: str, ink: str) -> str:
 
 
 def landing_chit(kind: str, x: float, y: float) -> str:
-    """The Landing Zone (a slick's back) or Landing Beach (a tango's back) chit, 14 px."""
+    """The Landing Zone (a slick's back) or Landing Beach (a tango's back) chit, 12 by 10."""
     fill, label, what = (LZ, "LZ", "Landing Zone: landed by helicopter this turn (VB 10.0)") if kind == "slick" else \
         (LB, "LB", "Landing Beach: landed by river craft this turn (VB 11.0)")
     return el("g", el("title", what)
-              + el("rect", x=num(x), y=num(y), width="15", height="11", rx="1.5", fill=fill, stroke="#1d1d1b",
+              + el("rect", x=num(x), y=num(y), width="12", height="10", rx="1.5", fill=fill, stroke="#1d1d1b",
                    stroke_width="0.9")
-              + text(x + 7.5, y + 8.4, label, font_size="7", font_weight="bold", text_anchor="middle", fill="#111"),
+              + text(x + 6, y + 7.6, label, font_size="6.2", font_weight="bold", text_anchor="middle", fill="#111"),
               class_="chit landing " + kind)
 
 

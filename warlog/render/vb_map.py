@@ -106,6 +106,8 @@ def static_map(which: str) -> str:
     out.append(_rivers(w, lay))
     out.append(_roads(w, lay))
     out.append(_places(w, lay))
+    out.append(el("g", "".join(_river_label(lay, n, k) for n, k in sorted(rivers_by_name(w).items())),
+                  class_="places river-names"))
     m = lay.margin / 2
     title, sub = TITLES[which]
     out.append(el("rect", x=num(m), y=num(m), width=num(lay.width - 2 * m), height=num(BAND), fill="#22301c"))
@@ -155,23 +157,27 @@ def edge_of(lay: HexLayout, key: str) -> tuple[Point, Point]:
     return lay.edge(a, b)
 
 
-def _rivers(w: World, lay: HexLayout) -> str:
-    """Rivers and streams on their hexsides, with a name beside the middle of each river."""
-    by_name: dict[str, list[str]] = {}
+def rivers_by_name(w: World) -> dict[str, list[str]]:
+    """Each river's hexsides, by its name."""
+    out: dict[str, list[str]] = {}
     for key in sorted(w.hexsides):
         sd = w.hexsides[key]
         if sd.get("river") or sd.get("kind") in ("river", "stream", "canal"):
-            by_name.setdefault(str(sd.get("river") or "river"), []).append(key)
-    halo, body, labels = [], [], []
-    for name, keys in sorted(by_name.items()):
+            out.setdefault(str(sd.get("river") or "river"), []).append(key)
+    return out
+
+
+def _rivers(w: World, lay: HexLayout) -> str:
+    """Rivers and streams on their hexsides (the Thi Tinh, closed to monitors, thinner)."""
+    halo, body = [], []
+    for name, keys in sorted(rivers_by_name(w).items()):
         no_monitor = any(w.hexsides[k].get("no_monitor") for k in keys)
         for k in keys:
             p, q = edge_of(lay, k)
             halo.append(line(p, q, stroke="#e8f3fa", stroke_width="8", stroke_linecap="round"))
             body.append(line(p, q, stroke=RIVER, stroke_width="3.4" if no_monitor else "4.6", stroke_linecap="round",
                              class_="river", data_river=name))
-        labels.append(_river_label(lay, name, keys))
-    return el("g", "".join(halo + body + labels), class_="rivers")
+    return el("g", "".join(halo + body), class_="rivers")
 
 
 def _river_label(lay: HexLayout, name: str, keys: list[str]) -> str:
@@ -256,6 +262,10 @@ def _regions(w: World, lay: HexLayout) -> str:
                       opacity="0.8"))
         out.append(el("path", d="".join(segs), fill="none", stroke=OUTLINE, stroke_width="2.6",
                       stroke_dasharray="9 4", stroke_linecap="round", class_="iron-triangle"))
+        cs = [HexLayout.centre(lay, h) for h in sorted(tri)]
+        x, y = sum(c[0] for c in cs) / len(cs), sum(c[1] for c in cs) / len(cs)
+        out.append(text(x, y, "IRON TRIANGLE", class_="region-name", text_anchor="middle",
+                        transform=f"rotate(-22 {num(x)} {num(y)})"))
     for h in sorted(w.regions.get("tunnels", [])):
         x, y = HexLayout.centre(lay, h)
         out.append(el("path", d=f"M{num(x - 17)},{num(y + 16)} v-3 a3,3 0 0 1 6,0 v3", fill="none", stroke="#5b3a1a",
