@@ -26,6 +26,17 @@ STATE_STYLE = """.hexmap .counter.selected .body{stroke:#ffcf00;stroke-width:4}
 """
 
 
+def scene_classes(uid: str, scene: object, selected: bool) -> list[str]:
+    """A counter's classes every board gives alike: "selected" (the unit under way), "hl" (a
+    replay step names it), "target" (a legal action names it); `scene` is a `Scene`."""
+    out = ["selected"] if selected else []
+    if uid in getattr(getattr(scene, "highlights", None), "units", ()):
+        out.append("hl")
+    if uid in getattr(scene, "target_units", ()):
+        out.append("target")
+    return out
+
+
 def svg_document(body: str, width: float, height: float, label: str, game: str,
                  focus: tuple[float, float] | None = None) -> str:
     """The board's root element (class "hexmap": the page's zoom and click handling find it).

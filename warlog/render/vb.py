@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from rules.vietnam_battles.data import World
 from warlog.render import Highlights, Scene, register_renderer
-from warlog.render.boardkit import STATE_STYLE, highlight_marks, svg_document, targets
+from warlog.render.boardkit import STATE_STYLE, highlight_marks, scene_classes, svg_document, targets
 from warlog.render.hexmap import el, num, points, text
 from warlog.render.vb_counters import camp_chit, draw, landing_chit, piece
 from warlog.render.vb_geometry import GAME, S, VbLayout, layout, scenario_map, world
@@ -245,14 +245,7 @@ def _battle(state: dict[str, Any], w: World, lay: VbLayout, where: dict[str, str
 
 
 def _classes(uid: str, rec: dict[str, Any], state: dict[str, Any], scene: Scene) -> tuple[str, ...]:
-    cls = []
-    mv = state.get("moving") or {}
-    if mv.get("unit") == uid:
-        cls.append("selected")
-    if uid in scene.highlights.units:
-        cls.append("hl")
-    if uid in scene.target_units:
-        cls.append("target")
+    cls = scene_classes(uid, scene, (state.get("moving") or {}).get("unit") == uid)
     b = state.get("battle") or {}
     if uid == b.get("defender") or uid in (b.get("units") or []):
         cls.append("in-battle")
