@@ -219,6 +219,8 @@ def _camps(state: dict[str, Any], w: World, lay: VbLayout) -> str:
         h = hx.split(":")[0]
         x, y = lay.centre(h)
         ring = CAMP_RING.get(status, CAMP_RING["revealed"])
+        out.append(el("polygon", points=lay.polygon(h, 0.9), fill="none", stroke="#f3e9d2", stroke_width="5",
+                      opacity="0.85"))
         out.append(el("polygon", points=lay.polygon(h, 0.9), fill="none", stroke=ring, stroke_width="3",
                       stroke_dasharray="6 3" if status == "secret" else None, class_="camp-ring"))
         out.append(camp_chit(cid, status, x - S * 0.9, y + 3, 14.0, describe_hex(w, h).split(":")[0]))
