@@ -59,3 +59,16 @@ def live_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+def new_game_page(browser: Any, base: str, game: str, view: dict[str, int] | None = None) -> tuple[Any, list[str]]:
+    """A fresh page on the lobby that has just created `game` ("game/scenario"), and the list the
+    page's script errors collect into."""
+    errors: list[str] = []
+    page = browser.new_context(viewport=view or {"width": 1600, "height": 1200}).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(20_000)
+    page.goto(base + "/")
+    page.select_option("#game-choice", game)
+    page.click("text=Create the game")
+    return page, errors

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import new_game_page
+
 VIEW = {"width": 1600, "height": 1200}
 
 
@@ -19,14 +21,7 @@ def _confirm(page: Any) -> None:
 
 @pytest.mark.browser
 def test_boys_of_67_is_played_by_clicking_on_its_map(browser: Any, live_server: Any, artifacts: Path) -> None:
-    base, _ = live_server
-    errors: list[str] = []
-    page = browser.new_context(viewport=VIEW).new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(20_000)
-    page.goto(base + "/")
-    page.select_option("#game-choice", "vietnam-battles/boys67")
-    page.click("text=Create the game")
+    page, errors = new_game_page(browser, live_server[0], "vietnam-battles/boys67", VIEW)
     us, vc = (page.locator(f'input[data-invite="{s}"]').input_value() for s in ("us", "vc"))
     page.goto(vc)  # both seats taken: the game starts
     page.goto(us)
