@@ -121,11 +121,25 @@ def test_iron_triangle_map_outline_red_edges_tunnels():
     assert "VC condition" not in svg  # the secret victory condition stays with the VC
 
 
+def test_fortifications_and_minefields_are_drawn_where_a_map_has_them():
+    """The shipped maps have none (Part VIII); a transcription may add them (VB 7.5, 5.1.2)."""
+    import copy
+
+    from warlog.render.vb_map import _regions
+
+    w = copy.copy(world("snoopy"))
+    w.hexes = {**w.hexes, "1207": {**w.hexes["1207"], "features": ["fortification"]}}
+    w.hexsides = {**w.hexsides, "1207/1208": {"minefield": True}}
+    out = _regions(w, layout("snoopy"))
+    assert out.count('class="fortification"') == 1 and out.count('class="minefield"') == 1
+    assert 'class="fortification"' not in _regions(world("snoopy"), layout("snoopy"))
+
+
 def test_the_legend_explains_terrain_mekong_features_counters_and_markers():
     legend = str(renderer_for("vietnam-battles").legend())
     for word in ("Clear (rice paddy)", "Jungle", "Swamp", "Village", "Town", "Plantation", "C.P.",
                  "All-water Mekong hex", "Mekong bank hex", "Split Mekong hex", "River on a hexside", "Thi Tinh",
-                 "Road", "Trail", "Bridge", "Demolished bridge", "Iron Triangle", "Red map edge", "Cu Chi tunnels",
+                 "Road", "Trail", "Bridge", "Demolished bridge", "Iron Triangle", "Fortification", "Minefield", "Red map edge", "Cu Chi tunnels",
                  "US unit", "ARVN unit", "VC unit", "Reduced", "Mechanized", "Monitor", "Hidden VC unit",
                  "Landing Zone", "Base camp", "Replay: path moved", "Replay: hex fought over"):
         assert word in legend, word

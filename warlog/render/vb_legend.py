@@ -13,7 +13,7 @@ from warlog.render.hexmap import el, line, text
 from warlog.render.vb_counters import camp_chit, draw, landing_chit, piece
 from warlog.render.vb_geometry import world
 from warlog.render.vb_map import (OUTLINE, RED_EDGE, RIVER, ROAD, TERRAIN, WATER, bridge_at, checkpoint, defs,
-                                  terrain_fill, village)
+                                  fortification, terrain_fill, village)
 
 P = "lg-"  # pattern id prefix: the legend has its own copy of the patterns
 
@@ -63,6 +63,9 @@ def legend_html() -> str:
                     "Iron Triangle", "B-52 area, VC set-up and Hold (VB 23.0, 27.0)"),
         legend_item(swatch(el("path", d="M14,20 v-3 a3,3 0 0 1 6,0 v3", fill="none", stroke="#5b3a1a",
                               stroke_width="1.3")), "Cu Chi tunnels", "VB 22.0"),
+        legend_item(swatch(fortification(20, 14)), "Fortification", "VB 7.5 (none on the shipped maps)"),
+        legend_item(swatch(line((4, 20), (36, 8), stroke=RED_EDGE, stroke_width="3", stroke_dasharray="2 3")),
+                    "Minefield hexside", "VB 5.1.2 (none on the shipped maps)"),
         legend_item(swatch(line((4, 14), (36, 14), stroke=RED_EDGE, stroke_width="6")), "Red map edge",
                     "VC units may leave the map here (VB 27.0)"),
     ]

@@ -13,7 +13,7 @@ from functools import lru_cache
 from rules.vietnam_battles.data import World
 from warlog.render.boardkit import arrow_marker, map_frame
 from warlog.render.hexmap import HexLayout, Point, el, line, num, points, text
-from warlog.render.vb_geometry import BAND, S, VbLayout, boundary_point, layout, world
+from warlog.render.vb_geometry import BAND, S, VbLayout, layout, world
 
 RIVER = "#2166ac"
 ROAD = "#7a4a1e"
@@ -246,8 +246,9 @@ def bridge_at(x: float, y: float, ang: float, state: str = "", key: str = "") ->
 
 
 def _regions(w: World, lay: HexLayout) -> str:
-    """The Iron Triangle's outline (VB 23.0, 27.0), the tunnel hexes (VB 22.0) and the red map
-    edges the VC may leave by (VB 27.0)."""
+    """The Iron Triangle's outline (VB 23.0, 27.0), the tunnel hexes (VB 22.0), fortifications
+    (VB 7.5) and minefield hexsides (VB 5.1.2) where a map has them, and the red map edges the VC
+    may leave by (VB 27.0)."""
     out = []
     tri = set(w.regions.get("iron_triangle", []))
     segs = []
@@ -270,6 +271,14 @@ def _regions(w: World, lay: HexLayout) -> str:
         x, y = HexLayout.centre(lay, h)
         out.append(el("path", d=f"M{num(x - 17)},{num(y + 16)} v-3 a3,3 0 0 1 6,0 v3", fill="none", stroke="#5b3a1a",
                       stroke_width="1.3", class_="tunnel"))
+    for h in sorted(w.hexes):  # none on the shipped maps (Part VIII): a transcription may add them
+        if "fortification" in (w.hexes[h].get("features") or ()):
+            x, y = HexLayout.centre(lay, h)
+            out.append(fortification(x + S * 0.55, y - 4))
+    for key in sorted(k for k, sd in w.hexsides.items() if sd.get("minefield")):
+        (x1, y1), (x2, y2) = edge_of(lay, key)
+        out.append(line((x1, y1), (x2, y2), stroke="#cc3311", stroke_width="3", stroke_dasharray="2 3",
+                        class_="minefield"))
     red = []
     for h in sorted(w.edges.get("red", [])):
         c = HexLayout.centre(lay, h)
@@ -281,6 +290,14 @@ def _regions(w: World, lay: HexLayout) -> str:
         out.append(el("path", d="".join(red), fill="none", stroke=RED_EDGE, stroke_width="6", stroke_linecap="round",
                       class_="red-edge"))
     return el("g", "".join(out), class_="regions")
+
+
+def fortification(x: float, y: float) -> str:
+    """A fortification (VB 7.5): a small square fort with a bastion at each corner."""
+    d = "".join(f"M{num(x + dx - 2)},{num(y + dy - 2)} h4 v4 h-4 z" for dx in (-5, 5) for dy in (-5, 5))
+    return el("g", el("title", "Fortification (VB 7.5)")
+              + el("rect", x=num(x - 5), y=num(y - 5), width="10", height="10", fill="none", stroke="#1d1d1b",
+                   stroke_width="1.6") + el("path", d=d, fill="#1d1d1b"), class_="fortification")
 
 
 def village(x: float, y: float, n: int = 3) -> str:
