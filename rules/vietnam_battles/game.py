@@ -179,7 +179,7 @@ class VietnamBattles(Game):
         return f"Turn {state['turn']}: {state['player'].upper()} {flow.PHASE_LABEL[state['phase']]}"
 
     def describe_action(self, action: Action) -> str:
-        return schema.describe(action)
+        return schema.describe(action, self.world)  # both maps share the counters and the markers
 
 
 def clone(x: Any) -> Any:

@@ -8,6 +8,7 @@ from typing import Any
 from rules.core.shapes import check_shape
 from rules.core.game import Action, IllegalAction, InvalidState
 from rules.vietnam_battles.data import World
+from rules.vietnam_battles.support import value
 
 # action type -> {field: python type}; every field is required.
 ACTIONS: dict[str, dict[str, type]] = {
@@ -127,8 +128,14 @@ def ask(s: dict[str, Any], w: World, seat: str | None) -> str:
     return f"{s['player'].upper()}: Turn {s['turn']} {s['phase'].replace('_', ' ')} phase"
 
 
-def describe(a: Action) -> str:
+def describe(a: Action, w: World | None = None) -> str:
+    """One line for logs and buttons; with the world, units by name and values and markers by
+    their value ("4/47 C 3-4-5 attacks 514/1 3-5-6", "commit support fire +2")."""
     t = a.get("type")
+    if w is not None:
+        a = {**a, **{k: _named(w, a[k]) for k in ("unit", "defender") if isinstance(a.get(k), str)}}
+        if isinstance(a.get("marker"), str):
+            a["marker"] = _marker(w, a["marker"])
     texts = {
         "select": f"move {a.get('unit')}", "enter": f"enter {a.get('hex')}", "sail": f"sail to {a.get('to')}",
         "end_move": "end this move", "end_phase": "end the phase",
@@ -150,3 +157,15 @@ def describe(a: Action) -> str:
         "designate": f"designate {a.get('camp')} as the real chit",
     }
     return texts.get(str(t), ", ".join(f"{k}={v}" for k, v in sorted(a.items())))
+
+
+def _named(w: World, uid: str) -> str:
+    u = w.units.get(uid)
+    return f"{u.name} {u.attack}-{u.defense}-{u.ma}" if u is not None else uid
+
+
+def _marker(w: World, marker: str) -> str:
+    try:
+        return f"+{value(w, marker)} ({marker})"
+    except (KeyError, IndexError, ValueError):
+        return marker

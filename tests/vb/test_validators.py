@@ -40,3 +40,14 @@ def test_every_action_type_has_a_description() -> None:
 
     for t in ACTIONS:
         assert "=" not in describe({"type": t}), t
+
+
+def test_actions_are_described_with_unit_names_values_and_marker_values() -> None:
+    from rules import get_game
+
+    g = get_game("vietnam-battles")
+    assert g.describe_action({"type": "declare", "unit": "us-4-47-c", "defender": "vc-514-1"}) == \
+        "4/47 C 3-4-5 attacks 514/1 3-5-6"
+    said = g.describe_action({"type": "support", "marker": "us-5"})
+    assert said.startswith("commit support fire +") and said.endswith("(us-5)")
+    assert g.describe_action({"type": "support", "marker": "nobody-9"}) == "commit support fire nobody-9"
