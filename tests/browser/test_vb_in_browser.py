@@ -29,9 +29,9 @@ def test_boys_of_67_is_played_by_clicking_on_its_map(browser: Any, live_server: 
 
     # a move: click 4/47 B and choose to move it (not lift it by slick or tango); then the hex it enters
     page.locator('.units .counter.target[data-unit="us-4-47-b"]').click(force=True)
-    assert "helicopter-lift us-4-47-b" in page.inner_text("#confirm")
+    assert "helicopter-lift 4/47 B 3-4-5" in page.inner_text("#confirm")
     with page.expect_navigation(url="**last=*"):
-        page.locator("#confirm button", has_text="move us-4-47-b").click()
+        page.locator("#confirm button", has_text="move 4/47 B 3-4-5").click()
     assert "selected" in page.get_attribute('.units .counter[data-unit="us-4-47-b"]', "class")
     page.locator('.terrain [data-hex="0716"]').click(force=True)
     assert "Enter 0716" in page.inner_text("#confirm")
