@@ -13,18 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.canonical import canonical_bytes
-from rules.core.dice import RecordingDice
 from rules.core.game import IllegalAction
 from rules.assault_on_belgium.schema import ACTIONS as TYPES
 from rules.assault_on_belgium.game import AssaultOnBelgium
 from validators.actions import validate_action
+from tests.support.fuzzing import seeded_dice
 
 MAX_ACTIONS = 3000
-
-
-def seeded_dice(seed: int) -> RecordingDice:
-    rng = random.Random(seed * 7919 + 17)
-    return RecordingDice(lambda index, faces: rng.randint(1, faces))
 
 
 @dataclass

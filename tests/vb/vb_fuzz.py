@@ -11,20 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.canonical import canonical_bytes
-from rules.core.dice import RecordingDice
 from rules.core.game import IllegalAction
 from rules.vietnam_battles.game import VietnamBattles
+from tests.support.fuzzing import seeded_dice
 
 MAX_ACTIONS = 12000
 WEIGHTS = {"end_phase": 0.6, "select": 3.0, "enter": 6.0, "sail": 3.0, "end_move": 1.0, "declare": 4.0,
            "add": 2.0, "support": 1.5, "pass": 1.5, "bombard": 0.4, "hold": 1.0, "retreat": 2.0,
            "advance": 1.5, "end_advance": 1.0, "displace": 1.0, "refuse": 0.3, "lose_step": 1.0, "errant": 1.0,
            "slick": 0.5, "tango": 0.5, "land": 1.0}
-
-
-def seeded_dice(seed: int) -> RecordingDice:
-    rng = random.Random(seed * 7919 + 17)
-    return RecordingDice(lambda index, faces: rng.randint(1, faces))
 
 
 @dataclass
