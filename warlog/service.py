@@ -186,8 +186,8 @@ class Warlog:
         })
 
     def _blind(self, game_id: str, seq: int) -> dict[str, str]:
-        """The salt an event at `seq` carries in a game with hidden information (ledger.dice,
-        step 5), so that its public hash gives away nothing of what is hidden in it."""
+        """The salt an event at `seq` carries in a game that keeps secrets (ledger.dice, step 5),
+        so that its public hash gives away nothing of what is hidden in it."""
         game = get_game(self.created(game_id).payload["game"])
         seed = self.store.secret(game_id) if game.keeps_secrets else None
         return {"blind": derive_blind(seed, game_id, seq)} if seed is not None else {}
