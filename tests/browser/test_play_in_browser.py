@@ -121,7 +121,7 @@ def test_two_players_play_to_the_end_and_a_spectator_replays(browser: Any, live_
     else:
         raise AssertionError("the game did not end within 150 decisions")
     for page in (ger, bel):
-        page.goto(f"{base}/games/{gid}")
+        _fresh(page, base, gid)  # the page may be reloading itself for the last move: no racing goto
         assert "wins" in page.inner_text(".status-card")
     ger.screenshot(path=str(artifacts / "game-over.png"), full_page=True)
 
