@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.canonical import canonical_bytes
-from rules.core.game import IllegalAction
 from rules.green_beret_vietnam.game import GreenBeretVietnam
 from rules.green_beret_vietnam.schema import ACTIONS as TYPES
 from validators.actions import validate_action
-from tests.support.fuzzing import seeded_dice
+from tests.support.fuzzing import assert_seat_cannot_act, assert_unlisted_refused, seeded_dice
 
 MAX_ACTIONS = 6000
 
@@ -141,20 +140,8 @@ def probe(g: GreenBeretVietnam, s: dict[str, Any], legal: list[dict[str, Any]], 
         for key in ("counter", "item", "enemy", "team", "leader"):
             if key in a:
                 variants.append({**a, key: rng.choice(ids)})
-        for v in variants:
-            if v in legal:
-                continue
-            try:
-                g.apply(s, "player", v, seeded_dice(seed))
-            except IllegalAction:
-                continue
-            raise AssertionError(f"seed {seed}: unlisted action {v} was accepted in {s['phase']}")
-    try:
-        g.apply(s, "enemy", legal[0], seeded_dice(seed))
-    except IllegalAction:
-        pass
-    else:
-        raise AssertionError("a seat other than 'player' could act")
+        assert_unlisted_refused(g, s, "player", variants, legal, seed)
+    assert_seat_cannot_act(g, s, "enemy", legal[0], seed)
 
 
 def choose(g: GreenBeretVietnam, s: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random,

@@ -4,10 +4,34 @@ server's dice are derived from the committed seed, never from `random`)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from rules.core.dice import RecordingDice
+from rules.core.game import IllegalAction
 
 
 def seeded_dice(seed: int) -> RecordingDice:
     rng = random.Random(seed * 7919 + 17)
     return RecordingDice(lambda index, faces: rng.randint(1, faces))
+
+
+def assert_unlisted_refused(g: Any, s: dict[str, Any], seat: str, variants: list[dict[str, Any]],
+                            legal: list[dict[str, Any]], seed: int) -> None:
+    """Every variant that the legal list does not hold is refused with IllegalAction."""
+    for v in variants:
+        if v in legal:
+            continue
+        try:
+            g.apply(s, seat, v, seeded_dice(seed))
+        except IllegalAction:
+            continue
+        raise AssertionError(f"seed {seed}: unlisted action {v} was accepted in {s.get('phase')}")
+
+
+def assert_seat_cannot_act(g: Any, s: dict[str, Any], other: str, action: dict[str, Any], seed: int) -> None:
+    """The seat not asked is refused even an action that is legal for the seat that is."""
+    try:
+        g.apply(s, other, action, seeded_dice(seed))
+    except IllegalAction:
+        return
+    raise AssertionError(f"seed {seed}: the seat not asked, {other}, could act")

@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.canonical import canonical_bytes
-from rules.core.game import IllegalAction
 from rules.vietnam_battles.game import VietnamBattles
-from tests.support.fuzzing import seeded_dice
+from tests.support.fuzzing import assert_seat_cannot_act, assert_unlisted_refused, seeded_dice
 
 MAX_ACTIONS = 12000
 WEIGHTS = {"end_phase": 0.6, "select": 3.0, "enter": 6.0, "sail": 3.0, "end_move": 1.0, "declare": 4.0,
@@ -46,22 +45,10 @@ def probe(g: VietnamBattles, s: dict[str, Any], seat: str, legal: list[dict[str,
         for key in ("hex", "unit", "defender", "marker"):
             if key in a:
                 variants.append({**a, key: rng.choice(hexes + sorted(s["units"]) + ["us-1", "vc-1"])})
-        for v in variants:
-            if v in legal:
-                continue
-            try:
-                g.apply(s, seat, v, seeded_dice(seed))
-            except IllegalAction:
-                continue
-            raise AssertionError(f"seed {seed}: unlisted action {v} accepted")
+        assert_unlisted_refused(g, s, seat, variants, legal, seed)
     other = "vc" if seat == "us" else "us"
     assert g.legal_actions(s, other) == []
-    try:
-        g.apply(s, other, legal[0], seeded_dice(seed))
-    except IllegalAction:
-        pass
-    else:
-        raise AssertionError(f"seed {seed}: the seat not asked could act")
+    assert_seat_cannot_act(g, s, other, legal[0], seed)
 
 
 def play_one(g: VietnamBattles, seed: int, stats: Stats, probe_every: int = 0,
