@@ -23,6 +23,25 @@ def pg_schema_url(schema: str) -> str:
     return f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
 
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BESIDE = os.path.join(os.path.dirname(REPO), "shared") + os.sep
+
+
+def _no_reading_beside_the_repository(event: str, args: tuple[Any, ...]) -> None:
+    """A user's clone has nothing beside it: a test that opens the rulebooks or anything else in
+    ../shared (there on our machines and in CI, never on a user's) fails here, on every machine."""
+    if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+        path = os.path.abspath(os.fsdecode(args[0]))
+        if path.startswith(BESIDE):
+            raise PermissionError(f"tests may not read outside the repository: {path} "
+                                  "(quote the excerpt into tests/fixtures/, see tools/rulebook_fixtures.py)")
+
+
+import sys  # noqa: E402
+
+sys.addaudithook(_no_reading_beside_the_repository)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _dice_duel() -> None:
     from tests.support.dice_duel import install

@@ -12,8 +12,9 @@ from rules.assault_on_belgium.tables import (
     AA, ACRT, LCT, TERRAIN, aa_result, air_result, land_result, parse_land_result,
 )
 
-# shared/ sits beside the repository (in a developer's tree and in CI's clone alike)
-DIGEST = Path(__file__).resolve().parents[3] / "shared" / "rules" / "assault-on-belgium.md"
+# The digest's tables and the seed's own text of them, quoted into the repository
+# (tools/rulebook_fixtures.py) so the tests pass on a clone with nothing beside it.
+DIGEST = Path(__file__).resolve().parents[1] / "fixtures" / "rulebooks" / "assault-on-belgium.tables.md"
 
 
 def csv_blocks() -> dict[str, list[list[str]]]:
@@ -29,7 +30,7 @@ def csv_blocks() -> dict[str, list[list[str]]]:
 @pytest.fixture(scope="module")
 def blocks() -> dict[str, list[list[str]]]:
     if not DIGEST.exists():
-        pytest.fail(f"the rules digest {DIGEST} is missing")
+        pytest.fail(f"the rulebook excerpt {DIGEST} is missing")
     return csv_blocks()
 
 
@@ -65,6 +66,27 @@ def test_aa_every_cell_matches_digest(blocks):
         for label, cell in zip(header, row[1:]):
             assert AA.lookup(_col(label), int(row[0])) == cell
     assert sorted(AA.rows) == [1, 2, 3, 4, 5, 6]
+
+
+def seed_tables() -> str:
+    text = DIGEST.read_text(encoding="utf-8")
+    return re.search(r"```seed\n(.*?)\n```", text, re.S).group(1)
+
+
+def test_air_and_aa_rows_as_the_seed_prints_them():
+    """The seed wins: every ACRT row (2D6 2..12) and AA row (die 1..6) reads, cell for cell, as
+    the seed prints it; the LCT's rows 1..5 too (its row 6 is split by the seed's extraction:
+    TV-LCT5 reconstructs it)."""
+    seed = seed_tables()
+    acrt = seed[seed.index("空戦結果表"):seed.index("対空表")]
+    for roll in range(2, 13):
+        assert f" {roll} " + " ".join(ACRT.rows[roll]) + " " in acrt + " ", roll
+    aa = seed[seed.index("対空表"):] + " "
+    for die in range(1, 7):
+        assert f" {die} " + " ".join(AA.rows[die]) + " " in aa, die
+    lct = seed[:seed.index("空戦結果表")]
+    for die in range(1, 6):
+        assert f" {die} " + " ".join(LCT.rows[die]) + " " in lct, die
 
 
 def test_tv_lct1_differential_minus9_die1():

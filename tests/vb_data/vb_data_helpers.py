@@ -1,6 +1,7 @@
-"""Shared loaders for the Vietnam Battles data tests: the shipped JSON files, the rules digest
-(/work/shared/rules/vietnam-battles.md, beside the repository as for tests/aob) and small
-geometry helpers over the maps (water spaces for monitors, river-free land moves)."""
+"""Shared loaders for the Vietnam Battles data tests: the shipped JSON files, the parts of the
+rules digest and of the seed that the tests compare against (quoted into tests/fixtures/rulebooks/
+by tools/rulebook_fixtures.py, so a clone with nothing beside it passes) and small geometry
+helpers over the maps (water spaces for monitors, river-free land moves)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ from rules.core.hexgrid import HexGrid, hexside
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "rules" / "vietnam_battles" / "data"
-# shared/ sits beside the repository (in a developer's tree and in CI's clone alike)
-DIGEST = Path(__file__).resolve().parents[3] / "shared" / "rules" / "vietnam-battles.md"
-# the Japanese seed the digest translates; it wins where they disagree
-SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "001_edc78823b4957b97.txt"
+FIXTURES = REPO / "tests" / "fixtures" / "rulebooks"
+# the digest's scenario sections, its CRT as printed, and every line of it naming a hex or hexside
+DIGEST = FIXTURES / "vietnam-battles.digest-excerpt.md"
+# the Japanese seed the digest translates (it wins where they disagree): scenarios 25.0-26.0 and its CRT
+SEED = FIXTURES / "vietnam-battles.seed-excerpt.txt"
 
 # The hexes the digest names on the Iron Triangle map (VB 24.0 Ben Suc 1210, VB 27.0 4223/4323);
 # every other hex number it names is on the Snoopy's Nose map (Part VIII G1).
