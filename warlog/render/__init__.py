@@ -2,8 +2,8 @@
 
 A game's pages draw its board with the renderer registered under the game's name; a game
 without one gets `TextRenderer` (the state as readable text). The Assault on Belgium hex map
-(`warlog.render.aob`) is one renderer, Green Beret: Vietnam's solitaire map (`warlog.render.gbv`)
-another, Vietnam Battles' two maps (`warlog.render.vb`) a third; a card game brings its own.
+(`warlog.render.aob.board`) is one renderer, Green Beret: Vietnam's solitaire map (`warlog.render.gbv.board`)
+another, Vietnam Battles' two maps (`warlog.render.vb.board`) a third; a card game brings its own.
 Renderers never see more than the viewer may: the pages hand them `Game.view(state, seat)`.
 
 Besides `Renderer`'s methods, the pages use these when a renderer has them: `name_of(kind, key)`
