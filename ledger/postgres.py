@@ -99,6 +99,11 @@ def schema_from_url(url: str) -> str | None:
     return match.group(1).strip("\"'") if match else None
 
 
+def _locked(row: tuple[object, ...] | None) -> bool:
+    """pg_try_advisory_lock's answer (one boolean column)."""
+    return bool(row and row[0])
+
+
 def lock_key(schema: str, game_id: str) -> int:
     """A stable signed 64-bit advisory-lock key for a game in a schema."""
     digest = hashlib.sha256(f"{schema}/{game_id}".encode("utf-8")).digest()
@@ -306,7 +311,7 @@ class PostgresStore(SqlEventStore):
         key = lock_key(self.schema, game_id)
         deadline = time.monotonic() + timeout
         with psycopg.connect(self.url, autocommit=True) as conn:
-            while not conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0]:
+            while not _locked(conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()):
                 if time.monotonic() >= deadline:
                     raise LockTimeout(f"game {game_id}: lock held elsewhere for {timeout}s")
                 time.sleep(0.05)

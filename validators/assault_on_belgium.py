@@ -5,6 +5,8 @@ Shapes only; legality is the rules' business (rules/assault_on_belgium, IllegalA
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from validators.actions import StrictSchema, action_type, hex_label, register_actions
@@ -16,8 +18,8 @@ def _unit() -> fields.String:
     return fields.String(required=True, validate=validate.Length(min=1, max=64))
 
 
-def _schema(kind: str, **extra: fields.Field) -> type[Schema]:
-    attrs: dict[str, fields.Field] = {"type": action_type(kind), **extra}
+def _schema(kind: str, **extra: fields.Field[Any]) -> type[Schema]:
+    attrs: dict[str, fields.Field[Any]] = {"type": action_type(kind), **extra}
     return type(f"{''.join(p.capitalize() for p in kind.split('_'))}Action", (StrictSchema,), attrs)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from validators.actions import StrictSchema
@@ -43,7 +45,7 @@ class RulingSchema(StrictSchema):
     idempotency_key = fields.String(validate=validate.Length(min=1, max=128))
 
     @validates_schema
-    def _fields_for_kind(self, data: dict, **_: object) -> None:
+    def _fields_for_kind(self, data: dict[str, Any], **_: object) -> None:
         kind = data.get("kind")
         if kind == "void" and "target" not in data:
             raise ValidationError("a void ruling names the resolution it voids", "target")

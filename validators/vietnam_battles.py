@@ -30,7 +30,7 @@ def _node() -> fields.String:
                                                                   error="a hex like 0717 or a portion like 0127:north"))
 
 
-def _path() -> fields.List:
+def _path() -> fields.List[str]:
     return fields.List(fields.String(validate=validate.Regexp(r"^\d{4}(/\d{4}|:[a-z_]+)?$", error="a hex, portion or hexside")),
                        required=True, validate=validate.Length(max=3))
 

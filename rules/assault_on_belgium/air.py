@@ -16,11 +16,13 @@ Any E, D or A removes the aircraft from the game (AoB 10.7).
 
 from __future__ import annotations
 
-from rules.core.dice import DiceSource
-from rules.core.game import Action, Fact, IllegalAction, State
+from typing import Any
+
 from rules.assault_on_belgium.board import aircraft, battle_at, fact, name, side_adj, side_name
 from rules.assault_on_belgium.data import World
 from rules.assault_on_belgium.tables import aa_result, air_result
+from rules.core.dice import DiceSource
+from rules.core.game import Action, Fact, IllegalAction, State
 
 RESULT_WORDS = {"E": "eliminated", "D": "damaged", "A": "aborts"}
 
@@ -104,7 +106,7 @@ def perform(s: State, w: World, side: str, action: Action, facts: list[Fact]) ->
 
 # -- AA fire (AoB 16) ------------------------------------------------------------------------
 
-def aa_fire(s: State, w: World, b: dict, dice: DiceSource, facts: list[Fact]) -> None:
+def aa_fire(s: State, w: World, b: dict[str, Any], dice: DiceSource, facts: list[Fact]) -> None:
     """AoB 16.1-16.2: a city with AA fires first, once per German bomber, in unit-id order."""
     h = w.hexes[b["hex"]]
     if h.city is None or h.city.aa <= 0:
@@ -149,7 +151,7 @@ def _shot(w: World, firer: str, target: str, dice: DiceSource, n: int, facts: li
                       dice=[d1, d2], column=col, result=res))
 
 
-def air_combat(s: State, w: World, b: dict, dice: DiceSource, facts: list[Fact]) -> None:
+def air_combat(s: State, w: World, b: dict[str, Any], dice: DiceSource, facts: list[Fact]) -> None:
     """One fighter round, then the fighters with no adverse result engage enemy bombers."""
     n = b["n"]
     fighters = {side: _order(w, aircraft(s, w, side, "fighter", n)) for side in ("germany", "belgium")}

@@ -32,7 +32,7 @@ def add_hits(s: State, w: World, b: dict[str, Any], uid: str, n: int, facts: lis
                       "AoB 11.5", "hit", battle=b["n"], hex=b["hex"], unit=uid, hits=n, total=st["hits"]))
     if st["hits"] >= u.defense:
         eliminate(s, w, b, uid, facts)
-    return excess
+    return int(excess)
 
 
 def eliminate(s: State, w: World, b: dict[str, Any], uid: str, facts: list[Fact], rule: str = "AoB 11.7") -> None:

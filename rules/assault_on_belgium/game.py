@@ -104,7 +104,8 @@ class AssaultOnBelgium(Game):
 
     def view(self, state: State, seat: str | None) -> State:
         """No hidden information in this game: everyone sees everything (a copy)."""
-        return clone(state)
+        seen: State = clone(state)
+        return seen
 
     def outcome(self, state: State) -> Outcome | None:
         r = state.get("result")

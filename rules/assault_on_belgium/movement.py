@@ -11,14 +11,24 @@ from __future__ import annotations
 
 import heapq
 from functools import lru_cache
+from typing import Any
 
-from rules.core.game import Action, Fact, IllegalAction, State
 from rules.assault_on_belgium.board import (
-    ATTACKER, DEFENDER, battle_at, battle_hexes, enterable_country, fact, land_units, name, side_adj, side_name,
+    ATTACKER,
+    DEFENDER,
+    battle_at,
+    battle_hexes,
+    enterable_country,
+    fact,
+    land_units,
+    name,
+    side_adj,
+    side_name,
 )
 from rules.assault_on_belgium.data import World
 from rules.assault_on_belgium.tables import TANK_BATTLE_COST
 from rules.assault_on_belgium.terrain import cost_text, move_cost
+from rules.core.game import Action, Fact, IllegalAction, State
 
 
 def start(s: State, w: World, side: str) -> None:
@@ -299,7 +309,7 @@ def _step(s: State, w: World, side: str, uid: str, to: str, tank_battle: bool, f
         _finish(s, uid)
 
 
-def new_battle(s: State, hex_: str, origin: str, marker: int | None = None, parent: int | None = None) -> dict:
+def new_battle(s: State, hex_: str, origin: str, marker: int | None = None, parent: int | None = None) -> dict[str, Any]:
     """AoB 5.5: a battle with its vector based on `origin` and the next battle number."""
     n = s["next_battle"]
     s["next_battle"] = n + 1

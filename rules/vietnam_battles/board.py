@@ -24,7 +24,7 @@ def udef(w: World, uid: str) -> UnitDef:
 
 
 def on_map(s: State, uid: str) -> bool:
-    return s["units"][uid]["status"] == "map"
+    return bool(s["units"][uid]["status"] == "map")
 
 
 def units_of(s: State, w: World, side: str | None = None) -> list[str]:
@@ -43,14 +43,14 @@ def land_at(s: State, w: World, h: str) -> str | None:
     """The (non-monitor) unit in hex h, if any (VB 5.3: at most one)."""
     for u, r in s["units"].items():
         if r["status"] == "map" and r["at"] == h and not w.units[u].monitor:
-            return u
+            return str(u)
     return None
 
 
 def monitor_at(s: State, w: World, space: str) -> str | None:
     for u, r in s["units"].items():
         if r["status"] == "map" and r["at"] == space and w.units[u].monitor:
-            return u
+            return str(u)
     return None
 
 

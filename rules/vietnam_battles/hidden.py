@@ -100,7 +100,7 @@ def hidden_at(s: State, hx: str) -> str | None:
     sec = s.get("secret") or {}
     for u, node in sorted(sec.get("hidden", {}).items()):
         if hexpart(node) == hx:
-            return u
+            return str(u)
     return None
 
 

@@ -121,7 +121,7 @@ def step(s: State, w: World, u: str, frm: str, to: str, spent: int, been_ez: boo
 def _other_at(s: State, w: World, u: str, at: str) -> str | None:
     for v, r in s["units"].items():
         if v != u and r["status"] == "map" and r["at"] == at and not w.units[v].monitor:
-            return v
+            return str(v)
     return None
 
 
@@ -214,7 +214,7 @@ def may_end_here(s: State, w: World) -> bool:
 def monitor_at_other(s: State, w: World, u: str, space: str) -> str | None:
     for v, r in s["units"].items():
         if v != u and r["status"] == "map" and r["at"] == space and w.units[v].monitor:
-            return v
+            return str(v)
     return None
 
 

@@ -22,7 +22,7 @@ State = dict[str, Any]
 
 
 def _alive(s: State, u: str) -> bool:
-    return s["units"][u]["status"] == "map"
+    return bool(s["units"][u]["status"] == "map")
 
 
 def apply_attack_result(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:

@@ -43,6 +43,7 @@ def boys67_victory(s: State, w: World, facts: list[Fact], immediate: bool) -> di
             facts.append(Fact("Both VC units are eliminated", "VB 25.0", "game_end"))
             return {"winner": None}
         return None
+    r: dict[str, str | None]
     if len(dead) == len(vc):
         r = {"winner": "us", "result": "US victory", "reason": "both VC units eliminated"}
     elif dead or len(reduced) == len(vc):

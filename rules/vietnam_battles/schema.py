@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from rules.core.shapes import check_shape
 from rules.core.game import Action, IllegalAction, InvalidState
+from rules.core.shapes import check_shape
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.support import value
 
@@ -28,7 +28,7 @@ def check_action_shape(action: Any) -> Action:
     check_shape(action, ACTIONS)
     if action["type"] == "retreat" and not all(isinstance(h, str) for h in action["path"]):
         raise IllegalAction("a retreat path is a list of hex numbers")
-    return action
+    return cast(Action, action)
 
 
 def explain(s: dict[str, Any], w: World, action: Action) -> IllegalAction:

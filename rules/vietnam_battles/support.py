@@ -38,7 +38,7 @@ def allotment(s: State, w: World, side: str) -> int:
     n = row[0] if side == "us" else row[1]
     if side == "vc":
         n -= sum(1 for t in s.get("captures", []) if t < s["turn"])
-    return max(0, n)
+    return max(0, int(n))
 
 
 def draw_hands(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
