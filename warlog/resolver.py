@@ -15,7 +15,7 @@ import time
 from ledger.dice import DerivedDice, ForcedThenDerived, commitment, derive_blind
 from ledger.events import GAME_ENDED, RESOLVED, SEED_REVEALED, SUBMITTED, Event, NewEvent
 from ledger.store import Conflict, EventStore, SummaryUpdate
-from rules import get_game
+from rules import game_of
 from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
 from warlog.resolution import judge
 
@@ -41,7 +41,7 @@ class Resolver:
     def _drain(self, game_id: str) -> int:
         history = StoreHistory(self.store, game_id, cache=self.states)
         created = history.created()
-        game = get_game(created.payload["game"])
+        game = game_of(created.payload)  # the rules version the game was created under
         judged = 0
         while True:
             summary = self.store.summary(game_id)

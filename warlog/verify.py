@@ -94,9 +94,11 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
         game = get_game(report.game)
     except KeyError:
         raise VerifyFailure(0, f"this build has no game {report.game!r}") from None
-    if game.version != report.rules_version:
+    try:
+        game = get_game(report.game, report.rules_version or None)
+    except KeyError:
         raise VerifyFailure(0, f"the game was played under rules version {report.rules_version}; "
-                               f"this build has version {game.version} and cannot re-run it")
+                               f"this build has version {game.version} and cannot re-run it") from None
     seed = _revealed_seed(events, created["seed_commitment"])
     report.seed_revealed = seed is not None
     sandbox = created.get("sandbox") or {}

@@ -1,8 +1,8 @@
 """Green Beret: Vietnam (solitaire): rules engine. Digest: ../shared/rules/green-beret-vietnam.md."""
 
 from rules import register
-from rules.green_beret_vietnam.game import GreenBeretVietnam
+from rules.green_beret_vietnam.game import GreenBeretVietnam, GreenBeretVietnamV1
 
-GAME = register(GreenBeretVietnam())
+GAME = register(GreenBeretVietnam(), GreenBeretVietnamV1())
 
-__all__ = ["GreenBeretVietnam", "GAME"]
+__all__ = ["GreenBeretVietnam", "GreenBeretVietnamV1", "GAME"]

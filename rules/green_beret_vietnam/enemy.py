@@ -38,10 +38,11 @@ def spawn(s: State, w: World, task: Task, dice: DiceSource, facts: list[Fact]) -
         before = s["enemy_pool"]
         # 3.6: a secret die, and no pool position in the fact: the draw's place in the sorted
         # pool would tell which two units are the face-down PP-track markers
-        e, s["enemy_pool"] = draw(before, dice, "12.7 draw an enemy unit from the pool", secret=True)
+        v1 = s.get("version") == "1"  # rules version 1: a public die, its pool position in the fact
+        e, s["enemy_pool"] = draw(before, dice, "12.7 draw an enemy unit from the pool", secret=not v1)
         d = dice.roll(6, "12.8 scatter direction die")
         dist = dice.roll(6, "12.8 scatter distance die")
-        place_scattered(s, w, e, h, d, dist, facts)
+        place_scattered(s, w, e, h, d, dist, facts, pool_die(before, e) if v1 else None)
 
 
 def pool_die(pool: list[str], chit: str) -> int | None:

@@ -24,6 +24,7 @@ class GreenBeretVietnam(Game):
     version = "2"  # 2: the enemy pool's draws are secret dice (3.6)
     solitaire = True
     secret_state = True  # 3.6: the PP-track markers; events are blinded, state hashes kept back
+    secret_draws = True  # 3.6: blind draws from the enemy pool roll secret dice
 
     def __init__(self, world: World | None = None) -> None:
         self._world = world
@@ -65,7 +66,7 @@ class GreenBeretVietnam(Game):
         pool = sorted(w.enemies)
         markers = []
         for _ in range(2):
-            e, pool = draw(pool, dice, "3.6 enemy unit drawn as a PP-track marker", secret=True)
+            e, pool = draw(pool, dice, "3.6 enemy unit drawn as a PP-track marker", secret=self.secret_draws)
             markers.append(e)
         return {
             "game": self.name, "version": self.version, "scenario": scenario, "map_id": w.map_id,
@@ -184,3 +185,14 @@ def describe(a: Action, w: World | None) -> str:
     }
     return texts.get(str(t), ", ".join(f"{k}={v}" for k, v in sorted(a.items())))
 
+
+
+class GreenBeretVietnamV1(GreenBeretVietnam):
+    """Rules version 1, kept runnable for the games recorded under it (tests/golden/): the enemy
+    pool's draws were public dice and the scatter fact named the drawn unit's pool position, so
+    events were not blinded. Everything else is version 2's code; the state records its version
+    and the enemy's draws read it (enemy.spawn)."""
+
+    version = "1"
+    secret_state = False
+    secret_draws = False
