@@ -38,9 +38,36 @@ def _check(value: Any, path: str = "$") -> None:
     raise NotCanonical(f"{path}: {type(value).__name__} is not JSON")
 
 
+_PLAIN = (str, int, bool, type(None))
+
+
+def _plainly_json(value: Any) -> bool:
+    """True when `value` is made only of exact str/int/bool/None, lists, tuples and dicts with
+    str keys (what every state is): then it is canonical without the slower, path-naming walk.
+    False means only "look closer": `_check` then decides, and names the path of what it refuses."""
+    stack = [value]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        v = pop()
+        t = type(v)
+        if t in _PLAIN:
+            continue
+        if t is dict:
+            for k in v:
+                if type(k) is not str:
+                    return False
+            push(v.values())
+        elif t is list or t is tuple:
+            push(v)
+        else:
+            return False
+    return True
+
+
 def canonical_bytes(value: Any) -> bytes:
     """Encode `value` as canonical JSON bytes."""
-    _check(value)
+    if not _plainly_json(value):
+        _check(value)
     return json.dumps(
         value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     ).encode("utf-8")

@@ -7,6 +7,9 @@ calls it again on another machine and compares. Nothing here reads a clock or a 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -19,7 +22,6 @@ from ledger.fold import make_patch
 from rules.core.dice import DieFunction, RecordingDice
 from rules.core.game import Game, IllegalAction, InvalidState
 from validators.actions import ActionShapeError, validate_action
-
 
 
 class History(Protocol):
@@ -50,6 +52,21 @@ def _reject(submission: Event, state: Any, reasons: list[dict[str, Any]], dice: 
     return Judgement("rejected", payload, state)
 
 
+# verify re-runs judgements to compare facts, dice and state hashes; it checks the recorded patch
+# by folding it, so it has no use for a new one (the whole-state diff is its costliest step).
+_MAKE_PATCHES: ContextVar[bool] = ContextVar("warlog_make_patches", default=True)
+
+
+@contextmanager
+def without_patches() -> Iterator[None]:
+    """Judge without diffing the state into a patch (payload["patch"] is left out)."""
+    token = _MAKE_PATCHES.set(False)
+    try:
+        yield
+    finally:
+        _MAKE_PATCHES.reset(token)
+
+
 def _resolved(
     game: Game, submission: Event, before: Any, after: Any, facts: list[dict[str, Any]], dice: RecordingDice, **extra: Any
 ) -> Judgement:
@@ -59,7 +76,7 @@ def _resolved(
         "facts": facts,
         "rules": sorted({f["rule"] for f in facts if f.get("rule")}),
         "dice": dice.to_json(),
-        "patch": make_patch(before, after),
+        **({"patch": make_patch(before, after)} if _MAKE_PATCHES.get() else {}),
         "state_hash": state_hash(after),
         "active_seats": game.active_seats(after) if after is not None else [],
         "phase": game.phase(after) if after is not None else "",

@@ -21,14 +21,23 @@ from typing import Any, Callable, Iterable
 from ledger.canonical import state_hash
 from ledger.dice import DerivedDice, ForcedThenDerived, derive_blind, entropy_digest
 from ledger.events import (
-    GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SEED_REVEALED, SUBMITTED,
-    ChainError, Event, check_chain,
+    GAME_CREATED,
+    GAME_ENDED,
+    GAME_STARTED,
+    REJECTED,
+    RESOLVED,
+    SEAT_JOINED,
+    SEED_REVEALED,
+    SUBMITTED,
+    ChainError,
+    Event,
+    check_chain,
 )
 from ledger.export import ExportFormatError, parse_export
 from ledger.fold import FoldError, fold, step
 from rules import get_game
 from rules.core.dice import RecordingDice, fixed_dice
-from warlog.resolution import judge
+from warlog.resolution import judge, without_patches
 
 
 class VerifyFailure(Exception):
@@ -130,7 +139,8 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             else:
                 die = fixed_dice([d["value"] for d in ev.payload.get("dice", [])]).draw
             history = _MemoryHistory(events[: ev.seq])
-            j = judge(game, state, sub, die, history, ended)
+            with without_patches():
+                j = judge(game, state, sub, die, history, ended)
             _compare(ev, j.kind, j.payload)
             if seed is not None:
                 report.dice_derived += len(ev.payload.get("dice", []))

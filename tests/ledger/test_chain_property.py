@@ -77,3 +77,34 @@ def test_every_position_of_one_export_is_guarded(store):
             if new != blob[at] and not tamper_detected(blob[:at] + bytes([new]) + blob[at + 1:]):
                 missed.append((at, new))
     assert not missed, missed[:10]
+
+
+# -- canonical JSON: the fast path decides exactly as the path-naming check ----------------------
+from hypothesis import given as _given  # noqa: E402
+from hypothesis import strategies as _st  # noqa: E402
+
+from ledger.canonical import NotCanonical, _check, canonical_bytes  # noqa: E402
+
+_leaf = _st.one_of(_st.none(), _st.booleans(), _st.integers(), _st.text(max_size=5), _st.floats(allow_nan=False),
+                   _st.sets(_st.integers(), max_size=2))
+_json_like = _st.recursive(_leaf, lambda inner: _st.one_of(
+    _st.lists(inner, max_size=4), _st.tuples(inner, inner),
+    _st.dictionaries(_st.one_of(_st.text(max_size=3), _st.integers()), inner, max_size=4)), max_leaves=20)
+
+
+@_given(_json_like)
+def test_canonical_bytes_refuses_exactly_what_the_check_refuses(value: object) -> None:
+    """DESIGN 'no floats in outcomes': a float, a set or a non-string key anywhere is refused,
+    fast path or not, and what is accepted encodes the same either way."""
+    try:
+        _check(value)
+        refused = False
+    except NotCanonical:
+        refused = True
+    try:
+        encoded = canonical_bytes(value)
+    except NotCanonical:
+        assert refused
+        return
+    assert not refused
+    assert encoded == canonical_bytes({"v": value})[5:-1]
