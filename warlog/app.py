@@ -48,7 +48,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["warlog"] = Warlog(store, queue.enqueue)
     app.extensions["warlog_queue"] = queue
 
+    from warlog import boundary
     from warlog.api import api
+
+    boundary.install(app)
 
     app.register_blueprint(api)
 
