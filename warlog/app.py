@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import atexit
 import os
+import time
 from pathlib import Path
 from typing import Any, Mapping
 
-from flask import Flask, jsonify
+from flask import Flask
 
 from ledger.store import open_store, sqlite_path
+from warlog.outage import quiet_pool_logs
 from warlog.queue import InlineQueue, RQQueue, start_sweeper
 from warlog.service import Warlog
 
@@ -37,12 +39,17 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     path = sqlite_path(db)
     if path is not None:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    quiet_pool_logs()
     store = open_store(db)
     if app.config["WARLOG_REDIS"]:
-        queue: InlineQueue | RQQueue = RQQueue(str(app.config["WARLOG_REDIS"]))
+        queue: InlineQueue | RQQueue = RQQueue(str(app.config["WARLOG_REDIS"]), store)
     else:
         queue = InlineQueue(store)
-        stop = start_sweeper(store, queue.enqueue, float(app.config["WARLOG_SWEEP_INTERVAL"]))
+
+        def inline_beat() -> None:  # the in-process worker's heartbeat (warlog.health)
+            app.extensions["warlog_inline_beat"] = time.time()
+
+        stop = start_sweeper(store, queue.enqueue, float(app.config["WARLOG_SWEEP_INTERVAL"]), also=inline_beat)
         atexit.register(stop.set)
         app.extensions["warlog_sweeper_stop"] = stop
     app.extensions["warlog"] = Warlog(store, queue.enqueue)
@@ -59,8 +66,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pages)
 
-    @app.get("/healthz")
-    def healthz() -> Any:
-        return jsonify({"ok": True})
+    from warlog import health
 
+    health.install(app)
     return app
