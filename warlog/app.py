@@ -29,7 +29,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.from_prefixed_env("WARLOG")  # WARLOG_DB=... -> app.config["DB"]
-    for key in ("DB", "REDIS", "SWEEP_INTERVAL"):
+    for key in ("DB", "REDIS", "SWEEP_INTERVAL", "REFUSED_LIMIT"):
         if key in app.config:
             app.config["WARLOG_" + key] = app.config.pop(key)
     if test_config:
@@ -66,7 +66,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pages)
 
-    from warlog import health
+    from warlog import health, limits
 
     health.install(app)
+    limits.install(app)
     return app
