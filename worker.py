@@ -73,18 +73,20 @@ def _worker_class() -> Any:
 
 
 def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: float = 30.0,
-               name: str | None = None) -> int:
+               name: str | None = None, allow_embedded: bool = False) -> int:
     from redis import Redis
     from rq import Queue
     from rq.serializers import JSONSerializer
     from rq.worker.base import StopRequested
 
-    from ledger.urls import mask_url
     from warlog.health import start_heartbeat
     from warlog.jobs import store_for
     from warlog.outage import Backoff, is_outage, quiet_pool_logs
     from warlog.queue import QUEUE_NAME, RQQueue, start_sweeper, sweep
 
+    from warlog.config import check_deployment, describe
+
+    check_deployment(db, redis_url, allow_embedded or os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER", ""))
     log = logging.getLogger("warlog.worker")
     logging.getLogger("rq.worker").addFilter(_QuietOutages())
     quiet_pool_logs()
@@ -93,8 +95,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     name = name or f"{socket.gethostname()}.{os.getpid()}"
     store = store_for(db)
     rq_queue = RQQueue(redis_url, store)  # ConnectionError, in words, if Redis is not there
-    log.info("worker %s: ledger %s, queue %s (Redis %s), sweep every %.0f s", name, mask_url(db), QUEUE_NAME,
-             mask_url(redis_url), sweep_interval)
+    log.info("%s", describe(f"worker {name}", db, redis_url, queue=QUEUE_NAME, sweep_interval=f"{sweep_interval} s"))
 
     def tidy() -> None:
         try:
@@ -164,10 +165,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     parser.add_argument("--sweep-interval", type=float, default=30.0)
     parser.add_argument("--name", default=None, help="the worker's name in RQ and in its heartbeat")
+    parser.add_argument("--allow-embedded-ledger", action="store_true",
+                        help="run with a SQLite ledger anyway (every process on this machine, one file)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        return run_worker(args.db, args.redis, args.burst, args.sweep_interval, args.name)
+        return run_worker(args.db, args.redis, args.burst, args.sweep_interval, args.name, args.allow_embedded_ledger)
     except (ConnectionError, ValueError) as err:  # Redis or the ledger unreachable, a bad URL
         print(f"worker.py: {mask_url(str(err))}", file=sys.stderr)
         return 2

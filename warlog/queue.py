@@ -119,13 +119,14 @@ class RQQueue:
 
         threading.Thread(target=loop, name="warlog-redis-watch", daemon=True).start()
 
-    def clean_failed(self) -> int:
+    def clean_failed(self, now: float | None = None) -> int:
         """Drop the jobs of killed workers (issue 14): RQ moves a job whose worker died to its
         failed registry; the ledger, not RQ, says what is still to judge, and the sweep has
-        queued it again. Jobs that failed on an error of their own stay (for a day) to be read."""
-        from rq.registry import FailedJobRegistry, clean_registries
+        queued it again. Jobs that failed on an error of their own stay (for a day) to be read.
+        `now` (Unix time) is when to judge a started job abandoned; tests look ahead with it."""
+        from rq.registry import FailedJobRegistry, StartedJobRegistry
 
-        clean_registries(self.queue)  # abandoned started jobs -> failed registry
+        StartedJobRegistry(queue=self.queue).cleanup(timestamp=now)  # abandoned jobs -> failed registry
         failed = FailedJobRegistry(queue=self.queue)
         dropped = 0
         for job_id in failed.get_job_ids():

@@ -225,6 +225,10 @@ class Warlog:
             raise Forbidden("only the game's director may rule")
         if self._status(game_id) == "waiting":
             raise StaleSeq("the game has not started")
+        roles = self.created(game_id).payload["roles"]
+        if ruling.get("kind") == "award" and ruling.get("winner") not in (*roles, "draw", None):  # issue 14
+            raise Unprocessable(f"an award's winner is one of the seats ({', '.join(roles)}) or \"draw\"",
+                                fields={"winner": [f"not a seat of this game: {ruling.get('winner')!r}"]})
         while True:
             last = self.store.last_seq(game_id)
             try:
