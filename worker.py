@@ -1,9 +1,15 @@
 """The RQ worker entry point: `python worker.py` or `warlog worker`.
 
 Wires things up only (STYLE: RQ): opens the ledger, sweeps for submissions left without a
-judgement (at start and every --sweep-interval seconds), and runs an RQ SimpleWorker on the
-`warlog` queue with the JSON serializer. Run as many as you like, on as many machines as you
-like: the per-game lock keeps two of them off one game.
+judgement (at start and every --sweep-interval seconds), beats its heartbeat into Redis
+(warlog.health), and runs an RQ SimpleWorker on the `warlog` queue with the JSON serializer.
+Run as many as you like, on as many machines as you like: the per-game lock keeps two of them
+off one game.
+
+Outages (issue 14): when Redis goes away, even in the middle of a job, the worker says so in
+one line, waits for it with a growing back-off, and carries on when it is back, sweeping
+first (Redis may have come back empty). A ledger outage fails no job: the submission stays
+pending and the sweep queues it again once the ledger answers.
 """
 
 from __future__ import annotations
@@ -11,7 +17,10 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import socket
 import sys
+import time
+from typing import Any
 
 
 def load_game_modules() -> None:
@@ -23,43 +32,147 @@ def load_game_modules() -> None:
         importlib.import_module(name)
 
 
-def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: float = 30.0,
-               name: str | None = None) -> int:
-    from redis import Redis
-    from rq import Queue, SimpleWorker
-    from rq.serializers import JSONSerializer
+class _QuietOutages(logging.Filter):
+    """RQ logs a traceback when Redis fails under its loop; an outage is one line (the cause)."""
 
+    def filter(self, record: logging.LogRecord) -> bool:
+        from warlog.outage import is_outage, one_line
+
+        if record.exc_info and record.exc_info[1] is not None and is_outage(record.exc_info[1]):
+            record.msg, record.args = f"{record.getMessage()}: {one_line(record.exc_info[1])}", None
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def _worker_class() -> Any:
+    from rq import SimpleWorker
+    from rq.worker.base import StopRequested
+
+    from warlog.outage import is_outage
+
+    class Worker(SimpleWorker):
+        """A SimpleWorker that ends its loop quietly, noting why, when Redis fails in a job."""
+
+        lost_redis: BaseException | None = None
+        stopping = False
+
+        def request_stop(self, signum: Any, frame: Any) -> None:
+            self.stopping = True
+            super().request_stop(signum, frame)
+
+        def execute_job(self, job: Any, queue: Any) -> Any:
+            try:
+                return super().execute_job(job, queue)
+            except Exception as err:
+                if not is_outage(err):
+                    raise
+                self.lost_redis = err
+                raise StopRequested() from None
+
+    return Worker
+
+
+def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: float = 30.0,
+               name: str | None = None, allow_embedded: bool = False) -> int:
+    from redis import Redis
+    from rq import Queue
+    from rq.serializers import JSONSerializer
+    from rq.worker.base import StopRequested
+
+    from warlog.health import start_heartbeat
     from warlog.jobs import store_for
+    from warlog.outage import Backoff, is_outage, quiet_pool_logs
     from warlog.queue import QUEUE_NAME, RQQueue, start_sweeper, sweep
 
+    from warlog.config import check_deployment, describe
+
+    check_deployment(db, redis_url, allow_embedded or os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER", ""))
+    log = logging.getLogger("warlog.worker")
+    logging.getLogger("rq.worker").addFilter(_QuietOutages())
+    quiet_pool_logs()
     os.environ["WARLOG_DB"] = db
     load_game_modules()
+    name = name or f"{socket.gethostname()}.{os.getpid()}"
     store = store_for(db)
-    rq_queue = RQQueue(redis_url)  # ConnectionError, in words, if Redis is not there
+    rq_queue = RQQueue(redis_url, store)  # ConnectionError, in words, if Redis is not there
+    log.info("%s", describe(f"worker {name}", db, redis_url, queue=QUEUE_NAME, sweep_interval=f"{sweep_interval} s"))
+
+    def tidy() -> None:
+        try:
+            rq_queue.clean_failed()
+        except Exception as err:
+            if not is_outage(err):
+                raise
+
     if burst:
         sweep(store, rq_queue.enqueue)
     else:
-        start_sweeper(store, rq_queue.enqueue, sweep_interval)
+        start_sweeper(store, rq_queue.enqueue, sweep_interval, also=tidy)
+        start_heartbeat(Redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=10), name)
     connection = Redis.from_url(redis_url)
     queue = Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
-    worker = SimpleWorker([queue], connection=connection, serializer=JSONSerializer, name=name)
-    worker.work(burst=burst, logging_level="INFO")
-    return 0
+    worker_class = _worker_class()
+    while True:
+        worker = worker_class([queue], connection=connection, serializer=JSONSerializer, name=name)
+        try:
+            worker.work(burst=burst, logging_level="INFO")
+        except StopRequested:
+            return 0
+        except Exception as err:  # RQ's teardown meets the outage too
+            if not is_outage(err):
+                raise
+            worker.lost_redis = worker.lost_redis or err
+        if worker.stopping:
+            return 0
+        try:
+            connection.ping()
+            if burst and worker.lost_redis is None:
+                return 0
+        except Exception as err:
+            if not is_outage(err):
+                raise
+            worker.lost_redis = worker.lost_redis or err
+        # The loop ended under us: Redis went away (or RQ quit on an error). Wait, then carry on.
+        if worker.lost_redis is not None:
+            rq_queue.outage.down(worker.lost_redis, "the worker waits for it")
+        backoff = Backoff()
+        try:
+            while True:
+                try:
+                    connection.ping()
+                    break
+                except Exception as err:
+                    if not is_outage(err):
+                        raise
+                    time.sleep(backoff.step())
+        except StopRequested:
+            return 0
+        rq_queue.outage.up()
+        try:
+            worker.register_death()  # so that the same name can register again
+        except Exception as err:
+            if not is_outage(err):
+                raise
+        sweep(store, rq_queue.enqueue)
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ledger.urls import mask_url
+
     parser = argparse.ArgumentParser(prog="worker.py", description=__doc__.splitlines()[0])
     parser.add_argument("--db", default=os.environ.get("WARLOG_DB", "sqlite:///var/warlog.sqlite3"))
     parser.add_argument("--redis", default=os.environ.get("WARLOG_REDIS", "redis://127.0.0.1:6379/0"))
     parser.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     parser.add_argument("--sweep-interval", type=float, default=30.0)
-    parser.add_argument("--name", default=None)
+    parser.add_argument("--name", default=None, help="the worker's name in RQ and in its heartbeat")
+    parser.add_argument("--allow-embedded-ledger", action="store_true",
+                        help="run with a SQLite ledger anyway (every process on this machine, one file)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        return run_worker(args.db, args.redis, args.burst, args.sweep_interval, args.name)
+        return run_worker(args.db, args.redis, args.burst, args.sweep_interval, args.name, args.allow_embedded_ledger)
     except (ConnectionError, ValueError) as err:  # Redis or the ledger unreachable, a bad URL
-        print(f"worker.py: {err}", file=sys.stderr)
+        print(f"worker.py: {mask_url(str(err))}", file=sys.stderr)
         return 2
 
 

@@ -29,10 +29,13 @@ from ledger.events import Event, NewEvent, seal, utc_now
 from ledger.sqlstore import (
     EVENT_COLUMNS, GAME_COLUMNS, SqlEventStore, event_row, row_event, row_summary, summary_row,
 )
+from ledger.urls import mask_url
 from ledger.store import Conflict, DuplicateKey, GameExists, GameSummary, LockTimeout, SummaryUpdate
 
 POOL_MAX = 8
 CONNECT_WAIT = 10.0  # seconds the constructor waits for the first connection
+POOL_WAIT = 5.0  # seconds a caller waits for a pooled connection
+RECONNECT = 10.0  # seconds one reconnection attempt backs off before giving up
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -148,13 +151,19 @@ class PostgresStore(SqlEventStore):
         def configure(conn: psycopg.Connection) -> None:
             conn.execute(set_path)
 
+        # Outages (issue 14): `check` replaces a connection broken by a database restart instead of
+        # handing it out; a caller waits at most POOL_WAIT s for a connection (then PoolTimeout);
+        # a reconnection gives up after RECONNECT s, so the next caller starts a fresh, short
+        # back-off rather than waiting out one that has grown to minutes.
         pool = ConnectionPool(self.url, min_size=1, max_size=self._max_size, kwargs={"autocommit": True},
-                              configure=configure, open=True, name=f"warlog-{self.schema}")
+                              configure=configure, open=True, name=f"warlog-{self.schema}",
+                              check=ConnectionPool.check_connection, timeout=POOL_WAIT,
+                              reconnect_timeout=RECONNECT)
         try:
             pool.wait(timeout=CONNECT_WAIT)
         except Exception as exc:
             pool.close()
-            raise ConnectionError(f"cannot connect to PostgreSQL at {self.url}: {exc}") from exc
+            raise ConnectionError(f"cannot connect to PostgreSQL at {mask_url(self.url)}: {exc}") from exc
         self._pid = os.getpid()
         return pool
 

@@ -185,7 +185,9 @@ def sqlite_path(url: str) -> str | None:
     if url.startswith("sqlite:///"):
         return url[len("sqlite:///"):]
     if "://" in url or not url.strip():
-        raise StoreURLError(f"cannot open a ledger at {url!r}: use sqlite:///path/to/file.sqlite3 "
+        from ledger.urls import mask_url
+
+        raise StoreURLError(f"cannot open a ledger at {mask_url(url)!r}: use sqlite:///path/to/file.sqlite3 "
                             "or postgresql://user@host:5432/db")
     return url
 

@@ -6,7 +6,16 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from ledger.canonical import NotCanonical, canonical_bytes
 from validators.actions import StrictSchema
+
+
+def canonical_json(value: object) -> None:
+    """What the ledger stores as given must be canonical JSON: integers, never floats (issue 14)."""
+    try:
+        canonical_bytes(value)
+    except NotCanonical as err:
+        raise ValidationError(f"{err} (use integers)") from None
 
 RULING_KINDS = ("void", "adjust", "award", "reveal_seed")
 
@@ -39,7 +48,7 @@ class RulingSchema(StrictSchema):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=4000))
     target = fields.Integer(strict=True, validate=validate.Range(min=0))
     re_resolve = fields.Boolean(load_default=False)
-    patch = fields.List(fields.Dict())
+    patch = fields.List(fields.Dict(), validate=canonical_json)
     winner = fields.String(allow_none=True)
     result = fields.String(validate=validate.Length(min=1, max=200))
     idempotency_key = fields.String(validate=validate.Length(min=1, max=128))

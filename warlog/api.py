@@ -13,6 +13,7 @@ from validators.requests import (
     CreateGameSchema, EventsQuerySchema, JoinSchema, MoveSchema, RulingSchema, StateQuerySchema,
 )
 from warlog.openapi import openapi_document
+from warlog.outage import is_outage, unavailable
 from warlog.service import ServiceError, Unprocessable, Warlog
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -66,7 +67,9 @@ def _http_error(err: HTTPException) -> tuple[Response, int]:
 
 
 @api.errorhandler(Exception)
-def _unexpected(err: Exception) -> tuple[Response, int]:
+def _unexpected(err: Exception) -> Any:
+    if is_outage(err):  # the ledger or Redis is down: a 503 and one log line per outage (issue 14)
+        return unavailable(err)
     current_app.logger.exception("unexpected error")
     return jsonify({"error": "internal error; nothing was recorded by this request"}), 500
 

@@ -3,22 +3,31 @@
 from __future__ import annotations
 
 import atexit
+import logging
 import os
+import time
 from pathlib import Path
 from typing import Any, Mapping
 
-from flask import Flask, jsonify
+from flask import Flask
 
 from ledger.store import open_store, sqlite_path
+from warlog.config import ConfigError, check_deployment, describe, unknown_settings
+from warlog.outage import quiet_pool_logs
 from warlog.queue import InlineQueue, RQQueue, start_sweeper
 from warlog.service import Warlog
 
+
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+log = logging.getLogger("warlog.app")
+__all__ = ["ConfigError", "create_app"]
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Config: WARLOG_DB (a sqlite path/URL or postgresql:// URL), WARLOG_REDIS (None = the
-    in-process worker), WARLOG_SWEEP_INTERVAL; from `test_config` or WARLOG_* environment."""
+    in-process worker), WARLOG_SWEEP_INTERVAL, WARLOG_REFUSED_LIMIT, WARLOG_ALLOW_EMBEDDED_LEDGER;
+    from `test_config` or WARLOG_* environment (warlog.config). Raises ConfigError for a queue
+    with an embedded ledger."""
     app = Flask(__name__, template_folder=str(TEMPLATES))
     app.config.from_mapping(
         WARLOG_DB="sqlite:///var/warlog.sqlite3",
@@ -27,28 +36,39 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.from_prefixed_env("WARLOG")  # WARLOG_DB=... -> app.config["DB"]
-    for key in ("DB", "REDIS", "SWEEP_INTERVAL"):
+    for key in ("DB", "REDIS", "SWEEP_INTERVAL", "REFUSED_LIMIT", "ALLOW_EMBEDDED_LEDGER"):
         if key in app.config:
             app.config["WARLOG_" + key] = app.config.pop(key)
     if test_config:
         app.config.update(test_config)
 
     db = str(app.config["WARLOG_DB"])
+    check_deployment(db, app.config["WARLOG_REDIS"], app.config.get("WARLOG_ALLOW_EMBEDDED_LEDGER"))
+    for name, meant in unknown_settings().items():
+        log.warning("%s is not a Warlog setting%s; ignored", name, f" (did you mean {meant}?)" if meant else "")
     path = sqlite_path(db)
     if path is not None:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    quiet_pool_logs()
     store = open_store(db)
     if app.config["WARLOG_REDIS"]:
-        queue: InlineQueue | RQQueue = RQQueue(str(app.config["WARLOG_REDIS"]))
+        queue: InlineQueue | RQQueue = RQQueue(str(app.config["WARLOG_REDIS"]), store)
     else:
         queue = InlineQueue(store)
-        stop = start_sweeper(store, queue.enqueue, float(app.config["WARLOG_SWEEP_INTERVAL"]))
+
+        def inline_beat() -> None:  # the in-process worker's heartbeat (warlog.health)
+            app.extensions["warlog_inline_beat"] = time.time()
+
+        stop = start_sweeper(store, queue.enqueue, float(app.config["WARLOG_SWEEP_INTERVAL"]), also=inline_beat)
         atexit.register(stop.set)
         app.extensions["warlog_sweeper_stop"] = stop
     app.extensions["warlog"] = Warlog(store, queue.enqueue)
     app.extensions["warlog_queue"] = queue
 
+    from warlog import boundary
     from warlog.api import api
+
+    boundary.install(app)
 
     app.register_blueprint(api)
 
@@ -56,8 +76,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pages)
 
-    @app.get("/healthz")
-    def healthz() -> Any:
-        return jsonify({"ok": True})
+    from warlog import health, limits
 
+    health.install(app)
+    limits.install(app)
+    log.info("%s", describe("web", db, app.config["WARLOG_REDIS"],
+                            sweep_interval=f"{app.config['WARLOG_SWEEP_INTERVAL']} s",
+                            refused_limit=app.config.get("WARLOG_REFUSED_LIMIT") or limits.DEFAULT_LIMIT))
     return app

@@ -17,11 +17,13 @@ class _Main(click.Group):
         import sqlite3
 
         from ledger.store import StoreURLError
+        from ledger.urls import mask_url
+        from warlog.config import ConfigError
 
         try:
             return super().invoke(ctx)
-        except (ConnectionError, StoreURLError, sqlite3.OperationalError) as err:
-            raise click.ClickException(str(err)) from None
+        except (ConnectionError, StoreURLError, ConfigError, sqlite3.OperationalError) as err:
+            raise click.ClickException(mask_url(str(err))) from None
 
 
 @click.group(cls=_Main, help="Warlog: an event-sourced umpire for play-by-email wargames.")
@@ -36,12 +38,16 @@ def main() -> None:
               help="redis://host:6379/0 to hand judging to RQ workers (then run `warlog worker`)")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
-def serve(db: str, redis_url: str | None, host: str, port: int) -> None:
+@click.option("--allow-embedded-ledger", is_flag=True, default=lambda: bool(os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER")),
+              help="with --redis, run on a SQLite ledger anyway (every process on this machine, one file)")
+def serve(db: str, redis_url: str | None, host: str, port: int, allow_embedded_ledger: bool) -> None:
+    from ledger.urls import mask_url
     from warlog.app import create_app
 
-    app = create_app({"WARLOG_DB": db, "WARLOG_REDIS": redis_url})
-    mode = f"RQ via {redis_url}" if redis_url else "in-process worker"
-    click.echo(f"Warlog on http://{host}:{port}/  (ledger {db}; {mode}; API at /api/v1, spec /api/v1/openapi.json)")
+    app = create_app({"WARLOG_DB": db, "WARLOG_REDIS": redis_url, "WARLOG_ALLOW_EMBEDDED_LEDGER": allow_embedded_ledger})
+    mode = f"RQ via {mask_url(redis_url)}" if redis_url else "in-process worker"
+    click.echo(f"Warlog on http://{host}:{port}/  (ledger {mask_url(db)}; {mode}; API at /api/v1, "
+               "spec /api/v1/openapi.json, health /healthz and /readyz)")
     app.run(host=host, port=port, threaded=True, use_reloader=False)
 
 
@@ -51,13 +57,17 @@ def serve(db: str, redis_url: str | None, host: str, port: int) -> None:
               show_default="redis://127.0.0.1:6379/0")
 @click.option("--burst", is_flag=True, help="exit when the queue is empty")
 @click.option("--sweep-interval", default=30.0, show_default=True, type=float)
-def worker(db: str, redis_url: str, burst: bool, sweep_interval: float) -> None:
+@click.option("--name", default=None, help="the worker's name in RQ and in its heartbeat (default host.pid)")
+@click.option("--allow-embedded-ledger", is_flag=True, default=lambda: bool(os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER")),
+              help="run on a SQLite ledger anyway (every process on this machine, one file)")
+def worker(db: str, redis_url: str, burst: bool, sweep_interval: float, name: str | None,
+           allow_embedded_ledger: bool) -> None:
     import logging
 
     from worker import run_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    sys.exit(run_worker(db, redis_url, burst, sweep_interval))
+    sys.exit(run_worker(db, redis_url, burst, sweep_interval, name, allow_embedded_ledger))
 
 
 @main.command(help="List the games this build knows (with scenarios and options), and the stored games.")
@@ -87,10 +97,11 @@ def games(db: str | None) -> None:
 def export_cmd(game_id: str, db: str, out: str | None) -> None:
     from ledger.export import export_lines
     from ledger.store import open_store
+    from ledger.urls import mask_url
 
     store = open_store(db)
     if store.last_seq(game_id) < 0:
-        raise click.ClickException(f"no game {game_id} in {db}")
+        raise click.ClickException(f"no game {game_id} in {mask_url(db)}")
     stream = open(out, "w", encoding="utf-8") if out else sys.stdout
     try:
         for line in export_lines(store, game_id):
@@ -126,7 +137,9 @@ def import_cmd(path: str, db: str) -> None:
     try:
         store.import_events(events, None, summary_from_events(events))
     except GameExists:
-        raise click.ClickException(f"game {events[0].game_id} already exists in {db}") from None
+        from ledger.urls import mask_url
+
+        raise click.ClickException(f"game {events[0].game_id} already exists in {mask_url(db)}") from None
     click.echo(f"imported {report.game_id}: {len(events)} events")
 
 

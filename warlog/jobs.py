@@ -6,10 +6,14 @@ never shares its parent's connections).
 
 from __future__ import annotations
 
+import logging
 import os
 
 from ledger.store import EventStore, open_store
+from warlog.outage import LEDGER, is_outage
 from warlog.resolver import Resolver
+
+log = logging.getLogger("warlog.jobs")
 
 DEFAULT_DB = "sqlite:///var/warlog.sqlite3"
 _stores: dict[tuple[int, str], EventStore] = {}
@@ -28,8 +32,18 @@ def store_for(url: str | None = None) -> EventStore:
 
 
 def resolve_game(game_id: str) -> int:
-    """Judge every pending submission of one game; returns how many were judged."""
-    return Resolver(store_for()).run(game_id)
+    """Judge every pending submission of one game; returns how many were judged. While the
+    ledger is unreachable it returns -1 and the submission stays pending: the sweep queues it
+    again once the ledger is back (issue 14), so the job does not fail for an outage."""
+    try:
+        judged = Resolver(store_for()).run(game_id)
+    except Exception as err:
+        if not is_outage(err):
+            raise
+        LEDGER.down(err, "submissions stay pending until it is back")
+        return -1
+    LEDGER.up()
+    return judged
 
 
 def noop(game_id: str) -> int:

@@ -82,6 +82,11 @@ def _unexpected(err: Exception) -> Any:
         return err
     from flask import current_app
 
+    from warlog.outage import is_outage, unavailable
+
+    if is_outage(err):  # the ledger or Redis is down: a 503 and one log line per outage (issue 14)
+        return unavailable(err)
+
     current_app.logger.exception("page failed")
     return error_page(500, "Something went wrong", "The page could not be built. Nothing was recorded by this "
                                                    "request; try again, or tell the tournament director.")

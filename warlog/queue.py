@@ -1,15 +1,24 @@
 """Getting a game's submissions judged: through Redis + RQ (a real deployment) or in-process
 (the embedded default). Both run the same job function, and both sweep for submissions that
-were left without a judgement (a killed worker, a lost job) at start and periodically."""
+were left without a judgement (a killed worker, a lost job) at start and periodically.
+
+Outages (issue 14): a submission taken while Redis is down stays in the ledger; the queue logs
+one line for the outage, watches for Redis to come back and then sweeps, so what was recorded
+meanwhile is queued again even if no worker survived. The sweeper rides out a ledger outage
+the same way.
+"""
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from ledger.store import EventStore
+from ledger.urls import mask_url
+from warlog.outage import LEDGER, Backoff, Outage, is_outage
 from warlog.resolver import Resolver
 
 log = logging.getLogger("warlog.queue")
@@ -17,13 +26,13 @@ QUEUE_NAME = "warlog"
 JOB_TIMEOUT = 300
 
 
-def sweep(store: EventStore, enqueue: Callable[[str], None]) -> list[str]:
-    """Re-enqueue every game that has a submission without a judgement."""
+def sweep(store: EventStore, enqueue: Callable[[str], bool | None]) -> list[str]:
+    """Re-enqueue every game that has a submission without a judgement (an `enqueue` that
+    returns False could not queue it: it stays pending for the next sweep)."""
     games = store.pending_games()
-    for game_id in games:
-        enqueue(game_id)
-    if games:
-        log.info("sweeper re-enqueued %d game(s): %s", len(games), ", ".join(games))
+    queued = [game_id for game_id in games if enqueue(game_id) is not False]
+    if queued:
+        log.info("sweeper re-enqueued %d game(s): %s", len(queued), ", ".join(queued))
     return games
 
 
@@ -50,39 +59,113 @@ class InlineQueue:
 
 
 class RQQueue:
-    """Redis + RQ with the JSON serializer (never pickle)."""
+    """Redis + RQ with the JSON serializer (never pickle). With `store`, it sweeps that ledger
+    when Redis comes back after an outage that made it drop submissions."""
 
-    def __init__(self, redis_url: str) -> None:
+    def __init__(self, redis_url: str, store: EventStore | None = None) -> None:
         from redis import Redis
         from redis.exceptions import RedisError
         from rq import Queue
         from rq.serializers import JSONSerializer
 
-        self.redis = Redis.from_url(redis_url)
+        self.redis = Redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=30)
         try:
             self.redis.ping()
         except RedisError as err:
-            raise ConnectionError(f"cannot reach Redis at {redis_url}: {err}") from None
+            raise ConnectionError(f"cannot reach Redis at {mask_url(redis_url)}: {err}") from None
         self.queue = Queue(QUEUE_NAME, connection=self.redis, serializer=JSONSerializer,
                            default_timeout=JOB_TIMEOUT)
+        self.store = store
+        self.outage = Outage(f"Redis at {redis_url}", log)
+        self._watching = threading.Lock()
 
-    def enqueue(self, game_id: str) -> None:
-        self.queue.enqueue_call("warlog.jobs.resolve_game", args=(game_id,), result_ttl=60, failure_ttl=86400)
+    def enqueue(self, game_id: str) -> bool:
+        """Queue a game; while Redis is down, leave it to the sweep (the submission is in the
+        ledger) and return False."""
+        try:
+            self.queue.enqueue_call("warlog.jobs.resolve_game", args=(game_id,), result_ttl=60, failure_ttl=86400)
+            return True
+        except Exception as err:
+            if not is_outage(err):
+                raise
+            self.outage.down(err, "submissions are recorded and will be queued when it is back")
+            self._watch()
+            return False
+
+    def _watch(self) -> None:
+        """Wait for Redis in a background thread (one at a time), then sweep the ledger."""
+        if not self._watching.acquire(blocking=False):
+            return
+
+        def loop() -> None:
+            try:
+                backoff = Backoff()
+                while True:
+                    time.sleep(backoff.step())
+                    try:
+                        self.redis.ping()
+                        break
+                    except Exception as err:
+                        if not is_outage(err):
+                            raise
+                self.outage.up()
+            finally:
+                self._watching.release()
+            if self.store is not None:
+                try:
+                    sweep(self.store, self.enqueue)
+                except Exception as err:
+                    log.warning("sweep after the Redis outage failed (%s); the periodic sweep will retry", err)
+
+        threading.Thread(target=loop, name="warlog-redis-watch", daemon=True).start()
+
+    def clean_failed(self, now: float | None = None) -> int:
+        """Drop the jobs of killed workers (issue 14): RQ moves a job whose worker died to its
+        failed registry; the ledger, not RQ, says what is still to judge, and the sweep has
+        queued it again. Jobs that failed on an error of their own stay (for a day) to be read.
+        `now` (Unix time) is when to judge a started job abandoned; tests look ahead with it."""
+        from rq.registry import FailedJobRegistry, StartedJobRegistry
+
+        StartedJobRegistry(queue=self.queue).cleanup(timestamp=now)  # abandoned jobs -> failed registry
+        failed = FailedJobRegistry(queue=self.queue)
+        dropped = 0
+        for job_id in failed.get_job_ids():
+            job = self.queue.fetch_job(job_id)
+            info = (job.latest_result().exc_string if job and job.latest_result() else "") or ""
+            if job is None or "AbandonedJobError" in info:
+                failed.remove(job_id, delete_job=True)
+                dropped += 1
+        if dropped:
+            log.info("dropped %d failed job(s) of killed workers", dropped)
+        return dropped
 
 
-def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: float) -> threading.Event:
-    """Sweep now, then every `interval` seconds in a daemon thread; set the returned event to stop."""
+def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: float,
+                  also: Callable[[], object] | None = None) -> threading.Event:
+    """Sweep now, then every `interval` seconds in a daemon thread (and run `also` after each
+    sweep); set the returned event to stop. While the ledger is unreachable it says so once
+    and tries again sooner, backing off up to `interval`."""
     stop = threading.Event()
 
     def loop() -> None:
+        backoff = Backoff(ceiling=interval)
         while not stop.is_set():
+            wait = interval
             try:
                 sweep(store, enqueue)
-            except Exception:
+                if also is not None:
+                    also()
+                LEDGER.up()
+                backoff.reset()
+            except Exception as err:
                 if stop.is_set():
                     return  # shutting down: the store may already be closed
-                log.exception("sweep failed")
-            if stop.wait(interval):
+                if is_outage(err):
+                    LEDGER.down(err, "submissions wait; sweeping again when it is back")
+                    wait = backoff.step()
+                else:
+                    log.exception("sweep failed")
+            if stop.wait(wait):
                 return
 
     threading.Thread(target=loop, name="warlog-sweeper", daemon=True).start()

@@ -198,9 +198,15 @@ class Warlog:
         if viewer.director or viewer.seat is None:
             raise Forbidden("moves are made with a seat token; a director submits rulings")
         created = self.created(game_id)
-        status = self._status(game_id)
+        summary = self.summary(game_id)
+        status = summary.status
         if status != "active":
             raise StaleSeq(f"the game is {status}: no moves are taken now", status=status)
+        if viewer.seat not in summary.active_seats:  # issue 14: the seat not asked cannot stall the other
+            waiting = ", ".join(summary.active_seats) or "nobody"
+            raise StaleSeq(f"it is not {viewer.seat}'s turn: the game waits for {waiting}"
+                           f"{' (a move is being judged)' if summary.pending else ''}",
+                           active_seats=summary.active_seats, current_seq=summary.last_seq)
         if not isinstance(expected_seq, int) or not 0 <= expected_seq < 2**53:
             raise Unprocessable("expected_seq must be the sequence number of an event you have seen (0 or more)",
                                 fields={"expected_seq": ["not a sequence number"]})
@@ -219,6 +225,10 @@ class Warlog:
             raise Forbidden("only the game's director may rule")
         if self._status(game_id) == "waiting":
             raise StaleSeq("the game has not started")
+        roles = self.created(game_id).payload["roles"]
+        if ruling.get("kind") == "award" and ruling.get("winner") not in (*roles, "draw", None):  # issue 14
+            raise Unprocessable(f"an award's winner is one of the seats ({', '.join(roles)}) or \"draw\"",
+                                fields={"winner": [f"not a seat of this game: {ruling.get('winner')!r}"]})
         while True:
             last = self.store.last_seq(game_id)
             try:

@@ -26,6 +26,19 @@ action_like = st.fixed_dictionaries(
 
 
 @pytest.fixture
+def app(tmp_path: Any) -> Any:
+    """The conftest app with the refused-moves limit (issue 14) out of the fuzzer's way: it
+    probes what the validators refuse, and would otherwise meet 429 after 30 refusals."""
+    from warlog.app import create_app
+
+    app = create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp_path}/warlog.sqlite3",
+                      "WARLOG_REFUSED_LIMIT": "1000000 per minute"})
+    yield app
+    app.extensions["warlog_sweeper_stop"].set()
+    app.extensions["warlog"].store.close()
+
+
+@pytest.fixture
 def aob_game(new_game: Any) -> Any:
     return new_game("assault-on-belgium", "may-1940")
 

@@ -80,11 +80,33 @@ def test_same_idempotency_key_is_one_move(new_game) -> None:
     assert again.get_json()["duplicate"] is True
 
 
-def test_out_of_turn_move_is_rejected_with_reason(new_game) -> None:
+def test_out_of_turn_move_is_refused_with_409(new_game) -> None:
+    """Issue 14: the seat not asked is refused at the API (nothing recorded), not later."""
     p: Player = new_game()
-    res = p.play("south", {"type": "roll"})
+    r = p.client.post(f"/api/v1/games/{p.id}/moves", headers=p.auth("south"), json={
+        "action": {"type": "roll"}, "expected_seq": p.info()["seq"], "idempotency_key": "early"})
+    assert r.status_code == 409
+    assert "not south's turn" in r.get_json()["error"]
+
+
+def test_a_move_that_becomes_out_of_turn_before_it_is_judged_is_rejected_with_reason(new_game) -> None:
+    """North queues a second move behind a bank that passes the turn: the rules refuse it."""
+    p: Player = new_game()
+    svc = p.app.extensions["warlog"]
+    real, svc.enqueue = svc.enqueue, lambda game_id: None  # hold the worker back
+    try:
+        seq = p.info()["seq"]
+        for i, action in enumerate(({"type": "bank"}, {"type": "roll"})):
+            r = p.client.post(f"/api/v1/games/{p.id}/moves", headers=p.auth("north"), json={
+                "action": action, "expected_seq": seq + i, "idempotency_key": f"n{i}"})
+            assert r.status_code == 202, r.get_json()
+    finally:
+        svc.enqueue = real
+    real(p.id)
+    p.wait()
+    res = p.client.get(f"/api/v1/games/{p.id}/moves/{seq + 2}", headers=p.auth("north")).get_json()
     assert res["status"] == "rejected"
-    assert "not south's turn" in res["reasons"][0]["message"]
+    assert "not north's turn" in res["reasons"][0]["message"]
 
 
 def test_openapi_document_lists_every_route(client) -> None:

@@ -70,9 +70,12 @@ def test_import_of_a_bad_file_is_a_clear_refusal(tmp_path: Path, content: bytes,
 @pytest.mark.parametrize("args, says", [
     (["games", "--db", "mysql://x/y"], "cannot open a ledger at 'mysql://x/y'"),
     (["export", "g", "--db", "redis://x"], "cannot open a ledger at 'redis://x': use sqlite:///"),
-    (["worker", "--burst", "--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:///{tmp}/w.sqlite3"],
-     "cannot reach Redis at redis://127.0.0.1:1/0"),
-    (["serve", "--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:///{tmp}/w.sqlite3"], "cannot reach Redis"),
+    (["worker", "--burst", "--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:///{tmp}/w.sqlite3",
+      "--allow-embedded-ledger"], "cannot reach Redis at redis://127.0.0.1:1/0"),
+    (["serve", "--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:///{tmp}/w.sqlite3", "--allow-embedded-ledger"],
+     "cannot reach Redis"),
+    (["serve", "--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:///{tmp}/w.sqlite3"],
+     "a queue (WARLOG_REDIS=redis://127.0.0.1:1/0) with an embedded SQLite ledger"),  # issue 14
 ])
 def test_unreachable_services_and_bad_urls_are_one_line_errors(tmp_path: Path, args: list[str], says: str) -> None:
     r = CliRunner().invoke(main, [a.replace("{tmp}", str(tmp_path)) for a in args])

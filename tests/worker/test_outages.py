@@ -1,0 +1,184 @@
+"""Issue 14, defect 1: workers ride out a Redis outage and a PostgreSQL outage, and nothing
+stays pending once they are back. Each test starts its own redis-server / PostgreSQL cluster on
+a free port and kills it; the machine's shared ones are never touched."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+import redis
+
+from tests.conftest import REDIS_URL, Player
+from tests.support.services import PostgresServer, RedisServer
+from warlog.app import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path)
+    server.start()
+    yield server
+    server.kill()
+
+
+def _start_worker(db: str, redis_url: str, tmp: Path, name: str, *args: str, **env: str) -> subprocess.Popen[bytes]:
+    log = open(tmp / f"{name}.log", "wb")
+    return subprocess.Popen(
+        [sys.executable, str(ROOT / "worker.py"), "--db", db, "--redis", redis_url, "--name", name, *args],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "WARLOG_GAME_MODULES": "tests.support.dice_duel_plugin", **env})
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _new(app: Any) -> Player:
+    client = app.test_client()
+    r = client.post("/api/v1/games", json={"game": "dice-duel", "scenario": "short"})
+    p = Player(client, app, r.get_json())
+    p.join_all()
+    return p
+
+
+def _submit(p: Player) -> int:
+    info = p.info()
+    r = p.client.post(f"/api/v1/games/{p.id}/moves", headers=p.auth(info["active_seats"][0]), json={
+        "action": {"type": "roll"}, "expected_seq": info["seq"], "idempotency_key": uuid.uuid4().hex})
+    assert r.status_code == 202, r.get_json()
+    return int(r.get_json()["seq"])
+
+
+def _wait_judged(p: Player, seq: int, timeout: float) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        status = p.client.get(f"/api/v1/games/{p.id}/moves/{seq}").get_json().get("status", "pending")
+        if status != "pending":
+            return str(status)
+        assert time.monotonic() < deadline, f"game {p.id}: submission {seq} still pending after {timeout}s"
+        time.sleep(0.2)
+
+
+def _wait_for_text(path: Path, text: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while text not in path.read_text(errors="replace"):
+        assert time.monotonic() < deadline, f"{text!r} never appeared in {path.name}:\n{path.read_text()[-2000:]}"
+        time.sleep(0.1)
+
+
+def _outage_lines(caplog: pytest.LogCaptureFixture, word: str) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if word in r.getMessage() and "unreachable" in r.getMessage()]
+
+
+def test_a_worker_in_a_job_rides_out_a_redis_outage(pg_url: str, own_redis: RedisServer, tmp_path: Path,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    app = create_app({"TESTING": True, "WARLOG_DB": pg_url, "WARLOG_REDIS": own_redis.url})
+    games = [_new(app) for _ in range(3)]
+    worker = _start_worker(pg_url, own_redis.url, tmp_path, "w1", "--sweep-interval", "1",
+                           WARLOG_FAULT_DELAY_BEFORE_APPEND="2")
+    try:
+        first = _submit(games[0])
+        _wait_for_text(tmp_path / "w1.log", "resolve_game")  # the worker is in the job
+        own_redis.kill()
+        during = [(g, _submit(g)) for g in games[1:]]  # recorded while Redis is down: 202 each
+        time.sleep(3)  # the job appends its judgement, then RQ's own bookkeeping meets the outage
+        assert worker.poll() is None, (tmp_path / "w1.log").read_text()[-3000:]
+        own_redis.start()  # back, empty: the queued jobs are gone, the ledger still knows
+        assert _wait_judged(games[0], first, 30) == "resolved"
+        for g, seq in during:
+            assert _wait_judged(g, seq, 30) == "resolved"
+        assert worker.poll() is None, "the worker survived the outage"
+    finally:
+        _stop(worker)
+        app.extensions["warlog"].store.close()
+    log = (tmp_path / "w1.log").read_text()
+    assert "Traceback" not in log, log[-3000:]
+    assert "unreachable" in log and "back" in log, log[-3000:]
+    web = _outage_lines(caplog, "Redis")
+    assert len(web) == 1, [r.getMessage() for r in web]  # one clear line for the outage, not one per move
+    assert all(r.exc_info is None for r in caplog.records if r.name.startswith("warlog")), "no traceback"
+
+
+def test_after_a_redis_outage_the_web_process_queues_what_it_recorded(pg_url: str, own_redis: RedisServer,
+                                                                      tmp_path: Path) -> None:
+    """The sweep does not depend on a worker having survived: with no worker at all, the web
+    process puts back on the queue every submission it recorded during the outage."""
+    from rq import Queue
+    from rq.serializers import JSONSerializer
+
+    app = create_app({"TESTING": True, "WARLOG_DB": pg_url, "WARLOG_REDIS": own_redis.url})
+    try:
+        games = [_new(app) for _ in range(2)]
+        own_redis.kill()
+        seqs = [_submit(g) for g in games]
+        own_redis.start()
+        conn = redis.Redis.from_url(own_redis.url)
+        queue = Queue("warlog", connection=conn, serializer=JSONSerializer)
+        deadline = time.monotonic() + 20
+        while {j.args[0] for j in queue.get_jobs()} != {g.id for g in games}:
+            assert time.monotonic() < deadline, [j.args for j in queue.get_jobs()]
+            time.sleep(0.2)
+        worker = _start_worker(pg_url, own_redis.url, tmp_path, "burst", "--burst")
+        assert worker.wait(timeout=60) == 0
+        for g, seq in zip(games, seqs):
+            assert _wait_judged(g, seq, 5) == "resolved"
+    finally:
+        app.extensions["warlog"].store.close()
+
+
+@pytest.fixture
+def shared_redis() -> str:
+    conn = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+    conn.ping()
+    conn.flushdb()
+    return REDIS_URL
+
+
+def test_a_worker_rides_out_a_postgresql_outage(tmp_path: Path, shared_redis: str,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    pg = PostgresServer()
+    pg.start()
+    app = create_app({"TESTING": True, "WARLOG_DB": pg.url, "WARLOG_REDIS": shared_redis})
+    worker = _start_worker(pg.url, shared_redis, tmp_path, "pgw", "--sweep-interval", "1",
+                           WARLOG_FAULT_DELAY_BEFORE_APPEND="2")
+    try:
+        game = _new(app)
+        seq = _submit(game)
+        _wait_for_text(tmp_path / "pgw.log", "resolve_game")
+        pg.stop()  # in the middle of the job, before its append
+        for _ in range(2):  # the web process: a clear 503, not a 500
+            r = game.client.get(f"/api/v1/games/{game.id}")
+            assert r.status_code == 503, (r.status_code, r.get_data(as_text=True)[:300])
+            assert "ledger" in r.get_json()["error"] and r.headers.get("Retry-After")
+        time.sleep(3)
+        assert worker.poll() is None, (tmp_path / "pgw.log").read_text()[-3000:]
+        pg.start()
+        assert _wait_judged(game, seq, 30) == "resolved"
+        assert worker.poll() is None
+    finally:
+        _stop(worker)
+        app.extensions["warlog"].store.close()
+        pg.remove()
+    log = (tmp_path / "pgw.log").read_text()
+    assert "Traceback" not in log, log[-3000:]
+    assert "s3cret-pw" not in log and "s3cret-pw" not in caplog.text, "the password is masked"
+    assert len(_outage_lines(caplog, "ledger")) == 1, [r.getMessage() for r in caplog.records]

@@ -1,0 +1,65 @@
+"""Request hygiene at the edge, before any route runs (issue 14, defect 2).
+
+PostgreSQL text cannot hold the NUL character (U+0000), and no field of this API or its
+pages has a use for it: a NUL anywhere in the path, the query string, a form or a JSON body
+is refused here with a 400 that names where it was, so no route ever hands one to the ledger.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+
+NUL = "\x00"
+
+
+def _nul_in(value: Any, where: str) -> str | None:
+    """The place of the first NUL in a parsed JSON value (keys included), or None."""
+    if isinstance(value, str):
+        return where if NUL in value else None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if NUL in str(k):
+                return f"{where}.{k!r} (a key)"
+            found = _nul_in(v, f"{where}.{k}")
+            if found:
+                return found
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found = _nul_in(v, f"{where}[{i}]")
+            if found:
+                return found
+    return None
+
+
+def find_nul() -> str | None:
+    """Where the current request carries a NUL, or None."""
+    if NUL in request.path:
+        return "the path"
+    for name, source in (("query", request.args), ("form", request.form)):
+        for key, value in source.items(multi=True):
+            if NUL in key or NUL in value:
+                return f"the {name} parameter {key.replace(NUL, '?')!r}"
+    if request.is_json:
+        data = request.get_json(silent=True)
+        return _nul_in(data, "the body")
+    return None
+
+
+def refuse_nul() -> Response | tuple[Any, int] | None:
+    where = find_nul()
+    if where is None:
+        return None
+    message = f"{where} contains the NUL character (U+0000), which no field accepts"
+    if request.path.startswith("/api/"):
+        return jsonify({"error": message}), 400
+    from warlog.pageutil import error_page, finish, wants_json
+
+    if wants_json():
+        return jsonify({"error": message}), 400
+    return finish(Response(*error_page(400, "Bad request", message)))
+
+
+def install(app: Flask) -> None:
+    app.before_request(refuse_nul)
