@@ -77,7 +77,7 @@ def _candidates(scenario: str) -> list[dict[str, Any]]:
             + [{"type": "choose_victory", "condition": c} for c in ("escape", "casualties", "hold")])
 
 
-def _apply_ruling(p: Player, kind: str, scenario: str) -> dict[str, Any]:
+def _apply_ruling(app: Any, p: Player, kind: str, scenario: str) -> dict[str, Any]:
     """Make the ruling; return what the attack needs to know of it."""
     events = _director_events(p)
     last_vc = _last_vc_resolution(events)
@@ -104,6 +104,10 @@ def _apply_ruling(p: Player, kind: str, scenario: str) -> dict[str, Any]:
     assert kind == "award_then_reopen"
     award = _rule(p, {"kind": "award", "winner": "us", "result": "US victory", "reason": "VC forfeits"})
     assert p.info()["status"] == "ended", award
+    # the end publishes the seed (and every secret so far): each attacker keeps what it read
+    remembered = {who: (lambda r: r.seeds(commitments(r.events)))(
+        Reader(app, p.id, p.created["seats"][who] if who else None).read()) for who in ("us", None)}
+    assert all(len(seeds) == 1 for seeds in remembered.values())
     reopen = _rule(p, {"kind": "void", "target": last_vc["seq"], "reason": "the forfeit was a mistake"})
     assert p.info()["status"] == "active", reopen
     # the VC sends its last set-up move again; it is as secret as the first time
@@ -111,7 +115,7 @@ def _apply_ruling(p: Player, kind: str, scenario: str) -> dict[str, Any]:
     acts = listing["actions"]
     again = acts[len(acts) // 3] if {a["type"] for a in acts} & {"at", "camp"} else acts[-1]
     p.play("vc", again, key="vc-again")
-    return {"ruling": reopen}
+    return {"ruling": reopen, "remembered": remembered}
 
 
 def _secret_marks(p: Player, scenario: str) -> list[str]:
@@ -136,7 +140,7 @@ def test_issue_15_no_ruling_opens_the_vc_secrets_to_the_us_seat_or_a_spectator(a
     p: Player = new_game("vietnam-battles", scenario)
     keys = _play_setup(p, scenario)
     ruled_from = p.info()["seq"] + 1
-    made = _apply_ruling(p, kind, scenario)
+    made = _apply_ruling(app, p, kind, scenario)
     keys.append("vc-again")
     marks = _secret_marks(p, scenario)
     vc_subs = _vc_submissions(_director_events(p))
@@ -150,8 +154,8 @@ def test_issue_15_no_ruling_opens_the_vc_secrets_to_the_us_seat_or_a_spectator(a
         leaked = [m for m in marks if m in corpus]
         assert leaked == [], (who, leaked[:5])
         seeds = reading.seeds(commitments(reading.events))
-        if kind != "award_then_reopen":
-            assert seeds == [], who  # the seed of a running game with hidden information is the director's
+        assert seeds == [], who  # the seed of a running game with hidden information is the director's
+        seeds += made.get("remembered", {}).get(who, [])
         seen = {e["seq"]: e for e in reading.events}
         recovered = [hash_and_guess(seen[e["seq"]], seeds, cands, [None, *keys]) for e in vc_subs]
         assert sum(map(len, recovered)) == 0, (who, recovered)
