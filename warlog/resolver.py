@@ -64,7 +64,8 @@ class Resolver:
             last_seq = summary.last_seq
             state = history.state_at(last_seq)
             die = self._dice(game_id, created, submission)
-            j = judge(game, state, submission, die, history, ended=summary.status == "ended")
+            j = judge(game, state, submission, die, history, ended=summary.status == "ended",
+                      fresh_seed=self._fresh_period(game_id, submission.seq))
             if game.keeps_secrets:
                 j.payload["blind"] = derive_blind(self._seed(game_id, last_seq + 1), game_id, last_seq + 1)  # step 5
             events = [NewEvent(j.kind, None, j.payload)]
@@ -123,6 +124,12 @@ class Resolver:
             fresh = new_seed()
         events.append(book.commit(fresh))
         return fresh
+
+    def _fresh_period(self, game_id: str, seq: int) -> bool:
+        """Whether the submission at `seq` comes right after a fresh seed's commitment."""
+        book = self.seed_books.get(self.store, game_id)
+        k = book.period_of(seq)
+        return k > 0 and book.periods[k][0] == seq - 1
 
     def _seed(self, game_id: str, seq: int) -> bytes:
         """The seed in force at position `seq` (ledger.dice step 7)."""

@@ -140,7 +140,8 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             else:
                 die = fixed_dice([d["value"] for d in ev.payload.get("dice", [])]).draw
             history = _MemoryHistory(events[: ev.seq])
-            j = judge(game, state, sub, die, history, ended)
+            k = seeds.period(sub.seq)
+            j = judge(game, state, sub, die, history, ended, fresh_seed=k > 0 and seeds.starts[k] == sub.seq - 1)
             _compare(ev, j.kind, j.payload)
             if seeds.at(sub.seq) is not None:
                 report.dice_derived += len(ev.payload.get("dice", []))
