@@ -427,6 +427,9 @@ def redact_payload(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
             payload.pop("seed", None)
         if isinstance(payload.get("ruling"), dict):
             payload = redact_ruling(payload)
+        if ev.type == REJECTED and payload.get("seat") == DIRECTOR:  # a refused adjustment may quote its patch
+            payload["reasons"] = [{"message": "the director's ruling was refused (the reason is hidden until the "
+                                              "game ends)", "rule": "director ruling"}]
     if any(d.get("secret") for d in payload.get("dice") or []):
         payload["dice"] = [{**d, "value": None} if d.get("secret") else d for d in payload["dice"]]
     if game.keeps_secrets:
@@ -443,7 +446,7 @@ def redact_payload(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
         if ev.type == RESOLVED:
             payload["facts"] = [f for f in payload.get("facts", [])
                                 if f.get("visible_to") is None or viewer.seat in f["visible_to"]]
-        if ev.type == REJECTED and payload.get("seat") != viewer.seat:
+        if ev.type == REJECTED and payload.get("seat") not in (viewer.seat, DIRECTOR):
             payload["reasons"] = [{"message": "another seat's move was refused (hidden until the game ends)",
                                    "rule": None}]
     return payload

@@ -179,3 +179,27 @@ def test_issue_15_the_attack_is_real_with_the_seed_it_recovers_every_hidden_set_
     hits = [hash_and_guess(seen[e["seq"]], seeds, _candidates("snoopys_nose"), [None, *keys]) for e in subs]
     assert len(subs) == 27 and [len(h) for h in hits] == [1] * 27
     assert [h[0] for h in hits] == [e["payload"]["action"] for e in subs]
+
+
+def test_issue_15_an_adjustment_is_the_directors_secret_move_even_when_refused(app, new_game):
+    """The secret-number test game (tests/pages/secret_game.py): the director corrects north's
+    secret, then sends a patch the state refuses. South and a spectator read that the state was
+    adjusted and that a ruling was refused; never a path, a value or the refusal's text."""
+    from tests.pages.secret_game import install
+
+    install()
+    p: Player = new_game("secret-test", "only")
+    _rule(p, {"kind": "adjust", "reason": "north's die was misread",
+              "patch": [{"op": "replace", "path": "/secrets/north", "value": "zq-north-6"}]})
+    r = p.client.post(f"/api/v1/games/{p.id}/rulings", headers=p.auth("director"), json={
+        "kind": "adjust", "reason": "again", "patch": [{"op": "remove", "path": "/secrets/north/zq-north-6"}]})
+    p.wait()
+    refused = p.client.get(f"/api/v1/games/{p.id}/moves/{r.get_json()['seq']}", headers=p.auth("director")).get_json()
+    assert refused["status"] == "rejected" and "zq-north-6" in refused["reasons"][0]["message"]
+    for who in ("south", None):
+        reading = Reader(app, p.id, p.created["seats"][who] if who else None).read(pages_from=0)
+        assert "zq-north-6" not in reading.corpus and "/secrets" not in reading.corpus, who
+        assert "Director adjusts the game's state (what changed is hidden until the game ends)" in reading.corpus
+        assert "the director's ruling was refused (the reason is hidden until the game ends)" in reading.corpus
+    north = Reader(app, p.id, p.created["seats"]["north"]).read()
+    assert "zq-north-6" in north.corpus  # north's own view shows its corrected secret
