@@ -26,6 +26,17 @@ Scheme "warlog-hmac-sha256-v1", written so that anyone can re-implement it from 
    another seat's secret by hashing every candidate payload and comparing the event's public
    hash. After the reveal anyone can re-derive every blind.
 
+6. (see docs/ledger.md: secret dice show no value before the end.)
+
+7. Seed periods. No game goes on with a revealed seed: when a seed is revealed and the game goes
+   on (a director's `reveal_seed` in a running game), or a submission comes after the reveal (a
+   ruling that reopens an ended game), the server first draws a fresh seed and records only its
+   commitment in a `seed_committed` event {"commitment", "period"}. Period 0 is committed in
+   event 0; period k by the k-th `seed_committed` event, at seq c_k. Every die and blind of a
+   position s (the submission at s, the set-up at the `game_started` seq, the event at s) uses
+   the seed of the newest period with c_k < s. Each period's seed is revealed like the first,
+   in a `seed_revealed` event naming its commitment (and its `period` when k > 0).
+
 No `random` module and no wall clock: only `secrets` to draw the seed.
 """
 
@@ -66,6 +77,16 @@ def derive_die(seed: bytes, game_id: str, seq: int, index: int, entropy: str, fa
         if v < faces:
             return v + 1
         attempt += 1
+
+
+def seed_in_force(seeds: list[tuple[int, bytes]], seq: int) -> bytes | None:
+    """The seed of position `seq` (step 7): the newest period committed before it. `seeds` are
+    (seq of the commitment, seed), oldest first (event 0's seed at 0)."""
+    found = None
+    for start, seed in seeds:
+        if start < seq or start == 0:
+            found = seed
+    return found
 
 
 def derive_blind(seed: bytes, game_id: str, seq: int) -> str:

@@ -22,6 +22,7 @@ RESOLVED = "resolved"  # a submission judged legal: facts, dice, rule sections, 
 REJECTED = "rejected"  # a submission judged illegal: reasons with rule sections
 GAME_ENDED = "game_ended"  # the outcome
 SEED_REVEALED = "seed_revealed"  # the secret seed, so that anyone can re-derive every die
+SEED_COMMITTED = "seed_committed"  # a fresh seed's commitment: the dice after it no longer use a revealed seed
 
 EVENT_TYPES = (
     GAME_CREATED,
@@ -32,6 +33,7 @@ EVENT_TYPES = (
     REJECTED,
     GAME_ENDED,
     SEED_REVEALED,
+    SEED_COMMITTED,
 )
 
 DIRECTOR = "director"  # the seat name a director's rulings are recorded under

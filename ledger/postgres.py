@@ -73,6 +73,12 @@ CREATE TABLE IF NOT EXISTS secrets (
     game_id TEXT PRIMARY KEY,
     secret BYTEA NOT NULL
 );
+CREATE TABLE IF NOT EXISTS seed_periods (
+    game_id TEXT NOT NULL,
+    seq BIGINT NOT NULL,
+    secret BYTEA NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id TEXT NOT NULL,
     seq BIGINT NOT NULL,
@@ -212,24 +218,26 @@ class PostgresStore(SqlEventStore):
         projection.check_new_events(events, idempotency_key)
         if expected_seq == -1 and game_info is None:
             raise ValueError("the first append of a game needs game_info=(game, scenario, sandbox)")
+        key = projection.scoped_key(events, idempotency_key) if idempotency_key is not None else None
         with self._conn() as conn:
             try:
                 # Pipeline mode: BEGIN and the two reads go in one round trip, the writes and
                 # COMMIT in a second one.
                 with conn.pipeline(), conn.transaction():
-                    return self._append(conn, game_id, expected_seq, events, summary, idempotency_key,
-                                        secret, game_info)
+                    return self._append(conn, game_id, expected_seq, events, summary, key, secret, game_info)
             except errors.UniqueViolation:
                 pass  # another writer took this seq (or key) and committed: report what won
+            except DuplicateKey as dup:
+                raise DuplicateKey(game_id, idempotency_key or "", dup.seq) from None
             except Conflict:
                 # A writer with the same key may have committed between our key check and our
                 # seq check: a retry of an accepted submission is a duplicate, not a conflict.
-                if idempotency_key is None or self._idempotent_seq(conn, game_id, idempotency_key) is None:
+                if key is None or self._idempotent_seq(conn, game_id, key) is None:
                     raise
-            if idempotency_key is not None:
-                seq = self._idempotent_seq(conn, game_id, idempotency_key)
+            if key is not None:
+                seq = self._idempotent_seq(conn, game_id, key)
                 if seq is not None:
-                    raise DuplicateKey(game_id, idempotency_key, seq)
+                    raise DuplicateKey(game_id, idempotency_key or "", seq)
             raise Conflict(game_id, expected_seq, self._last_seq(conn, game_id))
 
     def _append(
@@ -266,9 +274,9 @@ class PostgresStore(SqlEventStore):
             prev_hash = ev.hash
         with conn.cursor() as cur:
             cur.executemany(_INSERT_EVENT, [event_row(ev) for ev in sealed])
-        if idempotency_key is not None:
+        if idempotency_key is not None:  # already scoped to the seat by append()
             conn.execute("INSERT INTO idempotency (game_id, key, seq) VALUES (%s, %s, %s)",
-                         (game_id, idempotency_key, sealed[0].seq))
+                         (game_id, idempotency_key, sealed[projection.keyed_index(events)].seq))
         if expected_seq == -1:
             assert game_info is not None
             before = projection.new_summary(game_id, game_info, sealed[0].recorded_at)
@@ -276,6 +284,9 @@ class PostgresStore(SqlEventStore):
                 conn.execute("INSERT INTO secrets (game_id, secret) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                              (game_id, secret))
         else:
+            if secret is not None:  # a fresh seed period (ledger.dice step 7)
+                conn.execute("INSERT INTO seed_periods (game_id, seq, secret) VALUES (%s, %s, %s)",
+                             (game_id, sealed[projection.new_seed_index(events)].seq, secret))
             before = row_summary(found) if found else projection.summary_from_events(
                 [row_event(r) for r in conn.execute(
                     f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq <= %s ORDER BY seq",

@@ -12,7 +12,7 @@ import dataclasses
 from typing import Iterable
 
 from ledger.events import (
-    GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SUBMITTED, Event, NewEvent, check_chain,
+    GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SEED_COMMITTED, SUBMITTED, Event, NewEvent, check_chain,
 )
 from ledger.store import GameSummary, SummaryUpdate
 
@@ -63,12 +63,32 @@ def new_summary(game_id: str, game_info: tuple[str, str, bool], created_at: str)
     return GameSummary(game_id, game, scenario, "waiting", created_at, -1, sandbox=bool(sandbox))
 
 
+def keyed_index(events: list[NewEvent]) -> int:
+    """Where in a batch the idempotency key binds: its first `submitted` event (a fresh seed's
+    `seed_committed` may come before it, ledger.dice step 7)."""
+    return next(i for i, ev in enumerate(events) if ev.type == SUBMITTED)
+
+
+def scoped_key(events: list[NewEvent], key: str) -> str:
+    """The idempotency row's key: unique per (game, seat, key), so that one seat can never take
+    (or learn of) another's key. Stored as "<seat>:<key>" (seat names hold no colon)."""
+    return f"{events[keyed_index(events)].seat or ''}:{key}"
+
+
+def new_seed_index(events: list[NewEvent]) -> int:
+    """The `seed_committed` event a later append's `secret` belongs to."""
+    found = [i for i, ev in enumerate(events) if ev.type == SEED_COMMITTED]
+    if len(found) != 1:
+        raise ValueError("a secret appended to a running game needs exactly one `seed_committed` event in the batch")
+    return found[0]
+
+
 def check_new_events(events: list[NewEvent], idempotency_key: str | None) -> None:
     """Refuse a batch the projection could not fold (before touching the database)."""
     if not events:
         raise ValueError("append needs at least one event")
-    if idempotency_key is not None and events[0].type != SUBMITTED:
-        raise ValueError("an idempotency key binds to a batch whose first event is `submitted`")
+    if idempotency_key is not None and not any(ev.type == SUBMITTED for ev in events):
+        raise ValueError("an idempotency key binds to the batch's `submitted` event")
     for ev in events:
         if ev.type in (RESOLVED, REJECTED):
             submission_seq(ev)

@@ -72,6 +72,12 @@ CREATE TABLE IF NOT EXISTS secrets (
     game_id TEXT PRIMARY KEY,
     secret BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS seed_periods (
+    game_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    secret BLOB NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -192,12 +198,13 @@ class SqliteStore(SqlEventStore):
         projection.check_new_events(events, idempotency_key)
         if expected_seq == -1 and game_info is None:
             raise ValueError("the first append of a game needs game_info=(game, scenario, sandbox)")
+        key = projection.scoped_key(events, idempotency_key) if idempotency_key is not None else None
         try:
             with self._write() as conn:
-                if idempotency_key is not None:
-                    seq = self._idempotent_seq(conn, game_id, idempotency_key)
+                if key is not None:
+                    seq = self._idempotent_seq(conn, game_id, key)
                     if seq is not None:
-                        raise DuplicateKey(game_id, idempotency_key, seq)
+                        raise DuplicateKey(game_id, idempotency_key or "", seq)
                 row = conn.execute("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
                                    (game_id,)).fetchone()
                 current, prev_hash = row if row else (-1, GENESIS_HASH)
@@ -210,9 +217,9 @@ class SqliteStore(SqlEventStore):
                     sealed.append(ev)
                     prev_hash = ev.hash
                 conn.executemany(_INSERT_EVENT, map(event_row, sealed))
-                if idempotency_key is not None:
+                if key is not None:
                     conn.execute("INSERT INTO idempotency (game_id, key, seq) VALUES (?, ?, ?)",
-                                 (game_id, idempotency_key, sealed[0].seq))
+                                 (game_id, key, sealed[projection.keyed_index(events)].seq))
                 if expected_seq == -1:
                     assert game_info is not None
                     before = projection.new_summary(game_id, game_info, sealed[0].recorded_at)
@@ -220,6 +227,9 @@ class SqliteStore(SqlEventStore):
                         conn.execute("INSERT OR IGNORE INTO secrets (game_id, secret) VALUES (?, ?)",
                                      (game_id, secret))
                 else:
+                    if secret is not None:  # a fresh seed period (ledger.dice step 7)
+                        conn.execute("INSERT INTO seed_periods (game_id, seq, secret) VALUES (?, ?, ?)",
+                                     (game_id, sealed[projection.new_seed_index(events)].seq, secret))
                     before = self._summary(conn, game_id) or projection.summary_from_events(  # a lost row
                         [row_event(r) for r in conn.execute(
                             f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq",
@@ -231,10 +241,10 @@ class SqliteStore(SqlEventStore):
         except sqlite3.IntegrityError:
             # A writer won the race for this seq or key (BEGIN IMMEDIATE makes this rare).
             with self._conn() as conn:
-                if idempotency_key is not None:
-                    seq = self._idempotent_seq(conn, game_id, idempotency_key)
+                if key is not None:
+                    seq = self._idempotent_seq(conn, game_id, key)
                     if seq is not None:
-                        raise DuplicateKey(game_id, idempotency_key, seq) from None
+                        raise DuplicateKey(game_id, idempotency_key or "", seq) from None
                 raise Conflict(game_id, expected_seq, self._last_seq(conn, game_id)) from None
 
     def import_events(self, events: list[Event], secret: bytes | None, summary: GameSummary) -> None:

@@ -99,13 +99,18 @@ class SqlEventStore(EventStore):
                           "ORDER BY created_at, game_id", ())
         return [r[0] for r in rows]
 
-    def idempotent_seq(self, game_id: str, key: str) -> int | None:
+    def idempotent_seq(self, game_id: str, key: str, seat: str | None = None) -> int | None:
         with self._conn() as conn:
-            return self._idempotent_seq(conn, game_id, key)
+            return self._idempotent_seq(conn, game_id, f"{seat or ''}:{key}")
 
     def secret(self, game_id: str) -> bytes | None:
         rows = self._rows("SELECT secret FROM secrets WHERE game_id = ?", (game_id,))
         return bytes(rows[0][0]) if rows else None
+
+    def seeds(self, game_id: str) -> list[tuple[int, bytes]]:
+        first = self.secret(game_id)
+        later = self._rows("SELECT seq, secret FROM seed_periods WHERE game_id = ? ORDER BY seq", (game_id,))
+        return ([(0, first)] if first is not None else []) + [(int(r[0]), bytes(r[1])) for r in later]
 
     # -- snapshots (a cache) -------------------------------------------------------------
     def save_snapshot(self, game_id: str, seq: int, state: Any) -> None:

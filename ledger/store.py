@@ -9,8 +9,11 @@ Tables (names are the same on every backend):
   last submitted / last handled submission). Written in the same transaction as the events
   it summarises; can always be rebuilt from `events`.
 * `idempotency` — (game_id, key) unique -> the seq of the `submitted` event it created,
-  written in the same transaction as that event.
+  written in the same transaction as that event. The key column holds "<seat>:<key>" (the seat
+  of that `submitted` event), so keys are unique per (game, seat, key).
 * `secrets` — a game's secret dice seed, written once at creation; never exported until revealed.
+* `seed_periods` — (game_id, seq) -> a fresh seed committed later by the `seed_committed` event
+  at `seq` (ledger.dice step 7), written in the same transaction as that event.
 * `snapshots` — (game_id, seq) -> state JSON. A cache: deleting rows changes nothing.
 """
 
@@ -111,11 +114,12 @@ class EventStore(ABC):
         """Append `events` atomically after `expected_seq` (-1 for a new game).
 
         Seals each event (seq, recorded_at, prev_hash, hash) and writes them in one transaction
-        together with the `games` projection, the idempotency key (bound to the first event
-        of the batch, which must then be `submitted`) and, for a new game, its secret seed
-        and `game_info` = (game name, scenario, sandbox).
+        together with the `games` projection, the idempotency key (bound to the batch's
+        `submitted` event, unique per game and that event's seat) and, for a new game, its
+        secret seed and `game_info` = (game name, scenario, sandbox); for a running game, a
+        `secret` is the fresh seed of the batch's one `seed_committed` event.
         Raises Conflict if the game's last seq is not `expected_seq` (also when two writers
-        race: the unique (game_id, seq) key decides), DuplicateKey if the key was used.
+        race: the unique (game_id, seq) key decides), DuplicateKey if the seat used the key.
         """
 
     # -- reading ---------------------------------------------------------------------
@@ -143,10 +147,17 @@ class EventStore(ABC):
         """Games with a submission that has no resolution yet (the sweeper's work list)."""
 
     @abstractmethod
-    def idempotent_seq(self, game_id: str, key: str) -> int | None: ...
+    def idempotent_seq(self, game_id: str, key: str, seat: str | None = None) -> int | None:
+        """The submission `seat` made with `key`, if any."""
 
     @abstractmethod
-    def secret(self, game_id: str) -> bytes | None: ...
+    def secret(self, game_id: str) -> bytes | None:
+        """The seed committed at creation (period 0)."""
+
+    @abstractmethod
+    def seeds(self, game_id: str) -> list[tuple[int, bytes]]:
+        """Every seed period's (seq of its commitment, seed), oldest first: (0, the first seed),
+        then one per `seed_committed` event."""
 
     # -- snapshots (a cache) -----------------------------------------------------------
     @abstractmethod

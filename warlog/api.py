@@ -14,6 +14,7 @@ from validators.requests import (
 )
 from warlog.openapi import openapi_document
 from warlog.outage import is_outage, unavailable
+from warlog.pageutil import private
 from warlog.service import ServiceError, Unprocessable, Warlog
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -54,6 +55,11 @@ def query(schema: Schema) -> dict[str, Any]:
     except ValidationError as err:
         raise ServiceError("bad query parameters", fields=err.messages) from None
     return loaded
+
+
+@api.after_request
+def _private(resp: Response) -> Response:
+    return private(resp)  # answers depend on the bearer token (issue 15)
 
 
 @api.errorhandler(ServiceError)

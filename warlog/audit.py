@@ -1,7 +1,9 @@
 """The audit page's findings, computed on the server from the ledger itself: the seed
-commitment and (once revealed) whether the seed matches it, the hash chain, every die with
-what it decided (re-derived from the seed when that is public), a fairness test per seat,
-and the director's rulings."""
+commitments (one per seed period, ledger.dice step 7) and, once revealed, whether each seed
+matches its commitment, the hash chain, every die with what it decided (re-derived from its
+period's seed when that is public), a fairness test per seat, and the director's rulings —
+every payload as the viewer may see it (`shown`), so a ruling's private facts reach only the
+seats they are addressed to."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from markupsafe import Markup
 
 from ledger.dice import derive_die
 from ledger.events import (
-    DIRECTOR, GAME_CREATED, GAME_STARTED, REJECTED, RESOLVED, SEED_REVEALED, SUBMITTED, ChainError, Event, check_chain,
+    DIRECTOR, GAME_CREATED, GAME_STARTED, REJECTED, RESOLVED, SEED_COMMITTED, SEED_REVEALED, SUBMITTED, ChainError,
+    Event, check_chain,
 )
 from warlog.render.hexmap import el, num, text
 from warlog.stats import FaceTest, face_test
@@ -46,10 +49,27 @@ class DiceGroup:
 
 
 @dataclass
+class SeedPeriod:
+    """One seed period: its commitment (event 0's, or a `seed_committed` event's at `seq`) and,
+    once the viewer may see it, the revealed seed and whether it matches."""
+
+    period: int
+    seq: int
+    commitment: str
+    seed: str | None = None
+    matches: bool | None = None
+    withheld: bool = False  # revealed to the director for a dispute; public at the end
+
+    def key(self) -> bytes | None:
+        return bytes.fromhex(self.seed) if self.seed and self.matches else None
+
+
+@dataclass
 class Audit:
     commitment: str
     seed: str | None = None
     seed_matches: bool | None = None
+    periods: list[SeedPeriod] = field(default_factory=list)
     chain_ok: bool = False
     chain_error: str | None = None
     events: int = 0
@@ -68,11 +88,14 @@ class Audit:
 
 
 def build(events: Iterable[Event], describe: Any, seat: str | None = None, full: bool = True,
-          owner: Callable[[str], str | None] | None = None) -> Audit:
-    """Read every event once. `describe(submission event) -> str` words a submission; unless
+          owner: Callable[[str], str | None] | None = None,
+          shown: Callable[[Event], dict[str, Any]] | None = None) -> Audit:
+    """Read every event once. `describe(submission event) -> str` words a submission;
+    `shown(event)` is its payload as the viewer may see it (by default all of it); unless
     `full`, facts addressed to other seats (`visible_to`) are left out. `owner(purpose)` names
     the seat a die belongs to (by default: the seat whose move rolled it)."""
     evs = list(events)
+    view = shown or (lambda e: e.payload)
     created = evs[0].payload if evs and evs[0].type == GAME_CREATED else {}
     audit = Audit(commitment=str(created.get("seed_commitment", "")), events=len(evs),
                   sandbox=bool(created.get("sandbox")))
@@ -81,37 +104,34 @@ def build(events: Iterable[Event], describe: Any, seat: str | None = None, full:
         audit.chain_ok = True
     except ChainError as err:
         audit.chain_error = str(err)
-    for ev in evs:
-        if ev.type == SEED_REVEALED:
-            audit.seed = str(ev.payload.get("seed", ""))
-            try:
-                audit.seed_matches = hashlib.sha256(bytes.fromhex(audit.seed)).hexdigest() == audit.commitment
-            except ValueError:
-                audit.seed_matches = False
-    seed = bytes.fromhex(audit.seed) if audit.seed and audit.seed_matches else None
+    audit.periods = _periods(evs, view)
+    audit.seed, audit.seed_matches = audit.periods[0].seed, audit.periods[0].matches
     entropy = ""
     subs: dict[int, Event] = {}
     for ev in evs:
+        seed = _period_of(audit.periods, ev.seq).key()
         if ev.type == GAME_STARTED:
             entropy = str(ev.payload.get("entropy", ""))
             if ev.payload.get("dice"):
-                audit.groups.append(_group(ev, ev.seq, None, "the set-up", [], seed, entropy, audit.sandbox, full))
+                audit.groups.append(_group(ev, view(ev), ev.seq, None, "the set-up", [], seed, entropy,
+                                           audit.sandbox, full))
         elif ev.type == SUBMITTED:
             subs[ev.seq] = ev
             if ev.seat == DIRECTOR:
-                audit.rulings.append({"seq": ev.seq, "ruling": ev.payload.get("ruling", {}), "judgement": None})
+                audit.rulings.append({"seq": ev.seq, "ruling": view(ev).get("ruling", {}), "judgement": None})
         elif ev.type in (RESOLVED, REJECTED):
+            p = view(ev)
             sub_seq = int(ev.payload.get("submission_seq", -1))
             sub = subs.get(sub_seq)
             for r in audit.rulings:
                 if r["seq"] == sub_seq:
-                    r["judgement"] = ev
-            if ev.payload.get("dice"):
+                    r["judgement"] = {"type": ev.type, "payload": p}
+            if p.get("dice"):
                 title = describe(sub) if sub else f"move #{sub_seq}"
-                decided = [f for f in ev.payload.get("facts", []) if _decides(f) and
+                decided = [f for f in p.get("facts", []) if _decides(f) and
                            (full or f.get("visible_to") is None or seat in f["visible_to"])]
-                audit.groups.append(_group(ev, sub_seq, ev.payload.get("seat"), title, decided, seed, entropy,
-                                           audit.sandbox, full))
+                audit.groups.append(_group(ev, p, sub_seq, p.get("seat"), title, decided,
+                                           _period_of(audit.periods, sub_seq).key(), entropy, audit.sandbox, full))
     if owner is not None:
         for d in audit.dice:
             d.seat = owner(d.purpose) or d.seat
@@ -119,17 +139,44 @@ def build(events: Iterable[Event], describe: Any, seat: str | None = None, full:
     return audit
 
 
+def _periods(evs: list[Event], view: Callable[[Event], dict[str, Any]]) -> list[SeedPeriod]:
+    created = evs[0].payload if evs and evs[0].type == GAME_CREATED else {}
+    periods = [SeedPeriod(0, 0, str(created.get("seed_commitment", "")))]
+    for ev in evs:
+        if ev.type == SEED_COMMITTED:
+            periods.append(SeedPeriod(len(periods), ev.seq, str(ev.payload.get("commitment", ""))))
+        elif ev.type == SEED_REVEALED:
+            target = next((p for p in periods if p.commitment == ev.payload.get("commitment")), periods[0])
+            if target.seed is not None:
+                continue
+            seed = view(ev).get("seed")
+            if seed is None:
+                target.withheld = True
+                continue
+            target.seed, target.withheld = str(seed), False
+            try:
+                target.matches = hashlib.sha256(bytes.fromhex(target.seed)).hexdigest() == target.commitment
+            except ValueError:
+                target.matches = False
+    return periods
+
+
+def _period_of(periods: list[SeedPeriod], seq: int) -> SeedPeriod:
+    """The period whose seed drives position `seq` (ledger.dice step 7)."""
+    return [p for p in periods if p.seq < seq or p.period == 0][-1]
+
+
 def _decides(fact: dict[str, Any]) -> bool:
     data = fact.get("data") or {}
     return fact.get("kind") in DICE_KINDS or "die" in data or "dice" in data
 
 
-def _group(ev: Event, sub_seq: int, seat: str | None, title: str, decided: list[dict[str, Any]],
-           seed: bytes | None, entropy: str, sandbox: bool, full: bool) -> DiceGroup:
+def _group(ev: Event, payload: dict[str, Any], sub_seq: int, seat: str | None, title: str,
+           decided: list[dict[str, Any]], seed: bytes | None, entropy: str, sandbox: bool, full: bool) -> DiceGroup:
     rows = []
-    for d in ev.payload.get("dice", []):
+    for d in payload.get("dice", []):
         secret = bool(d.get("secret"))
-        value = None if secret and not full else int(d["value"])
+        value = None if (secret and not full) or d.get("value") is None else int(d["value"])
         row = DieRow(ev.seq, sub_seq, seat, int(d["index"]), int(d["faces"]), value, str(d.get("purpose", "")),
                      secret=secret)
         if seed is not None and not sandbox and value is not None:

@@ -24,7 +24,7 @@ from warlog.pageutil import (
 )
 from warlog.planner import PlanError, reach
 from warlog.render import Scene, renderer_for
-from warlog.service import SPECTATOR, ServiceError, Viewer, redact
+from warlog.service import SPECTATOR, ServiceError, Viewer, redact, redact_payload
 
 pages = Blueprint("pages", __name__)
 STATUSES = ("waiting", "active", "ended")
@@ -406,7 +406,8 @@ def audit(game_id: str) -> Any:
         return g.describe_action(sub.payload["action"])
 
     owner = getattr(renderer_for(g.name), "die_owner", None)
-    report = audit_mod.build(svc.store.iter_events(game_id), describe, viewer.seat, full, owner)
+    shown = None if full else (lambda ev: redact_payload(ev, g, viewer))  # rulings as this viewer may see them
+    report = audit_mod.build(svc.store.iter_events(game_id), describe, viewer.seat, full, owner, shown)
     charts = [(label, test, audit_mod.histogram_svg(test, label)) for label, test in report.fairness]
     return render_template("audit.html", info=info, game=g, report=report, charts=charts, can_export=full,
                            viewer=viewer, export_name=f"warlog-{game_id}.jsonl")

@@ -98,8 +98,18 @@ def check_csrf() -> None:
                              "Reload the page and try again.")
 
 
+def private(resp: BaseResponse) -> BaseResponse:
+    """What a seat reads is its own (issue 15): no shared cache may keep it or serve it to
+    another cookie or token."""
+    resp.headers.setdefault("Cache-Control", "private, no-store")
+    resp.vary.add("Cookie")
+    resp.vary.add("Authorization")
+    return resp
+
+
 def finish(resp: Response) -> Response:
-    """Set the CSRF cookie if this page minted one; add the security headers."""
+    """Set the CSRF cookie if this page minted one; add the security and cache headers."""
+    private(resp)
     if getattr(g, "csrf_new", False):
         resp.set_cookie(CSRF_COOKIE, g.csrf, path="/", httponly=True, samesite="Lax", secure=request.is_secure)
     resp.headers.setdefault("Content-Security-Policy", CSP)
@@ -118,5 +128,5 @@ def wants_json() -> bool:
     return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
 
 
-__all__ = ["PageError", "NotFound", "service", "viewer_for", "seat_token", "csrf_token", "check_csrf", "finish",
+__all__ = ["PageError", "NotFound", "service", "viewer_for", "seat_token", "csrf_token", "check_csrf", "finish", "private",
            "error_page", "wants_json", "set_seat_cookie", "forget_seat_cookie", "seat_cookies"]

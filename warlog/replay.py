@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.events import (
-    DIRECTOR, GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SEED_REVEALED, SUBMITTED,
+    DIRECTOR, GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SEED_COMMITTED, SEED_REVEALED,
+    SUBMITTED,
 )
 from rules.core.game import Game
 from warlog.render import Highlights
@@ -92,7 +93,11 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
         if o.get("rule"):
             row.rules = [o["rule"]]
     elif t == SEED_REVEALED:
-        row.title = "The dice seed is revealed: every roll can now be re-derived"
+        row.title = ("The dice seed is revealed: every roll can now be re-derived" if "seed" in p else
+                     "The dice seed is revealed to the director for a dispute (public when the game ends)")
+    elif t == SEED_COMMITTED:
+        row.title = (f"A fresh dice seed is committed (period {p.get('period')}): the rolls from here on do not "
+                     "use the revealed one")
     return row
 
 

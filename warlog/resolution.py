@@ -19,7 +19,7 @@ from ledger.canonical import state_hash
 from ledger.dice import ForcedDieMismatch
 from ledger.events import DIRECTOR, Event
 from ledger.fold import make_patch
-from rules.core.dice import DieFunction, RecordingDice
+from rules.core.dice import DieFunction, RecordingDice, Roll
 from rules.core.game import Game, IllegalAction, InvalidState
 from validators.actions import ActionShapeError, validate_action
 
@@ -91,14 +91,34 @@ def _resolved(
     return judgement
 
 
-def judge(game: Game, state: Any, submission: Event, die: DieFunction, history: History, ended: bool) -> Judgement:
-    """Judge one `submitted` event against the state before it."""
+def judge(game: Game, state: Any, submission: Event, die: DieFunction, history: History, ended: bool,
+          fresh_seed: bool = False) -> Judgement:
+    """Judge one `submitted` event against the state before it. `fresh_seed`: the submission
+    comes right after a fresh seed's commitment (ledger.dice step 7), so a ruling that reopens
+    the game also draws its random secrets again (`Game.reseal`)."""
     if submission.seat == DIRECTOR:
-        return _judge_ruling(game, state, submission, die, history, ended)
+        j = _judge_ruling(game, state, submission, die, history, ended)
+        return _resealed(game, state, submission, j, die) if j.reopen and fresh_seed else j
     if ended:
         return _reject(submission, state, [{"message": "the game is over", "rule": None}])
     action = submission.payload.get("action")
     return _judge_move(game, state, submission, action, die)
+
+
+def _resealed(game: Game, before: Any, submission: Event, j: Judgement, die: DieFunction) -> Judgement:
+    """Issue 15: the end showed every secret; a reopened game draws its random ones again,
+    face down, with dice after the ruling's own (`Game.reseal`)."""
+    kept = [Roll(int(d["index"]), int(d["faces"]), int(d["value"]), str(d.get("purpose", "")), bool(d.get("secret")))
+            for d in j.payload.get("dice", [])]  # the re-resolution's dice come first: continue after them
+    dice = RecordingDice(die, kept)
+    applied = game.reseal(j.state, dice)
+    if applied is None:
+        return j
+    extra = {k: v for k, v in j.payload.items() if k in ("ruling",)}
+    out = _resolved(game, submission, before, applied.state, j.facts + [f.to_json() for f in applied.facts], dice,
+                    **extra)
+    out.reopen = True
+    return out
 
 
 def _judge_move(game: Game, state: Any, submission: Event, action: Any, die: DieFunction, **extra: Any) -> Judgement:

@@ -12,12 +12,15 @@ import logging
 import os
 import time
 
-from ledger.dice import DerivedDice, ForcedThenDerived, commitment, derive_blind
-from ledger.events import GAME_ENDED, RESOLVED, SEED_REVEALED, SUBMITTED, Event, NewEvent
+from typing import Callable
+
+from ledger.dice import DerivedDice, ForcedThenDerived, commitment, derive_blind, new_seed, seed_in_force
+from ledger.events import GAME_ENDED, RESOLVED, SUBMITTED, Event, NewEvent
 from ledger.store import Conflict, EventStore, SummaryUpdate
 from rules import game_of
 from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
 from warlog.resolution import judge
+from warlog.seeds import SeedBooks
 
 log = logging.getLogger("warlog.resolver")
 
@@ -26,8 +29,11 @@ FAULT_DELAY_ENV = "WARLOG_FAULT_DELAY_BEFORE_APPEND"
 
 
 class Resolver:
-    def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+    def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY,
+                 new_seed: Callable[[], bytes] = new_seed) -> None:
         self.store = store
+        self.new_seed = new_seed
+        self.seed_books = SeedBooks()
         self.snapshot_every = snapshot_every
         self._entropy: dict[str, str] = {}
         self.states = StateCache()
@@ -58,9 +64,10 @@ class Resolver:
             last_seq = summary.last_seq
             state = history.state_at(last_seq)
             die = self._dice(game_id, created, submission)
-            j = judge(game, state, submission, die, history, ended=summary.status == "ended")
+            j = judge(game, state, submission, die, history, ended=summary.status == "ended",
+                      fresh_seed=self._fresh_period(game_id, submission.seq))
             if game.keeps_secrets:
-                j.payload["blind"] = derive_blind(self._seed(game_id), game_id, last_seq + 1)  # ledger.dice step 5
+                j.payload["blind"] = derive_blind(self._seed(game_id, last_seq + 1), game_id, last_seq + 1)  # step 5
             events = [NewEvent(j.kind, None, j.payload)]
             status: str | None = None
             if j.reopen:
@@ -69,17 +76,15 @@ class Resolver:
             if j.outcome is not None:
                 events.append(NewEvent(GAME_ENDED, None, {"outcome": j.outcome, "submission_seq": submission.seq}))
                 status = "ended"
-            if (j.outcome is not None or j.reveal_seed) and not self._seed_revealed(game_id):
-                seed = self.store.secret(game_id)
-                if seed is not None:
-                    events.append(NewEvent(SEED_REVEALED, None, {"seed": seed.hex(), "commitment": commitment(seed)}))
+            fresh = self._reveal(game_id, events, j.outcome is not None or j.reveal_seed,
+                                 goes_on=status != "ended" and (summary.status == "active" or j.reopen))
             delay = os.environ.get(FAULT_DELAY_ENV)
             if delay:
                 time.sleep(float(delay))
             active = j.payload.get("active_seats")
             try:
                 appended = self.store.append(
-                    game_id, last_seq, events,
+                    game_id, last_seq, events, secret=fresh,
                     summary=SummaryUpdate(status=status, active_seats=active if isinstance(active, list) else None),
                 )
             except Conflict:
@@ -100,14 +105,41 @@ class Resolver:
             last = seq
         self._last_snapshot[game_id] = last
 
-    def _seed(self, game_id: str) -> bytes:
-        seed = self.store.secret(game_id)
+    def _reveal(self, game_id: str, events: list[NewEvent], reveal: bool, goes_on: bool) -> bytes | None:
+        """At the end (or a director's reveal) publish the seed in force, unless it already is;
+        if the game goes on after that reveal, commit a fresh seed for the rest of it
+        (ledger.dice step 7). Returns the fresh seed, for the store to keep."""
+        if not reveal:
+            return None
+        book = self.seed_books.get(self.store, game_id)
+        seeds = self.store.seeds(game_id)
+        if not seeds or len(seeds) != len(book.periods):
+            return None  # an imported game: no seed here
+        if not book.current_revealed():
+            events.append(book.reveal(seeds[-1][1]))
+        if not goes_on:
+            return None
+        fresh = self.new_seed()
+        if commitment(fresh) in {c for _, c in book.periods}:
+            fresh = new_seed()
+        events.append(book.commit(fresh))
+        return fresh
+
+    def _fresh_period(self, game_id: str, seq: int) -> bool:
+        """Whether the submission at `seq` comes right after a fresh seed's commitment."""
+        book = self.seed_books.get(self.store, game_id)
+        k = book.period_of(seq)
+        return k > 0 and book.periods[k][0] == seq - 1
+
+    def _seed(self, game_id: str, seq: int) -> bytes:
+        """The seed in force at position `seq` (ledger.dice step 7)."""
+        seed = seed_in_force(self.store.seeds(game_id), seq)
         if seed is None:
             raise RuntimeError(f"game {game_id} has no secret seed in this store (imported?)")
         return seed
 
     def _dice(self, game_id: str, created: Event, submission: Event) -> DerivedDice | ForcedThenDerived:
-        seed = self._seed(game_id)
+        seed = self._seed(game_id, submission.seq)
         entropy = self._entropy.get(game_id)
         if entropy is None:
             entropy = self._entropy[game_id] = entropy_of(self.store, game_id, len(created.payload["roles"]))
@@ -118,6 +150,3 @@ class Resolver:
                        if e.type == RESOLVED and e.seq < submission.seq)
             return ForcedThenDerived(list(sandbox["dice"]), used, derived)
         return derived
-
-    def _seed_revealed(self, game_id: str) -> bool:
-        return any(e.type == SEED_REVEALED for e in self.store.iter_events(game_id))

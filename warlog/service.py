@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ledger.canonical import state_hash
-from ledger.dice import SCHEME, DerivedDice, commitment, derive_blind, entropy_digest, new_seed
+from ledger.dice import SCHEME, DerivedDice, commitment, derive_blind, entropy_digest, new_seed, seed_in_force
 from ledger.events import (
-    DIRECTOR, GAME_CREATED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SUBMITTED, Event, NewEvent,
+    DIRECTOR, GAME_CREATED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SEED_REVEALED, SUBMITTED, Event,
+    NewEvent,
 )
 from ledger.export import export_lines
 from ledger.store import Conflict, DuplicateKey, EventStore, GameSummary, SummaryUpdate
@@ -27,6 +28,7 @@ from rules.core.dice import RecordingDice
 from rules.core.game import Game, IllegalAction, InvalidState
 from validators.actions import ActionShapeError, validate_action
 from warlog.history import StateCache, StoreHistory, seat_entropy
+from warlog.seeds import SeedBooks
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +93,7 @@ class Warlog:
         self.new_seed, self.new_id = new_seed, new_id  # injectable for reproducible test games
         self._created: dict[str, Event] = {}
         self.states = StateCache()
+        self.seed_books = SeedBooks()
 
     # -- commands --------------------------------------------------------------------
     def create_game(self, game_name: str, scenario: str | None, options: dict[str, Any] | None,
@@ -185,11 +188,14 @@ class Warlog:
             **self._blind(game_id, seq),
         })
 
-    def _blind(self, game_id: str, seq: int) -> dict[str, str]:
+    def _blind(self, game_id: str, seq: int, fresh: bytes | None = None) -> dict[str, str]:
         """The salt an event at `seq` carries in a game that keeps secrets (ledger.dice, step 5),
-        so that its public hash gives away nothing of what is hidden in it."""
+        so that its public hash gives away nothing of what is hidden in it; from the seed in
+        force at `seq` (step 7), or the `fresh` one committed just before it."""
         game = get_game(self.created(game_id).payload["game"])
-        seed = self.store.secret(game_id) if game.keeps_secrets else None
+        if not game.keeps_secrets:
+            return {}
+        seed = fresh if fresh is not None else seed_in_force(self.store.seeds(game_id), seq)
         return {"blind": derive_blind(seed, game_id, seq)} if seed is not None else {}
 
     def submit_move(self, game_id: str, token: str | None, action: Any, expected_seq: int,
@@ -214,8 +220,7 @@ class Warlog:
             action = validate_action(created.payload["game"], action)
         except ActionShapeError as err:
             raise Unprocessable("malformed action", fields=err.messages) from None
-        payload = {"action": action, "expected_seq": expected_seq, "idempotency_key": idempotency_key,
-                   **self._blind(game_id, expected_seq + 1)}
+        payload = {"action": action, "expected_seq": expected_seq}  # the key is the seat's alone: not in the ledger
         return self._append_submission(game_id, viewer.seat, payload, expected_seq, idempotency_key)
 
     def submit_ruling(self, game_id: str, token: str | None, ruling: dict[str, Any],
@@ -232,15 +237,27 @@ class Warlog:
         while True:
             last = self.store.last_seq(game_id)
             try:
-                return self._append_submission(game_id, DIRECTOR, {"ruling": ruling, **self._blind(game_id, last + 1)},
-                                               last, idempotency_key)
+                return self._append_submission(game_id, DIRECTOR, {"ruling": ruling}, last, idempotency_key)
             except StaleSeq:
                 continue  # rulings do not depend on what the director saw: retry at the new end
 
     def _append_submission(self, game_id: str, seat: str, payload: dict[str, Any], expected_seq: int,
                            key: str | None) -> dict[str, Any]:
+        """Append a submission, blinded; if the seed in force was revealed (an ended game a
+        ruling may reopen, or an old ledger), a fresh seed is committed just before it, so that
+        its dice and blind and every later one are unpredictable again (ledger.dice step 7)."""
+        new: list[NewEvent] = []
+        fresh = None
+        book = self.seed_books.get(self.store, game_id)
+        if book.current_revealed() and self.store.seeds(game_id):
+            fresh = self.new_seed()
+            if commitment(fresh) in {c for _, c in book.periods}:  # a test's fixed seed: never reuse one
+                fresh = new_seed()
+            new.append(book.commit(fresh))
+        seq = expected_seq + len(new) + 1
+        new.append(NewEvent(SUBMITTED, seat, {**payload, **self._blind(game_id, seq, fresh)}))
         try:
-            ev = self.store.append(game_id, expected_seq, [NewEvent(SUBMITTED, seat, payload)], idempotency_key=key)[0]
+            ev = self.store.append(game_id, expected_seq, new, idempotency_key=key, secret=fresh)[-1]
         except DuplicateKey as dup:
             return {"seq": dup.seq, "status": "duplicate", "duplicate": True}
         except Conflict as c:
@@ -405,12 +422,24 @@ def redact(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
 
 def redact_payload(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
     """`ev.payload` as `viewer` may see it while the game runs. Nobody sees a blind or the value
-    of a secret die. In a game that keeps secrets nobody sees a state hash either (a hash over
-    a state with few possible secrets would let a seat find them by trying each one). In a game
-    with hidden information a seat sees its own actions and rejections, facts addressed to it
-    and public facts; never another seat's action or rejection reasons."""
+    of a secret die, or another seat's idempotency key. In a game that keeps secrets nobody sees
+    a state hash either (a hash over a state with few possible secrets would let a seat find them
+    by trying each one), nor a seed a director had revealed, nor what a director's adjustment
+    changed (see `redact_ruling`). In a game with hidden information a seat sees its own actions
+    and rejections, facts addressed to it and public facts; never another seat's action or
+    rejection reasons."""
     payload = dict(ev.payload)
     payload.pop("blind", None)
+    if ev.type == SUBMITTED and ev.seat != viewer.seat:
+        payload.pop("idempotency_key", None)
+    if game.keeps_secrets:
+        if ev.type == SEED_REVEALED:  # a director's reveal in a running game: the public one is at the end
+            payload.pop("seed", None)
+        if isinstance(payload.get("ruling"), dict):
+            payload = redact_ruling(payload)
+        if ev.type == REJECTED and payload.get("seat") == DIRECTOR:  # a refused adjustment may quote its patch
+            payload["reasons"] = [{"message": "the director's ruling was refused (the reason is hidden until the "
+                                              "game ends)", "rule": "director ruling"}]
     if any(d.get("secret") for d in payload.get("dice") or []):
         payload["dice"] = [{**d, "value": None} if d.get("secret") else d for d in payload["dice"]]
     if game.keeps_secrets:
@@ -427,8 +456,24 @@ def redact_payload(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
         if ev.type == RESOLVED:
             payload["facts"] = [f for f in payload.get("facts", [])
                                 if f.get("visible_to") is None or viewer.seat in f["visible_to"]]
-        if ev.type == REJECTED and payload.get("seat") != viewer.seat:
+        if ev.type == REJECTED and payload.get("seat") not in (viewer.seat, DIRECTOR):
             payload["reasons"] = [{"message": "another seat's move was refused (hidden until the game ends)",
                                    "rule": None}]
     return payload
+
+
+def redact_ruling(payload: dict[str, Any]) -> dict[str, Any]:
+    """A ruling's submission or resolution in a game that keeps secrets, while it runs. A
+    director's `adjust` is the director's secret move: its patch (paths and values) and the
+    fact naming the paths are replaced by a fact that says only that the state was adjusted
+    (each seat's view shows what it may see of the result). Other rulings name no secret."""
+    ruling = payload["ruling"]
+    if ruling.get("kind") != "adjust":
+        return payload
+    out = {**payload, "ruling": {k: v for k, v in ruling.items() if k != "patch"}}
+    if "facts" in out:
+        out["facts"] = [{"text": f"Director adjusts the game's state (what changed is hidden until the game "
+                                 f"ends): {ruling.get('reason', '')}", "rule": "director ruling", "kind": "ruling",
+                         "data": {"overrides": "hidden"}}]
+    return out
 

@@ -3,11 +3,13 @@
 Checks, in order, and stops at the first event that does not reproduce:
 1. every line is an event and the hash chain is intact (gapless, linked, each hash right);
 2. the rules version the game recorded is the one installed here;
-3. the revealed seed matches the commitment in event 0, and the entropy digest matches the seats';
-4. every die re-derives from the seed (or, before the seed is revealed, is replayed as recorded);
+3. each revealed seed matches its commitment (event 0's, or a later `seed_committed` event's:
+   ledger.dice step 7), and the entropy digest matches the seats';
+4. every die re-derives from the seed of its period (or, while that seed is not revealed, is
+   replayed as recorded);
 5. the set-up and every judgement re-run through the rules give the same facts, dice, result
    and state hash, and every recorded patch folds to the recorded state hash;
-6. in a game with hidden information, every event's blind re-derives from the revealed seed.
+6. in a game with hidden information, every event's blind re-derives from its period's seed.
 """
 
 from __future__ import annotations
@@ -21,17 +23,8 @@ from typing import Any, Callable, Iterable
 from ledger.canonical import state_hash
 from ledger.dice import DerivedDice, ForcedThenDerived, derive_blind, entropy_digest
 from ledger.events import (
-    GAME_CREATED,
-    GAME_ENDED,
-    GAME_STARTED,
-    REJECTED,
-    RESOLVED,
-    SEAT_JOINED,
-    SEED_REVEALED,
-    SUBMITTED,
-    ChainError,
-    Event,
-    check_chain,
+    GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SEED_COMMITTED, SEED_REVEALED,
+    SUBMITTED, ChainError, Event, check_chain,
 )
 from ledger.export import ExportFormatError, parse_export
 from ledger.fold import FoldError, fold, step
@@ -57,7 +50,9 @@ class Report:
     judgements: int = 0
     dice_derived: int = 0
     dice_replayed: int = 0
-    seed_revealed: bool = False
+    seed_revealed: bool = False  # every seed period's seed (ledger.dice step 7)
+    periods: int = 1
+    periods_revealed: int = 0
     sandbox: bool = False
     ended: bool = False
     notes: list[str] = field(default_factory=list)
@@ -66,7 +61,11 @@ class Report:
         if self.sandbox:
             verdict = "SANDBOX (a dispute reconstruction, not a fair game)"
         elif self.seed_revealed:
-            verdict = "fair: every die re-derived from the committed seed"
+            verdict = "fair: every die re-derived from the committed seed" + (
+                f"s of its {self.periods} seed periods" if self.periods > 1 else "")
+        elif self.periods_revealed:
+            verdict = (f"{self.periods_revealed} of {self.periods} seed periods revealed: their dice re-derived, "
+                       "the others' replayed as recorded")
         else:
             verdict = "seed not revealed yet: rules and chain verified, dice replayed as recorded"
         return (f"OK {self.game_id} ({self.game} rules v{self.rules_version}): {self.events} events, chain intact, "
@@ -108,8 +107,10 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
     except KeyError:
         raise VerifyFailure(0, f"the game was played under rules version {report.rules_version}; "
                                f"this build has version {game.version} and cannot re-run it") from None
-    seed = _revealed_seed(events, created["seed_commitment"])
-    report.seed_revealed = seed is not None
+    seeds = _Seeds(events, created["seed_commitment"])
+    report.seed_revealed = seeds.all_revealed()
+    report.periods, report.periods_revealed = len(seeds.seeds), sum(s is not None for s in seeds.seeds)
+    report.notes.extend(seeds.notes)
     sandbox = created.get("sandbox") or {}
     joined: dict[str, str] = {}
     submissions: dict[int, Event] = {}
@@ -118,6 +119,7 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
     forced_used = 0
     last_judgement: dict[str, Any] | None = None
     for ev in events:
+        seed = seeds.at(ev.seq)
         if seed is not None and "blind" in ev.payload and ev.payload["blind"] != derive_blind(seed, ev.game_id, ev.seq):
             raise VerifyFailure(ev.seq, "the blind does not derive from the revealed seed")
         if ev.type == SEAT_JOINED:
@@ -132,6 +134,7 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
                 raise VerifyFailure(ev.seq, "judges a submission that is not in the ledger before it")
             entropy = entropy_digest(joined)
             die: Any
+            seed = seeds.at(sub.seq)
             if seed is not None:
                 die = DerivedDice(seed, report.game_id, sub.seq, entropy)
                 if sandbox.get("dice"):
@@ -139,10 +142,11 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             else:
                 die = fixed_dice([d["value"] for d in ev.payload.get("dice", [])]).draw
             history = _MemoryHistory(events[: ev.seq])
+            k = seeds.period(sub.seq)
             with without_patches():
-                j = judge(game, state, sub, die, history, ended)
+                j = judge(game, state, sub, die, history, ended, fresh_seed=k > 0 and seeds.starts[k] == sub.seq - 1)
             _compare(ev, j.kind, j.payload)
-            if seed is not None:
+            if seeds.at(sub.seq) is not None:
                 report.dice_derived += len(ev.payload.get("dice", []))
             else:
                 report.dice_replayed += len(ev.payload.get("dice", []))
@@ -185,17 +189,53 @@ def verify_bytes(data: bytes, progress: Callable[[int], None] | None = None) -> 
     return verify_events(events, progress)
 
 
-def _revealed_seed(events: list[Event], commitment: str) -> bytes | None:
-    for ev in events:
-        if ev.type == SEED_REVEALED:
-            try:
-                seed = bytes.fromhex(ev.payload["seed"])
-            except (KeyError, ValueError, TypeError):
-                raise VerifyFailure(ev.seq, "the revealed seed is not hex") from None
-            if hashlib.sha256(seed).hexdigest() != commitment:
-                raise VerifyFailure(ev.seq, "the revealed seed does not match the commitment in event 0")
-            return seed
-    return None
+class _Seeds:
+    """The game's seed periods (ledger.dice step 7): period 0 committed in event 0, one more per
+    `seed_committed` event; each seed, once revealed, checked against its own commitment."""
+
+    def __init__(self, events: list[Event], first: str) -> None:
+        self.starts: list[int] = [0]
+        self.commitments: list[str] = [first]
+        self.seeds: list[bytes | None] = [None]
+        self.notes: list[str] = []
+        revealed_at: dict[int, int] = {}
+        for ev in events:
+            if ev.type == SEED_COMMITTED:
+                c = ev.payload.get("commitment")
+                if not isinstance(c, str) or len(c) != 64 or ev.payload.get("period") != len(self.starts):
+                    raise VerifyFailure(ev.seq, f"a seed commitment must be 64 hex digits numbered as period "
+                                                f"{len(self.starts)}")
+                self.starts.append(ev.seq)
+                self.commitments.append(c)
+                self.seeds.append(None)
+            elif ev.type == SEED_REVEALED:
+                try:
+                    seed = bytes.fromhex(ev.payload["seed"])
+                except (KeyError, ValueError, TypeError):
+                    raise VerifyFailure(ev.seq, "the revealed seed is not hex") from None
+                k = int(ev.payload.get("period", 0)) if isinstance(ev.payload.get("period", 0), int) else -1
+                if not 0 <= k < len(self.commitments) or hashlib.sha256(seed).hexdigest() != self.commitments[k] \
+                        or ev.payload.get("commitment") != self.commitments[k]:
+                    where = "in event 0" if k == 0 else f"of period {k}"
+                    raise VerifyFailure(ev.seq, f"the revealed seed does not match the commitment {where}")
+                if self.seeds[k] is None:
+                    self.seeds[k] = seed
+                    revealed_at[k] = ev.seq
+            elif ev.type == SUBMITTED:
+                k = self.period(ev.seq)
+                if k in revealed_at:
+                    self.notes.append(f"event {ev.seq} was submitted after the seed in force was revealed (event "
+                                      f"{revealed_at[k]}): its dice were predictable")
+
+    def period(self, seq: int) -> int:
+        return max(i for i, start in enumerate(self.starts) if start < seq or i == 0)
+
+    def at(self, seq: int) -> bytes | None:
+        """The revealed seed of position `seq`'s period, or None while it is secret."""
+        return self.seeds[self.period(seq)]
+
+    def all_revealed(self) -> bool:
+        return all(s is not None for s in self.seeds)
 
 
 def _check_start(game: Any, ev: Event, created: dict[str, Any], joined: dict[str, str], seed: bytes | None,

@@ -179,6 +179,12 @@ class Game(ABC):
     @abstractmethod
     def outcome(self, state: State) -> Outcome | None: ...
 
+    def reseal(self, state: State, dice: DiceSource) -> Applied | None:
+        """A director reopened the game after its end had shown everything: draw again, face
+        down and with the fresh seed's dice, the secrets that were drawn at random (issue 15).
+        None (the default): nothing of this game's hidden state was drawn."""
+        return None
+
     def phase(self, state: State) -> str:
         """A short human label of where the game stands ("German land movement")."""
         return str(state.get("phase", ""))

@@ -111,6 +111,22 @@ class GreenBeretVietnam(Game):
         flow.perform(s, w, action, dice, facts)
         return Applied(s, facts)
 
+    def reseal(self, state: State, dice: DiceSource) -> Applied | None:
+        """3.6 again: a game reopened by a director after its end showed the two PP-track markers
+        puts them back among the enemy units still in the pool and draws two again, face down."""
+        if state["phase"] == "over":
+            return None
+        s = clone(state)
+        pool = sorted(s["enemy_pool"] + s["pp_markers"])
+        markers = []
+        for _ in range(2):
+            e, pool = draw(pool, dice, "3.6 enemy unit drawn again as a PP-track marker (game reopened)",
+                            secret=self.secret_draws)
+            markers.append(e)
+        s["enemy_pool"], s["pp_markers"] = pool, sorted(markers)
+        return Applied(s, [Fact("The game is reopened after its end showed the PP-track markers: they go back to the "
+                                "pool and two are drawn again, face down", "GBV 3.6", "reseal")])
+
     def view(self, state: State, seat: str | None) -> State:
         """3.6: the two PP-track markers stay face down (and so does the pool, which would reveal
         them by elimination) until the game is over."""

@@ -133,15 +133,41 @@ def test_racing_retries_of_one_submission(backend, make_game):
 def test_idempotency_key(store, make_game):
     make_game(store, "g1")
     first = store.append("g1", 0, [sub(move="x"), NewEvent("seat_joined", "blue", {})], idempotency_key="k1")
-    assert store.idempotent_seq("g1", "k1") == 1
+    assert store.idempotent_seq("g1", "k1", "red") == 1
     for expected in (2, 0):  # a retry gets DuplicateKey, whether its expected seq is current or stale
         with pytest.raises(DuplicateKey) as info:
             store.append("g1", expected, [sub(move="x")], idempotency_key="k1")
         assert (info.value.game_id, info.value.key, info.value.seq) == ("g1", "k1", first[0].seq)
     assert store.last_seq("g1") == 2
-    assert store.idempotent_seq("g1", "other") is None
+    assert store.idempotent_seq("g1", "other", "red") is None
     make_game(store, "g2")
     assert store.append("g2", 0, [sub()], idempotency_key="k1")[0].seq == 1  # keys are per game
+
+
+def test_issue_15_idempotency_keys_are_per_seat(store, make_game):
+    """An opponent who sends a key first takes nothing from the other seat: keys are unique per
+    (game, seat, key), and the key binds to the batch's submission even after a fresh seed."""
+    make_game(store, "g1")
+    blue = store.append("g1", 0, [sub("blue", move="x")], idempotency_key="turn-1")
+    red = store.append("g1", 1, [NewEvent("seed_committed", None, {"commitment": "c" * 64, "period": 1}),
+                                 sub("red", move="y")], idempotency_key="turn-1", secret=b"fresh")
+    assert (blue[0].seq, red[1].seq) == (1, 3)
+    assert store.idempotent_seq("g1", "turn-1", "blue") == 1 and store.idempotent_seq("g1", "turn-1", "red") == 3
+    with pytest.raises(DuplicateKey) as info:
+        store.append("g1", 3, [sub("red", move="y")], idempotency_key="turn-1")
+    assert info.value.seq == 3 and store.last_seq("g1") == 3
+
+
+def test_issue_15_a_fresh_seed_is_kept_with_its_commitment(store, make_game):
+    """ledger.dice step 7: each seed period's seed, keyed by the seq of its `seed_committed`."""
+    make_game(store, "g1", secret=b"first")
+    store.append("g1", 0, [NewEvent("seed_revealed", None, {"seed": "00"}),
+                           NewEvent("seed_committed", None, {"commitment": "c" * 64, "period": 1})], secret=b"second")
+    assert store.seeds("g1") == [(0, b"first"), (2, b"second")] and store.secret("g1") == b"first"
+    with pytest.raises(ValueError):  # a later secret belongs to exactly one commitment
+        store.append("g1", 2, [sub()], secret=b"third")
+    assert store.seeds("g1") == [(0, b"first"), (2, b"second")] and store.last_seq("g1") == 2
+    assert store.seeds("nope") == []
 
 
 def test_database_refuses_changes_to_events(backend, store, make_game):

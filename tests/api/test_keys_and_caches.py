@@ -1,0 +1,70 @@
+"""Issue 15, the smaller holes: an idempotency key is its seat's own (unique per game, seat and
+key, and never shown to anyone else), and what a seat reads is private to caches."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.conftest import Player
+from tests.pages.secret_game import install as install_secret
+
+
+@pytest.fixture
+def secret(new_game: Any) -> Player:
+    install_secret()
+    return new_game("secret-test", "only")
+
+
+def test_issue_15_an_opponent_cannot_take_a_seats_predictable_key(secret: Player) -> None:
+    """South sends "north-turn-1" first (it guessed north's key): north's own move with that
+    key is still taken, as a move of its own, not answered as south's duplicate."""
+    c, url = secret.client, f"/api/v1/games/{secret.id}/moves"
+    south = c.post(url, headers=secret.auth("south"), json={
+        "action": {"type": "peek"}, "expected_seq": secret.info()["seq"], "idempotency_key": "north-turn-1"})
+    assert south.status_code == 202
+    secret.wait()
+    north = c.post(url, headers=secret.auth("north"), json={
+        "action": {"type": "peek"}, "expected_seq": secret.info()["seq"], "idempotency_key": "north-turn-1"})
+    assert north.status_code == 202 and north.get_json()["duplicate"] is False
+    assert north.get_json()["seq"] != south.get_json()["seq"]
+    secret.wait()
+    mine = c.get(f"{url}/{north.get_json()['seq']}", headers=secret.auth("north")).get_json()
+    assert mine["status"] == "resolved" and any("north's secret is" in f["text"] for f in mine["facts"])
+    again = c.post(url, headers=secret.auth("north"), json={
+        "action": {"type": "peek"}, "expected_seq": secret.info()["seq"], "idempotency_key": "north-turn-1"})
+    assert again.get_json() == {**north.get_json(), "status": "duplicate", "duplicate": True}
+
+
+def test_issue_15_no_one_reads_another_seats_key(secret: Player) -> None:
+    secret.play("north", {"type": "peek"}, key="north-key-peek")
+    for who in ("south", None, "director"):
+        headers = secret.auth(who) if who else {}
+        events = secret.client.get(f"/api/v1/games/{secret.id}/events?after=-1", headers=headers).get_data(as_text=True)
+        assert "north-key-peek" not in events
+        for path in ("", "/audit", "/replay/5"):
+            page = secret.client.get(f"/games/{secret.id}{path}", headers=headers).get_data(as_text=True)
+            assert "north-key-peek" not in page
+    export = secret.client.get(f"/api/v1/games/{secret.id}/export", headers=secret.auth("director"))
+    assert "idempotency_key" not in export.get_data(as_text=True)  # the ledger keeps no key at all
+
+
+@pytest.mark.parametrize("path", ["", "/events?after=-1", "/state", "/state?at=3", "/actions"])
+def test_issue_15_api_answers_are_private_to_caches(secret: Player, path: str) -> None:
+    r = secret.client.get(f"/api/v1/games/{secret.id}{path}", headers=secret.auth("north"))
+    assert r.status_code == 200
+    assert r.headers["Cache-Control"] == "private, no-store"
+    assert {"cookie", "authorization"} <= {v.strip().lower() for v in r.headers["Vary"].split(",")}
+
+
+@pytest.mark.parametrize("path", ["", "/audit", "/replay/3", "/export.jsonl"])
+def test_issue_15_seat_pages_are_private_to_caches(app: Any, secret: Player, path: str) -> None:
+    browser = app.test_client()
+    browser.set_cookie(f"warlog_seat_{secret.id}", secret.created["seats"]["north"])
+    r = browser.get(f"/games/{secret.id}{path}")
+    assert r.status_code in (200, 403), r.status_code
+    assert r.headers["Cache-Control"] == "private, no-store"
+    assert {"cookie", "authorization"} <= {v.strip().lower() for v in r.headers["Vary"].split(",")}
+    assert "Cookie" in json.dumps(dict(r.headers))
