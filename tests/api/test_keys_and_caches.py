@@ -19,23 +19,24 @@ def secret(new_game: Any) -> Player:
 
 
 def test_issue_15_an_opponent_cannot_take_a_seats_predictable_key(secret: Player) -> None:
-    """South sends "north-turn-1" first (it guessed north's key): north's own move with that
-    key is still taken, as a move of its own, not answered as south's duplicate."""
+    """Keys are per seat: the same key sent by two seats is two moves, never one seat's move
+    answered as the other's duplicate. (A seat can no longer send anything out of turn — issue 14
+    refuses it with 409 — so south uses north's key in its own turn, after north.)"""
     c, url = secret.client, f"/api/v1/games/{secret.id}/moves"
-    south = c.post(url, headers=secret.auth("south"), json={
-        "action": {"type": "peek"}, "expected_seq": secret.info()["seq"], "idempotency_key": "north-turn-1"})
-    assert south.status_code == 202
-    secret.wait()
     north = c.post(url, headers=secret.auth("north"), json={
-        "action": {"type": "peek"}, "expected_seq": secret.info()["seq"], "idempotency_key": "north-turn-1"})
+        "action": {"type": "pass"}, "expected_seq": secret.info()["seq"], "idempotency_key": "turn-1"})
     assert north.status_code == 202 and north.get_json()["duplicate"] is False
+    secret.wait()
+    south = c.post(url, headers=secret.auth("south"), json={
+        "action": {"type": "peek"}, "expected_seq": secret.info()["seq"], "idempotency_key": "turn-1"})
+    assert south.status_code == 202 and south.get_json()["duplicate"] is False
     assert north.get_json()["seq"] != south.get_json()["seq"]
     secret.wait()
-    mine = c.get(f"{url}/{north.get_json()['seq']}", headers=secret.auth("north")).get_json()
-    assert mine["status"] == "resolved" and any("north's secret is" in f["text"] for f in mine["facts"])
-    again = c.post(url, headers=secret.auth("north"), json={
-        "action": {"type": "peek"}, "expected_seq": secret.info()["seq"], "idempotency_key": "north-turn-1"})
-    assert again.get_json() == {**north.get_json(), "status": "duplicate", "duplicate": True}
+    mine = c.get(f"{url}/{south.get_json()['seq']}", headers=secret.auth("south")).get_json()
+    assert mine["status"] == "resolved" and any("south's secret is" in f["text"] for f in mine["facts"])
+    again = c.post(url, headers=secret.auth("south"), json={
+        "action": {"type": "peek"}, "expected_seq": secret.info()["seq"], "idempotency_key": "turn-1"})
+    assert again.get_json() == {**south.get_json(), "status": "duplicate", "duplicate": True}
 
 
 def test_issue_15_no_one_reads_another_seats_key(secret: Player) -> None:
