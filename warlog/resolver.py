@@ -47,13 +47,13 @@ class Resolver:
             summary = self.store.summary(game_id)
             if summary is None or not summary.pending:
                 return judged
-            submission = next(
-                (e for e in self.store.iter_events(game_id, after=summary.last_handled_seq) if e.type == SUBMITTED),
-                None,
-            )
+            # The oldest submission without a judgement, from the pending set the database keeps.
+            found = self.store.read(game_id, after=summary.oldest_pending - 1, upto=summary.oldest_pending) \
+                if summary.oldest_pending is not None else []
+            submission = found[0] if found and found[0].type == SUBMITTED else None
             if submission is None:
-                log.error("game %s: projection says pending but no submission follows %s", game_id,
-                          summary.last_handled_seq)
+                log.error("game %s: pending names event %s, which is not a submission", game_id,
+                          summary.oldest_pending)
                 return judged
             last_seq = summary.last_seq
             state = history.state_at(last_seq)
