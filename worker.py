@@ -24,17 +24,19 @@ def load_game_modules() -> None:
 
 
 def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: float = 30.0,
-               name: str | None = None) -> int:
+               name: str | None = None, allow_superuser: bool | None = None) -> int:
     from redis import Redis
     from rq import Queue, SimpleWorker
     from rq.serializers import JSONSerializer
 
+    from warlog.dbrole import allowed_by_env, check_app_role
     from warlog.jobs import store_for
     from warlog.queue import QUEUE_NAME, RQQueue, start_sweeper, sweep
 
     os.environ["WARLOG_DB"] = db
     load_game_modules()
-    store = store_for(db)
+    store = store_for(db)  # PostgreSQL: refuses a schema that `warlog db upgrade` has not brought up to date
+    check_app_role(store, allowed_by_env() if allow_superuser is None else allow_superuser)
     rq_queue = RQQueue(redis_url)  # ConnectionError, in words, if Redis is not there
     if burst:
         sweep(store, rq_queue.enqueue)

@@ -223,23 +223,27 @@ def sqlite_path(url: str) -> str | None:
     return url
 
 
+def store_at(url: str) -> EventStore:
+    """A store on `url` that has not looked at the schema yet (see open_store)."""
+    path = sqlite_path(url)
+    if path is None:
+        from ledger.postgres import PostgresStore
+
+        return PostgresStore(url)
+    from ledger.sqlite import SqliteStore
+
+    return SqliteStore(path)
+
+
 def open_store(url: str, *, upgrade: bool | None = None) -> EventStore:
     """`sqlite:///path/to/file.db` (or a bare path) or `postgresql://...`.
 
     `upgrade`: apply missing migrations (the owner's job) or only check the schema version
     (SchemaOutOfDate if it is not this release's). Default: the embedded SQLite ledger
     upgrades itself; PostgreSQL is only checked (run `warlog db upgrade` as the owner)."""
-    path = sqlite_path(url)
-    if path is None:
-        from ledger.postgres import PostgresStore
-
-        store: EventStore = PostgresStore(url)
-    else:
-        from ledger.sqlite import SqliteStore
-
-        store = SqliteStore(path)
+    store = store_at(url)
     try:
-        if upgrade if upgrade is not None else path is not None:
+        if upgrade if upgrade is not None else sqlite_path(url) is not None:
             store.create_schema()
         else:
             store.check_schema()

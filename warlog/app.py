@@ -10,6 +10,7 @@ from typing import Any, Mapping
 from flask import Flask, jsonify
 
 from ledger.store import open_store, sqlite_path
+from warlog.dbrole import SuperuserRefused, check_app_role
 from warlog.queue import InlineQueue, RQQueue, start_sweeper
 from warlog.service import Warlog
 
@@ -24,10 +25,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         WARLOG_DB="sqlite:///var/warlog.sqlite3",
         WARLOG_REDIS=None,
         WARLOG_SWEEP_INTERVAL=30.0,
+        WARLOG_ALLOW_SUPERUSER=False,
         JSON_SORT_KEYS=False,
     )
     app.config.from_prefixed_env("WARLOG")  # WARLOG_DB=... -> app.config["DB"]
-    for key in ("DB", "REDIS", "SWEEP_INTERVAL"):
+    for key in ("DB", "REDIS", "SWEEP_INTERVAL", "ALLOW_SUPERUSER"):
         if key in app.config:
             app.config["WARLOG_" + key] = app.config.pop(key)
     if test_config:
@@ -37,7 +39,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     path = sqlite_path(db)
     if path is not None:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    store = open_store(db)
+    store = open_store(db)  # PostgreSQL: only checks the schema version (`warlog db upgrade` migrates)
+    try:
+        check_app_role(store, bool(app.config["WARLOG_ALLOW_SUPERUSER"]))
+    except SuperuserRefused:
+        store.close()
+        raise
     if app.config["WARLOG_REDIS"]:
         queue: InlineQueue | RQQueue = RQQueue(str(app.config["WARLOG_REDIS"]))
     else:

@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from ledger.paging import DEFAULT_LIMIT, FILTER_STATUSES, MAX_LIMIT
+
 DEFAULT_DB = "sqlite:///var/warlog.sqlite3"
 
 
@@ -16,11 +18,11 @@ class _Main(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         import sqlite3
 
-        from ledger.store import StoreURLError
+        from ledger.store import LedgerError, StoreURLError
 
         try:
             return super().invoke(ctx)
-        except (ConnectionError, StoreURLError, sqlite3.OperationalError) as err:
+        except (ConnectionError, StoreURLError, LedgerError, sqlite3.OperationalError) as err:
             raise click.ClickException(str(err)) from None
 
 
@@ -36,10 +38,14 @@ def main() -> None:
               help="redis://host:6379/0 to hand judging to RQ workers (then run `warlog worker`)")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
-def serve(db: str, redis_url: str | None, host: str, port: int) -> None:
+@click.option("--allow-superuser", is_flag=True, default=None,
+              help="run even when connected to PostgreSQL as a superuser (or set WARLOG_ALLOW_SUPERUSER=1)")
+def serve(db: str, redis_url: str | None, host: str, port: int, allow_superuser: bool | None) -> None:
     from warlog.app import create_app
+    from warlog.dbrole import allowed_by_env
 
-    app = create_app({"WARLOG_DB": db, "WARLOG_REDIS": redis_url})
+    app = create_app({"WARLOG_DB": db, "WARLOG_REDIS": redis_url,
+                      "WARLOG_ALLOW_SUPERUSER": allow_superuser or allowed_by_env()})
     mode = f"RQ via {redis_url}" if redis_url else "in-process worker"
     click.echo(f"Warlog on http://{host}:{port}/  (ledger {db}; {mode}; API at /api/v1, spec /api/v1/openapi.json)")
     app.run(host=host, port=port, threaded=True, use_reloader=False)
@@ -51,33 +57,98 @@ def serve(db: str, redis_url: str | None, host: str, port: int) -> None:
               show_default="redis://127.0.0.1:6379/0")
 @click.option("--burst", is_flag=True, help="exit when the queue is empty")
 @click.option("--sweep-interval", default=30.0, show_default=True, type=float)
-def worker(db: str, redis_url: str, burst: bool, sweep_interval: float) -> None:
+@click.option("--allow-superuser", is_flag=True, default=None,
+              help="run even when connected to PostgreSQL as a superuser (or set WARLOG_ALLOW_SUPERUSER=1)")
+def worker(db: str, redis_url: str, burst: bool, sweep_interval: float, allow_superuser: bool | None) -> None:
     import logging
 
     from worker import run_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    sys.exit(run_worker(db, redis_url, burst, sweep_interval))
+    sys.exit(run_worker(db, redis_url, burst, sweep_interval, allow_superuser=allow_superuser))
 
 
-@main.command(help="List the games this build knows (with scenarios and options), and the stored games.")
-@click.option("--db", default=None, help="also list the games stored in this ledger")
-def games(db: str | None) -> None:
-    from rules import all_games
+@main.command(help="List the games this build knows (with scenarios and options), or with --db the "
+                    "games stored in a ledger, newest first, a page at a time.")
+@click.option("--db", default=None, help="list the games stored in this ledger instead")
+@click.option("--game", "game_f", default=None, help="only this game (e.g. assault-on-belgium)")
+@click.option("--status", type=click.Choice(FILTER_STATUSES), default=None,
+              help="only games in this status (open = waiting or active)")
+@click.option("--before", default=None,
+              help="only games older than this: the cursor printed after a page, or a date (2026-01-31)")
+@click.option("--limit", type=click.IntRange(1, MAX_LIMIT), default=DEFAULT_LIMIT, show_default=True)
+def games(db: str | None, game_f: str | None, status: str | None, before: str | None, limit: int) -> None:
+    if not db:
+        from rules import all_games
 
-    for g in all_games():
-        click.echo(f"{g.name}  —  {g.title} (rules v{g.version}{', solitaire' if g.solitaire else ''})")
-        for s in g.scenarios().values():
-            click.echo(f"    scenario {s.id}: {s.title}  [seats: {', '.join(s.roles)}]")
-        for o in g.options().values():
-            click.echo(f"    option {o.name} (default {o.default}): {o.description}")
-    if db:
-        from ledger.store import open_store
+        for g in all_games():
+            click.echo(f"{g.name}  —  {g.title} (rules v{g.version}{', solitaire' if g.solitaire else ''})")
+            for s in g.scenarios().values():
+                click.echo(f"    scenario {s.id}: {s.title}  [seats: {', '.join(s.roles)}]")
+            for o in g.options().values():
+                click.echo(f"    option {o.name} (default {o.default}): {o.description}")
+        return
+    from ledger import paging
+    from ledger.store import open_store
 
-        store = open_store(db)
-        for row in store.list_games():
-            click.echo(f"{row.game_id}  {row.game}/{row.scenario}  {row.status}  seq {row.last_seq}"
-                       f"{'  SANDBOX' if row.sandbox else ''}")
+    try:
+        start = paging.before(before) if before else None
+    except paging.BadCursor:
+        raise click.BadParameter("give the cursor printed after a page, or a date like 2026-01-31",
+                                 param_hint="--before") from None
+    store = open_store(db)
+    try:
+        rows = store.list_games(game=game_f, status=status, limit=limit + 1,
+                                before=(start.created_at, start.game_id) if start else None)
+    finally:
+        store.close()
+    page = paging.page(rows, limit)
+    for row in page.rows:
+        click.echo(f"{row.game_id}  {row.created_at[:19].replace('T', ' ')}  {row.game}/{row.scenario}  "
+                   f"{row.status}  seq {row.last_seq}{'  SANDBOX' if row.sandbox else ''}")
+    if not page.rows:
+        click.echo("no games" + (" match" if game_f or status or before else ""))
+    if page.next is not None:
+        again = " ".join(f"{k} {v}" for k, v in (("--game", game_f), ("--status", status)) if v)
+        click.echo(f"older: warlog games --db {db} {again + ' ' if again else ''}"
+                   f"--limit {limit} --before {paging.encode(page.next)}")
+
+
+@main.group(help="The ledger's schema: `upgrade` (as the owner role) and `version`.")
+def db() -> None:
+    pass
+
+
+@db.command(help="Apply the migrations this ledger lacks (run once per release, as the owner role), "
+                 "and with --app-role grant that role the DML the app needs (PostgreSQL).")
+@click.option("--db", "url", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+@click.option("--app-role", default=None, help="the PostgreSQL role the app and workers connect as")
+def upgrade(url: str, app_role: str | None) -> None:
+    from ledger.postgres import PostgresStore
+    from ledger.store import open_store
+
+    store = open_store(url, upgrade=True)
+    try:
+        if app_role:
+            if not isinstance(store, PostgresStore):
+                raise click.ClickException("--app-role is for PostgreSQL (SQLite has no roles)")
+            store.grant_app_role(app_role)
+        click.echo(f"ledger schema at version {store.schema_version()} ({store.display_url()})"
+                   + (f"; granted the app's DML to {app_role}" if app_role else ""))
+    finally:
+        store.close()
+
+
+@db.command(help="Print the ledger's schema version and the one this release needs.")
+@click.option("--db", "url", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+def version(url: str) -> None:
+    from ledger.store import store_at
+
+    store = store_at(url)
+    try:
+        click.echo(f"schema version {store.schema_version()}; this release needs {store.latest_version()}")
+    finally:
+        store.close()
 
 
 @main.command("export", help="Write one game's ledger as JSON Lines (to stdout or --out).")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from ledger.store import EventStore, open_store
+from warlog import onejob
 from warlog.resolver import Resolver
 
 DEFAULT_DB = "sqlite:///var/warlog.sqlite3"
@@ -29,6 +30,7 @@ def store_for(url: str | None = None) -> EventStore:
 
 def resolve_game(game_id: str) -> int:
     """Judge every pending submission of one game; returns how many were judged."""
+    onejob.release_in_job(game_id)  # first: a submission from now on queues the next job
     return Resolver(store_for()).run(game_id)
 
 

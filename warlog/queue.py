@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from ledger.store import EventStore
+from warlog import onejob
 from warlog.resolver import Resolver
 
 log = logging.getLogger("warlog.queue")
@@ -19,11 +20,12 @@ JOB_TIMEOUT = 300
 
 def sweep(store: EventStore, enqueue: Callable[[str], None]) -> list[str]:
     """Re-enqueue every game that has a submission without a judgement."""
-    games = store.pending_games()
+    games = store.pending_games()  # costs what is pending, not what exists (the pending set)
     for game_id in games:
-        enqueue(game_id)
+        enqueue(game_id)  # at most one queued job per game (warlog.onejob; InlineQueue's set)
     if games:
-        log.info("sweeper re-enqueued %d game(s): %s", len(games), ", ".join(games))
+        log.info("sweeper re-enqueued %d game(s): %s%s", len(games), ", ".join(games[:10]),
+                 " …" if len(games) > 10 else "")
     return games
 
 
@@ -34,11 +36,19 @@ class InlineQueue:
         self.store = store
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="warlog-resolver")
         self.resolver = Resolver(store)
+        self._queued: set[str] = set()
+        self._queued_lock = threading.Lock()
 
     def enqueue(self, game_id: str) -> None:
+        with self._queued_lock:  # at most one queued job per game; a running one does not count
+            if game_id in self._queued:
+                return
+            self._queued.add(game_id)
         self.pool.submit(self._run, game_id)
 
     def _run(self, game_id: str) -> None:
+        with self._queued_lock:
+            self._queued.discard(game_id)
         try:
             self.resolver.run(game_id)
         except Exception:  # logged, and the sweeper will try again
@@ -67,7 +77,13 @@ class RQQueue:
                            default_timeout=JOB_TIMEOUT)
 
     def enqueue(self, game_id: str) -> None:
-        self.queue.enqueue_call("warlog.jobs.resolve_game", args=(game_id,), result_ttl=60, failure_ttl=86400)
+        if not onejob.claim(self.redis, game_id):
+            return  # a job for this game is queued and will see this submission
+        try:
+            self.queue.enqueue_call("warlog.jobs.resolve_game", args=(game_id,), result_ttl=60, failure_ttl=86400)
+        except BaseException:
+            onejob.release(self.redis, game_id)
+            raise
 
 
 def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: float) -> threading.Event:

@@ -17,6 +17,7 @@ from ledger.events import GAME_ENDED, RESOLVED, SEED_REVEALED, SUBMITTED, Event,
 from ledger.store import Conflict, EventStore, SummaryUpdate
 from rules import get_game
 from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
+from warlog.lru import BoundedCache
 from warlog.resolution import judge
 
 log = logging.getLogger("warlog.resolver")
@@ -29,9 +30,9 @@ class Resolver:
     def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
-        self._entropy: dict[str, str] = {}
+        self._entropy: BoundedCache[str, str] = BoundedCache()  # game id -> entropy digest (fixed once started)
         self.states = StateCache()
-        self._last_snapshot: dict[str, int] = {}  # game id -> seq of its newest snapshot  # game id -> entropy digest (fixed once the game starts)
+        self._last_snapshot: BoundedCache[str, int] = BoundedCache()  # game id -> seq of its newest snapshot
 
     def run(self, game_id: str, lock_timeout: float = 60.0) -> int:
         """Judge every pending submission of the game; return how many were judged."""
