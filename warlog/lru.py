@@ -17,8 +17,8 @@ GAMES_CACHED = 4096  # games whose creation record a web process keeps (≈ 3 Ki
 class BoundedCache(Generic[K, V]):
     """A thread-safe LRU map (cachetools.LRUCache under a lock) with the dict calls we use."""
 
-    def __init__(self, maxsize: int = GAMES_CACHED) -> None:
-        self._cache: LRUCache[K, V] = LRUCache(maxsize=maxsize)
+    def __init__(self, maxsize: int | None = None) -> None:
+        self._cache: LRUCache[K, V] = LRUCache(maxsize=maxsize or GAMES_CACHED)
         self._lock = threading.Lock()
 
     @property
