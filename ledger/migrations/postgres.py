@@ -79,6 +79,12 @@ def initial(schema: str) -> list[str]:
     return [s for s in INITIAL.split(";\n")] + [APPEND_ONLY, TRIGGERS]
 
 
+# The submission a judgement answers, from its payload text. PostgreSQL's JSON functions refuse
+# the \u0000 escape that canonical JSON may hold anywhere in a payload; turning each one into
+# \u0001 first keeps the text valid JSON (only the four digits change) and the number intact.
+SUBMISSION_SEQ = r"(replace({}, '\u0000', '\u0001')::json ->> 'submission_seq')::bigint"
+
+
 def pending_and_paging(schema: str) -> list[str]:
     """The `pending` set kept by the database itself, and one index per listing filter.
 
@@ -86,13 +92,12 @@ def pending_and_paging(schema: str) -> list[str]:
     runs as the owner (SECURITY DEFINER, its search_path pinned to the ledger's schema so that
     no temporary table can stand in), so an app role that may only read `pending` and insert
     events cannot hide a submission from the sweeper except by appending a judgement to the
-    ledger, where it is history. The payload is read as `json`, not `jsonb`, which refuses
-    the \\u0000 escape that canonical JSON may hold."""
+    ledger, where it is history."""
     return [
         "CREATE TABLE pending (game_id TEXT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (game_id, seq))",
         "INSERT INTO pending (game_id, seq) "
         "SELECT game_id, seq FROM events WHERE type = 'submitted' "
-        "EXCEPT SELECT game_id, (payload::json ->> 'submission_seq')::bigint FROM events "
+        f"EXCEPT SELECT game_id, {SUBMISSION_SEQ.format('payload')} FROM events "
         "WHERE type IN ('resolved', 'rejected')",
         f"""CREATE FUNCTION events_track_pending() RETURNS trigger LANGUAGE plpgsql
 SECURITY DEFINER SET search_path = {schema}, pg_temp AS $$
@@ -101,7 +106,7 @@ BEGIN
         INSERT INTO {schema}.pending (game_id, seq) VALUES (NEW.game_id, NEW.seq);
     ELSE
         DELETE FROM {schema}.pending
-         WHERE game_id = NEW.game_id AND seq = (NEW.payload::json ->> 'submission_seq')::bigint;
+         WHERE game_id = NEW.game_id AND seq = {SUBMISSION_SEQ.format('NEW.payload')};
     END IF;
     RETURN NULL;
 END
