@@ -183,3 +183,53 @@ def test_the_app_refuses_a_superuser_unless_told(deployment: Deployment, tmp_pat
         app.extensions["warlog"].store.close()
     r = CliRunner().invoke(main, ["worker", "--burst", "--db", superuser_url, "--redis", "redis://127.0.0.1:1/0"])
     assert r.exit_code == 1 and "refusing to run as a PostgreSQL superuser" in r.output, r.output
+
+
+def test_the_readme_deployment_commands_give_a_least_privilege_app(monkeypatch) -> None:
+    """The README's commands, run as written (with unique names): the superuser's SQL, the
+    owner's `warlog db upgrade --app-role`, then the app as the app role."""
+    from pathlib import Path
+
+    from warlog.app import create_app
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    setup = readme.split("psql -U postgres <<'SQL'\n", 1)[1].split("\nSQL\n", 1)[0]
+    upgrade_line = next(line for line in readme.splitlines() if line.startswith("warlog db upgrade --db"))
+    app_line = next(line for line in readme.splitlines() if line.startswith("export WARLOG_DB=postgresql://warlog_app"))
+    tag = uuid.uuid4().hex[:10]
+    names = {"warlog_owner": f"warlog_owner_{tag}", "warlog_app": f"warlog_app_{tag}"}
+
+    def ours(text: str) -> str:
+        for old, new in names.items():
+            text = text.replace(old, new)
+        host = psycopg.conninfo.conninfo_to_dict(PG_URL)
+        text = text.replace("db.internal:5432", f"{host.get('host', '127.0.0.1')}:{host.get('port', 5432)}")
+        return text.replace("5432/warlog", f"5432/warlog_{tag}").replace("DATABASE warlog ", f"DATABASE warlog_{tag} ")
+
+    monkeypatch.delenv("WARLOG_ALLOW_SUPERUSER", raising=False)
+    try:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            for statement in filter(None, (s.strip() for s in ours(setup).split(";"))):
+                conn.execute(statement)  # type: ignore[arg-type]
+        args = ours(upgrade_line).split()[1:]
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 0 and "schema at version 2" in r.output, r.output
+        app_url = ours(app_line).split("=", 1)[1]
+        app = create_app({"TESTING": True, "WARLOG_DB": app_url})
+        try:
+            client = app.test_client()
+            created = client.post("/api/v1/games", json={"game": "dice-duel", "scenario": "short"}).get_json()
+            assert client.get("/api/v1/games").get_json()["games"][0]["id"] == created["id"]
+        finally:
+            app.extensions["warlog_sweeper_stop"].set()
+            app.extensions["warlog"].store.close()
+        with psycopg.connect(app_url, autocommit=True) as conn:
+            for statement in ("ALTER TABLE events DISABLE TRIGGER ALL", "DELETE FROM events",
+                              "SET session_replication_role = replica", "DELETE FROM pending"):
+                with pytest.raises(psycopg.Error, match="must be owner|permission denied"):
+                    conn.execute(statement)  # type: ignore[arg-type]
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(f"warlog_{tag}")))
+            for role in (names["warlog_app"], names["warlog_owner"]):
+                conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
