@@ -77,10 +77,12 @@ class RQQueue:
                            default_timeout=JOB_TIMEOUT)
 
     def enqueue(self, game_id: str) -> None:
-        if not onejob.claim(self.redis, game_id):
+        job_id = onejob.claim(self.redis, game_id)
+        if job_id is None:
             return  # a job for this game is queued and will see this submission
         try:
-            self.queue.enqueue_call("warlog.jobs.resolve_game", args=(game_id,), result_ttl=60, failure_ttl=86400)
+            self.queue.enqueue_call("warlog.jobs.resolve_game", args=(game_id,), result_ttl=60, failure_ttl=86400,
+                                    job_id=job_id)
         except BaseException:
             onejob.release(self.redis, game_id)
             raise

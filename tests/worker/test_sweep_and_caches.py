@@ -104,3 +104,19 @@ def test_per_game_caches_are_bounded_lrus(tmp_path, monkeypatch):
     finally:
         app.extensions["warlog_sweeper_stop"].set()
         app.extensions["warlog"].store.close()
+
+
+def test_a_stale_queued_key_does_not_hold_a_game_back(pg_url, redis_url):
+    """The key says queued but its job is gone (the connection broke between the two
+    commands): the next sweep queues the game at once, not after the key's TTL."""
+    store = open_store(pg_url)
+    try:
+        (gid,) = _pending_games(Warlog(store, lambda game_id: None), 1)
+        rq = RQQueue(redis_url)
+        rq.redis.set(onejob.KEY.format(gid), "resolve-lost", ex=onejob.TTL)
+        sweep(store, rq.enqueue)
+        assert rq.queue.count == 1
+        sweep(store, rq.enqueue)
+        assert rq.queue.count == 1  # and that job is really queued, so no second one
+    finally:
+        store.close()
