@@ -139,6 +139,21 @@ def upgrade(url: str, app_role: str | None) -> None:
         store.close()
 
 
+@db.command(help="Delete the snapshots (a cache) and idempotency keys of ended games: housekeeping, "
+                 "not history (run as the owner role).")
+@click.option("--db", "url", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+def prune(url: str) -> None:
+    from ledger.housekeeping import prune_ended
+    from ledger.store import open_store
+
+    store = open_store(url)
+    try:
+        done = prune_ended(store)  # type: ignore[arg-type]
+    finally:
+        store.close()
+    click.echo(f"{done.games} ended games: {done.snapshots} snapshots and {done.keys} idempotency keys deleted")
+
+
 @db.command(help="Print the ledger's schema version and the one this release needs.")
 @click.option("--db", "url", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
 def version(url: str) -> None:
