@@ -84,7 +84,10 @@ class RQQueue:
             self.queue.enqueue_call("warlog.jobs.resolve_game", args=(game_id,), result_ttl=60, failure_ttl=86400,
                                     job_id=job_id)
         except BaseException:
-            onejob.release(self.redis, game_id)
+            try:  # give the key back; if Redis is gone with it, the next claim finds it stale
+                onejob.release(self.redis, game_id)
+            except Exception:
+                pass
             raise
 
 
