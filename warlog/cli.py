@@ -166,6 +166,65 @@ def version(url: str) -> None:
         store.close()
 
 
+@main.group(help="Archive a creation period's ended games as a bundle of verifiable exports.")
+def archive() -> None:
+    pass
+
+
+@archive.command("export", help="Write each ended game created in [--from, --before) to DIR as its JSON Lines "
+                                "export, with manifest.json (event count, chain head, SHA-256 of each file).")
+@click.argument("out", type=click.Path(file_okay=False))
+@click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+@click.option("--from", "start", required=True, help="first day of the period (2026-01-01)")
+@click.option("--before", "end", required=True, help="the day after the period (2026-02-01)")
+def archive_export(out: str, db: str, start: str, end: str) -> None:
+    from pathlib import Path
+
+    from ledger import paging
+    from ledger.archive import export_period
+    from ledger.store import open_store
+
+    for value, name in ((start, "--from"), (end, "--before")):
+        try:
+            if paging.before(value).game_id:
+                raise paging.BadCursor(value)
+        except paging.BadCursor:
+            raise click.BadParameter("a date like 2026-01-31 (or a timestamp)", param_hint=name) from None
+    store = open_store(db)
+    try:
+        done = export_period(store, start, end, Path(out))
+    finally:
+        store.close()
+    click.echo(f"{len(done)} ended games created in [{start}, {end}) written to {out} "
+               f"({sum(a.events for a in done)} events); check with: warlog archive check {out}")
+
+
+@archive.command("check", help="Check a bundle's files against its manifest, then verify each game offline.")
+@click.argument("out", type=click.Path(exists=True, file_okay=False))
+def archive_check(out: str) -> None:
+    import json
+    from pathlib import Path
+
+    from ledger.archive import MANIFEST, check_bundle
+    from warlog.verify import VerifyFailure, verify_bytes
+
+    problems = check_bundle(Path(out))
+    games = json.loads((Path(out) / MANIFEST).read_text(encoding="utf-8"))["games"]
+    for entry in games:
+        path = Path(out) / entry["file"]
+        if not path.is_file():
+            continue
+        try:
+            verify_bytes(path.read_bytes())
+        except VerifyFailure as err:
+            problems.append(f"{entry['file']}: {err}")
+    for problem in problems:
+        click.echo(f"FAIL {problem}")
+    if problems:
+        sys.exit(1)
+    click.echo(f"OK {len(games)} games: files match the manifest and every game verifies")
+
+
 @main.command("export", help="Write one game's ledger as JSON Lines (to stdout or --out).")
 @click.argument("game_id")
 @click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
