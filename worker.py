@@ -73,12 +73,13 @@ def _worker_class() -> Any:
 
 
 def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: float = 30.0,
-               name: str | None = None, allow_embedded: bool = False) -> int:
+               name: str | None = None, allow_embedded: bool = False, allow_superuser: bool | None = None) -> int:
     from redis import Redis
     from rq import Queue
     from rq.serializers import JSONSerializer
     from rq.worker.base import StopRequested
 
+    from warlog.dbrole import allowed_by_env, check_app_role
     from warlog.health import start_heartbeat
     from warlog.jobs import store_for
     from warlog.outage import Backoff, is_outage, quiet_pool_logs
@@ -93,7 +94,8 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     os.environ["WARLOG_DB"] = db
     load_game_modules()
     name = name or f"{socket.gethostname()}.{os.getpid()}"
-    store = store_for(db)
+    store = store_for(db)  # PostgreSQL: refuses a schema that `warlog db upgrade` has not brought up to date
+    check_app_role(store, allowed_by_env() if allow_superuser is None else allow_superuser)
     rq_queue = RQQueue(redis_url, store)  # ConnectionError, in words, if Redis is not there
     log.info("%s", describe(f"worker {name}", db, redis_url, queue=QUEUE_NAME, sweep_interval=f"{sweep_interval} s"))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import re
 import time
@@ -24,6 +25,8 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
 from ledger import projection
+from ledger.migrations import VERSION_TABLE, Migration, apply
+from ledger.migrations.postgres import MIGRATIONS
 from ledger.canonical import GENESIS_HASH
 from ledger.events import Event, NewEvent, seal, utc_now
 from ledger.sqlstore import (
@@ -32,73 +35,29 @@ from ledger.sqlstore import (
 from ledger.urls import mask_url
 from ledger.store import Conflict, DuplicateKey, GameExists, GameSummary, LockTimeout, SummaryUpdate
 
+log = logging.getLogger("warlog.ledger")
 POOL_MAX = 8
 CONNECT_WAIT = 10.0  # seconds the constructor waits for the first connection
 POOL_WAIT = 5.0  # seconds a caller waits for a pooled connection
 RECONNECT = 10.0  # seconds one reconnection attempt backs off before giving up
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS events (
-    game_id TEXT NOT NULL,
-    seq BIGINT NOT NULL CHECK (seq >= 0),
-    type TEXT NOT NULL,
-    seat TEXT,
-    payload TEXT NOT NULL,
-    recorded_at TEXT NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS games (
-    game_id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    scenario TEXT NOT NULL,
-    status TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    last_seq BIGINT NOT NULL,
-    active_seats TEXT NOT NULL DEFAULT '[]',
-    last_submitted_seq BIGINT NOT NULL DEFAULT -1,
-    last_handled_seq BIGINT NOT NULL DEFAULT -1,
-    sandbox BOOLEAN NOT NULL DEFAULT FALSE
-);
-CREATE INDEX IF NOT EXISTS games_created ON games (created_at);
-CREATE TABLE IF NOT EXISTS idempotency (
-    game_id TEXT NOT NULL,
-    key TEXT NOT NULL,
-    seq BIGINT NOT NULL,
-    PRIMARY KEY (game_id, key),
-    FOREIGN KEY (game_id, seq) REFERENCES events (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS secrets (
-    game_id TEXT PRIMARY KEY,
-    secret BYTEA NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seed_periods (
-    game_id TEXT NOT NULL,
-    seq BIGINT NOT NULL,
-    secret BYTEA NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS snapshots (
-    game_id TEXT NOT NULL,
-    seq BIGINT NOT NULL,
-    state TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    RAISE EXCEPTION 'events are append-only (% refused)', TG_OP;
-END
-$$
-"""
-
-TRIGGERS = {
-    "events_no_update_delete": "BEFORE UPDATE OR DELETE ON events FOR EACH ROW",
-    "events_no_truncate": "BEFORE TRUNCATE ON events FOR EACH STATEMENT",
-}
-
 _INHERITED_POOLS: list[ConnectionPool] = []  # kept referenced so that GC never closes them in a child
 
+
+# What the app role may do (`warlog db upgrade --app-role ROLE`, README "The real deployment").
+APP_GRANTS = [
+    "REVOKE CREATE ON SCHEMA {schema} FROM PUBLIC",
+    "GRANT USAGE ON SCHEMA {schema} TO {role}",
+    "GRANT SELECT, INSERT ON {schema}.events, {schema}.idempotency, {schema}.secrets, {schema}.seed_periods TO {role}",
+    "GRANT SELECT, INSERT, UPDATE ON {schema}.games TO {role}",
+    "GRANT SELECT, INSERT, DELETE ON {schema}.snapshots TO {role}",
+    "GRANT SELECT ON {schema}.pending, {schema}.schema_version TO {role}",
+]
+
+
+def conn_role_exists(store: "PostgresStore", role: str) -> bool:
+    with store._conn() as conn:
+        return conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone() is not None
 
 
 def schema_from_url(url: str) -> str | None:
@@ -117,14 +76,6 @@ def lock_key(schema: str, game_id: str) -> int:
     """A stable signed 64-bit advisory-lock key for a game in a schema."""
     digest = hashlib.sha256(f"{schema}/{game_id}".encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
-
-
-
-
-
-
-
-
 
 
 _UPSERT_GAME = (
@@ -187,18 +138,49 @@ class PostgresStore(SqlEventStore):
             self._pool = self._new_pool()
         return self._pool.connection()
 
+    def migrations(self) -> list[Migration]:
+        return MIGRATIONS
+
     def create_schema(self) -> None:
+        """Apply the missing migrations in one transaction (the owner role's `warlog db upgrade`).
+        Creates the schema only if it is missing, so an owner without CREATE on the database
+        can upgrade a schema made for it (`CREATE SCHEMA ... AUTHORIZATION owner`)."""
         with self._conn() as conn, conn.transaction():
-            # Serialise concurrent creators: CREATE ... IF NOT EXISTS is not race-free.
+            # Serialise concurrent upgraders: CREATE ... IF NOT EXISTS is not race-free.
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key(self.schema, "\x00create_schema"),))
-            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
+            if not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (self.schema,)).fetchone():
+                conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(self.schema)))
             conn.execute(self._set_path)
-            conn.execute(SCHEMA)
-            for name, when in TRIGGERS.items():
-                exists = conn.execute("SELECT 1 FROM pg_trigger WHERE tgrelid = 'events'::regclass AND tgname = %s",
-                                      (name,)).fetchone()
-                if not exists:
-                    conn.execute(f"CREATE TRIGGER {name} {when} EXECUTE FUNCTION events_append_only()")
+            conn.execute(VERSION_TABLE)
+            current = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+            quoted = sql.Identifier(self.schema).as_string(conn)
+            applied = apply(lambda text, args: conn.execute(text, args or None),  # type: ignore[arg-type]
+                            MIGRATIONS, current, quoted, utc_now(), "%s")
+        if applied:
+            log.info("ledger schema %s upgraded to version %d", self.schema, applied[-1])
+
+    def grant_app_role(self, role: str) -> None:
+        """Give `role` the DML the app needs and nothing more (run by the owner after an
+        upgrade): events, idempotency and secrets are insert-only, `pending` and
+        `schema_version` read-only; `games` (a projection) and `snapshots` (a cache) writable.
+        A role that owns no table cannot disable, drop or replace a trigger."""
+        if not conn_role_exists(self, role):
+            raise ValueError(f"no PostgreSQL role {role!r}: CREATE ROLE {role} LOGIN first")
+        with self._conn() as conn, conn.transaction():
+            for text in APP_GRANTS:
+                conn.execute(sql.SQL(text).format(schema=sql.Identifier(self.schema), role=sql.Identifier(role)))
+
+    def is_superuser(self) -> bool:
+        with self._conn() as conn:
+            return bool(conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0])
+
+    def owns_events(self) -> bool:
+        """Whether the connected role owns (or is a member of the owner of) the events table."""
+        with self._conn() as conn:
+            row = conn.execute("SELECT pg_has_role(current_user, c.relowner, 'USAGE') FROM pg_class c "
+                               "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                               "WHERE n.nspname = %s AND c.relname = 'events'", (self.schema,)).fetchone()
+            return bool(row and row[0])
 
     def close(self) -> None:
         self._pool.close()
@@ -303,8 +285,7 @@ class PostgresStore(SqlEventStore):
                 with conn.cursor() as cur:
                     cur.executemany(_INSERT_EVENT, [event_row(ev) for ev in events])
                 if secret is not None:
-                    conn.execute("INSERT INTO secrets (game_id, secret) VALUES (%s, %s) "
-                                 "ON CONFLICT (game_id) DO UPDATE SET secret = EXCLUDED.secret",
+                    conn.execute("INSERT INTO secrets (game_id, secret) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                                  (summary.game_id, secret))
                 conn.execute(_UPSERT_GAME, summary_row(summary))
         except errors.UniqueViolation as exc:
@@ -313,14 +294,7 @@ class PostgresStore(SqlEventStore):
     # -- reading -------------------------------------------------------------------------
 
 
-
-
-
-
-
-
     # -- snapshots -----------------------------------------------------------------------
-
 
 
     # -- locking -------------------------------------------------------------------------

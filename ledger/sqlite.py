@@ -19,6 +19,8 @@ import time
 from typing import Iterator
 
 from ledger import projection
+from ledger.migrations import VERSION_TABLE, Migration, apply
+from ledger.migrations.sqlite import MIGRATIONS
 from ledger.canonical import GENESIS_HASH
 from ledger.events import Event, NewEvent, seal, utc_now
 from ledger.sqlstore import (
@@ -28,63 +30,6 @@ from ledger.store import Conflict, DuplicateKey, GameExists, GameSummary, LockTi
 
 BUSY_TIMEOUT_MS = 30_000
 _IDLE_CONNECTIONS = 8
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS events (
-    game_id TEXT NOT NULL,
-    seq INTEGER NOT NULL CHECK (seq >= 0),
-    type TEXT NOT NULL,
-    seat TEXT,
-    payload TEXT NOT NULL,
-    recorded_at TEXT NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-) WITHOUT ROWID;
-CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
-BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
-CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
-BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
-CREATE TRIGGER IF NOT EXISTS events_no_replace BEFORE INSERT ON events
-WHEN EXISTS (SELECT 1 FROM events WHERE game_id = NEW.game_id AND seq = NEW.seq)
-BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
-CREATE TABLE IF NOT EXISTS games (
-    game_id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    scenario TEXT NOT NULL,
-    status TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    last_seq INTEGER NOT NULL,
-    active_seats TEXT NOT NULL DEFAULT '[]',
-    last_submitted_seq INTEGER NOT NULL DEFAULT -1,
-    last_handled_seq INTEGER NOT NULL DEFAULT -1,
-    sandbox INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS games_created ON games (created_at);
-CREATE TABLE IF NOT EXISTS idempotency (
-    game_id TEXT NOT NULL,
-    key TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    PRIMARY KEY (game_id, key),
-    FOREIGN KEY (game_id, seq) REFERENCES events (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS secrets (
-    game_id TEXT PRIMARY KEY,
-    secret BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seed_periods (
-    game_id TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    secret BLOB NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS snapshots (
-    game_id TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    state TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-"""
 
 _INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
@@ -106,14 +51,6 @@ os.register_at_fork(after_in_child=_forget_thread_locks)
 def _thread_lock(name: str) -> threading.Lock:
     with _thread_locks_guard:
         return _thread_locks.setdefault(name, threading.Lock())
-
-
-
-
-
-
-
-
 
 
 class SqliteStore(SqlEventStore):
@@ -171,10 +108,15 @@ class SqliteStore(SqlEventStore):
             yield conn
             conn.execute("COMMIT")
 
+    def migrations(self) -> list[Migration]:
+        return MIGRATIONS
+
     def create_schema(self) -> None:
+        """Apply the missing migrations in one `BEGIN IMMEDIATE` transaction."""
         with self._write() as conn:
-            for statement in _split_sql(SCHEMA):
-                conn.execute(statement)
+            conn.execute(VERSION_TABLE)
+            current = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+            apply(conn.execute, MIGRATIONS, current, "", utc_now())
 
     def close(self) -> None:
         with self._idle_guard:
@@ -265,14 +207,7 @@ class SqliteStore(SqlEventStore):
     # -- reading -------------------------------------------------------------------------
 
 
-
-
-
-
-
-
     # -- snapshots -----------------------------------------------------------------------
-
 
 
     # -- locking -------------------------------------------------------------------------
@@ -307,17 +242,3 @@ class SqliteStore(SqlEventStore):
             tlock.release()
 
     # -- helpers -------------------------------------------------------------------------
-
-
-
-
-def _split_sql(script: str) -> list[str]:
-    """Split SCHEMA into statements (triggers hold `;` inside BEGIN ... END)."""
-    out: list[str] = []
-    buf = ""
-    for line in script.strip().splitlines():
-        buf += line + "\n"
-        if sqlite3.complete_statement(buf):
-            out.append(buf.strip())
-            buf = ""
-    return out

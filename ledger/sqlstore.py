@@ -10,6 +10,7 @@ import json
 from abc import abstractmethod
 from typing import Any, Iterator, Sequence
 
+from ledger import paging
 from ledger.canonical import canonical_bytes
 from ledger.events import Event
 from ledger.store import EventStore, GameSummary
@@ -17,6 +18,8 @@ from ledger.store import EventStore, GameSummary
 EVENT_COLUMNS = "game_id, seq, type, seat, payload, recorded_at, prev_hash, hash"
 GAME_COLUMNS = ("game_id, game, scenario, status, created_at, last_seq, active_seats, "
                 "last_submitted_seq, last_handled_seq, sandbox")
+# A game's row with the oldest submission of the `pending` set (one primary-key probe).
+SUMMARY_COLUMNS = GAME_COLUMNS + ", (SELECT MIN(p.seq) FROM pending p WHERE p.game_id = games.game_id)"
 
 
 def row_event(row: Sequence[Any]) -> Event:
@@ -31,9 +34,12 @@ def event_row(ev: Event) -> tuple[Any, ...]:
 
 
 def row_summary(row: Sequence[Any]) -> GameSummary:
-    game_id, game, scenario, status, created_at, last_seq, seats, submitted, handled, sandbox = row
+    """A GAME_COLUMNS row, or a SUMMARY_COLUMNS row (then `pending` comes from the pending set)."""
+    game_id, game, scenario, status, created_at, last_seq, seats, submitted, handled, sandbox = row[:10]
+    known = len(row) > 10
     return GameSummary(game_id, game, scenario, status, created_at, last_seq, json.loads(seats),
-                       submitted, handled, bool(sandbox))
+                       submitted, handled, bool(sandbox), oldest_pending=row[10] if known else None,
+                       pending_known=known)
 
 
 def summary_row(s: GameSummary) -> tuple[Any, ...]:
@@ -88,16 +94,32 @@ class SqlEventStore(EventStore):
         with self._conn() as conn:
             return self._summary(conn, game_id)
 
-    def list_games(self, game: str | None = None, status: str | None = None, limit: int = 200) -> list[GameSummary]:
-        rows = self._rows(f"SELECT {GAME_COLUMNS} FROM games WHERE (CAST(? AS TEXT) IS NULL OR game = ?) "
-                          "AND (CAST(? AS TEXT) IS NULL OR status = ?) ORDER BY created_at DESC, game_id DESC "
-                          "LIMIT ?", (game, game, status, status, limit))
-        return [row_summary(r) for r in rows]
+    def list_games(self, game: str | None = None, status: str | None = None, limit: int = 200,
+                   before: tuple[str, str] | None = None) -> list[GameSummary]:
+        paging.check_filters(status, limit)
+        after = paging.Position(*before) if before is not None else None
+        text = paging.statement(GAME_COLUMNS, game is not None, status, after is not None)
+        return [row_summary(r) for r in self._rows(text, paging.arguments(game, status, after, limit))]
 
     def pending_games(self) -> list[str]:
-        rows = self._rows("SELECT game_id FROM games WHERE last_submitted_seq > last_handled_seq "
-                          "ORDER BY created_at, game_id", ())
-        return [r[0] for r in rows]
+        return [r[0] for r in self._rows("SELECT DISTINCT game_id FROM pending ORDER BY game_id", ())]
+
+    def schema_version(self) -> int:
+        try:
+            rows = self._rows("SELECT MAX(version) FROM schema_version", ())
+        except Exception as exc:  # no such table: a database no migration has touched
+            if "schema_version" not in str(exc):
+                raise
+            return 0
+        return int(rows[0][0] or 0)
+
+    def latest_version(self) -> int:
+        from ledger.migrations import latest
+
+        return latest(self.migrations())
+
+    @abstractmethod
+    def migrations(self) -> list[Any]: ...
 
     def idempotent_seq(self, game_id: str, key: str, seat: str | None = None) -> int | None:
         with self._conn() as conn:
@@ -136,7 +158,7 @@ class SqlEventStore(EventStore):
         return -1 if row is None or row[0] is None else int(row[0])
 
     def _summary(self, conn: Any, game_id: str) -> GameSummary | None:
-        row = conn.execute(self._sql(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?"), (game_id,)).fetchone()
+        row = conn.execute(self._sql(f"SELECT {SUMMARY_COLUMNS} FROM games WHERE game_id = ?"), (game_id,)).fetchone()
         return row_summary(row) if row else None
 
     def _idempotent_seq(self, conn: Any, game_id: str, key: str) -> int | None:

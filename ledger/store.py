@@ -15,11 +15,15 @@ Tables (names are the same on every backend):
 * `seed_periods` — (game_id, seq) -> a fresh seed committed later by the `seed_committed` event
   at `seq` (ledger.dice step 7), written in the same transaction as that event.
 * `snapshots` — (game_id, seq) -> state JSON. A cache: deleting rows changes nothing.
+* `pending` — (game_id, seq) of each submission without a judgement, kept by a trigger on
+  `events` (the sweeper's and the resolver's work list; see ledger/migrations).
+* `schema_version` — the migrations applied (ledger/migrations).
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -71,9 +75,15 @@ class GameSummary:
     last_submitted_seq: int = -1  # seq of the newest `submitted` event, -1 if none
     last_handled_seq: int = -1  # newest submission seq that has a `resolved`/`rejected` event
     sandbox: bool = False
+    # The oldest submission without a judgement, read from the `pending` set kept by the
+    # database (`pending_known`); a summary folded from events alone uses the seq marks.
+    oldest_pending: int | None = field(default=None, compare=False)
+    pending_known: bool = field(default=False, compare=False)
 
     @property
     def pending(self) -> bool:
+        if self.pending_known:
+            return self.oldest_pending is not None
         return self.last_submitted_seq > self.last_handled_seq
 
 
@@ -93,7 +103,27 @@ class EventStore(ABC):
     # -- schema ----------------------------------------------------------------------
     @abstractmethod
     def create_schema(self) -> None:
-        """Create tables, indexes and the append-only triggers if they are missing."""
+        """Apply every migration this database lacks (ledger/migrations): the owner's
+        `warlog db upgrade`. Safe to run again; concurrent runs are serialised."""
+
+    @abstractmethod
+    def schema_version(self) -> int:
+        """The newest migration applied to this database (0 for an empty one)."""
+
+    def check_schema(self) -> None:
+        """Raise SchemaOutOfDate unless the database is at this release's schema version."""
+        from ledger.migrations import SchemaOutOfDate
+
+        found, needed = self.schema_version(), self.latest_version()
+        if found != needed:
+            raise SchemaOutOfDate(self.display_url(), found, needed)
+
+    @abstractmethod
+    def latest_version(self) -> int: ...
+
+    def display_url(self) -> str:
+        """The store's URL without its password (for messages and logs)."""
+        return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", self.url)
 
     @abstractmethod
     def close(self) -> None: ...
@@ -139,12 +169,15 @@ class EventStore(ABC):
     def summary(self, game_id: str) -> GameSummary | None: ...
 
     @abstractmethod
-    def list_games(self, game: str | None = None, status: str | None = None, limit: int = 200) -> list[GameSummary]:
-        """Newest first."""
+    def list_games(self, game: str | None = None, status: str | None = None, limit: int = 200,
+                   before: tuple[str, str] | None = None) -> list[GameSummary]:
+        """Newest first, by (created_at, game_id); `before` = (created_at, game_id) lists only
+        older games (a cursor, see ledger.paging). `status` may also be "open" (not ended)."""
 
     @abstractmethod
     def pending_games(self) -> list[str]:
-        """Games with a submission that has no resolution yet (the sweeper's work list)."""
+        """Games with a submission that has no judgement yet (the sweeper's work list): read
+        from the `pending` set, so it costs what is pending, not what exists."""
 
     @abstractmethod
     def idempotent_seq(self, game_id: str, key: str, seat: str | None = None) -> int | None:
@@ -203,16 +236,31 @@ def sqlite_path(url: str) -> str | None:
     return url
 
 
-def open_store(url: str) -> EventStore:
-    """`sqlite:///path/to/file.db` (or a bare path) or `postgresql://...`."""
+def store_at(url: str) -> EventStore:
+    """A store on `url` that has not looked at the schema yet (see open_store)."""
     path = sqlite_path(url)
     if path is None:
         from ledger.postgres import PostgresStore
 
-        store: EventStore = PostgresStore(url)
-    else:
-        from ledger.sqlite import SqliteStore
+        return PostgresStore(url)
+    from ledger.sqlite import SqliteStore
 
-        store = SqliteStore(path)
-    store.create_schema()
+    return SqliteStore(path)
+
+
+def open_store(url: str, *, upgrade: bool | None = None) -> EventStore:
+    """`sqlite:///path/to/file.db` (or a bare path) or `postgresql://...`.
+
+    `upgrade`: apply missing migrations (the owner's job) or only check the schema version
+    (SchemaOutOfDate if it is not this release's). Default: the embedded SQLite ledger
+    upgrades itself; PostgreSQL is only checked (run `warlog db upgrade` as the owner)."""
+    store = store_at(url)
+    try:
+        if upgrade if upgrade is not None else sqlite_path(url) is not None:
+            store.create_schema()
+        else:
+            store.check_schema()
+    except BaseException:
+        store.close()
+        raise
     return store

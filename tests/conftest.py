@@ -50,14 +50,19 @@ def _dice_duel() -> None:
 
 
 @pytest.fixture
-def pg_url() -> Iterator[str]:
+def pg_url(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """A PostgreSQL URL whose tables live in a fresh schema, dropped afterwards. Fails (never
-    skips) when PostgreSQL is not there."""
+    skips) when PostgreSQL is not there. The schema is upgraded (`warlog db upgrade`) first,
+    and apps and workers may connect as the test's superuser (WARLOG_ALLOW_SUPERUSER)."""
+    from ledger.store import open_store
+
     try:
         psycopg.connect(PG_URL, connect_timeout=5).close()
     except psycopg.Error as exc:
         pytest.fail(f"PostgreSQL is required at {PG_URL}: {exc}", pytrace=False)
     schema = f"warlog_test_{uuid.uuid4().hex}"
+    open_store(pg_schema_url(schema), upgrade=True).close()
+    monkeypatch.setenv("WARLOG_ALLOW_SUPERUSER", "1")
     yield pg_schema_url(schema)
     with psycopg.connect(PG_URL, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))

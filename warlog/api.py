@@ -12,6 +12,8 @@ from rules import all_games
 from validators.requests import (
     CreateGameSchema, EventsQuerySchema, JoinSchema, MoveSchema, RulingSchema, StateQuerySchema,
 )
+from validators.listing import GamesQuerySchema
+from warlog.listing import game_json, games_page, next_query
 from warlog.openapi import openapi_document
 from warlog.outage import is_outage, unavailable
 from warlog.pageutil import private
@@ -87,14 +89,15 @@ def openapi() -> Response:
 
 @api.get("/games")
 def list_games() -> Response:
-    game = request.args.get("game") or None
-    status = request.args.get("status") or None
-    rows = service().store.list_games(game=game, status=status)
-    return jsonify({"games": [
-        {"id": r.game_id, "game": r.game, "scenario": r.scenario, "status": r.status, "seq": r.last_seq,
-         "active_seats": r.active_seats if r.status == "active" else [], "created_at": r.created_at,
-         "sandbox": r.sandbox}
-        for r in rows]})
+    """Newest first, a page at a time: `next` is the path of the next page (null on the last)."""
+    try:
+        q = GamesQuerySchema().load({k: v for k, v in request.args.items() if v != ""})
+    except ValidationError as err:
+        raise ServiceError("bad query parameters", fields=err.messages) from None
+    page = games_page(service().store, q["game"], q["status"], q["limit"], q["cursor"])
+    more = next_query(page, q["game"], q["status"], q["limit"])
+    return jsonify({"games": [game_json(r) for r in page.rows],
+                    "next": f"{request.path}?{more}" if more else None})
 
 
 @api.get("/catalogue")

@@ -13,6 +13,7 @@ from flask import Flask
 
 from ledger.store import open_store, sqlite_path
 from warlog.config import ConfigError, check_deployment, describe, unknown_settings
+from warlog.dbrole import SuperuserRefused, check_app_role
 from warlog.outage import quiet_pool_logs
 from warlog.queue import InlineQueue, RQQueue, start_sweeper
 from warlog.service import Warlog
@@ -33,10 +34,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         WARLOG_DB="sqlite:///var/warlog.sqlite3",
         WARLOG_REDIS=None,
         WARLOG_SWEEP_INTERVAL=30.0,
+        WARLOG_ALLOW_SUPERUSER=False,
         JSON_SORT_KEYS=False,
     )
     app.config.from_prefixed_env("WARLOG")  # WARLOG_DB=... -> app.config["DB"]
-    for key in ("DB", "REDIS", "SWEEP_INTERVAL", "REFUSED_LIMIT", "ALLOW_EMBEDDED_LEDGER"):
+    for key in ("DB", "REDIS", "SWEEP_INTERVAL", "REFUSED_LIMIT", "ALLOW_EMBEDDED_LEDGER", "ALLOW_SUPERUSER"):
         if key in app.config:
             app.config["WARLOG_" + key] = app.config.pop(key)
     if test_config:
@@ -50,7 +52,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if path is not None:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     quiet_pool_logs()
-    store = open_store(db)
+    store = open_store(db)  # PostgreSQL: only checks the schema version (`warlog db upgrade` migrates)
+    try:
+        check_app_role(store, bool(app.config["WARLOG_ALLOW_SUPERUSER"]))
+    except SuperuserRefused:
+        store.close()
+        raise
     if app.config["WARLOG_REDIS"]:
         queue: InlineQueue | RQQueue = RQQueue(str(app.config["WARLOG_REDIS"]), store)
     else:

@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from ledger.paging import DEFAULT_LIMIT, FILTER_STATUSES, MAX_LIMIT
+
 DEFAULT_DB = "sqlite:///var/warlog.sqlite3"
 
 
@@ -16,13 +18,13 @@ class _Main(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         import sqlite3
 
-        from ledger.store import StoreURLError
+        from ledger.store import LedgerError, StoreURLError
         from ledger.urls import mask_url
         from warlog.config import ConfigError
 
         try:
             return super().invoke(ctx)
-        except (ConnectionError, StoreURLError, ConfigError, sqlite3.OperationalError) as err:
+        except (ConnectionError, StoreURLError, LedgerError, ConfigError, sqlite3.OperationalError) as err:
             raise click.ClickException(mask_url(str(err))) from None
 
 
@@ -40,11 +42,16 @@ def main() -> None:
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--allow-embedded-ledger", is_flag=True, default=lambda: bool(os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER")),
               help="with --redis, run on a SQLite ledger anyway (every process on this machine, one file)")
-def serve(db: str, redis_url: str | None, host: str, port: int, allow_embedded_ledger: bool) -> None:
+@click.option("--allow-superuser", is_flag=True, default=None,
+              help="run even when connected to PostgreSQL as a superuser (or set WARLOG_ALLOW_SUPERUSER=1)")
+def serve(db: str, redis_url: str | None, host: str, port: int, allow_embedded_ledger: bool,
+          allow_superuser: bool | None) -> None:
     from ledger.urls import mask_url
     from warlog.app import create_app
+    from warlog.dbrole import allowed_by_env
 
-    app = create_app({"WARLOG_DB": db, "WARLOG_REDIS": redis_url, "WARLOG_ALLOW_EMBEDDED_LEDGER": allow_embedded_ledger})
+    app = create_app({"WARLOG_DB": db, "WARLOG_REDIS": redis_url, "WARLOG_ALLOW_EMBEDDED_LEDGER": allow_embedded_ledger,
+                      "WARLOG_ALLOW_SUPERUSER": allow_superuser or allowed_by_env()})
     mode = f"RQ via {mask_url(redis_url)}" if redis_url else "in-process worker"
     click.echo(f"Warlog on http://{host}:{port}/  (ledger {mask_url(db)}; {mode}; API at /api/v1, "
                "spec /api/v1/openapi.json, health /healthz and /readyz)")
@@ -60,34 +67,174 @@ def serve(db: str, redis_url: str | None, host: str, port: int, allow_embedded_l
 @click.option("--name", default=None, help="the worker's name in RQ and in its heartbeat (default host.pid)")
 @click.option("--allow-embedded-ledger", is_flag=True, default=lambda: bool(os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER")),
               help="run on a SQLite ledger anyway (every process on this machine, one file)")
+@click.option("--allow-superuser", is_flag=True, default=None,
+              help="run even when connected to PostgreSQL as a superuser (or set WARLOG_ALLOW_SUPERUSER=1)")
 def worker(db: str, redis_url: str, burst: bool, sweep_interval: float, name: str | None,
-           allow_embedded_ledger: bool) -> None:
+           allow_embedded_ledger: bool, allow_superuser: bool | None) -> None:
     import logging
 
     from worker import run_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    sys.exit(run_worker(db, redis_url, burst, sweep_interval, name, allow_embedded_ledger))
+    sys.exit(run_worker(db, redis_url, burst, sweep_interval, name, allow_embedded_ledger,
+                        allow_superuser=allow_superuser))
 
 
-@main.command(help="List the games this build knows (with scenarios and options), and the stored games.")
-@click.option("--db", default=None, help="also list the games stored in this ledger")
-def games(db: str | None) -> None:
-    from rules import all_games
+@main.command(help="List the games this build knows (with scenarios and options), or with --db the "
+                    "games stored in a ledger, newest first, a page at a time.")
+@click.option("--db", default=None, help="list the games stored in this ledger instead")
+@click.option("--game", "game_f", default=None, help="only this game (e.g. assault-on-belgium)")
+@click.option("--status", type=click.Choice(FILTER_STATUSES), default=None,
+              help="only games in this status (open = waiting or active)")
+@click.option("--before", default=None,
+              help="only games older than this: the cursor printed after a page, or a date (2026-01-31)")
+@click.option("--limit", type=click.IntRange(1, MAX_LIMIT), default=DEFAULT_LIMIT, show_default=True)
+def games(db: str | None, game_f: str | None, status: str | None, before: str | None, limit: int) -> None:
+    if not db:
+        from rules import all_games
 
-    for g in all_games():
-        click.echo(f"{g.name}  —  {g.title} (rules v{g.version}{', solitaire' if g.solitaire else ''})")
-        for s in g.scenarios().values():
-            click.echo(f"    scenario {s.id}: {s.title}  [seats: {', '.join(s.roles)}]")
-        for o in g.options().values():
-            click.echo(f"    option {o.name} (default {o.default}): {o.description}")
-    if db:
-        from ledger.store import open_store
+        for g in all_games():
+            click.echo(f"{g.name}  —  {g.title} (rules v{g.version}{', solitaire' if g.solitaire else ''})")
+            for s in g.scenarios().values():
+                click.echo(f"    scenario {s.id}: {s.title}  [seats: {', '.join(s.roles)}]")
+            for o in g.options().values():
+                click.echo(f"    option {o.name} (default {o.default}): {o.description}")
+        return
+    from ledger import paging
+    from ledger.store import open_store
 
-        store = open_store(db)
-        for row in store.list_games():
-            click.echo(f"{row.game_id}  {row.game}/{row.scenario}  {row.status}  seq {row.last_seq}"
-                       f"{'  SANDBOX' if row.sandbox else ''}")
+    try:
+        start = paging.before(before) if before else None
+    except paging.BadCursor:
+        raise click.BadParameter("give the cursor printed after a page, or a date like 2026-01-31",
+                                 param_hint="--before") from None
+    store = open_store(db)
+    try:
+        rows = store.list_games(game=game_f, status=status, limit=limit + 1,
+                                before=(start.created_at, start.game_id) if start else None)
+    finally:
+        store.close()
+    page = paging.page(rows, limit)
+    for row in page.rows:
+        click.echo(f"{row.game_id}  {row.created_at[:19].replace('T', ' ')}  {row.game}/{row.scenario}  "
+                   f"{row.status}  seq {row.last_seq}{'  SANDBOX' if row.sandbox else ''}")
+    if not page.rows:
+        click.echo("no games" + (" match" if game_f or status or before else ""))
+    if page.next is not None:
+        again = " ".join(f"{k} {v}" for k, v in (("--game", game_f), ("--status", status)) if v)
+        click.echo(f"older: warlog games --db {db} {again + ' ' if again else ''}"
+                   f"--limit {limit} --before {paging.encode(page.next)}")
+
+
+@main.group(help="The ledger's schema: `upgrade` (as the owner role) and `version`.")
+def db() -> None:
+    pass
+
+
+@db.command(help="Apply the migrations this ledger lacks (run once per release, as the owner role), "
+                 "and with --app-role grant that role the DML the app needs (PostgreSQL).")
+@click.option("--db", "url", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+@click.option("--app-role", default=None, help="the PostgreSQL role the app and workers connect as")
+def upgrade(url: str, app_role: str | None) -> None:
+    from ledger.postgres import PostgresStore
+    from ledger.store import open_store
+
+    store = open_store(url, upgrade=True)
+    try:
+        if app_role:
+            if not isinstance(store, PostgresStore):
+                raise click.ClickException("--app-role is for PostgreSQL (SQLite has no roles)")
+            store.grant_app_role(app_role)
+        click.echo(f"ledger schema at version {store.schema_version()} ({store.display_url()})"
+                   + (f"; granted the app's DML to {app_role}" if app_role else ""))
+    finally:
+        store.close()
+
+
+@db.command(help="Delete the snapshots (a cache) and idempotency keys of ended games: housekeeping, "
+                 "not history (run as the owner role).")
+@click.option("--db", "url", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+def prune(url: str) -> None:
+    from ledger.housekeeping import prune_ended
+    from ledger.store import open_store
+
+    store = open_store(url)
+    try:
+        done = prune_ended(store)  # type: ignore[arg-type]
+    finally:
+        store.close()
+    click.echo(f"{done.games} ended games: {done.snapshots} snapshots and {done.keys} idempotency keys deleted")
+
+
+@db.command(help="Print the ledger's schema version and the one this release needs.")
+@click.option("--db", "url", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+def version(url: str) -> None:
+    from ledger.store import store_at
+
+    store = store_at(url)
+    try:
+        click.echo(f"schema version {store.schema_version()}; this release needs {store.latest_version()}")
+    finally:
+        store.close()
+
+
+@main.group(help="Archive a creation period's ended games as a bundle of verifiable exports.")
+def archive() -> None:
+    pass
+
+
+@archive.command("export", help="Write each ended game created in [--from, --before) to DIR as its JSON Lines "
+                                "export, with manifest.json (event count, chain head, SHA-256 of each file).")
+@click.argument("out", type=click.Path(file_okay=False))
+@click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+@click.option("--from", "start", required=True, help="first day of the period (2026-01-01)")
+@click.option("--before", "end", required=True, help="the day after the period (2026-02-01)")
+def archive_export(out: str, db: str, start: str, end: str) -> None:
+    from pathlib import Path
+
+    from ledger import paging
+    from ledger.archive import export_period
+    from ledger.store import open_store
+
+    for value, name in ((start, "--from"), (end, "--before")):
+        try:
+            if paging.before(value).game_id:
+                raise paging.BadCursor(value)
+        except paging.BadCursor:
+            raise click.BadParameter("a date like 2026-01-31 (or a timestamp)", param_hint=name) from None
+    store = open_store(db)
+    try:
+        done = export_period(store, start, end, Path(out))
+    finally:
+        store.close()
+    click.echo(f"{len(done)} ended games created in [{start}, {end}) written to {out} "
+               f"({sum(a.events for a in done)} events); check with: warlog archive check {out}")
+
+
+@archive.command("check", help="Check a bundle's files against its manifest, then verify each game offline.")
+@click.argument("out", type=click.Path(exists=True, file_okay=False))
+def archive_check(out: str) -> None:
+    import json
+    from pathlib import Path
+
+    from ledger.archive import MANIFEST, check_bundle
+    from warlog.verify import VerifyFailure, verify_bytes
+
+    problems = check_bundle(Path(out))
+    games = json.loads((Path(out) / MANIFEST).read_text(encoding="utf-8"))["games"]
+    for entry in games:
+        path = Path(out) / entry["file"]
+        if not path.is_file():
+            continue
+        try:
+            verify_bytes(path.read_bytes())
+        except VerifyFailure as err:
+            problems.append(f"{entry['file']}: {err}")
+    for problem in problems:
+        click.echo(f"FAIL {problem}")
+    if problems:
+        sys.exit(1)
+    click.echo(f"OK {len(games)} games: files match the manifest and every game verifies")
 
 
 @main.command("export", help="Write one game's ledger as JSON Lines (to stdout or --out).")

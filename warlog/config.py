@@ -25,6 +25,8 @@ SETTINGS = {
     "WARLOG_REFUSED_LIMIT": "refused moves allowed per seat, e.g. '30 per minute' (then 429)",
     "WARLOG_ALLOW_EMBEDDED_LEDGER": "1 to run a queue with a SQLite ledger anyway (one machine only)",
     "WARLOG_GAME_MODULES": "extra game modules to import, comma-separated",
+    "WARLOG_ALLOW_SUPERUSER": "1 to let the app run as a PostgreSQL superuser (it can then disable the "
+                              "append-only trigger: development only)",
 }
 # read by the tests, benchmarks, scripts and fault injection rather than by the server
 OTHER_KNOWN = {"WARLOG_FAULT_DELAY_BEFORE_APPEND", "WARLOG_TEST_PG_URL", "WARLOG_TEST_REDIS_URL", "WARLOG_VENV",

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections import OrderedDict
 from typing import Any
+
+from cachetools import LRUCache
 
 from ledger.dice import entropy_digest
 from ledger.events import GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, Event
@@ -21,22 +22,22 @@ class GameNotFound(KeyError):
 
 
 class StateCache:
-    """The newest state computed for each of the most recently used games, in memory.
+    """The newest state computed for each of the most recently used games, in memory (an LRU
+    of `size` games: cachetools.LRUCache under a lock).
 
     Safe because the ledger is append-only: the state after event N never changes. Entries
     are copied in and out, so no caller can mutate a cached state."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self._entries: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._entries: LRUCache[str, tuple[int, Any]] = LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
     def get(self, game_id: str, at_or_before: int) -> tuple[int, Any] | None:
         with self._lock:
-            entry = self._entries.get(game_id)
+            entry = self._entries.get(game_id)  # a hit counts as a use
             if entry is None or entry[0] > at_or_before:
                 return None
-            self._entries.move_to_end(game_id)
             return entry[0], copy.deepcopy(entry[1])
 
     def put(self, game_id: str, seq: int, state: Any) -> None:
@@ -45,9 +46,10 @@ class StateCache:
             if entry is not None and entry[0] >= seq:
                 return
             self._entries[game_id] = (seq, copy.deepcopy(state))
-            self._entries.move_to_end(game_id)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
 
 
 class StoreHistory:

@@ -10,6 +10,7 @@ import logging
 import os
 
 from ledger.store import EventStore, open_store
+from warlog import onejob
 from warlog.outage import LEDGER, is_outage
 from warlog.resolver import Resolver
 
@@ -35,6 +36,11 @@ def resolve_game(game_id: str) -> int:
     """Judge every pending submission of one game; returns how many were judged. While the
     ledger is unreachable it returns -1 and the submission stays pending: the sweep queues it
     again once the ledger is back (issue 14), so the job does not fail for an outage."""
+    try:  # first: a submission from now on queues the next job (warlog.onejob)
+        onejob.release_in_job(game_id)
+    except Exception as err:
+        if not is_outage(err):
+            raise  # Redis gone: judge anyway; the key left behind is stale and is taken over
     try:
         judged = Resolver(store_for()).run(game_id)
     except Exception as err:

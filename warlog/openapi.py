@@ -9,6 +9,7 @@ from typing import Any
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
+from validators.listing import GamesQuerySchema
 from validators.requests import CreateGameSchema, JoinSchema, MoveSchema, RulingSchema
 
 BEARER = [{"seat": []}]
@@ -46,10 +47,11 @@ def openapi_document() -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {
         "/api/v1/catalogue": {"get": {"summary": "games, scenarios and options", "responses": {"200": _resp("ok")}}},
         "/api/v1/games": {
-            "get": {"summary": "list games (filters: game, status)", "parameters": [
-                {"name": "game", "in": "query", "schema": {"type": "string"}},
-                {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["waiting", "active", "ended"]}}],
-                "responses": {"200": _resp("ok")}},
+            "get": {"summary": "list games, newest first, a page at a time (cursor paging)",
+                    "parameters": [{"in": "query", "schema": GamesQuerySchema}],
+                    "responses": {"200": _resp("games, and `next`: the path of the next page or null", properties={
+                        "games": {"type": "array", "items": {"type": "object"}},
+                        "next": {"type": "string", "nullable": True}}), "400": ERRORS["400"]}},
             "post": {"summary": "create a game", "requestBody": _json("CreateGame"), "responses": {
                 "201": _resp("created: id, seats (role -> token), director_token, seed_commitment", properties={
                     "id": {"type": "string"}, "seats": {"type": "object"}, "director_token": {"type": "string"},

@@ -14,6 +14,7 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 from werkzeug.exceptions import HTTPException
 
 from ledger.events import SUBMITTED, Event
+from ledger.paging import OPEN, BadCursor
 from rules import all_games, get_game
 from rules.core.game import Game
 from warlog import audit as audit_mod
@@ -22,12 +23,15 @@ from warlog.pageutil import (
     PageError, check_csrf, csrf_token, error_page, finish, forget_seat_cookie, seat_cookies, seat_token, service,
     set_seat_cookie, viewer_for, wants_json,
 )
+from warlog.listing import games_page, next_query
 from warlog.planner import PlanError, reach
 from warlog.render import Scene, renderer_for
 from warlog.service import SPECTATOR, ServiceError, Viewer, redact, redact_payload
 
 pages = Blueprint("pages", __name__)
 STATUSES = ("waiting", "active", "ended")
+LOBBY_STATUSES = (OPEN, *STATUSES, "all")
+LOBBY_PAGE = 50
 RECENT = 12  # events shown on the play page
 WINDOW = 15  # events either side of the replay step
 
@@ -114,17 +118,24 @@ def _int_arg(name: str, default: int | None = None) -> int | None:
 
 @pages.get("/")
 def lobby() -> Any:
+    """Newest games first, a page at a time ("Older games"); ended games only when asked for."""
     svc = service()
     games = {g.name: g for g in all_games()}
     game_f = request.args.get("game") or None
-    status_f = request.args.get("status") or None
+    status_f = request.args.get("status") or OPEN  # the lobby hides ended games unless asked
+    cursor = request.args.get("cursor") or None
     if game_f is not None and game_f not in games:
         raise PageError(400, f"There is no game called {game_f!r}.")
-    if status_f is not None and status_f not in STATUSES:
+    if status_f not in LOBBY_STATUSES:
         raise PageError(400, f"A game's status is one of {', '.join(STATUSES)}, not {status_f!r}.")
-    rows = svc.store.list_games(game=game_f, status=status_f)
-    return render_template("lobby.html", rows=rows, games=games, game_f=game_f, status_f=status_f,
-                           statuses=STATUSES, mine=_my_games())
+    try:
+        page = games_page(svc.store, game_f, None if status_f == "all" else status_f, LOBBY_PAGE, cursor)
+    except BadCursor:
+        raise PageError(400, "That link to older games is not one this server made: start from the lobby.") from None
+    more = next_query(page, game_f, status_f if status_f != OPEN else None, LOBBY_PAGE)
+    return render_template("lobby.html", rows=page.rows, games=games, game_f=game_f, status_f=status_f,
+                           statuses=STATUSES, older=f"{url_for('pages.lobby')}?{more}" if more else None,
+                           paged=cursor is not None, mine=_my_games())
 
 
 def _my_games() -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from typing import Callable
 
 from ledger.store import EventStore
 from ledger.urls import mask_url
+from warlog import onejob
 from warlog.outage import LEDGER, Backoff, Outage, is_outage
 from warlog.resolver import Resolver
 
@@ -28,11 +29,13 @@ JOB_TIMEOUT = 300
 
 def sweep(store: EventStore, enqueue: Callable[[str], bool | None]) -> list[str]:
     """Re-enqueue every game that has a submission without a judgement (an `enqueue` that
-    returns False could not queue it: it stays pending for the next sweep)."""
-    games = store.pending_games()
+    returns False could not queue it: it stays pending for the next sweep). At most one job is
+    queued per game (warlog.onejob; InlineQueue's set)."""
+    games = store.pending_games()  # costs what is pending, not what exists (the pending set)
     queued = [game_id for game_id in games if enqueue(game_id) is not False]
     if queued:
-        log.info("sweeper re-enqueued %d game(s): %s", len(queued), ", ".join(queued))
+        log.info("sweeper re-enqueued %d game(s): %s%s", len(queued), ", ".join(queued[:10]),
+                 " …" if len(queued) > 10 else "")
     return games
 
 
@@ -43,11 +46,19 @@ class InlineQueue:
         self.store = store
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="warlog-resolver")
         self.resolver = Resolver(store)
+        self._queued: set[str] = set()
+        self._queued_lock = threading.Lock()
 
     def enqueue(self, game_id: str) -> None:
+        with self._queued_lock:  # at most one queued job per game; a running one does not count
+            if game_id in self._queued:
+                return
+            self._queued.add(game_id)
         self.pool.submit(self._run, game_id)
 
     def _run(self, game_id: str) -> None:
+        with self._queued_lock:
+            self._queued.discard(game_id)
         try:
             self.resolver.run(game_id)
         except Exception:  # logged, and the sweeper will try again
@@ -80,10 +91,21 @@ class RQQueue:
         self._watching = threading.Lock()
 
     def enqueue(self, game_id: str) -> bool:
-        """Queue a game; while Redis is down, leave it to the sweep (the submission is in the
-        ledger) and return False."""
+        """Queue a game, unless a job of it is already queued (warlog.onejob); while Redis is
+        down, leave it to the sweep (the submission is in the ledger) and return False."""
         try:
-            self.queue.enqueue_call("warlog.jobs.resolve_game", args=(game_id,), result_ttl=60, failure_ttl=86400)
+            job_id = onejob.claim(self.redis, game_id)
+            if job_id is None:
+                return True  # a job for this game is queued and will see this submission
+            try:
+                self.queue.enqueue_call("warlog.jobs.resolve_game", args=(game_id,), result_ttl=60,
+                                        failure_ttl=86400, job_id=job_id)
+            except BaseException:
+                try:  # give the key back; if Redis is gone with it, the next claim finds it stale
+                    onejob.release(self.redis, game_id)
+                except Exception:
+                    pass
+                raise
             return True
         except Exception as err:
             if not is_outage(err):

@@ -19,6 +19,7 @@ from ledger.events import GAME_ENDED, RESOLVED, SUBMITTED, Event, NewEvent
 from ledger.store import Conflict, EventStore, SummaryUpdate
 from rules import game_of
 from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
+from warlog.lru import BoundedCache
 from warlog.resolution import judge
 from warlog.seeds import SeedBooks
 
@@ -35,9 +36,9 @@ class Resolver:
         self.new_seed = new_seed
         self.seed_books = SeedBooks()
         self.snapshot_every = snapshot_every
-        self._entropy: dict[str, str] = {}
+        self._entropy: BoundedCache[str, str] = BoundedCache()  # game id -> entropy digest (fixed once started)
         self.states = StateCache()
-        self._last_snapshot: dict[str, int] = {}  # game id -> seq of its newest snapshot  # game id -> entropy digest (fixed once the game starts)
+        self._last_snapshot: BoundedCache[str, int] = BoundedCache()  # game id -> seq of its newest snapshot
 
     def run(self, game_id: str, lock_timeout: float = 60.0) -> int:
         """Judge every pending submission of the game; return how many were judged."""
@@ -53,13 +54,13 @@ class Resolver:
             summary = self.store.summary(game_id)
             if summary is None or not summary.pending:
                 return judged
-            submission = next(
-                (e for e in self.store.iter_events(game_id, after=summary.last_handled_seq) if e.type == SUBMITTED),
-                None,
-            )
+            # The oldest submission without a judgement, from the pending set the database keeps.
+            found = self.store.read(game_id, after=summary.oldest_pending - 1, upto=summary.oldest_pending) \
+                if summary.oldest_pending is not None else []
+            submission = found[0] if found and found[0].type == SUBMITTED else None
             if submission is None:
-                log.error("game %s: projection says pending but no submission follows %s", game_id,
-                          summary.last_handled_seq)
+                log.error("game %s: pending names event %s, which is not a submission", game_id,
+                          summary.oldest_pending)
                 return judged
             last_seq = summary.last_seq
             state = history.state_at(last_seq)

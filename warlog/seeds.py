@@ -11,9 +11,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from cachetools import LRUCache
+
 from ledger.dice import commitment
 from ledger.events import GAME_CREATED, SEED_COMMITTED, SEED_REVEALED, Event, NewEvent
 from ledger.store import EventStore
+from warlog.lru import GAMES_CACHED
 
 
 @dataclass
@@ -67,10 +70,11 @@ def read_periods(events: Iterable[Event]) -> SeedPeriods:
 
 class SeedBooks:
     """Each game's SeedPeriods, kept in memory and brought up to date by reading only the events
-    appended since (safe: the ledger is append-only)."""
+    appended since (safe: the ledger is append-only). An LRU: a process may touch every game;
+    an evicted game's book is read again from its events."""
 
     def __init__(self) -> None:
-        self._books: dict[str, SeedPeriods] = {}
+        self._books: LRUCache[str, SeedPeriods] = LRUCache(maxsize=GAMES_CACHED)
         self._lock = threading.Lock()
 
     def get(self, store: EventStore, game_id: str) -> SeedPeriods:

@@ -28,6 +28,7 @@ from rules.core.dice import RecordingDice
 from rules.core.game import Game, IllegalAction, InvalidState
 from validators.actions import ActionShapeError, validate_action
 from warlog.history import StateCache, StoreHistory, seat_entropy
+from warlog.lru import BoundedCache
 from warlog.seeds import SeedBooks
 
 log = logging.getLogger(__name__)
@@ -91,7 +92,7 @@ class Warlog:
         self.store = store
         self.enqueue = enqueue
         self.new_seed, self.new_id = new_seed, new_id  # injectable for reproducible test games
-        self._created: dict[str, Event] = {}
+        self._created: BoundedCache[str, Event] = BoundedCache()  # an LRU: a process may touch every game
         self.states = StateCache()
         self.seed_books = SeedBooks()
 

@@ -1,0 +1,76 @@
+"""SQLite migrations (see ledger.migrations); the embedded ledger applies them on open."""
+
+from __future__ import annotations
+
+from ledger.migrations import Migration
+from ledger.migrations.postgres import PAGING_INDEXES
+
+INITIAL = [
+    """CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL,
+    seq INTEGER NOT NULL CHECK (seq >= 0),
+    type TEXT NOT NULL,
+    seat TEXT,
+    payload TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID""",
+    """CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+    """CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+    """CREATE TRIGGER IF NOT EXISTS events_no_replace BEFORE INSERT ON events
+WHEN EXISTS (SELECT 1 FROM events WHERE game_id = NEW.game_id AND seq = NEW.seq)
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+    """CREATE TABLE IF NOT EXISTS games (
+    game_id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    scenario TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_seq INTEGER NOT NULL,
+    active_seats TEXT NOT NULL DEFAULT '[]',
+    last_submitted_seq INTEGER NOT NULL DEFAULT -1,
+    last_handled_seq INTEGER NOT NULL DEFAULT -1,
+    sandbox INTEGER NOT NULL DEFAULT 0
+)""",
+    "CREATE INDEX IF NOT EXISTS games_created ON games (created_at)",
+    """CREATE TABLE IF NOT EXISTS idempotency (
+    game_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (game_id, key),
+    FOREIGN KEY (game_id, seq) REFERENCES events (game_id, seq)
+)""",
+    "CREATE TABLE IF NOT EXISTS secrets (game_id TEXT PRIMARY KEY, secret BLOB NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS snapshots (
+    game_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+)""",
+]
+
+PENDING = [
+    "CREATE TABLE pending (game_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID",
+    "INSERT INTO pending (game_id, seq) "
+    "SELECT game_id, seq FROM events WHERE type = 'submitted' "
+    "EXCEPT SELECT game_id, json_extract(payload, '$.submission_seq') FROM events "
+    "WHERE type IN ('resolved', 'rejected')",
+    """CREATE TRIGGER events_pending_add AFTER INSERT ON events WHEN NEW.type = 'submitted'
+BEGIN INSERT INTO pending (game_id, seq) VALUES (NEW.game_id, NEW.seq); END""",
+    """CREATE TRIGGER events_pending_done AFTER INSERT ON events WHEN NEW.type IN ('resolved', 'rejected')
+BEGIN DELETE FROM pending WHERE game_id = NEW.game_id AND seq = json_extract(NEW.payload, '$.submission_seq'); END""",
+    "DROP INDEX IF EXISTS games_created",
+]
+
+MIGRATIONS = [
+    Migration(1, "initial: events, games, idempotency, secrets, snapshots; append-only triggers",
+              lambda schema: list(INITIAL)),
+    Migration(2, "pending set kept by triggers; listing indexes", lambda schema: PENDING + PAGING_INDEXES),
+    Migration(3, "seed periods: the fresh seeds a reopened game commits (ledger.dice step 7)",
+              lambda schema: ["CREATE TABLE IF NOT EXISTS seed_periods (game_id TEXT NOT NULL, seq INTEGER NOT NULL, "
+                              "secret BLOB NOT NULL, PRIMARY KEY (game_id, seq))"]),
+]

@@ -1,0 +1,122 @@
+"""Issue 16: the sweep costs what is pending and queues at most one job per game however
+often it runs; every per-game cache of a web or worker process is bounded."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+import redis
+from rq import Queue, SimpleWorker
+from rq.serializers import JSONSerializer
+
+from ledger.store import open_store
+from tests.conftest import REDIS_URL
+from warlog import lru, onejob
+from warlog.queue import QUEUE_NAME, InlineQueue, RQQueue, sweep
+from warlog.service import Warlog
+
+
+@pytest.fixture
+def redis_url() -> str:
+    try:
+        conn = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+        conn.ping()
+    except redis.RedisError as exc:
+        pytest.fail(f"Redis is required at {REDIS_URL}: {exc}", pytrace=False)
+    conn.flushdb()
+    return REDIS_URL
+
+
+def _pending_games(svc: Warlog, n: int) -> list[str]:
+    """n dice-duel games, each with one submission nobody has judged yet."""
+    ids = []
+    for _ in range(n):
+        created = svc.create_game("dice-duel", "short", {})
+        gid = created["id"]
+        for token in created["seats"].values():
+            svc.join(gid, token)
+        seat = svc.info(gid)["active_seats"][0]
+        svc.submit_move(gid, created["seats"][seat], {"type": "roll"}, svc.info(gid)["seq"], f"k-{gid}")
+        ids.append(gid)
+    return ids
+
+
+def test_three_sweeps_queue_one_job_per_pending_game(pg_url, redis_url, monkeypatch):
+    store = open_store(pg_url)
+    try:
+        ids = _pending_games(Warlog(store, lambda game_id: None), 4)
+        rq = RQQueue(redis_url)
+        for _ in range(3):
+            assert sorted(sweep(store, rq.enqueue)) == sorted(ids)
+        assert rq.queue.count == 4  # was 4, 8, 12 before (issue 16)
+        # a worker runs them: each job gives its game's key back first, then judges
+        monkeypatch.setenv("WARLOG_DB", pg_url)
+        conn = redis.Redis.from_url(redis_url)
+        SimpleWorker([Queue(QUEUE_NAME, connection=conn, serializer=JSONSerializer)], connection=conn,
+                     serializer=JSONSerializer).work(burst=True)
+        assert store.pending_games() == [] and rq.queue.count == 0
+        assert not any(conn.exists(onejob.KEY.format(g)) for g in ids)
+        sweep(store, rq.enqueue)
+        assert rq.queue.count == 0  # nothing pending, nothing queued
+        rq.enqueue(ids[0])  # a new submission queues again once the last job has started
+        assert rq.queue.count == 1
+    finally:
+        store.close()
+
+
+def test_the_inline_queue_holds_one_job_per_game(tmp_path):
+    store = open_store(f"sqlite:///{tmp_path}/w.sqlite3")
+    queue = InlineQueue(store)
+    ran: list[str] = []
+    real_run = queue.resolver.run
+    queue.resolver.run = lambda game_id, **kw: ran.append(game_id) or real_run(game_id, **kw)  # type: ignore
+    try:
+        ids = _pending_games(Warlog(store, lambda game_id: None), 2)
+        gate = threading.Event()
+        queue.pool.submit(gate.wait)  # the one resolver thread is busy
+        for _ in range(3):
+            sweep(store, queue.enqueue)
+        gate.set()
+        queue.drain()
+        assert sorted(ran) == sorted(ids) and store.pending_games() == []
+    finally:
+        store.close()
+
+
+def test_per_game_caches_are_bounded_lrus(tmp_path, monkeypatch):
+    from warlog.app import create_app
+
+    monkeypatch.setattr(lru, "GAMES_CACHED", 3)
+    app = create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp_path}/w.sqlite3"})
+    try:
+        svc: Warlog = app.extensions["warlog"]
+        queue: Any = app.extensions["warlog_queue"]
+        ids = _pending_games(svc, 6)
+        queue.drain()
+        for gid in ids:
+            svc.info(gid)
+        assert len(svc._created) == 3
+        assert len(queue.resolver._entropy) <= 3 and len(queue.resolver._last_snapshot) <= 3
+        first = svc.info(ids[0])  # evicted long ago: read again from the ledger
+        assert first["id"] == ids[0] and not first["pending"] and first["seq"] > 3
+    finally:
+        app.extensions["warlog_sweeper_stop"].set()
+        app.extensions["warlog"].store.close()
+
+
+def test_a_stale_queued_key_does_not_hold_a_game_back(pg_url, redis_url):
+    """The key says queued but its job is gone (the connection broke between the two
+    commands): the next sweep queues the game at once, not after the key's TTL."""
+    store = open_store(pg_url)
+    try:
+        (gid,) = _pending_games(Warlog(store, lambda game_id: None), 1)
+        rq = RQQueue(redis_url)
+        rq.redis.set(onejob.KEY.format(gid), "resolve-lost", ex=onejob.TTL)
+        sweep(store, rq.enqueue)
+        assert rq.queue.count == 1
+        sweep(store, rq.enqueue)
+        assert rq.queue.count == 1  # and that job is really queued, so no second one
+    finally:
+        store.close()

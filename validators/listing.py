@@ -1,0 +1,31 @@
+"""The query of a games list (GET /api/v1/games): filters, a bounded page size, a cursor."""
+
+from __future__ import annotations
+
+from marshmallow import ValidationError, fields, validate
+
+from ledger import paging
+from validators.actions import StrictSchema
+
+
+def _cursor(value: str) -> None:
+    try:
+        paging.decode(value)
+    except paging.BadCursor as err:
+        raise ValidationError(f"{err}: use the `next` path of the previous page") from None
+
+
+def _no_nul(value: str) -> None:
+    if "\x00" in value:
+        raise ValidationError("must not contain a NUL character")
+
+
+class GamesQuerySchema(StrictSchema):
+    game = fields.String(load_default=None, validate=[validate.Length(min=1, max=64), _no_nul],
+                         metadata={"description": "only games of this name (see /catalogue)"})
+    status = fields.String(load_default=None, validate=validate.OneOf(paging.FILTER_STATUSES),
+                           metadata={"description": "only games in this status; open = waiting or active"})
+    limit = fields.Integer(load_default=paging.DEFAULT_LIMIT, validate=validate.Range(min=1, max=paging.MAX_LIMIT),
+                           metadata={"description": "games per page"})
+    cursor = fields.String(load_default=None, validate=[validate.Length(min=1, max=paging.MAX_CURSOR), _cursor],
+                           metadata={"description": "where the page starts: taken from the previous page's `next`"})
