@@ -35,25 +35,35 @@ def _nul_in(value: Any, where: str) -> str | None:
 
 def find_nul() -> str | None:
     """Where the current request carries a NUL, or None."""
+    found = _find_nul()
+    return found[0] if found else None
+
+
+def _find_nul() -> tuple[str, str | None] | None:
+    """(where, the field's name when it is a query or form parameter) of the first NUL."""
     if NUL in request.path:
-        return "the path"
+        return "the path", None
     for name, source in (("query", request.args), ("form", request.form)):
         for key, value in source.items(multi=True):
             if NUL in key or NUL in value:
-                return f"the {name} parameter {key.replace(NUL, '?')!r}"
+                return f"the {name} parameter {key.replace(NUL, '?')!r}", key.replace(NUL, "?")
     if request.is_json:
-        data = request.get_json(silent=True)
-        return _nul_in(data, "the body")
+        where = _nul_in(request.get_json(silent=True), "the body")
+        return (where, None) if where else None
     return None
 
 
 def refuse_nul() -> Response | tuple[Any, int] | None:
-    where = find_nul()
-    if where is None:
+    found = _find_nul()
+    if found is None:
         return None
+    where, field = found
     message = f"{where} contains the NUL character (U+0000), which no field accepts"
     if request.path.startswith("/api/"):
-        return jsonify({"error": message}), 400
+        body: dict[str, Any] = {"error": message}
+        if field is not None:
+            body["fields"] = {field: ["contains the NUL character (U+0000)"]}
+        return jsonify(body), 400
     from warlog.pageutil import error_page, finish, wants_json
 
     if wants_json():

@@ -20,8 +20,8 @@ def test_prune_deletes_only_the_housekeeping_of_ended_games(backend, store, make
     events = {gid: store.read(gid) for gid in ("a", "b", "c")}
     done = prune_ended(store, batch=1)  # one game per transaction: the walk crosses pages
     assert (done.games, done.snapshots, done.keys) == (2, 2, 2)
-    assert store.latest_snapshot("a", 9) is None and store.idempotent_seq("a", "k-a") is None
-    assert store.latest_snapshot("b", 9) == (1, {"n": "b"}) and store.idempotent_seq("b", "k-b") == 1
+    assert store.latest_snapshot("a", 9) is None and store.idempotent_seq("a", "k-a", "red") is None
+    assert store.latest_snapshot("b", 9) == (1, {"n": "b"}) and store.idempotent_seq("b", "k-b", "red") == 1
     assert {gid: store.read(gid) for gid in ("a", "b", "c")} == events
     r = CliRunner().invoke(main, ["db", "prune", "--db", store.url])
     assert r.exit_code == 0 and "2 ended games: 0 snapshots and 0 idempotency keys deleted" in r.output, r.output

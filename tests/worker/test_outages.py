@@ -152,11 +152,15 @@ def shared_redis() -> str:
     return REDIS_URL
 
 
-def test_a_worker_rides_out_a_postgresql_outage(tmp_path: Path, shared_redis: str,
+def test_a_worker_rides_out_a_postgresql_outage(tmp_path: Path, shared_redis: str, monkeypatch: pytest.MonkeyPatch,
                                                 caplog: pytest.LogCaptureFixture) -> None:
+    from ledger.store import open_store
+
     caplog.set_level(logging.INFO)
     pg = PostgresServer()
     pg.start()
+    open_store(pg.url, upgrade=True).close()  # the owner's `warlog db upgrade`
+    monkeypatch.setenv("WARLOG_ALLOW_SUPERUSER", "1")  # this private cluster has only its superuser
     app = create_app({"TESTING": True, "WARLOG_DB": pg.url, "WARLOG_REDIS": shared_redis})
     worker = _start_worker(pg.url, shared_redis, tmp_path, "pgw", "--sweep-interval", "1",
                            WARLOG_FAULT_DELAY_BEFORE_APPEND="2")
