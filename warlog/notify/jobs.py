@@ -9,19 +9,20 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from warlog.jobs import store_for
+from warlog.jobs import db_url, store_for
 
 JOB_TIMEOUT = 120
-_services: dict[int, Any] = {}
+_services: dict[tuple[Any, ...], Any] = {}
 _queues: dict[int, Any] = {}
 
 
 def services() -> Any:
     from warlog.extensions import Settings, build
 
-    key = os.getpid()
+    settings = Settings.from_env()
+    key = (os.getpid(), db_url(), settings)
     if key not in _services:
-        _services[key] = build(store_for(), Settings.from_env())
+        _services[key] = build(store_for(), settings)
         _services[key].notifier.enqueue = enqueue_with(None)
     return _services[key]
 
@@ -43,6 +44,18 @@ def _worker_queue() -> Any:
     if key not in _queues:
         _queues[key] = RQQueue(os.environ.get("WARLOG_REDIS", "redis://127.0.0.1:6379/0")).queue
     return _queues[key]
+
+
+def turn_notices() -> Any:
+    """The resolver's on_judged hook in this worker process."""
+    from warlog.extensions import Settings
+
+    return services().turn_notices(store_for(), Settings.from_env().public_url)
+
+
+def periodic_tasks() -> list[tuple[str, Callable[[], object]]]:
+    """What the worker runs at start and every sweep interval (warlog.extensions.start_periodic)."""
+    return [("notifications", sweep)]
 
 
 def deliver(delivery_id: str) -> str:

@@ -115,6 +115,16 @@ def check_webhook_url(url: str, allow_private: bool) -> None:
             raise DeliveryError(f"webhook host {parts.hostname!r} is a non-public address ({addr}); refused")
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect is a failure: following it could lead past `check_webhook_url`."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+
+
 def post_webhook(url: str, secret: str, body: bytes, allow_private: bool = False) -> None:
     check_webhook_url(url, allow_private)
     timestamp = str(int(time.time()))
@@ -122,7 +132,7 @@ def post_webhook(url: str, secret: str, body: bytes, allow_private: bool = False
         "Content-Type": "application/json", "User-Agent": "Warlog-Webhook/1",
         TIMESTAMP_HEADER: timestamp, SIGNATURE_HEADER: sign(secret, timestamp, body)})
     try:
-        with urllib.request.urlopen(req, timeout=WEBHOOK_TIMEOUT) as resp:  # noqa: S310 (checked above)
+        with _OPENER.open(req, timeout=WEBHOOK_TIMEOUT) as resp:
             status = resp.status
     except urllib.error.HTTPError as err:
         raise DeliveryError(f"webhook {url}: HTTP {err.code} {err.reason}") from None
