@@ -93,10 +93,13 @@ def build(store: EventStore, settings: Settings) -> Services:
         player = players.get(player_id)
         return player.email if player else None
 
+    def addresses(player_ids: list[str]) -> dict[str, str]:
+        return {pid: p.email for pid, p in players.many(player_ids).items()}
+
     notifier = Notifier(db, address, smtp_url=settings.smtp_url, mail_from=settings.mail_from,
-                        allow_private_webhooks=settings.allow_private_webhooks)
+                        allow_private_webhooks=settings.allow_private_webhooks, many_addresses=addresses)
     notifier.create_schema()
-    clock = GameClock(db, store, owner=players.owner, notify=notifier.notify_many,
+    clock = GameClock(db, store, owners=players.owners_of, notify=notifier.notify_many,
                       base_url=settings.public_url or DEFAULT_URL)
     clock.create_schema()
     return Services(db, players, notifier, clock)
@@ -131,9 +134,15 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
     from warlog.players.web import init_app as init_players_web
     from warlog.queue import InlineQueue
 
+    from warlog.resolver import Judged
+
     settings = Settings.from_mapping(app.config)
     services = build(store, settings)
-    app.extensions["warlog"].player_seat = services.players.seat_for_credential
+    service = app.extensions["warlog"]
+    service.player_seat = services.players.seat_for_credential
+    on_judged = services.on_judged(store, settings.public_url)
+    # a game's start is a judgement of sorts: nobody was to move, now these seats are
+    service.on_started = lambda game_id, seq, active: on_judged(Judged(game_id, seq, (), tuple(active), None, False))
     if isinstance(queue, InlineQueue):
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="warlog-notify")
 
@@ -145,7 +154,7 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
 
         services.notifier.enqueue = lambda delivery_id: pool.submit(deliver, delivery_id) and None
         app.extensions["warlog_notify_pool"] = pool
-        queue.resolver.on_judged = services.on_judged(store, settings.public_url)
+        queue.resolver.on_judged = on_judged
         interval = float(app.config.get("WARLOG_SWEEP_INTERVAL", SWEEP_INTERVAL))
         if app.config.get("WARLOG_PERIODIC", True):  # False: the caller runs the sweeps (tests)
             # stopped with the ledger's sweeper (the same event)

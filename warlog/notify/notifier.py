@@ -77,8 +77,10 @@ class Notifier:
     def __init__(self, db: SqlDb, addresses: Callable[[str], str | None], *, smtp_url: str | None = None,
                  mail_from: str = "Warlog <warlog@localhost>", now: Clock = utc_now,
                  enqueue: Callable[[str], None] | None = None, max_attempts: int = MAX_ATTEMPTS,
-                 first_backoff: timedelta = FIRST_BACKOFF, allow_private_webhooks: bool = False) -> None:
+                 first_backoff: timedelta = FIRST_BACKOFF, allow_private_webhooks: bool = False,
+                 many_addresses: Callable[[list[str]], dict[str, str]] | None = None) -> None:
         self.db, self.addresses, self.now = db, addresses, now
+        self.many_addresses = many_addresses or (lambda ids: {i: a for i in ids if (a := addresses(i))})
         self.smtp = SmtpConfig.from_url(smtp_url) if smtp_url else None
         self.mail_from = mail_from
         self.enqueue = enqueue or (lambda delivery_id: None)
@@ -103,10 +105,13 @@ class Notifier:
         for n in notices:
             if n["kind"] not in KINDS:
                 raise ValueError(f"unknown notification kind {n['kind']!r}; one of {', '.join(KINDS)}")
-            prefs = self.prefs(n["player_id"])
+        ids = sorted({n["player_id"] for n in notices})
+        all_prefs, all_addresses = self.prefs_many(ids), self.many_addresses(ids)
+        for n in notices:
+            prefs = all_prefs.get(n["player_id"], Prefs())
             if n["kind"] in prefs.muted_kinds:
                 continue
-            address = self.addresses(n["player_id"])
+            address = all_addresses.get(n["player_id"])
             channels = []
             if prefs.email_on and address:
                 channels.append(("email", address, "digest" if prefs.digest else "queued"))
@@ -117,8 +122,7 @@ class Notifier:
                              n.get("game_id"), n.get("tournament_id"), n.get("link"), status, now, now))
         if rows:
             with self.db.transaction() as tx:
-                for row in rows:
-                    tx.execute(_INSERT, row)
+                tx.executemany(_INSERT, rows)
         for row in rows:
             if row[10] == "queued":
                 self._enqueue(row[0])
@@ -268,11 +272,18 @@ class Notifier:
 
     # -- preferences ---------------------------------------------------------------------
     def prefs(self, player_id: str) -> Prefs:
-        row = self.db.one("SELECT email_on, digest, webhook_url, webhook_secret, webhook_format, muted_kinds "
-                          "FROM notify_prefs WHERE player_id = ?", (player_id,))
-        if row is None:
-            return Prefs()
-        return Prefs(bool(row[0]), bool(row[1]), row[2], row[3], row[4], tuple(json.loads(row[5])))
+        return self.prefs_many([player_id]).get(player_id, Prefs())
+
+    def prefs_many(self, player_ids: list[str]) -> dict[str, Prefs]:
+        """The players' preferences that differ from the default (absent: the default)."""
+        ids, out = sorted(set(player_ids)), {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for r in self.db.rows("SELECT player_id, email_on, digest, webhook_url, webhook_secret, webhook_format, "
+                                  f"muted_kinds FROM notify_prefs WHERE player_id IN ({marks})", chunk):
+                out[r[0]] = Prefs(bool(r[1]), bool(r[2]), r[3], r[4], r[5], tuple(json.loads(r[6])))
+        return out
 
     def set_prefs(self, player_id: str, *, email_on: bool = True, digest: bool = False,
                   webhook_url: str | None = None, webhook_format: str = "json",

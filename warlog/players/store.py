@@ -131,11 +131,13 @@ class PlayerStore:
         return Player(*row) if row else None
 
     def many(self, player_ids: list[str]) -> dict[str, Player]:
-        if not player_ids:
-            return {}
-        marks = ", ".join("?" for _ in player_ids)
-        return {r[0]: Player(*r) for r in self.db.rows(f"SELECT {_COLUMNS} FROM players WHERE id IN ({marks})",
-                                                        list(player_ids))}
+        ids, out = sorted(set(player_ids)), {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            out.update({r[0]: Player(*r) for r in self.db.rows(f"SELECT {_COLUMNS} FROM players WHERE id IN ({marks})",
+                                                                chunk)})
+        return out
 
     def rename(self, player_id: str, display_name: str) -> Player:
         name = clean_name(display_name)
@@ -260,6 +262,21 @@ class PlayerStore:
         """seat -> player id, for the seats of a game that belong to players."""
         return {r[0]: r[1] for r in self.db.rows("SELECT seat, player_id FROM player_seats WHERE game_id = ?",
                                                  (game_id,))}
+
+    def owners_of(self, seats: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """(game_id, seat) -> player id, for those of `seats` that belong to players."""
+        games = sorted({g for g, _ in seats})
+        if not games:
+            return {}
+        wanted, out = set(seats), {}
+        for start in range(0, len(games), 500):
+            chunk = games[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for g, seat, player_id in self.db.rows(
+                    f"SELECT game_id, seat, player_id FROM player_seats WHERE game_id IN ({marks})", chunk):
+                if (g, seat) in wanted:
+                    out[(g, seat)] = player_id
+        return out
 
     def owner(self, game_id: str, seat: str) -> str | None:
         return self.owners(game_id).get(seat)
