@@ -200,3 +200,12 @@ def test_outbox_page_is_whole_only_for_the_local_embedded_server(papp: Flask) ->
     remote = papp.test_client()
     r = remote.get("/outbox", environ_base={"REMOTE_ADDR": "203.0.113.9"})
     assert r.status_code == 403 and "ann@example.org" not in r.get_data(as_text=True)
+
+
+def test_throttled_link_requests_answer_the_same_and_send_nothing(papp: Flask) -> None:
+    client = papp.test_client()
+    answers = {(r.status_code, r.get_data(as_text=True)) for r in
+               (client.post("/api/v1/players/signin", json={"email": "ann@example.org"}) for _ in range(7))}
+    settle(papp)
+    assert len(answers) == 1 and next(iter(answers))[0] == 202
+    assert len(papp.extensions["warlog_notifier"].outbox(to="ann@example.org")) == 5

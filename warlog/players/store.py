@@ -22,6 +22,7 @@ from warlog.sqldb import Clock, SqlDb, iso, sha256_hex, utc_now
 TOKEN_PREFIX = "wp_"  # a player's API token, told apart at a glance from a game's seat token
 NAME_MAX = 60
 LINK_TTL = timedelta(hours=1)
+LINKS_PER_HOUR = 5
 SESSION_TTL = timedelta(days=90)
 _COLUMNS = "id, display_name, email"
 
@@ -48,6 +49,12 @@ class LinkInvalid(PlayerError):
     def __init__(self) -> None:
         super().__init__("this sign-in link is not valid: it has been used, it has expired, or it was never "
                          "issued; ask for a new one")
+
+
+class LinkThrottled(PlayerError):
+    """Too many links asked for one address this hour (the public answer stays the same)."""
+
+    status = 429
 
 
 class SeatTaken(PlayerError):
@@ -165,18 +172,23 @@ class PlayerStore:
     def signin_link(self, email: str, display_name: str | None = None) -> tuple[str, Player | None]:
         """Record a single-use link for `email` and return its secret with the address's player
         (None: no account yet; using the link registers one, named `display_name` or as asked).
-        The same work either way: one lookup, one insert."""
+        The same work either way: one count, one lookup, one insert. LinkThrottled after
+        LINKS_PER_HOUR links for the address within the hour."""
         address = clean_email(email)
         name = clean_name(display_name) if display_name is not None else None
         secret = secrets.token_urlsafe(24)
         now = self.now()
         with self.db.transaction() as tx:
+            recent = tx.one("SELECT COUNT(*) FROM signin_links WHERE email_key = ? AND created_at > ?",
+                            (address.lower(), iso(now - timedelta(hours=1))))
             row = tx.one(f"SELECT {_COLUMNS} FROM players WHERE email_key = ?", (address.lower(),))
+            if recent is not None and recent[0] >= LINKS_PER_HOUR:
+                raise LinkThrottled(f"at most {LINKS_PER_HOUR} sign-in links an hour for one address")
             player = Player(*row) if row else None
-            tx.execute("INSERT INTO signin_links (token_sha256, player_id, email, display_name, created_at, "
-                       "expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-                       (sha256_hex(secret), player.id if player else None, address, name, iso(now),
-                        iso(now + self.link_ttl)))
+            tx.execute("INSERT INTO signin_links (token_sha256, player_id, email, email_key, display_name, "
+                       "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (sha256_hex(secret), player.id if player else None, address, address.lower(), name,
+                        iso(now), iso(now + self.link_ttl)))
         return secret, player
 
     def peek_link(self, secret: str) -> LinkInfo:
