@@ -170,3 +170,14 @@ def test_at_most_five_links_an_hour_per_address(players: PlayerStore, clock: Fak
             players.signin_link(email)
     clock.advance(minutes=61)
     players.signin_link("ann@example.org")
+
+
+def test_expired_links_and_sessions_are_purged_after_a_week(players: PlayerStore, clock: FakeNow) -> None:
+    ann = players.register("Ann", "ann@example.org")
+    players.signin_link("ann@example.org")
+    cookie = players.new_session(ann.id)
+    assert players.purge() == 0
+    clock.advance(days=8)
+    assert players.purge() == 1  # the link (expired 8 days ago less an hour); the session lives 90 days
+    clock.advance(days=90)
+    assert players.purge() == 1 and players.by_session(cookie) is None

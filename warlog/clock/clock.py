@@ -142,10 +142,10 @@ class GameClock:
     def __init__(self, db: SqlDb, store: EventStore, *, now: Clock = utc_now,
                  owners: Callable[[list[tuple[str, str]]], dict[tuple[str, str], str]] | None = None,
                  notify: Notify | None = None,
-                 base_url: str = "") -> None:
+                 base_url: Callable[[], str] = lambda: "") -> None:
         self.db, self.store, self.now = db, store, now
         self.owners, self.notify = owners, notify
-        self.base_url = base_url.rstrip("/")
+        self.base_url = base_url  # the site's address for links, read when a notice is made
         self._handlers: dict[str, list[Callable[[ClockAct], None]]] = {}
 
     def create_schema(self) -> None:
@@ -486,10 +486,11 @@ class GameClock:
         if self.owners is None or self.notify is None or not notices:
             return
         try:
+            base = self.base_url().rstrip("/")
             owners = self.owners(sorted({(d.game_id, d.seat) for d, *_ in notices}))
             batch = [{"player_id": owners[(d.game_id, d.seat)], "kind": kind, "subject": subject, "text": text,
                       "game_id": d.game_id, "tournament_id": d.tournament_id,
-                      "link": f"{self.base_url}/games/{d.game_id}" if self.base_url else None}
+                      "link": f"{base}/games/{d.game_id}" if base else None}
                      for d, kind, subject, text in notices if (d.game_id, d.seat) in owners]
             self.notify(batch)
         except Exception:

@@ -48,14 +48,14 @@ def _worker_queue() -> Any:
 
 def on_judged() -> Any:
     """The resolver's on_judged hook in this worker process (clocks, then notices)."""
-    from warlog.extensions import Settings
-
-    return services().on_judged(store_for(), Settings.from_env().public_url)
+    found = services()
+    return found.on_judged(store_for(), found.clock.base_url)
 
 
 def periodic_tasks() -> list[tuple[str, Callable[[], object]]]:
     """What the worker runs at start and every sweep interval (warlog.extensions.start_periodic)."""
-    return [("notifications", sweep), ("deadlines", sweep_deadlines)]
+    return [("notifications", sweep), ("deadlines", sweep_deadlines),
+            ("expired sign-ins", lambda: services().players.purge())]
 
 
 def sweep_deadlines() -> dict[str, int]:

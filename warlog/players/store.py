@@ -246,6 +246,14 @@ class PlayerStore:
     def end_session(self, secret: str) -> None:
         self.db.execute("DELETE FROM player_sessions WHERE token_sha256 = ?", (sha256_hex(secret),))
 
+    def purge(self, keep: timedelta = timedelta(days=7)) -> int:
+        """Delete sign-in links and sessions that expired more than `keep` ago (the periodic
+        sweep); the hourly link limit only looks at the last hour, so nothing it needs goes."""
+        cutoff = iso(self.now() - keep)
+        with self.db.transaction() as tx:
+            return (tx.execute("DELETE FROM signin_links WHERE expires_at < ?", (cutoff,))
+                    + tx.execute("DELETE FROM player_sessions WHERE expires_at < ?", (cutoff,)))
+
     # -- seats ---------------------------------------------------------------------------
     def claim_seat(self, game_id: str, seat: str, player_id: str) -> None:
         """Record that `player_id` owns `seat` of `game_id`. Idempotent for the same player;
