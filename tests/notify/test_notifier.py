@@ -190,3 +190,18 @@ def test_webhook_redirect_is_a_failure(rig: Rig, receiver: Receiver) -> None:
     rig.notifier.notify(ann.id, "ruling", "A ruling", "void")
     assert rig.run_queue() == ["retrying"]
     assert json.loads(receiver.requests[0]["body"])["kind"] == "ruling"
+
+
+def test_a_player_mutes_one_tournament(rig: Rig) -> None:
+    """Per player and per tournament: notices about a muted tournament are not sent; others are."""
+    ann = rig.player("Ann")
+    rig.notifier.set_prefs(ann.id, digest=True)
+    rig.notifier.mute_tournament(ann.id, "t1")
+    assert rig.notifier.prefs(ann.id).digest is True  # the rest of the preferences stay
+    assert rig.notifier.notify(ann.id, "pairing", "Round 1", "…", tournament_id="t1") == []
+    assert len(rig.notifier.notify(ann.id, "pairing", "Round 1", "…", tournament_id="t2")) == 1
+    assert len(rig.notifier.notify(ann.id, "your_turn", "Your turn", "…")) == 1
+    rig.notifier.mute_tournament(ann.id, "t1", muted=False)
+    assert len(rig.notifier.notify(ann.id, "pairing", "Round 2", "…", tournament_id="t1")) == 1
+    with pytest.raises(ValueError):
+        rig.notifier.set_prefs(ann.id, webhook_url="javascript:alert(1)")

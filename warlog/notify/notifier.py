@@ -68,6 +68,7 @@ class Prefs:
     webhook_secret: str | None = None
     webhook_format: str = "json"
     muted_kinds: tuple[str, ...] = ()
+    muted_tournaments: tuple[str, ...] = ()
 
 
 class Notifier:
@@ -109,7 +110,7 @@ class Notifier:
         all_prefs, all_addresses = self.prefs_many(ids), self.many_addresses(ids)
         for n in notices:
             prefs = all_prefs.get(n["player_id"], Prefs())
-            if n["kind"] in prefs.muted_kinds:
+            if n["kind"] in prefs.muted_kinds or (n.get("tournament_id") and n["tournament_id"] in prefs.muted_tournaments):
                 continue
             address = all_addresses.get(n["player_id"])
             channels = []
@@ -281,14 +282,17 @@ class Notifier:
             chunk = ids[start:start + 500]
             marks = ", ".join("?" for _ in chunk)
             for r in self.db.rows("SELECT player_id, email_on, digest, webhook_url, webhook_secret, webhook_format, "
-                                  f"muted_kinds FROM notify_prefs WHERE player_id IN ({marks})", chunk):
-                out[r[0]] = Prefs(bool(r[1]), bool(r[2]), r[3], r[4], r[5], tuple(json.loads(r[6])))
+                                  f"muted_kinds, muted_tournaments FROM notify_prefs WHERE player_id IN ({marks})",
+                                  chunk):
+                out[r[0]] = Prefs(bool(r[1]), bool(r[2]), r[3], r[4], r[5], tuple(json.loads(r[6])),
+                                  tuple(json.loads(r[7])))
         return out
 
     def set_prefs(self, player_id: str, *, email_on: bool = True, digest: bool = False,
                   webhook_url: str | None = None, webhook_format: str = "json",
-                  muted_kinds: tuple[str, ...] = ()) -> Prefs:
-        """Replace a player's preferences. A new webhook URL gets a new signing secret."""
+                  muted_kinds: tuple[str, ...] = (), muted_tournaments: tuple[str, ...] | None = None) -> Prefs:
+        """Replace a player's preferences (the muted tournaments are kept unless given). A new
+        webhook URL gets a new signing secret."""
         if webhook_format not in ("json", "discord"):
             raise ValueError("the webhook format is 'json' or 'discord'")
         unknown = [k for k in muted_kinds if k not in KINDS]
@@ -296,11 +300,23 @@ class Notifier:
             raise ValueError(f"unknown notification kinds: {', '.join(unknown)}")
         old = self.prefs(player_id)
         url = (webhook_url or "").strip() or None
+        if url and not url.startswith(("http://", "https://")):
+            raise ValueError("a webhook URL starts with http:// or https://")
+        tournaments = old.muted_tournaments if muted_tournaments is None else muted_tournaments
         secret = old.webhook_secret if url and url == old.webhook_url else (secrets.token_hex(24) if url else None)
         with self.db.transaction() as tx:
             tx.execute("DELETE FROM notify_prefs WHERE player_id = ?", (player_id,))
             tx.execute("INSERT INTO notify_prefs (player_id, email_on, digest, webhook_url, webhook_secret, "
-                       "webhook_format, muted_kinds, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       "webhook_format, muted_kinds, muted_tournaments, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (player_id, int(email_on), int(digest), url, secret, webhook_format,
-                        json.dumps(sorted(set(muted_kinds))), iso(self.now())))
+                        json.dumps(sorted(set(muted_kinds))), json.dumps(sorted(set(tournaments))), iso(self.now())))
         return self.prefs(player_id)
+
+    def mute_tournament(self, player_id: str, tournament_id: str, muted: bool = True) -> Prefs:
+        """A player's notifications about one tournament off (or on again); the rest unchanged."""
+        old = self.prefs(player_id)
+        tournaments = set(old.muted_tournaments) | {tournament_id} if muted else set(old.muted_tournaments) - {
+            tournament_id}
+        return self.set_prefs(player_id, email_on=old.email_on, digest=old.digest, webhook_url=old.webhook_url,
+                              webhook_format=old.webhook_format, muted_kinds=old.muted_kinds,
+                              muted_tournaments=tuple(tournaments))
