@@ -126,3 +126,27 @@ def test_real_rq_worker_sends_your_turn(pg_url: str, smtp: Smtp, tmp_path: Path)
     finally:
         workers.stop()
         app.extensions["warlog"].store.close()
+
+
+def test_a_ruling_tells_every_owner_and_a_refused_ruling_nobody(smtp_app: Flask, smtp: Smtp) -> None:
+    game, _ = _owned_game(smtp_app)
+    settle(smtp_app)
+    before = len(smtp.wait_for(1))
+    first = game.info()["active_seats"][0]
+    res = game.play(first, {"type": "roll"})
+    target = res["event_seq"]
+    bad = game.client.post(f"/api/v1/games/{game.id}/rulings", headers=game.auth("director"),
+                           json={"kind": "void", "target": 0, "reason": "not a resolution"})
+    assert bad.status_code == 202
+    game.wait()
+    settle(smtp_app)
+    rulings = [m for m in smtp.messages if m["Subject"].startswith("A ruling")]
+    assert rulings == []  # the refused ruling changed nothing: nobody is told
+    ok = game.client.post(f"/api/v1/games/{game.id}/rulings", headers=game.auth("director"),
+                          json={"kind": "void", "target": target, "reason": "misclick"})
+    assert ok.status_code == 202
+    game.wait()
+    settle(smtp_app)
+    smtp.wait_for(before + 2)
+    told = sorted(m["To"] for m in smtp.messages if m["Subject"].startswith("A ruling"))
+    assert told == ["north@example.org", "south@example.org"]

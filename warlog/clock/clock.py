@@ -240,6 +240,9 @@ class GameClock:
     def clear(self, game_id: str, seat: str) -> None:
         """The seat has moved (or the game ended): its open deadline is cleared; a chess clock
         is charged the time the turn took, less the increment."""
+        if self.db.one("SELECT 1 FROM clock_deadlines WHERE game_id = ? AND seat = ? AND status = 'open'",
+                       (game_id, seat)) is None:
+            return  # the common case (no clock on this game): a read, no write transaction
         now = self.now()
         ctl = self.time_control(game_id)
         with self.db.transaction() as tx:
