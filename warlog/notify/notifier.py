@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, Callable
 
@@ -28,7 +28,8 @@ SYSTEM_KINDS = ("signin", "digest")  # not subject to preferences
 MAX_ATTEMPTS = 6
 FIRST_BACKOFF = timedelta(minutes=1)
 DIGEST_EVERY = timedelta(hours=24)
-STUCK_AFTER = timedelta(minutes=5)  # a `queued` row older than this had its job lost: enqueue again
+STUCK_AFTER = timedelta(minutes=5)
+SCRUBBED = "(a sign-in link: not kept once sent, or once it has expired)"  # a `queued` row older than this had its job lost: enqueue again
 _COLUMNS = ("id, player_id, channel, address, kind, subject, body, game_id, tournament_id, link, status, "
             "attempts, last_error, created_at, next_attempt_at, sent_at")
 
@@ -164,8 +165,10 @@ class Notifier:
         except Exception as err:  # a bug must not lose the delivery either
             log.exception("delivery %s: unexpected error", d.id)
             return self._failed_attempt(d, f"internal error: {type(err).__name__}: {err}")
+        # a sign-in mail's text holds a live link: once sent it is not kept (links are stored hashed)
         self.db.execute("UPDATE notify_deliveries SET status = 'sent', attempts = attempts + 1, sent_at = ?, "
-                        "last_error = NULL WHERE id = ? AND status IN ('queued', 'retrying')", (iso(self.now()), d.id))
+                        "last_error = NULL, body = CASE WHEN kind = 'signin' THEN ? ELSE body END "
+                        "WHERE id = ? AND status IN ('queued', 'retrying')", (iso(self.now()), SCRUBBED, d.id))
         return "sent"
 
     def _send(self, d: Delivery) -> None:
@@ -217,6 +220,8 @@ class Notifier:
                             (iso(now), iso(now - STUCK_AFTER)))
         for (delivery_id,) in rows:
             self._enqueue(delivery_id)
+        self.db.execute("UPDATE notify_deliveries SET body = ? WHERE kind = 'signin' AND created_at < ? AND body <> ?",
+                        (SCRUBBED, iso(now - timedelta(hours=2)), SCRUBBED))  # its link has expired anyway
         return len(rows) + self.send_digests()
 
     def send_digests(self) -> int:
@@ -257,7 +262,8 @@ class Notifier:
         rows = self.db.rows(f"SELECT {_COLUMNS} FROM notify_deliveries WHERE status IN ('failed', 'retrying') "
                             "AND (CAST(? AS TEXT) IS NULL OR tournament_id = ?) ORDER BY created_at DESC, id",
                             (tournament_id, tournament_id))
-        return [Delivery(*r) for r in rows]
+        found = [Delivery(*r) for r in rows]
+        return [replace(d, body=SCRUBBED) if d.kind == "signin" else d for d in found]  # nobody reads others' links
 
     def deliveries(self, player_id: str | None = None, limit: int = 200) -> list[Delivery]:
         rows = self.db.rows(f"SELECT {_COLUMNS} FROM notify_deliveries WHERE (CAST(? AS TEXT) IS NULL OR "
