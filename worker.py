@@ -81,7 +81,9 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
 
     from warlog.dbrole import allowed_by_env, check_app_role
     from warlog.health import start_heartbeat
+    from warlog.extensions import start_periodic
     from warlog.jobs import store_for
+    from warlog.notify.jobs import notify_queue, periodic_tasks, use_redis
     from warlog.outage import Backoff, is_outage, quiet_pool_logs
     from warlog.queue import QUEUE_NAME, RQQueue, start_sweeper, sweep
 
@@ -97,6 +99,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     store = store_for(db)  # PostgreSQL: refuses a schema that `warlog db upgrade` has not brought up to date
     check_app_role(store, allowed_by_env() if allow_superuser is None else allow_superuser)
     rq_queue = RQQueue(redis_url, store)  # ConnectionError, in words, if Redis is not there
+    use_redis(redis_url)  # where this process's notification sweep enqueues
     log.info("%s", describe(f"worker {name}", db, redis_url, queue=QUEUE_NAME, sweep_interval=f"{sweep_interval} s"))
 
     def tidy() -> None:
@@ -108,14 +111,18 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
 
     if burst:
         sweep(store, rq_queue.enqueue)
+        for _, task in periodic_tasks():  # due notifications and deadlines
+            task()
     else:
         start_sweeper(store, rq_queue.enqueue, sweep_interval, also=tidy)
+        start_periodic(periodic_tasks(), sweep_interval)
         start_heartbeat(Redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=10), name)
     connection = Redis.from_url(redis_url)
     queue = Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
+    notify = notify_queue(connection)  # notifications: only when no move waits (RQ takes queues in order)
     worker_class = _worker_class()
     while True:
-        worker = worker_class([queue], connection=connection, serializer=JSONSerializer, name=name)
+        worker = worker_class([queue, notify], connection=connection, serializer=JSONSerializer, name=name)
         try:
             worker.work(burst=burst, logging_level="INFO")
         except StopRequested:

@@ -83,7 +83,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pages)
 
-    from warlog import health, limits
+    from warlog import extensions, health, limits  # extensions: players, notifications, deadlines
+
+    extensions.init_app(app, store, queue)
 
     health.install(app)
     limits.install(app)

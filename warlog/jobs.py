@@ -35,14 +35,17 @@ def store_for(url: str | None = None) -> EventStore:
 def resolve_game(game_id: str) -> int:
     """Judge every pending submission of one game; returns how many were judged. While the
     ledger is unreachable it returns -1 and the submission stays pending: the sweep queues it
-    again once the ledger is back (issue 14), so the job does not fail for an outage."""
+    again once the ledger is back (issue 14), so the job does not fail for an outage. The
+    players owning the seats concerned are notified (warlog.notify.hooks)."""
+    from warlog.notify.jobs import on_judged
+
     try:  # first: a submission from now on queues the next job (warlog.onejob)
         onejob.release_in_job(game_id)
     except Exception as err:
         if not is_outage(err):
             raise  # Redis gone: judge anyway; the key left behind is stale and is taken over
     try:
-        judged = Resolver(store_for()).run(game_id)
+        judged = Resolver(store_for(), on_judged=on_judged()).run(game_id)
     except Exception as err:
         if not is_outage(err):
             raise

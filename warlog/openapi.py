@@ -93,6 +93,10 @@ def openapi_document() -> dict[str, Any]:
                                   "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
                           **{k: ERRORS[k] for k in ("403", "404")}}}},
     }
+    from warlog.players import openapi as players_openapi  # players and clocks
+
+    spec.components.security_scheme(*players_openapi.security_scheme())
+    paths.update(players_openapi.paths())
     for path, ops in paths.items():
         spec.path(path=path, operations=ops)
     return spec.to_dict()

@@ -1,0 +1,175 @@
+"""Players, notifications and deadlines, wired into the web app and into the RQ worker.
+
+The same objects are built in both places from the same settings (`Settings.from_env` in the
+worker, the app's config in the web process):
+
+* WARLOG_SMTP_URL — smtp://host:port (or smtps://, ?starttls=1); unset: mail goes to the outbox
+  table, shown at /outbox (the embedded default);
+* WARLOG_MAIL_FROM — the sender address;
+* WARLOG_PUBLIC_URL — the site's address, for links in mails (set it in a deployment);
+* WARLOG_WEBHOOK_ALLOW_PRIVATE — allow webhooks to loopback/private addresses (tests, a LAN).
+
+In the embedded default (no Redis) deliveries run on their own background thread (never the
+resolver's) and a periodic thread sweeps for due retries; with RQ they are `warlog.notify.jobs`
+jobs and the worker sweeps (worker.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from flask import Flask
+
+from ledger.store import EventStore
+from warlog.clock.clock import GameClock
+from warlog.notify.hooks import TurnNotices
+from warlog.notify.notifier import Notifier
+from warlog.players.store import PlayerStore
+from warlog.sqldb import SqlDb
+
+log = logging.getLogger("warlog.extensions")
+SWEEP_INTERVAL = 30.0
+DEFAULT_URL = "http://127.0.0.1:5000"
+
+
+@dataclass(frozen=True)
+class Settings:
+    smtp_url: str | None = None
+    mail_from: str = "Warlog <warlog@localhost>"
+    public_url: str | None = None
+    allow_private_webhooks: bool = False
+
+    @classmethod
+    def from_mapping(cls, conf: Mapping[str, Any]) -> "Settings":
+        def get(name: str) -> Any:
+            return conf.get("WARLOG_" + name, conf.get(name))
+
+        return cls(smtp_url=get("SMTP_URL") or None, mail_from=get("MAIL_FROM") or cls.mail_from,
+                   public_url=get("PUBLIC_URL") or None,
+                   allow_private_webhooks=str(get("WEBHOOK_ALLOW_PRIVATE") or "").lower() in ("1", "true", "yes"))
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        return cls.from_mapping(os.environ)
+
+
+@dataclass
+class Services:
+    db: SqlDb
+    players: PlayerStore
+    notifier: Notifier
+    clock: GameClock
+
+    def on_judged(self, store: EventStore, base_url: Callable[[], str]) -> Callable[[Any], None]:
+        """The resolver's hook: the clocks move first, then the players are told (with their deadline)."""
+        notices = TurnNotices(store, self.players, self.notifier, base_url,
+                              deadline_of=self.clock.deadline_json)
+
+        def run(judged: Any) -> None:
+            for hook in (self.clock.on_judged, notices):
+                try:
+                    hook(judged)
+                except Exception:
+                    log.exception("game %s: %s failed after event %s", judged.game_id, hook, judged.seq)
+
+        return run
+
+    def periodic(self) -> list[tuple[str, Callable[[], object]]]:
+        return [("notifications", self.notifier.sweep), ("deadlines", self.clock.sweep),
+                ("expired sign-ins", self.players.purge)]
+
+
+def build(store: EventStore, settings: Settings, base_url: Callable[[], str] | None = None) -> Services:
+    """The services on `store`'s database, their tables created if missing. `base_url()` is the
+    site's address for links in mails (default: the settings' public URL)."""
+    if base_url is None:
+        base_url = lambda: settings.public_url or DEFAULT_URL  # noqa: E731
+    db = SqlDb(store)
+    players = PlayerStore(db)
+    players.create_schema()
+
+    def address(player_id: str) -> str | None:
+        player = players.get(player_id)
+        return player.email if player else None
+
+    def addresses(player_ids: list[str]) -> dict[str, str]:
+        return {pid: p.email for pid, p in players.many(player_ids).items()}
+
+    notifier = Notifier(db, address, smtp_url=settings.smtp_url, mail_from=settings.mail_from,
+                        allow_private_webhooks=settings.allow_private_webhooks, many_addresses=addresses)
+    notifier.create_schema()
+    clock = GameClock(db, store, owners=players.owners_of, notify=notifier.notify_many,
+                      base_url=base_url)
+    clock.create_schema()
+    return Services(db, players, notifier, clock)
+
+
+def start_periodic(tasks: list[tuple[str, Callable[[], object]]], interval: float,
+                   stop: threading.Event | None = None) -> threading.Event:
+    """Run each task now and every `interval` seconds in a daemon thread until `stop` (made if
+    None) is set; return it."""
+    stop = stop or threading.Event()
+
+    def loop() -> None:
+        while not stop.is_set():
+            for name, task in tasks:
+                try:
+                    task()
+                except Exception:
+                    if stop.is_set():
+                        return
+                    log.exception("periodic %s failed", name)
+            if stop.wait(interval):
+                return
+
+    threading.Thread(target=loop, name="warlog-periodic", daemon=True).start()
+    return stop
+
+
+def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
+    """Build the services for the web app, hook them into the service and the resolver."""
+    from warlog.clock.web import init_app as init_clock_web
+    from warlog.notify.web import init_app as init_notify_web
+    from warlog.players.web import init_app as init_players_web
+    from warlog.queue import InlineQueue
+
+    from warlog.resolver import Judged
+
+    settings = Settings.from_mapping(app.config)
+    services = build(store, settings, base_url=lambda: Settings.from_mapping(app.config).public_url or DEFAULT_URL)
+    service = app.extensions["warlog"]
+    service.player_seat = services.players.seat_for_credential
+    on_judged = services.on_judged(store, services.clock.base_url)
+    # a game's start is a judgement of sorts: nobody was to move, now these seats are
+    service.on_started = lambda game_id, seq, active: on_judged(Judged(game_id, seq, (), tuple(active), None, False))
+    if isinstance(queue, InlineQueue):
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="warlog-notify")
+
+        def deliver(delivery_id: str) -> None:
+            try:
+                services.notifier.deliver(delivery_id)
+            except Exception:
+                log.exception("delivery %s failed", delivery_id)
+
+        services.notifier.enqueue = lambda delivery_id: pool.submit(deliver, delivery_id) and None
+        app.extensions["warlog_notify_pool"] = pool
+        queue.resolver.on_judged = on_judged
+        interval = float(app.config.get("WARLOG_SWEEP_INTERVAL", SWEEP_INTERVAL))
+        if app.config.get("WARLOG_PERIODIC", True):  # False: the caller runs the sweeps (tests)
+            # stopped with the ledger's sweeper (the same event)
+            app.extensions["warlog_periodic_stop"] = start_periodic(
+                services.periodic(), interval, app.extensions.get("warlog_sweeper_stop"))
+    else:
+        from warlog.notify.jobs import enqueue_with
+
+        services.notifier.enqueue = enqueue_with(queue.queue)
+    init_players_web(app, services.players)
+    init_notify_web(app, services.notifier)
+    app.extensions["warlog_notifier"] = services.notifier
+    init_clock_web(app, services.clock)
+    return services
