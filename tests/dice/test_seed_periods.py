@@ -5,12 +5,17 @@ ledger with several seed periods (and old single-period ledgers as before)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from ledger.canonical import canonical_bytes
 from ledger.dice import derive_die
+from ledger.events import Event, NewEvent, seal
 from tests.conftest import Player
-from warlog.verify import verify_bytes
+from warlog.verify import VerifyFailure, verify_bytes
 
 LEGACY = Path(__file__).resolve().parents[1] / "verify" / "fixtures" / "legacy-mid-game-reveal.jsonl"
 
@@ -105,3 +110,41 @@ def test_issue_15_an_old_single_period_ledger_still_verifies() -> None:
     assert report.seed_revealed and report.periods == 1 and report.dice_replayed == 0, report.summary()
     assert report.summary().startswith("OK legacy-reveal-15") and "fair" in report.summary()
     assert any("predictable" in n for n in report.notes)
+
+
+def _resealed(events: list[Any], i: int, payload: dict[str, Any]) -> bytes:
+    """The export with event i's payload replaced and every hash after it re-sealed."""
+    out = events[:i]
+    for e in [events[i].__class__(**{**events[i].__dict__, "payload": payload})] + events[i + 1:]:
+        out.append(seal(e.game_id, e.seq, NewEvent(e.type, e.seat, e.payload), e.recorded_at,
+                        out[-1].hash if out else "0" * 64))
+    return b"".join(canonical_bytes(e.to_json()) + b"\n" for e in out)
+
+
+def test_issue_15_verify_checks_each_period_against_its_own_commitment(new_game) -> None:
+    """A forged second seed, a die of the second period and a misnumbered commitment are each
+    caught at their event, even with the chain re-sealed."""
+    p: Player = new_game("dice-duel", "short")
+    p.play("north", {"type": "roll"})
+    _rule(p, {"kind": "reveal_seed", "reason": "a dispute"})
+    _play_until(p, lambda: p.info()["status"] == "ended")
+    events = [Event.from_json(json.loads(line)) for line in
+              p.client.get(f"/api/v1/games/{p.id}/export").get_data().splitlines()]
+    assert verify_bytes(_resealed(events, 1, events[1].payload)).periods == 2
+    second = next(i for i, e in enumerate(events) if e.type == "seed_revealed" and e.payload.get("period") == 1)
+    for i, payload, why in [
+        (second, {**events[second].payload, "seed": "00" * 32}, "does not match the commitment of period 1"),
+        (next(i for i, e in enumerate(events) if e.type == "seed_committed"),
+         {**next(e for e in events if e.type == "seed_committed").payload, "period": 3}, "numbered as period 1"),
+        (second, {**events[second].payload, "period": "one"}, "does not match"),
+    ]:
+        with pytest.raises(VerifyFailure) as err:
+            verify_bytes(_resealed(events, i, payload))
+        assert err.value.seq == events[i].seq and why in str(err.value), str(err.value)
+    committed_at = next(e.seq for e in events if e.type == "seed_committed")
+    k = next(i for i, e in enumerate(events) if e.type == "resolved" and e.seq > committed_at and e.payload["dice"])
+    forged = json.loads(json.dumps(events[k].payload))
+    forged["dice"][0]["value"] = 1 if forged["dice"][0]["value"] != 1 else 2
+    with pytest.raises(VerifyFailure) as err:
+        verify_bytes(_resealed(events, k, forged))
+    assert err.value.seq == events[k].seq
