@@ -33,13 +33,20 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     from warlog.queue import QUEUE_NAME, RQQueue, start_sweeper, sweep
 
     os.environ["WARLOG_DB"] = db
+    os.environ["WARLOG_REDIS"] = redis_url  # the notification jobs enqueue their retries here
     load_game_modules()
     store = store_for(db)
     rq_queue = RQQueue(redis_url)  # ConnectionError, in words, if Redis is not there
+    from warlog.extensions import start_periodic
+    from warlog.notify.jobs import periodic_tasks
+
     if burst:
         sweep(store, rq_queue.enqueue)
+        for _, task in periodic_tasks():  # due notifications
+            task()
     else:
         start_sweeper(store, rq_queue.enqueue, sweep_interval)
+        start_periodic(periodic_tasks(), sweep_interval)
     connection = Redis.from_url(redis_url)
     queue = Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
     worker = SimpleWorker([queue], connection=connection, serializer=JSONSerializer, name=name)

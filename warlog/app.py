@@ -56,6 +56,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pages)
 
+    from warlog import extensions  # players, notifications, deadlines
+
+    extensions.init_app(app, store, queue)
+
     @app.get("/healthz")
     def healthz() -> Any:
         return jsonify({"ok": True})

@@ -24,6 +24,7 @@ from warlog.service import SPECTATOR, Forbidden, NotFound, Viewer, Warlog
 
 SEAT_COOKIE = "warlog_seat_"
 CSRF_COOKIE = "warlog_csrf"
+PLAYER_COOKIE = "warlog_player"
 COOKIE_AGE = 365 * 24 * 3600
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
        "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
@@ -45,7 +46,9 @@ def service() -> Warlog:
 
 
 def seat_token(game_id: str) -> str | None:
-    return request.cookies.get(SEAT_COOKIE + game_id) or None
+    """This browser's seat cookie for the game, else its player session (warlog.players: the
+    service maps it to the seat that player owns, if any)."""
+    return request.cookies.get(SEAT_COOKIE + game_id) or request.cookies.get(PLAYER_COOKIE) or None
 
 
 def viewer_for(game_id: str) -> Viewer:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import logging
 import os
 import time
+from dataclasses import dataclass
+from typing import Callable
 
 from ledger.dice import DerivedDice, ForcedThenDerived, commitment, derive_blind
-from ledger.events import GAME_ENDED, RESOLVED, SEED_REVEALED, SUBMITTED, Event, NewEvent
+from ledger.events import DIRECTOR, GAME_ENDED, RESOLVED, SEED_REVEALED, SUBMITTED, Event, NewEvent
 from ledger.store import Conflict, EventStore, SummaryUpdate
 from rules import get_game
 from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
@@ -25,9 +27,24 @@ log = logging.getLogger("warlog.resolver")
 FAULT_DELAY_ENV = "WARLOG_FAULT_DELAY_BEFORE_APPEND"
 
 
+@dataclass(frozen=True)
+class Judged:
+    """What a judgement changed, for `on_judged` hooks (notifications): the active seats before
+    and after, the outcome if it ended the game, and whether it was a director's ruling."""
+
+    game_id: str
+    seq: int
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    outcome: dict[str, object] | None
+    ruling: bool
+
+
 class Resolver:
-    def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+    def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY,
+                 on_judged: Callable[[Judged], None] | None = None) -> None:
         self.store = store
+        self.on_judged = on_judged  # told after each judgement is appended; its failure is only logged
         self.snapshot_every = snapshot_every
         self._entropy: dict[str, str] = {}
         self.states = StateCache()
@@ -85,9 +102,23 @@ class Resolver:
             except Conflict:
                 continue  # a new submission (or another worker) got in first: re-read and go on
             judged += 1
+            self._tell(Judged(game_id, appended[0].seq, tuple(summary.active_seats),
+                              tuple(active) if isinstance(active, list) else tuple(summary.active_seats),
+                              j.outcome, submission.seat == DIRECTOR))
             if j.kind == RESOLVED:
                 self.states.put(game_id, appended[-1].seq, j.state)  # the events after it change no state
                 self._maybe_snapshot(game_id, appended[0].seq, j.state, summary.active_seats != active)
+
+    def _tell(self, judged: Judged) -> None:
+        """Run the hook when the turn passed, the game ended or a ruling was made; never let it
+        undo or delay the judgement beyond its own run."""
+        if self.on_judged is None or (judged.before == judged.after and judged.outcome is None
+                                      and not judged.ruling):
+            return
+        try:
+            self.on_judged(judged)
+        except Exception:
+            log.exception("game %s: the on_judged hook failed after event %s", judged.game_id, judged.seq)
 
     def _maybe_snapshot(self, game_id: str, seq: int, state: object, seat_changed: bool) -> None:
         """Snapshots every K events and where the active seat changes (DESIGN: only a cache)."""

@@ -91,6 +91,8 @@ class Warlog:
         self.new_seed, self.new_id = new_seed, new_id  # injectable for reproducible test games
         self._created: dict[str, Event] = {}
         self.states = StateCache()
+        # (game id, credential) -> the seat owned by the player that credential signs in (warlog.players)
+        self.player_seat: Callable[[str, str], str | None] | None = None
 
     # -- commands --------------------------------------------------------------------
     def create_game(self, game_name: str, scenario: str | None, options: dict[str, Any] | None,
@@ -267,6 +269,9 @@ class Warlog:
         for role, th in created.payload["seat_token_sha256"].items():
             if hmac.compare_digest(h, th):
                 return Viewer(role)
+        seat = self.player_seat(game_id, token) if self.player_seat is not None else None
+        if seat is not None and seat in created.payload["roles"]:
+            return Viewer(seat)  # a signed-in player acting in the seat they own
         raise Forbidden("that token is not a seat of this game")
 
     def summary(self, game_id: str) -> GameSummary:

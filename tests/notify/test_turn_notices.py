@@ -1,0 +1,116 @@
+""""Your turn", "game ended" and "ruling" notices from the worker, by real SMTP, in the embedded
+app and through real RQ worker processes; a move is never blocked by a mail server that is down
+(issue 10: notifications)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+
+from tests.conftest import Player as Driver
+from tests.notify.conftest import Smtp, free_port
+from tests.players.conftest import close_app, make_app, settle
+from tests.worker.test_rq_workers import Workers
+
+
+def _owned_game(app: Flask) -> tuple[Driver, dict[str, str]]:
+    """A dice-duel whose two seats belong to two players: (driver, seat -> player id)."""
+    client = app.test_client()
+    r = client.post("/api/v1/games", json={"game": "dice-duel", "scenario": "short"})
+    game = Driver(client, app, r.get_json())
+    players = app.extensions["warlog_players"]
+    owners = {}
+    for seat in sorted(game.created["seats"]):
+        p = players.register(seat.title(), f"{seat}@example.org")
+        players.claim_seat(game.id, seat, p.id)
+        owners[seat] = p.id
+    game.join_all()
+    return game, owners
+
+
+def _subjects(smtp: Smtp, to: str) -> list[str]:
+    return [m["Subject"] for m in smtp.messages if m["To"] == to]
+
+
+@pytest.fixture
+def smtp_app(db_url: str, smtp: Smtp) -> Iterator[Flask]:
+    app = make_app(db_url, WARLOG_SMTP_URL=smtp.url, WARLOG_PUBLIC_URL="https://warlog.example")
+    yield app
+    close_app(app)
+
+
+def test_your_turn_then_game_ended_by_smtp(smtp_app: Flask, smtp: Smtp) -> None:
+    game, _ = _owned_game(smtp_app)
+    first = game.info()["active_seats"][0]
+    other = "south" if first == "north" else "north"
+    game.play(first, {"type": "bank"})  # banks and passes the turn
+    settle(smtp_app)
+    [msg] = smtp.wait_for(1)
+    assert msg["To"] == f"{other}@example.org" and msg["Subject"].startswith("Your turn: dice-duel")
+    assert f"https://warlog.example/games/{game.id}" in msg.get_payload(decode=True).decode()
+    # a director's award ends the game: both owners hear of the ruling's end
+    r = game.client.post(f"/api/v1/games/{game.id}/rulings", headers=game.auth("director"),
+                         json={"kind": "award", "winner": first, "result": "win", "reason": "opponent resigned"})
+    assert r.status_code == 202, r.get_json()
+    game.wait()
+    settle(smtp_app)
+    smtp.wait_for(3)
+    for seat in (first, other):
+        assert any(s.startswith("Game ended") for s in _subjects(smtp, f"{seat}@example.org")), smtp.messages
+
+
+def test_open_games_without_owners_send_nothing(smtp_app: Flask, smtp: Smtp, new_game: Any) -> None:
+    client = smtp_app.test_client()
+    r = client.post("/api/v1/games", json={"game": "dice-duel", "scenario": "short"})
+    game = Driver(client, smtp_app, r.get_json())
+    game.join_all()
+    game.play(game.info()["active_seats"][0], {"type": "bank"})
+    settle(smtp_app)
+    assert smtp.messages == []
+    assert smtp_app.extensions["warlog_notifier"].deliveries() == []
+
+
+def test_a_dead_mail_server_never_blocks_a_move(db_url: str) -> None:
+    app = make_app(db_url, WARLOG_SMTP_URL=f"smtp://127.0.0.1:{free_port()}")
+    try:
+        game, owners = _owned_game(app)
+        first = game.info()["active_seats"][0]
+        res = game.play(first, {"type": "bank"})
+        assert res["status"] == "resolved"
+        assert game.info()["active_seats"] != [first]
+        settle(app)
+        [failed] = app.extensions["warlog_notifier"].failed()
+        assert failed.kind == "your_turn" and failed.status == "retrying" and "SMTP" in (failed.last_error or "")
+        assert failed.player_id != owners[first]
+    finally:
+        close_app(app)
+
+
+def test_real_rq_worker_sends_your_turn(pg_url: str, smtp: Smtp, tmp_path: Path) -> None:
+    """Through Redis + RQ: the worker process judges the move, records the notice and sends it."""
+    import redis
+
+    from tests.conftest import REDIS_URL
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    app = make_app(pg_url, WARLOG_REDIS=REDIS_URL)
+    workers = Workers(pg_url, REDIS_URL, tmp_path)
+    try:
+        workers.start("notify", WARLOG_SMTP_URL=smtp.url)
+        game, _ = _owned_game(app)
+        first = game.info()["active_seats"][0]
+        other = "south" if first == "north" else "north"
+        game.play(first, {"type": "bank"})
+        deadline = time.monotonic() + 30
+        while not smtp.messages and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [m["To"] for m in smtp.messages] == [f"{other}@example.org"], (tmp_path / "notify.log").read_text()
+        [d] = app.extensions["warlog_notifier"].deliveries()
+        assert d.status == "sent" and d.kind == "your_turn"
+    finally:
+        workers.stop()
+        app.extensions["warlog"].store.close()

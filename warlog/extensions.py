@@ -1,0 +1,139 @@
+"""Players, notifications and deadlines, wired into the web app and into the RQ worker.
+
+The same objects are built in both places from the same settings (`Settings.from_env` in the
+worker, the app's config in the web process):
+
+* WARLOG_SMTP_URL — smtp://host:port (or smtps://, ?starttls=1); unset: mail goes to the outbox
+  table, shown at /outbox (the embedded default);
+* WARLOG_MAIL_FROM — the sender address;
+* WARLOG_PUBLIC_URL — the site's address, for links in mails (set it in a deployment);
+* WARLOG_WEBHOOK_ALLOW_PRIVATE — allow webhooks to loopback/private addresses (tests, a LAN).
+
+In the embedded default (no Redis) deliveries run on their own background thread (never the
+resolver's) and a periodic thread sweeps for due retries; with RQ they are `warlog.notify.jobs`
+jobs and the worker sweeps (worker.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from flask import Flask
+
+from ledger.store import EventStore
+from warlog.notify.hooks import TurnNotices
+from warlog.notify.notifier import Notifier
+from warlog.players.store import PlayerStore
+from warlog.sqldb import SqlDb
+
+log = logging.getLogger("warlog.extensions")
+SWEEP_INTERVAL = 30.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    smtp_url: str | None = None
+    mail_from: str = "Warlog <warlog@localhost>"
+    public_url: str | None = None
+    allow_private_webhooks: bool = False
+
+    @classmethod
+    def from_mapping(cls, conf: Mapping[str, Any]) -> "Settings":
+        def get(name: str) -> Any:
+            return conf.get("WARLOG_" + name, conf.get(name))
+
+        return cls(smtp_url=get("SMTP_URL") or None, mail_from=get("MAIL_FROM") or cls.mail_from,
+                   public_url=get("PUBLIC_URL") or None,
+                   allow_private_webhooks=str(get("WEBHOOK_ALLOW_PRIVATE") or "").lower() in ("1", "true", "yes"))
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        return cls.from_mapping(os.environ)
+
+
+@dataclass
+class Services:
+    db: SqlDb
+    players: PlayerStore
+    notifier: Notifier
+
+    def turn_notices(self, store: EventStore, base_url: str | None) -> TurnNotices:
+        return TurnNotices(store, self.players, self.notifier, base_url or "http://127.0.0.1:5000")
+
+
+def build(store: EventStore, settings: Settings) -> Services:
+    """The services on `store`'s database, their tables created if missing."""
+    db = SqlDb(store)
+    players = PlayerStore(db)
+    players.create_schema()
+
+    def address(player_id: str) -> str | None:
+        player = players.get(player_id)
+        return player.email if player else None
+
+    notifier = Notifier(db, address, smtp_url=settings.smtp_url, mail_from=settings.mail_from,
+                        allow_private_webhooks=settings.allow_private_webhooks)
+    notifier.create_schema()
+    return Services(db, players, notifier)
+
+
+def start_periodic(tasks: list[tuple[str, Callable[[], object]]], interval: float,
+                   stop: threading.Event | None = None) -> threading.Event:
+    """Run each task now and every `interval` seconds in a daemon thread until `stop` (made if
+    None) is set; return it."""
+    stop = stop or threading.Event()
+
+    def loop() -> None:
+        while not stop.is_set():
+            for name, task in tasks:
+                try:
+                    task()
+                except Exception:
+                    if stop.is_set():
+                        return
+                    log.exception("periodic %s failed", name)
+            if stop.wait(interval):
+                return
+
+    threading.Thread(target=loop, name="warlog-periodic", daemon=True).start()
+    return stop
+
+
+def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
+    """Build the services for the web app, hook them into the service and the resolver."""
+    from warlog.notify.web import init_app as init_notify_web
+    from warlog.players.web import init_app as init_players_web
+    from warlog.queue import InlineQueue
+
+    settings = Settings.from_mapping(app.config)
+    services = build(store, settings)
+    app.extensions["warlog"].player_seat = services.players.seat_for_credential
+    if isinstance(queue, InlineQueue):
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="warlog-notify")
+
+        def deliver(delivery_id: str) -> None:
+            try:
+                services.notifier.deliver(delivery_id)
+            except Exception:
+                log.exception("delivery %s failed", delivery_id)
+
+        services.notifier.enqueue = lambda delivery_id: pool.submit(deliver, delivery_id) and None
+        app.extensions["warlog_notify_pool"] = pool
+        queue.resolver.on_judged = services.turn_notices(store, settings.public_url)
+        interval = float(app.config.get("WARLOG_SWEEP_INTERVAL", SWEEP_INTERVAL))
+        # stopped with the ledger's sweeper (the same event)
+        app.extensions["warlog_periodic_stop"] = start_periodic(
+            [("notifications", services.notifier.sweep)], interval, app.extensions.get("warlog_sweeper_stop"))
+    else:
+        from warlog.notify.jobs import enqueue_with
+
+        services.notifier.enqueue = enqueue_with(queue.queue)
+    init_players_web(app, services.players)
+    init_notify_web(app, services.notifier)
+    app.extensions["warlog_notifier"] = services.notifier
+    return services

@@ -1,0 +1,49 @@
+"""The worker's notices: after a judgement, tell the players who own the seats concerned.
+
+`TurnNotices` is the resolver's `on_judged` hook (warlog.resolver.Judged): "your turn" to the
+owner of each seat that has just become active, "game ended" to every owner when the game
+ends, "ruling" to every owner when the director ruled. Seats nobody owns (open games played by
+invitation link) get nothing: there is nobody to write to.
+"""
+
+from __future__ import annotations
+
+from ledger.store import EventStore
+from warlog.notify.notifier import Notifier
+from warlog.players.store import PlayerStore
+from warlog.resolver import Judged
+
+
+class TurnNotices:
+    def __init__(self, store: EventStore, players: PlayerStore, notifier: Notifier, base_url: str) -> None:
+        self.store, self.players, self.notifier = store, players, notifier
+        self.base_url = base_url.rstrip("/")
+
+    def __call__(self, judged: Judged) -> None:
+        owners = self.players.owners(judged.game_id)
+        if not owners:
+            return
+        summary = self.store.summary(judged.game_id)
+        name = f"{summary.game} ({summary.scenario}) game {judged.game_id}" if summary else f"game {judged.game_id}"
+        link = f"{self.base_url}/games/{judged.game_id}"
+        if judged.outcome is not None:
+            result = judged.outcome.get("result") or judged.outcome.get("reason") or "over"
+            winner = judged.outcome.get("winner")
+            text = f"The {name} has ended: {result}" + (f", won by {winner}." if winner else ".")
+            for player_id in sorted(set(owners.values())):
+                self.notifier.notify(player_id, "game_ended", f"Game ended: {name}", text,
+                                     game_id=judged.game_id, link=link)
+            return
+        if judged.ruling:
+            for player_id in sorted(set(owners.values())):
+                self.notifier.notify(player_id, "ruling", f"A ruling in {name}",
+                                     f"The director has ruled in the {name} (event {judged.seq}). See the game's "
+                                     "audit page for the ruling and its reason.", game_id=judged.game_id,
+                                     link=f"{link}/audit")
+        for seat in judged.after:
+            if seat in judged.before and not judged.ruling:
+                continue  # still this seat's turn: it knows
+            player_id = owners.get(seat)
+            if player_id is not None:
+                self.notifier.notify(player_id, "your_turn", f"Your turn: {name}",
+                                     f"It is your turn ({seat}) in the {name}.", game_id=judged.game_id, link=link)

@@ -1,0 +1,70 @@
+"""RQ job functions for notifications (importable, take ids, safe to run twice: STYLE RQ).
+
+The worker process builds its services once (per pid) from WARLOG_DB and the WARLOG_* settings
+(warlog.extensions.Settings.from_env).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+from warlog.jobs import db_url, store_for
+
+JOB_TIMEOUT = 120
+_services: dict[tuple[Any, ...], Any] = {}
+_queues: dict[int, Any] = {}
+
+
+def services() -> Any:
+    from warlog.extensions import Settings, build
+
+    settings = Settings.from_env()
+    key = (os.getpid(), db_url(), settings)
+    if key not in _services:
+        _services[key] = build(store_for(), settings)
+        _services[key].notifier.enqueue = enqueue_with(None)
+    return _services[key]
+
+
+def enqueue_with(queue: Any) -> Callable[[str], None]:
+    """`enqueue(delivery_id)` on an RQ queue (None: the worker's own `warlog` queue)."""
+    def enqueue(delivery_id: str) -> None:
+        q = queue if queue is not None else _worker_queue()
+        q.enqueue_call("warlog.notify.jobs.deliver", args=(delivery_id,), timeout=JOB_TIMEOUT, result_ttl=60,
+                       failure_ttl=86400)
+
+    return enqueue
+
+
+def _worker_queue() -> Any:
+    from warlog.queue import RQQueue
+
+    key = os.getpid()
+    if key not in _queues:
+        _queues[key] = RQQueue(os.environ.get("WARLOG_REDIS", "redis://127.0.0.1:6379/0")).queue
+    return _queues[key]
+
+
+def turn_notices() -> Any:
+    """The resolver's on_judged hook in this worker process."""
+    from warlog.extensions import Settings
+
+    return services().turn_notices(store_for(), Settings.from_env().public_url)
+
+
+def periodic_tasks() -> list[tuple[str, Callable[[], object]]]:
+    """What the worker runs at start and every sweep interval (warlog.extensions.start_periodic)."""
+    return [("notifications", sweep)]
+
+
+def deliver(delivery_id: str) -> str:
+    """One attempt at a delivery; a failure is recorded and retried by the sweep."""
+    status: str = services().notifier.deliver(delivery_id)
+    return status
+
+
+def sweep() -> int:
+    """Enqueue due retries and lost jobs; send digests (the worker runs it periodically)."""
+    count: int = services().notifier.sweep()
+    return count

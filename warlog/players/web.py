@@ -1,0 +1,357 @@
+"""Players on the web: who is asking (`current_player`), the JSON API under /api/v1/players and
+the pages /signin, /signin/<link>, /me and /players/<id>.
+
+A signed-in browser holds a session cookie (`warlog_player`: HttpOnly, SameSite=Lax, random,
+stored hashed); the API takes `Authorization: Bearer <player token>`. Asking for a sign-in link
+(or registering) always answers the same and does the same work: one link recorded, one mail
+queued (an address without an account gets a link that creates it), so neither the answer nor
+its timing tells whether an address is registered.
+
+Links in mails are built on WARLOG_PUBLIC_URL (set it in a deployment: without it the
+request's own host is used, which a forged Host header could point elsewhere).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from flask import Blueprint, Flask, Response, current_app, g, jsonify, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from warlog.pageutil import PLAYER_COOKIE, PageError, check_csrf, error_page, finish, seat_cookies, wants_json
+from warlog.players.store import PlayerError, Player, PlayerStore, clean_email
+from warlog.service import ServiceError
+
+SENT = ("If that address can receive mail, a sign-in link is on its way to it. The link works once, "
+        "within the hour.")
+MeSection = Callable[[Player], "dict[str, Any] | None"]
+
+players_api = Blueprint("players_api", __name__, url_prefix="/api/v1/players")
+players_pages = Blueprint("players_pages", __name__)
+
+
+# -- who is asking ----------------------------------------------------------------------------
+
+def store() -> PlayerStore:
+    found: PlayerStore = current_app.extensions["warlog_players"]
+    return found
+
+
+def _bearer() -> str | None:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def current_player(*, cookie: bool = True) -> Player | None:
+    """The player this request speaks for: a bearer player token, else (if `cookie`) the
+    browser's session cookie. None for anyone else (a seat token is not a player)."""
+    key = "warlog_player_c" if cookie else "warlog_player_b"
+    if key in g:
+        found: Player | None = g.get(key)
+        return found
+    token = _bearer()
+    player = store().by_token(token) if token else None
+    if player is None and cookie and token is None:
+        player = store().by_session(request.cookies.get(PLAYER_COOKIE))
+    setattr(g, key, player)
+    return player
+
+
+def add_me_section(app: Flask, section: MeSection) -> None:
+    """Add a section to the /me page and to GET /api/v1/players/me (e.g. a player's tournaments):
+    `section(player)` returns None or {"title": str, "items": [{"label", "href", "status",
+    "detail", "urgent"}]} (all but label optional)."""
+    app.extensions.setdefault("warlog_me_sections", []).append(section)
+
+
+def _public_url(path: str) -> str:
+    base = current_app.config.get("WARLOG_PUBLIC_URL") or current_app.config.get("PUBLIC_URL") or request.host_url
+    return str(base).rstrip("/") + path
+
+
+def _send_link(email: str, display_name: str | None) -> None:
+    """Record a link and queue its mail; the same work whether the address has an account."""
+    secret, player = store().signin_link(email, display_name)
+    link = _public_url(url_for("players_pages.use_link", secret=secret))
+    if player is not None:
+        subject = "Your Warlog sign-in link"
+        text = (f"Hello {player.display_name},\n\nSign in to Warlog with this link (it works once, within the "
+                f"hour):\n\n{link}\n\nIf you did not ask for it, ignore this mail.\n")
+    else:
+        subject = "Your Warlog account"
+        text = ("Someone (you, we hope) asked to sign in to Warlog or to register with this address, which has no "
+                f"account yet. Open this link to create it (it works once, within the hour):\n\n{link}\n\n"
+                "If you did not ask for it, ignore this mail: nothing is created without the link.\n")
+    current_app.extensions["warlog_notifier"].send_mail(email, subject, text)
+
+
+# -- what /me shows -----------------------------------------------------------------------------
+
+def my_games(player: Player) -> list[dict[str, Any]]:
+    """Every game with a seat of the player: status, whose turn, the player's deadline."""
+    svc = current_app.extensions["warlog"]
+    deadline_of = current_app.extensions.get("warlog_deadline_of")  # (game_id, seat) -> dict | None
+    out = []
+    for game_id, seat in store().seats_of(player.id):
+        try:
+            info = svc.info(game_id)
+        except ServiceError:
+            continue
+        out.append({"id": game_id, "title": info["title"], "scenario": info["scenario"], "seat": seat,
+                    "status": info["status"], "active_seats": info["active_seats"],
+                    "my_turn": info["status"] == "active" and seat in info["active_seats"],
+                    "deadline": deadline_of(game_id, seat) if deadline_of else None})
+    return out
+
+
+def my_sections(player: Player) -> list[dict[str, Any]]:
+    found = (fn(player) for fn in current_app.extensions.get("warlog_me_sections", []))
+    return [s for s in found if s]
+
+
+def _me_json(player: Player) -> dict[str, Any]:
+    return {"id": player.id, "display_name": player.display_name, "email": player.email,
+            "games": my_games(player), "sections": my_sections(player)}
+
+
+# -- the JSON API -------------------------------------------------------------------------------
+
+def _json_body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None and request.data.strip():
+        raise PlayerError("the request body is not valid JSON")
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise PlayerError("the request body must be a JSON object")
+    return data
+
+
+def _text_field(data: dict[str, Any], name: str, required: bool = True) -> str | None:
+    value = data.get(name)
+    if value is None and not required:
+        return None
+    if value is None:
+        raise PlayerError(f"'{name}' is required")
+    if not isinstance(value, str):
+        raise PlayerError(f"'{name}' must be a string")
+    return value
+
+
+@players_api.errorhandler(PlayerError)
+def _api_player_error(err: PlayerError) -> tuple[Response, int]:
+    return jsonify({"error": str(err)}), err.status
+
+
+@players_api.errorhandler(ServiceError)
+def _api_service_error(err: ServiceError) -> tuple[Response, int]:
+    return jsonify({"error": err.message, **err.detail}), err.status
+
+
+@players_api.post("")
+def api_register() -> tuple[Response, int]:
+    """Register: mails a link that creates the account (or signs in, if the address has one)."""
+    data = _json_body()
+    email, name = _text_field(data, "email"), _text_field(data, "display_name")
+    assert email is not None and name is not None
+    _send_link(email, name)
+    return jsonify({"message": SENT}), 202
+
+
+@players_api.post("/signin")
+def api_request_link() -> tuple[Response, int]:
+    email = _text_field(_json_body(), "email")
+    assert email is not None
+    _send_link(email, None)
+    return jsonify({"message": SENT}), 202
+
+
+@players_api.post("/signin/<secret>")
+def api_use_link(secret: str) -> Response:
+    """Use a sign-in link from the API: the player and a new personal API token (shown once)."""
+    name = _text_field(_json_body(), "display_name", required=False)
+    player = store().use_link(secret, name)
+    token = store().issue_token(player.id)
+    return jsonify({"player": {**player.public(), "email": player.email}, "token": token})
+
+
+@players_api.get("/me")
+def api_me() -> Any:
+    player = current_player()
+    if player is None:
+        return jsonify({"error": "this needs 'Authorization: Bearer <player token>' (or a signed-in browser)"}), 401
+    return jsonify(_me_json(player))
+
+
+@players_api.post("/me/token")
+def api_new_token() -> Any:
+    """A new personal API token (the old one stops working); bearer only."""
+    player = current_player(cookie=False)
+    if player is None:
+        return jsonify({"error": "this needs 'Authorization: Bearer <player token>'"}), 401
+    return jsonify({"token": store().issue_token(player.id)})
+
+
+@players_api.post("/claim")
+def api_claim() -> Any:
+    """Claim a seat: {"game_id", "seat_token"}; the seat token proves the seat, the bearer the player."""
+    player = current_player(cookie=False)
+    if player is None:
+        return jsonify({"error": "this needs 'Authorization: Bearer <player token>'"}), 401
+    data = _json_body()
+    game_id, token = _text_field(data, "game_id"), _text_field(data, "seat_token")
+    assert game_id is not None and token is not None
+    seat = _claim(game_id, token, player)
+    return jsonify({"game_id": game_id, "seat": seat, "player": player.public()})
+
+
+@players_api.get("/<player_id>")
+def api_profile(player_id: str) -> Any:
+    player = store().get(player_id)
+    if player is None:
+        return jsonify({"error": f"no player {player_id}"}), 404
+    return jsonify(player.public())
+
+
+def _claim(game_id: str, seat_token: str, player: Player) -> str:
+    viewer = current_app.extensions["warlog"].viewer(game_id, seat_token, required=True)
+    if viewer.seat is None or viewer.director:
+        raise PlayerError("only a seat's token can claim that seat")
+    # A player's own credential resolves to the seat they already own: claiming it again is a no-op.
+    store().claim_seat(game_id, viewer.seat, player.id)
+    return viewer.seat
+
+
+# -- pages ----------------------------------------------------------------------------------------
+
+@players_pages.before_request
+def _guard() -> None:
+    if request.method == "POST":
+        check_csrf()
+
+
+@players_pages.after_request
+def _after(resp: Response) -> Response:
+    return finish(resp)
+
+
+@players_pages.errorhandler(PageError)
+def _page_error(err: PageError) -> Any:
+    if wants_json():
+        return jsonify({"error": err.message}), err.status
+    return error_page(err.status, err.title, err.message)
+
+
+@players_pages.errorhandler(PlayerError)
+def _page_player_error(err: PlayerError) -> Any:
+    titles = {404: "Not found", 409: "Not possible", 410: "Link not valid", 422: "Not accepted"}
+    return error_page(err.status, titles.get(err.status, "Bad request"), str(err))
+
+
+@players_pages.errorhandler(ServiceError)
+def _page_service_error(err: ServiceError) -> Any:
+    return error_page(err.status, "Not possible", err.message)
+
+
+def _set_session(resp: BaseResponse, secret: str) -> None:
+    resp.set_cookie(PLAYER_COOKIE, secret, max_age=int(store().session_ttl.total_seconds()), path="/",
+                    httponly=True, samesite="Lax", secure=request.is_secure)
+
+
+@players_pages.get("/signin")
+def signin() -> Any:
+    return render_template("signin.html", player=current_player(), sent=False)
+
+
+@players_pages.post("/signin")
+def signin_post() -> Any:
+    email = request.form.get("email", "")
+    name = request.form.get("display_name", "").strip() or None
+    clean_email(email)  # a malformed address is the asker's typo: say so (this tells nothing of accounts)
+    _send_link(email, name)
+    return render_template("signin.html", player=current_player(), sent=True, message=SENT)
+
+
+@players_pages.get("/signin/<secret>")
+def use_link(secret: str) -> Any:
+    """Opening the link only shows a button: mail scanners that fetch links must not use them."""
+    info = store().peek_link(secret)
+    return render_template("signin_link.html", secret=secret, registering=info.player is None,
+                           needs_name=info.player is None and not info.display_name)
+
+
+@players_pages.post("/signin/<secret>")
+def use_link_post(secret: str) -> Any:
+    player = store().use_link(secret, request.form.get("display_name") or None)
+    resp = redirect(url_for("players_pages.me"), code=303)
+    _set_session(resp, store().new_session(player.id))
+    return resp
+
+
+@players_pages.post("/signout")
+def signout() -> Any:
+    secret = request.cookies.get(PLAYER_COOKIE)
+    if secret:
+        store().end_session(secret)
+    resp = redirect(url_for("players_pages.signin"), code=303)
+    resp.delete_cookie(PLAYER_COOKIE, path="/", httponly=True, samesite="Lax", secure=request.is_secure)
+    return resp
+
+
+def _signed_in() -> Player:
+    player = current_player()
+    if player is None:
+        raise PageError(401, "Sign in first: ask for a sign-in link on the sign-in page.", "Not signed in")
+    return player
+
+
+@players_pages.get("/me")
+def me() -> Any:
+    player = current_player()
+    if player is None:
+        return redirect(url_for("players_pages.signin"), code=303)
+    return _me_page(player, None)
+
+
+def _me_page(player: Player, new_token: str | None) -> str:
+    owned = {gid for gid, _ in store().seats_of(player.id)}
+    claimable = [gid for gid in seat_cookies() if gid not in owned]
+    prefs = "notify_pages.prefs" in current_app.view_functions
+    return render_template("me.html", player=player, games=my_games(player), sections=my_sections(player),
+                           claimable=claimable, new_token=new_token,
+                           notifications_url=url_for("notify_pages.prefs") if prefs else None)
+
+
+@players_pages.post("/me/token")
+def me_token() -> Any:
+    player = _signed_in()
+    return _me_page(player, store().issue_token(player.id))
+
+
+@players_pages.post("/me/claim/<game_id>")
+def me_claim(game_id: str) -> Any:
+    """Claim the seat this browser holds (its invitation cookie) for the signed-in player."""
+    player = _signed_in()
+    token = seat_cookies().get(game_id)
+    if not token:
+        raise PageError(403, "This browser holds no seat of that game: open its invitation link first.")
+    _claim(game_id, token, player)
+    return redirect(url_for("players_pages.me"), code=303)
+
+
+@players_pages.get("/players/<player_id>")
+def profile(player_id: str) -> Any:
+    player = store().get(player_id)
+    if player is None:
+        raise PageError(404, f"There is no player {player_id}.")
+    return render_template("player.html", shown=player.public())
+
+
+def init_app(app: Flask, players: PlayerStore) -> None:
+    app.extensions["warlog_players"] = players
+    app.register_blueprint(players_api)
+    app.register_blueprint(players_pages)
+
+    @app.context_processor
+    def _signed_in_player() -> dict[str, Any]:
+        return {"signed_in_player": current_player}
