@@ -60,6 +60,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     extensions.init_app(app, store, queue)
 
+    from warlog import tournaments  # after the players: a tournament's entrants are players
+
+    tournaments.init_app(app)
+
     @app.get("/healthz")
     def healthz() -> Any:
         return jsonify({"ok": True})

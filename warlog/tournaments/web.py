@@ -1,0 +1,438 @@
+"""Tournaments on the web: the JSON API under /api/v1/tournaments and the pages /tournaments,
+/tournaments/<id> (public: standings, rounds and pairings, crosstable, each game's status),
+registration, and the director's desk (/tournaments/<id>/desk: games with status, overdue,
+disputes, the adjudication queue with each game's victory situation, forms for awards,
+extensions, rulings and re-pairing). Acting needs a signed-in player (warlog.players); the
+director is the player who created the tournament.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, render_template, request, url_for
+
+from rules import get_game
+from warlog.pageutil import PageError, check_csrf, error_page, finish, wants_json
+from warlog.players.web import current_player
+from warlog.service import ServiceError, Unprocessable
+from warlog.tournaments.bundle import bundle_lines
+from warlog.tournaments.model import Tournament
+from warlog.tournaments.pairing import rounds_planned
+from warlog.tournaments.ratings import ratings
+from warlog.tournaments.service import Tournaments
+from warlog.tournaments.standings import crosstable, standings_doc, tiebreak_names
+
+tournaments_api = Blueprint("tournaments_api", __name__, url_prefix="/api/v1/tournaments")
+tournaments_pages = Blueprint("tournaments_pages", __name__)
+PAGE = 25
+
+
+def svc() -> Tournaments:
+    found: Tournaments = current_app.extensions["warlog_tournaments"]
+    return found
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None:
+        if request.data.strip():
+            raise ServiceError("the request body is not valid JSON")
+        data = {}
+    if not isinstance(data, dict):
+        raise ServiceError("the request body must be a JSON object")
+    return data
+
+
+def _str(data: dict[str, Any], key: str, required: bool = True, limit: int = 4000) -> str:
+    value = data.get(key)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise Unprocessable(f"{key} is required (text)", fields={key: ["required text"]})
+    return value[:limit]
+
+
+def _int(data: dict[str, Any], key: str) -> int:
+    value = data.get(key)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise Unprocessable(f"{key} must be a whole number", fields={key: ["not a whole number"]})
+    return value
+
+
+# -- documents --------------------------------------------------------------------------------
+
+def summary_doc(t: Tournament) -> dict[str, Any]:
+    return {"id": t.id, "name": t.name, "game": t.game, "scenario": t.scenario, "options": t.options,
+            "format": t.format, "points": t.points, "status": t.status, "director": t.director,
+            "entrants": len(t.active_entrants()), "round": t.current_round, "rounds": rounds_planned(t),
+            "seed_commitment": t.seed_commitment, "seed": t.seed, "created_at": t.created_at, "seq": t.last_seq}
+
+
+def game_rows(t: Tournament) -> list[dict[str, Any]]:
+    store = svc().warlog.store
+    rows = []
+    for number, p in t.games():
+        s = store.summary(p.game_id) if p.game_id else None
+        res = t.results.get(p.game_id or "")
+        active = s.active_seats if s is not None and s.status == "active" else []
+        rows.append({"round": number, "table": p.table, "pool": p.pool, "game_id": p.game_id,
+                     "seats": {role: {"player_id": pid, "name": t.name_of(pid)} for role, pid in p.seats.items()},
+                     "status": s.status if s else "missing", "to_move": [p.seats.get(r, r) for r in active],
+                     "result": None if res is None else {"winner": res.winner, "points": res.points, "how": res.how,
+                                                         "score": res.score},
+                     "deadline": _deadline(p.game_id, active)})
+    return rows
+
+
+def _deadline(game_id: str | None, active: list[str]) -> Any:
+    find = current_app.extensions.get("warlog_deadline_of")  # the clock's (game id, seat) -> {"due": …}
+    if find is None or not game_id:
+        return None
+    found = [d for d in (find(game_id, seat) for seat in active) if d]
+    return found[0] if found else None
+
+
+def tournament_doc(t: Tournament) -> dict[str, Any]:
+    return {**summary_doc(t),
+            "entrants_list": [{"player_id": e.player_id, "name": e.display_name, "withdrawn": e.withdrawn}
+                              for e in t.entrants.values()],
+            "rounds_list": [{"round": r.number, "byes": r.byes, "dice": r.dice,
+                             **{k: v for k, v in r.extra.items()}} for r in sorted(t.rounds.values(),
+                                                                                    key=lambda r: r.number)],
+            "games": game_rows(t), "standings": standings_doc(t), "tiebreaks": tiebreak_names(t),
+            "crosstable": crosstable(t),
+            "disputes": list(t.disputes.values()), "extensions": t.extensions, "timeouts": t.timeouts,
+            "ended": t.ended}
+
+
+def _page(cursor: str | None) -> tuple[list[dict[str, Any]], str | None]:
+    before = None
+    if cursor:
+        at, _, tid = cursor.partition("~")
+        if not at or not tid:
+            raise ServiceError("bad cursor")
+        before = (at, tid)
+    rows = svc().store.page(PAGE + 1, before)
+    more = len(rows) > PAGE
+    rows = rows[:PAGE]
+    nxt = f"{rows[-1]['created_at']}~{rows[-1]['id']}" if more and rows else None
+    return rows, nxt
+
+
+# -- API -------------------------------------------------------------------------------------
+
+@tournaments_api.errorhandler(ServiceError)
+def _api_error(err: ServiceError) -> tuple[Response, int]:
+    return jsonify({"error": err.message, **err.detail}), err.status
+
+
+@tournaments_api.errorhandler(Exception)
+def _api_unexpected(err: Exception) -> tuple[Response, int]:
+    from werkzeug.exceptions import HTTPException
+
+    if isinstance(err, HTTPException):
+        return jsonify({"error": err.description or err.name}), err.code or 500
+    current_app.logger.exception("unexpected error")
+    return jsonify({"error": "internal error; nothing was recorded by this request"}), 500
+
+
+@tournaments_api.get("")
+def api_list() -> Response:
+    rows, nxt = _page(request.args.get("cursor"))
+    return jsonify({"tournaments": rows, "next_cursor": nxt})
+
+
+@tournaments_api.post("")
+def api_create() -> tuple[Response, int]:
+    data = _body()
+    fmt = data.get("format")
+    if not isinstance(fmt, dict):
+        raise Unprocessable("format is an object: {kind: swiss|pools|duplicate, rounds, engine, pools}")
+    for key in ("options", "points", "time_control"):
+        if data.get(key) is not None and not isinstance(data.get(key), dict):
+            raise Unprocessable(f"{key} is an object")
+    t = svc().create(current_player(), _str(data, "name", limit=120), _str(data, "game", limit=100),
+                     data.get("scenario"), data.get("options"), fmt, data.get("points"), data.get("time_control"))
+    return jsonify(tournament_doc(t)), 201
+
+
+@tournaments_api.get("/<tid>")
+def api_get(tid: str) -> Response:
+    return jsonify(tournament_doc(svc().sync(tid)))
+
+
+@tournaments_api.post("/<tid>/register")
+def api_register(tid: str) -> Response:
+    return jsonify(summary_doc(svc().register(tid, current_player())))
+
+
+@tournaments_api.post("/<tid>/withdraw")
+def api_withdraw(tid: str) -> Response:
+    data = _body()
+    me = current_player()
+    pid = data.get("player_id") or (me.id if me else "")
+    return jsonify(summary_doc(svc().withdraw(tid, me, str(pid), _str(data, "reason", required=False))))
+
+
+@tournaments_api.post("/<tid>/rounds")
+def api_pair(tid: str) -> tuple[Response, int]:
+    t = svc().pair_next_round(tid, current_player())
+    return jsonify(tournament_doc(t)), 201
+
+
+@tournaments_api.post("/<tid>/rounds/<int:number>/repair")
+def api_repair(tid: str, number: int) -> Response:
+    data = _body()
+    pairings, byes = data.get("pairings"), data.get("byes", [])
+    if not isinstance(pairings, list) or not isinstance(byes, list):
+        raise Unprocessable("pairings is a list of {seats: {role: player_id}}; byes a list of player ids")
+    t = svc().repair(tid, current_player(), number, pairings, [str(b) for b in byes], _str(data, "reason"))
+    return jsonify(tournament_doc(t))
+
+
+@tournaments_api.post("/<tid>/games/<game_id>/adjudicate")
+def api_adjudicate(tid: str, game_id: str) -> tuple[Response, int]:
+    data = _body()
+    out = svc().adjudicate(tid, current_player(), game_id, _str(data, "decision", limit=20),
+                           data.get("winner"), _str(data, "reason"))
+    return jsonify(out), 202
+
+
+@tournaments_api.post("/<tid>/games/<game_id>/extend")
+def api_extend(tid: str, game_id: str) -> Response:
+    data = _body()
+    t = svc().extend(tid, current_player(), game_id, _str(data, "player_id", limit=100), _int(data, "days"),
+                     _str(data, "reason"))
+    return jsonify(summary_doc(t))
+
+
+@tournaments_api.post("/<tid>/disputes")
+def api_dispute(tid: str) -> tuple[Response, int]:
+    data = _body()
+    t = svc().raise_dispute(tid, current_player(), _str(data, "game_id", limit=100), _int(data, "seq"),
+                            _str(data, "text"))
+    return jsonify({"dispute": t.last_seq}), 201
+
+
+@tournaments_api.post("/<tid>/disputes/<int:dispute>")
+def api_answer(tid: str, dispute: int) -> Response:
+    data = _body()
+    ruling = data.get("ruling")
+    t = svc().answer_dispute(tid, current_player(), dispute, _str(data, "decision", limit=20), _str(data, "text"),
+                             ruling if isinstance(ruling, dict) else None)
+    return jsonify(t.disputes[dispute])
+
+
+@tournaments_api.post("/<tid>/end")
+def api_end(tid: str) -> Response:
+    return jsonify(tournament_doc(svc().finish(tid, current_player())))
+
+
+@tournaments_api.get("/<tid>/export")
+def api_export(tid: str) -> Response:
+    svc().get(tid)
+    lines = bundle_lines(svc().warlog.store, svc().store, tid)
+    return Response(lines, mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="{tid}.bundle.jsonl"'})
+
+
+@tournaments_api.get("/ratings")
+def api_ratings() -> Response:
+    return jsonify({"ratings": ratings(svc())})
+
+
+# -- pages -----------------------------------------------------------------------------------
+
+@tournaments_pages.before_request
+def _guard() -> None:
+    if request.method == "POST":
+        check_csrf()
+
+
+@tournaments_pages.after_request
+def _after(resp: Response) -> Response:
+    return finish(resp)
+
+
+@tournaments_pages.errorhandler(ServiceError)
+def _page_service_error(err: ServiceError) -> Any:
+    return error_page(err.status, "Not possible", err.message)
+
+
+@tournaments_pages.errorhandler(PageError)
+def _page_error(err: PageError) -> Any:
+    return error_page(err.status, err.title, err.message)
+
+
+def _games_catalogue() -> list[dict[str, Any]]:
+    from rules import all_games
+
+    return [{"name": g.name, "title": g.title, "scenarios": list(g.scenarios()), "solitaire": g.solitaire}
+            for g in all_games()]
+
+
+@tournaments_pages.get("/tournaments")
+def list_page() -> Any:
+    rows, nxt = _page(request.args.get("cursor"))
+    return render_template("tournaments.html", rows=rows, next_cursor=nxt, games=_games_catalogue(),
+                           me=current_player())
+
+
+@tournaments_pages.post("/tournaments")
+def create_page() -> Any:
+    f = request.form
+    fmt = {"kind": f.get("kind", "swiss"), "rounds": int(f.get("rounds") or 1) if (f.get("rounds") or "1").isdigit()
+           else 0, "pools": int(f.get("pools") or 1) if (f.get("pools") or "1").isdigit() else 0,
+           "engine": f.get("engine") or "dutch"}
+    game, _, scenario = (f.get("game") or "").partition(":")
+    options = None
+    try:
+        t = svc().create(current_player(), f.get("name", "").strip() or "Tournament", game, scenario or None,
+                         options, fmt)
+    except ServiceError as err:
+        raise PageError(err.status, err.message) from None
+    return redirect(url_for("tournaments_pages.show", tid=t.id), code=303)
+
+
+@tournaments_pages.get("/tournaments/<tid>")
+def show(tid: str) -> Any:
+    t = svc().sync(tid)
+    me = current_player()
+    doc = tournament_doc(t)
+    return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and me.id == t.director),
+                           entered=bool(me and me.id in t.entrants and not t.entrants[me.id].withdrawn))
+
+
+@tournaments_pages.post("/tournaments/<tid>/register")
+def register_page(tid: str) -> Any:
+    me = current_player()
+    if me is None:
+        return redirect(url_for("players_pages.signin"), code=303)
+    svc().register(tid, me)
+    return redirect(url_for("tournaments_pages.show", tid=tid), code=303)
+
+
+@tournaments_pages.post("/tournaments/<tid>/withdraw")
+def withdraw_page(tid: str) -> Any:
+    me = current_player()
+    svc().withdraw(tid, me, request.form.get("player_id") or (me.id if me else ""), request.form.get("reason", ""))
+    return redirect(url_for("tournaments_pages.show", tid=tid), code=303)
+
+
+@tournaments_pages.post("/tournaments/<tid>/dispute")
+def dispute_page(tid: str) -> Any:
+    f = request.form
+    seq = f.get("seq", "")
+    if not seq.isdigit():
+        raise PageError(400, "Name the event (its number) you dispute.")
+    svc().raise_dispute(tid, current_player(), f.get("game_id", ""), int(seq), f.get("text", ""))
+    return redirect(url_for("tournaments_pages.show", tid=tid), code=303)
+
+
+def _director_page(tid: str) -> Tournament:
+    t = svc().sync(tid)
+    me = current_player()
+    if me is None or me.id != t.director:
+        raise PageError(403, "The desk is the tournament director's. Sign in as the director.")
+    return t
+
+
+@tournaments_pages.get("/tournaments/<tid>/desk")
+def desk(tid: str) -> Any:
+    t = _director_page(tid)
+    doc = tournament_doc(t)
+    game = get_game(t.game)
+    queue = []
+    for row in doc["games"]:
+        if row["result"] is None and row["game_id"]:
+            history = svc().warlog.history(row["game_id"])
+            s = svc().warlog.store.summary(row["game_id"])
+            state = history.state_at(s.last_seq) if s else None
+            status = game.victory_status(state) if state is not None else None
+            queue.append({**row, "victory": status, "phase": game.phase(state) if state is not None else "waiting"})
+    open_disputes = [d for d in t.disputes.values() if d["answer"] is None]
+    failed = []
+    notifier = current_app.extensions.get("warlog_notifier")
+    if notifier is not None:
+        failed = notifier.failed(tournament_id=tid)
+    return render_template("desk.html", t=t, doc=doc, queue=queue, disputes=open_disputes, failed=failed,
+                           can_pair=t.current_round < rounds_planned(t) and (t.current_round == 0
+                                                                              or t.round_complete(t.current_round)))
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/pair")
+def desk_pair(tid: str) -> Any:
+    svc().pair_next_round(tid, current_player())
+    return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/adjudicate")
+def desk_adjudicate(tid: str) -> Any:
+    f = request.form
+    svc().adjudicate(tid, current_player(), f.get("game_id", ""), f.get("decision", ""), f.get("winner") or None,
+                     f.get("reason", ""))
+    return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/extend")
+def desk_extend(tid: str) -> Any:
+    f = request.form
+    days = f.get("days", "")
+    if not days.isdigit():
+        raise PageError(400, "An extension is a whole number of days.")
+    svc().extend(tid, current_player(), f.get("game_id", ""), f.get("player_id", ""), int(days), f.get("reason", ""))
+    return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/dispute/<int:dispute>")
+def desk_answer(tid: str, dispute: int) -> Any:
+    f = request.form
+    ruling = None
+    if f.get("decision") == "rule":
+        kind = f.get("kind", "")
+        ruling = {"kind": kind}
+        if kind == "void":
+            ruling.update(target=int(f.get("target") or -1) if (f.get("target") or "").isdigit() else -1,
+                          re_resolve=bool(f.get("re_resolve")))
+        elif kind == "award":
+            ruling.update(winner=f.get("winner") or None, result=f.get("result") or "awarded")
+        elif kind == "adjust":
+            try:
+                ruling["patch"] = json.loads(f.get("patch") or "[]")
+            except ValueError:
+                raise PageError(400, "The adjustment is a JSON Patch list.") from None
+    svc().answer_dispute(tid, current_player(), dispute, f.get("decision", ""), f.get("text", ""), ruling)
+    return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/end")
+def desk_end(tid: str) -> Any:
+    svc().finish(tid, current_player())
+    return redirect(url_for("tournaments_pages.show", tid=tid), code=303)
+
+
+@tournaments_pages.get("/ratings")
+def ratings_page() -> Any:
+    return render_template("ratings.html", rows=ratings(svc()))
+
+
+def init_app(app: Flask, tournaments: Tournaments) -> None:
+    app.extensions["warlog_tournaments"] = tournaments
+    app.register_blueprint(tournaments_api)
+    app.register_blueprint(tournaments_pages)
+    from warlog.players.web import add_me_section
+
+    def my_tournaments(player: Any) -> dict[str, Any] | None:
+        items = []
+        for tid in tournaments.store.all_ids():
+            t = tournaments.get(tid)
+            if player.id in t.entrants or player.id == t.director:
+                items.append({"label": t.name, "href": f"/tournaments/{t.id}", "status": t.status,
+                              "detail": "director" if player.id == t.director else f"round {t.current_round}"})
+        return {"title": "My tournaments", "items": items} if items else None
+
+    add_me_section(app, my_tournaments)
