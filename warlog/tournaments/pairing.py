@@ -129,8 +129,6 @@ def _order(t: Tournament, number: int, dice: PairingDice) -> tuple[list[str], di
 # -- Swiss -------------------------------------------------------------------------------
 
 def _swiss(t: Tournament, number: int, dice: PairingDice) -> Proposal:
-    from caissify_pairings import MissingFloatHistoryWarning, generate_pairings
-
     order, extra = _order(t, number, dice)
     if number == 1:
         extra["first_side"] = "white" if dice.roll(2, "side of the top table's first player") == 1 else "black"
@@ -149,20 +147,42 @@ def _swiss(t: Tournament, number: int, dice: PairingDice) -> Proposal:
                         "bye_count": h["byes"]})
     previous = {(sn[a], sn[b]) for a, b in history["__pairs__"] if a in sn and b in sn}
     engine = t.format.get("engine", "dutch")
+    pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn)
+    if engine != "dutch" and not _complete(pairings, byes, active, history["__pairs__"]):
+        # The casual engine is greedy: when it leaves someone out or repeats a pairing, the
+        # Dutch system (a maximum-weight matching over the whole field) pairs the round instead.
+        engine = "dutch"
+        pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn)
+    if not _complete(pairings, byes, active, history["__pairs__"]):
+        raise PairingError("the pairing engine could not pair every entrant without a repeat")
+    extra["engine"] = engine
+    return Proposal(number, pairings, byes, dice.rolled, extra)
+
+
+def _run_engine(t: Tournament, engine: str, players: list[dict[str, Any]], previous: set[tuple[int, int]],
+                number: int, first_side: str, by_sn: dict[int, str]) -> tuple[list[Pairing], list[str]]:
+    from caissify_pairings import MissingFloatHistoryWarning, generate_pairings
+
     with warnings.catch_warnings():
         warnings.simplefilter("error", MissingFloatHistoryWarning)
-        rows = generate_pairings(system=engine, players=players, previous_pairings=previous, round_number=number,
-                                 total_rounds=t.total_rounds, bye_value=t.points["bye"] / t.points["win"],
-                                 initial_color=first_side)
-    pairings, byes = [], []
+        rows = generate_pairings(system=engine, players=[dict(p) for p in players], previous_pairings=previous,
+                                 round_number=number, total_rounds=t.total_rounds,
+                                 bye_value=t.points["bye"] / t.points["win"], initial_color=first_side)
+    pairings: list[Pairing] = []
+    byes: list[str] = []
     for row in sorted(rows, key=lambda r: r["table"]):
         if row.get("bye") or row.get("black_id") is None:
             byes.append(by_sn[row["white_id"]])
             continue
         seats = {t.roles[0]: by_sn[row["white_id"]], t.roles[1]: by_sn[row["black_id"]]}
         pairings.append(Pairing(len(pairings) + 1, seats))
-    extra["engine"] = engine
-    return Proposal(number, pairings, byes, dice.rolled, extra)
+    return pairings, byes
+
+
+def _complete(pairings: list[Pairing], byes: list[str], active: set[str], met: set[tuple[str, str]]) -> bool:
+    placed = [pid for p in pairings for pid in p.players()] + byes
+    return (sorted(placed) == sorted(active) and len(byes) <= 1
+            and not any(tuple(p.players()) in met for p in pairings))
 
 
 def swiss_history(t: Tournament, before: int) -> dict[str, Any]:

@@ -239,18 +239,19 @@ class Tournaments:
             raise NotFound(f"game {game_id} is not in this tournament")
         if game_id in t.results:
             raise StaleSeq("that game has a result already")
-        if decision not in ("win", "draw", "forfeit"):
-            raise Unprocessable("decision must be win, draw or forfeit")
+        allowed = ("end",) if t.kind == "duplicate" else ("win", "draw", "forfeit")
+        if decision not in allowed:
+            raise Unprocessable(f"decision must be {' or '.join(allowed)}")
         if not reason.strip():
             raise Unprocessable("an adjudication needs a reason")
         _number, p = found
         role = None
-        if decision != "draw":
+        if decision not in ("draw", "end"):
             role = next((r for r, pid in p.seats.items() if pid == winner), None)
             if role is None:
                 raise Unprocessable("winner must be one of the game's players")
         result = {"win": f"{role} wins (adjudicated)", "draw": "Draw (adjudicated)",
-                  "forfeit": f"{role} wins by forfeit"}[decision]
+                  "forfeit": f"{role} wins by forfeit", "end": "Ended by the director: scored as it stands"}[decision]
         token = self.store.director_token(game_id)
         return self.warlog.submit_ruling(game_id, token, {"kind": "award", "winner": role, "result": result,
                                                           "reason": f"tournament {decision}: {reason}"[:4000]})
