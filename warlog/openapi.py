@@ -91,6 +91,9 @@ def openapi_document() -> dict[str, Any]:
                                   "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
                           **{k: ERRORS[k] for k in ("403", "404")}}}},
     }
+    from warlog.tournaments.openapi import tournament_paths
+
+    paths.update(tournament_paths(spec, _resp, ERRORS))
     for path, ops in paths.items():
         spec.path(path=path, operations=ops)
     return spec.to_dict()

@@ -134,7 +134,7 @@ def test_bad_requests_are_clear_errors(desk: Desk) -> None:
                             ).status_code == 403  # not signed in
     r = desk.client.post(API, json={"name": "x", "game": "assault-on-belgium", "format": {"kind": "knockout"}},
                          headers=desk.auth("Director"))
-    assert r.status_code == 422 and "format.kind" in r.get_json()["error"]
+    assert r.status_code == 422 and "kind" in r.get_json()["fields"]["format"]
     r = desk.client.post(API, json={"name": "x", "game": "assault-on-belgium", "format": {"kind": "duplicate"}},
                          headers=desk.auth("Director"))
     assert r.status_code == 422 and "solitaire" in r.get_json()["error"]
@@ -143,3 +143,9 @@ def test_bad_requests_are_clear_errors(desk: Desk) -> None:
     r = desk.client.post(f"{API}/tffffffffffffffff/rounds", data="{", content_type="application/json",
                          headers=desk.auth("Director"))
     assert r.status_code in (400, 404)
+
+
+def test_openapi_documents_the_tournament_api(desk: Desk) -> None:
+    doc = desk.get("/api/v1/openapi.json")
+    assert "/api/v1/tournaments/{tid}/games/{game_id}/adjudicate" in doc["paths"]
+    assert "CreateTournament" in doc["components"]["schemas"]

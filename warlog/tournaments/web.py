@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, render_template, request, url_for
+from marshmallow import Schema, ValidationError
 
 from rules import get_game
 from warlog.pageutil import PageError, check_csrf, error_page, finish, wants_json
@@ -23,6 +24,7 @@ from warlog.tournaments.pairing import rounds_planned
 from warlog.tournaments.ratings import ratings
 from warlog.tournaments.service import Tournaments
 from warlog.tournaments.standings import crosstable, standings_doc, tiebreak_names
+from validators import tournaments as schemas
 
 tournaments_api = Blueprint("tournaments_api", __name__, url_prefix="/api/v1/tournaments")
 tournaments_pages = Blueprint("tournaments_pages", __name__)
@@ -45,22 +47,12 @@ def _body() -> dict[str, Any]:
     return data
 
 
-def _str(data: dict[str, Any], key: str, required: bool = True, limit: int = 4000) -> str:
-    value = data.get(key)
-    if value is None and not required:
-        return ""
-    if not isinstance(value, str) or (required and not value.strip()):
-        raise Unprocessable(f"{key} is required (text)", fields={key: ["required text"]})
-    return value[:limit]
-
-
-def _int(data: dict[str, Any], key: str) -> int:
-    value = data.get(key)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise Unprocessable(f"{key} must be a whole number", fields={key: ["not a whole number"]})
-    return value
+def _load(schema: Schema) -> dict[str, Any]:
+    try:
+        loaded: dict[str, Any] = schema.load(_body())
+    except ValidationError as err:
+        raise Unprocessable("the request does not fit its schema", fields=err.messages) from None
+    return loaded
 
 
 # -- documents --------------------------------------------------------------------------------
@@ -148,15 +140,9 @@ def api_list() -> Response:
 
 @tournaments_api.post("")
 def api_create() -> tuple[Response, int]:
-    data = _body()
-    fmt = data.get("format")
-    if not isinstance(fmt, dict):
-        raise Unprocessable("format is an object: {kind: swiss|pools|duplicate, rounds, engine, pools}")
-    for key in ("options", "points", "time_control"):
-        if data.get(key) is not None and not isinstance(data.get(key), dict):
-            raise Unprocessable(f"{key} is an object")
-    t = svc().create(current_player(), _str(data, "name", limit=120), _str(data, "game", limit=100),
-                     data.get("scenario"), data.get("options"), fmt, data.get("points"), data.get("time_control"))
+    data = _load(schemas.CreateTournamentSchema())
+    t = svc().create(current_player(), data["name"], data["game"], data["scenario"], data["options"],
+                     data["format"], data["points"], data["time_control"])
     return jsonify(tournament_doc(t)), 201
 
 
@@ -172,10 +158,10 @@ def api_register(tid: str) -> Response:
 
 @tournaments_api.post("/<tid>/withdraw")
 def api_withdraw(tid: str) -> Response:
-    data = _body()
+    data = _load(schemas.WithdrawSchema())
     me = current_player()
-    pid = data.get("player_id") or (me.id if me else "")
-    return jsonify(summary_doc(svc().withdraw(tid, me, str(pid), _str(data, "reason", required=False))))
+    pid = data["player_id"] or (me.id if me else "")
+    return jsonify(summary_doc(svc().withdraw(tid, me, pid, data["reason"])))
 
 
 @tournaments_api.post("/<tid>/rounds")
@@ -186,44 +172,36 @@ def api_pair(tid: str) -> tuple[Response, int]:
 
 @tournaments_api.post("/<tid>/rounds/<int:number>/repair")
 def api_repair(tid: str, number: int) -> Response:
-    data = _body()
-    pairings, byes = data.get("pairings"), data.get("byes", [])
-    if not isinstance(pairings, list) or not isinstance(byes, list):
-        raise Unprocessable("pairings is a list of {seats: {role: player_id}}; byes a list of player ids")
-    t = svc().repair(tid, current_player(), number, pairings, [str(b) for b in byes], _str(data, "reason"))
+    data = _load(schemas.RepairSchema())
+    t = svc().repair(tid, current_player(), number, data["pairings"], data["byes"], data["reason"])
     return jsonify(tournament_doc(t))
 
 
 @tournaments_api.post("/<tid>/games/<game_id>/adjudicate")
 def api_adjudicate(tid: str, game_id: str) -> tuple[Response, int]:
-    data = _body()
-    out = svc().adjudicate(tid, current_player(), game_id, _str(data, "decision", limit=20),
-                           data.get("winner"), _str(data, "reason"))
+    data = _load(schemas.AdjudicateSchema())
+    out = svc().adjudicate(tid, current_player(), game_id, data["decision"], data["winner"], data["reason"])
     return jsonify(out), 202
 
 
 @tournaments_api.post("/<tid>/games/<game_id>/extend")
 def api_extend(tid: str, game_id: str) -> Response:
-    data = _body()
-    t = svc().extend(tid, current_player(), game_id, _str(data, "player_id", limit=100), _int(data, "days"),
-                     _str(data, "reason"))
+    data = _load(schemas.ExtendSchema())
+    t = svc().extend(tid, current_player(), game_id, data["player_id"], data["days"], data["reason"])
     return jsonify(summary_doc(t))
 
 
 @tournaments_api.post("/<tid>/disputes")
 def api_dispute(tid: str) -> tuple[Response, int]:
-    data = _body()
-    t = svc().raise_dispute(tid, current_player(), _str(data, "game_id", limit=100), _int(data, "seq"),
-                            _str(data, "text"))
+    data = _load(schemas.DisputeSchema())
+    t = svc().raise_dispute(tid, current_player(), data["game_id"], data["seq"], data["text"])
     return jsonify({"dispute": t.last_seq}), 201
 
 
 @tournaments_api.post("/<tid>/disputes/<int:dispute>")
 def api_answer(tid: str, dispute: int) -> Response:
-    data = _body()
-    ruling = data.get("ruling")
-    t = svc().answer_dispute(tid, current_player(), dispute, _str(data, "decision", limit=20), _str(data, "text"),
-                             ruling if isinstance(ruling, dict) else None)
+    data = _load(schemas.AnswerSchema())
+    t = svc().answer_dispute(tid, current_player(), dispute, data["decision"], data["text"], data["ruling"])
     return jsonify(t.disputes[dispute])
 
 
