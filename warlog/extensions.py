@@ -26,6 +26,7 @@ from typing import Any, Callable, Mapping
 from flask import Flask
 
 from ledger.store import EventStore
+from warlog.clock.clock import GameClock
 from warlog.notify.hooks import TurnNotices
 from warlog.notify.notifier import Notifier
 from warlog.players.store import PlayerStore
@@ -33,6 +34,7 @@ from warlog.sqldb import SqlDb
 
 log = logging.getLogger("warlog.extensions")
 SWEEP_INTERVAL = 30.0
+DEFAULT_URL = "http://127.0.0.1:5000"
 
 
 @dataclass(frozen=True)
@@ -61,9 +63,24 @@ class Services:
     db: SqlDb
     players: PlayerStore
     notifier: Notifier
+    clock: GameClock
 
-    def turn_notices(self, store: EventStore, base_url: str | None) -> TurnNotices:
-        return TurnNotices(store, self.players, self.notifier, base_url or "http://127.0.0.1:5000")
+    def on_judged(self, store: EventStore, base_url: str | None) -> Callable[[Any], None]:
+        """The resolver's hook: the clocks move first, then the players are told (with their deadline)."""
+        notices = TurnNotices(store, self.players, self.notifier, base_url or DEFAULT_URL,
+                              deadline_of=self.clock.deadline_json)
+
+        def run(judged: Any) -> None:
+            for hook in (self.clock.on_judged, notices):
+                try:
+                    hook(judged)
+                except Exception:
+                    log.exception("game %s: %s failed after event %s", judged.game_id, hook, judged.seq)
+
+        return run
+
+    def periodic(self) -> list[tuple[str, Callable[[], object]]]:
+        return [("notifications", self.notifier.sweep), ("deadlines", self.clock.sweep)]
 
 
 def build(store: EventStore, settings: Settings) -> Services:
@@ -79,7 +96,10 @@ def build(store: EventStore, settings: Settings) -> Services:
     notifier = Notifier(db, address, smtp_url=settings.smtp_url, mail_from=settings.mail_from,
                         allow_private_webhooks=settings.allow_private_webhooks)
     notifier.create_schema()
-    return Services(db, players, notifier)
+    clock = GameClock(db, store, owner=players.owner, notify=notifier.notify_many,
+                      base_url=settings.public_url or DEFAULT_URL)
+    clock.create_schema()
+    return Services(db, players, notifier, clock)
 
 
 def start_periodic(tasks: list[tuple[str, Callable[[], object]]], interval: float,
@@ -106,6 +126,7 @@ def start_periodic(tasks: list[tuple[str, Callable[[], object]]], interval: floa
 
 def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
     """Build the services for the web app, hook them into the service and the resolver."""
+    from warlog.clock.web import init_app as init_clock_web
     from warlog.notify.web import init_app as init_notify_web
     from warlog.players.web import init_app as init_players_web
     from warlog.queue import InlineQueue
@@ -124,11 +145,12 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
 
         services.notifier.enqueue = lambda delivery_id: pool.submit(deliver, delivery_id) and None
         app.extensions["warlog_notify_pool"] = pool
-        queue.resolver.on_judged = services.turn_notices(store, settings.public_url)
+        queue.resolver.on_judged = services.on_judged(store, settings.public_url)
         interval = float(app.config.get("WARLOG_SWEEP_INTERVAL", SWEEP_INTERVAL))
-        # stopped with the ledger's sweeper (the same event)
-        app.extensions["warlog_periodic_stop"] = start_periodic(
-            [("notifications", services.notifier.sweep)], interval, app.extensions.get("warlog_sweeper_stop"))
+        if app.config.get("WARLOG_PERIODIC", True):  # False: the caller runs the sweeps (tests)
+            # stopped with the ledger's sweeper (the same event)
+            app.extensions["warlog_periodic_stop"] = start_periodic(
+                services.periodic(), interval, app.extensions.get("warlog_sweeper_stop"))
     else:
         from warlog.notify.jobs import enqueue_with
 
@@ -136,4 +158,5 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
     init_players_web(app, services.players)
     init_notify_web(app, services.notifier)
     app.extensions["warlog_notifier"] = services.notifier
+    init_clock_web(app, services.clock)
     return services

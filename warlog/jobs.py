@@ -30,9 +30,9 @@ def store_for(url: str | None = None) -> EventStore:
 def resolve_game(game_id: str) -> int:
     """Judge every pending submission of one game; returns how many were judged. The players
     owning the seats concerned are notified (warlog.notify.hooks)."""
-    from warlog.notify.jobs import turn_notices
+    from warlog.notify.jobs import on_judged
 
-    return Resolver(store_for(), on_judged=turn_notices()).run(game_id)
+    return Resolver(store_for(), on_judged=on_judged()).run(game_id)
 
 
 def noop(game_id: str) -> int:

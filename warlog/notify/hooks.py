@@ -8,6 +8,8 @@ invitation link) get nothing: there is nobody to write to.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from ledger.store import EventStore
 from warlog.notify.notifier import Notifier
 from warlog.players.store import PlayerStore
@@ -15,9 +17,11 @@ from warlog.resolver import Judged
 
 
 class TurnNotices:
-    def __init__(self, store: EventStore, players: PlayerStore, notifier: Notifier, base_url: str) -> None:
+    def __init__(self, store: EventStore, players: PlayerStore, notifier: Notifier, base_url: str,
+                 deadline_of: Callable[[str, str], dict[str, Any] | None] | None = None) -> None:
         self.store, self.players, self.notifier = store, players, notifier
         self.base_url = base_url.rstrip("/")
+        self.deadline_of = deadline_of
 
     def __call__(self, judged: Judged) -> None:
         owners = self.players.owners(judged.game_id)
@@ -45,5 +49,8 @@ class TurnNotices:
                 continue  # still this seat's turn: it knows
             player_id = owners.get(seat)
             if player_id is not None:
+                deadline = self.deadline_of(judged.game_id, seat) if self.deadline_of else None
+                due = f" Your move is due by {deadline['due_at']} (UTC)." if deadline else ""
                 self.notifier.notify(player_id, "your_turn", f"Your turn: {name}",
-                                     f"It is your turn ({seat}) in the {name}.", game_id=judged.game_id, link=link)
+                                     f"It is your turn ({seat}) in the {name}.{due}", game_id=judged.game_id,
+                                     tournament_id=deadline.get("tournament_id") if deadline else None, link=link)

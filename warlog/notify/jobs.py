@@ -46,16 +46,22 @@ def _worker_queue() -> Any:
     return _queues[key]
 
 
-def turn_notices() -> Any:
-    """The resolver's on_judged hook in this worker process."""
+def on_judged() -> Any:
+    """The resolver's on_judged hook in this worker process (clocks, then notices)."""
     from warlog.extensions import Settings
 
-    return services().turn_notices(store_for(), Settings.from_env().public_url)
+    return services().on_judged(store_for(), Settings.from_env().public_url)
 
 
 def periodic_tasks() -> list[tuple[str, Callable[[], object]]]:
     """What the worker runs at start and every sweep interval (warlog.extensions.start_periodic)."""
-    return [("notifications", sweep)]
+    return [("notifications", sweep), ("deadlines", sweep_deadlines)]
+
+
+def sweep_deadlines() -> dict[str, int]:
+    """Reminders and expiries that are due (warlog.clock)."""
+    counts: dict[str, int] = services().clock.sweep()
+    return counts
 
 
 def deliver(delivery_id: str) -> str:

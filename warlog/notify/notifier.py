@@ -23,7 +23,7 @@ from warlog.sqldb import Clock, SqlDb, iso, sortable_id, utc_now
 
 log = logging.getLogger("warlog.notify")
 
-KINDS = ("your_turn", "deadline_soon", "pairing", "game_ended", "ruling")
+KINDS = ("your_turn", "deadline_soon", "deadline_passed", "pairing", "game_ended", "ruling")
 SYSTEM_KINDS = ("signin", "digest")  # not subject to preferences
 MAX_ATTEMPTS = 6
 FIRST_BACKOFF = timedelta(minutes=1)
@@ -31,6 +31,10 @@ DIGEST_EVERY = timedelta(hours=24)
 STUCK_AFTER = timedelta(minutes=5)  # a `queued` row older than this had its job lost: enqueue again
 _COLUMNS = ("id, player_id, channel, address, kind, subject, body, game_id, tournament_id, link, status, "
             "attempts, last_error, created_at, next_attempt_at, sent_at")
+
+
+_INSERT = (f"INSERT INTO notify_deliveries ({_COLUMNS}) VALUES "
+           "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, ?, NULL)")
 
 
 @dataclass(frozen=True)
@@ -89,23 +93,36 @@ class Notifier:
                tournament_id: str | None = None, link: str | None = None) -> list[str]:
         """Record one delivery per channel the player wants for `kind` and enqueue each; return
         their ids. A digest reader's mail waits for the digest. Never raises for delivery trouble."""
-        if kind not in KINDS:
-            raise ValueError(f"unknown notification kind {kind!r}; one of {', '.join(KINDS)}")
-        prefs = self.prefs(player_id)
-        if kind in prefs.muted_kinds:
-            return []
-        rows: list[tuple[str, str, str]] = []  # channel, address, status
-        address = self.addresses(player_id)
-        if prefs.email_on and address:
-            rows.append(("email", address, "digest" if prefs.digest else "queued"))
-        if prefs.webhook_url:
-            rows.append(("webhook", prefs.webhook_url, "queued"))
-        ids = [self._record(player_id, channel, addr, kind, subject, text, game_id, tournament_id, link, status)
-               for channel, addr, status in rows]
-        for delivery_id, (_, _, status) in zip(ids, rows):
-            if status == "queued":
-                self._enqueue(delivery_id)
-        return ids
+        return self.notify_many([{"player_id": player_id, "kind": kind, "subject": subject, "text": text,
+                                  "game_id": game_id, "tournament_id": tournament_id, "link": link}])
+
+    def notify_many(self, notices: list[dict[str, Any]]) -> list[str]:
+        """`notify` for many notices (dicts of its arguments), recorded in one transaction."""
+        rows: list[tuple[Any, ...]] = []
+        now = iso(self.now())
+        for n in notices:
+            if n["kind"] not in KINDS:
+                raise ValueError(f"unknown notification kind {n['kind']!r}; one of {', '.join(KINDS)}")
+            prefs = self.prefs(n["player_id"])
+            if n["kind"] in prefs.muted_kinds:
+                continue
+            address = self.addresses(n["player_id"])
+            channels = []
+            if prefs.email_on and address:
+                channels.append(("email", address, "digest" if prefs.digest else "queued"))
+            if prefs.webhook_url:
+                channels.append(("webhook", prefs.webhook_url, "queued"))
+            for channel, addr, status in channels:
+                rows.append((sortable_id("d"), n["player_id"], channel, addr, n["kind"], n["subject"], n["text"],
+                             n.get("game_id"), n.get("tournament_id"), n.get("link"), status, now, now))
+        if rows:
+            with self.db.transaction() as tx:
+                for row in rows:
+                    tx.execute(_INSERT, row)
+        for row in rows:
+            if row[10] == "queued":
+                self._enqueue(row[0])
+        return [row[0] for row in rows]
 
     def send_mail(self, address: str, subject: str, text: str, *, kind: str = "signin") -> str:
         """A mail to a bare address (a sign-in link): recorded and sent like any delivery."""
@@ -117,10 +134,8 @@ class Notifier:
                 game_id: str | None, tournament_id: str | None, link: str | None, status: str) -> str:
         delivery_id = sortable_id("d")
         now = iso(self.now())
-        self.db.execute(f"INSERT INTO notify_deliveries ({_COLUMNS}) VALUES "
-                        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, ?, NULL)",
-                        (delivery_id, player_id, channel, address, kind, subject, body, game_id, tournament_id,
-                         link, status, now, now))
+        self.db.execute(_INSERT, (delivery_id, player_id, channel, address, kind, subject, body, game_id,
+                                  tournament_id, link, status, now, now))
         return delivery_id
 
     def _enqueue(self, delivery_id: str) -> None:
