@@ -39,6 +39,9 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     rq_queue = RQQueue(redis_url)  # ConnectionError, in words, if Redis is not there
     from warlog.extensions import start_periodic
     from warlog.notify.jobs import periodic_tasks
+    from warlog.tournaments.clockwire import attach_worker
+
+    attach_worker(store, rq_queue.enqueue)  # the clock's expiries become tournament events here too
 
     if burst:
         sweep(store, rq_queue.enqueue)

@@ -25,10 +25,16 @@ class PointsSchema(StrictSchema):
 
 
 class TimeControlSchema(StrictSchema):
-    days_per_move = fields.Integer(strict=True, validate=validate.Range(min=1, max=365))
+    """warlog.clock's time control: `per_move` (days a move) or `bank` (a chess clock in days)."""
+
+    mode = fields.String(validate=validate.OneOf(("per_move", "bank")))
+    days = fields.Integer(strict=True, validate=validate.Range(min=1, max=365))
     bank_days = fields.Integer(strict=True, validate=validate.Range(min=0, max=365))
-    policy = fields.String(validate=validate.OneOf(("notify", "extend", "forfeit")))
-    remind_hours = fields.Integer(strict=True, validate=validate.Range(min=1, max=24 * 30))
+    increment_hours = fields.Integer(strict=True, validate=validate.Range(min=0, max=24 * 30))
+    extension_days = fields.Integer(strict=True, validate=validate.Range(min=0, max=60))
+    remind_hours = fields.Integer(strict=True, validate=validate.Range(min=0, max=24 * 30))
+    policy = fields.String(validate=validate.OneOf(("notify_director", "extend", "forfeit")))
+    then = fields.String(validate=validate.OneOf(("notify_director", "forfeit")))
 
 
 class CreateTournamentSchema(StrictSchema):

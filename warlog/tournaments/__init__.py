@@ -21,4 +21,9 @@ def init_app(app: Flask) -> Any:
     service = Tournaments(warlog, store, app.extensions.get("warlog_players"),
                           notifier.notify if notifier is not None else None)
     init_web(app, service)
+    clock = app.extensions.get("warlog_clock")
+    if clock is not None:
+        from warlog.tournaments.clockwire import attach
+
+        attach(clock, service)
     return service

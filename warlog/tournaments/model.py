@@ -75,6 +75,7 @@ class Tournament:
     director: str
     seed_commitment: str
     created_at: str
+    time_control: dict[str, Any] = field(default_factory=dict)
     entrants: dict[str, Entrant] = field(default_factory=dict)
     rounds: dict[int, Round] = field(default_factory=dict)
     results: dict[str, Result] = field(default_factory=dict)  # game id -> result
@@ -157,7 +158,7 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
             raise ModelError(ev.seq, "the first event of a tournament must be tournament_created")
         return Tournament(ev.game_id, p["name"], p["game"], p["scenario"], dict(p["options"]), list(p["roles"]),
                           dict(p["format"]), dict(p["points"]), p["director"], p["seed_commitment"],
-                          ev.recorded_at, last_seq=ev.seq, last_hash=ev.hash)
+                          ev.recorded_at, dict(p.get("time_control") or {}), last_seq=ev.seq, last_hash=ev.hash)
     if ev.type == T.REGISTERED:
         if p["player_id"] in t.entrants and not t.entrants[p["player_id"]].withdrawn:
             raise ModelError(ev.seq, f"{p['player_id']} is registered already")

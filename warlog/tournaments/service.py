@@ -25,7 +25,6 @@ from warlog.tournaments.standings import standings_doc
 from warlog.tournaments.store import TournamentStore
 
 ENGINES = ("dutch", "casual")
-POLICIES = ("notify", "extend", "forfeit")
 
 
 class Tournaments:
@@ -33,6 +32,7 @@ class Tournaments:
                  notify: Callable[..., Any] | None = None) -> None:
         self.warlog, self.store, self.players = warlog, store, players
         self.notify = notify  # notifier.notify(player_id, kind, subject, text, ...) or None
+        self.clock: Any = None  # warlog.clock's GameClock, when deadlines are wired (clockwire.attach)
         self._cache: dict[str, Tournament] = {}
 
     # -- reading -----------------------------------------------------------------------
@@ -101,11 +101,13 @@ class Tournaments:
             raise Unprocessable("points are integers 0..100 for win, draw, loss and bye")
         tc = dict(time_control or {})
         if tc:
-            if tc.get("policy", "notify") not in POLICIES:
-                raise Unprocessable(f"time_control.policy must be one of {', '.join(POLICIES)}")
-            for key in ("days_per_move", "bank_days"):
-                if key in tc and not (isinstance(tc[key], int) and 0 <= tc[key] <= 365):
-                    raise Unprocessable(f"time_control.{key} is a whole number of days")
+            from warlog.clock.clock import ClockError
+            from warlog.tournaments.clockwire import time_control as as_control
+
+            try:
+                tc = as_control(tc).to_json()
+            except ClockError as err:
+                raise Unprocessable(f"time_control: {err}") from None
         seed = new_seed()
         tid = T.ID_PREFIX + secrets.token_hex(8)
         payload = {"name": str(name)[:120] or "Tournament", "game": game.name, "rules_version": game.version,
@@ -176,6 +178,10 @@ class Tournaments:
                 if self.players is not None:
                     self.players.claim_seat(made["id"], role, pid)
                 self.warlog.join(made["id"], made["seats"][role], "")
+            if self.clock is not None and t.time_control:
+                from warlog.tournaments.clockwire import time_control
+
+                self.clock.set_time_control(made["id"], time_control(t.time_control), tournament_id=t.id)
 
     def repair(self, tid: str, director: Any, round_number: int, pairings: list[dict[str, Any]],
                byes: list[str], reason: str) -> Tournament:
@@ -257,7 +263,8 @@ class Tournaments:
                                                           "reason": f"tournament {decision}: {reason}"[:4000]})
 
     def extend(self, tid: str, director: Any, game_id: str, player_id: str, days: int, reason: str,
-               by_policy: bool = False) -> Tournament:
+               by_policy: bool = False, clock_act: str | None = None) -> Tournament:
+        """Record an extension; the director's also moves the player's open deadline on the clock."""
         t = self.get(tid)
         if not by_policy:
             self._director(t, director)
@@ -265,14 +272,35 @@ class Tournaments:
             raise NotFound(f"game {game_id} is not in this tournament")
         if not isinstance(days, int) or not 1 <= days <= 60:
             raise Unprocessable("an extension is 1..60 days")
-        return self._append(t, [(T.EXTENSION, None if by_policy else "director",
-                                 {"game_id": game_id, "player_id": player_id, "days": days,
-                                  "reason": reason[:2000], "by": "policy" if by_policy else "director"})])
+        if not reason.strip():
+            raise Unprocessable("an extension needs a reason")
+        payload = {"game_id": game_id, "player_id": player_id, "days": days, "reason": reason[:2000],
+                   "by": "policy" if by_policy else "director"}
+        if clock_act:
+            payload["clock_act"] = clock_act
+        if not by_policy and self.clock is not None:
+            _number, p = t.game_round(game_id)  # type: ignore[misc]
+            seat = next((r for r, pid in p.seats.items() if pid == player_id), None)
+            d = self.clock.deadline(game_id, seat) if seat else None
+            if seat is None:
+                raise Unprocessable("that player does not play this game")
+            if d is not None and d.status == "open":
+                from datetime import timedelta
 
-    def record_timeout(self, tid: str, game_id: str, player_id: str, policy: str) -> Tournament:
+                from warlog.sqldb import parse_iso
+
+                self.clock.set_deadline(game_id, seat, parse_iso(d.due_at) + timedelta(days=days), d.policy,
+                                        t.id, then=d.then_policy)
+        return self._append(t, [(T.EXTENSION, None if by_policy else "director", payload)])
+
+    def record_timeout(self, tid: str, game_id: str, player_id: str, policy: str,
+                       clock_act: str | None = None) -> Tournament:
         """A deadline expired (the clock's handler): the event, then the tournament's policy."""
         t = self.get(tid)
-        t = self._append(t, [(T.TIMEOUT, None, {"game_id": game_id, "player_id": player_id, "policy": policy})])
+        payload = {"game_id": game_id, "player_id": player_id, "policy": policy}
+        if clock_act:
+            payload["clock_act"] = clock_act
+        t = self._append(t, [(T.TIMEOUT, None, payload)])
         if policy == "forfeit":
             found = t.game_round(game_id)
             if found is not None and game_id not in t.results:
