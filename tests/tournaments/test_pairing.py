@@ -101,5 +101,7 @@ def test_buchholz_and_sonneborn_berger() -> None:
         opponents = [q for _n, p in t.games() for q in p.players() if pid in p.players() and q != pid]
         assert line.tiebreaks["buchholz"] == sum(lines[o].points for o in opponents)
     table = crosstable(t)
-    assert len(table["players"]) == 4
-    assert sum(len(v) for row in table["cells"].values() for v in row.values()) == 8
+    assert [row["player_id"] for row in table["rows"]] == [line.player_id for line in standings(t)]
+    assert all(len(row["cells"]) == 2 and all(c[0] in "WDL" for c in row["cells"]) for row in table["rows"])
+    r1 = {row["player_id"]: row["cells"][0] for row in table["rows"]}
+    assert sorted(c[0] for c in r1.values()) == ["L", "L", "W", "W"]  # round 1: the first role won both

@@ -213,12 +213,14 @@ class Tournaments:
     def sync(self, tid: str) -> Tournament:
         """Record the result of every game of the tournament that has ended since the last look."""
         t = self.get(tid)
+        if t.ended is not None or len(t.results) == len(t.games()):
+            return t
+        status = self.store.game_status(tid)
         new = []
         for number, p in t.games():
             if not p.game_id or p.game_id in t.results:
                 continue
-            summary = self.warlog.store.summary(p.game_id)
-            if summary is None or summary.status != "ended":
+            if status.get(p.game_id, ("missing", []))[0] != "ended":
                 continue
             new.append((T.RESULT, None, self._result_payload(t, number, p)))
         if new:

@@ -150,18 +150,29 @@ def standings_doc(t: Tournament) -> list[dict[str, Any]]:
     return [line.to_json() for line in standings(t)]
 
 
-def crosstable(t: Tournament) -> dict[str, Any]:
-    """{"players": [ids in standings order], "cells": {a: {b: [results of a against b]}}} where a
-    result is "W", "D" or "L" with the round."""
-    ids = [line.player_id for line in standings(t)]
-    cells: dict[str, dict[str, list[str]]] = {a: {} for a in ids}
-    if t.kind != "duplicate":
-        for number, p in t.games():
+def crosstable(t: Tournament, lines: list[Line] | None = None) -> dict[str, Any]:
+    """The Swiss-style crosstable: one row per entrant in standings order, one cell per round —
+    "W5g" (won against the entrant ranked 5th, playing the scenario's first role, g/b its
+    initial), "D", "L", "+" for a bye, "." for no game, "?" for a game without a result. Size
+    entrants × rounds, so it stays small for a large field."""
+    lines = lines if lines is not None else standings(t)
+    place = {line.player_id: i + 1 for i, line in enumerate(lines)}
+    rounds = sorted(t.rounds)
+    cells: dict[str, dict[int, str]] = {line.player_id: {} for line in lines}
+    for number in rounds:
+        r = t.rounds[number]
+        for pid in r.byes:
+            cells[pid][number] = "+"
+        for p in r.pairings:
             res = t.results.get(p.game_id or "")
-            if res is None:
-                continue
-            a, b = p.players()
-            for me, other in ((a, b), (b, a)):
-                mark = "D" if res.winner is None else ("W" if res.winner == me else "L")
-                cells[me].setdefault(other, []).append(f"{mark}{number}")
-    return {"players": ids, "cells": cells}
+            for role, me in p.seats.items():
+                other = next((q for q in p.players() if q != me), None)
+                mark = "?" if res is None else ("D" if res.winner is None else "W" if res.winner == me else "L")
+                if other is None:  # a solitaire game: its score
+                    cells[me][number] = "?" if res is None else " ".join(str(x) for x in (res.score or []))
+                else:
+                    cells[me][number] = f"{mark}{place[other]}{role[:1]}"
+    return {"rounds": rounds, "roles": list(t.roles),
+            "rows": [{"player_id": line.player_id, "name": line.name, "place": i + 1, "rank": line.rank,
+                      "points": line.points, "cells": [cells[line.player_id].get(n, ".") for n in rounds]}
+                     for i, line in enumerate(lines)]}

@@ -6,6 +6,7 @@ tournament rules in its games), and the pairing seed in the ledger's `secrets` t
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import Any
 
@@ -134,6 +135,12 @@ class TournamentStore:
     def game_tournament(self, game_id: str) -> str | None:
         row = self.db.one("SELECT tournament_id FROM tournament_games WHERE game_id = ?", (game_id,))
         return row[0] if row else None
+
+    def game_status(self, tid: str) -> dict[str, tuple[str, list[str]]]:
+        """game id -> (status, active seats) for every game of the tournament (the games projection)."""
+        rows = self.db.rows("SELECT g.game_id, g.status, g.active_seats FROM tournament_games t JOIN games g "
+                            "ON g.game_id = t.game_id WHERE t.tournament_id = ?", (tid,))
+        return {r[0]: (r[1], json.loads(r[2])) for r in rows}
 
     def director_token(self, game_id: str) -> str | None:
         row = self.db.one("SELECT director_token FROM tournament_games WHERE game_id = ?", (game_id,))

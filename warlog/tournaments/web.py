@@ -23,7 +23,7 @@ from warlog.tournaments.model import Tournament
 from warlog.tournaments.pairing import rounds_planned
 from warlog.tournaments.ratings import ratings
 from warlog.tournaments.service import Tournaments
-from warlog.tournaments.standings import crosstable, standings_doc, tiebreak_names
+from warlog.tournaments.standings import crosstable, standings, tiebreak_names
 from validators import tournaments as schemas
 
 tournaments_api = Blueprint("tournaments_api", __name__, url_prefix="/api/v1/tournaments")
@@ -65,38 +65,43 @@ def summary_doc(t: Tournament) -> dict[str, Any]:
 
 
 def game_rows(t: Tournament) -> list[dict[str, Any]]:
-    store = svc().warlog.store
+    """Every game of the tournament with its status, who is to move and their deadline (two
+    queries in all, whatever the number of games)."""
+    status = svc().store.game_status(t.id)
+    deadlines = _deadlines(t.id)
     rows = []
     for number, p in t.games():
-        s = store.summary(p.game_id) if p.game_id else None
+        s, seats = status.get(p.game_id or "", ("missing", []))
         res = t.results.get(p.game_id or "")
-        active = s.active_seats if s is not None and s.status == "active" else []
+        active = seats if s == "active" else []
+        due = [deadlines[(p.game_id, seat)] for seat in active if (p.game_id, seat) in deadlines]
         rows.append({"round": number, "table": p.table, "pool": p.pool, "game_id": p.game_id,
                      "seats": {role: {"player_id": pid, "name": t.name_of(pid)} for role, pid in p.seats.items()},
-                     "status": s.status if s else "missing", "to_move": [p.seats.get(r, r) for r in active],
+                     "status": s, "to_move": [p.seats.get(r, r) for r in active],
                      "result": None if res is None else {"winner": res.winner, "points": res.points, "how": res.how,
                                                          "score": res.score},
-                     "deadline": _deadline(p.game_id, active)})
+                     "deadline": due[0] if due else None})
     return rows
 
 
-def _deadline(game_id: str | None, active: list[str]) -> Any:
-    find = current_app.extensions.get("warlog_deadline_of")  # the clock's (game id, seat) -> {"due": …}
-    if find is None or not game_id:
-        return None
-    found = [d for d in (find(game_id, seat) for seat in active) if d]
-    return found[0] if found else None
+def _deadlines(tid: str) -> dict[tuple[str, str], dict[str, Any]]:
+    clock = current_app.extensions.get("warlog_clock")
+    if clock is None:
+        return {}
+    now = clock.now()
+    return {(d.game_id, d.seat): d.to_json(now) for d in clock.deadlines(tid, status=None) if d.status != "cleared"}
 
 
 def tournament_doc(t: Tournament) -> dict[str, Any]:
+    lines = standings(t)
     return {**summary_doc(t),
             "entrants_list": [{"player_id": e.player_id, "name": e.display_name, "withdrawn": e.withdrawn}
                               for e in t.entrants.values()],
             "rounds_list": [{"round": r.number, "byes": r.byes, "dice": r.dice,
                              **{k: v for k, v in r.extra.items()}} for r in sorted(t.rounds.values(),
                                                                                     key=lambda r: r.number)],
-            "games": game_rows(t), "standings": standings_doc(t), "tiebreaks": tiebreak_names(t),
-            "crosstable": crosstable(t),
+            "games": game_rows(t), "standings": [line.to_json() for line in lines], "tiebreaks": tiebreak_names(t),
+            "crosstable": crosstable(t, lines),
             "disputes": list(t.disputes.values()), "extensions": t.extensions, "timeouts": t.timeouts,
             "ended": t.ended}
 
