@@ -286,7 +286,10 @@ def show(tid: str) -> Any:
     t = svc().sync(tid)
     me = current_player()
     doc = tournament_doc(t)
+    shown = request.args.get("round", "")
+    shown_round = int(shown) if shown.isdigit() and int(shown) in t.rounds else t.current_round
     return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and me.id == t.director),
+                           shown_round=shown_round,
                            entered=bool(me and me.id in t.entrants and not t.entrants[me.id].withdrawn))
 
 
