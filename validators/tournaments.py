@@ -15,6 +15,7 @@ class FormatSchema(StrictSchema):
     rounds = fields.Integer(strict=True, validate=validate.Range(min=1, max=30))
     engine = fields.String(validate=validate.OneOf(("dutch", "casual")))
     pools = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
+    playoff = fields.Integer(strict=True, validate=validate.Range(min=0, max=8))  # qualifiers per pool
 
 
 class PointsSchema(StrictSchema):

@@ -105,3 +105,33 @@ def test_buchholz_and_sonneborn_berger() -> None:
     assert all(len(row["cells"]) == 2 and all(c[0] in "WDL" for c in row["cells"]) for row in table["rows"])
     r1 = {row["player_id"]: row["cells"][0] for row in table["rows"]}
     assert sorted(c[0] for c in r1.values()) == ["L", "L", "W", "W"]  # round 1: the first role won both
+
+
+def test_pools_then_a_single_elimination_playoff() -> None:
+    from warlog.tournaments.pairing import playoff_advance, rounds_planned
+    from warlog.tournaments.standings import standings as table
+
+    s = Stream("pools", ROLES, pools=2, playoff=2)
+    s.register(*[f"p{i}" for i in range(8)])
+    for _ in range(3):
+        _play_round(s, s.pair(), "first")
+    assert rounds_planned(s.t) == 5  # 3 pool rounds, semi-finals, final
+    pool_points = {line.player_id: line.points for line in table(s.t)}
+    semi = s.pair()
+    assert semi["playoff"]["bracket"] and len(semi["pairings"]) == 2
+    seeds = semi["playoff"]["seeds"]
+    pools = s.t.rounds[1].extra["pools"]
+    winners = {line.player_id for line in table(s.t) if line.rank == 1}
+    assert len(winners) == 2 and set(seeds[:2]) == winners  # the pool winners are the top seeds
+    assert [sorted(p) for p in semi["playoff"]["bracket"]] == [sorted([seeds[0], seeds[3]]),
+                                                               sorted([seeds[1], seeds[2]])]
+    assert len(seeds) == 4 and all(sum(1 for x in seeds if x in pool) == 2 for pool in pools)
+    _play_round(s, semi, "draw")  # a drawn playoff game sends the better seed through
+    through = playoff_advance(s.t, 4)
+    assert through == [seeds[0], seeds[1]]
+    final = s.pair()
+    assert sorted(final["pairings"][0]["seats"].values()) == sorted(through)
+    _play_round(s, final, "second")
+    assert {line.player_id: line.points for line in table(s.t)} == pool_points  # the playoff is apart
+    with pytest.raises(PairingError):
+        pair_next(s.t, PairingDice(SEED, s.id, len(s.events)))

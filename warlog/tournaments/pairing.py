@@ -105,14 +105,27 @@ def pair_next(t: Tournament, dice: PairingDice) -> Proposal:
     return _duplicate(t, number, dice)
 
 
+def pool_rounds(t: Tournament) -> int:
+    """The round-robin rounds of a pools tournament (the playoff's come after them)."""
+    pools = t.rounds[1].extra["pools"] if 1 in t.rounds else None
+    if pools is None:
+        n = max(2, -(-len(t.active_entrants()) // max(1, int(t.format.get("pools", 1)))))
+    else:
+        n = max(len(p) for p in pools)
+    return n - 1 if n % 2 == 0 else n
+
+
+def playoff_size(t: Tournament) -> int:
+    """Entrants in the single-elimination playoff: `playoff` per pool (0: none)."""
+    per = int(t.format.get("playoff", 0))
+    pools = t.rounds[1].extra["pools"] if 1 in t.rounds else [[]] * max(1, int(t.format.get("pools", 1)))
+    return per * len(pools) if per else 0
+
+
 def rounds_planned(t: Tournament) -> int:
     if t.kind == "pools":
-        pools = t.rounds[1].extra["pools"] if 1 in t.rounds else None
-        if pools is None:
-            n = max(2, -(-len(t.active_entrants()) // int(t.format.get("pools", 1))))
-        else:
-            n = max(len(p) for p in pools)
-        return n - 1 if n % 2 == 0 else n
+        size = playoff_size(t)
+        return pool_rounds(t) + (max(1, (size - 1).bit_length()) if size >= 2 else 0)
     return t.total_rounds
 
 
@@ -237,6 +250,8 @@ def deal_pools(order: list[str], count: int) -> list[list[str]]:
 def _pools(t: Tournament, number: int, dice: PairingDice) -> Proposal:
     from caissify_pairings.engines.round_robin import berger_round
 
+    if number > 1 and number > pool_rounds(t):
+        return _playoff(t, number, dice)
     extra: dict[str, Any] = {}
     if number == 1:
         order, extra = _order(t, number, dice)
@@ -260,6 +275,82 @@ def _pools(t: Tournament, number: int, dice: PairingDice) -> Proposal:
             elif a or b:
                 byes.append(a or b or "")
     return Proposal(number, pairings, byes, dice.rolled, extra)
+
+
+# -- Playoff ------------------------------------------------------------------------------
+
+def _playoff(t: Tournament, number: int, dice: PairingDice) -> Proposal:
+    """Single elimination after the pools. Seeds: the pools' qualifiers by pool place, then
+    points and tiebreaks (pool 1's winner first); the bracket pairs 1–N, 2–(N−1), …, a top seed
+    without an opponent advancing on a bye. Later rounds pair the winners in bracket order. A
+    drawn playoff game sends the better seed through. The first role goes to whoever has played
+    it less often in the event; when equal, to the better seed on a die roll of 1–3."""
+    from warlog.tournaments.standings import standings
+
+    if number == pool_rounds(t) + 1:
+        per = int(t.format.get("playoff", 0))
+        lines = standings(t)
+        qualified = [line for line in lines if line.rank and _pool_place(lines, line) <= per and not line.withdrawn]
+        qualified.sort(key=lambda line: (_pool_place(lines, line), -line.points,
+                                         *(-v for v in line.tiebreaks.values()), line.pool or 0))
+        seeds = [line.player_id for line in qualified]
+        size = 1 << max(1, (len(seeds) - 1).bit_length())
+        slots: list[str | None] = [seeds[i] if i < len(seeds) else None for i in range(size)]
+        bracket = [[slots[i], slots[size - 1 - i]] for i in range(size // 2)]
+        extra: dict[str, Any] = {"playoff": {"seeds": seeds}}
+    else:
+        seeds = t.rounds[pool_rounds(t) + 1].extra["playoff"]["seeds"]
+        winners = playoff_advance(t, number - 1)
+        if len(winners) < 2:
+            raise PairingError("the playoff is over")
+        bracket = [[winners[i], winners[i + 1] if i + 1 < len(winners) else None]
+                   for i in range(0, len(winners), 2)]
+        extra = {"playoff": {"seeds": seeds}}
+    sides = _sides_played(t)
+    pairings, byes = [], []
+    for a, b in bracket:
+        if a is None or b is None:
+            if a or b:
+                byes.append(a or b or "")
+            continue
+        first, second = sorted((a, b), key=seeds.index)
+        ca, cb = sides.get(first, 0), sides.get(second, 0)
+        if ca > cb or (ca == cb and dice.roll(6, f"playoff side: table {len(pairings) + 1}") > 3):
+            first, second = second, first
+        pairings.append(Pairing(len(pairings) + 1, {t.roles[0]: first, t.roles[1]: second}))
+    extra["playoff"]["bracket"] = bracket
+    return Proposal(number, pairings, byes, dice.rolled, extra)
+
+
+def _pool_place(lines: list[Any], line: Any) -> int:
+    return sum(1 for other in lines if other.pool == line.pool and (other.rank < line.rank)) + 1
+
+
+def _sides_played(t: Tournament) -> dict[str, int]:
+    """How many times each entrant has played the first role."""
+    out: dict[str, int] = {}
+    for _n, p in t.games():
+        first = p.seats.get(t.roles[0])
+        if first:
+            out[first] = out.get(first, 0) + 1
+    return out
+
+
+def playoff_advance(t: Tournament, number: int) -> list[str]:
+    """Who goes through from playoff round `number`, in bracket order (the winner of each game;
+    the better seed on a draw; a bye goes through)."""
+    r = t.rounds[number]
+    seeds = r.extra["playoff"]["seeds"]
+    out = []
+    for a, b in r.extra["playoff"]["bracket"]:
+        if a is None or b is None:
+            if a or b:
+                out.append(a or b)
+            continue
+        game = next(p for p in r.pairings if set(p.players()) == {a, b})
+        res = t.results.get(game.game_id or "")
+        out.append(res.winner if res is not None and res.winner else min((a, b), key=seeds.index))
+    return out
 
 
 # -- Duplicate ----------------------------------------------------------------------------

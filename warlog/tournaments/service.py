@@ -94,8 +94,9 @@ class Tournaments:
                 raise Unprocessable(f"format.engine must be one of {', '.join(ENGINES)}")
         if kind == "pools":
             doc["pools"] = int(fmt.get("pools") or 1)
-            if not 1 <= doc["pools"] <= 64:
-                raise Unprocessable("format.pools must be 1..64")
+            doc["playoff"] = int(fmt.get("playoff") or 0)
+            if not 1 <= doc["pools"] <= 64 or not 0 <= doc["playoff"] <= 8:
+                raise Unprocessable("format.pools must be 1..64 and format.playoff (qualifiers per pool) 0..8")
         pts = {**DEFAULT_POINTS, **(points or {})}
         if set(pts) != set(DEFAULT_POINTS) or not all(isinstance(v, int) and 0 <= v <= 100 for v in pts.values()):
             raise Unprocessable("points are integers 0..100 for win, draw, loss and bye")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from warlog.tournaments.model import Result, Tournament
+from warlog.tournaments.pairing import pool_rounds
 
 
 @dataclass
@@ -45,8 +46,11 @@ class Line:
 
 
 def _games(t: Tournament) -> list[tuple[dict[str, str], Result]]:
+    last = pool_rounds(t) if t.kind == "pools" else None  # a playoff does not count in the pools
     out = []
-    for _number, p in t.games():
+    for number, p in t.games():
+        if last is not None and number > last:
+            continue
         res = t.results.get(p.game_id or "")
         if res is not None:
             out.append((p.seats, res))
@@ -67,6 +71,8 @@ def standings(t: Tournament) -> list[Line]:
             for pid in pool:
                 lines[pid].pool = i + 1
     for r in t.rounds.values():
+        if t.kind == "pools" and r.number > pool_rounds(t):
+            continue
         for pid in r.byes:
             lines[pid].points += t.points["bye"]
             lines[pid].byes += 1

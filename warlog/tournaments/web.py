@@ -103,7 +103,18 @@ def tournament_doc(t: Tournament) -> dict[str, Any]:
             "games": game_rows(t), "standings": [line.to_json() for line in lines], "tiebreaks": tiebreak_names(t),
             "crosstable": crosstable(t, lines),
             "disputes": list(t.disputes.values()), "extensions": t.extensions, "timeouts": t.timeouts,
-            "ended": t.ended}
+            "ended": t.ended, "champion": champion(t)}
+
+
+def champion(t: Tournament) -> str | None:
+    """The playoff's winner once its final has a result."""
+    from warlog.tournaments.pairing import playoff_advance
+
+    last = t.rounds.get(t.current_round)
+    if t.kind != "pools" or last is None or "playoff" not in last.extra or not t.round_complete(last.number):
+        return None
+    through = playoff_advance(t, last.number)
+    return through[0] if len(through) == 1 else None
 
 
 def _page(cursor: str | None) -> tuple[list[dict[str, Any]], str | None]:
@@ -270,6 +281,7 @@ def create_page() -> Any:
     f = request.form
     fmt = {"kind": f.get("kind", "swiss"), "rounds": int(f.get("rounds") or 1) if (f.get("rounds") or "1").isdigit()
            else 0, "pools": int(f.get("pools") or 1) if (f.get("pools") or "1").isdigit() else 0,
+           "playoff": int(f.get("playoff") or 0) if (f.get("playoff") or "0").isdigit() else -1,
            "engine": f.get("engine") or "dutch"}
     game, _, scenario = (f.get("game") or "").partition(":")
     options = None
