@@ -285,9 +285,14 @@ def create_page() -> Any:
            "engine": f.get("engine") or "dutch"}
     game, _, scenario = (f.get("game") or "").partition(":")
     options = None
+    days = f.get("days", "0")
+    if not days.isdigit():
+        raise PageError(400, "Days per move is a whole number.")
+    control = {"days": int(days), "policy": f.get("policy", "notify_director"),
+               **({"bank_days": 3} if f.get("policy") == "extend" else {})} if int(days) else None
     try:
         t = svc().create(current_player(), f.get("name", "").strip() or "Tournament", game, scenario or None,
-                         options, fmt)
+                         options, fmt, None, control)
     except ServiceError as err:
         raise PageError(err.status, err.message) from None
     return redirect(url_for("tournaments_pages.show", tid=t.id), code=303)
