@@ -46,8 +46,11 @@ def test_director_and_players_through_the_pages(tapp: Flask) -> None:
     # Ann disputes event 1 of her game from the tournament page.
     store = tapp.extensions["warlog_players"]
     ann_game = next(g for g in games if any(store.get(pid).display_name == "Ann" for pid in store.owners(g).values()))
+    replay = f"/games/{ann_game}/replay/1"
+    assert "Dispute this step" in players["Ann"].get(replay).get_data(as_text=True)
+    assert "Dispute this step" not in director.get(replay).get_data(as_text=True)  # not a player of it
     r = _form(players["Ann"], f"{page}/dispute", {"game_id": ann_game, "seq": "1", "text": "the seat joined twice?"},
-              page)
+              replay)
     assert r.status_code == 303, r.get_data(as_text=True)
     desk = director.get(f"{page}/desk").get_data(as_text=True)
     assert "the seat joined twice?" in desk

@@ -321,6 +321,8 @@ class Tournaments:
         t = self.get(tid)
         if player is None:
             raise Forbidden("sign in to raise a dispute")
+        if t.ended is not None:
+            raise StaleSeq("the tournament has ended: its results stand")
         found = t.game_round(game_id)
         if found is None:
             raise NotFound(f"game {game_id} is not in this tournament")

@@ -333,7 +333,7 @@ def dispute_page(tid: str) -> Any:
     if not seq.isdigit():
         raise PageError(400, "Name the event (its number) you dispute.")
     svc().raise_dispute(tid, current_player(), f.get("game_id", ""), int(seq), f.get("text", ""))
-    return redirect(url_for("tournaments_pages.show", tid=tid), code=303)
+    return redirect(url_for("tournaments_pages.show", tid=tid, disputed=1), code=303)
 
 
 def _director_page(tid: str) -> Tournament:
@@ -439,3 +439,20 @@ def init_app(app: Flask, tournaments: Tournaments) -> None:
         return {"title": "My tournaments", "items": items} if items else None
 
     add_me_section(app, my_tournaments)
+
+    @app.context_processor
+    def _dispute_form() -> dict[str, Any]:
+        def dispute_form(game_id: str) -> dict[str, str] | None:
+            """The tournament of `game_id` when the signed-in player plays it and it runs (the replay
+            page's "dispute this step" form), else None."""
+            tid = tournaments.store.game_tournament(game_id)
+            me = current_player()
+            if tid is None or me is None:
+                return None
+            t = tournaments.get(tid)
+            found = t.game_round(game_id)
+            if found is None or me.id not in found[1].players() or t.ended is not None:
+                return None
+            return {"tid": tid, "name": t.name}
+
+        return {"dispute_form": dispute_form}
