@@ -3,6 +3,7 @@
     python bench/tournament_bench.py            # 256 players, 7 rounds
     python bench/tournament_bench.py --quick    # 64 players, 3 rounds
     python bench/tournament_bench.py --dutch-256   # also time one Dutch round of 256 (minutes)
+    python bench/tournament_bench.py --players 128 --rounds 5
 
 1. Pairing one Swiss round, pure: caissify-pairings' `casual` engine for the whole field, and
    its FIDE Dutch engine for 64 players (the Dutch system's maximum-weight matching over the
@@ -100,8 +101,11 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--dutch-256", action="store_true")
     ap.add_argument("--requests", type=int, default=20)
+    ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--rounds", type=int, default=None)
     args = ap.parse_args()
     players, rounds = (64, 3) if args.quick else (256, 7)
+    players, rounds = args.players or players, args.rounds or rounds
     casual = pure_pairing(players, rounds, "casual")
     print(f"pairing, casual engine, {players} players: per round max {max(casual) * 1000:.0f} ms, "
           f"mean {statistics.mean(casual) * 1000:.0f} ms over {rounds} rounds")
