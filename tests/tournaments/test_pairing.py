@@ -135,3 +135,19 @@ def test_pools_then_a_single_elimination_playoff() -> None:
     assert {line.player_id: line.points for line in table(s.t)} == pool_points  # the playoff is apart
     with pytest.raises(PairingError):
         pair_next(s.t, PairingDice(SEED, s.id, len(s.events)))
+
+
+def test_ratings_are_rederived_identically_and_follow_results() -> None:
+    from warlog.tournaments.ratings import rate
+
+    s = Stream("swiss", ROLES, rounds=3)
+    s.register("a", "b", "c", "d")
+    for _ in range(3):
+        payload = s.pair()
+        for q in payload["pairings"]:
+            seats = sorted(q["seats"].values())
+            s.result(q["game_id"], seats[0])  # the alphabetically first always wins
+    first, again = rate([s.t]), rate([fold(s.events)])
+    assert first == again
+    assert [row["player_id"] for row in first][0] == "a" and first[-1]["player_id"] == "d"
+    assert all(row["games"] == 3 for row in first)
