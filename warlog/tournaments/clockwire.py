@@ -33,8 +33,8 @@ def attach(clock: Any, tournaments: Tournaments) -> None:
     tournaments.clock = clock
 
     def on_act(act: Any) -> None:
-        if not act.tournament_id:
-            return
+        if not act.tournament_id or not tournaments.store.exists(act.tournament_id):
+            return  # a game's own clock, or someone else's tournament id: not ours to record
         t = tournaments.get(act.tournament_id)
         found = t.game_round(act.game_id)
         if found is None:
