@@ -21,7 +21,7 @@ from warlog.service import BadRequest, Forbidden, NotFound, StaleSeq, Unprocessa
 from warlog.tournaments import events as T
 from warlog.tournaments.model import DEFAULT_POINTS, FORMATS, Pairing, Tournament, fold, pairings_doc
 from warlog.tournaments.pairing import PairingDice, PairingError, duplicate_seed, pair_next, rounds_planned
-from warlog.tournaments.standings import standings_doc
+from warlog.tournaments.standings import standings, standings_doc
 from warlog.tournaments.store import TournamentStore
 
 ENGINES = ("dutch", "casual")
@@ -34,6 +34,7 @@ class Tournaments:
         self.notify = notify  # notifier.notify(player_id, kind, subject, text, ...) or None
         self.clock: Any = None  # warlog.clock's GameClock, when deadlines are wired (clockwire.attach)
         self._cache: dict[str, Tournament] = {}
+        self._tables: dict[tuple[str, int], list[Any]] = {}
 
     # -- reading -----------------------------------------------------------------------
     def get(self, tid: str) -> Tournament:
@@ -46,6 +47,16 @@ class Tournaments:
         t = fold(self.store.read(tid))
         self._cache[tid] = t
         return t
+
+    def table(self, t: Tournament) -> list[Any]:
+        """The standings of `t` (cached by the stream's last seq: they depend on nothing else)."""
+        key = (t.id, t.last_seq)
+        found = self._tables.get(key)
+        if found is None:
+            found = standings(t)
+            self._tables = {k: v for k, v in self._tables.items() if k[0] != t.id}
+            self._tables[key] = found
+        return found
 
     def _append(self, t: Tournament, new: list[tuple[str, str | None, dict[str, Any]]],
                 status: str | None = None) -> Tournament:
@@ -211,12 +222,13 @@ class Tournaments:
                                                            "byes": list(byes), "dice": [], "reason": reason[:2000]})])
 
     # -- results ---------------------------------------------------------------------------
-    def sync(self, tid: str) -> Tournament:
-        """Record the result of every game of the tournament that has ended since the last look."""
+    def sync(self, tid: str, status: dict[str, tuple[str, list[str]]] | None = None) -> Tournament:
+        """Record the result of every game of the tournament that has ended since the last look
+        (`status`: the games' status if the caller has just read it)."""
         t = self.get(tid)
         if t.ended is not None or len(t.results) == len(t.games()):
             return t
-        status = self.store.game_status(tid)
+        status = status if status is not None else self.store.game_status(tid)
         new = []
         for number, p in t.games():
             if not p.game_id or p.game_id in t.results:

@@ -23,7 +23,7 @@ from warlog.tournaments.model import Tournament
 from warlog.tournaments.pairing import rounds_planned
 from warlog.tournaments.ratings import ratings
 from warlog.tournaments.service import Tournaments
-from warlog.tournaments.standings import crosstable, standings, tiebreak_names
+from warlog.tournaments.standings import crosstable, tiebreak_names
 from validators import tournaments as schemas
 
 tournaments_api = Blueprint("tournaments_api", __name__, url_prefix="/api/v1/tournaments")
@@ -64,10 +64,10 @@ def summary_doc(t: Tournament) -> dict[str, Any]:
             "seed_commitment": t.seed_commitment, "seed": t.seed, "created_at": t.created_at, "seq": t.last_seq}
 
 
-def game_rows(t: Tournament) -> list[dict[str, Any]]:
+def game_rows(t: Tournament, status: dict[str, tuple[str, list[str]]] | None = None) -> list[dict[str, Any]]:
     """Every game of the tournament with its status, who is to move and their deadline (two
     queries in all, whatever the number of games)."""
-    status = svc().store.game_status(t.id)
+    status = status if status is not None else svc().store.game_status(t.id)
     deadlines = _deadlines(t.id)
     rows = []
     for number, p in t.games():
@@ -92,15 +92,15 @@ def _deadlines(tid: str) -> dict[tuple[str, str], dict[str, Any]]:
     return {(d.game_id, d.seat): d.to_json(now) for d in clock.deadlines(tid, status=None) if d.status != "cleared"}
 
 
-def tournament_doc(t: Tournament) -> dict[str, Any]:
-    lines = standings(t)
+def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | None = None) -> dict[str, Any]:
+    lines = svc().table(t)
     return {**summary_doc(t),
             "entrants_list": [{"player_id": e.player_id, "name": e.display_name, "withdrawn": e.withdrawn}
                               for e in t.entrants.values()],
             "rounds_list": [{"round": r.number, "byes": r.byes, "dice": r.dice,
                              **{k: v for k, v in r.extra.items()}} for r in sorted(t.rounds.values(),
                                                                                     key=lambda r: r.number)],
-            "games": game_rows(t), "standings": [line.to_json() for line in lines], "tiebreaks": tiebreak_names(t),
+            "games": game_rows(t, status), "standings": [line.to_json() for line in lines], "tiebreaks": tiebreak_names(t),
             "crosstable": crosstable(t, lines),
             "disputes": list(t.disputes.values()), "extensions": t.extensions, "timeouts": t.timeouts,
             "ended": t.ended, "champion": champion(t)}
@@ -162,9 +162,16 @@ def api_create() -> tuple[Response, int]:
     return jsonify(tournament_doc(t)), 201
 
 
+def _current(tid: str) -> tuple[Tournament, dict[str, tuple[str, list[str]]]]:
+    """The tournament with every ended game's result recorded, and its games' status (one read)."""
+    svc().get(tid)  # 404 first
+    status = svc().store.game_status(tid)
+    return svc().sync(tid, status), status
+
+
 @tournaments_api.get("/<tid>")
 def api_get(tid: str) -> Response:
-    return jsonify(tournament_doc(svc().sync(tid)))
+    return jsonify(tournament_doc(*_current(tid)))
 
 
 @tournaments_api.post("/<tid>/register")
@@ -300,9 +307,9 @@ def create_page() -> Any:
 
 @tournaments_pages.get("/tournaments/<tid>")
 def show(tid: str) -> Any:
-    t = svc().sync(tid)
+    t, status = _current(tid)
     me = current_player()
-    doc = tournament_doc(t)
+    doc = tournament_doc(t, status)
     shown = request.args.get("round", "")
     shown_round = int(shown) if shown.isdigit() and int(shown) in t.rounds else t.current_round
     return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and me.id == t.director),
