@@ -55,6 +55,10 @@ def test_director_and_players_through_the_pages(tapp: Flask) -> None:
     desk = director.get(f"{page}/desk").get_data(as_text=True)
     assert "the seat joined twice?" in desk
     dispute = re.search(r'/desk/dispute/(\d+)"', desk).group(1)  # type: ignore[union-attr]
+    r = _form(director, f"{page}/desk/sandbox/{dispute}", {}, f"{page}/desk")
+    assert r.status_code == 201, r.get_data(as_text=True)
+    sandbox_id = re.search(r"game <code>([0-9a-f]+)</code> created", r.get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    assert tapp.extensions["warlog"].store.summary(sandbox_id).sandbox
     r = _form(director, f"{page}/desk/dispute/{dispute}", {"decision": "rule", "kind": "award", "winner": "belgium",
                                                            "result": "Belgium wins (dispute)",
                                                            "text": "upheld: awarded"}, f"{page}/desk")

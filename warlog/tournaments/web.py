@@ -419,6 +419,32 @@ def desk_answer(tid: str, dispute: int) -> Any:
     return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
 
 
+@tournaments_pages.post("/tournaments/<tid>/desk/sandbox/<int:dispute>")
+def desk_sandbox(tid: str, dispute: int) -> Any:
+    """The dispute sandbox at the disputed step: a new sandbox game starting from the state just
+    before the disputed event, to replay it (its invitations shown once, as on game creation)."""
+    t = _director_page(tid)
+    d = t.disputes.get(dispute)
+    if d is None:
+        raise PageError(404, f"There is no dispute {dispute}.")
+    warlog = svc().warlog
+    state = warlog.history(d["game_id"]).state_at(max(0, int(d["seq"]) - 1))
+    if state is None:
+        raise PageError(409, "The game had not started at that step: there is no position to rebuild.")
+    created = warlog.create_game(t.game, t.scenario, t.options, {"state": state, "dice": []})
+    gid = created["id"]
+    game = get_game(t.game)
+    links = {seat: url_for("pages.invitation", game_id=gid, token=tok, _external=True)
+             for seat, tok in created["seats"].items()}
+    director = url_for("pages.invitation", game_id=gid, token=created["director_token"], _external=True)
+    resp = Response(render_template("created.html", game=game, scenario=game.scenarios()[t.scenario], gid=gid,
+                                    links=links, director=director, options=t.options,
+                                    commitment=created["seed_commitment"]), status=201)
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
 @tournaments_pages.post("/tournaments/<tid>/desk/end")
 def desk_end(tid: str) -> Any:
     svc().finish(tid, current_player())
