@@ -149,3 +149,19 @@ def test_openapi_documents_the_tournament_api(desk: Desk) -> None:
     doc = desk.get("/api/v1/openapi.json")
     assert "/api/v1/tournaments/{tid}/games/{game_id}/adjudicate" in doc["paths"]
     assert "CreateTournament" in doc["components"]["schemas"]
+
+
+def test_the_list_is_cursor_paged(desk: Desk) -> None:
+    desk.player("Director")
+    made = [desk.post(API, "Director", {"name": f"T{i}", "game": "assault-on-belgium",
+                                        "format": {"kind": "swiss", "rounds": 1}}, status=201)["id"]
+            for i in range(27)]
+    first = desk.get(API)
+    assert len(first["tournaments"]) == 25 and first["next_cursor"]
+    second = desk.get(f"{API}?cursor={first['next_cursor']}")
+    assert len(second["tournaments"]) == 2 and second["next_cursor"] is None
+    seen = [r["id"] for r in first["tournaments"] + second["tournaments"]]
+    assert sorted(seen) == sorted(made) and len(set(seen)) == 27
+    assert desk.client.get(f"{API}?cursor=garbage").status_code == 400
+    html = desk.client.get(f"/tournaments?cursor={first['next_cursor']}").get_data(as_text=True)
+    assert html.count("/tournaments/t") >= 2 and "Older tournaments" not in html
