@@ -80,5 +80,7 @@ def test_director_and_players_through_the_pages(tapp: Flask) -> None:
     r = _form(director, f"{page}/desk/adjudicate", {"game_id": other, "decision": "win", "winner": winner,
                                                    "reason": "again"}, f"{page}/desk")
     assert r.status_code == 409
+    me = players["Ann"].get("/me").get_data(as_text=True)
+    assert "My tournaments" in me and "Club Swiss" in me
     listing = director.get("/tournaments").get_data(as_text=True)
     assert "Club Swiss" in listing and tid in listing
