@@ -29,7 +29,9 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     from rq import Queue, SimpleWorker
     from rq.serializers import JSONSerializer
 
+    from warlog.extensions import start_periodic
     from warlog.jobs import store_for
+    from warlog.notify.jobs import notify_queue, periodic_tasks
     from warlog.queue import QUEUE_NAME, RQQueue, start_sweeper, sweep
 
     os.environ["WARLOG_DB"] = db
@@ -37,22 +39,20 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     load_game_modules()
     store = store_for(db)
     rq_queue = RQQueue(redis_url)  # ConnectionError, in words, if Redis is not there
-    from warlog.extensions import start_periodic
-    from warlog.notify.jobs import periodic_tasks
     from warlog.tournaments.clockwire import attach_worker
 
     attach_worker(store, rq_queue.enqueue)  # the clock's expiries become tournament events here too
-
     if burst:
         sweep(store, rq_queue.enqueue)
-        for _, task in periodic_tasks():  # due notifications
+        for _, task in periodic_tasks():  # due notifications and deadlines
             task()
     else:
         start_sweeper(store, rq_queue.enqueue, sweep_interval)
         start_periodic(periodic_tasks(), sweep_interval)
     connection = Redis.from_url(redis_url)
     queue = Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
-    worker = SimpleWorker([queue], connection=connection, serializer=JSONSerializer, name=name)
+    notify = notify_queue(connection)  # notifications: only when no move waits (RQ takes queues in order)
+    worker = SimpleWorker([queue, notify], connection=connection, serializer=JSONSerializer, name=name)
     worker.work(burst=burst, logging_level="INFO")
     return 0
 

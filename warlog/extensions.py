@@ -65,9 +65,9 @@ class Services:
     notifier: Notifier
     clock: GameClock
 
-    def on_judged(self, store: EventStore, base_url: str | None) -> Callable[[Any], None]:
+    def on_judged(self, store: EventStore, base_url: Callable[[], str]) -> Callable[[Any], None]:
         """The resolver's hook: the clocks move first, then the players are told (with their deadline)."""
-        notices = TurnNotices(store, self.players, self.notifier, base_url or DEFAULT_URL,
+        notices = TurnNotices(store, self.players, self.notifier, base_url,
                               deadline_of=self.clock.deadline_json)
 
         def run(judged: Any) -> None:
@@ -80,11 +80,15 @@ class Services:
         return run
 
     def periodic(self) -> list[tuple[str, Callable[[], object]]]:
-        return [("notifications", self.notifier.sweep), ("deadlines", self.clock.sweep)]
+        return [("notifications", self.notifier.sweep), ("deadlines", self.clock.sweep),
+                ("expired sign-ins", self.players.purge)]
 
 
-def build(store: EventStore, settings: Settings) -> Services:
-    """The services on `store`'s database, their tables created if missing."""
+def build(store: EventStore, settings: Settings, base_url: Callable[[], str] | None = None) -> Services:
+    """The services on `store`'s database, their tables created if missing. `base_url()` is the
+    site's address for links in mails (default: the settings' public URL)."""
+    if base_url is None:
+        base_url = lambda: settings.public_url or DEFAULT_URL  # noqa: E731
     db = SqlDb(store)
     players = PlayerStore(db)
     players.create_schema()
@@ -93,11 +97,14 @@ def build(store: EventStore, settings: Settings) -> Services:
         player = players.get(player_id)
         return player.email if player else None
 
+    def addresses(player_ids: list[str]) -> dict[str, str]:
+        return {pid: p.email for pid, p in players.many(player_ids).items()}
+
     notifier = Notifier(db, address, smtp_url=settings.smtp_url, mail_from=settings.mail_from,
-                        allow_private_webhooks=settings.allow_private_webhooks)
+                        allow_private_webhooks=settings.allow_private_webhooks, many_addresses=addresses)
     notifier.create_schema()
-    clock = GameClock(db, store, owner=players.owner, notify=notifier.notify_many,
-                      base_url=settings.public_url or DEFAULT_URL)
+    clock = GameClock(db, store, owners=players.owners_of, notify=notifier.notify_many,
+                      base_url=base_url)
     clock.create_schema()
     return Services(db, players, notifier, clock)
 
@@ -131,9 +138,15 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
     from warlog.players.web import init_app as init_players_web
     from warlog.queue import InlineQueue
 
+    from warlog.resolver import Judged
+
     settings = Settings.from_mapping(app.config)
-    services = build(store, settings)
-    app.extensions["warlog"].player_seat = services.players.seat_for_credential
+    services = build(store, settings, base_url=lambda: Settings.from_mapping(app.config).public_url or DEFAULT_URL)
+    service = app.extensions["warlog"]
+    service.player_seat = services.players.seat_for_credential
+    on_judged = services.on_judged(store, services.clock.base_url)
+    # a game's start is a judgement of sorts: nobody was to move, now these seats are
+    service.on_started = lambda game_id, seq, active: on_judged(Judged(game_id, seq, (), tuple(active), None, False))
     if isinstance(queue, InlineQueue):
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="warlog-notify")
 
@@ -145,7 +158,7 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
 
         services.notifier.enqueue = lambda delivery_id: pool.submit(deliver, delivery_id) and None
         app.extensions["warlog_notify_pool"] = pool
-        queue.resolver.on_judged = services.on_judged(store, settings.public_url)
+        queue.resolver.on_judged = on_judged
         interval = float(app.config.get("WARLOG_SWEEP_INTERVAL", SWEEP_INTERVAL))
         if app.config.get("WARLOG_PERIODIC", True):  # False: the caller runs the sweeps (tests)
             # stopped with the ledger's sweeper (the same event)

@@ -102,12 +102,12 @@ class Resolver:
             except Conflict:
                 continue  # a new submission (or another worker) got in first: re-read and go on
             judged += 1
-            self._tell(Judged(game_id, appended[0].seq, tuple(summary.active_seats),
-                              tuple(active) if isinstance(active, list) else tuple(summary.active_seats),
-                              j.outcome, submission.seat == DIRECTOR))
             if j.kind == RESOLVED:
                 self.states.put(game_id, appended[-1].seq, j.state)  # the events after it change no state
                 self._maybe_snapshot(game_id, appended[0].seq, j.state, summary.active_seats != active)
+            self._tell(Judged(game_id, appended[0].seq, tuple(summary.active_seats),
+                              tuple(active) if isinstance(active, list) else tuple(summary.active_seats),
+                              j.outcome, submission.seat == DIRECTOR and j.kind == RESOLVED))
 
     def _tell(self, judged: Judged) -> None:
         """Run the hook when the turn passed, the game ended or a ruling was made; never let it

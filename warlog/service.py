@@ -93,6 +93,8 @@ class Warlog:
         self.states = StateCache()
         # (game id, credential) -> the seat owned by the player that credential signs in (warlog.players)
         self.player_seat: Callable[[str, str], str | None] | None = None
+        # told (game id, seq of game_started, active seats) when a game starts (clocks, "your turn")
+        self.on_started: Callable[[str, int, list[str]], None] | None = None
 
     # -- commands --------------------------------------------------------------------
     def create_game(self, game_name: str, scenario: str | None, options: dict[str, Any] | None,
@@ -170,7 +172,16 @@ class Warlog:
                 continue  # another seat joined at the same moment: read again
             if len(appended) > 1:
                 self.store.save_snapshot(game_id, appended[-1].seq, appended[-1].payload["state"])
+                self._tell_started(game_id, appended[-1])
             return {"seat": viewer.seat, "joined": True, "already": False, "status": self._status(game_id)}
+
+    def _tell_started(self, game_id: str, started: Event) -> None:
+        if self.on_started is None:
+            return
+        try:
+            self.on_started(game_id, started.seq, list(started.payload["active_seats"]))
+        except Exception:  # the game has started; a hook's trouble is only logged
+            log.exception("game %s: the on_started hook failed", game_id)
 
     def _start(self, game_id: str, created: Event, joined: dict[str, str], seq: int) -> NewEvent:
         """The game_started event: every seat has joined, so the dice are now fixed (DESIGN)."""

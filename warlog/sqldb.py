@@ -111,6 +111,13 @@ class Tx:
         cur = self.conn.execute(self._convert(text), tuple(args))
         return int(cur.rowcount)
 
+    def executemany(self, text: str, rows: Sequence[Sequence[Any]]) -> None:
+        cur = self.conn.cursor()
+        try:
+            cur.executemany(self._convert(text), [tuple(r) for r in rows])
+        finally:
+            cur.close()
+
     def rows(self, text: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in self.conn.execute(self._convert(text), tuple(args)).fetchall()]
 

@@ -157,12 +157,24 @@ def test_a_failing_handler_is_called_again_at_the_next_sweep(capp: Flask, fake: 
     assert clock.sweep()["handled"] == 0 and len(calls) == 2
 
 
-def test_a_game_that_starts_later_gets_its_deadline_from_the_sweep(capp: Flask, fake: FakeNow) -> None:
+def test_a_game_that_starts_later_gets_its_deadline_when_it_starts(capp: Flask, fake: FakeNow) -> None:
     game = _game(capp, join=False)
     clock = _clock(capp)
     clock.set_time_control(game.id, TimeControl(days=4))
     assert clock.sweep()["started"] == 0 and clock.deadline(game.id, "north") is None
+    fake.advance(hours=1)
+    game.join_all()  # the service's on_started hook
+    assert clock.deadline(game.id, "north").due_at == "2026-03-05T13:00:00Z"
+    assert clock.sweep()["started"] == 0
+
+
+def test_the_sweep_catches_up_with_a_start_the_hooks_missed(capp: Flask, fake: FakeNow) -> None:
+    game = _game(capp, join=False)
+    clock = _clock(capp)
+    clock.set_time_control(game.id, TimeControl(days=4))
+    capp.extensions["warlog"].on_started = None  # as if the web process died right after the start
     game.join_all()
+    assert clock.deadline(game.id, "north") is None
     fake.advance(hours=1)
     assert clock.sweep()["started"] == 1
     assert clock.deadline(game.id, "north").due_at == "2026-03-05T13:00:00Z"

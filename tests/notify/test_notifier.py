@@ -190,3 +190,42 @@ def test_webhook_redirect_is_a_failure(rig: Rig, receiver: Receiver) -> None:
     rig.notifier.notify(ann.id, "ruling", "A ruling", "void")
     assert rig.run_queue() == ["retrying"]
     assert json.loads(receiver.requests[0]["body"])["kind"] == "ruling"
+
+
+def test_a_player_mutes_one_tournament(rig: Rig) -> None:
+    """Per player and per tournament: notices about a muted tournament are not sent; others are."""
+    ann = rig.player("Ann")
+    rig.notifier.set_prefs(ann.id, digest=True)
+    rig.notifier.mute_tournament(ann.id, "t1")
+    assert rig.notifier.prefs(ann.id).digest is True  # the rest of the preferences stay
+    assert rig.notifier.notify(ann.id, "pairing", "Round 1", "…", tournament_id="t1") == []
+    assert len(rig.notifier.notify(ann.id, "pairing", "Round 1", "…", tournament_id="t2")) == 1
+    assert len(rig.notifier.notify(ann.id, "your_turn", "Your turn", "…")) == 1
+    rig.notifier.mute_tournament(ann.id, "t1", muted=False)
+    assert len(rig.notifier.notify(ann.id, "pairing", "Round 2", "…", tournament_id="t1")) == 1
+    with pytest.raises(ValueError):
+        rig.notifier.set_prefs(ann.id, webhook_url="javascript:alert(1)")
+
+
+def test_a_sent_sign_in_mail_keeps_no_live_link(rig: Rig, smtp: Smtp) -> None:
+    """Links are stored hashed: the mail that carried one does not keep it once sent."""
+    delivery = rig.notifier.send_mail("ann@example.org", "Your Warlog sign-in link", "http://x/signin/SECRET123")
+    assert rig.run_queue() == ["sent"]
+    assert "SECRET123" in smtp.wait_for(1)[0].get_payload(decode=True).decode()
+    assert "SECRET123" not in rig.notifier.get(delivery).body
+    assert "SECRET123" not in str(rig.notifier.db.rows("SELECT * FROM notify_deliveries"))
+
+
+def test_a_failed_sign_in_mail_is_listed_without_its_link_and_forgotten_when_it_expires(db_url: str,
+                                                                                       clock: FakeNow) -> None:
+    rig = Rig(db_url, f"smtp://127.0.0.1:{free_port()}", clock)
+    try:
+        delivery = rig.notifier.send_mail("ann@example.org", "Your Warlog sign-in link", "http://x/signin/SECRET9")
+        assert rig.run_queue() == ["retrying"]
+        [listed] = rig.notifier.failed()
+        assert listed.id == delivery and "SECRET9" not in listed.body
+        clock.advance(hours=3)
+        rig.notifier.sweep()
+        assert "SECRET9" not in str(rig.notifier.db.rows("SELECT * FROM notify_deliveries"))
+    finally:
+        rig.store.close()

@@ -43,13 +43,20 @@ def smtp_app(db_url: str, smtp: Smtp) -> Iterator[Flask]:
     close_app(app)
 
 
-def test_your_turn_then_game_ended_by_smtp(smtp_app: Flask, smtp: Smtp) -> None:
+def test_your_turn_at_the_start_then_after_each_pass_then_game_ended_by_smtp(smtp_app: Flask, smtp: Smtp) -> None:
     game, _ = _owned_game(smtp_app)
     first = game.info()["active_seats"][0]
     other = "south" if first == "north" else "north"
-    game.play(first, {"type": "bank"})  # banks and passes the turn
     settle(smtp_app)
-    [msg] = smtp.wait_for(1)
+    [start] = smtp.wait_for(1)  # the game started: the first mover is told
+    assert start["To"] == f"{first}@example.org" and start["Subject"].startswith("Your turn: dice-duel")
+    game.play(first, {"type": "roll"})  # a roll keeps the turn (or loses it on a 1)
+    settle(smtp_app)
+    if game.info()["active_seats"] == [first]:
+        assert len(smtp.messages) == 1  # still the same seat's turn: no new mail
+        game.play(first, {"type": "bank"})  # banks and passes the turn
+        settle(smtp_app)
+    msg = smtp.wait_for(2)[1]
     assert msg["To"] == f"{other}@example.org" and msg["Subject"].startswith("Your turn: dice-duel")
     assert f"https://warlog.example/games/{game.id}" in msg.get_payload(decode=True).decode()
     # a director's award ends the game: both owners hear of the ruling's end
@@ -58,7 +65,7 @@ def test_your_turn_then_game_ended_by_smtp(smtp_app: Flask, smtp: Smtp) -> None:
     assert r.status_code == 202, r.get_json()
     game.wait()
     settle(smtp_app)
-    smtp.wait_for(3)
+    smtp.wait_for(4)
     for seat in (first, other):
         assert any(s.startswith("Game ended") for s in _subjects(smtp, f"{seat}@example.org")), smtp.messages
 
@@ -83,9 +90,10 @@ def test_a_dead_mail_server_never_blocks_a_move(db_url: str) -> None:
         assert res["status"] == "resolved"
         assert game.info()["active_seats"] != [first]
         settle(app)
-        [failed] = app.extensions["warlog_notifier"].failed()
-        assert failed.kind == "your_turn" and failed.status == "retrying" and "SMTP" in (failed.last_error or "")
-        assert failed.player_id != owners[first]
+        failed = app.extensions["warlog_notifier"].failed()
+        assert [f.kind for f in failed] == ["your_turn", "your_turn"]  # at the start, and after the pass
+        assert all(f.status == "retrying" and "SMTP" in (f.last_error or "") for f in failed)
+        assert {f.player_id for f in failed} == set(owners.values())
     finally:
         close_app(app)
 
@@ -106,11 +114,39 @@ def test_real_rq_worker_sends_your_turn(pg_url: str, smtp: Smtp, tmp_path: Path)
         other = "south" if first == "north" else "north"
         game.play(first, {"type": "bank"})
         deadline = time.monotonic() + 30
-        while not smtp.messages and time.monotonic() < deadline:
+        while len(smtp.messages) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert [m["To"] for m in smtp.messages] == [f"{other}@example.org"], (tmp_path / "notify.log").read_text()
-        [d] = app.extensions["warlog_notifier"].deliveries()
-        assert d.status == "sent" and d.kind == "your_turn"
+        # the start's notice (recorded by the web process) and the pass's (by the worker), both sent by the worker
+        assert sorted(m["To"] for m in smtp.messages) == sorted([f"{first}@example.org", f"{other}@example.org"]), \
+            (tmp_path / "notify.log").read_text()
+        notifier = app.extensions["warlog_notifier"]
+        while any(d.status != "sent" for d in notifier.deliveries()) and time.monotonic() < deadline:
+            time.sleep(0.05)  # the worker records "sent" just after the server took the mail
+        assert [(d.status, d.kind) for d in notifier.deliveries()] == [("sent", "your_turn")] * 2
     finally:
         workers.stop()
         app.extensions["warlog"].store.close()
+
+
+def test_a_ruling_tells_every_owner_and_a_refused_ruling_nobody(smtp_app: Flask, smtp: Smtp) -> None:
+    game, _ = _owned_game(smtp_app)
+    settle(smtp_app)
+    before = len(smtp.wait_for(1))
+    first = game.info()["active_seats"][0]
+    res = game.play(first, {"type": "roll"})
+    target = res["event_seq"]
+    bad = game.client.post(f"/api/v1/games/{game.id}/rulings", headers=game.auth("director"),
+                           json={"kind": "void", "target": 0, "reason": "not a resolution"})
+    assert bad.status_code == 202
+    game.wait()
+    settle(smtp_app)
+    rulings = [m for m in smtp.messages if m["Subject"].startswith("A ruling")]
+    assert rulings == []  # the refused ruling changed nothing: nobody is told
+    ok = game.client.post(f"/api/v1/games/{game.id}/rulings", headers=game.auth("director"),
+                          json={"kind": "void", "target": target, "reason": "misclick"})
+    assert ok.status_code == 202
+    game.wait()
+    settle(smtp_app)
+    smtp.wait_for(before + 2)
+    told = sorted(m["To"] for m in smtp.messages if m["Subject"].startswith("A ruling"))
+    assert told == ["north@example.org", "south@example.org"]

@@ -11,7 +11,7 @@ import pytest
 from ledger.store import open_store
 from tests.players.conftest import FakeNow
 from warlog.players.store import (
-    EmailTaken, InvalidPlayer, LinkInvalid, PlayerStore, SeatTaken, UnknownPlayer,
+    EmailTaken, InvalidPlayer, LinkInvalid, LinkThrottled, PlayerStore, SeatTaken, UnknownPlayer,
 )
 from warlog.sqldb import SqlDb
 
@@ -157,3 +157,27 @@ def test_seat_ownership(players: PlayerStore) -> None:
     assert players.seat_for_credential("g1", token) == "belgium"
     assert players.seat_for_credential("g2", token) is None
     assert players.seat_for_credential("g1", players.new_session(ann.id)) == "germany"
+
+
+def test_at_most_five_links_an_hour_per_address(players: PlayerStore, clock: FakeNow) -> None:
+    """Nobody can flood an inbox with sign-in mail through us (counted for unknown addresses too)."""
+    for email in ("ann@example.org", "nobody@example.org"):
+        if email.startswith("ann"):
+            players.register("Ann", email)
+        for _ in range(5):
+            players.signin_link(email.upper())
+        with pytest.raises(LinkThrottled):
+            players.signin_link(email)
+    clock.advance(minutes=61)
+    players.signin_link("ann@example.org")
+
+
+def test_expired_links_and_sessions_are_purged_after_a_week(players: PlayerStore, clock: FakeNow) -> None:
+    ann = players.register("Ann", "ann@example.org")
+    players.signin_link("ann@example.org")
+    cookie = players.new_session(ann.id)
+    assert players.purge() == 0
+    clock.advance(days=8)
+    assert players.purge() == 1  # the link (expired 8 days ago less an hour); the session lives 90 days
+    clock.advance(days=90)
+    assert players.purge() == 1 and players.by_session(cookie) is None

@@ -200,3 +200,36 @@ def test_outbox_page_is_whole_only_for_the_local_embedded_server(papp: Flask) ->
     remote = papp.test_client()
     r = remote.get("/outbox", environ_base={"REMOTE_ADDR": "203.0.113.9"})
     assert r.status_code == 403 and "ann@example.org" not in r.get_data(as_text=True)
+
+
+def test_throttled_link_requests_answer_the_same_and_send_nothing(papp: Flask) -> None:
+    client = papp.test_client()
+    answers = {(r.status_code, r.get_data(as_text=True)) for r in
+               (client.post("/api/v1/players/signin", json={"email": "ann@example.org"}) for _ in range(7))}
+    settle(papp)
+    assert len(answers) == 1 and next(iter(answers))[0] == 202
+    assert len(papp.extensions["warlog_notifier"].outbox(to="ann@example.org")) == 5
+
+
+def test_openapi_lists_the_players_and_clock_routes(papp: Flask) -> None:
+    doc = papp.test_client().get("/api/v1/openapi.json").get_json()
+    for path in ("/api/v1/players", "/api/v1/players/signin", "/api/v1/players/signin/{secret}",
+                 "/api/v1/players/me", "/api/v1/players/claim", "/api/v1/games/{game_id}/clock"):
+        assert path in doc["paths"], path
+    assert doc["components"]["securitySchemes"]["player"]["scheme"] == "bearer"
+
+
+def test_a_me_section_hook_shows_on_the_page_and_in_the_api(papp: Flask) -> None:
+    """The hook the tournaments use to list a player's tournaments on "my games"."""
+    from warlog.players.web import add_me_section
+
+    add_me_section(papp, lambda player: {"title": "My tournaments", "items": [
+        {"label": f"Spring Swiss ({player.display_name})", "href": "/tournaments/t1", "status": "round 2",
+         "urgent": True}]})
+    client = papp.test_client()
+    sign_in(papp, client, "ann@example.org", "Ann")
+    html = client.get("/me").get_data(as_text=True)
+    assert "My tournaments" in html and "Spring Swiss (Ann)" in html and 'href="/tournaments/t1"' in html
+    _, token = _api_player(papp, papp.test_client(), "bob@example.org", "Bob")
+    me = papp.test_client().get("/api/v1/players/me", headers=_bearer(token)).get_json()
+    assert me["sections"][0]["items"][0]["label"] == "Spring Swiss (Bob)"

@@ -131,19 +131,21 @@ class ClockAct:
 
 
 Notify = Callable[[list[dict[str, Any]]], Any]  # Notifier.notify_many
-BATCH = 200  # deadlines handled per transaction by the sweep
+BATCH = 200  # deadlines with an extension policy handled per transaction by the sweep
 
 
 class GameClock:
-    """`owner(game_id, seat) -> player id | None` and `notify` (Notifier.notify_many) tell
-    players of reminders, extensions and expiries; both optional."""
+    """`owners([(game_id, seat)]) -> {(game_id, seat): player id}` (PlayerStore.owners_of) and
+    `notify` (Notifier.notify_many) tell players of reminders, extensions and expiries; both
+    optional."""
 
     def __init__(self, db: SqlDb, store: EventStore, *, now: Clock = utc_now,
-                 owner: Callable[[str, str], str | None] | None = None, notify: Notify | None = None,
-                 base_url: str = "") -> None:
+                 owners: Callable[[list[tuple[str, str]]], dict[tuple[str, str], str]] | None = None,
+                 notify: Notify | None = None,
+                 base_url: Callable[[], str] = lambda: "") -> None:
         self.db, self.store, self.now = db, store, now
-        self.owner, self.notify = owner, notify
-        self.base_url = base_url.rstrip("/")
+        self.owners, self.notify = owners, notify
+        self.base_url = base_url  # the site's address for links, read when a notice is made
         self._handlers: dict[str, list[Callable[[ClockAct], None]]] = {}
 
     def create_schema(self) -> None:
@@ -238,6 +240,9 @@ class GameClock:
     def clear(self, game_id: str, seat: str) -> None:
         """The seat has moved (or the game ended): its open deadline is cleared; a chess clock
         is charged the time the turn took, less the increment."""
+        if self.db.one("SELECT 1 FROM clock_deadlines WHERE game_id = ? AND seat = ? AND status = 'open'",
+                       (game_id, seat)) is None:
+            return  # the common case (no clock on this game): a read, no write transaction
         now = self.now()
         ctl = self.time_control(game_id)
         with self.db.transaction() as tx:
@@ -277,31 +282,55 @@ class GameClock:
     # -- the sweep ---------------------------------------------------------------------------
     def sweep(self) -> dict[str, int]:
         """Retry handlers that failed, catch up with games that started or moved unseen, send
-        due reminders, fire due expiries. Safe to run in several workers at once: each act is
-        claimed by a conditional UPDATE first. Due work is done in transactions of `BATCH`
-        deadlines; the players are told, and the handlers called, after each commits."""
+        due reminders, fire due expiries. Safe to run in several workers at once: each deadline
+        is claimed by a conditional UPDATE (one statement for all the due reminders, one for all
+        the due expiries that need no bank); the players are told, and the handlers called,
+        after the claim commits."""
         counts = {"handled": self._retry_handlers(),  # first: a handler that failed gets a sweep's rest
                   "started": self._catch_up(), "reminded": 0, "extended": 0, "expired": 0}
         now = self.now()
-        reminders = self.db.rows("SELECT game_id, seat FROM clock_deadlines WHERE status = 'open' AND "
-                                 "reminded_at IS NULL AND remind_at IS NOT NULL AND remind_at <= ? AND due_at > ? "
-                                 "ORDER BY remind_at, game_id, seat", (iso(now), iso(now)))
-        expiries = self.db.rows("SELECT game_id, seat FROM clock_deadlines WHERE status = 'open' AND due_at <= ? "
-                                "ORDER BY due_at, game_id, seat", (iso(now),))
+        done: list[tuple[Deadline, ClockAct]] = []
+        with self.db.transaction() as tx:
+            claimed = self._claimed(tx, "SET reminded_at = ? WHERE status = 'open' AND reminded_at IS NULL AND "
+                                        "remind_at IS NOT NULL AND remind_at <= ? AND due_at > ?", now, 3)
+            done += self._acts(tx, [(d, "reminder_sent", {"due_at": d.due_at}) for d in claimed], now)
+        with self.db.transaction() as tx:
+            claimed = self._claimed(tx, "SET status = 'expired', closed_at = ? WHERE status = 'open' AND "
+                                        "due_at <= ? AND policy <> 'extend'", now, 2)
+            done += self._acts(tx, [(d, "expired", {"policy": d.policy, "due_at": d.due_at}) for d in claimed], now)
+        extend = self.db.rows("SELECT game_id, seat FROM clock_deadlines WHERE status = 'open' AND due_at <= ? "
+                              "AND policy = 'extend' ORDER BY due_at, game_id, seat", (iso(now),))
         controls: dict[str, TimeControl | None] = {}
-        for step, due in ((self._remind, reminders), (self._expire, expiries)):
-            for start in range(0, len(due), BATCH):
-                done: list[tuple[Deadline, ClockAct]] = []
-                with self.db.transaction() as tx:
-                    for game_id, seat in due[start:start + BATCH]:
-                        found = step(tx, game_id, seat, now, controls)
-                        if found is not None:
-                            done.append(found)
-                self._tell([self._notice(d, act) for d, act in done])
-                for d, act in done:
-                    counts[{"reminder_sent": "reminded"}.get(act.act, act.act)] += 1
-                    self._run_handlers(act)
+        for start in range(0, len(extend), BATCH):
+            with self.db.transaction() as tx:
+                for game_id, seat in extend[start:start + BATCH]:
+                    found = self._expire(tx, game_id, seat, now, controls)
+                    if found is not None:
+                        done.append(found)
+        self._tell([self._notice(d, act) for d, act in done])
+        for _, act in done:
+            counts[{"reminder_sent": "reminded"}.get(act.act, act.act)] += 1
+            self._run_handlers(act)
         return counts
+
+    def _claimed(self, tx: Tx, update: str, now: datetime, nows: int) -> list[Deadline]:
+        """UPDATE the deadlines `update` selects and return them (claimed: a concurrent sweeper's
+        UPDATE waits, then finds them no longer matching), in due order."""
+        rows = tx.rows(f"UPDATE clock_deadlines {update} RETURNING {_DEADLINE}", (iso(now),) * nows)
+        return sorted((Deadline(*r) for r in rows), key=lambda d: (d.due_at, d.game_id, d.seat))
+
+    def _acts(self, tx: Tx, items: list[tuple[Deadline, str, dict[str, Any]]],
+              now: datetime) -> list[tuple[Deadline, ClockAct]]:
+        """Record many acts in one statement."""
+        out = []
+        for d, act, detail in items:
+            rec = ClockAct(sortable_id("k"), d.game_id, d.seat, d.tournament_id, act, iso(now), detail)
+            out.append((d, rec))
+        if out:
+            tx.executemany(f"INSERT INTO clock_acts ({_ACT}, handled) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           [(a.id, a.game_id, a.seat, a.tournament_id, a.act, a.at, json.dumps(a.detail, sort_keys=True),
+                             0 if a.handler_kind and self._handlers.get(a.handler_kind) else 1) for _, a in out])
+        return out
 
     def _catch_up(self) -> int:
         """Games under a time control whose active seats have no deadline (a game that started,
@@ -327,15 +356,6 @@ class GameClock:
                     self._start(game_id, seat, TimeControl.from_json(json.loads(control)), tournament_id)
                     started += 1
         return started
-
-    def _remind(self, tx: Tx, game_id: str, seat: str, now: datetime,
-                controls: dict[str, TimeControl | None]) -> tuple[Deadline, ClockAct] | None:
-        if tx.execute("UPDATE clock_deadlines SET reminded_at = ? WHERE game_id = ? AND seat = ? "
-                      "AND status = 'open' AND reminded_at IS NULL", (iso(now), game_id, seat)) != 1:
-            return None  # another sweeper sent it
-        d = self._deadline(tx, game_id, seat)
-        assert d is not None
-        return d, self._act(tx, game_id, seat, d.tournament_id, "reminder_sent", now, {"due_at": d.due_at})
 
     def _expire(self, tx: Tx, game_id: str, seat: str, now: datetime,
                 controls: dict[str, TimeControl | None]) -> tuple[Deadline, ClockAct] | None:
@@ -466,16 +486,15 @@ class GameClock:
 
     def _tell(self, notices: list[tuple[Deadline, str, str, str]]) -> None:
         """Record the players' notices in one go (never raises: the acts are already recorded)."""
-        if self.owner is None or self.notify is None or not notices:
+        if self.owners is None or self.notify is None or not notices:
             return
-        batch = []
-        for d, kind, subject, text in notices:
-            player_id = self.owner(d.game_id, d.seat)
-            if player_id is not None:
-                batch.append({"player_id": player_id, "kind": kind, "subject": subject, "text": text,
-                              "game_id": d.game_id, "tournament_id": d.tournament_id,
-                              "link": f"{self.base_url}/games/{d.game_id}" if self.base_url else None})
         try:
+            base = self.base_url().rstrip("/")
+            owners = self.owners(sorted({(d.game_id, d.seat) for d, *_ in notices}))
+            batch = [{"player_id": owners[(d.game_id, d.seat)], "kind": kind, "subject": subject, "text": text,
+                      "game_id": d.game_id, "tournament_id": d.tournament_id,
+                      "link": f"{base}/games/{d.game_id}" if base else None}
+                     for d, kind, subject, text in notices if (d.game_id, d.seat) in owners]
             self.notify(batch)
         except Exception:
-            log.exception("could not record %d clock notice(s)", len(batch))
+            log.exception("could not record %d clock notice(s)", len(notices))

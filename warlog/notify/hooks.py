@@ -17,10 +17,10 @@ from warlog.resolver import Judged
 
 
 class TurnNotices:
-    def __init__(self, store: EventStore, players: PlayerStore, notifier: Notifier, base_url: str,
+    def __init__(self, store: EventStore, players: PlayerStore, notifier: Notifier, base_url: Callable[[], str],
                  deadline_of: Callable[[str, str], dict[str, Any] | None] | None = None) -> None:
         self.store, self.players, self.notifier = store, players, notifier
-        self.base_url = base_url.rstrip("/")
+        self.base_url = base_url  # the site's address, read when a notice is made (config may change)
         self.deadline_of = deadline_of
 
     def __call__(self, judged: Judged) -> None:
@@ -29,7 +29,7 @@ class TurnNotices:
             return
         summary = self.store.summary(judged.game_id)
         name = f"{summary.game} ({summary.scenario}) game {judged.game_id}" if summary else f"game {judged.game_id}"
-        link = f"{self.base_url}/games/{judged.game_id}"
+        link = f"{self.base_url().rstrip('/')}/games/{judged.game_id}"
         if judged.outcome is not None:
             result = judged.outcome.get("result") or judged.outcome.get("reason") or "over"
             winner = judged.outcome.get("winner")

@@ -12,6 +12,7 @@ from typing import Any, Callable
 from warlog.jobs import db_url, store_for
 
 JOB_TIMEOUT = 120
+NOTIFY_QUEUE = "warlog-notify"  # after the `warlog` queue in every worker: judging moves comes first
 _services: dict[tuple[Any, ...], Any] = {}
 _queues: dict[int, Any] = {}
 
@@ -28,13 +29,21 @@ def services() -> Any:
 
 
 def enqueue_with(queue: Any) -> Callable[[str], None]:
-    """`enqueue(delivery_id)` on an RQ queue (None: the worker's own `warlog` queue)."""
+    """`enqueue(delivery_id)` on the notification queue beside the RQ queue `queue` (None: the
+    worker's own)."""
     def enqueue(delivery_id: str) -> None:
-        q = queue if queue is not None else _worker_queue()
+        q = notify_queue(queue.connection) if queue is not None else _worker_queue()
         q.enqueue_call("warlog.notify.jobs.deliver", args=(delivery_id,), timeout=JOB_TIMEOUT, result_ttl=60,
                        failure_ttl=86400)
 
     return enqueue
+
+
+def notify_queue(connection: Any) -> Any:
+    from rq import Queue
+    from rq.serializers import JSONSerializer
+
+    return Queue(NOTIFY_QUEUE, connection=connection, serializer=JSONSerializer, default_timeout=JOB_TIMEOUT)
 
 
 def _worker_queue() -> Any:
@@ -42,20 +51,20 @@ def _worker_queue() -> Any:
 
     key = os.getpid()
     if key not in _queues:
-        _queues[key] = RQQueue(os.environ.get("WARLOG_REDIS", "redis://127.0.0.1:6379/0")).queue
+        _queues[key] = notify_queue(RQQueue(os.environ.get("WARLOG_REDIS", "redis://127.0.0.1:6379/0")).redis)
     return _queues[key]
 
 
 def on_judged() -> Any:
     """The resolver's on_judged hook in this worker process (clocks, then notices)."""
-    from warlog.extensions import Settings
-
-    return services().on_judged(store_for(), Settings.from_env().public_url)
+    found = services()
+    return found.on_judged(store_for(), found.clock.base_url)
 
 
 def periodic_tasks() -> list[tuple[str, Callable[[], object]]]:
     """What the worker runs at start and every sweep interval (warlog.extensions.start_periodic)."""
-    return [("notifications", sweep), ("deadlines", sweep_deadlines)]
+    return [("notifications", sweep), ("deadlines", sweep_deadlines),
+            ("expired sign-ins", lambda: services().players.purge())]
 
 
 def sweep_deadlines() -> dict[str, int]:

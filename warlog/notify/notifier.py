@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, Callable
 
@@ -28,7 +28,8 @@ SYSTEM_KINDS = ("signin", "digest")  # not subject to preferences
 MAX_ATTEMPTS = 6
 FIRST_BACKOFF = timedelta(minutes=1)
 DIGEST_EVERY = timedelta(hours=24)
-STUCK_AFTER = timedelta(minutes=5)  # a `queued` row older than this had its job lost: enqueue again
+STUCK_AFTER = timedelta(minutes=5)
+SCRUBBED = "(a sign-in link: not kept once sent, or once it has expired)"  # a `queued` row older than this had its job lost: enqueue again
 _COLUMNS = ("id, player_id, channel, address, kind, subject, body, game_id, tournament_id, link, status, "
             "attempts, last_error, created_at, next_attempt_at, sent_at")
 
@@ -68,6 +69,7 @@ class Prefs:
     webhook_secret: str | None = None
     webhook_format: str = "json"
     muted_kinds: tuple[str, ...] = ()
+    muted_tournaments: tuple[str, ...] = ()
 
 
 class Notifier:
@@ -77,8 +79,10 @@ class Notifier:
     def __init__(self, db: SqlDb, addresses: Callable[[str], str | None], *, smtp_url: str | None = None,
                  mail_from: str = "Warlog <warlog@localhost>", now: Clock = utc_now,
                  enqueue: Callable[[str], None] | None = None, max_attempts: int = MAX_ATTEMPTS,
-                 first_backoff: timedelta = FIRST_BACKOFF, allow_private_webhooks: bool = False) -> None:
+                 first_backoff: timedelta = FIRST_BACKOFF, allow_private_webhooks: bool = False,
+                 many_addresses: Callable[[list[str]], dict[str, str]] | None = None) -> None:
         self.db, self.addresses, self.now = db, addresses, now
+        self.many_addresses = many_addresses or (lambda ids: {i: a for i in ids if (a := addresses(i))})
         self.smtp = SmtpConfig.from_url(smtp_url) if smtp_url else None
         self.mail_from = mail_from
         self.enqueue = enqueue or (lambda delivery_id: None)
@@ -103,10 +107,13 @@ class Notifier:
         for n in notices:
             if n["kind"] not in KINDS:
                 raise ValueError(f"unknown notification kind {n['kind']!r}; one of {', '.join(KINDS)}")
-            prefs = self.prefs(n["player_id"])
-            if n["kind"] in prefs.muted_kinds:
+        ids = sorted({n["player_id"] for n in notices})
+        all_prefs, all_addresses = self.prefs_many(ids), self.many_addresses(ids)
+        for n in notices:
+            prefs = all_prefs.get(n["player_id"], Prefs())
+            if n["kind"] in prefs.muted_kinds or (n.get("tournament_id") and n["tournament_id"] in prefs.muted_tournaments):
                 continue
-            address = self.addresses(n["player_id"])
+            address = all_addresses.get(n["player_id"])
             channels = []
             if prefs.email_on and address:
                 channels.append(("email", address, "digest" if prefs.digest else "queued"))
@@ -117,8 +124,7 @@ class Notifier:
                              n.get("game_id"), n.get("tournament_id"), n.get("link"), status, now, now))
         if rows:
             with self.db.transaction() as tx:
-                for row in rows:
-                    tx.execute(_INSERT, row)
+                tx.executemany(_INSERT, rows)
         for row in rows:
             if row[10] == "queued":
                 self._enqueue(row[0])
@@ -159,8 +165,10 @@ class Notifier:
         except Exception as err:  # a bug must not lose the delivery either
             log.exception("delivery %s: unexpected error", d.id)
             return self._failed_attempt(d, f"internal error: {type(err).__name__}: {err}")
+        # a sign-in mail's text holds a live link: once sent it is not kept (links are stored hashed)
         self.db.execute("UPDATE notify_deliveries SET status = 'sent', attempts = attempts + 1, sent_at = ?, "
-                        "last_error = NULL WHERE id = ? AND status IN ('queued', 'retrying')", (iso(self.now()), d.id))
+                        "last_error = NULL, body = CASE WHEN kind = 'signin' THEN ? ELSE body END "
+                        "WHERE id = ? AND status IN ('queued', 'retrying')", (iso(self.now()), SCRUBBED, d.id))
         return "sent"
 
     def _send(self, d: Delivery) -> None:
@@ -212,6 +220,8 @@ class Notifier:
                             (iso(now), iso(now - STUCK_AFTER)))
         for (delivery_id,) in rows:
             self._enqueue(delivery_id)
+        self.db.execute("UPDATE notify_deliveries SET body = ? WHERE kind = 'signin' AND created_at < ? AND body <> ?",
+                        (SCRUBBED, iso(now - timedelta(hours=2)), SCRUBBED))  # its link has expired anyway
         return len(rows) + self.send_digests()
 
     def send_digests(self) -> int:
@@ -252,7 +262,8 @@ class Notifier:
         rows = self.db.rows(f"SELECT {_COLUMNS} FROM notify_deliveries WHERE status IN ('failed', 'retrying') "
                             "AND (CAST(? AS TEXT) IS NULL OR tournament_id = ?) ORDER BY created_at DESC, id",
                             (tournament_id, tournament_id))
-        return [Delivery(*r) for r in rows]
+        found = [Delivery(*r) for r in rows]
+        return [replace(d, body=SCRUBBED) if d.kind == "signin" else d for d in found]  # nobody reads others' links
 
     def deliveries(self, player_id: str | None = None, limit: int = 200) -> list[Delivery]:
         rows = self.db.rows(f"SELECT {_COLUMNS} FROM notify_deliveries WHERE (CAST(? AS TEXT) IS NULL OR "
@@ -268,16 +279,26 @@ class Notifier:
 
     # -- preferences ---------------------------------------------------------------------
     def prefs(self, player_id: str) -> Prefs:
-        row = self.db.one("SELECT email_on, digest, webhook_url, webhook_secret, webhook_format, muted_kinds "
-                          "FROM notify_prefs WHERE player_id = ?", (player_id,))
-        if row is None:
-            return Prefs()
-        return Prefs(bool(row[0]), bool(row[1]), row[2], row[3], row[4], tuple(json.loads(row[5])))
+        return self.prefs_many([player_id]).get(player_id, Prefs())
+
+    def prefs_many(self, player_ids: list[str]) -> dict[str, Prefs]:
+        """The players' preferences that differ from the default (absent: the default)."""
+        ids, out = sorted(set(player_ids)), {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for r in self.db.rows("SELECT player_id, email_on, digest, webhook_url, webhook_secret, webhook_format, "
+                                  f"muted_kinds, muted_tournaments FROM notify_prefs WHERE player_id IN ({marks})",
+                                  chunk):
+                out[r[0]] = Prefs(bool(r[1]), bool(r[2]), r[3], r[4], r[5], tuple(json.loads(r[6])),
+                                  tuple(json.loads(r[7])))
+        return out
 
     def set_prefs(self, player_id: str, *, email_on: bool = True, digest: bool = False,
                   webhook_url: str | None = None, webhook_format: str = "json",
-                  muted_kinds: tuple[str, ...] = ()) -> Prefs:
-        """Replace a player's preferences. A new webhook URL gets a new signing secret."""
+                  muted_kinds: tuple[str, ...] = (), muted_tournaments: tuple[str, ...] | None = None) -> Prefs:
+        """Replace a player's preferences (the muted tournaments are kept unless given). A new
+        webhook URL gets a new signing secret."""
         if webhook_format not in ("json", "discord"):
             raise ValueError("the webhook format is 'json' or 'discord'")
         unknown = [k for k in muted_kinds if k not in KINDS]
@@ -285,11 +306,23 @@ class Notifier:
             raise ValueError(f"unknown notification kinds: {', '.join(unknown)}")
         old = self.prefs(player_id)
         url = (webhook_url or "").strip() or None
+        if url and not url.startswith(("http://", "https://")):
+            raise ValueError("a webhook URL starts with http:// or https://")
+        tournaments = old.muted_tournaments if muted_tournaments is None else muted_tournaments
         secret = old.webhook_secret if url and url == old.webhook_url else (secrets.token_hex(24) if url else None)
         with self.db.transaction() as tx:
             tx.execute("DELETE FROM notify_prefs WHERE player_id = ?", (player_id,))
             tx.execute("INSERT INTO notify_prefs (player_id, email_on, digest, webhook_url, webhook_secret, "
-                       "webhook_format, muted_kinds, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       "webhook_format, muted_kinds, muted_tournaments, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (player_id, int(email_on), int(digest), url, secret, webhook_format,
-                        json.dumps(sorted(set(muted_kinds))), iso(self.now())))
+                        json.dumps(sorted(set(muted_kinds))), json.dumps(sorted(set(tournaments))), iso(self.now())))
         return self.prefs(player_id)
+
+    def mute_tournament(self, player_id: str, tournament_id: str, muted: bool = True) -> Prefs:
+        """A player's notifications about one tournament off (or on again); the rest unchanged."""
+        old = self.prefs(player_id)
+        tournaments = set(old.muted_tournaments) | {tournament_id} if muted else set(old.muted_tournaments) - {
+            tournament_id}
+        return self.set_prefs(player_id, email_on=old.email_on, digest=old.digest, webhook_url=old.webhook_url,
+                              webhook_format=old.webhook_format, muted_kinds=old.muted_kinds,
+                              muted_tournaments=tuple(tournaments))

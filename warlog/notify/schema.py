@@ -7,7 +7,7 @@
   `digested` once it went out in one), attempts, last_error, times.
 * `notify_outbox` — the embedded default's mail (no SMTP configured): what would have been sent.
 * `notify_prefs` — a player's channels: e-mail on/off, digest, webhook URL + secret + body
-  format (`json` | `discord`), kinds muted.
+  format (`json` | `discord`), kinds muted, tournaments muted.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ CREATE TABLE IF NOT EXISTS notify_prefs (
     webhook_secret TEXT,
     webhook_format TEXT NOT NULL DEFAULT 'json',
     muted_kinds TEXT NOT NULL DEFAULT '[]',
+    muted_tournaments TEXT NOT NULL DEFAULT '[]',
     updated_at TEXT NOT NULL
 )
 """

@@ -4,7 +4,8 @@
   of the personal API token (NULL until one is issued), created_at.
 * `signin_links` — the SHA-256 of a sign-in link's secret, the player it signs in (NULL for an
   address with no account yet: then it carries the e-mail and the display name to register),
-  created/expires/used times. Single use: consuming sets used_at where it was NULL.
+  created/expires/used times. Single use: consuming sets used_at where it was NULL. At most
+  LINKS_PER_HOUR links per address per hour (nobody can flood an inbox through us).
 * `player_sessions` — the SHA-256 of a browser's session cookie, its player and expiry.
 * `player_seats` — which player owns which seat of which game ((game_id, seat) unique; a player
   holds at most one seat of a game).
@@ -27,6 +28,7 @@ CREATE TABLE IF NOT EXISTS signin_links (
     token_sha256 TEXT PRIMARY KEY,
     player_id TEXT REFERENCES players (id),
     email TEXT NOT NULL,
+    email_key TEXT NOT NULL,
     display_name TEXT,
     created_at TEXT NOT NULL,
     expires_at TEXT NOT NULL,
@@ -47,6 +49,7 @@ CREATE TABLE IF NOT EXISTS player_seats (
     UNIQUE (game_id, player_id)
 );
 CREATE INDEX IF NOT EXISTS player_seats_player ON player_seats (player_id);
+CREATE INDEX IF NOT EXISTS signin_links_email ON signin_links (email_key, created_at);
 CREATE INDEX IF NOT EXISTS player_sessions_player ON player_sessions (player_id)
 """
 

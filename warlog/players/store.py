@@ -22,6 +22,7 @@ from warlog.sqldb import Clock, SqlDb, iso, sha256_hex, utc_now
 TOKEN_PREFIX = "wp_"  # a player's API token, told apart at a glance from a game's seat token
 NAME_MAX = 60
 LINK_TTL = timedelta(hours=1)
+LINKS_PER_HOUR = 5
 SESSION_TTL = timedelta(days=90)
 _COLUMNS = "id, display_name, email"
 
@@ -48,6 +49,12 @@ class LinkInvalid(PlayerError):
     def __init__(self) -> None:
         super().__init__("this sign-in link is not valid: it has been used, it has expired, or it was never "
                          "issued; ask for a new one")
+
+
+class LinkThrottled(PlayerError):
+    """Too many links asked for one address this hour (the public answer stays the same)."""
+
+    status = 429
 
 
 class SeatTaken(PlayerError):
@@ -131,11 +138,13 @@ class PlayerStore:
         return Player(*row) if row else None
 
     def many(self, player_ids: list[str]) -> dict[str, Player]:
-        if not player_ids:
-            return {}
-        marks = ", ".join("?" for _ in player_ids)
-        return {r[0]: Player(*r) for r in self.db.rows(f"SELECT {_COLUMNS} FROM players WHERE id IN ({marks})",
-                                                        list(player_ids))}
+        ids, out = sorted(set(player_ids)), {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            out.update({r[0]: Player(*r) for r in self.db.rows(f"SELECT {_COLUMNS} FROM players WHERE id IN ({marks})",
+                                                                chunk)})
+        return out
 
     def rename(self, player_id: str, display_name: str) -> Player:
         name = clean_name(display_name)
@@ -163,18 +172,23 @@ class PlayerStore:
     def signin_link(self, email: str, display_name: str | None = None) -> tuple[str, Player | None]:
         """Record a single-use link for `email` and return its secret with the address's player
         (None: no account yet; using the link registers one, named `display_name` or as asked).
-        The same work either way: one lookup, one insert."""
+        The same work either way: one count, one lookup, one insert. LinkThrottled after
+        LINKS_PER_HOUR links for the address within the hour."""
         address = clean_email(email)
         name = clean_name(display_name) if display_name is not None else None
         secret = secrets.token_urlsafe(24)
         now = self.now()
         with self.db.transaction() as tx:
+            recent = tx.one("SELECT COUNT(*) FROM signin_links WHERE email_key = ? AND created_at > ?",
+                            (address.lower(), iso(now - timedelta(hours=1))))
             row = tx.one(f"SELECT {_COLUMNS} FROM players WHERE email_key = ?", (address.lower(),))
+            if recent is not None and recent[0] >= LINKS_PER_HOUR:
+                raise LinkThrottled(f"at most {LINKS_PER_HOUR} sign-in links an hour for one address")
             player = Player(*row) if row else None
-            tx.execute("INSERT INTO signin_links (token_sha256, player_id, email, display_name, created_at, "
-                       "expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-                       (sha256_hex(secret), player.id if player else None, address, name, iso(now),
-                        iso(now + self.link_ttl)))
+            tx.execute("INSERT INTO signin_links (token_sha256, player_id, email, email_key, display_name, "
+                       "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (sha256_hex(secret), player.id if player else None, address, address.lower(), name,
+                        iso(now), iso(now + self.link_ttl)))
         return secret, player
 
     def peek_link(self, secret: str) -> LinkInfo:
@@ -232,6 +246,14 @@ class PlayerStore:
     def end_session(self, secret: str) -> None:
         self.db.execute("DELETE FROM player_sessions WHERE token_sha256 = ?", (sha256_hex(secret),))
 
+    def purge(self, keep: timedelta = timedelta(days=7)) -> int:
+        """Delete sign-in links and sessions that expired more than `keep` ago (the periodic
+        sweep); the hourly link limit only looks at the last hour, so nothing it needs goes."""
+        cutoff = iso(self.now() - keep)
+        with self.db.transaction() as tx:
+            return (tx.execute("DELETE FROM signin_links WHERE expires_at < ?", (cutoff,))
+                    + tx.execute("DELETE FROM player_sessions WHERE expires_at < ?", (cutoff,)))
+
     # -- seats ---------------------------------------------------------------------------
     def claim_seat(self, game_id: str, seat: str, player_id: str) -> None:
         """Record that `player_id` owns `seat` of `game_id`. Idempotent for the same player;
@@ -260,6 +282,21 @@ class PlayerStore:
         """seat -> player id, for the seats of a game that belong to players."""
         return {r[0]: r[1] for r in self.db.rows("SELECT seat, player_id FROM player_seats WHERE game_id = ?",
                                                  (game_id,))}
+
+    def owners_of(self, seats: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """(game_id, seat) -> player id, for those of `seats` that belong to players."""
+        games = sorted({g for g, _ in seats})
+        if not games:
+            return {}
+        wanted, out = set(seats), {}
+        for start in range(0, len(games), 500):
+            chunk = games[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for g, seat, player_id in self.db.rows(
+                    f"SELECT game_id, seat, player_id FROM player_seats WHERE game_id IN ({marks})", chunk):
+                if (g, seat) in wanted:
+                    out[(g, seat)] = player_id
+        return out
 
     def owner(self, game_id: str, seat: str) -> str | None:
         return self.owners(game_id).get(seat)

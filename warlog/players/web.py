@@ -19,7 +19,7 @@ from flask import Blueprint, Flask, Response, current_app, g, jsonify, redirect,
 from werkzeug.wrappers import Response as BaseResponse
 
 from warlog.pageutil import PLAYER_COOKIE, PageError, check_csrf, error_page, finish, seat_cookies, wants_json
-from warlog.players.store import PlayerError, Player, PlayerStore, clean_email
+from warlog.players.store import LinkThrottled, Player, PlayerError, PlayerStore, clean_email
 from warlog.service import ServiceError
 
 SENT = ("If that address can receive mail, a sign-in link is on its way to it. The link works once, "
@@ -70,8 +70,13 @@ def _public_url(path: str) -> str:
 
 
 def _send_link(email: str, display_name: str | None) -> None:
-    """Record a link and queue its mail; the same work whether the address has an account."""
-    secret, player = store().signin_link(email, display_name)
+    """Record a link and queue its mail; the same work whether the address has an account.
+    Past the hourly limit for the address nothing is sent, and the answer is still the same."""
+    try:
+        secret, player = store().signin_link(email, display_name)
+    except LinkThrottled:
+        current_app.logger.warning("sign-in links for one address throttled")
+        return
     link = _public_url(url_for("players_pages.use_link", secret=secret))
     if player is not None:
         subject = "Your Warlog sign-in link"
