@@ -91,16 +91,12 @@ def openapi_document() -> dict[str, Any]:
                                   "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
                           **{k: ERRORS[k] for k in ("403", "404")}}}},
     }
-<<<<<<< HEAD
-    from warlog.tournaments.openapi import tournament_paths
-
-    paths.update(tournament_paths(spec, _resp, ERRORS))
-=======
     from warlog.players import openapi as players_openapi  # players and clocks
+    from warlog.tournaments.openapi import tournament_paths
 
     spec.components.security_scheme(*players_openapi.security_scheme())
     paths.update(players_openapi.paths())
->>>>>>> wt-players
+    paths.update(tournament_paths(spec, _resp, ERRORS))  # uses the "player" scheme above
     for path, ops in paths.items():
         spec.path(path=path, operations=ops)
     return spec.to_dict()

@@ -10,8 +10,6 @@ PLAYER = [{"player": []}]
 
 
 def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dict[str, Any]) -> dict[str, Any]:
-    spec.components.security_scheme("player", {"type": "http", "scheme": "bearer",
-                                               "description": "a player's personal API token (wp_…)"})
     for name, schema in SCHEMAS.items():
         spec.components.schema(name, schema=schema)
 
