@@ -76,7 +76,8 @@ def whole(players: int, rounds: int, requests: int) -> dict[str, Any]:
         out["adjudicate_s"].append(time.perf_counter() - t0)
     t = svc.finish(t.id, director)
     client = app.test_client()
-    for path, key in ((f"/tournaments/{t.id}", "page"), (f"/api/v1/tournaments/{t.id}", "api")):
+    for path, key in ((f"/tournaments/{t.id}", "page"), (f"/api/v1/tournaments/{t.id}", "api"),
+                      (f"/api/v1/tournaments/{t.id}?round={rounds}", "api_round")):
         client.get(path)  # warm
         times = []
         for _ in range(requests):
@@ -119,7 +120,9 @@ def main() -> None:
     print(f"whole tournament via the service ({players} players, {rounds} rounds, {w['games']} games, SQLite): "
           f"pair+make games per round max {max(w['pair_s']):.2f} s; adjudicate+judge+record per round "
           f"max {max(w['adjudicate_s']):.2f} s")
-    for key, label in (("page", "tournament page /tournaments/{id}"), ("api", "GET /api/v1/tournaments/{id}")):
+    for key, label in (("page", "tournament page /tournaments/{id} (standings, crosstable, the last round)"),
+                       ("api", "GET /api/v1/tournaments/{id} (every game)"),
+                       ("api_round", "GET /api/v1/tournaments/{id}?round=N")):
         print(f"{label}: p50 {pct(w[key], 0.5) * 1000:.0f} ms, p95 {pct(w[key], 0.95) * 1000:.0f} ms "
               f"({args.requests} requests)")
     print(f"bundle: export {w['export_s']:.2f} s ({w['bundle_mb']:.1f} MB), verify {w['verify_s']:.2f} s "

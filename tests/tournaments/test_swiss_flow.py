@@ -79,6 +79,9 @@ def test_swiss_two_rounds_pairs_records_ranks_and_verifies(desk: Desk) -> None:
     assert sum(points.values()) == 4 * 2 * 1 + 0  # every game hands out a win's points (2) in total
     top = ended["standings"][0]
     assert top["rank"] == 1 and set(top["tiebreaks"]) == {"buchholz", "sonneborn_berger"}
+    only = desk.get(f"{API}/{tid}?round=1")["games"]
+    assert len(only) == 2 and {g["round"] for g in only} == {1}
+    assert desk.client.get(f"{API}/{tid}?round=x").status_code == 400
     # A tournament page and the desk render; the list pages it.
     assert desk.client.get(f"/tournaments/{tid}").status_code == 200
     listed = desk.get(API)

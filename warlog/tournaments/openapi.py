@@ -33,7 +33,9 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
         base + "/ratings": {"get": {"summary": "OpenSkill ratings re-derived from every tournament result",
                                     "responses": {"200": resp("ratings")}}},
         base + "/{tid}": {"get": {"summary": "the tournament: entrants, rounds, games (status, deadline), "
-                                             "standings, crosstable, disputes", "parameters": [tid],
+                                             "standings, crosstable, disputes", "parameters": [tid, {
+                                      "name": "round", "in": "query", "schema": {"type": "integer"},
+                                      "description": "list only this round's games"}],
                                   "responses": {"200": resp("ok"), **err("404")}}},
         base + "/{tid}/register": {"post": {"summary": "register the caller", "parameters": [tid],
                                             "security": PLAYER, "responses": {"200": resp("ok"), **act}}},

@@ -21,7 +21,7 @@ from warlog.service import BadRequest, Forbidden, NotFound, StaleSeq, Unprocessa
 from warlog.tournaments import events as T
 from warlog.tournaments.model import DEFAULT_POINTS, FORMATS, Pairing, Tournament, fold, pairings_doc
 from warlog.tournaments.pairing import PairingDice, PairingError, duplicate_seed, pair_next, rounds_planned
-from warlog.tournaments.standings import standings, standings_doc
+from warlog.tournaments.standings import crosstable, standings, standings_doc
 from warlog.tournaments.store import TournamentStore
 
 ENGINES = ("dutch", "casual")
@@ -34,7 +34,7 @@ class Tournaments:
         self.notify = notify  # notifier.notify(player_id, kind, subject, text, ...) or None
         self.clock: Any = None  # warlog.clock's GameClock, when deadlines are wired (clockwire.attach)
         self._cache: dict[str, Tournament] = {}
-        self._tables: dict[tuple[str, int], list[Any]] = {}
+        self._tables: dict[tuple[str, int], tuple[list[Any], dict[str, Any]]] = {}
 
     # -- reading -----------------------------------------------------------------------
     def get(self, tid: str) -> Tournament:
@@ -48,12 +48,14 @@ class Tournaments:
         self._cache[tid] = t
         return t
 
-    def table(self, t: Tournament) -> list[Any]:
-        """The standings of `t` (cached by the stream's last seq: they depend on nothing else)."""
+    def table(self, t: Tournament) -> tuple[list[Any], dict[str, Any]]:
+        """The standings and crosstable of `t` (cached by the stream's last seq: they depend on
+        nothing else)."""
         key = (t.id, t.last_seq)
         found = self._tables.get(key)
         if found is None:
-            found = standings(t)
+            lines = standings(t)
+            found = (lines, crosstable(t, lines))
             self._tables = {k: v for k, v in self._tables.items() if k[0] != t.id}
             self._tables[key] = found
         return found

@@ -64,13 +64,16 @@ def summary_doc(t: Tournament) -> dict[str, Any]:
             "seed_commitment": t.seed_commitment, "seed": t.seed, "created_at": t.created_at, "seq": t.last_seq}
 
 
-def game_rows(t: Tournament, status: dict[str, tuple[str, list[str]]] | None = None) -> list[dict[str, Any]]:
-    """Every game of the tournament with its status, who is to move and their deadline (two
-    queries in all, whatever the number of games)."""
+def game_rows(t: Tournament, status: dict[str, tuple[str, list[str]]] | None = None,
+              only: int | None = None) -> list[dict[str, Any]]:
+    """Every game of the tournament (or of round `only`) with its status, who is to move and
+    their deadline (two queries in all, whatever the number of games)."""
     status = status if status is not None else svc().store.game_status(t.id)
     deadlines = _deadlines(t.id)
     rows = []
     for number, p in t.games():
+        if only is not None and number != only:
+            continue
         s, seats = status.get(p.game_id or "", ("missing", []))
         res = t.results.get(p.game_id or "")
         active = seats if s == "active" else []
@@ -92,16 +95,18 @@ def _deadlines(tid: str) -> dict[tuple[str, str], dict[str, Any]]:
     return {(d.game_id, d.seat): d.to_json(now) for d in clock.deadlines(tid, status=None) if d.status != "cleared"}
 
 
-def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | None = None) -> dict[str, Any]:
-    lines = svc().table(t)
+def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | None = None,
+                   only: int | None = None) -> dict[str, Any]:
+    """The whole tournament; `only` limits the games listed to that round."""
+    lines, table = svc().table(t)
     return {**summary_doc(t),
             "entrants_list": [{"player_id": e.player_id, "name": e.display_name, "withdrawn": e.withdrawn}
                               for e in t.entrants.values()],
             "rounds_list": [{"round": r.number, "byes": r.byes, "dice": r.dice,
                              **{k: v for k, v in r.extra.items()}} for r in sorted(t.rounds.values(),
                                                                                     key=lambda r: r.number)],
-            "games": game_rows(t, status), "standings": [line.to_json() for line in lines], "tiebreaks": tiebreak_names(t),
-            "crosstable": crosstable(t, lines),
+            "games": game_rows(t, status, only), "standings": [line.to_json() for line in lines],
+            "tiebreaks": tiebreak_names(t), "crosstable": table,
             "disputes": list(t.disputes.values()), "extensions": t.extensions, "timeouts": t.timeouts,
             "ended": t.ended, "champion": champion(t)}
 
@@ -171,7 +176,10 @@ def _current(tid: str) -> tuple[Tournament, dict[str, tuple[str, list[str]]]]:
 
 @tournaments_api.get("/<tid>")
 def api_get(tid: str) -> Response:
-    return jsonify(tournament_doc(*_current(tid)))
+    only = request.args.get("round", "")
+    if only and not only.isdigit():
+        raise ServiceError("round is a round number")
+    return jsonify(tournament_doc(*_current(tid), only=int(only) if only else None))
 
 
 @tournaments_api.post("/<tid>/register")
@@ -309,9 +317,9 @@ def create_page() -> Any:
 def show(tid: str) -> Any:
     t, status = _current(tid)
     me = current_player()
-    doc = tournament_doc(t, status)
     shown = request.args.get("round", "")
     shown_round = int(shown) if shown.isdigit() and int(shown) in t.rounds else t.current_round
+    doc = tournament_doc(t, status, shown_round)
     return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and me.id == t.director),
                            shown_round=shown_round,
                            entered=bool(me and me.id in t.entrants and not t.entrants[me.id].withdrawn))
