@@ -16,6 +16,7 @@ from marshmallow import Schema, ValidationError
 
 from rules import get_game
 from warlog.pageutil import PageError, check_csrf, error_page, finish, wants_json
+from warlog.players.store import PlayerError
 from warlog.players.web import current_player
 from warlog.service import ServiceError, Unprocessable
 from warlog.tournaments.bundle import bundle_lines
@@ -141,6 +142,11 @@ def _page(cursor: str | None) -> tuple[list[dict[str, Any]], str | None]:
 @tournaments_api.errorhandler(ServiceError)
 def _api_error(err: ServiceError) -> tuple[Response, int]:
     return jsonify({"error": err.message, **err.detail}), err.status
+
+
+@tournaments_api.errorhandler(PlayerError)
+def _api_player_error(err: PlayerError) -> tuple[Response, int]:
+    return jsonify({"error": str(err)}), err.status
 
 
 @tournaments_api.errorhandler(Exception)
@@ -275,6 +281,21 @@ def _page_service_error(err: ServiceError) -> Any:
 @tournaments_pages.errorhandler(PageError)
 def _page_error(err: PageError) -> Any:
     return error_page(err.status, err.title, err.message)
+
+
+@tournaments_pages.errorhandler(PlayerError)
+def _page_player_error(err: PlayerError) -> Any:
+    return error_page(err.status, "Not possible", str(err))
+
+
+@tournaments_pages.errorhandler(Exception)
+def _page_unexpected(err: Exception) -> Any:
+    from werkzeug.exceptions import HTTPException
+
+    if isinstance(err, HTTPException):
+        return error_page(err.code or 500, err.name, err.description or err.name)
+    current_app.logger.exception("unexpected error on a tournament page")
+    return error_page(500, "Something went wrong", "Nothing was recorded by this request; try again.")
 
 
 def _games_catalogue() -> list[dict[str, Any]]:
