@@ -109,6 +109,9 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
             if not is_outage(err):
                 raise
 
+    from warlog.tournaments.clockwire import attach_worker
+
+    attach_worker(store, rq_queue.enqueue)  # the clock's expiries become tournament events here too
     if burst:
         sweep(store, rq_queue.enqueue)
         for _, task in periodic_tasks():  # due notifications and deadlines

@@ -45,7 +45,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from typing import Mapping
+from typing import Any, Mapping
 
 from ledger.canonical import canonical_bytes, sha256_hex
 
@@ -92,6 +92,12 @@ def seed_in_force(seeds: list[tuple[int, bytes]], seq: int) -> bytes | None:
 def derive_blind(seed: bytes, game_id: str, seq: int) -> str:
     """The salt of the event at `seq` in a game with hidden information (scheme step 5)."""
     return hmac.new(seed, canonical_bytes({"blind": seq, "game": game_id}), hashlib.sha256).hexdigest()
+
+
+def dice_stream_of(created: Any) -> str:
+    """The name the dice of a game derive from (step 3's "game"): its id, or the `dice_stream`
+    its game_created event names (a duplicate tournament's games share one)."""
+    return str(created.payload.get("dice_stream") or created.game_id)
 
 
 class DerivedDice:

@@ -87,6 +87,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     extensions.init_app(app, store, queue)
 
+    from warlog import tournaments  # after the players: a tournament's entrants are players
+
+    tournaments.init_app(app)
     health.install(app)
     limits.install(app)
     log.info("%s", describe("web", db, app.config["WARLOG_REDIS"],

@@ -298,6 +298,11 @@ def verify(path: str, quiet: bool) -> None:
 
     with open(path, "rb") as fh:
         data = fh.read()
+    from warlog.tournaments.bundle import is_bundle
+
+    if is_bundle(data.split(b"\n", 1)[0]):  # a tournament bundle (warlog export-tournament)
+        _verify_bundle(data)
+        return
     count = data.count(b"\n")
     show = not quiet and sys.stderr.isatty() and count > 200
     try:
@@ -312,3 +317,43 @@ def verify(path: str, quiet: bool) -> None:
     click.echo(report.summary())
     for note in report.notes:
         click.echo(f"  note: {note}")
+
+
+def _verify_bundle(data: bytes) -> None:
+    from warlog.tournaments.bundle import verify_bundle_bytes
+    from warlog.verify import VerifyFailure
+
+    try:
+        report = verify_bundle_bytes(data)
+    except VerifyFailure as err:
+        click.echo(f"FAIL {err}")
+        sys.exit(1)
+    for game in report.games:
+        click.echo(f"  {game.summary()}")
+    click.echo(report.summary())
+    for note in report.notes:
+        click.echo(f"  note: {note}")
+
+
+@main.command("export-tournament", help="Write a tournament's bundle: its stream and every game's export.")
+@click.argument("tournament_id")
+@click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+@click.option("--out", "-o", type=click.Path(dir_okay=False), default=None)
+def export_tournament(tournament_id: str, db: str, out: str | None) -> None:
+    from ledger.store import open_store
+    from warlog.sqldb import SqlDb
+    from warlog.tournaments.bundle import bundle_lines
+    from warlog.tournaments.store import TournamentStore
+
+    store = open_store(db)
+    tstore = TournamentStore(SqlDb(store))
+    tstore.create_schema()
+    if tstore.last_seq(tournament_id) < 0:
+        raise click.ClickException(f"no tournament {tournament_id} in {db}")
+    stream = open(out, "w", encoding="utf-8") if out else sys.stdout
+    try:
+        for line in bundle_lines(store, tstore, tournament_id):
+            stream.write(line)
+    finally:
+        if out:
+            stream.close()

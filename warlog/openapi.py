@@ -94,9 +94,11 @@ def openapi_document() -> dict[str, Any]:
                           **{k: ERRORS[k] for k in ("403", "404")}}}},
     }
     from warlog.players import openapi as players_openapi  # players and clocks
+    from warlog.tournaments.openapi import tournament_paths
 
     spec.components.security_scheme(*players_openapi.security_scheme())
     paths.update(players_openapi.paths())
+    paths.update(tournament_paths(spec, _resp, ERRORS))  # uses the "player" scheme above
     for path, ops in paths.items():
         spec.path(path=path, operations=ops)
     return spec.to_dict()

@@ -14,8 +14,10 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ledger.dice import DerivedDice, ForcedThenDerived, commitment, derive_blind, new_seed, seed_in_force
-from ledger.events import DIRECTOR, GAME_ENDED, RESOLVED, SUBMITTED, Event, NewEvent
+from ledger.dice import (
+    DerivedDice, ForcedThenDerived, commitment, derive_blind, dice_stream_of, new_seed, seed_in_force,
+)
+from ledger.events import DIRECTOR, GAME_ENDED, RESOLVED, SEED_REVEALED, SUBMITTED, Event, NewEvent
 from ledger.store import Conflict, EventStore, SummaryUpdate
 from rules import game_of
 from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
@@ -172,7 +174,7 @@ class Resolver:
         entropy = self._entropy.get(game_id)
         if entropy is None:
             entropy = self._entropy[game_id] = entropy_of(self.store, game_id, len(created.payload["roles"]))
-        derived = DerivedDice(seed, game_id, submission.seq, entropy)
+        derived = DerivedDice(seed, dice_stream_of(created), submission.seq, entropy)
         sandbox = created.payload.get("sandbox")
         if sandbox and sandbox.get("dice"):
             used = sum(len(e.payload.get("dice", [])) for e in self.store.iter_events(game_id)

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ledger.canonical import state_hash
-from ledger.dice import SCHEME, DerivedDice, commitment, derive_blind, entropy_digest, new_seed, seed_in_force
+from ledger.dice import (
+    SCHEME, DerivedDice, commitment, derive_blind, dice_stream_of, entropy_digest, new_seed, seed_in_force,
+)
 from ledger.events import (
     DIRECTOR, GAME_CREATED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SEED_REVEALED, SUBMITTED, Event,
     NewEvent,
@@ -102,7 +104,10 @@ class Warlog:
 
     # -- commands --------------------------------------------------------------------
     def create_game(self, game_name: str, scenario: str | None, options: dict[str, Any] | None,
-                    sandbox: dict[str, Any] | None = None) -> dict[str, Any]:
+                    sandbox: dict[str, Any] | None = None, *, seed: bytes | None = None,
+                    dice_stream: str | None = None) -> dict[str, Any]:
+        """`seed` and `dice_stream` (a duplicate tournament's games: one seed, one dice stream name
+        in place of the game id, so the same choices meet the same dice) default to fresh ones."""
         game = self._game(game_name)
         scenarios = game.scenarios()
         scenario = scenario or next(iter(scenarios))
@@ -118,7 +123,7 @@ class Warlog:
         roles = list(game.roles(scenario))
         seat_tokens = {role: secrets.token_urlsafe(24) for role in roles}
         director_token = secrets.token_urlsafe(24)
-        seed = self.new_seed()
+        seed = seed or self.new_seed()
         game_id = self.new_id()
         payload = {
             "game": game.name,
@@ -132,6 +137,7 @@ class Warlog:
             "dice_scheme": SCHEME,
             "seed_commitment": commitment(seed),
             "sandbox": sandbox_doc,
+            **({"dice_stream": dice_stream} if dice_stream else {}),
         }
         self.store.append(game_id, -1, [NewEvent(GAME_CREATED, None, payload)], secret=seed,
                           game_info=(game.name, scenario, sandbox_doc is not None),
@@ -193,7 +199,7 @@ class Warlog:
         else:
             seed = self.store.secret(game_id)
             assert seed is not None
-            rec = RecordingDice(DerivedDice(seed, game_id, seq, digest))
+            rec = RecordingDice(DerivedDice(seed, dice_stream_of(created), seq, digest))
             state = game.setup(created.payload["scenario"], created.payload["options"], rec)
             dice = rec.to_json()
         return NewEvent(GAME_STARTED, None, {

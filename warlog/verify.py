@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from ledger.canonical import state_hash
-from ledger.dice import DerivedDice, ForcedThenDerived, derive_blind, entropy_digest
+from ledger.dice import DerivedDice, ForcedThenDerived, derive_blind, dice_stream_of, entropy_digest
 from ledger.events import (
     GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SEED_COMMITTED, SEED_REVEALED,
     SUBMITTED, ChainError, Event, check_chain,
@@ -136,7 +136,7 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             die: Any
             seed = seeds.at(sub.seq)
             if seed is not None:
-                die = DerivedDice(seed, report.game_id, sub.seq, entropy)
+                die = DerivedDice(seed, dice_stream_of(events[0]), sub.seq, entropy)
                 if sandbox.get("dice"):
                     die = ForcedThenDerived(list(sandbox["dice"]), forced_used, die)
             else:
@@ -249,7 +249,7 @@ def _check_start(game: Any, ev: Event, created: dict[str, Any], joined: dict[str
         expected = sandbox["state"]
     else:
         if seed is not None:
-            dice = RecordingDice(DerivedDice(seed, ev.game_id, ev.seq, digest))
+            dice = RecordingDice(DerivedDice(seed, created.get("dice_stream") or ev.game_id, ev.seq, digest))
             report.dice_derived += len(ev.payload.get("dice", []))
         else:
             dice = fixed_dice([d["value"] for d in ev.payload.get("dice", [])])

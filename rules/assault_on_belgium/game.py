@@ -7,6 +7,7 @@ from typing import Any
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, InvalidState, OptionSpec, Outcome, Scenario, State
 from rules.assault_on_belgium import battle_flow, flow, schema
+from rules.assault_on_belgium.board import ATTACKER, DEFENDER, land_units
 from rules.assault_on_belgium.data import World, load_world
 
 SCENARIO = "may-1940"
@@ -112,6 +113,23 @@ class AssaultOnBelgium(Game):
         if not r:
             return None
         return Outcome(r["winner"], f"{r['winner']} wins", r["reason"], "AoB 3")
+
+    def victory_status(self, state: State) -> dict[str, Any] | None:
+        """AoB 3: Germany wins iff Brussels and Antwerp each hold a German land unit and no
+        Belgian one once every battle is over; otherwise Belgium wins."""
+        w = self.world
+        held = {k: bool(land_units(state, w, ATTACKER, w.objectives[k])) and not land_units(state, w, DEFENDER,
+                                                                                              w.objectives[k])
+                for k in ("brussels", "antwerp")}
+        have = [k.capitalize() for k, v in held.items() if v]
+        need = [k.capitalize() for k, v in held.items() if not v]
+        return {"summary": (f"Germany holds {' and '.join(have) or 'neither objective'}"
+                            + (f"; still needs {' and '.join(need)}" if need else "; would win if it ends now")),
+                "sides": {ATTACKER: f"holds {', '.join(have) or 'no objective'}"
+                                    + (f"; needs {', '.join(need)}" if need else ""),
+                          DEFENDER: "wins unless Germany holds both objectives at the end"
+                                    + (f" (still holds {', '.join(need)})" if need else "")},
+                "rule": "AoB 3", "score": [len(have)]}
 
     def phase(self, state: State) -> str:
         ph = flow.PHASES[state["phase"]]

@@ -185,6 +185,14 @@ class Game(ABC):
         None (the default): nothing of this game's hidden state was drawn."""
         return None
 
+    def victory_status(self, state: State) -> dict[str, Any] | None:
+        """Optional: where the game stands against its victory conditions, for a director who
+        adjudicates an unfinished game (and to rank a duplicate tournament's finished games):
+        {"summary": words, "sides": {role: what it holds and still needs}, "rule": section,
+        "score": a list of integers that orders results, higher better (solitaire games)}.
+        Never decides anything; None when the game says nothing."""
+        return None
+
     def phase(self, state: State) -> str:
         """A short human label of where the game stands ("German land movement")."""
         return str(state.get("phase", ""))

@@ -12,6 +12,7 @@ from rules.core.chits import draw
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
 from rules.green_beret_vietnam import flow, schema
+from rules.green_beret_vietnam.board import net_score
 from rules.green_beret_vietnam.data import World, load_world
 
 SCENARIO = "campaign"
@@ -143,6 +144,19 @@ class GreenBeretVietnam(Game):
         if r["defeat"]:
             return Outcome(None, "Defeat", r["reason"], "GBV 5.0")
         return Outcome(None, f"{r['level']} ({r['level_jp']}), net {r['net']}", r["reason"], "GBV 5.0")
+
+    def victory_status(self, state: State) -> dict[str, Any] | None:
+        """GBV 5.0: the level by net score (missions accomplished less abandoned, teams and
+        leaders lost); losing every team is a defeat. `score` = [0 if defeated else 1, net]."""
+        r = state.get("result")
+        net = r["net"] if r else net_score(state)
+        defeat = bool(r and r["defeat"])
+        level = "Defeat" if defeat else self.world.level(net).name
+        t = state["tally"]
+        return {"summary": f"net {net}: {level}" + ("" if r else " if the game ended now"),
+                "sides": {"player": f"{len(t['accomplished'])} mission(s) accomplished, {len(t['abandoned'])} "
+                                    f"abandoned, {len(t['teams_lost'])} team(s) lost"},
+                "rule": "GBV 5.0", "score": [0 if defeat else 1, net]}
 
     def phase(self, state: State) -> str:
         label = str(flow.PHASE_LABEL.get(state["phase"], state["phase"]))

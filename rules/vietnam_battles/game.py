@@ -171,6 +171,20 @@ class VietnamBattles(Game):
             return None
         return Outcome(r.get("winner"), r["result"], r["reason"], r.get("rule", "VB 25.0"))
 
+    def victory_status(self, state: State) -> dict[str, Any] | None:
+        """VB 25.0 (The Boys of '67) and 26.0 (Snoopy's Nose): the end-of-game check as if the game
+        ended now, on a copy (it rolls no die). The Iron Triangle's condition is a secret die roll
+        (VB 27.0; H1): nothing is said of it before the end."""
+        if state.get("result"):
+            r = state["result"]
+            return {"summary": f"{r['result']}: {r['reason']}", "sides": {}, "rule": r.get("rule", "VB 25.0")}
+        if state.get("scenario") == "iron_triangle":
+            return {"summary": "the VC's victory condition is secret until the end (VB 27.0; H1)",
+                    "sides": {}, "rule": "VB 27.0"}
+        r = scenarios.victory(clone(state), self.w(state), [], immediate=False) or {}
+        return {"summary": f"if the game ended now: {r.get('result', 'undecided')} ({r.get('reason', '')})",
+                "sides": {}, "rule": r.get("rule", "VB 25.0" if state.get("scenario") == "boys67" else "VB 26.0")}
+
     def phase(self, state: State) -> str:
         if state["phase"] == "over":
             return "Game over"

@@ -1,0 +1,61 @@
+"""A tournament app on both ledgers, players with API tokens, and helpers to drive the API."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.players.conftest import close_app, make_app
+
+
+@pytest.fixture
+def tapp(db_url: str) -> Iterator[Flask]:
+    app = make_app(db_url)
+    yield app
+    close_app(app)
+
+
+class Desk:
+    """Players (each with a personal API token) and a tournament driven through the HTTP API."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app, self.client = app, app.test_client()
+        self.tokens: dict[str, str] = {}
+        self.ids: dict[str, str] = {}
+
+    def player(self, name: str) -> str:
+        store = self.app.extensions["warlog_players"]
+        p = store.register(name, f"{name.lower()}@example.org")
+        self.tokens[name], self.ids[name] = store.issue_token(p.id), p.id
+        return p.id
+
+    def auth(self, name: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[name]}"}
+
+    def post(self, path: str, who: str | None, body: dict[str, Any] | None = None, status: int = 200) -> Any:
+        r = self.client.post(path, json=body or {}, headers=self.auth(who) if who else {})
+        assert r.status_code == status, (path, r.status_code, r.get_json())
+        return r.get_json()
+
+    def get(self, path: str) -> Any:
+        r = self.client.get(path)
+        assert r.status_code == 200, (path, r.status_code, r.get_data(as_text=True)[:500])
+        return r.get_json()
+
+    def drain(self) -> None:
+        self.app.extensions["warlog_queue"].drain()
+
+    def name(self, pid: str) -> str:
+        return next(n for n, i in self.ids.items() if i == pid)
+
+
+@pytest.fixture
+def desk(tapp: Flask) -> Desk:
+    return Desk(tapp)
+
+
+def client_of(app: Flask) -> FlaskClient:
+    return app.test_client()

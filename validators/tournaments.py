@@ -1,0 +1,100 @@
+"""Schemas of the tournament API's request bodies (/api/v1/tournaments; unknown keys refused)."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from validators.actions import StrictSchema
+
+ID = validate.Length(min=1, max=100)
+TEXT = validate.Length(min=1, max=4000)
+
+
+class FormatSchema(StrictSchema):
+    kind = fields.String(required=True, validate=validate.OneOf(("swiss", "pools", "duplicate")))
+    rounds = fields.Integer(strict=True, validate=validate.Range(min=1, max=30))
+    engine = fields.String(validate=validate.OneOf(("dutch", "casual")))
+    pools = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
+    playoff = fields.Integer(strict=True, validate=validate.Range(min=0, max=8))  # qualifiers per pool
+
+
+class PointsSchema(StrictSchema):
+    win = fields.Integer(strict=True, validate=validate.Range(min=0, max=100))
+    draw = fields.Integer(strict=True, validate=validate.Range(min=0, max=100))
+    loss = fields.Integer(strict=True, validate=validate.Range(min=0, max=100))
+    bye = fields.Integer(strict=True, validate=validate.Range(min=0, max=100))
+
+
+class TimeControlSchema(StrictSchema):
+    """warlog.clock's time control: `per_move` (days a move) or `bank` (a chess clock in days)."""
+
+    mode = fields.String(validate=validate.OneOf(("per_move", "bank")))
+    days = fields.Integer(strict=True, validate=validate.Range(min=1, max=365))
+    bank_days = fields.Integer(strict=True, validate=validate.Range(min=0, max=365))
+    increment_hours = fields.Integer(strict=True, validate=validate.Range(min=0, max=24 * 30))
+    extension_days = fields.Integer(strict=True, validate=validate.Range(min=0, max=60))
+    remind_hours = fields.Integer(strict=True, validate=validate.Range(min=0, max=24 * 30))
+    policy = fields.String(validate=validate.OneOf(("notify_director", "extend", "forfeit")))
+    then = fields.String(validate=validate.OneOf(("notify_director", "forfeit")))
+
+
+class CreateTournamentSchema(StrictSchema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=120))
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    scenario = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    format = fields.Nested(FormatSchema, required=True)
+    points = fields.Nested(PointsSchema, load_default=None, allow_none=True)
+    time_control = fields.Nested(TimeControlSchema, load_default=None, allow_none=True)
+
+
+class WithdrawSchema(StrictSchema):
+    player_id = fields.String(load_default=None, allow_none=True, validate=ID)
+    reason = fields.String(load_default="", validate=validate.Length(max=4000))
+
+
+class SeatsSchema(StrictSchema):
+    seats = fields.Dict(keys=fields.String(), values=fields.String(validate=ID), required=True)
+
+
+class RepairSchema(StrictSchema):
+    pairings = fields.List(fields.Nested(SeatsSchema), required=True, validate=validate.Length(max=2048))
+    byes = fields.List(fields.String(validate=ID), load_default=list)
+    reason = fields.String(required=True, validate=TEXT)
+
+
+class AdjudicateSchema(StrictSchema):
+    decision = fields.String(required=True, validate=validate.OneOf(("win", "draw", "forfeit", "end")))
+    winner = fields.String(load_default=None, allow_none=True, validate=ID)
+    reason = fields.String(required=True, validate=TEXT)
+
+
+class ExtendSchema(StrictSchema):
+    player_id = fields.String(required=True, validate=ID)
+    days = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=60))
+    reason = fields.String(required=True, validate=TEXT)
+
+
+class DisputeSchema(StrictSchema):
+    game_id = fields.String(required=True, validate=ID)
+    seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    text = fields.String(required=True, validate=TEXT)
+
+
+class DisputeRulingSchema(StrictSchema):
+    kind = fields.String(required=True, validate=validate.OneOf(("void", "adjust", "award")))
+    target = fields.Integer(strict=True, validate=validate.Range(min=0))
+    re_resolve = fields.Boolean(load_default=False)
+    patch = fields.List(fields.Dict())
+    winner = fields.String(allow_none=True)
+    result = fields.String(validate=validate.Length(min=1, max=200))
+
+
+class AnswerSchema(StrictSchema):
+    decision = fields.String(required=True, validate=validate.OneOf(("dismiss", "rule")))
+    text = fields.String(required=True, validate=TEXT)
+    ruling = fields.Nested(DisputeRulingSchema, load_default=None, allow_none=True)
+
+
+SCHEMAS = {"CreateTournament": CreateTournamentSchema, "Withdraw": WithdrawSchema, "Repair": RepairSchema,
+           "Adjudicate": AdjudicateSchema, "Extend": ExtendSchema, "Dispute": DisputeSchema, "Answer": AnswerSchema}

@@ -1,0 +1,29 @@
+"""Tournaments: a stream in the ledger per tournament, formats, standings, bundle verify (docs/tournaments.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+
+def init_app(app: Flask) -> Any:
+    """Build the tournament service on the app's ledger and players; register its routes."""
+    from warlog.sqldb import SqlDb
+    from warlog.tournaments.service import Tournaments
+    from warlog.tournaments.store import TournamentStore
+    from warlog.tournaments.web import init_app as init_web
+
+    warlog = app.extensions["warlog"]
+    store = TournamentStore(SqlDb(warlog.store))
+    store.create_schema()
+    notifier = app.extensions.get("warlog_notifier")
+    service = Tournaments(warlog, store, app.extensions.get("warlog_players"),
+                          notifier.notify if notifier is not None else None)
+    init_web(app, service)
+    clock = app.extensions.get("warlog_clock")
+    if clock is not None:
+        from warlog.tournaments.clockwire import attach
+
+        attach(clock, service)
+    return service

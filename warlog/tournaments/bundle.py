@@ -1,0 +1,240 @@
+"""A tournament bundle: one file with the tournament's stream and every game's export, and its
+offline verification (docs/tournaments.md).
+
+Format: JSON Lines. Line 1 is the header {"warlog_bundle": 1, "tournament": id, "games": [ids]};
+then the tournament's events and each game's events, one canonical event per line, exactly as
+in a game's export (each stream's events in seq order).
+
+`verify_bundle` checks every game as `warlog verify` does, checks the tournament's chain, and
+replays the tournament: every round's pairing is re-derived (with the dice re-derived from the
+revealed pairing seed, or replayed as recorded before the reveal) from the results recorded
+before it, every result is re-read from its game's ledger (the game's event at `final_seq` must
+have `final_hash`), and the final standings are recomputed. It fails naming the first event
+that does not reproduce.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator
+
+from ledger.canonical import canonical_bytes
+from ledger.events import ChainError, Event
+from ledger.export import export_lines
+from ledger.fold import fold as fold_game
+from warlog.tournaments import events as T
+from warlog.tournaments.model import ModelError, Tournament, apply, pairings_doc
+from warlog.tournaments.pairing import DiceMismatch, PairingDice, PairingError, pair_next
+from warlog.tournaments.standings import standings_doc
+from warlog.verify import VerifyFailure, verify_events
+
+BUNDLE_VERSION = 1
+
+
+def is_bundle(first_line: bytes | str) -> bool:
+    try:
+        doc = json.loads(first_line)
+    except ValueError:
+        return False
+    return isinstance(doc, dict) and "warlog_bundle" in doc
+
+
+def bundle_lines(ledger_store: Any, tournament_store: Any, tid: str) -> Iterator[str]:
+    events = tournament_store.read(tid)
+    games = [p["game_id"] for ev in events if ev.type in (T.ROUND_PAIRED, T.REPAIRED)
+             for p in ev.payload["pairings"] if p.get("game_id")]
+    games = list(dict.fromkeys(games))
+    yield json.dumps({"warlog_bundle": BUNDLE_VERSION, "tournament": tid, "games": games}) + "\n"
+    for ev in events:
+        yield canonical_bytes(ev.to_json()).decode("utf-8") + "\n"
+    for gid in games:
+        yield from export_lines(ledger_store, gid)
+
+
+class BundleFailure(VerifyFailure):
+    def __init__(self, stream: str, seq: int | None, reason: str) -> None:
+        super().__init__(seq, reason)
+        where = f"tournament {stream} event {seq}" if seq is not None else f"bundle ({stream})"
+        self.args = (f"{where}: {reason}",)
+        self.stream = stream
+
+
+@dataclass
+class BundleReport:
+    tournament: str = ""
+    name: str = ""
+    events: int = 0
+    games: list[Any] = field(default_factory=list)
+    rounds: int = 0
+    results: int = 0
+    seed_revealed: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        fair = ("pairing dice re-derived from the revealed seed" if self.seed_revealed
+                else "pairing seed not revealed yet: pairing dice replayed as recorded")
+        return (f"OK tournament {self.tournament} ({self.name}): {self.events} events, chain intact, "
+                f"{self.rounds} round(s) re-paired, {self.results} result(s) re-read from their games, "
+                f"standings reproduced; {len(self.games)} game(s) verified; {fair}")
+
+
+def _parse(lines: Iterable[bytes | str]) -> tuple[dict[str, Any], dict[str, list[Event]]]:
+    streams: dict[str, list[Event]] = {}
+    header: dict[str, Any] | None = None
+    for number, raw in enumerate(lines, start=1):
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        text = text.rstrip("\r\n")
+        if not text:
+            continue
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            raise BundleFailure("file", None, f"line {number} is not JSON ({exc})") from None
+        if header is None:
+            if not isinstance(doc, dict) or doc.get("warlog_bundle") != BUNDLE_VERSION:
+                raise BundleFailure("file", None, "line 1 is not a version 1 bundle header")
+            header = doc
+            continue
+        try:
+            ev = Event.from_json(doc)
+            if canonical_bytes(doc) != text.encode("utf-8"):
+                raise ValueError("not in canonical form")
+        except ValueError as exc:
+            raise BundleFailure("file", None, f"line {number}: {exc}") from None
+        streams.setdefault(ev.game_id, []).append(ev)
+    if header is None:
+        raise BundleFailure("file", None, "the bundle is empty")
+    return header, streams
+
+
+def verify_bundle_bytes(data: bytes) -> BundleReport:
+    return verify_bundle(data.splitlines(keepends=True))
+
+
+def verify_bundle(lines: Iterable[bytes | str]) -> BundleReport:
+    header, streams = _parse(lines)
+    tid = str(header.get("tournament"))
+    events = streams.pop(tid, [])
+    if not events:
+        raise BundleFailure(tid, None, "the bundle holds no event of its tournament")
+    try:
+        T.check_stream(events)
+    except ChainError as err:
+        raise BundleFailure(tid, err.seq, err.reason) from None
+    report = BundleReport(tournament=tid, events=len(events))
+    for gid in header.get("games", []):
+        if gid not in streams:
+            raise BundleFailure(tid, None, f"game {gid} is missing from the bundle")
+        try:
+            report.games.append(verify_events(streams[gid]))
+        except VerifyFailure as err:
+            raise VerifyFailure(err.seq, f"game {gid}: {err.reason}") from None
+    seed = _revealed(events, tid)
+    report.seed_revealed = seed is not None
+    t: Tournament | None = None
+    for ev in events:
+        try:
+            if ev.type in (T.ROUND_PAIRED,) and t is not None:
+                _check_pairing(t, ev, seed, streams)
+                report.rounds += 1
+            elif ev.type == T.REPAIRED and t is not None:
+                _check_repairing(t, ev, streams)
+            elif ev.type == T.RESULT and t is not None:
+                _check_result(t, ev, streams)
+                report.results += 1
+            elif ev.type == T.ENDED and t is not None:
+                if ev.payload.get("standings") != standings_doc(t):
+                    raise BundleFailure(tid, ev.seq, "the final standings do not reproduce from the results")
+            t = apply(t, ev)
+        except ModelError as err:
+            raise BundleFailure(tid, err.seq, err.reason) from None
+    assert t is not None
+    report.name = t.name
+    if not report.seed_revealed:
+        report.notes.append("the pairing seed is not revealed: pairing dice were replayed, not re-derived")
+    return report
+
+
+def _revealed(events: list[Event], tid: str) -> bytes | None:
+    commit = events[0].payload.get("seed_commitment")
+    for ev in events:
+        if ev.type == T.SEED_REVEALED:
+            try:
+                seed = bytes.fromhex(ev.payload["seed"])
+            except (KeyError, ValueError, TypeError):
+                raise BundleFailure(tid, ev.seq, "the revealed seed is not hex") from None
+            if hashlib.sha256(seed).hexdigest() != commit:
+                raise BundleFailure(tid, ev.seq, "the revealed seed does not match the commitment in event 0")
+            return seed
+    return None
+
+
+def _check_game(t: Tournament, ev: Event, gid: str | None, streams: dict[str, list[Event]]) -> None:
+    if not gid or gid not in streams:
+        raise BundleFailure(t.id, ev.seq, f"names game {gid}, which is not in the bundle")
+    created = streams[gid][0].payload
+    if (created.get("game"), created.get("scenario"), created.get("options")) != (t.game, t.scenario, t.options):
+        raise BundleFailure(t.id, ev.seq, f"game {gid} is not of the tournament's game, scenario and options")
+
+
+def _check_pairing(t: Tournament, ev: Event, seed: bytes | None, streams: dict[str, list[Event]]) -> None:
+    p = ev.payload
+    dice = PairingDice(seed, t.id, ev.seq, p.get("dice"))
+    try:
+        proposal = pair_next(t, dice)
+    except (PairingError, DiceMismatch) as err:
+        raise BundleFailure(t.id, ev.seq, f"this round cannot be re-paired: {err}") from None
+    recorded = [{k: v for k, v in q.items() if k != "game_id"} for q in p["pairings"]]
+    if recorded != pairings_doc(proposal.pairings, with_games=False):
+        raise BundleFailure(t.id, ev.seq, f"round {p['round']}'s pairings do not reproduce from the results before it")
+    if p.get("byes") != proposal.byes:
+        raise BundleFailure(t.id, ev.seq, f"round {p['round']}'s byes do not reproduce")
+    if p.get("dice") != proposal.dice:
+        raise BundleFailure(t.id, ev.seq, "the pairing dice do not re-derive from the revealed seed")
+    for key, value in proposal.extra.items():
+        if p.get(key) != value:
+            raise BundleFailure(t.id, ev.seq, f"{key} does not reproduce")
+    commitments = set()
+    for q in p["pairings"]:
+        _check_game(t, ev, q.get("game_id"), streams)
+        commitments.add(streams[q["game_id"]][0].payload.get("seed_commitment"))
+    if t.kind == "duplicate" and len(commitments) > 1:
+        raise BundleFailure(t.id, ev.seq, "the games of a duplicate round do not share one seed")
+    if t.kind == "duplicate" and "game_seed_commitment" in p and commitments - {p["game_seed_commitment"]}:
+        raise BundleFailure(t.id, ev.seq, "a duplicate game's seed is not the round's committed seed")
+
+
+def _check_repairing(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> None:
+    p = ev.payload
+    if not str(p.get("reason", "")).strip():
+        raise BundleFailure(t.id, ev.seq, "a manual re-pairing without a reason")
+    placed = [pid for q in p["pairings"] for pid in q["seats"].values()] + list(p.get("byes", []))
+    if sorted(placed) != sorted(t.active_entrants()):
+        raise BundleFailure(t.id, ev.seq, "the re-pairing does not place every active entrant exactly once")
+    for q in p["pairings"]:
+        _check_game(t, ev, q.get("game_id"), streams)
+
+
+def _check_result(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> None:
+    from warlog.tournaments.service import result_from_game
+
+    p = ev.payload
+    found = t.game_round(p.get("game_id", ""))
+    if found is None:
+        raise BundleFailure(t.id, ev.seq, f"a result for game {p.get('game_id')}, which no round pairs")
+    events = streams.get(p["game_id"]) or []
+    final_seq = p.get("final_seq")
+    if not isinstance(final_seq, int) or not 0 <= final_seq < len(events) or events[final_seq].hash != p.get("final_hash"):
+        raise BundleFailure(t.id, ev.seq, f"the final event it names is not in game {p['game_id']}'s ledger")
+    prefix = events[: final_seq + 1]
+    try:
+        state = fold_game(prefix)
+        again = result_from_game(t, found[0], found[1], prefix, state)
+    except ValueError as err:
+        raise BundleFailure(t.id, ev.seq, str(err)) from None
+    for key in ("round", "winner", "points", "how", "outcome", "score"):
+        if p.get(key) != again.get(key):
+            raise BundleFailure(t.id, ev.seq, f"the result's {key} is not what game {p['game_id']}'s ledger gives "
+                                              f"(recorded {p.get(key)!r}, the game gives {again.get(key)!r})")

@@ -1,0 +1,67 @@
+"""A tournament's stream: events of their own types in the games' ledger (docs/tournaments.md).
+
+A tournament is one more stream in the `events` table: its id (``t`` + 16 hex digits) in the
+`game_id` column, seq 0, 1, 2, … gapless, each event's hash over the same canonical body as a
+game's event (ledger.events.event_body) and chained to the one before. Only the type names
+differ, so a game's checker never mistakes a tournament for a game (and the other way round).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ledger.canonical import GENESIS_HASH, canonical_bytes, sha256_hex
+from ledger.events import ChainError, Event, event_body
+
+# Stable type names. Never rename one: old ledgers carry them.
+CREATED = "tournament_created"  # name, game, scenario, options, format, points, seed commitment, director
+REGISTERED = "entrant_registered"  # player_id, display_name
+WITHDRAWN = "entrant_withdrawn"  # player_id, reason
+ROUND_PAIRED = "round_paired"  # round, pairings (seats -> player), byes, dice; then the games made for them
+REPAIRED = "round_repaired"  # a director's manual re-pairing of a round, with its reason
+RESULT = "result_recorded"  # round, game_id, result, points, how (played/adjudicated/forfeit), final hash
+EXTENSION = "extension_granted"  # game_id, player_id, days, reason (by policy or the director)
+TIMEOUT = "deadline_expired"  # game_id, player_id, policy applied
+DISPUTE = "dispute_raised"  # game_id, seq, player_id, text
+RULING = "ruling_made"  # dispute id (its seq), decision (ruling/dismissal), text, game ruling seq
+ENDED = "tournament_ended"  # final standings
+SEED_REVEALED = "tournament_seed_revealed"  # the pairing seed and its commitment
+
+TYPES = (CREATED, REGISTERED, WITHDRAWN, ROUND_PAIRED, REPAIRED, RESULT, EXTENSION, TIMEOUT, DISPUTE, RULING,
+         ENDED, SEED_REVEALED)
+
+ID_PREFIX = "t"
+
+
+def is_tournament_id(value: str) -> bool:
+    return (isinstance(value, str) and len(value) == 17 and value.startswith(ID_PREFIX)
+            and all(c in "0123456789abcdef" for c in value[1:]))
+
+
+def seal(stream_id: str, seq: int, type_: str, seat: str | None, payload: dict[str, Any], recorded_at: str,
+         prev_hash: str) -> Event:
+    """A chained tournament event at `seq` (the same hashing as a game's event)."""
+    if type_ not in TYPES:
+        raise ValueError(f"unknown tournament event type {type_!r}")
+    body = event_body(stream_id, seq, type_, seat, payload, recorded_at, prev_hash)
+    return Event(stream_id, seq, type_, seat, payload, recorded_at, prev_hash, sha256_hex(canonical_bytes(body)))
+
+
+def check_stream(events: Iterable[Event]) -> int:
+    """Gapless from 0, every hash right and linked, only tournament types; ChainError names the first bad one."""
+    prev, stream, count = GENESIS_HASH, None, 0
+    for expected, ev in enumerate(events):
+        stream = stream or ev.game_id
+        if ev.game_id != stream:
+            raise ChainError(ev.seq, f"belongs to stream {ev.game_id}, not {stream}")
+        if ev.seq != expected:
+            raise ChainError(ev.seq, f"expected sequence number {expected} (the stream is gapless from 0)")
+        if ev.type not in TYPES:
+            raise ChainError(ev.seq, f"not a tournament event type: {ev.type!r}")
+        if ev.prev_hash != prev:
+            raise ChainError(ev.seq, "prev_hash does not match the previous event's hash")
+        if ev.computed_hash() != ev.hash:
+            raise ChainError(ev.seq, "hash does not match the event's content (it was altered)")
+        prev = ev.hash
+        count += 1
+    return count

@@ -1,0 +1,216 @@
+"""A tournament's state folded from its stream (pure: no I/O, no clock, no floats in results).
+
+`fold(events)` gives a `Tournament`: its settings, entrants in registration order, each round's
+pairings (the latest re-pairing of a round wins) and every recorded result. Pairing
+(`warlog.tournaments.pairing`) and standings (`warlog.tournaments.standings`) read only this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ledger.events import Event
+from warlog.tournaments import events as T
+
+FORMATS = ("swiss", "pools", "duplicate")
+DEFAULT_POINTS = {"win": 2, "draw": 1, "loss": 0, "bye": 2}  # integers: a draw is half a win
+
+
+@dataclass
+class Entrant:
+    player_id: str
+    display_name: str
+    seq: int  # the registration event
+    withdrawn: bool = False
+
+
+@dataclass
+class Pairing:
+    """One table: `seats` role -> player id (one seat in a solitaire game), its game once made."""
+
+    table: int
+    seats: dict[str, str]
+    game_id: str | None = None
+    pool: int | None = None
+
+    def players(self) -> list[str]:
+        return list(self.seats.values())
+
+
+@dataclass
+class Round:
+    number: int
+    seq: int  # the event that paired it (or re-paired it last)
+    pairings: list[Pairing]
+    byes: list[str]
+    dice: list[dict[str, Any]]
+    extra: dict[str, Any] = field(default_factory=dict)  # format data: starting order, pools
+
+
+@dataclass
+class Result:
+    """A game's result: `points` per player id; `winner` None for a draw; `score` (duplicate) the
+    game's own measure of the solitaire result."""
+
+    round: int
+    game_id: str
+    points: dict[str, int]
+    winner: str | None
+    how: str  # played | adjudicated | forfeit
+    seq: int
+    score: list[int] | None = None
+
+
+@dataclass
+class Tournament:
+    id: str
+    name: str
+    game: str
+    scenario: str
+    options: dict[str, Any]
+    roles: list[str]
+    format: dict[str, Any]
+    points: dict[str, int]
+    director: str
+    seed_commitment: str
+    created_at: str
+    time_control: dict[str, Any] = field(default_factory=dict)
+    entrants: dict[str, Entrant] = field(default_factory=dict)
+    rounds: dict[int, Round] = field(default_factory=dict)
+    results: dict[str, Result] = field(default_factory=dict)  # game id -> result
+    extensions: list[dict[str, Any]] = field(default_factory=list)
+    timeouts: list[dict[str, Any]] = field(default_factory=list)
+    disputes: dict[int, dict[str, Any]] = field(default_factory=dict)  # seq -> dispute (with its answer)
+    ended: dict[str, Any] | None = None
+    seed: str | None = None
+    last_seq: int = -1
+    last_hash: str = ""
+
+    @property
+    def kind(self) -> str:
+        return str(self.format["kind"])
+
+    @property
+    def total_rounds(self) -> int:
+        return int(self.format.get("rounds", 1))
+
+    @property
+    def current_round(self) -> int:
+        return max(self.rounds, default=0)
+
+    @property
+    def status(self) -> str:
+        if self.ended is not None:
+            return "ended"
+        return "running" if self.rounds else "registration"
+
+    def active_entrants(self) -> list[str]:
+        return [e.player_id for e in self.entrants.values() if not e.withdrawn]
+
+    def games(self) -> list[tuple[int, Pairing]]:
+        return [(r.number, p) for r in sorted(self.rounds.values(), key=lambda r: r.number) for p in r.pairings]
+
+    def game_round(self, game_id: str) -> tuple[int, Pairing] | None:
+        for number, p in self.games():
+            if p.game_id == game_id:
+                return number, p
+        return None
+
+    def round_complete(self, number: int) -> bool:
+        r = self.rounds.get(number)
+        return r is not None and all(p.game_id in self.results for p in r.pairings)
+
+    def name_of(self, player_id: str) -> str:
+        e = self.entrants.get(player_id)
+        return e.display_name if e else player_id
+
+
+class ModelError(ValueError):
+    """An event that does not fit the stream before it (its seq names it)."""
+
+    def __init__(self, seq: int, message: str) -> None:
+        super().__init__(f"event {seq}: {message}")
+        self.seq, self.reason = seq, message
+
+
+def pairings_from(doc: list[dict[str, Any]]) -> list[Pairing]:
+    return [Pairing(int(p["table"]), dict(p["seats"]), p.get("game_id"), p.get("pool")) for p in doc]
+
+
+def pairings_doc(pairings: list[Pairing], with_games: bool = True) -> list[dict[str, Any]]:
+    out = []
+    for p in pairings:
+        d: dict[str, Any] = {"table": p.table, "seats": dict(p.seats)}
+        if p.pool is not None:
+            d["pool"] = p.pool
+        if with_games:
+            d["game_id"] = p.game_id
+        out.append(d)
+    return out
+
+
+def apply(t: Tournament | None, ev: Event) -> Tournament:
+    """The tournament after `ev` (raises ModelError if `ev` cannot follow)."""
+    p = ev.payload
+    if t is None:
+        if ev.type != T.CREATED:
+            raise ModelError(ev.seq, "the first event of a tournament must be tournament_created")
+        return Tournament(ev.game_id, p["name"], p["game"], p["scenario"], dict(p["options"]), list(p["roles"]),
+                          dict(p["format"]), dict(p["points"]), p["director"], p["seed_commitment"],
+                          ev.recorded_at, dict(p.get("time_control") or {}), last_seq=ev.seq, last_hash=ev.hash)
+    if ev.type == T.REGISTERED:
+        if p["player_id"] in t.entrants and not t.entrants[p["player_id"]].withdrawn:
+            raise ModelError(ev.seq, f"{p['player_id']} is registered already")
+        t.entrants[p["player_id"]] = Entrant(p["player_id"], p["display_name"], ev.seq)
+    elif ev.type == T.WITHDRAWN:
+        if p["player_id"] not in t.entrants:
+            raise ModelError(ev.seq, f"{p['player_id']} is not an entrant")
+        t.entrants[p["player_id"]].withdrawn = True
+    elif ev.type in (T.ROUND_PAIRED, T.REPAIRED):
+        number = int(p["round"])
+        if ev.type == T.ROUND_PAIRED and number != t.current_round + 1:
+            raise ModelError(ev.seq, f"round {number} paired after round {t.current_round}")
+        if ev.type == T.REPAIRED and number not in t.rounds:
+            raise ModelError(ev.seq, f"round {number} re-paired before it was paired")
+        extra = {k: v for k, v in p.items() if k not in ("round", "pairings", "byes", "dice", "reason")}
+        if ev.type == T.REPAIRED:
+            extra = {**t.rounds[number].extra, "repaired": p.get("reason", "")}
+            keep = {q.get("game_id") for q in p["pairings"]}
+            for old in t.rounds[number].pairings:  # results of games the re-pairing replaced no longer count
+                if old.game_id and old.game_id not in keep:
+                    t.results.pop(old.game_id, None)
+        t.rounds[number] = Round(number, ev.seq, pairings_from(p["pairings"]), list(p.get("byes", [])),
+                                 list(p.get("dice", [])), extra)
+    elif ev.type == T.RESULT:
+        t.results[p["game_id"]] = Result(int(p["round"]), p["game_id"], dict(p["points"]), p.get("winner"),
+                                         p["how"], ev.seq, p.get("score"))
+    elif ev.type == T.EXTENSION:
+        t.extensions.append({**p, "seq": ev.seq, "at": ev.recorded_at})
+    elif ev.type == T.TIMEOUT:
+        t.timeouts.append({**p, "seq": ev.seq, "at": ev.recorded_at})
+    elif ev.type == T.DISPUTE:
+        t.disputes[ev.seq] = {**p, "seq": ev.seq, "at": ev.recorded_at, "answer": None}
+    elif ev.type == T.RULING:
+        target = t.disputes.get(int(p.get("dispute", -1)))
+        if p.get("dispute") is not None:
+            if target is None:
+                raise ModelError(ev.seq, f"answers dispute {p.get('dispute')}, which is not in the stream")
+            target["answer"] = {**p, "seq": ev.seq, "at": ev.recorded_at}
+    elif ev.type == T.ENDED:
+        t.ended = dict(p)
+    elif ev.type == T.SEED_REVEALED:
+        t.seed = p["seed"]
+    elif ev.type == T.CREATED:
+        raise ModelError(ev.seq, "a second tournament_created")
+    t.last_seq, t.last_hash = ev.seq, ev.hash
+    return t
+
+
+def fold(events: Iterable[Event]) -> Tournament:
+    t: Tournament | None = None
+    for ev in events:
+        t = apply(t, ev)
+    if t is None:
+        raise ModelError(0, "the stream is empty")
+    return t

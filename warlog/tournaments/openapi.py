@@ -1,0 +1,74 @@
+"""The tournament API's part of the OpenAPI document (schemas from validators.tournaments)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from validators.tournaments import SCHEMAS
+
+PLAYER = [{"player": []}]
+
+
+def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dict[str, Any]) -> dict[str, Any]:
+    for name, schema in SCHEMAS.items():
+        spec.components.schema(name, schema=schema)
+
+    def body(ref: str) -> dict[str, Any]:
+        return {"content": {"application/json": {"schema": ref}}}
+
+    def err(*codes: str) -> dict[str, Any]:
+        return {k: errors[k] for k in codes if k in errors}
+
+    tid = {"name": "tid", "in": "path", "required": True, "schema": {"type": "string"}}
+    gid = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    base = "/api/v1/tournaments"
+    act = err("403", "404", "409", "422")
+    return {
+        base: {
+            "get": {"summary": "tournaments, newest first, 25 a page", "parameters": [
+                {"name": "cursor", "in": "query", "schema": {"type": "string"}}],
+                "responses": {"200": resp("tournaments and next_cursor")}},
+            "post": {"summary": "create a tournament (the caller directs it)", "security": PLAYER,
+                     "requestBody": body("CreateTournament"), "responses": {"201": resp("the tournament"), **act}}},
+        base + "/ratings": {"get": {"summary": "OpenSkill ratings re-derived from every tournament result",
+                                    "responses": {"200": resp("ratings")}}},
+        base + "/{tid}": {"get": {"summary": "the tournament: entrants, rounds, games (status, deadline), "
+                                             "standings, crosstable, disputes", "parameters": [tid, {
+                                      "name": "round", "in": "query", "schema": {"type": "integer"},
+                                      "description": "list only this round's games"}],
+                                  "responses": {"200": resp("ok"), **err("404")}}},
+        base + "/{tid}/register": {"post": {"summary": "register the caller", "parameters": [tid],
+                                            "security": PLAYER, "responses": {"200": resp("ok"), **act}}},
+        base + "/{tid}/withdraw": {"post": {"summary": "withdraw (oneself; the director: anyone)",
+                                            "parameters": [tid], "security": PLAYER, "requestBody": body("Withdraw"),
+                                            "responses": {"200": resp("ok"), **act}}},
+        base + "/{tid}/rounds": {"post": {"summary": "director: pair the next round and make its games",
+                                          "parameters": [tid], "security": PLAYER,
+                                          "responses": {"201": resp("the tournament"), **act}}},
+        base + "/{tid}/rounds/{number}/repair": {"post": {
+            "summary": "director: re-pair the current round by hand, with a reason", "security": PLAYER,
+            "parameters": [tid, {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}],
+            "requestBody": body("Repair"), "responses": {"200": resp("the tournament"), **act}}},
+        base + "/{tid}/games/{game_id}/adjudicate": {"post": {
+            "summary": "director: award a win, draw or forfeit (duplicate: end) — a ruling in the game, then the "
+                       "tournament's result", "parameters": [tid, gid], "security": PLAYER,
+            "requestBody": body("Adjudicate"), "responses": {"202": resp("the game ruling's submission"), **act}}},
+        base + "/{tid}/games/{game_id}/extend": {"post": {
+            "summary": "director: extend a player's deadline", "parameters": [tid, gid], "security": PLAYER,
+            "requestBody": body("Extend"), "responses": {"200": resp("ok"), **act}}},
+        base + "/{tid}/disputes": {"post": {"summary": "a player disputes an event of their game",
+                                            "parameters": [tid], "security": PLAYER, "requestBody": body("Dispute"),
+                                            "responses": {"201": resp("the dispute's seq"), **act}}},
+        base + "/{tid}/disputes/{dispute}": {"post": {
+            "summary": "director: dismiss a dispute, or rule (void, adjust, award) in the game",
+            "parameters": [tid, {"name": "dispute", "in": "path", "required": True, "schema": {"type": "integer"}}],
+            "security": PLAYER, "requestBody": body("Answer"), "responses": {"200": resp("the dispute"), **act}}},
+        base + "/{tid}/end": {"post": {"summary": "director: end after the last round; reveals the pairing seed",
+                                       "parameters": [tid], "security": PLAYER,
+                                       "responses": {"200": resp("the tournament"), **act}}},
+        base + "/{tid}/export": {"get": {
+            "summary": "the bundle: the tournament's stream and every game's export (warlog verify checks it)",
+            "parameters": [tid], "responses": {"200": {"description": "JSON Lines, a header line first",
+                                                       "content": {"application/x-ndjson": {"schema": {
+                                                           "type": "string"}}}}, **err("404")}}},
+    }

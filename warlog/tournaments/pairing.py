@@ -1,0 +1,364 @@
+"""Pairing a tournament's next round, re-derivable by anyone (docs/tournaments.md).
+
+Every choice that is not decided by the results is decided by provable dice: die number i of
+the event at position `seq` of tournament `T` is `ledger.dice.derive_die(seed, T, seq, i, "",
+faces)` — the games' scheme with the tournament's committed pairing seed. The starting order is
+a Fisher–Yates shuffle of the entrants by those dice, and the first round's side (who plays the
+first role at the top table) is one more die.
+
+* Swiss: the FIDE Dutch system (C.04.3) of the `caissify-pairings` library (or its simpler
+  `casual` engine, much faster on large fields), fed each entrant's score, side history
+  ("white" = the scenario's first role), floats, byes and previous opponents, so that nobody
+  meets the same opponent twice and sides alternate.
+* Pools: entrants dealt into even pools in snake order of the starting order; each pool is a
+  FIDE Berger round robin (same library), which balances sides; an odd pool gives a bye a round.
+* Duplicate: every entrant plays their own game of the solitaire scenario, all from one seed
+  (`duplicate_seed`), so that the same choices meet the same dice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.canonical import canonical_bytes
+from ledger.dice import derive_die
+from warlog.tournaments.model import Pairing, Tournament
+
+
+class PairingError(ValueError):
+    """The round cannot be paired now (not enough entrants, the previous round unfinished…)."""
+
+
+class DiceMismatch(ValueError):
+    """A recorded die does not fit the die the pairing asked for."""
+
+
+class PairingDice:
+    """The dice of the pairing event at `seq`: derived from the seed, or (before the seed is
+    revealed) the recorded values replayed. Records every die it gives."""
+
+    def __init__(self, seed: bytes | None, tournament_id: str, seq: int,
+                 recorded: list[dict[str, Any]] | None = None) -> None:
+        self.seed, self.tid, self.seq = seed, tournament_id, seq
+        self.recorded = recorded
+        self.rolled: list[dict[str, Any]] = []
+
+    def roll(self, faces: int, purpose: str) -> int:
+        index = len(self.rolled)
+        if self.seed is not None:
+            value = derive_die(self.seed, self.tid, self.seq, index, "", faces)
+        else:
+            if self.recorded is None or index >= len(self.recorded):
+                raise DiceMismatch(f"die {index} ({purpose}) is not in the record")
+            value = int(self.recorded[index]["value"])
+            if self.recorded[index].get("faces") != faces or not 1 <= value <= faces:
+                raise DiceMismatch(f"die {index} ({purpose}) was recorded as a d{self.recorded[index].get('faces')}")
+        self.rolled.append({"index": index, "faces": faces, "value": value, "purpose": purpose})
+        return value
+
+    def shuffle(self, items: list[str], purpose: str) -> list[str]:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.roll(i + 1, f"{purpose}: place {i + 1}") - 1
+            out[i], out[j] = out[j], out[i]
+        return out
+
+
+def duplicate_seed(seed: bytes, tournament_id: str, round_number: int) -> bytes:
+    """The dice seed every game of a duplicate round shares (committed through the pairing seed)."""
+    return hmac.new(seed, canonical_bytes({"duplicate": round_number, "tournament": tournament_id}),
+                    hashlib.sha256).digest()
+
+
+@dataclass
+class Proposal:
+    """A round's pairing before its games exist."""
+
+    round: int
+    pairings: list[Pairing]
+    byes: list[str]
+    dice: list[dict[str, Any]]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def pair_next(t: Tournament, dice: PairingDice) -> Proposal:
+    """The next round of `t` (PairingError if it cannot be paired now)."""
+    number = t.current_round + 1
+    if t.ended is not None:
+        raise PairingError("the tournament has ended")
+    if number > rounds_planned(t):
+        raise PairingError(f"all {rounds_planned(t)} rounds are paired")
+    if number > 1 and not t.round_complete(number - 1):
+        raise PairingError(f"round {number - 1} has games without a result")
+    active = t.active_entrants()
+    need = 1 if t.kind == "duplicate" else 2
+    if len(active) < need:
+        raise PairingError(f"a round needs at least {need} entrants; there are {len(active)}")
+    if t.kind == "swiss":
+        return _swiss(t, number, dice)
+    if t.kind == "pools":
+        return _pools(t, number, dice)
+    return _duplicate(t, number, dice)
+
+
+def pool_rounds(t: Tournament) -> int:
+    """The round-robin rounds of a pools tournament (the playoff's come after them)."""
+    pools = t.rounds[1].extra["pools"] if 1 in t.rounds else None
+    if pools is None:
+        n = max(2, -(-len(t.active_entrants()) // max(1, int(t.format.get("pools", 1)))))
+    else:
+        n = max(len(p) for p in pools)
+    return n - 1 if n % 2 == 0 else n
+
+
+def playoff_size(t: Tournament) -> int:
+    """Entrants in the single-elimination playoff: `playoff` per pool (0: none)."""
+    per = int(t.format.get("playoff", 0))
+    pools = t.rounds[1].extra["pools"] if 1 in t.rounds else [[]] * max(1, int(t.format.get("pools", 1)))
+    return per * len(pools) if per else 0
+
+
+def rounds_planned(t: Tournament) -> int:
+    if t.kind == "pools":
+        size = playoff_size(t)
+        return pool_rounds(t) + (max(1, (size - 1).bit_length()) if size >= 2 else 0)
+    return t.total_rounds
+
+
+def _order(t: Tournament, number: int, dice: PairingDice) -> tuple[list[str], dict[str, Any]]:
+    """Starting order (the round-1 shuffle, late entrants after it in registration order)."""
+    if number == 1:
+        order = dice.shuffle(t.active_entrants(), "starting order")
+        return order, {"order": order}
+    order = list(t.rounds[1].extra["order"])
+    order += [p for p in t.entrants if p not in order]
+    return order, {}
+
+
+# -- Swiss -------------------------------------------------------------------------------
+
+def _swiss(t: Tournament, number: int, dice: PairingDice) -> Proposal:
+    order, extra = _order(t, number, dice)
+    if number == 1:
+        extra["first_side"] = "white" if dice.roll(2, "side of the top table's first player") == 1 else "black"
+    first_side = t.rounds[1].extra["first_side"] if number > 1 else extra["first_side"]
+    active = set(t.active_entrants())
+    sn = {pid: i + 1 for i, pid in enumerate(order)}
+    by_sn = {i: pid for pid, i in sn.items()}
+    history = swiss_history(t, number)
+    players = []
+    for pid in order:
+        if pid not in active:
+            continue
+        h = history[pid]
+        players.append({"id": sn[pid], "name": pid, "score": h["points"] / t.points["win"], "rating": 0,
+                        "starting_number": sn[pid], "color_hist": h["colors"], "float_history": h["floats"],
+                        "bye_count": h["byes"]})
+    previous = {(sn[a], sn[b]) for a, b in history["__pairs__"] if a in sn and b in sn}
+    engine = t.format.get("engine", "dutch")
+    pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn)
+    if engine != "dutch" and not _complete(pairings, byes, active, history["__pairs__"]):
+        # The casual engine is greedy: when it leaves someone out or repeats a pairing, the
+        # Dutch system (a maximum-weight matching over the whole field) pairs the round instead.
+        engine = "dutch"
+        pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn)
+    if not _complete(pairings, byes, active, history["__pairs__"]):
+        raise PairingError("the pairing engine could not pair every entrant without a repeat")
+    extra["engine"] = engine
+    return Proposal(number, pairings, byes, dice.rolled, extra)
+
+
+def _run_engine(t: Tournament, engine: str, players: list[dict[str, Any]], previous: set[tuple[int, int]],
+                number: int, first_side: str, by_sn: dict[int, str]) -> tuple[list[Pairing], list[str]]:
+    from caissify_pairings import MissingFloatHistoryWarning, generate_pairings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MissingFloatHistoryWarning)
+        rows = generate_pairings(system=engine, players=[dict(p) for p in players], previous_pairings=previous,
+                                 round_number=number, total_rounds=t.total_rounds,
+                                 bye_value=t.points["bye"] / t.points["win"], initial_color=first_side)
+    pairings: list[Pairing] = []
+    byes: list[str] = []
+    for row in sorted(rows, key=lambda r: r["table"]):
+        if row.get("bye") or row.get("black_id") is None:
+            byes.append(by_sn[row["white_id"]])
+            continue
+        seats = {t.roles[0]: by_sn[row["white_id"]], t.roles[1]: by_sn[row["black_id"]]}
+        pairings.append(Pairing(len(pairings) + 1, seats))
+    return pairings, byes
+
+
+def _complete(pairings: list[Pairing], byes: list[str], active: set[str], met: set[tuple[str, str]]) -> bool:
+    placed = [pid for p in pairings for pid in p.players()] + byes
+    return (sorted(placed) == sorted(active) and len(byes) <= 1
+            and not any(tuple(p.players()) in met for p in pairings))
+
+
+def swiss_history(t: Tournament, before: int) -> dict[str, Any]:
+    """Each entrant's points, sides ("white" = first role), floats and byes over rounds < `before`;
+    under "__pairs__" every pair that has met."""
+    out: dict[str, Any] = {pid: {"points": 0, "colors": [], "floats": [], "byes": 0} for pid in t.entrants}
+    pairs: set[tuple[str, str]] = set()
+    for number in range(1, before):
+        r = t.rounds[number]
+        start = {pid: out[pid]["points"] for pid in t.entrants}
+        seen = set()
+        for p in r.pairings:
+            a, b = p.seats[t.roles[0]], p.seats[t.roles[1]]
+            pairs.add((a, b))
+            pairs.add((b, a))
+            res = t.results.get(p.game_id or "")
+            fa = "down" if start[a] > start[b] else "up" if start[a] < start[b] else "none"
+            out[a]["colors"].append("white")
+            out[b]["colors"].append("black")
+            out[a]["floats"].append(fa)
+            out[b]["floats"].append({"down": "up", "up": "down", "none": "none"}[fa])
+            if res is not None:
+                out[a]["points"] += res.points.get(a, 0)
+                out[b]["points"] += res.points.get(b, 0)
+            seen.update((a, b))
+        for pid in r.byes:
+            out[pid]["points"] += t.points["bye"]
+            out[pid]["byes"] += 1
+            out[pid]["colors"].append("none")
+            out[pid]["floats"].append("down")
+            seen.add(pid)
+        for pid in t.entrants:
+            if pid not in seen:
+                out[pid]["colors"].append("none")
+                out[pid]["floats"].append("none")
+    out["__pairs__"] = pairs
+    return out
+
+
+# -- Pools -------------------------------------------------------------------------------
+
+def deal_pools(order: list[str], count: int) -> list[list[str]]:
+    """Snake order: 1..P, P..1, … so that pools are even in size and in seeding."""
+    count = max(1, min(count, len(order) // 2 or 1))
+    pools: list[list[str]] = [[] for _ in range(count)]
+    for i, pid in enumerate(order):
+        lap, pos = divmod(i, count)
+        pools[pos if lap % 2 == 0 else count - 1 - pos].append(pid)
+    return pools
+
+
+def _pools(t: Tournament, number: int, dice: PairingDice) -> Proposal:
+    from caissify_pairings.engines.round_robin import berger_round
+
+    if number > 1 and number > pool_rounds(t):
+        return _playoff(t, number, dice)
+    extra: dict[str, Any] = {}
+    if number == 1:
+        order, extra = _order(t, number, dice)
+        pools = deal_pools(order, int(t.format.get("pools", 1)))
+        extra["pools"] = pools
+    else:
+        pools = t.rounds[1].extra["pools"]
+    active = set(t.active_entrants())
+    pairings, byes = [], []
+    for index, pool in enumerate(pools):
+        n = len(pool) + len(pool) % 2
+        if number > n - 1:
+            continue  # a smaller pool has finished
+        for white, black in berger_round(n, number):
+            a = pool[white - 1] if white <= len(pool) else None
+            b = pool[black - 1] if black <= len(pool) else None
+            a = a if a in active else None
+            b = b if b in active else None
+            if a and b:
+                pairings.append(Pairing(len(pairings) + 1, {t.roles[0]: a, t.roles[1]: b}, pool=index + 1))
+            elif a or b:
+                byes.append(a or b or "")
+    return Proposal(number, pairings, byes, dice.rolled, extra)
+
+
+# -- Playoff ------------------------------------------------------------------------------
+
+def _playoff(t: Tournament, number: int, dice: PairingDice) -> Proposal:
+    """Single elimination after the pools. Seeds: the pools' qualifiers by pool place, then
+    points and tiebreaks (pool 1's winner first); the bracket pairs 1–N, 2–(N−1), …, a top seed
+    without an opponent advancing on a bye. Later rounds pair the winners in bracket order. A
+    drawn playoff game sends the better seed through. The first role goes to whoever has played
+    it less often in the event; when equal, to the better seed on a die roll of 1–3."""
+    from warlog.tournaments.standings import standings
+
+    if number == pool_rounds(t) + 1:
+        per = int(t.format.get("playoff", 0))
+        lines = standings(t)
+        qualified = [line for line in lines if line.rank and _pool_place(lines, line) <= per and not line.withdrawn]
+        qualified.sort(key=lambda line: (_pool_place(lines, line), -line.points,
+                                         *(-v for v in line.tiebreaks.values()), line.pool or 0))
+        seeds = [line.player_id for line in qualified]
+        size = 1 << max(1, (len(seeds) - 1).bit_length())
+        slots: list[str | None] = [seeds[i] if i < len(seeds) else None for i in range(size)]
+        bracket = [[slots[i], slots[size - 1 - i]] for i in range(size // 2)]
+        extra: dict[str, Any] = {"playoff": {"seeds": seeds}}
+    else:
+        seeds = t.rounds[pool_rounds(t) + 1].extra["playoff"]["seeds"]
+        winners = playoff_advance(t, number - 1)
+        if len(winners) < 2:
+            raise PairingError("the playoff is over")
+        bracket = [[winners[i], winners[i + 1] if i + 1 < len(winners) else None]
+                   for i in range(0, len(winners), 2)]
+        extra = {"playoff": {"seeds": seeds}}
+    sides = _sides_played(t)
+    pairings, byes = [], []
+    for a, b in bracket:
+        if a is None or b is None:
+            if a or b:
+                byes.append(a or b or "")
+            continue
+        first, second = sorted((a, b), key=seeds.index)
+        ca, cb = sides.get(first, 0), sides.get(second, 0)
+        if ca > cb or (ca == cb and dice.roll(6, f"playoff side: table {len(pairings) + 1}") > 3):
+            first, second = second, first
+        pairings.append(Pairing(len(pairings) + 1, {t.roles[0]: first, t.roles[1]: second}))
+    extra["playoff"]["bracket"] = bracket
+    return Proposal(number, pairings, byes, dice.rolled, extra)
+
+
+def _pool_place(lines: list[Any], line: Any) -> int:
+    return sum(1 for other in lines if other.pool == line.pool and (other.rank < line.rank)) + 1
+
+
+def _sides_played(t: Tournament) -> dict[str, int]:
+    """How many times each entrant has played the first role."""
+    out: dict[str, int] = {}
+    for _n, p in t.games():
+        first = p.seats.get(t.roles[0])
+        if first:
+            out[first] = out.get(first, 0) + 1
+    return out
+
+
+def playoff_advance(t: Tournament, number: int) -> list[str]:
+    """Who goes through from playoff round `number`, in bracket order (the winner of each game;
+    the better seed on a draw; a bye goes through)."""
+    r = t.rounds[number]
+    seeds = r.extra["playoff"]["seeds"]
+    out = []
+    for a, b in r.extra["playoff"]["bracket"]:
+        if a is None or b is None:
+            if a or b:
+                out.append(a or b)
+            continue
+        game = next(p for p in r.pairings if set(p.players()) == {a, b})
+        res = t.results.get(game.game_id or "")
+        out.append(res.winner if res is not None and res.winner else min((a, b), key=seeds.index))
+    return out
+
+
+# -- Duplicate ----------------------------------------------------------------------------
+
+def _duplicate(t: Tournament, number: int, dice: PairingDice) -> Proposal:
+    role = t.roles[0]
+    pairings = [Pairing(i + 1, {role: pid}) for i, pid in enumerate(t.active_entrants())]
+    extra: dict[str, Any] = {}
+    if dice.seed is not None:
+        extra["game_seed_commitment"] = hashlib.sha256(duplicate_seed(dice.seed, t.id, number)).hexdigest()
+    return Proposal(number, pairings, [], dice.rolled, extra)

@@ -1,0 +1,448 @@
+"""What a tournament does: create, register, withdraw, pair rounds (making their games), record
+results from the games' ledgers, adjudicate, extend, answer disputes, end and reveal the seed.
+
+Every act is an event in the tournament's stream (warlog.tournaments.events); the games are
+ordinary games of the same ledger whose seats belong to the paired players. The tournament
+keeps each game's director token (tournament_games, never shown) to rule in it: an
+adjudication is an `award` ruling in the game, and the game's end then becomes a result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any, Callable
+
+from ledger.dice import SCHEME, commitment, new_seed
+from ledger.events import GAME_ENDED, SUBMITTED
+from ledger.store import Conflict
+from rules import get_game
+from warlog.service import BadRequest, Forbidden, NotFound, StaleSeq, Unprocessable, Warlog
+from warlog.tournaments import events as T
+from warlog.tournaments.model import DEFAULT_POINTS, FORMATS, Pairing, Tournament, fold, pairings_doc
+from warlog.tournaments.pairing import PairingDice, PairingError, duplicate_seed, pair_next, rounds_planned
+from warlog.tournaments.standings import crosstable, standings, standings_doc
+from warlog.tournaments.store import TournamentStore
+
+ENGINES = ("dutch", "casual")
+
+
+class Tournaments:
+    def __init__(self, warlog: Warlog, store: TournamentStore, players: Any,
+                 notify: Callable[..., Any] | None = None) -> None:
+        self.warlog, self.store, self.players = warlog, store, players
+        self.notify = notify  # notifier.notify(player_id, kind, subject, text, ...) or None
+        self.clock: Any = None  # warlog.clock's GameClock, when deadlines are wired (clockwire.attach)
+        self._cache: dict[str, Tournament] = {}
+        self._tables: dict[tuple[str, int], tuple[list[Any], dict[str, Any]]] = {}
+
+    # -- reading -----------------------------------------------------------------------
+    def get(self, tid: str) -> Tournament:
+        cached = self._cache.get(tid)
+        last = self.store.last_seq(tid)
+        if last < 0:
+            raise NotFound(f"no tournament {tid}")
+        if cached is not None and cached.last_seq == last:
+            return cached
+        t = fold(self.store.read(tid))
+        self._cache[tid] = t
+        return t
+
+    def table(self, t: Tournament) -> tuple[list[Any], dict[str, Any]]:
+        """The standings and crosstable of `t` (cached by the stream's last seq: they depend on
+        nothing else)."""
+        key = (t.id, t.last_seq)
+        found = self._tables.get(key)
+        if found is None:
+            lines = standings(t)
+            found = (lines, crosstable(t, lines))
+            self._tables = {k: v for k, v in self._tables.items() if k[0] != t.id}
+            self._tables[key] = found
+        return found
+
+    def _append(self, t: Tournament, new: list[tuple[str, str | None, dict[str, Any]]],
+                status: str | None = None) -> Tournament:
+        try:
+            self.store.append(t.id, t.last_seq, new, projection={"status": status} if status else None)
+        except Conflict:
+            raise StaleSeq("the tournament changed while this was being done; try again") from None
+        return self.get(t.id)
+
+    def _director(self, t: Tournament, player: Any) -> None:
+        if player is None:
+            raise Forbidden("sign in as the tournament's director")
+        if player.id != t.director:
+            raise Forbidden("only the tournament's director may do this")
+
+    # -- creating and registering ------------------------------------------------------------
+    def create(self, director: Any, name: str, game_name: str, scenario: str | None, options: dict[str, Any] | None,
+               fmt: dict[str, Any], points: dict[str, int] | None = None,
+               time_control: dict[str, Any] | None = None) -> Tournament:
+        if director is None:
+            raise Forbidden("sign in to create a tournament (its director is you)")
+        game = self.warlog._game(game_name)
+        scenario = scenario or next(iter(game.scenarios()))
+        if scenario not in game.scenarios():
+            raise Unprocessable(f"unknown scenario {scenario!r} for {game.name}")
+        try:
+            opts = game.resolve_options(options)
+        except Exception as err:
+            raise Unprocessable(str(err)) from None
+        roles = list(game.roles(scenario))
+        kind = fmt.get("kind")
+        if kind not in FORMATS:
+            raise Unprocessable(f"format.kind must be one of {', '.join(FORMATS)}")
+        if kind == "duplicate" and len(roles) != 1:
+            raise Unprocessable("a duplicate tournament is for a solitaire game (one seat), e.g. green-beret-vietnam")
+        if kind != "duplicate" and len(roles) != 2:
+            raise Unprocessable(f"a {kind} tournament is for a two-seat game")
+        doc: dict[str, Any] = {"kind": kind}
+        if kind in ("swiss", "duplicate"):
+            doc["rounds"] = int(fmt.get("rounds") or 1)
+            if not 1 <= doc["rounds"] <= 30:
+                raise Unprocessable("format.rounds must be 1..30")
+        if kind == "swiss":
+            doc["engine"] = fmt.get("engine") or "dutch"
+            if doc["engine"] not in ENGINES:
+                raise Unprocessable(f"format.engine must be one of {', '.join(ENGINES)}")
+        if kind == "pools":
+            doc["pools"] = int(fmt.get("pools") or 1)
+            doc["playoff"] = int(fmt.get("playoff") or 0)
+            if not 1 <= doc["pools"] <= 64 or not 0 <= doc["playoff"] <= 8:
+                raise Unprocessable("format.pools must be 1..64 and format.playoff (qualifiers per pool) 0..8")
+        pts = {**DEFAULT_POINTS, **(points or {})}
+        if set(pts) != set(DEFAULT_POINTS) or not all(isinstance(v, int) and 0 <= v <= 100 for v in pts.values()):
+            raise Unprocessable("points are integers 0..100 for win, draw, loss and bye")
+        tc = dict(time_control or {})
+        if tc:
+            from warlog.clock.clock import ClockError
+            from warlog.tournaments.clockwire import time_control as as_control
+
+            try:
+                tc = as_control(tc).to_json()
+            except ClockError as err:
+                raise Unprocessable(f"time_control: {err}") from None
+        seed = new_seed()
+        tid = T.ID_PREFIX + secrets.token_hex(8)
+        payload = {"name": str(name)[:120] or "Tournament", "game": game.name, "rules_version": game.version,
+                   "scenario": scenario, "options": opts, "roles": roles, "format": doc, "points": pts,
+                   "time_control": tc, "director": director.id, "dice_scheme": SCHEME,
+                   "seed_commitment": commitment(seed)}
+        self.store.append(tid, -1, [(T.CREATED, "director", payload)], secret=seed,
+                          projection={"name": payload["name"], "game": game.name, "kind": kind, "director": director.id})
+        return self.get(tid)
+
+    def register(self, tid: str, player: Any) -> Tournament:
+        t = self.get(tid)
+        if player is None:
+            raise Forbidden("sign in to register")
+        if t.status != "registration" and t.kind != "swiss":
+            raise StaleSeq("registration has closed (the first round is paired)")
+        if t.status == "ended":
+            raise StaleSeq("the tournament has ended")
+        e = t.entrants.get(player.id)
+        if e is not None and not e.withdrawn:
+            return t
+        return self._append(t, [(T.REGISTERED, None, {"player_id": player.id, "display_name": player.display_name})])
+
+    def withdraw(self, tid: str, actor: Any, player_id: str, reason: str) -> Tournament:
+        t = self.get(tid)
+        if actor is None or (actor.id != player_id and actor.id != t.director):
+            raise Forbidden("a player withdraws themself; the director may withdraw anyone")
+        e = t.entrants.get(player_id)
+        if e is None or e.withdrawn:
+            raise NotFound(f"{player_id} is not an entrant")
+        return self._append(t, [(T.WITHDRAWN, "director" if actor.id == t.director else None,
+                                 {"player_id": player_id, "reason": reason[:2000]})])
+
+    # -- rounds ----------------------------------------------------------------------------
+    def pair_next_round(self, tid: str, director: Any) -> Tournament:
+        t = self.sync(tid)
+        self._director(t, director)
+        seed = self.store.secret(tid)
+        dice = PairingDice(seed, tid, t.last_seq + 1)
+        try:
+            proposal = pair_next(t, dice)
+        except PairingError as err:
+            raise StaleSeq(str(err)) from None
+        game_seed = duplicate_seed(seed, tid, proposal.round) if t.kind == "duplicate" and seed else None
+        self._make_games(t, proposal.round, proposal.pairings, game_seed)
+        payload = {"round": proposal.round, "pairings": pairings_doc(proposal.pairings), "byes": proposal.byes,
+                   "dice": proposal.dice, **proposal.extra}
+        t = self._append(t, [(T.ROUND_PAIRED, "director", payload)], status="running")
+        for p in proposal.pairings:
+            for role, pid in p.seats.items():
+                self._tell(pid, "pairing", f"{t.name}: round {proposal.round}",
+                           f"Round {proposal.round} of {t.name}: you play {role} in game {p.game_id}"
+                           + (f" against {t.name_of(self._opponent(p, pid))}" if len(p.seats) > 1 else "") + ".",
+                           game_id=p.game_id, tid=tid)
+        return t
+
+    @staticmethod
+    def _opponent(p: Pairing, pid: str) -> str:
+        return next((q for q in p.players() if q != pid), "")
+
+    def _make_games(self, t: Tournament, number: int, pairings: list[Pairing], game_seed: bytes | None) -> None:
+        stream = f"{t.id}/round-{number}" if game_seed else None
+        for p in pairings:
+            made = self.warlog.create_game(t.game, t.scenario, t.options, seed=game_seed, dice_stream=stream)
+            p.game_id = made["id"]
+            self.store.add_game(made["id"], t.id, number, made["director_token"])
+            for role, pid in p.seats.items():
+                if self.players is not None:
+                    self.players.claim_seat(made["id"], role, pid)
+                self.warlog.join(made["id"], made["seats"][role], "")
+            if self.clock is not None and t.time_control:
+                from warlog.tournaments.clockwire import time_control
+
+                self.clock.set_time_control(made["id"], time_control(t.time_control), tournament_id=t.id)
+
+    def repair(self, tid: str, director: Any, round_number: int, pairings: list[dict[str, Any]],
+               byes: list[str], reason: str) -> Tournament:
+        """A director's manual re-pairing of the current round (every entrant once, a reason given).
+        Tables whose seats are unchanged keep their game; new tables get new games."""
+        t = self.sync(tid)
+        self._director(t, director)
+        if round_number != t.current_round or round_number == 0:
+            raise StaleSeq("only the current round can be re-paired")
+        if not reason.strip():
+            raise Unprocessable("a re-pairing needs a reason")
+        old = {tuple(sorted(p.seats.items())): p for p in t.rounds[round_number].pairings}
+        new: list[Pairing] = []
+        seen: list[str] = list(byes)
+        for i, doc in enumerate(pairings):
+            seats = doc.get("seats")
+            if not isinstance(seats, dict) or sorted(seats) != sorted(t.roles):
+                raise Unprocessable(f"table {i + 1}: seats must name each of {', '.join(t.roles)}")
+            seen += list(seats.values())
+            keep = old.get(tuple(sorted(seats.items())))
+            new.append(Pairing(i + 1, dict(seats), keep.game_id if keep else None))
+        if sorted(seen) != sorted(t.active_entrants()):
+            raise Unprocessable("a re-pairing places every active entrant exactly once (at a table or with a bye)")
+        self._make_games(t, round_number, [p for p in new if p.game_id is None], None)
+        return self._append(t, [(T.REPAIRED, "director", {"round": round_number, "pairings": pairings_doc(new),
+                                                           "byes": list(byes), "dice": [], "reason": reason[:2000]})])
+
+    # -- results ---------------------------------------------------------------------------
+    def sync(self, tid: str, status: dict[str, tuple[str, list[str]]] | None = None) -> Tournament:
+        """Record the result of every game of the tournament that has ended since the last look
+        (`status`: the games' status if the caller has just read it)."""
+        t = self.get(tid)
+        if t.ended is not None or len(t.results) == len(t.games()):
+            return t
+        status = status if status is not None else self.store.game_status(tid)
+        new = []
+        for number, p in t.games():
+            if not p.game_id or p.game_id in t.results:
+                continue
+            if status.get(p.game_id, ("missing", []))[0] != "ended":
+                continue
+            new.append((T.RESULT, None, self._result_payload(t, number, p)))
+        if new:
+            t = self._append(t, new)
+        return t
+
+    def _result_payload(self, t: Tournament, number: int, p: Pairing) -> dict[str, Any]:
+        events = self.warlog.store.read(p.game_id or "")
+        return result_from_game(t, number, p, events, self._final_state(p.game_id or "", events))
+
+    def _final_state(self, game_id: str, events: list[Any]) -> Any:
+        last = max((e.seq for e in events if e.type == "resolved"), default=None)
+        return self.warlog.history(game_id).state_at(last) if last is not None else None
+
+    def adjudicate(self, tid: str, director: Any, game_id: str, decision: str, winner: str | None,
+                   reason: str) -> dict[str, Any]:
+        """Award an unfinished game: `decision` win (for `winner`, a player id), draw, or forfeit
+        (`winner` the player who did not forfeit). An `award` ruling in the game; its end becomes
+        the tournament's result at the next sync."""
+        t = self.sync(tid)
+        self._director(t, director)
+        found = t.game_round(game_id)
+        if found is None:
+            raise NotFound(f"game {game_id} is not in this tournament")
+        if game_id in t.results:
+            raise StaleSeq("that game has a result already")
+        allowed = ("end",) if t.kind == "duplicate" else ("win", "draw", "forfeit")
+        if decision not in allowed:
+            raise Unprocessable(f"decision must be {' or '.join(allowed)}")
+        if not reason.strip():
+            raise Unprocessable("an adjudication needs a reason")
+        _number, p = found
+        role = None
+        if decision not in ("draw", "end"):
+            role = next((r for r, pid in p.seats.items() if pid == winner), None)
+            if role is None:
+                raise Unprocessable("winner must be one of the game's players")
+        result = {"win": f"{role} wins (adjudicated)", "draw": "Draw (adjudicated)",
+                  "forfeit": f"{role} wins by forfeit", "end": "Ended by the director: scored as it stands"}[decision]
+        token = self.store.director_token(game_id)
+        return self.warlog.submit_ruling(game_id, token, {"kind": "award", "winner": role, "result": result,
+                                                          "reason": f"tournament {decision}: {reason}"[:4000]})
+
+    def extend(self, tid: str, director: Any, game_id: str, player_id: str, days: int, reason: str,
+               by_policy: bool = False, clock_act: str | None = None) -> Tournament:
+        """Record an extension; the director's also moves the player's open deadline on the clock."""
+        t = self.get(tid)
+        if not by_policy:
+            self._director(t, director)
+        if t.game_round(game_id) is None:
+            raise NotFound(f"game {game_id} is not in this tournament")
+        if not isinstance(days, int) or not 1 <= days <= 60:
+            raise Unprocessable("an extension is 1..60 days")
+        if not reason.strip():
+            raise Unprocessable("an extension needs a reason")
+        payload = {"game_id": game_id, "player_id": player_id, "days": days, "reason": reason[:2000],
+                   "by": "policy" if by_policy else "director"}
+        if clock_act:
+            payload["clock_act"] = clock_act
+        if not by_policy and self.clock is not None:
+            _number, p = t.game_round(game_id)  # type: ignore[misc]
+            seat = next((r for r, pid in p.seats.items() if pid == player_id), None)
+            d = self.clock.deadline(game_id, seat) if seat else None
+            if seat is None:
+                raise Unprocessable("that player does not play this game")
+            if d is not None and d.status == "open":
+                from datetime import timedelta
+
+                from warlog.sqldb import parse_iso
+
+                self.clock.set_deadline(game_id, seat, parse_iso(d.due_at) + timedelta(days=days), d.policy,
+                                        t.id, then=d.then_policy)
+        return self._append(t, [(T.EXTENSION, None if by_policy else "director", payload)])
+
+    def record_timeout(self, tid: str, game_id: str, player_id: str, policy: str,
+                       clock_act: str | None = None) -> Tournament:
+        """A deadline expired (the clock's handler): the event, then the tournament's policy."""
+        t = self.get(tid)
+        payload = {"game_id": game_id, "player_id": player_id, "policy": policy}
+        if clock_act:
+            payload["clock_act"] = clock_act
+        t = self._append(t, [(T.TIMEOUT, None, payload)])
+        if policy == "forfeit":
+            found = t.game_round(game_id)
+            if found is not None and game_id not in t.results:
+                other = self._opponent(found[1], player_id)
+                director = _Actor(t.director)
+                if other:
+                    self.adjudicate(tid, director, game_id, "forfeit", other, f"{t.name_of(player_id)} ran out of time")
+        self._tell(t.director, "deadline_soon", f"{t.name}: a deadline expired",
+                   f"{t.name_of(player_id)} ran out of time in game {game_id}; policy: {policy}.", game_id=game_id,
+                   tid=tid)
+        return self.get(tid)
+
+    # -- disputes --------------------------------------------------------------------------
+    def raise_dispute(self, tid: str, player: Any, game_id: str, seq: int, text: str) -> Tournament:
+        t = self.get(tid)
+        if player is None:
+            raise Forbidden("sign in to raise a dispute")
+        if t.ended is not None:
+            raise StaleSeq("the tournament has ended: its results stand")
+        found = t.game_round(game_id)
+        if found is None:
+            raise NotFound(f"game {game_id} is not in this tournament")
+        if player.id not in found[1].players():
+            raise Forbidden("only the game's players may raise a dispute on it")
+        if not text.strip():
+            raise Unprocessable("say what the dispute is")
+        if not 0 <= seq <= self.warlog.store.last_seq(game_id):
+            raise Unprocessable(f"game {game_id} has no event {seq}")
+        t = self._append(t, [(T.DISPUTE, None, {"game_id": game_id, "seq": seq, "player_id": player.id,
+                                                 "text": text[:4000]})])
+        self._tell(t.director, "ruling", f"{t.name}: a dispute on game {game_id}",
+                   f"{player.display_name} disputes event {seq} of game {game_id}:\n\n{text}", game_id=game_id, tid=tid)
+        return t
+
+    def answer_dispute(self, tid: str, director: Any, dispute_seq: int, decision: str, text: str,
+                       ruling: dict[str, Any] | None = None) -> Tournament:
+        """`decision` dismiss, or rule (then `ruling` is the game ruling: void/adjust/award, its reason = text)."""
+        t = self.get(tid)
+        self._director(t, director)
+        d = t.disputes.get(dispute_seq)
+        if d is None:
+            raise NotFound(f"no dispute {dispute_seq}")
+        if d["answer"] is not None:
+            raise StaleSeq("that dispute has been answered")
+        if decision not in ("dismiss", "rule"):
+            raise Unprocessable("decision must be dismiss or rule")
+        if not text.strip():
+            raise Unprocessable("an answer needs its reasons")
+        ruled_seq = None
+        if decision == "rule":
+            if not isinstance(ruling, dict) or ruling.get("kind") not in ("void", "adjust", "award"):
+                raise Unprocessable("a ruling is void, adjust or award")
+            token = self.store.director_token(d["game_id"])
+            from validators.requests import RulingSchema
+            from marshmallow import ValidationError
+            try:
+                doc = RulingSchema().load({**ruling, "reason": text[:4000]})
+            except ValidationError as err:
+                raise Unprocessable("the ruling does not fit its schema", fields=err.messages) from None
+            doc.pop("idempotency_key", None)
+            ruled_seq = self.warlog.submit_ruling(d["game_id"], token, doc)["seq"]
+        t = self._append(t, [(T.RULING, "director", {"dispute": dispute_seq, "decision": decision, "text": text[:4000],
+                                                      "game_id": d["game_id"], "game_ruling_seq": ruled_seq})])
+        self._tell(d["player_id"], "ruling", f"{t.name}: your dispute was answered",
+                   f"{'Dismissed' if decision == 'dismiss' else 'Ruled'}: {text}", game_id=d["game_id"], tid=tid)
+        return t
+
+    # -- the end ---------------------------------------------------------------------------
+    def finish(self, tid: str, director: Any) -> Tournament:
+        t = self.sync(tid)
+        self._director(t, director)
+        if t.ended is not None:
+            raise StaleSeq("the tournament has ended")
+        if t.current_round < rounds_planned(t) or not t.round_complete(t.current_round):
+            raise StaleSeq("every round must be paired and have every result before the end")
+        seed = self.store.secret(tid)
+        assert seed is not None
+        standing = standings_doc(t)
+        return self._append(t, [(T.ENDED, "director", {"standings": standing}),
+                                (T.SEED_REVEALED, None, {"seed": seed.hex(), "commitment": commitment(seed)})],
+                            status="ended")
+
+    # -- notices ---------------------------------------------------------------------------
+    def _tell(self, player_id: str, kind: str, subject: str, text: str, game_id: str | None = None,
+              tid: str | None = None) -> None:
+        if self.notify is None or not player_id:
+            return
+        try:
+            self.notify(player_id, kind, subject, text, game_id=game_id, tournament_id=tid,
+                        link=f"/tournaments/{tid}" if tid else None)
+        except Exception:  # a notice never blocks the act (it is recorded by the notifier if it fails)
+            import logging
+
+            logging.getLogger("warlog.tournaments").exception("notice to %s failed", player_id)
+
+
+class _Actor:
+    def __init__(self, pid: str) -> None:
+        self.id = pid
+
+
+def result_from_game(t: Tournament, number: int, p: Pairing, events: list[Any], final_state: Any) -> dict[str, Any]:
+    """The result a game's ledger gives (pure: the verifier calls it on the bundle's games)."""
+    outcome, ruled = None, False
+    for ev in events:
+        if ev.type == GAME_ENDED:
+            outcome = ev.payload["outcome"]
+    if outcome is None:
+        raise ValueError(f"game {p.game_id} has not ended")
+    ruled = outcome.get("rule") == "director ruling"
+    reason = str(outcome.get("reason", ""))
+    how = ("forfeit" if reason.startswith("tournament forfeit") else "adjudicated") if ruled else "played"
+    winner_role = outcome.get("winner")
+    winner = p.seats.get(winner_role) if winner_role else None
+    points = {}
+    score = None
+    if t.kind == "duplicate":
+        game = get_game(t.game)
+        status = game.victory_status(final_state) if final_state is not None else None
+        score = list((status or {}).get("score") or [0, 0])
+        points = {pid: 0 for pid in p.players()}
+    else:
+        for pid in p.players():
+            points[pid] = (t.points["draw"] if winner is None else t.points["win"] if pid == winner
+                           else t.points["loss"])
+    final = events[-1]
+    return {"round": number, "game_id": p.game_id, "winner": winner, "points": points, "how": how,
+            "outcome": outcome, "score": score, "final_seq": final.seq, "final_hash": final.hash}

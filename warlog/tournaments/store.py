@@ -1,0 +1,147 @@
+"""Where tournament streams live: the ledger's own `events` table (append-only triggers and all),
+a `tournaments` projection for listing (rebuildable from the streams), `tournament_games` (each
+game's tournament, round and — secret, never shown — the game's director token, with which the
+tournament rules in its games), and the pairing seed in the ledger's `secrets` table.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from ledger.canonical import GENESIS_HASH
+from ledger.events import Event, utc_now
+from ledger.sqlstore import EVENT_COLUMNS, event_row, row_event
+from ledger.store import Conflict
+from warlog.sqldb import Ddl, SqlDb
+from warlog.tournaments.events import seal
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    game TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    status TEXT NOT NULL,
+    director TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_seq BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournaments_created ON tournaments (created_at, id);
+CREATE TABLE IF NOT EXISTS tournament_games (
+    game_id TEXT PRIMARY KEY,
+    tournament_id TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    director_token TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournament_games_t ON tournament_games (tournament_id)
+"""
+DDL = Ddl("tournaments", _TABLES, _TABLES)
+
+
+def _unique_violation(exc: BaseException) -> bool:
+    if isinstance(exc, sqlite3.IntegrityError):
+        return True
+    try:
+        from psycopg import errors
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(exc, errors.UniqueViolation)
+
+
+class TournamentStore:
+    def __init__(self, db: SqlDb) -> None:
+        self.db = db
+
+    def create_schema(self) -> None:
+        self.db.create_schema(DDL)
+
+    def append(self, tid: str, expected_seq: int, new: list[tuple[str, str | None, dict[str, Any]]],
+               *, secret: bytes | None = None, projection: dict[str, Any] | None = None) -> list[Event]:
+        """Seal and append `new` (type, seat, payload) after `expected_seq` in one transaction with
+        the projection row; Conflict if another writer got there first."""
+        ph = "%s" if self.db.dialect == "postgresql" else "?"
+        insert = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join([ph] * 8)})"
+        try:
+            with self.db.transaction() as tx:
+                if self.db.dialect == "postgresql":
+                    tx.execute("SELECT 1 FROM tournaments WHERE id = ? FOR UPDATE", (tid,))
+                row = tx.one("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (tid,))
+                current, prev = (int(row[0]), row[1]) if row else (-1, GENESIS_HASH)
+                if current != expected_seq:
+                    raise Conflict(tid, expected_seq, current)
+                now = utc_now()
+                sealed = []
+                for i, (type_, seat, payload) in enumerate(new):
+                    ev = seal(tid, expected_seq + 1 + i, type_, seat, payload, now, prev)
+                    prev = ev.hash
+                    sealed.append(ev)
+                for ev in sealed:
+                    tx.conn.execute(insert, event_row(ev))
+                if secret is not None:
+                    tx.execute("INSERT INTO secrets (game_id, secret) VALUES (?, ?)", (tid, secret))
+                last = sealed[-1].seq
+                if expected_seq == -1:
+                    p = projection or {}
+                    tx.execute("INSERT INTO tournaments (id, name, game, kind, status, director, created_at, last_seq) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                               (tid, p["name"], p["game"], p["kind"], p.get("status", "registration"), p["director"],
+                                sealed[0].recorded_at, last))
+                else:
+                    tx.execute("UPDATE tournaments SET last_seq = ?, status = COALESCE(?, status) WHERE id = ?",
+                               (last, (projection or {}).get("status"), tid))
+                return sealed
+        except Conflict:
+            raise
+        except Exception as exc:
+            if _unique_violation(exc):
+                raise Conflict(tid, expected_seq, self.last_seq(tid)) from None
+            raise
+
+    def read(self, tid: str) -> list[Event]:
+        return [row_event(r) for r in self.db.rows(
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? ORDER BY seq", (tid,))]
+
+    def last_seq(self, tid: str) -> int:
+        row = self.db.one("SELECT MAX(seq) FROM events WHERE game_id = ?", (tid,))
+        return -1 if row is None or row[0] is None else int(row[0])
+
+    def secret(self, tid: str) -> bytes | None:
+        row = self.db.one("SELECT secret FROM secrets WHERE game_id = ?", (tid,))
+        return bytes(row[0]) if row else None
+
+    def exists(self, tid: str) -> bool:
+        return self.db.one("SELECT 1 FROM tournaments WHERE id = ?", (tid,)) is not None
+
+    def page(self, limit: int, before: tuple[str, str] | None = None) -> list[dict[str, Any]]:
+        """Newest first; `before` = (created_at, id) of the last row of the previous page."""
+        cols = "id, name, game, kind, status, director, created_at, last_seq"
+        if before is None:
+            rows = self.db.rows(f"SELECT {cols} FROM tournaments ORDER BY created_at DESC, id DESC LIMIT ?", (limit,))
+        else:
+            rows = self.db.rows(f"SELECT {cols} FROM tournaments WHERE created_at < ? OR (created_at = ? AND id < ?) "
+                                "ORDER BY created_at DESC, id DESC LIMIT ?", (before[0], before[0], before[1], limit))
+        keys = cols.split(", ")
+        return [dict(zip(keys, r)) for r in rows]
+
+    def all_ids(self) -> list[str]:
+        return [r[0] for r in self.db.rows("SELECT id FROM tournaments ORDER BY created_at, id")]
+
+    def add_game(self, game_id: str, tid: str, round_number: int, director_token: str) -> None:
+        self.db.execute("INSERT INTO tournament_games (game_id, tournament_id, round, director_token) "
+                        "VALUES (?, ?, ?, ?)", (game_id, tid, round_number, director_token))
+
+    def game_tournament(self, game_id: str) -> str | None:
+        row = self.db.one("SELECT tournament_id FROM tournament_games WHERE game_id = ?", (game_id,))
+        return row[0] if row else None
+
+    def game_status(self, tid: str) -> dict[str, tuple[str, list[str]]]:
+        """game id -> (status, active seats) for every game of the tournament (the games projection)."""
+        rows = self.db.rows("SELECT g.game_id, g.status, g.active_seats FROM tournament_games t JOIN games g "
+                            "ON g.game_id = t.game_id WHERE t.tournament_id = ?", (tid,))
+        return {r[0]: (r[1], json.loads(r[2])) for r in rows}
+
+    def director_token(self, game_id: str) -> str | None:
+        row = self.db.one("SELECT director_token FROM tournament_games WHERE game_id = ?", (game_id,))
+        return row[0] if row else None
