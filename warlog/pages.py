@@ -59,6 +59,11 @@ def _context() -> dict[str, Any]:
     return {"csrf_token": csrf_token, "seat_name": _seat_name, "titles": rp.titles}
 
 
+@pages.app_template_global("result_text")
+def _result_text(result: Any, game: Game) -> str:
+    return rp.result_text(result, game)
+
+
 @pages.app_template_filter("en")
 def _english(text: Any) -> str:
     return rp.english(text)

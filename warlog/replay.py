@@ -63,6 +63,18 @@ def titles(game: Game, scenario: str | None) -> tuple[str, str]:
     return str(getattr(renderer_for(game.name), "title", game.title)), sc.title if sc else str(scenario or "")
 
 
+def result_text(result: Any, game: Game) -> str:
+    """An outcome's result for a heading, the seats by their display names ("VC victory",
+    "Germany wins"), never `str.capitalize` of the ids ("Vc victory")."""
+    text = " ".join(_seat_words(str(result or ""), game))
+    return text[:1].upper() + text[1:]
+
+
+def _seat_words(text: str, game: Game) -> list[str]:
+    seats = {r for sc in game.scenarios().values() for r in sc.roles}
+    return [seat_name(w, game) if w in seats else w for w in text.split(" ")]
+
+
 def seat_name_in(game: Game, seat: str | None) -> str:
     return seat_name(seat, game)
 
@@ -120,7 +132,8 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
             row.rules = sorted({r["rule"] for r in row.reasons if r.get("rule")})
     elif t == GAME_ENDED:
         o = p.get("outcome") or {}
-        row.title = english(f"Game over: {o.get('result', '')}" + (f" — {o['reason']}" if o.get("reason") else ""))
+        row.title = english(f"Game over: {result_text(o.get('result', ''), game)}"
+                            + (f" — {o['reason']}" if o.get("reason") else ""))
         if o.get("rule"):
             row.rules = [o["rule"]]
     elif t == SEED_REVEALED:

@@ -192,14 +192,15 @@ def _render(events: list[Event], game: Game, renderer: Renderer, rows: list[rp.E
             full: bool) -> str:
     created = events[0].payload
     gid = events[0].game_id
-    scenario = game.scenarios().get(str(created.get("scenario")))
     outcome = next((e.payload.get("outcome") for e in reversed(events) if e.type == "game_ended"), None) if full \
         else None
     env = _environment()
     env.globals["seat_name"] = lambda seat, g=None: rp.seat_name(seat, g or game)
+    env.globals["result_text"] = rp.result_text
+    name, scenario_title = rp.titles(game, str(created.get("scenario")))
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
     return env.get_template("replay_file.html").render(
-        game=game, gid=gid, scenario=scenario.title if scenario else created.get("scenario"), rows=rows,
+        game=game, name=name, gid=gid, scenario=scenario_title, rows=rows,
         legend=renderer.legend(), text_board=isinstance(renderer, TextRenderer), full=full, outcome=outcome,
         last=events[-1].seq, final_hash=events[-1].hash, sandbox=bool(created.get("sandbox")),
         export_name=f"warlog-{gid}.jsonl", data=Markup(payload), favicon=favicon_data_uri(),

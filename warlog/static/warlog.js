@@ -30,16 +30,23 @@
   }
 
   /* ---------------------------------------------------------------- map zoom and focus */
-  var zoom = 1;
-  try { zoom = Number(localStorage.getItem("warlog-zoom") || "1"); } catch (e) { /* no storage (file://, private) */ }
-  if (isNaN(zoom)) zoom = 1;
+  /* zoom: a factor, 0 for "fit the box", AUTO (the default) for "the whole width when that
+     takes at most a fifth off, else actual size scrolled to the action" */
+  var AUTO = -1, zoom = AUTO;
+  try { zoom = Number(localStorage.getItem("warlog-zoom") || String(AUTO)); } catch (e) { /* no storage */ }
+  if (isNaN(zoom)) zoom = AUTO;
   function applyZoom(board) {
     var svg = board && $("svg.hexmap", board);
     if (!svg) return;
     var natural = Number(svg.getAttribute("width"));
-    svg.style.width = zoom === 0 ? "100%" : Math.round(natural * zoom) + "px";
+    var k = zoom;
+    if (zoom === AUTO) {
+      var fit = (board.clientWidth - 10) / natural;
+      k = fit >= 1 ? 1 : fit >= 0.8 ? fit : 1;
+    }
+    svg.style.width = k === 0 ? "100%" : Math.floor(natural * k) + "px";
     var label = $(".zoom .level", board.parentNode);
-    if (label) label.textContent = zoom === 0 ? "fit" : Math.round(zoom * 100) + "%";
+    if (label) label.textContent = zoom === 0 ? "fit" : (zoom === AUTO ? "auto " : "") + Math.round(k * 100) + "%";
     try { localStorage.setItem("warlog-zoom", String(zoom)); } catch (e) { /* private mode */ }
   }
   /* Where the action is (the svg's data-focus: the unit under way, the battle, what a replay
@@ -65,8 +72,10 @@
     if (!$(".zoom", board.parentNode)) {
       var bar = el("div", { "class": "zoom" });
       bar.appendChild(el("span", { "class": "muted" }, "Map"));
-      [["−", function () { zoom = Math.max(0.5, (zoom || 0.8) - 0.1); }], ["+", function () { zoom = Math.min(2, (zoom || 0.8) + 0.1); }],
-       ["100%", function () { zoom = 1; }], ["Fit", function () { zoom = 0; }]].forEach(function (b) {
+      var now = function () { return zoom > 0 ? zoom : 0.8; };
+      [["−", function () { zoom = Math.max(0.5, now() - 0.1); }], ["+", function () { zoom = Math.min(2, now() + 0.1); }],
+       ["100%", function () { zoom = 1; }], ["Fit", function () { zoom = 0; }], ["Auto", function () { zoom = AUTO; }]
+      ].forEach(function (b) {
         var btn = el("button", { type: "button", "class": "button small", title: "Zoom the map" }, b[0]);
         btn.addEventListener("click", function () { b[1](); var bd = $("#board", board.parentNode); applyZoom(bd); focusBoard(bd); });
         bar.appendChild(btn);
