@@ -7,7 +7,9 @@ Moves made here go through `Warlog.submit_move`, exactly like the JSON API's.
 from __future__ import annotations
 
 import json
+import threading
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -423,6 +425,7 @@ class _Step:
     current: dict[str, Any] | None
     renderer: Any
     board: Any
+    viewer: str
 
 
 def _step(game_id: str, step: int) -> _Step:
@@ -442,7 +445,7 @@ def _step(game_id: str, step: int) -> _Step:
     renderer = renderer_for(g.name)
     hl = rp.step_highlights(renderer, current, before.get("state"), after.get("state"), docs, step)
     board = renderer.board(Scene(after.get("state"), highlights=hl, caption=f"Step {step} of {last}"))
-    return _Step(info, g, view, allowed, dict(view_args), after, docs, current, renderer, board)
+    return _Step(info, g, view, allowed, dict(view_args), after, docs, current, renderer, board, as_viewer.label)
 
 
 @pages.get("/games/<game_id>/replay/<int:step>")
@@ -464,6 +467,10 @@ def replay(game_id: str, step: int) -> Any:
         permalink=url_for(".replay", game_id=game_id, step=step, _external=True, **st.args))
 
 
+_PNGS: OrderedDict[tuple[str, int, str, int], bytes] = OrderedDict()  # drawing one takes a second or two
+_PNG_LOCK = threading.Lock()
+
+
 @pages.get("/games/<game_id>/replay/<int:step>.png")
 def replay_png(game_id: str, step: int) -> Any:
     """The board at a step as a PNG (for a forum post): the replay page's own SVG, drawn by
@@ -471,7 +478,15 @@ def replay_png(game_id: str, step: int) -> Any:
     st = _step(game_id, step)
     if isinstance(st.renderer, TextRenderer):
         raise PageError(404, f"{st.game.title} has no board to draw; its replay shows the state as text.")
-    png = share.board_png(str(st.board))
+    key = (game_id, step, st.viewer, st.info["seq"])  # the state at a step never changes; its caption names the last
+    with _PNG_LOCK:
+        png = _PNGS.get(key)
+    if png is None:
+        png = share.board_png(str(st.board))
+        with _PNG_LOCK:
+            _PNGS[key] = png
+            while len(_PNGS) > 32:
+                _PNGS.popitem(last=False)
     resp = Response(png, mimetype="image/png")
     resp.headers["Content-Disposition"] = f'inline; filename="warlog-{game_id}-step-{step}.png"'
     resp.headers["Cache-Control"] = "no-store" if st.info["status"] != "ended" else "public, max-age=86400"

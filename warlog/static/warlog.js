@@ -57,8 +57,9 @@
     if (!svg) return;
     var focus = (svg.dataset.focus || "").split(",").map(Number);
     if (focus.length !== 2 || isNaN(focus[0]) || isNaN(focus[1])) return;
-    var k = svg.getBoundingClientRect().width / Number(svg.getAttribute("width"));
-    var fx = focus[0] * k + svg.offsetLeft, fy = focus[1] * k + svg.offsetTop;
+    var sr = svg.getBoundingClientRect(), br = board.getBoundingClientRect();
+    var k = sr.width / Number(svg.getAttribute("width"));
+    var fx = focus[0] * k + sr.left - br.left + board.scrollLeft, fy = focus[1] * k + sr.top - br.top + board.scrollTop;
     var w = board.clientWidth, h = board.clientHeight, m = 90;
     var inside = fx > board.scrollLeft + m && fx < board.scrollLeft + w - m &&
                  fy > board.scrollTop + m && fy < board.scrollTop + h - m;
