@@ -405,6 +405,7 @@
       var sx = oldBoard ? oldBoard.scrollLeft : 0, sy = oldBoard ? oldBoard.scrollTop : 0;
       var bar = $(".zoom", old);
       if (bar) { var nb = $("#board", fresh); nb.parentNode.insertBefore(bar, nb); }
+      keepUnchanged($("#board svg.hexmap", old), $("#board svg.hexmap", fresh));
       old.replaceWith(fresh);
       ["seq", "status", "pending", "myTurn", "last"].forEach(function (k) { body.dataset[k] = fresh.dataset[k]; });
       body.dataset.updates = String(Number(body.dataset.updates || "0") + 1);
@@ -414,6 +415,19 @@
       if (board) { applyZoom(board); board.scrollLeft = sx; board.scrollTop = sy; focusBoard(board, true); }
       try { history.replaceState(null, "", "/games/" + gid + (last ? "?last=" + last : "")); } catch (e) { /* */ }
       bindPlay();
+    });
+  }
+
+  /* The parts of the fresh board that did not change (the printed map's layers) are the old
+     page's own nodes, moved over: the browser lays out and paints only what changed. */
+  function keepUnchanged(oldSvg, freshSvg) {
+    if (!oldSvg || !freshSvg || oldSvg.children.length !== freshSvg.children.length) return;
+    var olds = Array.prototype.slice.call(oldSvg.children), news = Array.prototype.slice.call(freshSvg.children);
+    news.forEach(function (n, i) {
+      var o = olds[i];
+      if (o.tagName !== n.tagName || o.getAttribute("class") !== n.getAttribute("class") ||
+          o.childElementCount !== n.childElementCount) return;
+      if (o.outerHTML === n.outerHTML) n.replaceWith(o);  /* as it is now, script-made marks included */
     });
   }
 
