@@ -460,7 +460,7 @@
         var open = $(".legend-box", root());
         if (open && open.open) { var l = $(".legend-box", fresh); if (l) l.open = true; }
         var ob = $("#board", root()), sx = ob ? ob.scrollLeft : 0, sy = ob ? ob.scrollTop : 0;
-        var side = $(".side", root()), st = side ? side.scrollTop : 0;
+        var side = $("#events", root()), st = side ? side.scrollTop : 0;
         var bar = $(".zoom", root());
         if (bar) { var nb = $("#board", fresh); if (nb) nb.parentNode.insertBefore(bar, nb); }
         root().replaceWith(fresh);
@@ -468,7 +468,7 @@
         if (push) history.pushState({}, "", url);
         var b = $("#board", fresh);
         if (b) { applyZoom(b); b.scrollLeft = sx; b.scrollTop = sy; }
-        if ($(".side", fresh)) $(".side", fresh).scrollTop = st;
+        if ($("#events", fresh)) $("#events", fresh).scrollTop = st;
         bind(true);
       }).catch(function () { location.assign(url); });
     }
@@ -508,7 +508,7 @@
       var link = $("#permalink", r);
       link.addEventListener("focus", function () { link.select(); });
       initZoom(r, again);  /* the change at this step in sight: centred on opening, kept in sight after */
-      scrollWithin($(".side", r), $("li.current", r));  /* the list scrolls, never the page */
+      scrollWithin($("#events", r), $("li.current", r));  /* the list scrolls, never the page */
     }
     document.addEventListener("keydown", function (ev) {
       if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
@@ -557,7 +557,7 @@
       now.innerHTML = "";
       if (row) {
         row.classList.add("current");
-        scrollWithin($(".side"), row);
+        scrollWithin(events, row);
         now.appendChild(row.cloneNode(true));
         now.firstChild.removeAttribute("id");
       }
