@@ -105,7 +105,8 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
         if p.get("sandbox"):
             row.title += " (dispute sandbox)"
     elif t == SEAT_JOINED:
-        row.title = f"{seat_name_in(game, seat)} takes its seat" + (" and adds entropy to the dice" if p.get("entropy") else "")
+        row.title = f"{seat_name_in(game, seat)} takes its seat" + (
+            " and adds entropy to the dice" if p.get("entropy") else "")
     elif t == GAME_STARTED:
         row.title = f"Every seat has joined: the game starts ({p.get('phase', '')})"
         row.dice = list(p.get("dice", []))

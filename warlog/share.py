@@ -14,9 +14,10 @@ from __future__ import annotations
 import base64
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
@@ -80,7 +81,7 @@ def children(markup: str) -> list[str]:
     if depth != 0:
         return [markup]
     edges = sorted(cuts)
-    out = [markup[a:b] for a, b in zip(edges, edges[1:]) if b > a]
+    out = [markup[a:b] for a, b in zip(edges, edges[1:], strict=False) if b > a]
     return out if "".join(out) == markup else [markup]
 
 
@@ -164,7 +165,7 @@ def build(events: list[Event]) -> ReplayFile:
     state: Any = None
     visible: Any = None
     board = pool.board(str(renderer.board(Scene(None))))
-    for ev, doc in zip(events, docs):
+    for ev, doc in zip(events, docs, strict=True):
         before = visible
         if ev.type in (GAME_STARTED, RESOLVED):
             state = fold([ev], state)

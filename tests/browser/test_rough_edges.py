@@ -20,7 +20,8 @@ VIEW = {"width": 1400, "height": 1000}
 IN_BOARD = """sel => {
   const b = document.querySelector('#board').getBoundingClientRect();
   const r = document.querySelector(sel).getBoundingClientRect();
-  return r.width > 0 && r.left >= b.left - 1 && r.right <= b.right + 1 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+  return r.width > 0 && r.left >= b.left - 1 && r.right <= b.right + 1
+      && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
 }"""
 ACROSS_BOARD = """sel => {
   const b = document.querySelector('#board').getBoundingClientRect();

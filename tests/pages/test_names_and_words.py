@@ -55,7 +55,8 @@ def test_one_row_per_move(page_game) -> None:
         html = pg.page("spectator", path)
         assert 'class="ev ev-submitted' not in html, path  # the judgement's row stands for its submission
         assert len(re.findall(r'class="ev ev-resolved', html)) == 2
-    assert 'class="ev ev-resolved by-belgium current" id="ev-5" data-submission="4"' in pg.page("spectator", "/replay/4")
+    html = pg.page("spectator", "/replay/4")  # the submission's step: its judgement's row is the current one
+    assert 'class="ev ev-resolved by-belgium current" id="ev-5" data-submission="4"' in html
 
 
 def test_dice_are_counted_in_english(page_game) -> None:
