@@ -468,6 +468,7 @@ def replay(game_id: str, step: int) -> Any:
 
 
 _PNGS: OrderedDict[tuple[str, int, str, int], bytes] = OrderedDict()  # drawing one takes a second or two
+_FILES: OrderedDict[tuple[str, int], str] = OrderedDict()  # replay files, by game and last event
 _PNG_LOCK = threading.Lock()
 
 
@@ -499,8 +500,16 @@ def replay_file(game_id: str) -> Any:
     information only until the game has ended, whoever asks."""
     svc = service()
     svc.created(game_id)
-    made = share.build(list(svc.store.iter_events(game_id)))
-    return Response(made.html, mimetype="text/html", headers={
+    key = (game_id, svc.store.last_seq(game_id))  # a long game takes a while to draw: kept until it moves on
+    with _PNG_LOCK:
+        html = _FILES.get(key)
+    if html is None:
+        html = share.build(list(svc.store.iter_events(game_id))).html
+        with _PNG_LOCK:
+            _FILES[key] = html
+            while len(_FILES) > 4:
+                _FILES.popitem(last=False)
+    return Response(html, mimetype="text/html", headers={
         "Content-Disposition": f'attachment; filename="warlog-{game_id}-replay.html"', "Cache-Control": "no-store"})
 
 

@@ -171,7 +171,9 @@ def test_vietnam_battles_names_its_seats_and_scenario_and_shows_its_whole_top_ba
     assert us.evaluate(ACROSS_BOARD, "svg.hexmap .status")  # the turn and support fire lines: nothing cut off
     assert us.evaluate(ACROSS_BOARD, "svg.hexmap .status-fire")
     assert us.evaluate(IN_BOARD, "#board .counter.target")  # the units the US may move are in view
-    us.screenshot(path=str(artifacts / "edges-vb-us.png"))
+    us.screenshot(path=str(artifacts / "edges-vb-us.png"))  # opened on the US units
+    us.evaluate("() => { document.querySelector('#board').scrollTop = 0; }")
+    us.screenshot(path=str(artifacts / "edges-vb-top-band.png"))  # scrolled up: the band, whole
     vc.goto(f"{base}/games/{gid}")
     assert vc.inner_text("h2.prompt") == "Waiting for US"
     assert "VC" in vc.inner_text(".seat-card") and "Vc" not in vc.inner_text("main")
