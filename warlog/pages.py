@@ -258,6 +258,8 @@ def _wait_for_judgement(game_id: str, seq: int) -> None:
     import time
 
     svc = service()
+    if not 0 <= seq <= svc.store.last_seq(game_id) or svc.history(game_id).event(seq).type != SUBMITTED:
+        return  # nothing to wait for: the answer says what `seq` is
     deadline = time.monotonic() + LIVE_WAIT
     seen = -1
     while time.monotonic() < deadline:

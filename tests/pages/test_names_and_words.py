@@ -65,3 +65,20 @@ def test_dice_are_counted_in_english(page_game) -> None:
     n = int(re.search(r'id="dice-check">(\d+) ', html).group(1))
     assert f"{n} {'die' if n == 1 else 'dice'} recorded" in html
     assert 'id="install-cmd">pip install /' in html and "<code>pip install warlog</code> from" not in html
+
+
+def test_the_live_panel_answers_at_once_for_what_is_not_a_waiting_move(page_game) -> None:
+    """The play page's in-place update (`/games/{id}/live`): a panel, or a judgement; an event
+    that is not a submission is not waited for, and is a clear 404, not a hang or a 500."""
+    pg = page_game()
+    client = pg.seats["belgium"]
+    r = client.get(f"/games/{pg.id}/live")
+    assert r.status_code == 200 and 'id="play-root"' in r.get_data(as_text=True)
+    assert "<html" not in r.get_data(as_text=True)  # the panel alone, not the page
+    r = client.get(f"/games/{pg.id}/live?last=0&wait=1&panel=0", headers={"Accept": "application/json"})
+    assert r.status_code == 404 and "not a submission" in r.get_json()["error"]
+    pg.act("belgium", '{"type": "standard_setup"}')
+    seq = pg.spectator.get(f"/api/v1/games/{pg.id}").get_json()["seq"] - 1
+    r = client.get(f"/games/{pg.id}/live?last={seq}&wait=1&panel=0", headers={"Accept": "application/json"})
+    assert r.status_code == 200 and r.get_json()["status"] == "resolved"
+    assert client.get(f"/games/{pg.id}/live?last=x").status_code == 400
