@@ -536,16 +536,63 @@
       var p = data.pieces[i];
       return typeof p === "string" ? p : p.map(piece).join("");
     }
+    /* A board is its root's opening tag, its children's pieces, and "</svg>". The children a
+       step shares with the board shown before (the printed map's layers, the counters that did
+       not move) are the same nodes, kept: only what changed is parsed and laid out. */
+    var nodes = {}, root = null, rootTag = null;
+    function nodesFor(ref) {
+      if (!nodes[ref]) {
+        var holder = document.createElementNS(SVGNS, "svg");
+        holder.innerHTML = piece(ref);
+        nodes[ref] = Array.prototype.slice.call(holder.childNodes);
+      }
+      return nodes[ref];
+    }
+    function drawBoard(refs) {
+      var tag = piece(refs[0]);
+      if (!root || piece(refs[refs.length - 1]) !== "</svg>") {
+        board.innerHTML = refs.map(piece).join("");
+        root = $("svg", board);
+        rootTag = tag;
+        if (piece(refs[refs.length - 1]) !== "</svg>") { root = null; return; }
+        var kids = Array.prototype.slice.call(root.childNodes), k = 0;
+        refs.slice(1, -1).forEach(function (ref) {  /* adopt the parsed nodes as the pieces' own */
+          var count = nodesFor(ref).length;
+          nodes[ref] = kids.slice(k, k + count);
+          k += count;
+        });
+        return;
+      }
+      if (tag !== rootTag) {
+        var probe = document.createElement("div");
+        probe.innerHTML = tag + "</svg>";
+        var fresh = probe.firstChild;
+        Array.prototype.slice.call(root.attributes).forEach(function (a) {
+          if (a.name !== "style" && !fresh.hasAttribute(a.name)) root.removeAttribute(a.name);
+        });
+        Array.prototype.slice.call(fresh.attributes).forEach(function (a) { root.setAttribute(a.name, a.value); });
+        rootTag = tag;
+      }
+      var cur = root.firstChild;
+      refs.slice(1, -1).forEach(function (ref) {
+        nodesFor(ref).forEach(function (node) {
+          if (node === cur) cur = cur.nextSibling;
+          else root.insertBefore(node, cur);
+        });
+      });
+      while (cur) { var next = cur.nextSibling; root.removeChild(cur); cur = next; }
+    }
     function show(n) {
       n = Math.max(0, Math.min(last, Number(n) || 0));
       var st = steps[n], first = cur < 0;
       cur = n;
       if (st.b !== shownBoard) {
-        var sx = board.scrollLeft, sy = board.scrollTop;
-        board.innerHTML = data.boards[st.b].map(piece).join("");
+        var sx = board.scrollLeft, sy = board.scrollTop, kept = root, focus = root && root.dataset.focus;
+        drawBoard(data.boards[st.b]);
         shownBoard = st.b;
         if (first) initZoom(document, false);
-        else { applyZoom(board); board.scrollLeft = sx; board.scrollTop = sy; focusBoard(board, true); }
+        else if (!kept || root !== kept) { applyZoom(board); board.scrollLeft = sx; board.scrollTop = sy; focusBoard(board, true); }
+        else if (root.dataset.focus !== focus) focusBoard(board, true);  /* no layout forced when nothing moved it */
       }
       $("#stepno").textContent = String(n);
       slider.value = String(n);
@@ -558,8 +605,11 @@
       if (row) {
         row.classList.add("current");
         scrollWithin(events, row);
-        now.appendChild(row.cloneNode(true));
-        now.firstChild.removeAttribute("id");
+        var list = el("ol", { "class": "events now-row" }), copy = row.cloneNode(true);
+        copy.removeAttribute("id");
+        copy.classList.remove("current");
+        list.appendChild(copy);
+        now.appendChild(list);
       }
       body.dataset.step = String(n);
       try { history.replaceState(null, "", "#step-" + n); } catch (e) { /* some viewers refuse it on file:// */ }
