@@ -463,6 +463,7 @@
         var side = $("#events", root()), st = side ? side.scrollTop : 0;
         var bar = $(".zoom", root());
         if (bar) { var nb = $("#board", fresh); if (nb) nb.parentNode.insertBefore(bar, nb); }
+        keepUnchanged($("#board svg.hexmap", root()), $("#board svg.hexmap", fresh));
         root().replaceWith(fresh);
         document.title = doc.title;
         if (push) history.pushState({}, "", url);
