@@ -28,7 +28,7 @@ from rules import get_game
 from rules.core.game import Game
 from warlog import replay as rp
 from warlog.history import ended
-from warlog.render import Renderer, Scene, TextRenderer, renderer_for
+from warlog.render import Renderer, Scene, renderer_for
 from warlog.service import SPECTATOR, redact
 
 ROOT = Path(__file__).resolve().parent
@@ -199,10 +199,12 @@ def _render(events: list[Event], game: Game, renderer: Renderer, rows: list[rp.E
     env.globals["seat_name"] = lambda seat, g=None: rp.seat_name(seat, g or game)
     env.globals["result_text"] = rp.result_text
     name, scenario_title = rp.titles(game, str(created.get("scenario")))
-    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+    # inside <script>: no "</" (it would close it) nor "<!--" (it would change how it is read)
+    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/").replace(
+        "<!--", "<\\u0021--")
     return env.get_template("replay_file.html").render(
         game=game, name=name, gid=gid, scenario=scenario_title, rows=rows,
-        legend=renderer.legend(), text_board=isinstance(renderer, TextRenderer), full=full, outcome=outcome,
+        legend=renderer.legend(), full=full, outcome=outcome,
         last=events[-1].seq, final_hash=events[-1].hash, sandbox=bool(created.get("sandbox")),
         export_name=f"warlog-{gid}.jsonl", data=Markup(payload), favicon=favicon_data_uri(),
         css=Markup((STATIC / "warlog.css").read_text(encoding="utf-8")),

@@ -138,3 +138,18 @@ def test_the_png_keeps_hidden_information_hidden_before_the_end(app: Flask) -> N
     r = spectator.get(f"/games/{gid}/replay/{step}.png")
     assert r.status_code == 200 and r.get_data()[:8] == PNG_SIGNATURE
     assert spectator.get(f"/games/{gid}/replay.html").status_code == 200  # public until the end, to anyone
+
+
+def test_a_game_without_a_renderer_makes_a_file_with_its_state_as_text(app: Flask, new_game: Any) -> None:
+    """The fallback: each step's state as text (a dice-duel test game has no board renderer);
+    its PNG is a clear 404, not a 500."""
+    p = new_game("dice-duel", "short")
+    while p.info()["status"] == "active":
+        seat = p.info()["active_seats"][0]
+        p.play(seat, {"type": "roll"})
+    made = build(list(app.extensions["warlog"].store.iter_events(p.id)))
+    data = _data(made.html)
+    assert all(_board(data, s).startswith(("<pre", "<p")) for s in range(len(data["steps"])))
+    assert "&#34;winner&#34;: &#34;" in _board(data, len(data["steps"]) - 1)  # escaped, as on the page
+    r = app.test_client().get(f"/games/{p.id}/replay/3.png")
+    assert r.status_code == 404 and b"no board" in r.get_data()
