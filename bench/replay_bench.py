@@ -1,7 +1,7 @@
 """Replay page latency in a 10,000-event game (prints figures; not a test, nothing asserts).
 
-    python bench/replay_bench.py                 # 10,000 events, 60 steps
-    python bench/replay_bench.py --events 2000   # smaller
+    .venv/bin/python bench/replay_bench.py                 # 10,000 events, 60 steps
+    .venv/bin/python bench/replay_bench.py --events 2000   # smaller
 
 The game is built with legal actions only (Belgium selecting, placing and picking up units
 during set-up, as bench/bench.py's long_game does) in a SQLite ledger; then the replay page

@@ -20,5 +20,17 @@ if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
   fi
   touch "$stamp"
 fi
+# cairosvg (the PNG of a replay step) needs the system's Cairo library: Debian's libcairo2.
+if ! "$VENV/bin/python" -c "import cairosvg" >/dev/null 2>&1; then
+  echo "warlog: installing Debian's libcairo2 for cairosvg" >&2
+  sudo=""
+  if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then sudo="sudo"; fi
+  if command -v apt-get >/dev/null; then
+    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libcairo2; } >&2 \
+      || echo "warlog: could not install libcairo2; the replay PNGs will fail" >&2
+  else
+    echo "warlog: no apt-get to install libcairo2; the replay PNGs will fail" >&2
+  fi
+fi
 export PATH="$VENV/bin:$PATH"
 cd "$ROOT"

@@ -1,4 +1,4 @@
-"""The `warlog` command: serve, worker, games, export, import, verify."""
+"""The `warlog` command: serve, worker, games, export, import, verify, replay."""
 
 from __future__ import annotations
 
@@ -357,3 +357,26 @@ def export_tournament(tournament_id: str, db: str, out: str | None) -> None:
     finally:
         if out:
             stream.close()
+
+
+@main.command(help="Make one self-contained HTML replay of an export (boards, events, controls; no server, "
+                   "no network): public information only unless the game has ended.")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
+              help="the HTML file to write (default: the export's name with .html)")
+def replay(path: str, out: str | None) -> None:
+    from ledger.events import ChainError
+    from ledger.export import ExportFormatError
+    from warlog.share import ReplayFileError, build, from_lines
+
+    try:
+        with open(path, "rb") as fh:
+            events = from_lines(fh)
+        made = build(events)
+    except (ExportFormatError, ChainError, ReplayFileError) as err:
+        raise click.ClickException(f"cannot make a replay of {path}: {err}") from None
+    target = out or (path[:-6] if path.endswith(".jsonl") else path) + ".html"
+    with open(target, "w", encoding="utf-8") as fh:
+        fh.write(made.html)
+    click.echo(f"wrote {target}: {len(made.html.encode('utf-8')) / 1024:.0f} KB, {made.steps} steps, "
+               f"{made.boards} boards from {made.pieces} distinct SVG pieces")

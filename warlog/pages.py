@@ -7,10 +7,14 @@ Moves made here go through `Warlog.submit_move`, exactly like the JSON API's.
 from __future__ import annotations
 
 import json
+import threading
 import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, stream_with_context, url_for
+from jinja2 import pass_context
 from werkzeug.exceptions import HTTPException
 
 from ledger.events import SUBMITTED, Event
@@ -19,13 +23,14 @@ from rules import all_games, get_game
 from rules.core.game import Game
 from warlog import audit as audit_mod
 from warlog import replay as rp
+from warlog import share
 from warlog.pageutil import (
     PageError, check_csrf, csrf_token, error_page, finish, forget_seat_cookie, seat_cookies, seat_token, service,
     set_seat_cookie, viewer_for, wants_json,
 )
 from warlog.listing import games_page, next_query
 from warlog.planner import PlanError, reach
-from warlog.render import Scene, renderer_for
+from warlog.render import Scene, TextRenderer, renderer_for
 from warlog.service import SPECTATOR, ServiceError, Viewer, redact, redact_payload
 
 pages = Blueprint("pages", __name__)
@@ -49,9 +54,25 @@ def _after(resp: Response) -> Response:
     return finish(resp)
 
 
+@pass_context
+def _seat_name(ctx: Any, seat: str | None, game: Any = None) -> str:
+    """`seat_name(seat)` in a template: the display name in the page's own `game`."""
+    return rp.seat_name(seat, game if game is not None else ctx.get("game"))
+
+
 @pages.app_context_processor
 def _context() -> dict[str, Any]:
-    return {"csrf_token": csrf_token, "seat_name": rp.seat_name}
+    return {"csrf_token": csrf_token, "seat_name": _seat_name, "titles": rp.titles}
+
+
+@pages.app_template_global("result_text")
+def _result_text(result: Any, game: Game) -> str:
+    return rp.result_text(result, game)
+
+
+@pages.app_template_filter("en")
+def _english(text: Any) -> str:
+    return rp.english(text)
 
 
 @pages.errorhandler(PageError)
@@ -222,6 +243,51 @@ def join(game_id: str) -> Any:
 
 @pages.get("/games/<game_id>")
 def game(game_id: str) -> Any:
+    return render_template("game.html", **_play_context(game_id, _int_arg("last")))
+
+
+@pages.get("/games/<game_id>/live")
+def live(game_id: str) -> Any:
+    """The play page's board and panel (`#play-root`), for the page's script to put in place
+    of its own without reloading the page. With `?last=N&wait=1` it first waits (up to
+    `LIVE_WAIT` seconds) for the umpire to judge submission N; with `?panel=0` it answers the
+    judgement alone (a move of several steps needs only the last one's panel)."""
+    svc = service()
+    last = _int_arg("last")
+    if last is not None and request.args.get("wait") == "1":
+        _wait_for_judgement(game_id, last)
+    if request.args.get("panel") == "0":
+        if last is None:
+            raise PageError(400, "'last' names the submission whose judgement is asked for")
+        move = svc.move(game_id, last, viewer_for(game_id))
+        return jsonify({"status": move["status"], "reasons": move.get("reasons", []), "seq": svc.info(game_id)["seq"]})
+    resp = Response(render_template("_play.html", **_play_context(game_id, last)), mimetype="text/html")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+LIVE_WAIT = 8.0
+
+
+def _wait_for_judgement(game_id: str, seq: int) -> None:
+    """Block until submission `seq` has its judgement in the ledger (or LIVE_WAIT passes)."""
+    import time
+
+    svc = service()
+    if not 0 <= seq <= svc.store.last_seq(game_id) or svc.history(game_id).event(seq).type != SUBMITTED:
+        return  # nothing to wait for: the answer says what `seq` is
+    deadline = time.monotonic() + LIVE_WAIT
+    seen = -1
+    while time.monotonic() < deadline:
+        now = svc.store.last_seq(game_id)
+        if now != seen:
+            seen = now
+            if now < seq or svc.history(game_id).find_judgement(seq) is not None:
+                return
+        time.sleep(0.005)
+
+
+def _play_context(game_id: str, last: int | None) -> dict[str, Any]:
     svc = service()
     info = svc.info(game_id)
     g = _game(game_id)
@@ -231,8 +297,7 @@ def game(game_id: str) -> Any:
     full = viewer.director or info["status"] == "ended"
     recent = svc.store.read(game_id, after=max(-1, info["seq"] - RECENT - 40), upto=info["seq"])
     docs = _visible(recent, g, viewer, full)
-    judged = {d["payload"].get("submission_seq") for d in docs if d["type"] in ("resolved", "rejected")}
-    rows = [r for r in rp.rows(docs, g) if r.type != SUBMITTED or r.seq not in judged][-RECENT:][::-1]
+    rows = rp.move_rows(docs, g)[-RECENT:][::-1]
     renderer = renderer_for(g.name)
     targets_of = getattr(renderer, "action_targets", None) or (lambda a: (a.get("unit"), a.get("hex")))
     actions = []
@@ -242,16 +307,19 @@ def game(game_id: str) -> Any:
                         "type": a.get("type"), "unit": unit, "hex": hx, "json": json.dumps(a, sort_keys=True)})
     state = state_doc.get("state")
     scene = Scene(state, target_hexes=frozenset(a["hex"] for a in actions if isinstance(a["hex"], str)),
-                  target_units=frozenset(a["unit"] for a in actions if isinstance(a["unit"], str)))
-    last = _int_arg("last")
+                  target_units=frozenset(a["unit"] for a in actions if isinstance(a["unit"], str)),
+                  extra={"seat": viewer.seat})
     result = None
     if last is not None:
         try:
             result = svc.move(game_id, last, viewer)
         except ServiceError:
             result = None
-    return render_template(
-        "game.html", info=info, game=g, viewer=viewer, state_doc=state_doc, listing=listing, actions=actions,
+    prompt = listing["prompt"]
+    if not listing["actions"] and info["status"] == "active" and prompt.startswith("waiting for "):
+        prompt = "waiting for " + (", ".join(rp.seat_name(s, g) for s in info["active_seats"]) or "nobody")
+    return dict(
+        info=info, game=g, viewer=viewer, state_doc=state_doc, listing=listing, actions=actions, prompt=prompt,
         groups=_group_actions(actions, getattr(renderer, "action_groups", {})), rows=rows, board=renderer.board(scene),
         legend=renderer.legend(),
         planner=renderer.planner(state) if listing["actions"] else None, result=result,
@@ -361,8 +429,24 @@ def replay_latest(game_id: str) -> Any:
     return redirect(url_for(".replay", game_id=game_id, step=step, **args), 302)
 
 
-@pages.get("/games/<game_id>/replay/<int:step>")
-def replay(game_id: str, step: int) -> Any:
+@dataclass
+class _Step:
+    """A replay step as the chosen viewpoint sees it (the page and its PNG share it)."""
+
+    info: dict[str, Any]
+    game: Game
+    view: str
+    allowed: list[str]
+    args: dict[str, Any]
+    after: dict[str, Any]
+    docs: list[dict[str, Any]]
+    current: dict[str, Any] | None
+    renderer: Any
+    board: Any
+    viewer: str
+
+
+def _step(game_id: str, step: int) -> _Step:
     svc = service()
     info = svc.info(game_id)
     g = _game(game_id)
@@ -370,7 +454,6 @@ def replay(game_id: str, step: int) -> Any:
     if not 0 <= step <= last:
         raise PageError(404, f"This game has steps 0 to {last}; there is no step {step}.")
     view, as_viewer, allowed, view_args = _view_for(viewer_for(game_id), info["status"] == "ended")
-    args: dict[str, Any] = dict(view_args)
     full = as_viewer.director or info["status"] == "ended"
     after = svc.state(game_id, step, as_viewer)
     before = svc.state(game_id, step - 1, as_viewer) if step > 0 else {"state": None}
@@ -378,23 +461,79 @@ def replay(game_id: str, step: int) -> Any:
     docs = _visible(window, g, as_viewer, full)
     current = next((d for d in docs if d["seq"] == step), None)
     renderer = renderer_for(g.name)
-    own = getattr(renderer, "highlights", None)  # a renderer may read its game's facts itself
-    if own is not None:
-        hl = own(current, before.get("state"), after.get("state"))
-    else:
-        hl = rp.highlights(current, before.get("state"), after.get("state"), rp.move_trail(docs, step))
+    hl = rp.step_highlights(renderer, current, before.get("state"), after.get("state"), docs, step)
+    board = renderer.board(Scene(after.get("state"), highlights=hl, caption=f"Step {step} of {last}"))
+    return _Step(info, g, view, allowed, dict(view_args), after, docs, current, renderer, board, as_viewer.label)
+
+
+@pages.get("/games/<game_id>/replay/<int:step>")
+def replay(game_id: str, step: int) -> Any:
+    st = _step(game_id, step)
+    info, g, docs, last = st.info, st.game, st.docs, st.info["seq"]
     shown = [d for d in docs if step - WINDOW <= d["seq"] <= step + WINDOW]
-    rows = rp.rows(shown, g, docs)
+    rows = rp.move_rows(shown, g, docs)
     positions = [d["seq"] for d in docs if d["type"] in rp.POSITIONS]
     prev = max([p for p in positions if p < step], default=max(0, step - 1))
     nxt = min([p for p in positions if p > step], default=min(last, step + 1))
-    board = renderer.board(Scene(after.get("state"), highlights=hl, caption=f"Step {step} of {last}"))
+    current = st.current
     return render_template(
-        "replay.html", info=info, game=g, step=step, last=last, prev=prev, next=nxt, view=view, allowed=allowed,
-        args=args, board=board, legend=renderer.legend(), rows=rows, current=rp.event_row(current, g, {
-            d["seq"]: d for d in docs if d["type"] == SUBMITTED}) if current else None,
-        phase=after.get("phase"), active=after.get("active_seats", []), hl=hl,
-        permalink=url_for(".replay", game_id=game_id, step=step, _external=True, **args))
+        "replay.html", info=info, game=g, step=step, last=last, prev=prev, next=nxt, view=st.view,
+        allowed=st.allowed, args=st.args, board=st.board, legend=st.renderer.legend(), rows=rows,
+        current=rp.event_row(current, g, {d["seq"]: d for d in docs if d["type"] == SUBMITTED}) if current else None,
+        phase=st.after.get("phase"), active=st.after.get("active_seats", []),
+        png=url_for(".replay_png", game_id=game_id, step=step, **st.args),
+        permalink=url_for(".replay", game_id=game_id, step=step, _external=True, **st.args))
+
+
+_PNGS: OrderedDict[tuple[str, int, str, int], bytes] = OrderedDict()  # drawing one takes a second or two
+_FILES: OrderedDict[tuple[str, int], str] = OrderedDict()  # replay files, by game and last event
+_PNG_LOCK = threading.Lock()
+
+
+@pages.get("/games/<game_id>/replay/<int:step>.png")
+def replay_png(game_id: str, step: int) -> Any:
+    """The board at a step as a PNG (for a forum post): the replay page's own SVG, drawn by
+    Cairo, with the replay page's viewpoints and their rules (hidden information stays hidden)."""
+    st = _step(game_id, step)
+    if isinstance(st.renderer, TextRenderer):
+        raise PageError(404, f"{st.game.title} has no board to draw; its replay shows the state as text.")
+    key = (game_id, step, st.viewer, st.info["seq"])  # the state at a step never changes; its caption names the last
+    with _PNG_LOCK:
+        png = _PNGS.get(key)
+    if png is None:
+        png = share.board_png(str(st.board))
+        with _PNG_LOCK:
+            _PNGS[key] = png
+            while len(_PNGS) > 32:
+                _PNGS.popitem(last=False)
+    resp = Response(png, mimetype="image/png")
+    resp.headers["Content-Disposition"] = f'inline; filename="warlog-{game_id}-step-{step}.png"'
+    resp.headers["Cache-Control"] = "no-store" if st.info["status"] != "ended" else "public, max-age=86400"
+    return resp
+
+
+@pages.get("/games/<game_id>/replay.html")
+def replay_file(game_id: str) -> Any:
+    """The whole replay as one self-contained HTML file to send (see `warlog.share`): public
+    information only until the game has ended, whoever asks."""
+    svc = service()
+    svc.created(game_id)
+    key = (game_id, svc.store.last_seq(game_id))  # a long game takes a while to draw: kept until it moves on
+    with _PNG_LOCK:
+        html = _FILES.get(key)
+    if html is None:
+        html = share.build(list(svc.store.iter_events(game_id))).html
+        with _PNG_LOCK:
+            _FILES[key] = html
+            while len(_FILES) > 4:
+                _FILES.popitem(last=False)
+    return Response(html, mimetype="text/html", headers={
+        "Content-Disposition": f'attachment; filename="warlog-{game_id}-replay.html"', "Cache-Control": "no-store"})
+
+
+@pages.get("/favicon.ico")
+def favicon() -> Any:
+    return redirect(url_for("static", filename="favicon.svg"), 301)
 
 
 # -- audit and export --------------------------------------------------------------------------------

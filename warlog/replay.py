@@ -5,6 +5,7 @@ highlight. Works on events as the viewer may see them (see `warlog.service.redac
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,7 +14,7 @@ from ledger.events import (
     SUBMITTED,
 )
 from rules.core.game import Game
-from warlog.render import Highlights
+from warlog.render import Highlights, Renderer, renderer_for, seat_label
 
 # Events a replay stops at when stepping with ←/→ (a submission is shown with its judgement).
 POSITIONS = (GAME_CREATED, GAME_STARTED, RESOLVED, REJECTED, GAME_ENDED, SEED_REVEALED)
@@ -36,11 +37,53 @@ class EventRow:
     def css(self) -> str:
         return f"ev ev-{self.type}" + (f" by-{self.seat}" if self.seat else "")
 
+    @property
+    def steps(self) -> tuple[int, ...]:
+        """The replay steps this row stands for: a judgement stands for its submission too."""
+        return (self.seq,) if self.submission_seq is None else (self.submission_seq, self.seq)
 
-def seat_name(seat: str | None) -> str:
+
+def seat_name(seat: str | None, game: Game | str | None = None) -> str:
+    """A seat's display name in `game` ("US", "VC", "Germany"): the game's renderer names its
+    seats (`seat_names`); without one, the seat id with its first letter capitalised."""
     if seat is None:
         return "Server"
-    return "Director" if seat == DIRECTOR else seat.replace("_", " ").capitalize()
+    if seat == DIRECTOR:
+        return "Director"
+    name = game if isinstance(game, str) or game is None else game.name
+    return seat_label(name, seat)
+
+
+_JAPANESE = re.compile(r"\s*[(（][^()（）]*[\u3040-\u30ff\u3400-\u9fff][^()（）]*[)）]")
+
+
+def titles(game: Game, scenario: str | None) -> tuple[str, str]:
+    """The game's name for a page heading (its renderer's `title` when the game's own title
+    names scenarios: "Vietnam Battles") and the scenario's title ("The Boys of '67 …")."""
+    sc = game.scenarios().get(scenario or "")
+    return str(getattr(renderer_for(game.name), "title", game.title)), sc.title if sc else str(scenario or "")
+
+
+def result_text(result: Any, game: Game) -> str:
+    """An outcome's result for a heading, the seats by their display names ("VC victory",
+    "Germany wins"), never `str.capitalize` of the ids ("Vc victory")."""
+    text = " ".join(_seat_words(str(result or ""), game))
+    return text[:1].upper() + text[1:]
+
+
+def _seat_words(text: str, game: Game) -> list[str]:
+    seats = {r for sc in game.scenarios().values() for r in sc.roles}
+    return [seat_name(w, game) if w in seats else w for w in text.split(" ")]
+
+
+def seat_name_in(game: Game, seat: str | None) -> str:
+    return seat_name(seat, game)
+
+
+def english(text: Any) -> str:
+    """A rules text for the interface: a parenthesised Japanese term from the rulebook (the
+    engine records "Court-martial (軍法会議)") is left out; the seed is cited by section instead."""
+    return _JAPANESE.sub("", str(text))
 
 
 def describe_ruling(ruling: dict[str, Any]) -> str:
@@ -56,13 +99,15 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
     """A row for one event document (`Event.to_json()` or a redacted copy)."""
     t, p, seat = ev["type"], ev["payload"], ev.get("seat")
     row = EventRow(ev["seq"], t, seat, t, recorded_at=str(ev.get("recorded_at", ""))[:19].replace("T", " "))
+
     if t == GAME_CREATED:
         row.title = f"{p.get('title', p.get('game'))} created: scenario {p.get('scenario')}, " \
-                    f"seats {', '.join(seat_name(r) for r in p.get('roles', []))}"
+                    f"seats {', '.join(seat_name_in(game, r) for r in p.get('roles', []))}"
         if p.get("sandbox"):
             row.title += " (dispute sandbox)"
     elif t == SEAT_JOINED:
-        row.title = f"{seat_name(seat)} takes its seat" + (" and adds entropy to the dice" if p.get("entropy") else "")
+        row.title = f"{seat_name_in(game, seat)} takes its seat" + (
+            " and adds entropy to the dice" if p.get("entropy") else "")
     elif t == GAME_STARTED:
         row.title = f"Every seat has joined: the game starts ({p.get('phase', '')})"
         row.dice = list(p.get("dice", []))
@@ -70,9 +115,9 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
         if "ruling" in p:
             row.title = f"Director: {describe_ruling(p['ruling'])}"
         elif "action" in p:
-            row.title = f"{seat_name(seat)}: {game.describe_action(p['action'])}"
+            row.title = f"{seat_name_in(game, seat)}: {game.describe_action(p['action'])}"
         else:
-            row.title = f"{seat_name(seat)} submits a move (hidden)"
+            row.title = f"{seat_name_in(game, seat)} submits a move (hidden)"
     elif t in (RESOLVED, REJECTED):
         sub = (submissions or {}).get(p.get("submission_seq", -1))
         asked = _asked(sub, game) if sub else f"move #{p.get('submission_seq')}"
@@ -80,16 +125,17 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
         row.seat = p.get("seat", seat)
         row.dice = list(p.get("dice", []))
         if t == RESOLVED:
-            row.title = f"{seat_name(p.get('seat', seat))}: {asked}"
-            row.facts = list(p.get("facts", []))
+            row.title = f"{seat_name_in(game, p.get('seat', seat))}: {asked}"
+            row.facts = [{**f, "text": english(f.get("text", ""))} for f in p.get("facts", [])]
             row.rules = list(p.get("rules", []))
         else:
-            row.title = f"Refused — {seat_name(p.get('seat', seat))}: {asked}"
+            row.title = f"Refused — {seat_name_in(game, p.get('seat', seat))}: {asked}"
             row.reasons = list(p.get("reasons", []))
             row.rules = sorted({r["rule"] for r in row.reasons if r.get("rule")})
     elif t == GAME_ENDED:
         o = p.get("outcome") or {}
-        row.title = f"Game over: {o.get('result', '')}" + (f" — {o['reason']}" if o.get("reason") else "")
+        row.title = english(f"Game over: {result_text(o.get('result', ''), game)}"
+                            + (f" — {o['reason']}" if o.get("reason") else ""))
         if o.get("rule"):
             row.rules = [o["rule"]]
     elif t == SEED_REVEALED:
@@ -114,6 +160,23 @@ def rows(events: list[dict[str, Any]], game: Game, before: list[dict[str, Any]] 
     """Rows for `events`; `before` are earlier events that may hold their submissions."""
     subs = {e["seq"]: e for e in (before or []) + events if e["type"] == SUBMITTED}
     return [event_row(e, game, subs) for e in events]
+
+
+def move_rows(events: list[dict[str, Any]], game: Game, before: list[dict[str, Any]] | None = None) -> list[EventRow]:
+    """One row per move: a submission that has its judgement among `events` is shown by the
+    judgement's row (which names what was asked); one still waiting keeps its own row."""
+    judged = {e["payload"].get("submission_seq") for e in events if e["type"] in (RESOLVED, REJECTED)}
+    return [r for r in rows(events, game, before) if r.type != SUBMITTED or r.seq not in judged]
+
+
+def step_highlights(renderer: Renderer, current: dict[str, Any] | None, before: Any, after: Any,
+                    events: list[dict[str, Any]], step: int) -> Highlights:
+    """What the board highlights at `step`: the renderer's own reading of its game's facts when
+    it has one, else the generic one (with the whole path of a unit moving hex by hex)."""
+    own = getattr(renderer, "highlights", None)
+    if own is not None:
+        return own(current, before, after)  # type: ignore[no-any-return]
+    return highlights(current, before, after, move_trail(events, step))
 
 
 # -- what changed at a step ------------------------------------------------------------------

@@ -9,8 +9,10 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -72,3 +74,12 @@ def new_game_page(browser: Any, base: str, game: str, view: dict[str, int] | Non
     page.select_option("#game-choice", game)
     page.click("text=Create the game")
     return page, errors
+
+
+@contextmanager
+def updated(page: Any) -> Iterator[None]:
+    """Wait, after the block, until the play page has put a fresh board and panel in place (a
+    move made on the page updates it where it stands: no navigation, no reload)."""
+    before = page.evaluate("document.body.dataset.updates || '0'")
+    yield
+    page.wait_for_function("b => (document.body.dataset.updates || '0') !== b", arg=before)

@@ -13,6 +13,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from tests.browser.conftest import updated
+
 VIEW = {"width": 1920, "height": 1400}
 
 
@@ -24,7 +26,7 @@ def _watch(page: Any, errors: list[str]) -> Any:
 
 def _act(page: Any, locator: str) -> None:
     """Click something that submits a move; wait for the page to come back with its result."""
-    with page.expect_navigation(url="**last=*"):
+    with updated(page):
         page.locator(locator).first.click()
 
 
@@ -78,12 +80,12 @@ def test_two_players_play_to_the_end_and_a_spectator_replays(browser: Any, live_
     assert _my_turn(bel) and not _my_turn(ger)
 
     # Belgium places VI Corps by clicking: its counter in the tray, then Brussels, then confirm.
-    with bel.expect_navigation():
+    with updated(bel):
         bel.locator('#board .tray .counter[data-unit="be-inf-6"]').click()
     bel.locator('#board .terrain [data-hex="1005"]').click(force=True)
     bel.wait_for_selector("#confirm-go")
     assert "1005" in bel.inner_text("#confirm")
-    with bel.expect_navigation(url="**last=*"):
+    with updated(bel):
         bel.click("#confirm-go")
     assert "VI Corps" in bel.inner_text("#result")
     _act(bel, "button:has-text('Use the standard set-up')")
@@ -102,7 +104,7 @@ def test_two_players_play_to_the_end_and_a_spectator_replays(browser: Any, live_
     ger.locator('#board .terrain [data-hex="1606"]').click(force=True)
     ger.wait_for_selector("#tank-battle")
     ger.check("#tank-battle")
-    with ger.expect_navigation(url="**last=*"):
+    with updated(ger):
         ger.click("#confirm-go")
     result = ger.inner_text("#result")
     assert "tank battle" in result and "Battle 1" in result

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import new_game_page
+from tests.browser.conftest import new_game_page, updated
 
 VIEW = {"width": 1600, "height": 1200}
 
 
 def _confirm(page: Any) -> None:
-    with page.expect_navigation(url="**last=*"):
+    with updated(page):
         page.click("#confirm-go")
 
 
@@ -30,14 +30,14 @@ def test_boys_of_67_is_played_by_clicking_on_its_map(browser: Any, live_server: 
     # a move: click 4/47 B and choose to move it (not lift it by slick or tango); then the hex it enters
     page.locator('.units .counter.target[data-unit="us-4-47-b"]').click(force=True)
     assert "helicopter-lift 4/47 B 3-4-5" in page.inner_text("#confirm")
-    with page.expect_navigation(url="**last=*"):
+    with updated(page):
         page.locator("#confirm button", has_text="move 4/47 B 3-4-5").click()
     assert "selected" in page.get_attribute('.units .counter[data-unit="us-4-47-b"]', "class")
     page.locator('.terrain [data-hex="0716"]').click(force=True)
     assert "Enter 0716" in page.inner_text("#confirm")
     _confirm(page)
     assert page.get_attribute('.units .counter[data-unit="us-4-47-b"]', "data-hex") == "0716"
-    with page.expect_navigation(url="**last=*"):
+    with updated(page):
         page.click('button[value=\'{"type": "end_phase"}\']')
 
     # an attack: click the attacker, then the VC unit it attacks

@@ -9,8 +9,9 @@ Renderers never see more than the viewer may: the pages hand them `Game.view(sta
 Besides `Renderer`'s methods, the pages use these when a renderer has them: `name_of(kind, key)`
 (a hex's or unit's name on a button), `die_owner(purpose)` (whose die, for the audit),
 `action_targets(action)` (the unit and the hex a click on the map picks an action by; by default
-its `unit` and `hex`), `action_groups` (titles for its action types' button groups) and
-`highlights(event, before, after)` (what a replay step changed, from its game's own facts).
+its `unit` and `hex`), `action_groups` (titles for its action types' button groups),
+`highlights(event, before, after)` (what a replay step changed, from its game's own facts) and
+`seat_names` (each seat's display name: "US", "VC", "Germany"; see `seat_label`).
 """
 
 from __future__ import annotations
@@ -96,6 +97,14 @@ def renderer_for(game: str) -> Renderer:
     return _RENDERERS.get(game) or TextRenderer()
 
 
+def seat_label(game: str | None, seat: str) -> str:
+    """A seat's display name: its game's renderer's `seat_names`, else the id capitalised."""
+    names = getattr(renderer_for(game), "seat_names", None) if game else None
+    if names and seat in names:
+        return str(names[seat])
+    return seat.replace("_", " ").capitalize()
+
+
 def _load() -> None:
     global _LOADED
     if _LOADED:
@@ -104,4 +113,4 @@ def _load() -> None:
     from warlog.render import aob, gbv, vb  # noqa: F401  (each registers itself)
 
 
-__all__ = ["Highlights", "Scene", "Renderer", "TextRenderer", "register_renderer", "renderer_for"]
+__all__ = ["Highlights", "Scene", "Renderer", "TextRenderer", "register_renderer", "renderer_for", "seat_label"]

@@ -46,6 +46,23 @@ def svg_document(body: str, width: float, height: float, label: str, game: str,
               aria_label=label, data_game=game, data_focus=f"{num(focus[0])},{num(focus[1])}" if focus else None)
 
 
+def focus_point(lay: HexLayout, known: Container[str], first: Iterable[object],
+                groups: Iterable[Iterable[object]] = ()) -> tuple[float, float] | None:
+    """Where a board opens (the page centres a board larger than its box on it): the first known
+    hex of `first` (the unit under way, the battle, what a replay step changed), else the middle
+    of the first of `groups` with a known hex in it (the units a legal action names, the hexes it
+    names, the viewing seat's own units), by the median of their centres."""
+    for h in first:
+        if isinstance(h, str) and h in known:
+            return lay.centre(h)
+    for group in groups:
+        pts = [lay.centre(h) for h in group if isinstance(h, str) and h in known]
+        if pts:
+            xs, ys = sorted(p[0] for p in pts), sorted(p[1] for p in pts)
+            return xs[len(xs) // 2], ys[len(ys) // 2]
+    return None
+
+
 def terrain_layer(lay: HexLayout, cells: Iterable[tuple[str, str, str, str]]) -> str:
     """The hexes, one polygon each from (label, tooltip, fill, class), in the `terrain` group
     where the page's script finds every hex and its centre (`.terrain [data-hex]`)."""

@@ -8,6 +8,7 @@ show air-tactical-range. A reduced unit shows its current factors on a red strip
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markupsafe import escape
 
@@ -38,6 +39,7 @@ class Counter:
     hex: str | None = None  # where it stands, for the page's click handling
 
 
+@lru_cache(maxsize=8192)  # pure: a board redrawn for the next step draws most counters again
 def draw(c: Counter, x: float, y: float, s: float) -> str:
     """The counter with its top-left corner at (x, y) and side `s`."""
     body, edge, box, ink = SIDES.get(c.side, DEFAULT_SIDE)

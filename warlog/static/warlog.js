@@ -19,7 +19,6 @@
     if (text !== undefined) e.textContent = text;
     return e;
   }
-  function sleep(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return String(Date.now()) + Math.random().toString(16).slice(2);
@@ -30,37 +29,69 @@
     });
   }
 
-  /* ---------------------------------------------------------------- map zoom */
-  function initZoom(scope) {
-    var board = $("#board", scope), svg = board && $("svg.hexmap", board);
-    if (!svg || $(".zoom", board.parentNode)) return;
+  /* ---------------------------------------------------------------- map zoom and focus */
+  /* zoom: a factor, 0 for "fit the box", AUTO (the default) for "the whole width when that
+     takes at most a fifth off, else actual size scrolled to the action" */
+  var AUTO = -1, zoom = AUTO;
+  try { zoom = Number(localStorage.getItem("warlog-zoom") || String(AUTO)); } catch (e) { /* no storage */ }
+  if (isNaN(zoom)) zoom = AUTO;
+  function applyZoom(board) {
+    var svg = board && $("svg.hexmap", board);
+    if (!svg) return;
     var natural = Number(svg.getAttribute("width"));
-    var z = Number(localStorage.getItem("warlog-zoom") || "1");
-    var bar = el("div", { "class": "zoom" });
-    var label = el("span", { "class": "muted" });
-    function apply() {
-      svg.style.width = z === 0 ? "100%" : Math.round(natural * z) + "px";
-      label.textContent = z === 0 ? "fit" : Math.round(z * 100) + "%";
-      try { localStorage.setItem("warlog-zoom", String(z)); } catch (e) { /* private mode */ }
+    var k = zoom;
+    if (zoom === AUTO) {
+      var fit = (board.clientWidth - 10) / natural;
+      k = fit >= 1 ? 1 : fit >= 0.8 ? fit : 1;
     }
-    [["−", function () { z = Math.max(0.5, (z || 0.8) - 0.1); }], ["+", function () { z = Math.min(2, (z || 0.8) + 0.1); }],
-     ["100%", function () { z = 1; }], ["Fit", function () { z = 0; }]].forEach(function (b) {
-      var btn = el("button", { type: "button", "class": "button small", title: "Zoom the map" }, b[0]);
-      btn.addEventListener("click", function () { b[1](); apply(); });
-      bar.appendChild(btn);
-    });
-    bar.insertBefore(el("span", { "class": "muted" }, "Map"), bar.firstChild);
-    bar.appendChild(label);
-    board.parentNode.insertBefore(bar, board);
-    apply();
-    /* a board taller or wider than its box opens scrolled to where the action is, when that
-       is out of sight from its top left corner */
+    svg.style.width = k === 0 ? "100%" : Math.floor(natural * k) + "px";
+    var label = $(".zoom .level", board.parentNode);
+    if (label) label.textContent = zoom === 0 ? "fit" : (zoom === AUTO ? "auto " : "") + Math.round(k * 100) + "%";
+    try { localStorage.setItem("warlog-zoom", String(zoom)); } catch (e) { /* private mode */ }
+  }
+  /* Where the action is (the svg's data-focus: the unit under way, the battle, what a replay
+     step changed, the seat's own units), centred in the board's own scroll box; the page itself
+     never scrolls. With `ifHidden`, only when it is not already well inside the box. */
+  function focusBoard(board, ifHidden) {
+    var svg = board && $("svg.hexmap", board);
+    if (!svg) return;
     var focus = (svg.dataset.focus || "").split(",").map(Number);
-    if (focus.length === 2 && !isNaN(focus[0]) && !isNaN(focus[1])) {
-      var k = svg.getBoundingClientRect().width / natural, fx = focus[0] * k, fy = focus[1] * k;
-      if (fy > board.clientHeight - 80) board.scrollTop = fy - board.clientHeight / 2;
-      if (fx > board.clientWidth - 80) board.scrollLeft = fx - board.clientWidth / 2;
+    if (focus.length !== 2 || isNaN(focus[0]) || isNaN(focus[1])) return;
+    var sr = svg.getBoundingClientRect(), br = board.getBoundingClientRect();
+    var k = sr.width / Number(svg.getAttribute("width"));
+    var fx = focus[0] * k + sr.left - br.left + board.scrollLeft, fy = focus[1] * k + sr.top - br.top + board.scrollTop;
+    var w = board.clientWidth, h = board.clientHeight, m = 90;
+    var inside = fx > board.scrollLeft + m && fx < board.scrollLeft + w - m &&
+                 fy > board.scrollTop + m && fy < board.scrollTop + h - m;
+    if (ifHidden && inside) return;
+    board.scrollLeft = Math.max(0, fx - w / 2);
+    board.scrollTop = Math.max(0, fy - h / 2);
+  }
+  function initZoom(scope, ifHidden) {
+    var board = $("#board", scope), svg = board && $("svg.hexmap", board);
+    if (!svg) return;
+    if (!$(".zoom", board.parentNode)) {
+      var bar = el("div", { "class": "zoom" });
+      bar.appendChild(el("span", { "class": "muted" }, "Map"));
+      var now = function () { return zoom > 0 ? zoom : 0.8; };
+      [["−", function () { zoom = Math.max(0.5, now() - 0.1); }], ["+", function () { zoom = Math.min(2, now() + 0.1); }],
+       ["100%", function () { zoom = 1; }], ["Fit", function () { zoom = 0; }], ["Auto", function () { zoom = AUTO; }]
+      ].forEach(function (b) {
+        var btn = el("button", { type: "button", "class": "button small", title: "Zoom the map" }, b[0]);
+        btn.addEventListener("click", function () { b[1](); var bd = $("#board", board.parentNode); applyZoom(bd); focusBoard(bd); });
+        bar.appendChild(btn);
+      });
+      bar.appendChild(el("span", { "class": "muted level" }));
+      board.parentNode.insertBefore(bar, board);
     }
+    applyZoom(board);
+    focusBoard(board, ifHidden);
+  }
+  /* scroll `box` (not the page) so that `item` is in sight */
+  function scrollWithin(box, item) {
+    if (!box || !item) return;
+    var b = box.getBoundingClientRect(), r = item.getBoundingClientRect();
+    if (r.top < b.top || r.bottom > b.bottom) box.scrollTop += r.top - b.top - (box.clientHeight - r.height) / 2;
   }
 
   /* ---------------------------------------------------------------- invitations */
@@ -83,7 +114,10 @@
   }
 
   /* ---------------------------------------------------------------- play */
-  function initPlay() {
+  /* The play page's board and panel (#play-root) are bound here, and bound again each time a
+     fresh panel is put in place after a move (no page reload: see swapPanel). */
+  var play = { busy: false, idle: function () { return true; }, keydown: function () {} };
+  function bindPlay() {
     var gid = body.dataset.gameId;
     var board = $("#board");
     var form = $("#act-form");
@@ -241,45 +275,39 @@
         return r.json().then(function (j) { if (!r.ok) throw new Error(j.error || ("HTTP " + r.status)); return j; });
       });
     }
+    /* the server answers when the umpire has judged submission `seq` (it waits for it) */
     function judged(seq) {
-      var tries = 0;
-      function poll() {
-        return getJSON("/api/v1/games/" + gid + "/moves/" + seq).then(function (m) {
-          if (m.status !== "pending") return m;
-          tries += 1;
-          return sleep(tries < 10 ? 150 : 600).then(poll);
+      function ask() {
+        return getJSON("/games/" + gid + "/live?panel=0&wait=1&last=" + seq).then(function (m) {
+          return m.status === "pending" ? ask() : m;
         });
       }
-      return poll();
+      return ask();
     }
     function submit(list) {
       if (busy || !form) return;
-      busy = true;
+      busy = play.busy = true;
       body.classList.add("busy");
       showBox("Sending " + list.length + " action" + (list.length > 1 ? "s" : "") + " to the umpire…", []);
       var lastSeq = null;
       var chain = Promise.resolve();
-      list.forEach(function (action) {
+      list.forEach(function (action, i) {
         chain = chain.then(function () {
           return post(action).then(function (out) {
             lastSeq = out.seq;
-            return judged(out.seq);
-          }).then(function (m) {
-            if (m.status === "rejected") {
-              var why = m.reasons.map(function (r) { return r.message + (r.rule ? " (" + r.rule + ")" : ""); }).join("; ");
-              throw new Error("Refused: " + why);
-            }
-            return getJSON("/api/v1/games/" + gid).then(function (info) { expected = info.seq; });
+            if (i === list.length - 1) return null;  /* the last one's panel comes with its judgement */
+            return judged(out.seq).then(function (m) {
+              if (m.status === "rejected") throw new Error("refused");
+              expected = m.seq;
+            });
           });
         });
       });
-      chain.then(function () {
-        location.replace("/games/" + gid + (lastSeq !== null ? "?last=" + lastSeq : ""));
-      }).catch(function (e) {
-        busy = false;
-        body.classList.remove("busy");
-        if (lastSeq !== null) { location.replace("/games/" + gid + "?last=" + lastSeq); return; }
-        fail(e.message);
+      chain.catch(function (e) {
+        if (lastSeq === null) { busy = play.busy = false; body.classList.remove("busy"); fail(e.message); return "failed"; }
+      }).then(function (failed) {
+        if (failed) return;
+        return refresh(lastSeq, true).catch(function () { location.replace("/games/" + gid + "?last=" + lastSeq); });
       });
     }
 
@@ -348,22 +376,71 @@
       if (sel && canPlan(sel)) startPlan(sel);
     }
 
-    document.addEventListener("keydown", function (ev) {
+    play.busy = false;
+    play.idle = function () { return !busy && !plan && !picked; };
+    play.keydown = function (ev) {
       if (ev.key === "Escape") cancel();
       if (ev.key === "Enter" && !box.hidden && $("#confirm-go") && document.activeElement.tagName !== "BUTTON") {
         ev.preventDefault();
         $("#confirm-go").click();
       }
-    });
+    };
+  }
 
-    /* live updates: reload when the ledger moves on (another seat moved, the umpire judged) */
-    var seq = Number(body.dataset.seq);
+  /* a fresh board and panel from the server, put in place of the page's own */
+  function refresh(last, wait) {
+    var gid = body.dataset.gameId;
+    var url = "/games/" + gid + "/live" + (last ? "?last=" + last + (wait ? "&wait=1" : "") : "");
+    return fetch(url, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.text();
+    }).then(function (html) {
+      var t = document.createElement("template");
+      t.innerHTML = html;
+      var fresh = t.content.querySelector("#play-root"), old = $("#play-root");
+      if (!fresh || !old) throw new Error("no panel");
+      if (fresh.dataset.result === "pending" && wait) return refresh(last, wait);
+      var oldBoard = $("#board", old), legend = $(".legend-box", old);
+      if (legend && !legend.open) { var l = $(".legend-box", fresh); if (l) l.open = false; }
+      var sx = oldBoard ? oldBoard.scrollLeft : 0, sy = oldBoard ? oldBoard.scrollTop : 0;
+      var bar = $(".zoom", old);
+      if (bar) { var nb = $("#board", fresh); nb.parentNode.insertBefore(bar, nb); }
+      keepUnchanged($("#board svg.hexmap", old), $("#board svg.hexmap", fresh));
+      old.replaceWith(fresh);
+      ["seq", "status", "pending", "myTurn", "last"].forEach(function (k) { body.dataset[k] = fresh.dataset[k]; });
+      body.dataset.updates = String(Number(body.dataset.updates || "0") + 1);
+      window.warlogShownAt = Date.now();
+      body.classList.remove("busy");
+      var board = $("#board", fresh);
+      if (board) { applyZoom(board); board.scrollLeft = sx; board.scrollTop = sy; focusBoard(board, true); }
+      try { history.replaceState(null, "", "/games/" + gid + (last ? "?last=" + last : "")); } catch (e) { /* */ }
+      bindPlay();
+    });
+  }
+
+  /* The parts of the fresh board that did not change (the printed map's layers) are the old
+     page's own nodes, moved over: the browser lays out and paints only what changed. */
+  function keepUnchanged(oldSvg, freshSvg) {
+    if (!oldSvg || !freshSvg || oldSvg.children.length !== freshSvg.children.length) return;
+    var olds = Array.prototype.slice.call(oldSvg.children), news = Array.prototype.slice.call(freshSvg.children);
+    news.forEach(function (n, i) {
+      var o = olds[i];
+      if (o.tagName !== n.tagName || o.getAttribute("class") !== n.getAttribute("class") ||
+          o.childElementCount !== n.childElementCount) return;
+      if (o.outerHTML === n.outerHTML) n.replaceWith(o);  /* as it is now, script-made marks included */
+    });
+  }
+
+  function initPlay() {
+    bindPlay();
+    document.addEventListener("keydown", function (ev) { play.keydown(ev); });
+    /* live updates: a fresh panel when the ledger moves on (another seat moved, the umpire judged) */
+    var gid = body.dataset.gameId;
     if (body.dataset.status !== "ended") setInterval(function () {
-      if (busy || plan || picked || document.hidden) return;
+      if (play.busy || !play.idle() || document.hidden || body.dataset.status === "ended") return;
       getJSON("/api/v1/games/" + gid).then(function (info) {
-        if ((info.seq !== seq || (body.dataset.pending === "1" && !info.pending)) && !info.pending) {
-          location.replace("/games/" + gid + (body.dataset.last ? "?last=" + body.dataset.last : ""));
-        }
+        var moved = info.seq !== Number(body.dataset.seq) || (body.dataset.pending === "1" && !info.pending);
+        if (moved && !info.pending && play.idle()) return refresh(body.dataset.last || null, false);
       }).catch(function () {});
     }, 2000);
   }
@@ -382,10 +459,18 @@
         if (!fresh) { location.assign(url); return; }
         var open = $(".legend-box", root());
         if (open && open.open) { var l = $(".legend-box", fresh); if (l) l.open = true; }
+        var ob = $("#board", root()), sx = ob ? ob.scrollLeft : 0, sy = ob ? ob.scrollTop : 0;
+        var side = $("#events", root()), st = side ? side.scrollTop : 0;
+        var bar = $(".zoom", root());
+        if (bar) { var nb = $("#board", fresh); if (nb) nb.parentNode.insertBefore(bar, nb); }
+        keepUnchanged($("#board svg.hexmap", root()), $("#board svg.hexmap", fresh));
         root().replaceWith(fresh);
         document.title = doc.title;
         if (push) history.pushState({}, "", url);
-        bind();
+        var b = $("#board", fresh);
+        if (b) { applyZoom(b); b.scrollLeft = sx; b.scrollTop = sy; }
+        if ($("#events", fresh)) $("#events", fresh).scrollTop = st;
+        bind(true);
       }).catch(function () { location.assign(url); });
     }
     function nav(which) {
@@ -404,7 +489,7 @@
       timer = setInterval(function () { nav("next"); }, 1100);
       var b = $("#autoplay"); if (b) b.textContent = "⏸ Pause";
     }
-    function bind() {
+    function bind(again) {
       var r = root();
       var b = $("#autoplay", r);
       b.hidden = false;
@@ -423,9 +508,8 @@
       });
       var link = $("#permalink", r);
       link.addEventListener("focus", function () { link.select(); });
-      initZoom(r);
-      var cur = $("li.current", r);
-      if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
+      initZoom(r, again);  /* the change at this step in sight: centred on opening, kept in sight after */
+      scrollWithin($("#events", r), $("li.current", r));  /* the list scrolls, never the page */
     }
     document.addEventListener("keydown", function (ev) {
       if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
@@ -439,6 +523,139 @@
     bind();
   }
 
+  /* ---------------------------------------------------------------- the replay file (warlog.share) */
+  /* Everything is in the file: each board is a list of pieces of SVG from a shared pool, put
+     together when its step is shown. No request is ever made. */
+  function initReplayFile() {
+    var data = JSON.parse($("#replay-data").textContent);
+    var steps = data.steps, last = steps.length - 1, cur = -1, shownBoard = -1, timer = null;
+    var board = $("#board"), slider = $("#slider"), events = $("#events");
+    var rows = $$("#events > li");
+    var stops = [];
+    steps.forEach(function (st, i) { if (st.stop) stops.push(i); });
+    function piece(i) {
+      var p = data.pieces[i];
+      return typeof p === "string" ? p : p.map(piece).join("");
+    }
+    /* A board is its root's opening tag, its children's pieces, and "</svg>". The children a
+       step shares with the board shown before (the printed map's layers, the counters that did
+       not move) are the same nodes, kept: only what changed is parsed and laid out. */
+    var nodes = {}, root = null, rootTag = null;
+    function nodesFor(ref) {
+      if (!nodes[ref]) {
+        var holder = document.createElementNS(SVGNS, "svg");
+        holder.innerHTML = piece(ref);
+        nodes[ref] = Array.prototype.slice.call(holder.childNodes);
+      }
+      return nodes[ref];
+    }
+    function drawBoard(refs) {
+      var tag = piece(refs[0]);
+      if (!root || piece(refs[refs.length - 1]) !== "</svg>") {
+        board.innerHTML = refs.map(piece).join("");
+        root = $("svg", board);
+        rootTag = tag;
+        if (piece(refs[refs.length - 1]) !== "</svg>") { root = null; return; }
+        var kids = Array.prototype.slice.call(root.childNodes), k = 0;
+        refs.slice(1, -1).forEach(function (ref) {  /* adopt the parsed nodes as the pieces' own */
+          var count = nodesFor(ref).length;
+          nodes[ref] = kids.slice(k, k + count);
+          k += count;
+        });
+        return;
+      }
+      if (tag !== rootTag) {
+        var probe = document.createElement("div");
+        probe.innerHTML = tag + "</svg>";
+        var fresh = probe.firstChild;
+        Array.prototype.slice.call(root.attributes).forEach(function (a) {
+          if (a.name !== "style" && !fresh.hasAttribute(a.name)) root.removeAttribute(a.name);
+        });
+        Array.prototype.slice.call(fresh.attributes).forEach(function (a) { root.setAttribute(a.name, a.value); });
+        rootTag = tag;
+      }
+      var cur = root.firstChild;
+      refs.slice(1, -1).forEach(function (ref) {
+        nodesFor(ref).forEach(function (node) {
+          if (node === cur) cur = cur.nextSibling;
+          else root.insertBefore(node, cur);
+        });
+      });
+      while (cur) { var next = cur.nextSibling; root.removeChild(cur); cur = next; }
+    }
+    function show(n) {
+      n = Math.max(0, Math.min(last, Number(n) || 0));
+      var st = steps[n], first = cur < 0;
+      cur = n;
+      if (st.b !== shownBoard) {
+        var sx = board.scrollLeft, sy = board.scrollTop, kept = root, focus = root && root.dataset.focus;
+        drawBoard(data.boards[st.b]);
+        shownBoard = st.b;
+        if (first) initZoom(document, false);
+        else if (!kept || root !== kept) { applyZoom(board); board.scrollLeft = sx; board.scrollTop = sy; focusBoard(board, true); }
+        else if (root.dataset.focus !== focus) focusBoard(board, true);  /* no layout forced when nothing moved it */
+      }
+      $("#stepno").textContent = String(n);
+      slider.value = String(n);
+      $("#phase").textContent = st.p;
+      $("#to-act").textContent = st.a.length ? " · to act: " + st.a.join(", ") : "";
+      $$("li.current", events).forEach(function (li) { li.classList.remove("current"); });
+      var row = rows[st.r];
+      var now = $("#now");
+      now.innerHTML = "";
+      if (row) {
+        row.classList.add("current");
+        scrollWithin(events, row);
+        var list = el("ol", { "class": "events now-row" }), copy = row.cloneNode(true);
+        copy.removeAttribute("id");
+        copy.classList.remove("current");
+        list.appendChild(copy);
+        now.appendChild(list);
+      }
+      body.dataset.step = String(n);
+      try { history.replaceState(null, "", "#step-" + n); } catch (e) { /* some viewers refuse it on file:// */ }
+    }
+    function stop() {
+      if (timer) { clearInterval(timer); timer = null; }
+      $("#autoplay").textContent = "▶ Autoplay";
+    }
+    function next() {
+      var n = stops.filter(function (i) { return i > cur; })[0];
+      show(n === undefined ? last : n);
+    }
+    function prev() {
+      var before = stops.filter(function (i) { return i < cur; });
+      show(before.length ? before[before.length - 1] : 0);
+    }
+    function toggle() {
+      if (timer) { stop(); return; }
+      if (cur >= last) show(0);
+      timer = setInterval(function () { if (cur >= last) stop(); else next(); }, 900);
+      $("#autoplay").textContent = "⏸ Pause";
+    }
+    $("#first").addEventListener("click", function () { stop(); show(0); });
+    $("#prev").addEventListener("click", function () { stop(); prev(); });
+    $("#next").addEventListener("click", function () { stop(); next(); });
+    $("#last").addEventListener("click", function () { stop(); show(last); });
+    $("#autoplay").addEventListener("click", toggle);
+    slider.addEventListener("input", function () { stop(); show(slider.value); });
+    events.addEventListener("click", function (ev) {
+      var li = ev.target.closest("li.ev");
+      if (!li) return;
+      stop();
+      show(Number(li.id.replace("ev-", "")));
+    });
+    document.addEventListener("keydown", function (ev) {
+      if (ev.target.closest && ev.target.closest("input:not([type=range]), select, textarea")) return;
+      var keys = { ArrowLeft: prev, ArrowRight: next, Home: function () { show(0); }, End: function () { show(last); } };
+      if (keys[ev.key]) { ev.preventDefault(); stop(); keys[ev.key](); }
+      else if (ev.key === " ") { ev.preventDefault(); toggle(); }
+    });
+    var m = /#step-(\d+)/.exec(location.hash);
+    show(m ? Number(m[1]) : 0);
+  }
+
   if (body.dataset.page === "play") { initZoom(document); initPlay(); }
   if (body.dataset.page === "replay") initReplay();
+  if (body.dataset.page === "replay-file") initReplayFile();
 })();

@@ -13,7 +13,7 @@ from rules.assault_on_belgium.data import Unit, World
 from warlog.render import Highlights, Scene, register_renderer
 from warlog.render.counters import Counter, draw
 from warlog.render.aob.map import BATTLE, GAME, S, defs, layout, static_map, world
-from warlog.render.boardkit import STATE_STYLE, highlight_marks, svg_document, targets
+from warlog.render.boardkit import STATE_STYLE, focus_point, highlight_marks, svg_document, targets
 from warlog.render.hexmap import HexLayout, arrow_shape, el, num, text
 
 PATH_PHASES = ("german_land_move", "belgian_reaction")
@@ -34,6 +34,8 @@ STYLE = """
 
 class AobRenderer:
     """The `Renderer` of Assault on Belgium."""
+
+    seat_names = {"germany": "Germany", "belgium": "Belgium"}  # display names (the pages never capitalise an id)
 
     def planner(self, state: dict[str, Any] | None) -> str | None:
         return "path" if state and state.get("phase") in PATH_PHASES else None
@@ -84,7 +86,31 @@ def board_svg(scene: Scene) -> str:
     if scene.caption:
         body.append(text(lay.width - 12, lay.height - 6, scene.caption, font_size="11", text_anchor="end",
                          fill="#333"))
-    return svg_document("".join(body), lay.width, height, "Map of Belgium and the border, May 1940", GAME)
+    return svg_document("".join(body), lay.width, height, "Map of Belgium and the border, May 1940", GAME,
+                        _focus(scene, w, lay))
+
+
+def _focus(scene: Scene, w: World, lay: HexLayout) -> tuple[float, float] | None:
+    """Where the action is: the selected unit, the battle being fought, what a replay step
+    changed; else the units and hexes the legal actions name, else the viewing seat's units
+    (`scene.extra["seat"]`), else the front (every unit on the map)."""
+    state, hl = scene.state or {}, scene.highlights
+    units = state.get("units") or {}
+
+    def hex_of(uid: object) -> str | None:
+        st = units.get(uid) if isinstance(uid, str) else None
+        return _where(str(uid), st, state, w) if isinstance(st, dict) and uid in w.units else None
+
+    now = (state.get("combat") or {}).get("battle")
+    battles = state.get("battles") or []
+    fighting = [b.get("hex") for b in battles if b.get("n") == now and now is not None]
+    fighting += [b.get("hex") for b in battles if b.get("status") in ("pending", "active")]
+    first = [hex_of(state.get("selected"))] + fighting + [p[-1] for p in hl.paths if p] + list(hl.hexes)
+    first += [h for _, h in hl.lost]
+    seat = scene.extra.get("seat")
+    groups = [[hex_of(u) for u in sorted(scene.target_units)], sorted(scene.target_hexes),
+              [hex_of(u) for u in w.units if w.units[u].side == seat], [hex_of(u) for u in w.units]]
+    return focus_point(lay, w.hexes, first, groups)
 
 
 # -- the printed map (the same for every state: built once) ---------------------------------

@@ -48,6 +48,8 @@ GROUPS = {"place_camp": "Place the base camp in", "buy": "Buy", "buy_camp": "Buy
 class GbvRenderer:
     """The `Renderer` of Green Beret: Vietnam."""
 
+    seat_names = {"player": "Player"}  # display names (the pages never capitalise an id)
+
     action_groups = GROUPS
 
     def planner(self, state: dict[str, Any] | None) -> str | None:

@@ -12,6 +12,7 @@ red-orange border and corner; a damaged one its current values on a red strip.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules.green_beret_vietnam.data import Counter as GbCounter
 from rules.green_beret_vietnam.data import Enemy, World
@@ -109,6 +110,7 @@ def enemy_chit(w: World, eid: str, rec: dict[str, object], classes: tuple[str, .
                 + "; ".join(notes), pal, symbol, 0, e.circled, False, cls, hex_)
 
 
+@lru_cache(maxsize=8192)  # pure: a board redrawn for the next step draws most counters again
 def draw(c: Chit, x: float, y: float, s: float) -> str:
     """The counter with its top-left corner at (x, y) and side `s`."""
     body, edge, ink = c.palette

@@ -68,6 +68,9 @@ GROUPS = {"select": "Move a unit", "enter": "Enter", "sail": "Sail to", "declare
 class VbRenderer:
     """The `Renderer` of Vietnam Battles."""
 
+    title = "Vietnam Battles"  # the game's own title names two of its three scenarios
+    seat_names = {"us": "US", "vc": "VC"}  # display names (the pages never capitalise an id)
+
     action_groups = GROUPS
 
     def planner(self, state: dict[str, Any] | None) -> str | None:
@@ -167,7 +170,17 @@ def _focus(scene: Scene, places: set[str], where: dict[str, str]) -> str | None:
     mv, b = state.get("moving") or {}, state.get("battle") or {}
     cands = [where.get(str(mv.get("unit"))), b.get("at")]
     cands += [p[-1] for p in hl.paths if p] + list(hl.hexes) + [h for _, h in hl.lost]
-    return next((h for h in cands if isinstance(h, str) and h in places), None)
+    found = next((h for h in cands if isinstance(h, str) and h in places), None)
+    if found is not None:
+        return found
+    seat = scene.extra.get("seat")  # else the units a legal action names, its hexes, the seat's own units
+    units = state.get("units") or {}
+    for group in ([where.get(u) for u in sorted(scene.target_units)], sorted(scene.target_hexes),
+                  [where.get(u) for u in sorted(units) if seat and u.startswith(f"{seat}-")]):
+        known = [h for h in group if isinstance(h, str) and h in places]
+        if known:
+            return sorted(known)[len(known) // 2]
+    return None
 
 
 def _bridges(state: dict[str, Any], w: World, lay: VbLayout) -> str:

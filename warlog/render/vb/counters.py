@@ -104,6 +104,7 @@ def piece(d: UnitDef, rec: dict[str, Any], classes: tuple[str, ...] = (), hex_: 
                  f"{d.name}{where}: " + "; ".join(notes), reduced, cls, hex_)
 
 
+@lru_cache(maxsize=8192)  # pure: a board redrawn for the next step draws most counters again
 def draw(p: Piece, x: float, y: float, s: float) -> str:
     """The counter with its top-left corner at (x, y) and side `s`."""
     body, edge, box, ink = PALETTE[p.nationality]
