@@ -126,7 +126,7 @@ def games(db: str | None, game_f: str | None, status: str | None, before: str | 
                    f"--limit {limit} --before {paging.encode(page.next)}")
 
 
-@main.group(help="The ledger's schema: `upgrade` (as the owner role) and `version`.")
+@main.group(help="The ledger's schema and housekeeping: `upgrade` and `prune` (as the owner role), `version`.")
 def db() -> None:
     pass
 
