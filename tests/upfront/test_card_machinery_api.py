@@ -71,7 +71,7 @@ def test_hands_stay_secret_and_the_whole_deck_rederives_under_verify(app, client
             break
         full = _full_state(client, duel)
         north_hand = full["hands"]["north"]
-        assert 3 <= len(north_hand) <= 4  # 3 while south answers an attack
+        assert len(north_hand) <= 4  # fewer while a reaction or an attack awaits the refill
         # in the first pass every card is drawn once, so any mention of a card now in north's
         # hand anywhere south or a spectator can read would be a leak
         if full["deck"]["pass"] == 1 and checked < 12:
