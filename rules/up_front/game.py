@@ -37,7 +37,7 @@ class _TrialDice:
 
 
 class UpFrontMountains(Game):
-    name = "up-front-mountains"
+    name = "up-front"
     title = "Squad cards in the mountains (UP FRONT structure, authored core + \"In the Mountains\")"
     version = "1"
     hidden_information = True
