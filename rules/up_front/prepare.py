@@ -83,6 +83,8 @@ def _altitude_targets(s: State, seat: str, w: World) -> list[tuple[str, str]]:
         return [(r, letter) for r in s["roles"] for letter in sorted(s["groups"][r])]  # UFM 4.a
     if seat != setup["seat"]:
         return []
+    if setup["kind"] == "must_b" and s["groups"][seat]["B"]["altitude"] is None:
+        return [(seat, "B")]  # group B's card first, or the defender could give it away and be stuck
     return [(seat, letter) for letter in sorted(s["groups"][seat])]
 
 

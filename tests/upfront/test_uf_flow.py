@@ -42,6 +42,8 @@ def test_c_and_o_put_a_real_pillbox_and_an_altitude_card_on_defender_group_b(sce
     places = [a for a in GAME.legal_actions(s, "germans") if a["type"] == "place" and a["group"] == "B"
               and a["side"] == "germans" and W.cards[a["card"]]["terrain"] in ("hill", "marsh", "buildings2", "buildings3")]
     assert places, "the draw-until procedure gave the defender an altitude card (UFM 11.e)"
+    assert not [a for a in GAME.legal_actions(s, "germans") if a["type"] == "place" and a["group"] != "B"
+                and W.cards[a["card"]]["terrain"] in ("hill", "marsh", "buildings2", "buildings3")]
     s = act(s, "germans", places[0]).state
     assert {"type": "ready"} in GAME.legal_actions(s, "germans")
 
