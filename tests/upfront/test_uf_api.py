@@ -77,3 +77,34 @@ def test_the_play_page_shows_a_seat_its_own_hand_and_never_the_other(app, client
     assert not [c for c in full["hands"]["germans"] if c in html]
     spectator = app.test_client().get(f"/games/{game.id}").get_data(as_text=True)
     assert not [c for c in full["hands"]["americans"] + full["hands"]["germans"] if c in spectator]
+
+
+def test_the_card_table_draws_groups_and_my_hand_as_clickable_cards(app, client, new_game):
+    """A card table, not a hex map: both rows of groups, my hand (mine only) as cards the page's
+    script can click, then the group a card is played on."""
+    game = new_game("up-front", "A")
+    full = client.get(f"/api/v1/games/{game.id}/state", headers=game.auth("director")).get_json()["state"]
+    page = app.test_client()
+    page.get(f"/games/{game.id}/seat/{game.created['seats']['americans']}")
+    html = page.get(f"/games/{game.id}").get_data(as_text=True)
+    assert 'class="cardtable"' in html and 'data-hex="own:A"' in html and 'data-hex="foe:C"' in html
+    for card in full["hands"]["americans"]:
+        assert f'data-unit="{card}"' in html
+    assert not [c for c in full["hands"]["germans"] if c in html]
+    assert "Germans — hand 5 cards" in html
+    # the actions name their card and group for the script: a terrain card can be placed on a group
+    assert "Place" in html
+
+
+def test_a_card_played_from_the_page_form_is_judged(app, client, new_game):
+    import json as _json
+    game = new_game("up-front", "A")
+    page = app.test_client()
+    page.get(f"/games/{game.id}/seat/{game.created['seats']['americans']}")
+    seq = game.info()["seq"]
+    from tests.pages.conftest import post_form
+    r = post_form(page, f"/games/{game.id}/act", {"action": _json.dumps({"type": "ready"}), "expected_seq": seq},
+                  csrf_from=f"/games/{game.id}")
+    assert r.status_code == 303
+    game.wait()
+    assert game.info()["active_seats"] == ["germans"]
