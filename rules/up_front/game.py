@@ -249,6 +249,25 @@ class UpFrontMountains(Game):
         o = state["over"]
         return Outcome(o["winner"], o["result"], o["reason"], o["rule"]) if o else None
 
+    def describe_action(self, action: Action) -> str:
+        """"fire: Fire 3 [UF017, black 4], group A → enemy group B" — card names from the data."""
+        w = world()
+        parts = [str(action.get("type"))]
+        for key in ("card", "altitude"):
+            if isinstance(action.get(key), str):
+                parts.append(w.card_name(action[key]))
+        if isinstance(action.get("cards"), list):
+            parts.append(", ".join(w.card_name(c) for c in action["cards"]))
+        for key, label in (("group", "group"), ("to", "to group"), ("target", "enemy group"), ("side", "side"),
+                           ("mode", "mode"), ("man", "man"), ("count", "count"), ("answer", "answer")):
+            if key in action:
+                parts.append(f"{label} {action[key]}")
+        if action.get("as_open"):
+            parts.append("as Open Ground")
+        if action.get("one_card"):
+            parts.append("one black card (mountain troops)")
+        return ": ".join([parts[0], ", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
+
     def phase(self, state: State) -> str:
         if state["over"]:
             return "over"
