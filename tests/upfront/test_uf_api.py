@@ -108,3 +108,21 @@ def test_a_card_played_from_the_page_form_is_judged(app, client, new_game):
     assert r.status_code == 303
     game.wait()
     assert game.info()["active_seats"] == ["germans"]
+
+
+def test_replay_pages_show_a_seat_its_own_hand_and_spectators_none(app, client, new_game):
+    game = new_game("up-front", "A")
+    game.play("americans", {"type": "ready"})
+    full = client.get(f"/api/v1/games/{game.id}/state", headers=game.auth("director")).get_json()["state"]
+    seq = game.info()["seq"]
+    ge = app.test_client()
+    ge.get(f"/games/{game.id}/seat/{game.created['seats']['germans']}")
+    for step in (3, seq):
+        own = ge.get(f"/games/{game.id}/replay/{step}").get_data(as_text=True)
+        assert 'class="cardtable"' in own
+        assert not [c for c in full["hands"]["americans"] if f'data-unit="{c}"' in own or c in own]
+        public = app.test_client().get(f"/games/{game.id}/replay/{step}").get_data(as_text=True)
+        assert not [c for c in full["hands"]["americans"] + full["hands"]["germans"] if c in public]
+    assert all(f'data-unit="{c}"' in ge.get(f"/games/{game.id}/replay/{seq}").get_data(as_text=True)
+               for c in full["hands"]["germans"])
+    assert ge.get(f"/games/{game.id}/replay/{seq}?view=full").status_code == 403
