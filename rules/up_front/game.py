@@ -284,6 +284,8 @@ def jcopy(x: Any) -> Any:
     if isinstance(x, dict):
         return {k: jcopy(v) for k, v in x.items()}
     if isinstance(x, list):
+        if x and all(type(v) is str for v in x):
+            return list(x)  # card and man ids: a flat copy is a full one
         return [jcopy(v) for v in x]
     return x
 
