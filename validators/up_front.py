@@ -55,6 +55,8 @@ SCHEMAS: dict[str, type[Schema]] = {  # type: ignore[type-arg]
                         answer=_word("play", "decline", "ask"),
                         when=fields.List(fields.List(fields.Raw(), validate=validate.Length(equal=3)), required=True,
                                          validate=validate.Length(max=3))),
+    "reinforce": _schema("reinforce", altitude=_card(allow_none=True), card=_card(allow_none=True),
+                         conceal=_card(allow_none=True), terrain=_card(allow_none=True)),
     "conceal": _schema("conceal", card=_card()),
     "decline": _schema("decline"),
     "accept": _schema("accept"),

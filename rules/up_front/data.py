@@ -102,6 +102,13 @@ def _check_scenarios(doc: Any, soldiers: dict[str, Any], nations: dict[str, Any]
                     _need(m in soldiers and soldiers[m]["nation"] == role and m not in seen, where,
                           f"{role}: soldier {m} must exist, be of that nation and serve once")
                     seen.add(m)
+        for role, r in s.get("reinforcements", {}).items():
+            _need(role in s["roles"] and r["group"] not in s["forces"][role] and r["from_pass"] >= 1, where,
+                  f"{role}: a reinforcement group has a new letter and a deck pass")
+            for m in r["men"]:
+                _need(m in soldiers and soldiers[m]["nation"] == role and m not in seen, where,
+                      f"{role}: reinforcement {m} must exist, be of that nation and serve once")
+                seen.add(m)
         out[s["id"]] = s
     return out
 

@@ -14,19 +14,20 @@ from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, InvalidState, OptionSpec, Outcome, Scenario, State
 from rules.core.hands import fill, hands_view
 from rules.up_front import altitude as alt
-from rules.up_front import fire, prepare, react, turn
+from rules.up_front import fire, prepare, react, reinforce, turn
 from rules.up_front.data import CONDITIONS, world
 from rules.up_front.table import altitude_card, other, present
 
 TURN_ACTIONS = {
     "move": turn.move, "complete": turn.complete, "altitude": turn.place_altitude, "remove": turn.remove_obstacle,
-    "rally": turn.rally, "transfer": turn.transfer, "discard": turn.discard,
+    "rally": turn.rally, "transfer": turn.transfer, "discard": turn.discard, "reinforce": reinforce.reinforce,
 }
 DICE_ACTIONS = {"fire": turn.fire_at, "entrench": turn.entrench, "infiltrate": turn.infiltrate,
                 "discard_onto": turn.discard_onto}
 STATE_KEYS = {"scenario", "roles", "first", "attacker", "terrain_type", "condition", "mountain_troops", "level4", "nf",
               "remove_first", "objective", "passes", "nation", "phase", "turn", "turn_no", "acted", "discarded",
-              "ready", "drew_until", "deck", "hands", "reaction", "standing", "over", "notes", "groups", "men"}
+              "ready", "drew_until", "deck", "hands", "reaction", "standing", "over", "notes", "groups", "men",
+              "reserves"}
 
 
 class _TrialDice:
@@ -124,6 +125,7 @@ class UpFrontMountains(Game):
             if kind in ("terrain", "wire"):
                 out += [{"type": "discard_onto", "card": c, "target": t} for t in moving_foes]
         out += [{"type": "entrench", "group": g} for g in ready]
+        out += reinforce.candidates(s, w, seat)
         limit = int(w.nations[s["nation"][seat]]["discard"]) - s["discarded"]
         for n in range(1, max(0, limit) + 1):
             out += [{"type": "discard", "cards": list(cs)} for cs in combinations(hand, n)]

@@ -50,7 +50,12 @@ def setup_state(w: World, scenario: str, options: dict[str, Any], dice: DiceSour
         "groups": {r: {letter: new_group(men) for letter, men in sorted(sc["forces"][r].items())} for r in roles},
         "men": {m: {"seat": r, "group": letter, "status": "ok"}
                 for r in roles for letter, men in sc["forces"][r].items() for m in men},
+        "reserves": {r: (dict(sc["reinforcements"][r]) if r in sc.get("reinforcements", {}) else None)
+                     for r in roles},
     }
+    for r, res in s["reserves"].items():
+        for m in (res or {}).get("men", []):
+            s["men"][m] = {"seat": r, "group": None, "status": "reserve"}
     for r in [sc["first"], other(s, sc["first"])]:
         draw_into(s["hands"], r, s["deck"], dice, int(w.nations[r]["hand"]), w.card_name, "UF C.4")
     setup = sc["altitude_setup"]

@@ -445,3 +445,31 @@ def test_entrenchment_numbers_match_the_seed_text():
     assert "0のRNCを引いた場合だけ" in lines["9.3"] and alt.entrenchment_numbers(W, "jungle", "dry") == [0]
     assert "5か6のRNC" in lines["10.2"]
     assert "0−1のRNC" in lines["10.4"]
+
+
+def test_uf16_a_reinforcement_group_enters_up_to_the_highest_friendly_level_with_its_cards():
+    """UFM 5.6.a-c in play: scenario D's German reinforcements (deck pass 2, OURS)."""
+    s = playing("D")
+    s["turn"] = "germans"
+    assert not [a for a in GAME.legal_actions(s, "germans") if a["type"] == "reinforce"]  # pass 1
+    s["deck"]["pass"] = 2
+    set_level(s, "germans", "A", 2)
+    b3, b2, mv = give(s, "germans", "buildings3"), give(s, "germans", "buildings2"), give(s, "germans", "movement")
+    base = {"type": "reinforce", "conceal": None, "terrain": None}
+    with pytest.raises(IllegalAction) as err:
+        act(s, "germans", {**base, "altitude": b3, "card": mv})
+    assert err.value.rule == "UFM 5.6.a"
+    with pytest.raises(IllegalAction) as err:
+        act(s, "germans", {**base, "altitude": b2, "card": None})
+    assert err.value.rule == "UFM 5.6.b"
+    assert {**base, "altitude": b2, "card": mv} in GAME.legal_actions(s, "germans")
+    r = act(s, "germans", {**base, "altitude": b2, "card": mv})
+    g = r.state["groups"]["germans"]["C"]
+    assert g["altitude"] == b2 and mv in r.state["deck"]["discard"] and g["range"] == 0
+    assert [r.state["men"][m]["status"] for m in g["men"]] == ["ok"] * 3
+    check(r.state)
+    conceal, brush = give(s, "germans", "concealment"), give(s, "germans", "brush")
+    r0 = act(s, "germans", {"type": "reinforce", "altitude": None, "card": None, "conceal": conceal, "terrain": brush})
+    g0 = r0.state["groups"]["germans"]["C"]
+    assert g0["altitude"] is None and g0["terrain"] == brush and conceal in r0.state["deck"]["discard"]
+    check(r0.state)

@@ -29,7 +29,8 @@ GROUPS = {"move": "Move", "complete": "End the move in", "alt_step": "Altitude c
           "rally": "Rally", "entrench": "Entrench", "transfer": "Transfer a man", "infiltrate": "Infiltrate",
           "discard": "Discard", "discard_onto": "Discard onto an enemy group", "place": "Place",
           "conceal": "Play Concealment", "reject": "Reject with", "mine_altitude": "Altitude card",
-          "draw_altitude": "Draw until altitude cards", "standing": "Standing answer"}
+          "draw_altitude": "Draw until altitude cards", "standing": "Standing answer",
+          "reinforce": "Reinforcements enter"}
 
 
 def _t(x: float, y: float, s: str, cls: str = "", size: int = 11, weight: str = "normal", fill: str = "#1d1d1b") -> str:
