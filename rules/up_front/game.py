@@ -14,7 +14,7 @@ from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, InvalidState, OptionSpec, Outcome, Scenario, State
 from rules.core.hands import fill, hands_view
 from rules.up_front import altitude as alt
-from rules.up_front import fire, prepare, react, reinforce, turn
+from rules.up_front import prepare, react, reinforce, turn
 from rules.up_front.data import CONDITIONS, world
 from rules.up_front.table import altitude_card, other, present
 

@@ -16,7 +16,7 @@ from rules.up_front import altitude as alt
 from rules.up_front import fire, react
 from rules.up_front.occupy import occupy
 from rules.up_front.data import World
-from rules.up_front.geometry import adjacent, level_of
+from rules.up_front.geometry import adjacent
 from rules.up_front.table import (
     Group, State, group, in_cover, nonfunctional, other, present, terrain_key, unpinned,
 )

@@ -17,7 +17,7 @@ from rules.up_front import fire
 from rules.up_front.geometry import altitude_modifier, gully_may_fire, relative_altitude, relative_range
 from rules.up_front.table import in_cover
 from tests.upfront.uf_helpers import (
-    GAME, W, act, cards_of, check, give, only_card_on_top, playing, set_level, set_terrain,
+    GAME, W, act, cards_of, check, free, give, only_card_on_top, playing, pull, set_level, set_terrain,
 )
 
 EXCERPTS = (Path(__file__).parent / "fixtures" / "mountains_excerpts.md").read_text(encoding="utf-8")
@@ -266,26 +266,19 @@ def test_uf24_heavy_snow_avalanche_on_red_6_only():
 
 
 def test_uf24_an_avalanche_at_the_end_of_the_pile_ends_the_game_everyone_losing():
+    """The entrenchment draw finds the pile empty: the discards (a lone red 6) are reshuffled, and
+    the avalanche check at that end of the pile draws the red 6 (UFM 10.4)."""
     s = playing(condition="heavy_snow")
     red6 = next(c for c in sorted(W.cards) if W.cards[c]["rn"] == 6 and W.cards[c]["colour"] == "red"
                 and c in s["deck"]["draw"])
-    s["deck"]["draw"].remove(red6)
-    s["deck"]["discard"] = s["deck"]["draw"] + s["deck"]["discard"]
-    s["deck"]["draw"] = []
-    give(s, "americans", "fire")
-    s["deck"]["discard"].remove(red6) if red6 in s["deck"]["discard"] else None
-    s["deck"]["discard"] = [red6]  # the reshuffled pile holds only the red 6
-    other = [c for c in sorted(W.cards) if c not in s["deck"]["discard"] and c not in s["hands"]["americans"]
-             and c not in s["hands"]["germans"] and c not in _table(s)]
-    s["hands"]["germans"].extend(other)
+    rest = [c for c in s["deck"]["draw"] + s["deck"]["discard"] if c != red6]
+    s["hands"]["germans"].extend(rest)  # every other card out of the way, still accounted for
+    s["deck"]["draw"], s["deck"]["discard"] = [], [red6]
+    check(s)
     r = act(s, "americans", {"type": "entrench", "group": "A"}, dice=[])
     assert r.state["over"]["result"] == "all lose" and r.state["over"]["rule"] == "UFM 10.4"
     assert GAME.outcome(r.state).winner is None
-
-
-def _table(s):
-    from rules.up_front.game import _on_table
-    return _on_table(s)
+    assert [f.kind for f in r.facts].count("avalanche") == 1
 
 
 def test_uf25_mountain_troops_change_altitude_with_one_black_movement_card():
@@ -347,7 +340,7 @@ def test_uf28_scenario_c_draws_until_an_altitude_card_and_puts_the_rest_back():
 
     s = playing("C")
     s["hands"]["germans"] = []
-    f, r, h = (pull(s, c) for c in (free_(s, "fire"), free_(s, "rally"), free_(s, "hill")))
+    f, r, h = (pull(s, c) for c in (free(s, "fire"), free(s, "rally"), free(s, "hill")))
     s["deck"]["discard"].extend(s["deck"]["draw"])
     s["deck"]["draw"] = sorted([f, r, h])
     order = sorted([f, r, h])
@@ -357,27 +350,17 @@ def test_uf28_scenario_c_draws_until_an_altitude_card_and_puts_the_rest_back():
     assert s["deck"]["reshuffles"][-1]["why"].startswith("germans's draw-until")
 
 
-def free_(s, kind):
-    from tests.upfront.uf_helpers import free
-    return free(s, kind)
-
-
-def pull(s, card):
-    from tests.upfront.uf_helpers import pull as p
-    return p(s, card)
-
-
 def test_uf29_scenario_v_defender_groups_at_level_0_and_only_the_attacker_places_altitude():
     from rules.up_front import prepare
     from tests.support.fuzzing import seeded_dice
 
     s = GAME.setup("V", {"terrain_type": "bare", "condition": "dry", "mountain_troops": True}, seeded_dice(3))
     assert all(g["altitude"] is None for g in s["groups"]["americans"].values())
-    s["hands"]["americans"].append(pull(s, free_(s, "hill")))
+    s["hands"]["americans"].append(pull(s, free(s, "hill")))
     s["turn"] = "americans"
     assert not [a for a in prepare.prepare_actions(s, W, "americans") if a["type"] == "place"
                 and W.cards[a["card"]]["terrain"] == "hill"]
-    s["hands"]["germans"].append(pull(s, free_(s, "hill")))
+    s["hands"]["germans"].append(pull(s, free(s, "hill")))
     s["turn"] = "germans"
     places = [a for a in prepare.prepare_actions(s, W, "germans") if a["type"] == "place"
               and W.cards[a["card"]].get("terrain") == "hill"]
