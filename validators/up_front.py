@@ -47,6 +47,7 @@ SCHEMAS: dict[str, type[Schema]] = {  # type: ignore[type-arg]
     "entrench": _schema("entrench", group=_letter()),
     "transfer": _schema("transfer", group=_letter(), to=_letter(), card=_card(),
                         man=fields.String(required=True, validate=validate.Length(1, 16))),
+    "shift": _schema("shift", group=_letter(), card=_card(), to=_letter()),
     "infiltrate": _schema("infiltrate", group=_letter(), card=_card(), target=_letter()),
     "discard": _schema("discard", cards=fields.List(_card(), required=True, validate=validate.Length(1, 6))),
     "discard_onto": _schema("discard_onto", card=_card(), target=_letter()),

@@ -21,6 +21,7 @@ from rules.up_front.table import altitude_card, other, present
 TURN_ACTIONS = {
     "move": turn.move, "complete": turn.complete, "altitude": turn.place_altitude, "remove": turn.remove_obstacle,
     "rally": turn.rally, "transfer": turn.transfer, "discard": turn.discard, "reinforce": reinforce.reinforce,
+    "shift": turn.shift,
 }
 DICE_ACTIONS = {"fire": turn.fire_at, "entrench": turn.entrench, "infiltrate": turn.infiltrate,
                 "discard_onto": turn.discard_onto}
@@ -108,6 +109,8 @@ class UpFrontMountains(Game):
                     if grp["wire"] or grp["minefield"]:
                         out.append({"type": "remove", "group": g, "card": c})
                     out += [{"type": "infiltrate", "group": g, "card": c, "target": t} for t in theirs]
+                    out += [{"type": "shift", "group": g, "card": c, "to": to} for to in "ABCD"
+                            if abs(ord(to) - ord(g)) == 1 and to not in s["groups"][seat]]
                     for to in ready:
                         if abs(ord(to) - ord(g)) == 1:
                             out += [{"type": "transfer", "group": g, "to": to, "man": m, "card": c}

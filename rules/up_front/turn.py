@@ -210,6 +210,31 @@ def transfer(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]
                       {"seat": seat, "man": a["man"]}))
 
 
+def shift(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+    """Group (lateral) transfer, CORE 5.7 (OURS): a Movement card moves the group to an adjacent free
+    letter (A–D, UF C.3), keeping its range chit, altitude and terrain. It may be combined with an
+    altitude change under way, which goes on (UFM 5.1.i); not from level 4 (UFM 5.4)."""
+    g = _own_group(s, w, seat, a["group"])
+    _card(s, w, seat, a["card"], "movement", "CORE 5.7")
+    to = a["to"]
+    reserve = (s["reserves"].get(seat) or {}).get("group")
+    if to not in "ABCD" or not adjacent(a["group"], to) or to in s["groups"][seat] or to == reserve:
+        raise IllegalAction("a group transfer goes to the adjacent free position (A-D)", "CORE 5.7")
+    alt.check_normal_move(w, {**g, "alt_stage": 0})
+    if (g["moves"] and not g["alt_stage"]) or g.get("wire") or g.get("minefield"):
+        raise IllegalAction("not during a normal move, nor in Wire or a Minefield", "CORE 5.7")
+    play_card(s, seat, a["card"])
+    del s["groups"][seat][a["group"]]
+    s["groups"][seat][to] = g
+    for m in g["men"]:
+        s["men"][m]["group"] = to
+    g["entrenched"], g["flank"] = False, False
+    s["acted"].extend([a["group"], to])
+    facts.append(Fact(f"{seat} group {a['group']} transfers laterally to position {to}"
+                      + (" during its altitude change" if g["alt_stage"] else ""),
+                      "UFM 5.1.i" if g["alt_stage"] else "CORE 5.7", "shift", {"seat": seat, "group": to}))
+
+
 def infiltrate(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSource, facts: list[Fact]) -> None:
     """Infiltration at RR 5 starts close combat (CORE 8; UFM 5.3 altitude guard)."""
     g = _own_group(s, w, seat, a["group"])

@@ -456,3 +456,19 @@ def test_uf16_a_reinforcement_group_enters_up_to_the_highest_friendly_level_with
     g0 = r0.state["groups"]["germans"]["C"]
     assert g0["altitude"] is None and g0["terrain"] == brush and conceal in r0.state["deck"]["discard"]
     check(r0.state)
+
+
+def test_5_1_i_a_group_transfer_combines_with_an_altitude_change_under_way():
+    s = playing()
+    c1 = give(s, "americans", "movement")
+    s = act(s, "americans", {"type": "alt_step", "group": "C", "card": c1, "mode": "sideways", "one_card": False}).state
+    s["acted"] = []
+    mv = give(s, "americans", "movement")
+    r = act(s, "americans", {"type": "shift", "group": "C", "card": mv, "to": "D"})
+    g = r.state["groups"]["americans"]["D"]
+    assert g["alt_stage"] == 1 and any(f.rule == "UFM 5.1.i" for f in r.facts)
+    set_level(s, "americans", "C", 4)
+    s["groups"]["americans"]["C"].update({"moves": [], "alt_stage": 0})
+    with pytest.raises(IllegalAction) as err:
+        act(s, "americans", {"type": "shift", "group": "C", "card": mv, "to": "D"})
+    assert err.value.rule == "UFM 5.4"

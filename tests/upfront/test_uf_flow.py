@@ -209,3 +209,19 @@ def test_a_malformed_card_transcription_is_refused_with_its_id():
     bad["cards"][0].update(rn=3, rpn=[1, 3, 1, 1, 1, 1, 1, 1, 1, 1])
     with pytest.raises(uf_data.DataError, match="rpn"):
         uf_data._check_cards(bad, W.terrain)
+
+
+def test_a_group_transfers_laterally_to_the_adjacent_free_position():
+    """CORE 5.7: a Movement card moves group C to position D, its range and altitude kept."""
+    s = playing()
+    s["groups"]["americans"]["C"]["range"] = 2
+    set_level(s, "americans", "C", 1)
+    mv = give(s, "americans", "movement")
+    with pytest.raises(IllegalAction):
+        act(s, "americans", {"type": "shift", "group": "B", "card": mv, "to": "C"})  # occupied
+    assert {"type": "shift", "group": "C", "card": mv, "to": "D"} in GAME.legal_actions(s, "americans")
+    r = act(s, "americans", {"type": "shift", "group": "C", "card": mv, "to": "D"})
+    g = r.state["groups"]["americans"]["D"]
+    assert "C" not in r.state["groups"]["americans"] and g["range"] == 2 and g["altitude"]
+    assert all(r.state["men"][m]["group"] == "D" for m in g["men"])
+    check(r.state)

@@ -22,7 +22,7 @@ CARD_W, CARD_H = 92, 62
 COLOURS = {"fire": "#f3d1c7", "movement": "#d5e4f3", "rally": "#dbeed3", "concealment": "#e7dcf0",
            "terrain": "#efe6c9", "wire": "#dddddd"}
 STATUS = {"ok": "#1d1d1b", "pinned": "#b8860b", "kia": "#a33", "routed": "#777"}
-OWN = {"move", "complete", "alt_step", "altitude", "remove", "rally", "entrench", "transfer"}
+OWN = {"move", "complete", "alt_step", "altitude", "remove", "rally", "entrench", "transfer", "shift"}
 FOE = {"fire", "infiltrate", "discard_onto"}
 GROUPS = {"move": "Move", "complete": "End the move in", "alt_step": "Altitude change: Movement card",
           "altitude": "Place the altitude card", "remove": "Clear Wire/Minefield", "fire": "Fire at",
@@ -30,7 +30,7 @@ GROUPS = {"move": "Move", "complete": "End the move in", "alt_step": "Altitude c
           "discard": "Discard", "discard_onto": "Discard onto an enemy group", "place": "Place",
           "conceal": "Play Concealment", "reject": "Reject with", "mine_altitude": "Altitude card",
           "draw_altitude": "Draw until altitude cards", "standing": "Standing answer",
-          "reinforce": "Reinforcements enter"}
+          "reinforce": "Reinforcements enter", "shift": "Group transfer"}
 
 
 def _t(x: float, y: float, s: str, cls: str = "", size: int = 11, weight: str = "normal", fill: str = "#1d1d1b") -> str:
