@@ -104,6 +104,18 @@ def resolve(s: State, w: World, target_seat: str, target: str, fs: int, dice: Di
                           f"(position {men.index(man) + 1} of {len(men)}): {result}", "CORE 6.3", "fire",
                           {"card": drawn.card, "man": man, "result": result, "strength": fs, "group": target,
                            "seat": target_seat}))
+        maybe_remove_first(s, w, drawn.card, facts)
+
+
+def maybe_remove_first(s: State, w: World, card: str, facts: list[Fact]) -> None:
+    """Scenario C: the first Stream discarded unused or drawn for a random number is removed (UFM 11.e)."""
+    kind = s.get("remove_first")
+    c = w.cards[card]
+    if kind and c["type"] == "terrain" and c["terrain"] == kind and card in s["deck"]["discard"]:
+        decks.remove(s["deck"], card)
+        s["remove_first"] = None
+        facts.append(Fact(f"The first {w.terrain[kind]['name']} is removed from the game ({w.card_name(card)})",
+                          "UFM 11.e", "remove", {"card": card}))
 
 
 def note_reshuffle(s: State, drawn: decks.Drawn, facts: list[Fact]) -> None:

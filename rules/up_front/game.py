@@ -14,7 +14,7 @@ from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, InvalidState, OptionSpec, Outcome, Scenario, State
 from rules.core.hands import fill, hands_view
 from rules.up_front import altitude as alt
-from rules.up_front import prepare, react, reinforce, turn
+from rules.up_front import fire, prepare, react, reinforce, turn
 from rules.up_front.data import CONDITIONS, world
 from rules.up_front.table import altitude_card, other, present
 
@@ -220,6 +220,7 @@ class UpFrontMountains(Game):
             drawn = decks.draw_for_random(s["deck"], dice, "a card drawn for the avalanche check")
             c = w.cards[drawn.card]
             hit = alt.avalanche(int(c["rn"]), c["colour"])
+            fire.maybe_remove_first(s, w, drawn.card, facts)
             facts.append(Fact(f"Avalanche check: {w.card_name(drawn.card)} — {'AVALANCHE' if hit else 'no avalanche'}",
                               "UFM 10.4", "avalanche", {"card": drawn.card}))
             if hit:

@@ -48,17 +48,6 @@ def play_card(s: State, seat: str, card: str) -> None:
     decks.discard(s["deck"], [card])
 
 
-def maybe_remove_first(s: State, w: World, card: str, facts: list[Fact]) -> None:
-    """Scenario C: the first Stream discarded unused or drawn for a random number is removed (UFM 11.e)."""
-    kind = s.get("remove_first")
-    c = w.cards[card]
-    if kind and c["type"] == "terrain" and c["terrain"] == kind and card in s["deck"]["discard"]:
-        decks.remove(s["deck"], card)
-        s["remove_first"] = None
-        facts.append(Fact(f"The first {w.terrain[kind]['name']} is removed from the game ({w.card_name(card)})",
-                          "UFM 11.e", "remove", {"card": card}))
-
-
 # -- the actions -------------------------------------------------------------------------------
 
 
@@ -152,7 +141,7 @@ def fire_at(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSource, 
     g["flank"] = False
     s["acted"].append(a["group"])
     facts.append(Fact(f"{seat} group {a['group']} fires at {foe} group {a['target']}: {fire.describe(parts)} "
-                      f"= strength {fs}", parts[-1][2] if parts[-1][2] else "CORE 6", "attack",
+                      f"= strength {fs}", "CORE 6", "attack",
                       {"group": a["group"], "seat": seat, "target": a["target"], "strength": fs,
                        "rules": sorted({p[2] for p in parts if p[2]})}))
     react.offer_concealment(s, w, foe, a["target"], fs, f"{seat} group {a['group']} fire", dice, facts)
@@ -188,7 +177,7 @@ def entrench(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSource,
     facts.append(Fact(f"{seat} group {a['group']} tries to entrench: {w.card_name(drawn.card)} — "
                       f"{'entrenched' if g['entrenched'] else 'fails'} (succeeds on {wins})", "UFM 9", "entrench",
                       {"group": a["group"], "seat": seat, "card": drawn.card, "success": g["entrenched"]}))
-    maybe_remove_first(s, w, drawn.card, facts)
+    fire.maybe_remove_first(s, w, drawn.card, facts)
 
 
 def transfer(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
@@ -267,7 +256,7 @@ def infiltrate(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSourc
         text += f": {man} ({loser_seat}) is killed"
     facts.append(Fact(text, "CORE 8", "close_combat", {"cards": cards, "seat": seat}))
     for c in cards:
-        maybe_remove_first(s, w, c, facts)
+        fire.maybe_remove_first(s, w, c, facts)
 
 
 def _use_discard(s: State, w: World, seat: str, n: int) -> None:
@@ -289,7 +278,7 @@ def discard(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact])
     facts.append(Fact(f"{seat} discards {', '.join(w.card_name(c) for c in cards)}", "UF C.4", "discard",
                       {"cards": cards, "seat": seat}))
     for c in cards:
-        maybe_remove_first(s, w, c, facts)
+        fire.maybe_remove_first(s, w, c, facts)
 
 
 def discard_onto(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSource, facts: list[Fact]) -> None:

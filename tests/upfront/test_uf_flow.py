@@ -225,3 +225,22 @@ def test_a_group_transfers_laterally_to_the_adjacent_free_position():
     assert "C" not in r.state["groups"]["americans"] and g["range"] == 2 and g["altitude"]
     assert all(r.state["men"][m]["group"] == "D" for m in g["men"])
     check(r.state)
+
+
+def test_scenario_c_removes_the_first_stream_drawn_for_a_random_number_and_only_the_first():
+    """UFM 11.e C: "the first Stream discarded unused, or drawn as an RPC/RNC and discarded"."""
+    from tests.upfront.uf_helpers import free, only_card_on_top
+
+    s = playing("C")
+    stream = free(s, "stream")
+    only_card_on_top(s, stream)
+    s["hands"]["germans"] = []
+    r = _attack(s)
+    done = act(r.state, "germans", {"type": "decline"})
+    assert stream in done.state["deck"]["removed"] and done.state["remove_first"] is None
+    assert any(f.kind == "remove" for f in done.facts)
+    check(done.state)
+    done.state["acted"] = []  # a later turn of the Americans
+    second = give(done.state, "americans", "stream")
+    later = act(done.state, "americans", {"type": "discard", "cards": [second]}).state
+    assert second in later["deck"]["discard"] and second not in later["deck"]["removed"]
