@@ -1,0 +1,131 @@
+"""The game's data: action deck, soldier cards, nations, terrain, tables and scenarios.
+
+Read once from `rules/up_front/data/*.json` (schema: docs/games/up-front-data.md) and checked,
+so that an owner of the printed game can drop in a transcription of the real cards and values
+in place of ours: a malformed file fails loudly here, naming the file and the card.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+CARD_TYPES = ("fire", "movement", "rally", "concealment", "terrain", "wire")
+COLOURS = ("black", "red")
+TERRAIN_TYPES = ("bare", "forested", "jungle")  # appendix 9.1-9.3
+CONDITIONS = ("dry", "frozen", "mud", "heavy_snow", "light", "heavy")  # appendix 10.1-10.6
+ALTITUDE_SETUPS = ("free", "must_b", "may_draw")
+
+
+class DataError(ValueError):
+    """A data file does not fit its schema."""
+
+
+@dataclass(frozen=True)
+class World:
+    cards: dict[str, dict[str, Any]]
+    terrain: dict[str, dict[str, Any]]
+    wire: dict[str, int]
+    nations: dict[str, dict[str, Any]]
+    soldiers: dict[str, dict[str, Any]]
+    tables: dict[str, Any]
+    scenarios: dict[str, dict[str, Any]]
+    not_playable: dict[str, str]
+
+    def card(self, cid: str) -> dict[str, Any]:
+        return self.cards[cid]
+
+    def card_name(self, cid: str) -> str:
+        c = self.cards.get(cid)
+        if c is None:
+            return cid
+        if c["type"] == "terrain":
+            what = self.terrain[c["terrain"]]["name"]
+        elif "value" in c:
+            what = f"{c['type'].title()} {c['value']}"
+        else:
+            what = c["type"].title()
+        return f"{what} [{cid}, {c['colour']} {c['rn']}]"
+
+
+def _read(name: str) -> Any:
+    text = resources.files("rules.up_front").joinpath("data", name).read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise DataError(f"{name}: not JSON: {err}") from None
+
+
+def _need(cond: bool, where: str, what: str) -> None:
+    if not cond:
+        raise DataError(f"{where}: {what}")
+
+
+def _check_cards(doc: Any, terrain: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for c in doc["cards"]:
+        where = f"cards.json {c.get('id')}"
+        _need(isinstance(c.get("id"), str) and c["id"] not in out, where, "a unique string id")
+        _need(c.get("type") in CARD_TYPES, where, f"type one of {CARD_TYPES}")
+        _need(isinstance(c.get("rn"), int) and 0 <= c["rn"] <= 6, where, "random number rn 0..6")
+        _need(c.get("colour") in COLOURS, where, "colour black or red")
+        rpn = c.get("rpn")
+        _need(isinstance(rpn, list) and len(rpn) == 10 and all(isinstance(p, int) and 1 <= p <= k
+                                                               for k, p in enumerate(rpn, 1)),
+              where, "rpn: 10 random positions, the k-th in 1..k")
+        if c["type"] == "terrain":
+            _need(c.get("terrain") in terrain, where, "terrain: a key of terrain.json")
+        if c["type"] in ("fire", "rally", "concealment"):
+            _need(isinstance(c.get("value"), int) and c["value"] >= 0, where, "an integer value")
+        out[c["id"]] = c
+    return out
+
+
+def _check_scenarios(doc: Any, soldiers: dict[str, Any], nations: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for s in doc["scenarios"]:
+        where = f"scenarios.json {s.get('id')}"
+        _need(len(s["roles"]) == 2 and all(r in nations for r in s["roles"]), where, "two roles, each a nation")
+        _need(s["first"] in s["roles"] and s["attacker"] in (None, *s["roles"]), where, "first/attacker a role")
+        _need(s["altitude_setup"]["kind"] in ALTITUDE_SETUPS, where, f"altitude_setup.kind in {ALTITUDE_SETUPS}")
+        _need(s["terrain_types"] is None or set(s["terrain_types"]) <= set(TERRAIN_TYPES), where, "terrain types")
+        seen: set[str] = set()
+        for role in s["roles"]:
+            groups = s["forces"][role]
+            _need(2 <= len(groups) <= 4 and sorted(groups) == list("ABCD"[: len(groups)]), where,
+                  f"{role}: 2-4 groups lettered from A (Part C.3)")
+            for men in groups.values():
+                for m in men:
+                    _need(m in soldiers and soldiers[m]["nation"] == role and m not in seen, where,
+                          f"{role}: soldier {m} must exist, be of that nation and serve once")
+                    seen.add(m)
+        for role, r in s.get("reinforcements", {}).items():
+            _need(role in s["roles"] and r["group"] not in s["forces"][role] and r["from_pass"] >= 1, where,
+                  f"{role}: a reinforcement group has a new letter and a deck pass")
+            for m in r["men"]:
+                _need(m in soldiers and soldiers[m]["nation"] == role and m not in seen, where,
+                      f"{role}: reinforcement {m} must exist, be of that nation and serve once")
+                seen.add(m)
+        out[s["id"]] = s
+    return out
+
+
+@lru_cache(maxsize=1)
+def world() -> World:
+    terrain_doc = _read("terrain.json")
+    terrain = terrain_doc["terrain"]
+    cards = _check_cards(_read("cards.json"), terrain)
+    nations = _read("nations.json")["nations"]
+    for n, spec in nations.items():
+        _need(spec["discard_when"] in ("always", "no_action") and spec["hand"] > 0, f"nations.json {n}", "hand/discard")
+    sold_doc = _read("soldiers.json")
+    soldiers = {s["id"]: s for s in sold_doc["soldiers"]}
+    for sid, s in soldiers.items():
+        _need(len(s["fp"]) == 6 and s["nation"] in nations, f"soldiers.json {sid}", "fp by RR 0..5 and a nation")
+    tables = _read("tables.json")
+    sc_doc = _read("scenarios.json")
+    scenarios = _check_scenarios(sc_doc, soldiers, nations)
+    return World(cards, terrain, terrain_doc["wire"], nations, soldiers, tables, scenarios, sc_doc["not_playable"])

@@ -1,0 +1,308 @@
+"""The game object: UP FRONT's structure with an openly authored core and the appendix
+"In the Mountains" on top (docs/games/up-front.md). Secret hands, a provable deck and reaction
+windows come from rules/core (hands.py, deck.py, reactions.py)."""
+
+from __future__ import annotations
+
+import copy
+from itertools import combinations
+from typing import Any
+
+from rules.core import deck as decks
+from rules.core import reactions
+from rules.core.dice import DiceSource
+from rules.core.game import Action, Applied, Fact, Game, IllegalAction, InvalidState, OptionSpec, Outcome, Scenario, State
+from rules.core.hands import fill, hands_view
+from rules.up_front import altitude as alt
+from rules.up_front import fire, prepare, react, reinforce, turn
+from rules.up_front.data import CONDITIONS, world
+from rules.up_front.table import altitude_card, other, present
+
+TURN_ACTIONS = {
+    "move": turn.move, "complete": turn.complete, "altitude": turn.place_altitude, "remove": turn.remove_obstacle,
+    "rally": turn.rally, "transfer": turn.transfer, "discard": turn.discard, "reinforce": reinforce.reinforce,
+    "shift": turn.shift,
+}
+DICE_ACTIONS = {"fire": turn.fire_at, "entrench": turn.entrench, "infiltrate": turn.infiltrate,
+                "discard_onto": turn.discard_onto}
+STATE_KEYS = {"scenario", "roles", "first", "attacker", "terrain_type", "condition", "mountain_troops", "level4", "nf",
+              "remove_first", "objective", "passes", "nation", "phase", "turn", "turn_no", "acted", "discarded",
+              "ready", "drew_until", "deck", "hands", "reaction", "standing", "over", "notes", "groups", "men",
+              "reserves"}
+
+
+class _TrialDice:
+    """Dice for checking legality by a trial apply: every die shows 1 (nothing is recorded)."""
+
+    def roll(self, faces: int, purpose: str, secret: bool = False) -> int:
+        return 1
+
+
+class UpFrontMountains(Game):
+    name = "up-front"
+    title = "Squad cards in the mountains (UP FRONT structure, authored core + \"In the Mountains\")"
+    version = "1"
+    hidden_information = True
+
+    def scenarios(self) -> dict[str, Scenario]:
+        w = world()
+        return {sid: Scenario(sid, sc["title"], tuple(sc["roles"]), sc["appendix"]) for sid, sc in w.scenarios.items()}
+
+    def options(self) -> dict[str, OptionSpec]:
+        return {
+            "terrain_type": OptionSpec("terrain_type", "bare", "mountain terrain type (UFM 9): bare or forested; "
+                                       "jungle needs the Jungle rules (section 47), not built", ("bare", "forested")),
+            "condition": OptionSpec("condition", "dry", "environmental condition (UFM 10)", CONDITIONS),
+            "mountain_troops": OptionSpec("mountain_troops", True, "the scenario's elite side are mountain troops "
+                                          "(UFM 12.1)"),
+        }
+
+    def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
+        return prepare.setup_state(world(), scenario, options, dice)
+
+    def check_state(self, state: State) -> None:
+        if not isinstance(state, dict) or set(state) != STATE_KEYS:
+            raise InvalidState(f"a state has exactly the keys {sorted(STATE_KEYS)}")
+        if state["scenario"] not in world().scenarios:
+            raise InvalidState(f"unknown scenario {state['scenario']!r}")
+        cards = decks.all_cards(state["deck"], [c for h in state["hands"].values() for c in h] + _on_table(state))
+        if cards != sorted(world().cards):
+            raise InvalidState("every card of the deck must be in exactly one place")
+
+    def active_seats(self, state: State) -> list[str]:
+        if state["over"]:
+            return []
+        window = reactions.current(state)
+        return [window["seat"]] if window else [state["turn"]]
+
+    # -- legal actions --------------------------------------------------------------------------
+    def legal_actions(self, state: State, seat: str) -> list[Action]:
+        if seat not in self.active_seats(state):
+            return []
+        w = world()
+        if reactions.current(state):
+            return react.options(state, w, seat)
+        if state["phase"] == "prepare":
+            return prepare.prepare_actions(state, w, seat)
+        return [a for a in self._candidates(state, seat) if self._passes(state, seat, a)]
+
+    def _candidates(self, s: State, seat: str) -> list[Action]:
+        """Every action that might be legal, cheaply pre-filtered; `_passes` decides."""
+        w = world()
+        hand = s["hands"][seat]
+        foe = other(s, seat)
+        theirs = [t for t in sorted(s["groups"][foe]) if present(s, s["groups"][foe][t])]
+        moving_foes = [t for t in sorted(s["groups"][foe]) if s["groups"][foe][t]["moves"]]
+        ready = [g for g, grp in sorted(s["groups"][seat].items()) if g not in s["acted"] and present(s, grp)]
+        out: list[Action] = []
+        for c in hand:
+            kind = w.cards[c]["type"]
+            for g in ready:
+                grp = s["groups"][seat][g]
+                normal = bool(grp["moves"]) and not grp["alt_stage"]
+                if kind == "movement":
+                    if not normal or len(grp["moves"]) == 1:
+                        out += [{"type": "move", "group": g, "card": c, "mode": m} for m in turn.MODES]
+                    if not normal and grp["alt_stage"] < 2:
+                        out += [{"type": "alt_step", "group": g, "card": c, "mode": m, "one_card": o}
+                                for m in turn.MODES for o in (False, True)]
+                    if grp["wire"] or grp["minefield"]:
+                        out.append({"type": "remove", "group": g, "card": c})
+                    out += [{"type": "infiltrate", "group": g, "card": c, "target": t} for t in theirs]
+                    out += [{"type": "shift", "group": g, "card": c, "to": to} for to in "ABCD"
+                            if abs(ord(to) - ord(g)) == 1 and to not in s["groups"][seat]]
+                    for to in ready:
+                        if abs(ord(to) - ord(g)) == 1:
+                            out += [{"type": "transfer", "group": g, "to": to, "man": m, "card": c}
+                                    for m in present(s, grp)]
+                elif kind == "fire":
+                    out += [{"type": "fire", "group": g, "card": c, "target": t} for t in theirs]
+                elif kind == "rally":
+                    out.append({"type": "rally", "group": g, "card": c})
+                if normal:
+                    out += [{"type": "complete", "group": g, "card": c, "as_open": o} for o in (False, True)]
+                if grp["alt_stage"] == 2 and (grp["alt_turn"] is None or s["turn_no"] > grp["alt_turn"]):
+                    for a_card in [None, *[h for h in hand if h != c and altitude_card(s, w, h)]]:
+                        out += [{"type": "altitude", "group": g, "altitude": a_card, "card": c, "as_open": o}
+                                for o in (False, True)]
+            if kind in ("terrain", "wire"):
+                out += [{"type": "discard_onto", "card": c, "target": t} for t in moving_foes]
+        out += [{"type": "entrench", "group": g} for g in ready]
+        out += reinforce.candidates(s, w, seat)
+        limit = int(w.nations[s["nation"][seat]]["discard"]) - s["discarded"]
+        for n in range(1, max(0, limit) + 1):
+            out += [{"type": "discard", "cards": list(cs)} for cs in combinations(hand, n)]
+        out.append({"type": "end_turn"})
+        out += [{"type": "standing", "kind": "concealment", "answer": a, "when": wh}
+                for a in ("play", "decline") for wh in ([], [["men", "<=", 2]])]
+        out.append({"type": "standing", "kind": "concealment", "answer": "ask", "when": []})
+        return out
+
+    def _passes(self, s: State, seat: str, a: Action) -> bool:
+        try:
+            self._apply(s, seat, a, _TrialDice(), trial=True)
+        except IllegalAction:
+            return False
+        return True
+
+    def prompt(self, state: State, seat: str) -> str:
+        window = reactions.current(state)
+        if window:
+            ctx = window["context"]
+            return {"concealment": f"{seat}: your group {ctx.get('target')} is attacked at strength "
+                                   f"{ctx.get('strength')}: play Concealment or decline",
+                    "terrain": f"{seat}: terrain is discarded onto your moving group {ctx.get('group')}: accept it, "
+                               "or reject it with a Movement card",
+                    "mine_altitude": f"{seat}: a Minefield hit your group {ctx.get('group')} while it changes altitude: "
+                                     "place the new level's altitude card, or the change fails"}[window["kind"]]
+        if state["phase"] == "prepare":
+            return f"{seat}: Prepare for Play — place starting terrain and altitude cards, then ready"
+        return f"{seat}: turn {state['turn_no']} — one action per group, or discards; then end the turn"
+
+    # -- applying ---------------------------------------------------------------------------------
+    def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
+        return self._apply(state, seat, action, dice, trial=False)
+
+    def _apply(self, state: State, seat: str, a: Action, dice: DiceSource, trial: bool) -> Applied:
+        if seat not in self.active_seats(state):
+            raise IllegalAction(f"it is not {seat}'s decision now", "CORE 4")
+        w = world()
+        s = jcopy(state)
+        facts: list[Fact] = []
+        passes_before = s["deck"]["pass"]
+        kind = a.get("type")
+        if reactions.current(s):
+            react.apply(s, w, seat, a, dice, facts)
+        elif s["phase"] == "prepare":
+            prepare.prepare_apply(s, w, seat, a, dice, facts)
+        elif kind in TURN_ACTIONS:
+            TURN_ACTIONS[kind](s, w, seat, a, facts)
+        elif kind in DICE_ACTIONS:
+            DICE_ACTIONS[kind](s, w, seat, a, dice, facts)
+        elif kind == "alt_step":
+            g = turn._own_group(s, w, seat, a["group"])
+            if a["card"] not in s["hands"][seat]:
+                raise IllegalAction(f"{seat} does not hold card {a['card']}", "CORE 4")
+            if a["mode"] not in turn.MODES:
+                raise IllegalAction(f"a move is {', '.join(turn.MODES)}", "UF C.5")
+            facts += alt.alt_step(s, w, seat, a["group"], a["card"], a["mode"], bool(a.get("one_card")))
+            s["hands"][seat].remove(a["card"])
+            s["acted"].append(a["group"])
+            g["flank"] = False
+        elif kind == "standing":
+            turn.turn_standing(s, seat, a, facts)
+        elif kind == "end_turn":
+            self._end_turn(s, seat, dice, facts)
+        else:
+            raise IllegalAction(f"no action {kind!r} now", "CORE 4")
+        if trial:
+            return Applied(s, facts)
+        self._after(s, passes_before, dice, facts)
+        return Applied(s, facts)
+
+    def _end_turn(self, s: State, seat: str, dice: DiceSource, facts: list[Fact]) -> None:
+        w = world()
+        if not (s["acted"] or s["discarded"] or not s["hands"][seat]):
+            raise IllegalAction("a turn plays or discards at least one card", "CORE 4")
+        _, got = fill(s["hands"], seat, int(w.nations[s["nation"][seat]]["hand"]), s["deck"], dice, w.card_name,
+                      "UF C.4")
+        facts.extend(got)
+        s["turn"], s["acted"], s["discarded"] = other(s, seat), [], 0
+        s["turn_no"] += 1
+        facts.append(Fact(f"{seat} ends the turn; {s['turn']}'s turn {s['turn_no']}", "CORE 4", "turn"))
+
+    def _after(self, s: State, passes_before: int, dice: DiceSource, facts: list[Fact]) -> None:
+        """Avalanche checks at each end of the pile (UFM 10.4), then the end of the game."""
+        w = world()
+        for _ in range(s["deck"]["pass"] - passes_before):
+            if s["condition"] != "heavy_snow" or s["over"]:
+                break
+            drawn = decks.draw_for_random(s["deck"], dice, "a card drawn for the avalanche check")
+            c = w.cards[drawn.card]
+            hit = alt.avalanche(int(c["rn"]), c["colour"])
+            fire.maybe_remove_first(s, w, drawn.card, facts)
+            facts.append(Fact(f"Avalanche check: {w.card_name(drawn.card)} — {'AVALANCHE' if hit else 'no avalanche'}",
+                              "UFM 10.4", "avalanche", {"card": drawn.card}))
+            if hit:
+                s["over"] = {"winner": None, "result": "all lose", "reason": "an avalanche: everyone loses",
+                             "rule": "UFM 10.4"}
+        if s["over"] or s["phase"] != "play":
+            return
+        for seat in s["roles"]:
+            men = [m for m in s["men"].values() if m["seat"] == seat]
+            lost = sum(1 for m in men if m["status"] in ("kia", "routed"))
+            if lost * 2 > len(men):
+                s["over"] = {"winner": other(s, seat), "result": "win", "rule": "UF C.6",
+                             "reason": f"{seat} lost {lost} of {len(men)} men: more than half"}
+                return
+        if s["deck"]["pass"] > s["passes"]:
+            a, b = s["roles"]
+            (va, wa), (vb, wb) = turn.score(s, w, a), turn.score(s, w, b)
+            winner = a if va > vb else b if vb > va else None
+            s["over"] = {"winner": winner, "result": "win" if winner else "draw", "rule": "CORE 10",
+                         "reason": f"time limit ({s['passes']} deck passes): {a} {va} VP ({'; '.join(wa)}), "
+                                   f"{b} {vb} VP ({'; '.join(wb)})"}
+
+    # -- seeing -------------------------------------------------------------------------------------
+    def view(self, state: State, seat: str | None) -> State:
+        out = {k: copy.deepcopy(v) for k, v in state.items() if k not in ("deck", "hands", "standing")}
+        out["deck"] = decks.public_view(state["deck"])
+        out["hands"] = hands_view(state["hands"], seat)
+        out["standing"] = reactions.standing_view(state, seat)
+        return out
+
+    def outcome(self, state: State) -> Outcome | None:
+        o = state["over"]
+        return Outcome(o["winner"], o["result"], o["reason"], o["rule"]) if o else None
+
+    def describe_action(self, action: Action) -> str:
+        """"fire: Fire 3 [UF017, black 4], group A → enemy group B" — card names from the data."""
+        w = world()
+        parts = [str(action.get("type"))]
+        for key in ("card", "altitude"):
+            if isinstance(action.get(key), str):
+                parts.append(w.card_name(action[key]))
+        if isinstance(action.get("cards"), list):
+            parts.append(", ".join(w.card_name(c) for c in action["cards"]))
+        for key, label in (("group", "group"), ("to", "to group"), ("target", "enemy group"), ("side", "side"),
+                           ("mode", "mode"), ("man", "man"), ("count", "count"), ("answer", "answer")):
+            if key in action:
+                parts.append(f"{label} {action[key]}")
+        if action.get("as_open"):
+            parts.append("as Open Ground")
+        if action.get("one_card"):
+            parts.append("one black card (mountain troops)")
+        return ": ".join([parts[0], ", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
+
+    def phase(self, state: State) -> str:
+        if state["over"]:
+            return "over"
+        window = reactions.current(state)
+        if window:
+            return f"{window['seat']}: {window['kind']} reaction"
+        if state["phase"] == "prepare":
+            return "Prepare for Play"
+        return f"turn {state['turn_no']} ({state['turn']}), deck pass {state['deck']['pass']} of {state['passes']}"
+
+
+def jcopy(x: Any) -> Any:
+    """A copy of plain JSON data (several times faster than copy.deepcopy)."""
+    if isinstance(x, dict):
+        return {k: jcopy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        if x and all(type(v) is str for v in x):
+            return list(x)  # card and man ids: a flat copy is a full one
+        return [jcopy(v) for v in x]
+    return x
+
+
+def _on_table(s: State) -> list[str]:
+    out: list[str] = []
+    for groups in s["groups"].values():
+        for g in groups.values():
+            out += [c for c in (g["terrain"], g["altitude"], g["wire"], g["minefield"]) if c]
+            out += [m["card"] for m in g["moves"]]
+    window = s.get("reaction")
+    if window and window["kind"] == "terrain":
+        out.append(window["resume"]["card"])  # discarded onto a group, awaiting its owner's answer
+    return out
