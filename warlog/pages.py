@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from ledger.events import SUBMITTED, Event
 from ledger.paging import OPEN, BadCursor
-from rules import all_games, get_game
+from rules import all_games, game_of, get_game
 from rules.core.game import Game
 from warlog import audit as audit_mod
 from warlog import replay as rp
@@ -118,7 +118,7 @@ def _unexpected(err: Exception) -> Any:
 
 
 def _game(game_id: str) -> Game:
-    return get_game(service().created(game_id).payload["game"])
+    return game_of(service().created(game_id).payload)
 
 
 def _visible(events: list[Any], game: Game, viewer: Viewer, full: bool) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from ledger.events import (
 )
 from ledger.export import export_lines
 from ledger.store import Conflict, DuplicateKey, EventStore, GameSummary, SummaryUpdate
-from rules import get_game
+from rules import game_of, get_game
 from rules.core.dice import RecordingDice
 from rules.core.game import Game, IllegalAction, InvalidState
 from validators.actions import ActionShapeError, validate_action
@@ -191,7 +191,7 @@ class Warlog:
 
     def _start(self, game_id: str, created: Event, joined: dict[str, str], seq: int) -> NewEvent:
         """The game_started event: every seat has joined, so the dice are now fixed (DESIGN)."""
-        game = get_game(created.payload["game"])
+        game = game_of(created.payload)
         digest = entropy_digest(joined)
         sandbox = created.payload.get("sandbox")
         if sandbox and sandbox.get("state") is not None:
@@ -212,7 +212,7 @@ class Warlog:
         """The salt an event at `seq` carries in a game that keeps secrets (ledger.dice, step 5),
         so that its public hash gives away nothing of what is hidden in it; from the seed in
         force at `seq` (step 7), or the `fresh` one committed just before it."""
-        game = get_game(self.created(game_id).payload["game"])
+        game = game_of(self.created(game_id).payload)
         if not game.keeps_secrets:
             return {}
         seed = fresh if fresh is not None else seed_in_force(self.store.seeds(game_id), seq)
@@ -358,7 +358,7 @@ class Warlog:
         at = s.last_seq if at is None else at
         if not 0 <= at <= s.last_seq:
             raise NotFound(f"no step {at}: this game has events 0..{s.last_seq}")
-        game = get_game(self.created(game_id).payload["game"])
+        game = game_of(self.created(game_id).payload)
         state = self.history(game_id).state_at(at)
         if state is None:
             return {"at": at, "state": None, "phase": "waiting for seats", "sandbox": s.sandbox}
@@ -368,7 +368,7 @@ class Warlog:
 
     def actions(self, game_id: str, viewer: Viewer) -> dict[str, Any]:
         s = self.summary(game_id)
-        game = get_game(self.created(game_id).payload["game"])
+        game = game_of(self.created(game_id).payload)
         base = {"seat": viewer.label, "expected_seq": s.last_seq, "status": s.status, "sandbox": s.sandbox}
         if s.status != "active" or viewer.seat is None:
             why = {"waiting": "the game waits for every seat to join", "ended": "the game is over"}.get(
@@ -391,7 +391,7 @@ class Warlog:
             raise NotFound(f"event {seq} is a {sub.type}, not a submission")
         judged = self.history(game_id).find_judgement(seq)
         full = viewer.director or s.status == "ended"
-        game = get_game(self.created(game_id).payload["game"])
+        game = game_of(self.created(game_id).payload)
 
         def shown(ev: Event) -> dict[str, Any]:
             return dict(ev.payload) if full else redact_payload(ev, game, viewer)
@@ -411,7 +411,7 @@ class Warlog:
 
     def events(self, game_id: str, after: int, viewer: Viewer, limit: int = 1000) -> dict[str, Any]:
         s = self.summary(game_id)
-        game = get_game(self.created(game_id).payload["game"])
+        game = game_of(self.created(game_id).payload)
         full = viewer.director or s.status == "ended"
         out = []
         for ev in self.store.read(game_id, after=after, upto=after + limit):

@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from ledger.events import GAME_STARTED, RESOLVED, Event
 from ledger.fold import fold
-from rules import get_game
+from rules import game_of
 from rules.core.game import Game
 from warlog import replay as rp
 from warlog.history import ended
@@ -154,7 +154,7 @@ def build(events: list[Event]) -> ReplayFile:
         raise ReplayFileError("the file does not start with a game's creation event: is it a Warlog export?")
     created = events[0].payload
     try:
-        game = get_game(str(created.get("game")))
+        game = game_of(created)
     except KeyError:
         raise ReplayFileError(f"this Warlog does not know the game {created.get('game')!r}") from None
     full = ended(events)
