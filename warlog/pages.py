@@ -481,7 +481,8 @@ def replay(game_id: str, step: int) -> Any:
         allowed=st.allowed, args=st.args, board=st.board, legend=st.renderer.legend(), rows=rows,
         current=rp.event_row(current, g, {d["seq"]: d for d in docs if d["type"] == SUBMITTED}) if current else None,
         phase=st.after.get("phase"), active=st.after.get("active_seats", []),
-        png=url_for(".replay_png", game_id=game_id, step=step, **st.args),
+        png=None if isinstance(st.renderer, TextRenderer) else url_for(".replay_png", game_id=game_id, step=step,
+                                                                         **st.args),
         permalink=url_for(".replay", game_id=game_id, step=step, _external=True, **st.args))
 
 

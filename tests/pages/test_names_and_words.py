@@ -82,3 +82,10 @@ def test_the_live_panel_answers_at_once_for_what_is_not_a_waiting_move(page_game
     r = client.get(f"/games/{pg.id}/live?last={seq}&wait=1&panel=0", headers={"Accept": "application/json"})
     assert r.status_code == 200 and r.get_json()["status"] == "resolved"
     assert client.get(f"/games/{pg.id}/live?last=x").status_code == 400
+
+
+def test_the_lobby_names_seats_as_their_games_do(page_game) -> None:
+    pg = page_game("vietnam-battles/boys67")
+    html = pg.seats["us"].get("/").get_data(as_text=True)
+    assert '<span class="seat seat-us">US</span>' in html and ">Us<" not in html
+    assert "(US vs VC)" in html and "(Germany vs Belgium)" in html
