@@ -77,6 +77,7 @@ class World:
     nations: dict[str, dict[str, Any]]
     scenarios: dict[str, dict[str, Any]] = field(default_factory=dict)
     data_id: str = "fixture"
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)  # derived values (LOS)
 
     def terrain(self, hex_id: str) -> str:
         return str(self.hexes[hex_id]["terrain"])
