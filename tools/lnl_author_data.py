@@ -253,14 +253,14 @@ def scenario_doc() -> dict[str, Any]:
                                             "least two of 1K4, 1L3, 1L2 and no Good Order VC MMC occupies any of them "
                                             "(the rice cache of event E1 counts as one more hex); otherwise the VC win."},
         "event_markers": [
-            {"id": "E1", "type": "occupation", "hex": "1K4", "side": "us",
+            {"id": "E1", "type": "occupation", "hex": "1K4", "side": "us", "effect": {"type": "cache"},
              "paragraph": "Rice cache. Under the floor of the hut the US finds the VC's rice: for victory it counts "
                           "as one objective hex held by the US for the rest of the game."},
             {"id": "E2", "type": "los", "hex": "1J9", "side": "us",
+             "effect": {"type": "reinforcement", "unit": {"side": "vc", "kind": "vc-sq-143", "at": "1M10", "id": "vc7"}},
              "paragraph": "Reinforcements. The shots have drawn a VC squad from the next hamlet: the VC player "
                           "places a VC 1-4-3 squad in 1M10 in the next Rally Phase."},
         ],
-        "reinforcements": {"E2": {"side": "vc", "kind": "vc-sq-143", "at": "1M10", "id": "vc7"}},
         "source": A,
     }}
 
