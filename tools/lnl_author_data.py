@@ -174,6 +174,7 @@ SMCS: list[dict[str, Any]] = [
     smc("us-medic-ruiz", "Doc Ruiz", "US", "medic", morale=(5, 4), mf=5),
     smc("us-chaplain-ames", "Fr. Ames", "US", "chaplain", lm=1, morale=(6, 5), mf=5),
     smc("us-advisor-cole", "Capt. Cole", "US", "advisor", morale=(6, 5), mf=5),
+    smc("usmc-ldr-reyes", "Gy.Sgt. Reyes", "USMC", "leader", lm=1, morale=(6, 5), mf=5),
     smc("vc-ldr-lam", "Tran Van Lam", "VC", "leader", lm=1, morale=(5, 4), mf=5),
     smc("vc-ldr-hoa", "Le Thi Hoa", "VC", "leader", lm=0, morale=(5, 4), mf=5),
     smc("vc-sniper", "VC sniper", "VC", "sniper", morale=(5, 5), mf=0, fp=1, rng=8,

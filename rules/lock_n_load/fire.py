@@ -85,8 +85,8 @@ def unit_fire(s: State, w: World, uid: str, dist: int, *, oc_opp: bool) -> UnitF
                 inherent = half_down(inherent)  # 6.1
     options: list[UnitFire] = []
     if k.cls == "squad":
-        if inherent is not None:
-            options.append(UnitFire(uid, inherent, sws[:1]))
+        if inherent is not None or sws:
+            options.append(UnitFire(uid, inherent, sws[:1]))  # TV8: the SW alone beyond its own range
         if len(sws) >= 2:
             options.append(UnitFire(uid, None, sws[:2]))  # T7: two SWs, inherent FP lost
     elif k.cls in ("half", "wt"):

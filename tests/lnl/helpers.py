@@ -22,3 +22,29 @@ def tiny(rows: list[str], levels: dict[str, int] | None = None, slivers: list[di
     doc = {"board": board, "cols": len(rows[0]), "rows": len(rows), "hexes": hexes, "hexsides": {},
            "slivers": slivers or [], "tec": real["tec"]}
     return world_from_docs(doc, load_json("counters.json"))
+
+
+def blank_state(w: World, units: dict[str, tuple[str, str, str | None]],
+                sws: dict[str, tuple[str, str]] | None = None, **over: Any) -> dict[str, Any]:
+    """An operations-phase state of turn 1 holding exactly `units` {id: (side, kind, hex)} and `sws`
+    {id: (kind, holder)}; `over` replaces top-level keys."""
+    from rules.lock_n_load.events import new_unit
+
+    s: dict[str, Any] = {
+        "game": "lock-n-load", "version": "1", "scenario": "test", "data_id": w.data_id,
+        "options": {"tall_obstacles_block": False}, "turn": 1, "turns": 6, "phase": "operations",
+        "initiative": "us", "rally_side": "us", "rally_done": ["us", "vc"], "player": "us", "passes": 0,
+        "units": {u: new_unit(side, kind, at) for u, (side, kind, at) in units.items()}, "sws": {}, "spotted": [],
+        "smoke": {}, "melee": {}, "impulse": None, "decision": None, "spot": None, "spot_used": False,
+        "events": {}, "secret": {"events": {}, "effects": {}}, "objectives": [], "cache": False, "pending": [],
+        "eliminated": [], "stats": {"opp_fire_prompts": 0}, "result": None,
+    }
+    for x, (kind, holder) in (sws or {}).items():
+        s["sws"][x] = {"kind": kind, "side": s["units"][holder]["side"], "holder": holder, "at": None}
+        s["units"][holder]["sws"].append(x)
+    s.update(over)
+    return s
+
+
+def texts(facts: list[Any]) -> list[str]:
+    return [f.text for f in facts]
