@@ -1,0 +1,110 @@
+"""Decision points (digest W1-W9): the right seat is prompted, the other cannot act; and hidden
+information (1.7 event paragraphs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.game import IllegalAction
+from rules.lock_n_load import events, flow
+from rules.lock_n_load.game import LockNLoad
+from tests.lnl.helpers import blank_state, tiny
+from tests.support.fuzzing import seeded_dice
+
+
+def _moving(rows: list[str], vc_at: str = "9A6", marker: str = "", mode: str = "normal") -> tuple:
+    w = tiny(rows)
+    g = LockNLoad(w)
+    s = blank_state(w, {"us1": ("us", "us-sq-264", "9A1"), "us2": ("us", "us-sq-264", "9A1"),
+                        "vc1": ("vc", "vc-sq-143", vc_at), "vc2": ("vc", "vc-hs-033", vc_at)})
+    s["units"]["vc1"]["marker"] = marker
+    s["units"]["vc2"]["marker"] = marker
+    d = seeded_dice(1)
+    for a in ({"type": "activate", "hex": "9A1"}, {"type": "select", "unit": "us1"}, {"type": "move", "mode": mode}):
+        s = g.apply(s, "us", a, d).state
+    return g, s, d
+
+
+def test_w1_5_3_each_movement_point_in_los_and_range_prompts_the_non_moving_seat() -> None:
+    g, s, d = _moving(["o"] * 6)
+    s = g.apply(s, "us", {"type": "step", "hex": "9A2"}, d).state
+    assert g.active_seats(s) == ["vc"] and g.legal_actions(s, "us") == []
+    assert g.legal_actions(s, "vc") == [{"type": "opp_fire", "hex": "9A6"}, {"type": "hold_fire"}]
+    assert s["impulse"]["move"]["units"] == ["us1"]
+    assert "opportunity fire from 9A6" in g.prompt(s, "vc")
+    with pytest.raises(IllegalAction):
+        g.apply(s, "us", {"type": "step", "hex": "9A3"}, d)
+    s = g.apply(s, "vc", {"type": "hold_fire"}, d).state
+    assert g.active_seats(s) == ["us"] and {"type": "step", "hex": "9A3"} in g.legal_actions(s, "us")
+    s = g.apply(s, "us", {"type": "step", "hex": "9A3"}, d).state  # a new MP: a new prompt
+    assert g.active_seats(s) == ["vc"] and s["stats"]["opp_fire_prompts"] == 2
+    out = g.apply(s, "vc", {"type": "opp_fire", "hex": "9A6"}, d)
+    assert any(f.kind == "fire" and "Opportunity fire" in f.text for f in out.facts)
+    s = out.state
+    assert s["units"]["vc1"]["marker"] == s["units"]["vc2"]["marker"] == "fired"  # 5.3: all of the hex fired
+    if s["units"]["us1"]["shaken"] or s["units"]["us1"]["at"] is None:
+        return  # 5.3: a shaken mover stops
+    s = g.apply(s, "us", {"type": "step", "hex": "9A4"}, d).state
+    assert g.active_seats(s) == ["us"] and s["stats"]["opp_fire_prompts"] == 2  # nobody left to fire
+
+
+def test_w1_no_prompt_when_no_enemy_can_fire() -> None:
+    g, s, d = _moving(["o"] * 6, marker="fired")
+    s = g.apply(s, "us", {"type": "step", "hex": "9A2"}, d).state
+    assert g.active_seats(s) == ["us"] and s["stats"]["opp_fire_prompts"] == 0
+
+
+def test_w1_6_3_a_low_crawler_is_fired_on_only_entering_a_spotted_hex() -> None:
+    g, s, d = _moving(["o", "b", "o", "o", "o", "o"], mode="crawl")
+    s = g.apply(s, "us", {"type": "step", "hex": "9A2"}, d).state  # brush, not spotted
+    assert g.active_seats(s) == ["us"] and s["stats"]["opp_fire_prompts"] == 0
+    g, s, d = _moving(["o"] * 6, mode="crawl")
+    s = g.apply(s, "us", {"type": "step", "hex": "9A2"}, d).state  # open ground is spotted (10.1)
+    assert g.active_seats(s) == ["vc"]
+
+
+def test_w8_3_0_the_second_player_rallies_after_the_first_and_alone() -> None:
+    w = tiny(["o"] * 4)
+    g = LockNLoad(w)
+    s = blank_state(w, {"us1": ("us", "us-sq-264", "9A1"), "vc1": ("vc", "vc-sq-143", "9A4"),
+                        "lam": ("vc", "vc-ldr-lam", "9A4")}, turn=2, phase="rally", rally_done=[])
+    s["units"]["vc1"]["shaken"] = True
+    flow.start_turn(s, w, seeded_dice(3), [])
+    assert g.active_seats(s) == ["vc"]  # the US had nothing to rally: its step ends by itself
+    assert {"type": "rally", "unit": "vc1"} in g.legal_actions(s, "vc") and g.legal_actions(s, "us") == []
+    assert {"type": "end_rally"} in g.legal_actions(s, "vc")
+    out = g.apply(s, "vc", {"type": "rally", "unit": "vc1"}, seeded_dice(4))
+    assert any(f.kind == "rally" for f in out.facts)
+    s = out.state  # nothing left to do: the step ends by itself and the Operations Phase begins
+    assert s["phase"] == "operations" and g.active_seats(s) == [s["initiative"]]
+
+
+def test_8_0_entering_an_enemy_hex_fights_a_melee_round_and_locks_the_survivors() -> None:
+    for seed in range(6):
+        g, s, _ = _moving(["o", "o", "o"], vc_at="9A2", marker="fired")
+        s["units"]["vc3"] = dict(s["units"]["vc2"], at="9A3")  # keeps the VC able to act
+        s["units"]["vc3"]["marker"] = ""
+        out = g.apply(s, "us", {"type": "step", "hex": "9A2"}, seeded_dice(seed))
+        melees = [f for f in out.facts if f.kind == "melee"]
+        assert [f.data["side"] for f in melees] == ["us", "vc"]  # simultaneous: both sides roll
+        s = out.state
+        both = [u for u in ("us1", "vc1", "vc2") if s["units"][u]["at"] == "9A2"]
+        sides = {s["units"][u]["side"] for u in both}
+        assert all(s["units"][u]["melee_locked"] == (len(sides) == 2) for u in both)
+        if len(sides) == 2:
+            assert s["melee"]["9A2"]["fought"] == 1
+
+
+def test_1_7_event_paragraphs_are_hidden_from_both_seats_until_activated() -> None:
+    g = LockNLoad()
+    s = g.setup("demo", {}, seeded_dice(7))
+    for seat in ("us", "vc", None):
+        v = g.view(s, seat)
+        assert v["secret"] is None and all(e["paragraph"] is None for e in v["events"].values())
+    s["units"]["us1"]["at"] = "1K4"
+    s["units"]["vc2"]["at"] = "1L4"
+    facts: list = []
+    events.check(s, g.world, facts)
+    assert s["events"]["E1"]["revealed"] and s["cache"]
+    assert "Rice cache" in g.view(s, "vc")["events"]["E1"]["paragraph"]
+    assert g.view(s, "vc")["events"]["E2"]["paragraph"] is None and g.view(s, "vc")["secret"] is None
