@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
-from rules.lock_n_load import events, fire, melee, movement, rally
+from rules.lock_n_load import events, fire, melee, movement, orders, rally
 from rules.lock_n_load import units as U
 from rules.lock_n_load.data import World
 from rules.lock_n_load.los import cached_los
@@ -38,7 +38,8 @@ def legal(s: State, w: World) -> list[Action]:
     d = s["decision"]
     if d is not None:
         if d["kind"] == "opp_fire":
-            return [{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
+            return ([{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
+                    + orders.actions(s, w, d["seat"]))
         raise AssertionError(f"unknown decision {d['kind']}")
     if s["phase"] == "rally":
         return rally.legal(s, w, s["rally_side"])
@@ -49,6 +50,7 @@ def legal(s: State, w: World) -> list[Action]:
         out += [{"type": "activate", "hex": h} for h in activatable(s, w, side)]
         out += spot_actions(s, w, side)
         out += sniper_actions(s, w, side)
+        out += orders.actions(s, w, side)
         return out
     mv = imp["move"]
     if mv is not None:
@@ -187,6 +189,9 @@ def sniper_actions(s: State, w: World, side: str) -> list[Action]:
 # -- doing it -------------------------------------------------------------------------------------
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
     t = a["type"]
+    if t == "order":
+        orders.give(s, acting(s) or "", a, facts)
+        return  # a standing order changes nothing else: the same seat is asked again
     if s["decision"] is not None:
         _decide(s, w, a, dice, facts)
     elif s["phase"] == "rally":
@@ -326,9 +331,34 @@ def _step(s: State, w: World, to: str, dice: DiceSource, facts: list[Fact]) -> N
     if foe:
         _enter_enemy(s, w, mv, to, dice, facts)
         return
+    _opportunity(s, w, mv, dice, facts)
+
+
+def _opportunity(s: State, w: World, mv: dict[str, Any], dice: DiceSource, facts: list[Fact]) -> None:
+    """W1: the standing orders of the non-moving side answer first (fire or decline, hex by hex);
+    the seat is prompted only for hexes whose order is "ask"."""
+    foe = U.other(s["player"])
+    while True:
+        hexes = movement.opp_fire_hexes(s, w, mv)
+        auto = [(h, orders.decides(orders.order_of(s, foe, h), h, mv["at"], w)) for h in hexes]
+        auto = [(h, v) for h, v in auto if v != "ask"]
+        if not auto:
+            break
+        h, verdict = auto[0]
+        mv["fired_from"].append(h)
+        if verdict == "fire":
+            facts.append(Fact(f"{foe.upper()}'s standing order: {h} fires at {mv['at']}", "LnL 5.3 (standing order)",
+                              "standing_order", {"hex": h, "at": mv["at"]}))
+            fire.resolve(s, w, movement.opp_firers(s, w, h, foe), mv["at"], dice, facts, opportunity=True,
+                         movers=mv["units"], crawling=mv["mode"] == "crawl")
+            s["stats"]["order_fires"] += 1
+            mv["units"] = _alive_movers(s, mv)
+            if not mv["units"]:
+                s["impulse"]["move"] = None
+                return
     hexes = movement.opp_fire_hexes(s, w, mv)
     if hexes:
-        s["decision"] = {"kind": "opp_fire", "seat": U.other(side), "hexes": hexes, "at": to}
+        s["decision"] = {"kind": "opp_fire", "seat": foe, "hexes": hexes, "at": mv["at"]}
         s["stats"]["opp_fire_prompts"] += 1
 
 

@@ -22,6 +22,7 @@ class LockNLoad(Game):
     version = "1"
     solitaire = False
     secret_state = True  # event paragraphs are secret from both seats until activated (1.7)
+    hidden_information = True  # standing orders are secret moves (rules/lock_n_load/orders.py)
 
     def __init__(self, world: World | None = None) -> None:
         self._world = world
@@ -69,7 +70,7 @@ class LockNLoad(Game):
             "secret": {"events": {e["id"]: e["paragraph"] for e in sc["event_markers"]},
                        "effects": {e["id"]: e["effect"] for e in sc["event_markers"] if e.get("effect")}},
             "objectives": list(sc["objectives"]), "cache": False, "pending": [], "eliminated": [],
-            "stats": {"opp_fire_prompts": 0}, "result": None,
+            "orders": {"us": {}, "vc": {}}, "stats": {"opp_fire_prompts": 0, "order_fires": 0}, "result": None,
         }
         facts: list[Fact] = []
         flow.start_turn(s, w, dice, facts)
@@ -110,10 +111,12 @@ class LockNLoad(Game):
         return Applied(s, facts)
 
     def view(self, state: State, seat: str | None) -> State:
-        """1.7: an event's paragraph is nobody's until it activates; the secret part goes at the end."""
+        """1.7: an event's paragraph is nobody's until it activates; a seat sees its own standing orders
+        only. Everything shows once the game is over."""
         v: State = clone(state)
         if state["phase"] != "over":
             v["secret"] = None
+            v["orders"] = {side: (o if side == seat else {}) for side, o in state["orders"].items()}
         return v
 
     def outcome(self, state: State) -> Outcome | None:

@@ -16,6 +16,7 @@ points: the hexes met are the same in both directions (reciprocity, LnL 10.0).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 Cube = tuple[int, int, int]
 
@@ -60,9 +61,14 @@ class Board:
         return True
 
     def hexes(self) -> list[str]:
-        return [self.hex_id(c, r) for c in range(self.cols) for r in range(1, self.rows + 1)]
+        return list(self._hexes())
+
+    @lru_cache(maxsize=None)
+    def _hexes(self) -> tuple[str, ...]:
+        return tuple(self.hex_id(c, r) for c in range(self.cols) for r in range(1, self.rows + 1))
 
     # -- cube coordinates -----------------------------------------------------------
+    @lru_cache(maxsize=4096)
     def cube(self, hex_id: str) -> Cube:
         """Columns with an even 0-based index (A, C, ...) are shoved half a hex down."""
         col, row = self.parse(hex_id)
@@ -88,11 +94,16 @@ class Board:
         return self.from_cube((q + dq, r + dr, s + ds))
 
     def neighbours(self, hex_id: str) -> list[str]:
-        return [n for d in range(6) if (n := self.neighbour(hex_id, d)) is not None]
+        return list(self._neighbours(hex_id))
+
+    @lru_cache(maxsize=4096)
+    def _neighbours(self, hex_id: str) -> tuple[str, ...]:
+        return tuple(n for d in range(6) if (n := self.neighbour(hex_id, d)) is not None)
 
     def adjacent(self, a: str, b: str) -> bool:
         return self.distance(a, b) == 1
 
+    @lru_cache(maxsize=65536)
     def distance(self, a: str, b: str) -> int:
         return cube_distance(self.cube(a), self.cube(b))
 

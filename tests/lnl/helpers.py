@@ -37,7 +37,8 @@ def blank_state(w: World, units: dict[str, tuple[str, str, str | None]],
         "units": {u: new_unit(side, kind, at) for u, (side, kind, at) in units.items()}, "sws": {}, "spotted": [],
         "smoke": {}, "melee": {}, "impulse": None, "decision": None, "spot": None, "spot_used": False,
         "events": {}, "secret": {"events": {}, "effects": {}}, "objectives": [], "cache": False, "pending": [],
-        "eliminated": [], "stats": {"opp_fire_prompts": 0}, "result": None,
+        "eliminated": [], "orders": {"us": {}, "vc": {}}, "stats": {"opp_fire_prompts": 0, "order_fires": 0},
+        "result": None,
     }
     for x, (kind, holder) in (sws or {}).items():
         s["sws"][x] = {"kind": kind, "side": s["units"][holder]["side"], "holder": holder, "at": None}

@@ -5,6 +5,7 @@ listed actions apply, mutated unlisted ones are refused, and the seat not asked 
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +17,7 @@ from tests.support.fuzzing import assert_seat_cannot_act, assert_unlisted_refuse
 MAX_ACTIONS = 6000
 WEIGHTS = {"pass": 0.2, "end_impulse": 0.3, "clear": 0.2, "step": 4.0, "fire": 4.0, "opp_fire": 2.0,
            "hold_fire": 1.0, "move": 2.0, "melee": 3.0, "select": 2.0, "activate": 2.0, "spot": 0.3,
-           "smoke": 0.2, "place_sniper": 0.05, "stop": 0.5}
+           "smoke": 0.2, "place_sniper": 0.05, "stop": 0.5, "order": 0.004}
 
 
 @dataclass
@@ -27,6 +28,7 @@ class Stats:
     kinds: dict[str, int] = field(default_factory=dict)
     facts: dict[str, int] = field(default_factory=dict)
     prompts: int = 0
+    order_fires: int = 0
 
 
 def choose(s: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, g: LockNLoad | None = None
@@ -66,14 +68,16 @@ def probe(g: LockNLoad, s: dict[str, Any], seat: str, legal: list[dict[str, Any]
     assert_seat_cannot_act(g, s, other, legal[0], seed)
 
 
-def play_one(g: LockNLoad, seed: int, stats: Stats, probe_every: int = 0,
-             validate: Any = None) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
+def play_one(g: LockNLoad, seed: int, stats: Stats, probe_every: int = 0, validate: Any = None,
+             orders: dict[str, str] | None = None) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
+    """`orders` {side: order}: that side gives the order to every hex that has none, whenever it may."""
     rng = random.Random(seed)
     dice = seeded_dice(seed)
     s = g.setup("demo", {}, dice)
     g.check_state(s)
     played: list[tuple[str, dict[str, Any]]] = []
     n = 0
+    seen: set[str] = set()
     while g.outcome(s) is None:
         seats = g.active_seats(s)
         assert len(seats) == 1, f"seed {seed}: active {seats}"
@@ -82,10 +86,16 @@ def play_one(g: LockNLoad, seed: int, stats: Stats, probe_every: int = 0,
         assert legal, f"seed {seed}: dead end in {s['phase']}"
         if validate is not None:
             for a in legal:
-                validate(a)
+                key = json.dumps(a, sort_keys=True)
+                if key not in seen:
+                    validate(a)
+                    seen.add(key)
         if probe_every and n % probe_every == 0:
             probe(g, s, seat, legal, rng, seed)
         a = choose(s, legal, rng, g)
+        if orders and seat in orders:
+            a = next((o for o in legal if o["type"] == "order" and o["order"] == orders[seat]
+                      and o["hex"] not in s["orders"][seat]), a)
         before = canonical_bytes(s)
         out = g.apply(s, seat, a, dice)
         assert canonical_bytes(s) == before, "apply changed its input"
@@ -104,5 +114,6 @@ def play_one(g: LockNLoad, seed: int, stats: Stats, probe_every: int = 0,
     stats.games += 1
     stats.actions += n
     stats.prompts += s["stats"]["opp_fire_prompts"]
+    stats.order_fires += s["stats"]["order_fires"]
     stats.results[o.result] = stats.results.get(o.result, 0) + 1
     return s, played
