@@ -216,17 +216,17 @@ def counters_doc() -> dict[str, Any]:
 # 3. The demo scenario (all ours: the demo text has none)
 # =============================================================================================
 def scenario_doc() -> dict[str, Any]:
-    us_area = [h for h in BOARD.hexes() if h[1] in "AB"]
+    us_area = [h for h in BOARD.hexes() if h[1] in "ABC"]
     vc_area = [h for h in BOARD.hexes() if h[1] in "IJKLM"]
     units = {
         "us": [
             {"id": "us1", "kind": "us-sq-264", "at": "1A5", "sws": ["us-m60"]},
             {"id": "us2", "kind": "us-sq-264", "at": "1A5"},
             {"id": "us3", "kind": "us-sq-264", "at": "1B5"},
-            {"id": "us4", "kind": "us-sq-264", "at": "1B7"},
-            {"id": "us5", "kind": "us-sq-264", "at": "1B3"},
+            {"id": "us4", "kind": "us-sq-264", "at": "1C7"},
+            {"id": "us5", "kind": "us-sq-264", "at": "1C3"},
             {"id": "harlan", "kind": "us-ldr-harlan", "at": "1A5"},
-            {"id": "okafor", "kind": "us-ldr-okafor", "at": "1B7"},
+            {"id": "okafor", "kind": "us-ldr-okafor", "at": "1C7"},
             {"id": "ruiz", "kind": "us-medic-ruiz", "at": "1B5"},
         ],
         "vc": [
@@ -243,15 +243,15 @@ def scenario_doc() -> dict[str, Any]:
     }
     sws = {"us-m60": "m60", "vc-rpd": "rpd"}
     return {"demo": {
-        "id": "demo", "title": "Hamlet 1K4 (demo, ours)", "board": "1", "turns": 6, "first_initiative": "us",
+        "id": "demo", "title": "Hamlet 1K4 (demo, ours)", "board": "1", "turns": 7, "first_initiative": "us",
         "description": "A US Army platoon sweeps the hamlet of 1K4-1L3 held by a VC local force squad group. "
-                       "Six turns; the US must hold the hamlet at the end.",
+                       "Seven turns; the US must hold the hamlet at the end.",
         "sides": {"us": {"nationalities": ["US"], "setup_area": us_area},
                   "vc": {"nationalities": ["VC"], "setup_area": vc_area}},
         "units": units, "sws": sws,
         "objectives": ["1K4", "1L3", "1L2"],
-        "victory": {"rule": "ours", "text": "At the end of turn 6 the US wins if a Good Order US MMC occupies at "
-                                            "least two of 1K4, 1L3, 1L2 and no Good Order VC MMC occupies any of them "
+        "victory": {"rule": "ours", "text": "At the end of the last turn the US wins if Good Order US MMCs occupy "
+                                            "at least two of 1K4, 1L3, 1L2 with no Good Order VC MMC in the same hex "
                                             "(the rice cache of event E1 counts as one more hex); otherwise the VC win."},
         "event_markers": [
             {"id": "E1", "type": "occupation", "hex": "1K4", "side": "us", "effect": {"type": "cache"},

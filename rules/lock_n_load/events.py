@@ -70,11 +70,11 @@ def holds(s: State, w: World, hex_id: str, side: str) -> bool:
 
 def finish(s: State, w: World, facts: list[Fact]) -> None:
     """The demo's victory (scenario, ours): the US needs two of the three hamlet hexes (the cache of
-    E1 counts as one) held by a Good Order MMC, and no Good Order VC MMC in any of them."""
+    E1 counts as one), each held by a Good Order US MMC with no Good Order VC MMC in it."""
     objs = s["objectives"]
-    us = sum(1 for h in objs if holds(s, w, h, "us")) + (1 if s["cache"] else 0)
     vc = [h for h in objs if holds(s, w, h, "vc")]
-    winner = "us" if us >= 2 and not vc else "vc"
+    us = sum(1 for h in objs if holds(s, w, h, "us") and h not in vc) + (1 if s["cache"] else 0)
+    winner = "us" if us >= 2 else "vc"
     reason = (f"the US holds {us} of the hamlet's objectives"
               + (" (with the rice cache)" if s["cache"] else "")
               + (f"; the VC still hold {', '.join(vc)}" if vc else ""))
