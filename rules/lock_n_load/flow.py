@@ -40,6 +40,8 @@ def legal(s: State, w: World) -> list[Action]:
         if d["kind"] == "opp_fire":
             return ([{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
                     + orders.actions(s, w, d["seat"]))
+        if d["kind"] == "melee_targets":
+            return [{"type": "melee_targets", "units": pick} for pick in d["choices"]]
         raise AssertionError(f"unknown decision {d['kind']}")
     if s["phase"] == "rally":
         return rally.legal(s, w, s["rally_side"])
@@ -240,9 +242,9 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
         _smoke(s, w, a["hex"], dice, facts)
     elif t == "melee":
         imp = s["impulse"]
-        melee.fight(s, w, a["hex"], s["player"], dice, facts)
         imp["done"] += [u for u in U.units_in(s, a["hex"], s["player"])]
         imp["acted"] = True
+        _melee_start(s, w, a["hex"], False, dice, facts)
     elif t == "spot":
         _spot(s, w, a["unit"], a["hex"], dice, facts)
     elif t == "place_sniper":
@@ -381,11 +383,45 @@ def _enter_enemy(s: State, w: World, mv: dict[str, Any], to: str, dice: DiceSour
         return
     ambush = (all(U.kind(s, w, u).nationality == "VC" for u in mv["units"])
               and to not in s["impulse"]["visible"].get(mv["start"], []) and not m)
-    melee.fight(s, w, to, side, dice, facts, ambush=ambush)
+    _melee_start(s, w, to, ambush, dice, facts)
+
+
+def _melee_start(s: State, w: World, hex_id: str, ambush: bool, dice: DiceSource, facts: list[Fact]) -> None:
+    """8.0 (W3): the attacker chooses the enemies it attacks, then the defender its own targets;
+    a choice with only one possibility is made without asking. Then the round is fought."""
+    d = {"kind": "melee_targets", "seat": s["player"], "hex": hex_id, "attacker": s["player"], "ambush": ambush,
+         "a_targets": None, "choices": []}
+    _melee_next(s, w, d, dice, facts)
+
+
+def _melee_next(s: State, w: World, d: dict[str, Any], dice: DiceSource, facts: list[Fact]) -> None:
+    h, attacker = d["hex"], d["attacker"]
+    att, dfn = melee.combatants(s, w, h, attacker), melee.combatants(s, w, h, U.other(attacker))
+    if att and dfn:
+        if d["a_targets"] is None:
+            choices = melee.target_choices(s, w, att, dfn)
+            if len(choices) > 1:
+                s["decision"] = {**d, "seat": attacker, "choices": choices}
+                return
+            d["a_targets"] = choices[0]
+        choices = melee.target_choices(s, w, dfn, att)
+        if len(choices) > 1 and d.get("d_targets") is None:
+            s["decision"] = {**d, "seat": U.other(attacker), "choices": choices}
+            s["stats"]["melee_prompts"] = s["stats"].get("melee_prompts", 0) + 1
+            return
+        d["d_targets"] = d.get("d_targets") or choices[0]
+    s["decision"] = None
+    melee.fight(s, w, h, attacker, dice, facts, ambush=d["ambush"], a_targets=d.get("a_targets"),
+                d_targets=d.get("d_targets"))
 
 
 def _decide(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
     d = s["decision"]
+    if d["kind"] == "melee_targets":
+        d = {**d, "choices": []}
+        d["a_targets" if d["seat"] == d["attacker"] else "d_targets"] = list(a["units"])
+        _melee_next(s, w, d, dice, facts)
+        return
     mv = s["impulse"]["move"]
     if a["type"] == "opp_fire":
         h = a["hex"]

@@ -132,7 +132,8 @@ class LockNLoad(Game):
             return f"Turn {state['turn']}: {state['rally_side'].upper()} Rally Phase"
         d = state["decision"]
         if d is not None:
-            return f"Turn {state['turn']}: {d['seat'].upper()} opportunity fire"
+            what = "melee targets" if d["kind"] == "melee_targets" else "opportunity fire"
+            return f"Turn {state['turn']}: {d['seat'].upper()} {what}"
         return f"Turn {state['turn']}: {state['player'].upper()} impulse"
 
     def describe_action(self, action: Action) -> str:

@@ -73,28 +73,44 @@ def side_roll(s: State, w: World, hex_id: str, att: list[str], dfn: list[str], d
     return ok, total, col, kill
 
 
+def combatants(s: State, w: World, hex_id: str, side: str) -> list[str]:
+    """8.0, 8.1: the side's melee-eligible units in the hex that may take part this turn."""
+    return [u for u in U.units_in(s, hex_id, side) if U.melee_eligible(s, w, u) and not s["units"][u]["late"]]
+
+
+def target_choices(s: State, w: World, att: list[str], dfn: list[str]) -> list[list[str]]:
+    """8.0: every set of at least one enemy the side may attack; below 1-3 only a single unit."""
+    a = sum(strength(s, w, u, defending=False) for u in att)
+    out = []
+    for mask in range(1, 1 << len(dfn)):
+        pick = [u for i, u in enumerate(dfn) if mask >> i & 1]
+        d = sum(strength(s, w, u, defending=True) for u in pick)
+        if len(pick) == 1 or a * 3 >= d:
+            out.append(pick)
+    return out
+
+
 def fight(s: State, w: World, hex_id: str, attacker: str, dice: DiceSource, facts: list[Fact], *,
-          ambush: bool = False) -> None:
-    """One melee round in hex_id started by `attacker` (8.0): each side attacks all the other's
-    melee-eligible units (A51; below 1-3 only the weakest one), losses removed after both rolls
+          ambush: bool = False, a_targets: list[str] | None = None, d_targets: list[str] | None = None) -> None:
+    """One melee round in hex_id started by `attacker` (8.0): each side attacks the enemies it chose
+    (W3; by default all of them, below 1-3 only the weakest one), losses removed after both rolls
     unless the VC Ambush makes it one-sided first (13.1, A36)."""
     defender = U.other(attacker)
-    att = [u for u in U.units_in(s, hex_id, attacker) if U.melee_eligible(s, w, u) and not s["units"][u]["late"]]
-    dfn = [u for u in U.units_in(s, hex_id, defender) if U.melee_eligible(s, w, u) and not s["units"][u]["late"]]
+    att = combatants(s, w, hex_id, attacker)
+    dfn = combatants(s, w, hex_id, defender)
     s["melee"][hex_id] = {"fought": s["turn"]}
     if not att or not dfn:
         settle(s, w, hex_id, facts)
         return
-    a_targets = _targets(s, w, att, dfn)
+    a_targets = a_targets or _targets(s, w, att, dfn)
     ok_a, *_ = side_roll(s, w, hex_id, att, a_targets, dice, facts, ambush=ambush)
     if ambush and ok_a:
         for u in a_targets:
             eliminate(s, w, u, facts, "melee (Ambush)")
         dfn = [u for u in dfn if u not in a_targets]
     ok_d = False
-    d_targets: list[str] = []
     if dfn:
-        d_targets = _targets(s, w, dfn, att)
+        d_targets = d_targets or _targets(s, w, dfn, att)
         ok_d, *_ = side_roll(s, w, hex_id, dfn, d_targets, dice, facts, ambush=False)
     if ok_a and not ambush:
         for u in a_targets:

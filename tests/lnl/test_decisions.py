@@ -86,7 +86,11 @@ def test_8_0_entering_an_enemy_hex_fights_a_melee_round_and_locks_the_survivors(
         g, s, _ = _moving(["o", "o", "o"], vc_at="9A2", marker="fired")
         s["units"]["vc3"] = dict(s["units"]["vc2"], at="9A3")  # keeps the VC able to act
         s["units"]["vc3"]["marker"] = ""
-        out = g.apply(s, "us", {"type": "step", "hex": "9A2"}, seeded_dice(seed))
+        dice = seeded_dice(seed)
+        out = g.apply(s, "us", {"type": "step", "hex": "9A2"}, dice)
+        while out.state["decision"] and out.state["decision"]["kind"] == "melee_targets":
+            seat = out.state["decision"]["seat"]
+            out = g.apply(out.state, seat, g.legal_actions(out.state, seat)[-1], dice)  # all of them
         melees = [f for f in out.facts if f.kind == "melee"]
         assert [f.data["side"] for f in melees] == ["us", "vc"]  # simultaneous: both sides roll
         s = out.state
@@ -110,3 +114,30 @@ def test_1_7_event_paragraphs_are_hidden_from_both_seats_until_activated() -> No
     assert s["events"]["E1"]["revealed"] and s["cache"]
     assert "Rice cache" in g.view(s, "vc")["events"]["E1"]["paragraph"]
     assert g.view(s, "vc")["events"]["E2"]["paragraph"] is None and g.view(s, "vc")["secret"] is None
+
+
+def test_w3_8_0_the_attacker_then_the_defender_choose_their_melee_targets() -> None:
+    w = tiny(["o", "o", "o"])
+    g = LockNLoad(w)
+    s = blank_state(w, {"us1": ("us", "us-sq-264", "9A1"), "us2": ("us", "us-sq-264", "9A1"),
+                        "vc1": ("vc", "vc-sq-143", "9A2"), "vc2": ("vc", "vc-hs-033", "9A2"),
+                        "vc3": ("vc", "vc-sq-143", "9A3")})
+    for u in ("vc1", "vc2"):
+        s["units"][u]["marker"] = "fired"
+    d = seeded_dice(3)
+    for a in ({"type": "activate", "hex": "9A1"}, {"type": "select", "unit": "us1"},
+              {"type": "select", "unit": "us2"}, {"type": "move", "mode": "normal"}):
+        s = g.apply(s, "us", a, d).state
+    s = g.apply(s, "us", {"type": "step", "hex": "9A2"}, d).state
+    assert g.active_seats(s) == ["us"] and s["decision"]["kind"] == "melee_targets"
+    assert g.legal_actions(s, "us") == [{"type": "melee_targets", "units": u}
+                                        for u in (["vc1"], ["vc2"], ["vc1", "vc2"])]
+    assert g.legal_actions(s, "vc") == []
+    s = g.apply(s, "us", {"type": "melee_targets", "units": ["vc2"]}, d).state
+    assert g.active_seats(s) == ["vc"] and "as the defender" in g.prompt(s, "vc")
+    with pytest.raises(IllegalAction):
+        g.apply(s, "us", {"type": "melee_targets", "units": ["vc1"]}, d)
+    out = g.apply(s, "vc", {"type": "melee_targets", "units": ["us1"]}, d)
+    rolls = [f.data for f in out.facts if f.kind == "melee"]
+    assert [r["targets"] for r in rolls] == [["vc2"], ["us1"]]
+    assert out.state["decision"] is None
