@@ -40,6 +40,7 @@ SCHEMAS: dict[str, type[Schema]] = {
     "stop": _schema("stop"),
     "smoke": _schema("smoke", hex=_hex()),
     "melee": _schema("melee", hex=_hex()),
+    "withdraw": _schema("withdraw", hex=_hex()),
     "melee_targets": _schema("melee_targets", units=fields.List(_id(), required=True,
                                                                 validate=validate.Length(min=1, max=12))),
     "spot": _schema("spot", unit=_id(), hex=_hex()),

@@ -68,6 +68,8 @@ def legal(s: State, w: World) -> list[Action]:
             out += [{"type": "smoke", "hex": h} for h in [at] + w.board.neighbours(at) if h not in s["smoke"]]
         out.append({"type": "clear"})
     out += [{"type": "melee", "hex": h} for h in melee_hexes(s, w, imp)]
+    if not imp["acted"]:
+        out += [{"type": "withdraw", "hex": h} for h in withdraw_hexes(s, w, imp["hexes"], side)]
     out += spot_actions(s, w, side)
     out.append({"type": "end_impulse"})  # an activation that did nothing counts as a pass
     return out
@@ -84,7 +86,7 @@ def activatable(s: State, w: World, side: str) -> list[str]:
                 out.append(h)
                 break
         else:
-            if h in melee_hexes(s, w, {"hexes": [h]}, side):
+            if melee_hexes(s, w, {"hexes": [h]}, side) or withdraw_hexes(s, w, [h], side):
                 out.append(h)
     return out
 
@@ -152,6 +154,18 @@ def melee_hexes(s: State, w: World, imp: dict[str, Any], side: str | None = None
         if mine and U.units_in(s, h, U.other(side)):
             out.append(h)
     return out
+
+
+def withdraw_hexes(s: State, w: World, hexes: list[str], side: str) -> list[str]:
+    """8.0: locked units may declare a withdrawal at the start of their impulse (each unit one
+    attempt a turn: ours, so that a failing unit cannot hold the phase open)."""
+    return [h for h in hexes if h in s["melee"] and not s["melee"][h].get("over")
+            and any(_may_withdraw(s, w, u) for u in U.units_in(s, h, side))]
+
+
+def _may_withdraw(s: State, w: World, u: str) -> bool:
+    r = s["units"][u]
+    return r["melee_locked"] and not r["shaken"] and not r["activated"] and U.kind(s, w, u).mf > 0
 
 
 def spot_actions(s: State, w: World, side: str) -> list[Action]:
@@ -245,6 +259,8 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
         imp["done"] += [u for u in U.units_in(s, a["hex"], s["player"])]
         imp["acted"] = True
         _melee_start(s, w, a["hex"], False, dice, facts)
+    elif t == "withdraw":
+        _withdraw(s, w, a["hex"], dice, facts)
     elif t == "spot":
         _spot(s, w, a["unit"], a["hex"], dice, facts)
     elif t == "place_sniper":
@@ -313,10 +329,47 @@ def _start_move(s: State, w: World, mode: str, facts: list[Fact]) -> None:
                       {"units": g, "hex": at, "mode": mode}))
 
 
+def _withdraw(s: State, w: World, h: str, dice: DiceSource, facts: list[Fact]) -> None:
+    """8.0: each locked unit passes a morale check (2d6 - LM <= morale) to leave, paying MP as usual;
+    failure has no penalty. Those who pass move out together."""
+    imp = s["impulse"]
+    side = s["player"]
+    _, lm = U.best_leader(s, w, h, side)
+    out = []
+    for u in U.units_in(s, h, side):
+        if not _may_withdraw(s, w, u):
+            continue
+        s["units"][u]["activated"] = True
+        d1, d2 = dice.roll(6, f"LnL 8.0 withdrawal of {u}"), dice.roll(6, f"LnL 8.0 withdrawal of {u}")
+        m = U.morale(s, w, u)
+        ok = d1 + d2 - lm <= m
+        facts.append(Fact(f"{u} tries to withdraw from the melee in {h}: {d1}+{d2}" + (f" - {lm}" if lm else "")
+                          + f" vs morale {m}: {'withdraws' if ok else 'stays locked'}", "LnL 8.0", "withdraw",
+                          {"unit": u, "dice": [d1, d2], "success": ok}))
+        if ok:
+            out.append(u)
+    imp["acted"] = True
+    imp["done"] += U.units_in(s, h, side)
+    if out:
+        for u in out:
+            s["units"][u]["melee_locked"] = False
+        imp["group"] = out
+        _start_move(s, w, "normal", facts)
+
+
 def _step(s: State, w: World, to: str, dice: DiceSource, facts: list[Fact]) -> None:
     imp = s["impulse"]
     mv = imp["move"]
     frm = mv["at"]
+    if frm in s["melee"] and not any(s["units"][u]["at"] == frm and u not in mv["units"]
+                                     for u in U.units_in(s, frm, s["player"])):
+        # 8.0 (W2): the last units leave: the Melee marker goes at once and the enemy left behind is
+        # free to fire at them (the opportunity-fire window of this step).
+        del s["melee"][frm]
+        for u in U.units_in(s, frm):
+            s["units"][u]["melee_locked"] = False
+        facts.append(Fact(f"The melee in {frm} ends: the last {s['player'].upper()} units withdraw", "LnL 8.0",
+                          "melee_end", {"hex": frm}))
     for u in mv["units"]:
         c = movement.cost(s, w, u, frm, to)
         mv["mp"][u] = max(0, mv["mp"][u] - c)

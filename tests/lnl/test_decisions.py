@@ -141,3 +141,36 @@ def test_w3_8_0_the_attacker_then_the_defender_choose_their_melee_targets() -> N
     rolls = [f.data for f in out.facts if f.kind == "melee"]
     assert [r["targets"] for r in rolls] == [["vc2"], ["us1"]]
     assert out.state["decision"] is None
+
+
+def test_w2_8_0_withdrawing_the_last_units_ends_the_melee_and_opens_fire_at_them() -> None:
+    w = tiny(["o", "o", "o", "o"])
+    g = LockNLoad(w)
+    s = blank_state(w, {"us1": ("us", "us-sq-264", "9A2"), "vc1": ("vc", "vc-sq-143", "9A2"),
+                        "vc2": ("vc", "vc-sq-143", "9A4")}, melee={"9A2": {"fought": 0}})
+    for u in ("us1", "vc1"):
+        s["units"][u]["melee_locked"] = True
+    s = g.apply(s, "us", {"type": "activate", "hex": "9A2"}, seeded_dice(1)).state
+    assert {"type": "withdraw", "hex": "9A2"} in g.legal_actions(s, "us")
+    from rules.core.dice import fixed_dice
+
+    s = g.apply(s, "us", {"type": "withdraw", "hex": "9A2"}, fixed_dice([1, 1])).state  # 2 <= 6: out
+    assert s["impulse"]["move"]["units"] == ["us1"] and not s["units"]["us1"]["melee_locked"]
+    s = g.apply(s, "us", {"type": "step", "hex": "9A1"}, seeded_dice(2)).state
+    assert "9A2" not in s["melee"] and not s["units"]["vc1"]["melee_locked"]
+    assert g.active_seats(s) == ["vc"] and {"type": "opp_fire", "hex": "9A2"} in g.legal_actions(s, "vc")
+
+
+def test_8_0_a_failed_withdrawal_stays_locked_and_is_not_tried_again_this_turn() -> None:
+    from rules.core.dice import fixed_dice
+
+    w = tiny(["o", "o", "o"])
+    g = LockNLoad(w)
+    s = blank_state(w, {"us1": ("us", "us-sq-264", "9A2"), "vc1": ("vc", "vc-sq-143", "9A2")},
+                    melee={"9A2": {"fought": 1}})
+    for u in ("us1", "vc1"):
+        s["units"][u]["melee_locked"] = True
+    s = g.apply(s, "us", {"type": "activate", "hex": "9A2"}, seeded_dice(1)).state
+    out = g.apply(s, "us", {"type": "withdraw", "hex": "9A2"}, fixed_dice([6, 6]))
+    assert s["units"]["us1"]["at"] == "9A2" and out.state["units"]["us1"]["melee_locked"]
+    assert any(f.kind == "withdraw" and not f.data["success"] for f in out.facts)
