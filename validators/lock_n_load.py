@@ -29,6 +29,8 @@ SCHEMAS: dict[str, type[Schema]] = {
     "medic": _schema("medic", unit=_id(), patient=_id()),
     "pickup": _schema("pickup", unit=_id(), sw=_id()),
     "end_rally": _schema("end_rally"),
+    "combine": _schema("combine", unit=_id(), **{"with": _id()}),
+    "split": _schema("split", unit=_id()),
     "pass": _schema("pass"),
     "activate": _schema("activate", hex=_hex()),
     "select": _schema("select", unit=_id()),

@@ -63,8 +63,41 @@ def legal(s: State, w: World, side: str) -> list[Action]:
         for u in U.units_in(s, sw["at"], side):
             if can_carry(s, w, u):
                 out.append({"type": "pickup", "unit": u, "sw": x})
+    out += reorganisations(s, w, side)
     out.append({"type": "end_rally"})
     return out
+
+
+def _leader_here(s: State, w: World, h: str, side: str) -> bool:
+    return any(U.kind(s, w, u).cls == "leader" and not s["units"][u]["shaken"] for u in U.units_in(s, h, side))
+
+
+def reorganisations(s: State, w: World, side: str) -> list[Action]:
+    """3.0 (A49): with a GO leader in the hex and not in melee, two GO half squads of one kind combine
+    into the squad they come from, and a GO squad splits into two half squads (stacking permitting)."""
+    out: list[Action] = []
+    for h in U.side_hexes(s, side):
+        if h in s["melee"] or not _leader_here(s, w, h, side):
+            continue
+        halves: dict[str, list[str]] = {}
+        for u in U.units_in(s, h, side):
+            r, k = s["units"][u], U.kind(s, w, u)
+            if r["shaken"]:
+                continue
+            if k.cls == "half" and _parent(w, k.id):
+                halves.setdefault(k.id, []).append(u)
+            if k.cls == "squad" and k.reduces_to and U.stacking_ok(s, w, h, side, extra=[]):
+                s2 = sum(U.kind(s, w, x).squad_equivalent2 for x in U.units_in(s, h, side))
+                if s2 <= 6:
+                    out.append({"type": "split", "unit": u})
+        for us in halves.values():
+            for i in range(len(us) - 1):
+                out.append({"type": "combine", "unit": us[i], "with": us[i + 1]})
+    return out
+
+
+def _parent(w: World, half: str) -> str | None:
+    return next((k.id for k in w.kinds.values() if k.reduces_to == half and k.cls == "squad"), None)
 
 
 def can_carry(s: State, w: World, uid: str) -> bool:
@@ -128,5 +161,40 @@ def perform(s: State, w: World, side: str, a: Action, dice: DiceSource, facts: l
         s["units"][u]["sws"].append(x)
         facts.append(Fact(f"{u} picks up {w.sws[s['sws'][x]['kind']].name} ({x})", "LnL 3.0, 1.6.1", "pickup",
                           {"unit": u, "sw": x}))
+        return False
+    if t == "combine":
+        a_u, b_u = a["unit"], a["with"]
+        parent = _parent(w, s["units"][a_u]["kind"])
+        ra, rb = s["units"][a_u], s["units"][b_u]
+        ra["kind"] = parent
+        ra["sws"] += rb["sws"]
+        for x in rb["sws"]:
+            s["sws"][x]["holder"] = a_u
+        ra["sws"] = ra["sws"][:2]
+        for x in rb["sws"][2:]:
+            s["sws"][x]["holder"] = None
+            s["sws"][x]["at"] = ra["at"]
+        del s["units"][b_u]
+        facts.append(Fact(f"{a_u} and {b_u} combine into a squad", "LnL 3.0", "reorganise", {"units": [a_u, b_u]}))
+        return False
+    if t == "split":
+        u = a["unit"]
+        r = s["units"][u]
+        half = U.kind(s, w, u).reduces_to
+        new = f"{u}-2"
+        n = 2
+        while new in s["units"]:
+            n += 1
+            new = f"{u}-{n}"
+        from rules.lock_n_load.events import new_unit
+
+        s["units"][new] = new_unit(r["side"], half, r["at"])
+        r["kind"] = half
+        if len(r["sws"]) > 1:
+            moved = r["sws"].pop()
+            s["units"][new]["sws"].append(moved)
+            s["sws"][moved]["holder"] = new
+        facts.append(Fact(f"{u} splits into two half squads, {u} and {new}", "LnL 3.0", "reorganise",
+                          {"unit": u, "new": new}))
         return False
     raise IllegalAction(f"{t} is not a Rally Phase action", "LnL 3.0")

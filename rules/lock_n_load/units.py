@@ -33,12 +33,16 @@ def side_hexes(s: State, side: str) -> list[str]:
 
 
 def morale(s: State, w: World, uid: str) -> int:
-    """The morale on the unit's current side (1.5, 13.3), -1 per wound of a leader (5.1, A11/A45)."""
+    """The morale on the unit's current side (1.5, 13.3), -1 per wound of a leader (5.1, A11/A45),
+    +1 for ARVN with an advisor (11.6)."""
     r = s["units"][uid]
     k = kind(s, w, uid)
     m = k.morale[1] if r["shaken"] else k.morale[0]
     if k.cls == "leader":
         m -= r["wounds"]
+    if k.nationality == "ARVN" and r["at"] is not None and any(
+            kind(s, w, a).cls == "advisor" and not s["units"][a]["shaken"] for a in units_in(s, r["at"], r["side"])):
+        m += 1  # 11.6 (A43): a Good Order advisor raises stacked ARVN morale by 1
     return m
 
 

@@ -282,3 +282,26 @@ def test_t5_adjacent_plus_two_and_degrading_minus_one_in_the_plan() -> None:
     assert far is not None and far.drm == -1  # brush in 9A2 between
     near = plan(s, w, ["vc1"], "9A2", opportunity=False)
     assert near is not None and near.drm == 2
+
+
+def test_3_0_half_squads_combine_and_a_squad_splits_with_a_go_leader() -> None:
+    w = col()
+    s = blank_state(w, {"h1": ("us", "us-hs-154", "9A1"), "h2": ("us", "us-hs-154", "9A1"),
+                        "ldr": ("us", "us-ldr-harlan", "9A1"), "sq": ("us", "us-sq-264", "9A2")},
+                    {"m60": ("m60", "h2")}, phase="rally", rally_done=[])
+    acts = rally.legal(s, w, "us")
+    assert {"type": "combine", "unit": "h1", "with": "h2"} in acts
+    assert not any(a.get("unit") == "sq" for a in acts)  # no leader in 9A2
+    rally.perform(s, w, "us", {"type": "combine", "unit": "h1", "with": "h2"}, fixed_dice([]), [])
+    assert s["units"]["h1"]["kind"] == "us-sq-264" and "h2" not in s["units"]
+    assert s["units"]["h1"]["sws"] == ["m60"] and s["sws"]["m60"]["holder"] == "h1"
+    rally.perform(s, w, "us", {"type": "split", "unit": "h1"}, fixed_dice([]), [])
+    assert s["units"]["h1"]["kind"] == s["units"]["h1-2"]["kind"] == "us-hs-154"
+
+
+def test_11_6_an_advisor_raises_stacked_arvn_morale_by_one() -> None:
+    w = col()
+    s = blank_state(w, {"a": ("us", "arvn-sq-244", "9A1"), "cole": ("us", "us-advisor-cole", "9A1")})
+    assert U.morale(s, w, "a") == w.kinds["arvn-sq-244"].morale[0] + 1
+    s["units"]["cole"]["shaken"] = True
+    assert U.morale(s, w, "a") == w.kinds["arvn-sq-244"].morale[0]
