@@ -50,6 +50,7 @@ SCHEMAS: dict[str, type[Schema]] = {
     "end_impulse": _schema("end_impulse"),
     "opp_fire": _schema("opp_fire", hex=_hex()),
     "hold_fire": _schema("hold_fire"),
+    "snipe": _schema("snipe", unit=_id(), target=_hex()),
     "order": _schema("order", hex=_hex(), order=fields.String(required=True, validate=validate.Regexp(
         r"^(ask|hold|fire|within[123]|at:[0-9][A-Z][1-9][0-9]?)$", error="ask, hold, fire, within1-3 or at:<hex>"))),
 }

@@ -39,6 +39,7 @@ def legal(s: State, w: World) -> list[Action]:
     if d is not None:
         if d["kind"] == "opp_fire":
             return ([{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
+                    + sniper_actions(s, w, d["seat"]) + snipe_actions(s, w, d["seat"])
                     + orders.actions(s, w, d["seat"]))
         if d["kind"] == "melee_targets":
             return [{"type": "melee_targets", "units": pick} for pick in d["choices"]]
@@ -187,9 +188,22 @@ def spot_actions(s: State, w: World, side: str) -> list[Action]:
     return out
 
 
+def snipe_actions(s: State, w: World, side: str) -> list[Action]:
+    """11.4, A42: a GO sniper on the map that has not fired this turn may attack a spotted enemy hex
+    in LOS and range whenever its side is asked (here: at an opportunity-fire prompt)."""
+    out: list[Action] = []
+    for u, r in sorted(s["units"].items()):
+        if r["side"] != side or r["at"] is None or r["shaken"] or r["marker"] or U.kind(s, w, u).cls != "sniper":
+            continue
+        for h in U.side_hexes(s, U.other(side)):
+            if fire.plan(s, w, [u], h, opportunity=False) is not None:
+                out.append({"type": "snipe", "unit": u, "target": h})
+    return out
+
+
 def sniper_actions(s: State, w: World, side: str) -> list[Action]:
-    """11.4: the sniper is placed in a hex with a positive TM and no enemy unit (A42: here, at the
-    start of one of its side's impulses)."""
+    """11.4: the sniper is placed in a hex with a positive TM and no enemy unit (A42: at the start of
+    one of its side's impulses, or when its side is asked to opportunity-fire)."""
     out: list[Action] = []
     for u, r in sorted(s["units"].items()):
         if r["side"] != side or r["at"] is not None or r.get("dead") or U.kind(s, w, u).cls != "sniper":
@@ -208,6 +222,22 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
     if t == "order":
         orders.give(s, acting(s) or "", a, facts)
         return  # a standing order changes nothing else: the same seat is asked again
+    if t == "place_sniper" and s["decision"] is not None:
+        s["units"][a["unit"]]["at"] = a["hex"]
+        facts.append(Fact(f"The sniper is placed in {a['hex']}", "LnL 11.4", "sniper", {"hex": a["hex"]}))
+        s["decision"]["hexes"] = movement.opp_fire_hexes(s, w, s["impulse"]["move"])
+        return
+    if t == "snipe":
+        fire.resolve(s, w, [a["unit"]], a["target"], dice, facts)
+        if s["decision"] is not None and s["decision"]["kind"] == "opp_fire":
+            mv = s["impulse"]["move"]
+            mv["units"] = _alive_movers(s, mv)
+            s["decision"]["hexes"] = movement.opp_fire_hexes(s, w, mv) if mv["units"] else []
+            if not s["decision"]["hexes"]:
+                s["decision"] = None
+                if not mv["units"]:
+                    s["impulse"]["move"] = None
+        return
     if s["decision"] is not None:
         _decide(s, w, a, dice, facts)
     elif s["phase"] == "rally":

@@ -16,14 +16,14 @@ ACTIONS: dict[str, dict[str, type]] = {
     "melee": {"hex": str}, "spot": {"unit": str, "hex": str}, "place_sniper": {"unit": str, "hex": str},
     "end_impulse": {}, "opp_fire": {"hex": str}, "hold_fire": {}, "order": {"hex": str, "order": str},
     "melee_targets": {"units": list}, "withdraw": {"hex": str},
-    "combine": {"unit": str, "with": str}, "split": {"unit": str},
+    "combine": {"unit": str, "with": str}, "split": {"unit": str}, "snipe": {"unit": str, "target": str},
 }
 RULES = {"rally": "LnL 3.0", "medic": "LnL 11.3", "pickup": "LnL 3.0", "end_rally": "LnL 3.0", "pass": "LnL 4.1",
          "activate": "LnL 4.0", "select": "LnL 4.0", "clear": "LnL 4.0", "fire": "LnL 5.0", "move": "LnL 6.0",
          "step": "LnL 6.0", "stop": "LnL 6.0", "smoke": "LnL 7.0", "melee": "LnL 8.0", "spot": "LnL 10.1",
          "place_sniper": "LnL 11.4", "end_impulse": "LnL 4.0", "opp_fire": "LnL 5.3", "hold_fire": "LnL 5.3",
          "order": "standing orders", "melee_targets": "LnL 8.0", "withdraw": "LnL 8.0", "combine": "LnL 3.0",
-         "split": "LnL 3.0"}
+         "split": "LnL 3.0", "snipe": "LnL 11.4"}
 TOP_KEYS = ("game", "version", "scenario", "data_id", "options", "turn", "turns", "phase", "initiative",
             "rally_side", "rally_done", "player", "passes", "units", "sws", "spotted", "smoke", "melee", "impulse",
             "decision", "spot", "spot_used", "events", "secret", "objectives", "cache", "pending", "eliminated",

@@ -174,3 +174,22 @@ def test_8_0_a_failed_withdrawal_stays_locked_and_is_not_tried_again_this_turn()
     out = g.apply(s, "us", {"type": "withdraw", "hex": "9A2"}, fixed_dice([6, 6]))
     assert s["units"]["us1"]["at"] == "9A2" and out.state["units"]["us1"]["melee_locked"]
     assert any(f.kind == "withdraw" and not f.data["success"] for f in out.facts)
+
+
+def test_w7_11_4_the_sniper_is_placed_and_snipes_at_an_opportunity_fire_prompt() -> None:
+    w = tiny(["o", "o", "l", "o", "o", "o"])
+    g = LockNLoad(w)
+    s = blank_state(w, {"us1": ("us", "us-sq-264", "9A1"), "us2": ("us", "us-sq-264", "9A1"),
+                        "vc1": ("vc", "vc-sq-143", "9A6"), "sn": ("vc", "vc-sniper", None)})
+    d = seeded_dice(5)
+    for a in ({"type": "activate", "hex": "9A1"}, {"type": "select", "unit": "us1"}, {"type": "move", "mode": "normal"},
+              {"type": "step", "hex": "9A2"}):
+        s = g.apply(s, "us", a, d).state
+    assert g.active_seats(s) == ["vc"]
+    assert {"type": "place_sniper", "unit": "sn", "hex": "9A3"} in g.legal_actions(s, "vc")  # light jungle: TM +2
+    s = g.apply(s, "vc", {"type": "place_sniper", "unit": "sn", "hex": "9A3"}, d).state
+    assert s["units"]["sn"]["at"] == "9A3" and g.active_seats(s) == ["vc"]
+    assert {"type": "snipe", "unit": "sn", "target": "9A2"} in g.legal_actions(s, "vc")
+    out = g.apply(s, "vc", {"type": "snipe", "unit": "sn", "target": "9A2"}, d)
+    assert any(r.purpose == "LnL 11.4 sniper's second die" for r in d.rolls)
+    assert out.state["units"]["sn"]["marker"] == "fired"
