@@ -31,6 +31,21 @@ def install() -> LockNLoad:
     return g
 
 
+def _no_leak(svc: Warlog, gid: str, viewer: Any, seen: int) -> int:
+    """Standing orders are secret moves: the US seat never reads a VC action or a VC-only fact."""
+    evs = svc.events(gid, seen, viewer)
+    for ev in evs["events"]:
+        p = ev["payload"]
+        assert not (ev["type"] == "submitted" and ev["seat"] == "vc" and "action" in p)
+        for f in p.get("facts", []):
+            assert f.get("visible_to") in (None, ["us"]), f
+            assert f["kind"] != "order" or f.get("visible_to") == ["us"], f
+    return int(evs["last_seq"])
+
+
+ORDERS = {"n": 0}
+
+
 def play_through_service(svc: Warlog, resolver: Resolver, seed: int) -> tuple[str, int]:
     g = install()
     svc.new_seed, svc.new_id = (lambda: seed.to_bytes(4, "big") * 8), (lambda: f"lnl-demo-{seed:04d}")
@@ -42,6 +57,7 @@ def play_through_service(svc: Warlog, resolver: Resolver, seed: int) -> tuple[st
     secrets = [e["paragraph"] for e in g.world.scenarios["demo"]["event_markers"]]
     rng = random.Random(seed)
     moves = 0
+    seen = 0
     while True:
         info = svc.info(gid)
         if info["status"] != "active":
@@ -53,11 +69,13 @@ def play_through_service(svc: Warlog, resolver: Resolver, seed: int) -> tuple[st
         assert listing["actions"], f"seed {seed}: dead end"
         state = svc.history(gid).state_at(listing["expected_seq"])
         if moves % 25 == 0:
+            seen = _no_leak(svc, gid, viewers["us"], seen)
             view = json.dumps(svc.state(gid, None, viewers[other])["state"], ensure_ascii=False)
             for eid, ev in state["events"].items():
                 if not ev["revealed"]:
                     assert not any(p in view for p in secrets if p == state["secret"]["events"][eid])
         action = choose(state, listing["actions"], rng, g)
+        ORDERS["n"] += action["type"] == "order"
         svc.submit_move(gid, tokens[seat], action, listing["expected_seq"], f"k{info['seq']}")
         assert resolver.run(gid) == 1
         moves += 1
@@ -75,5 +93,6 @@ def test_fuzzed_demo_games_through_the_service_all_verify(tmp_path: Any) -> None
         report = verify_lines(list(export_lines(store, gid)))
         assert report.ended and report.seed_revealed and report.judgements == moves, report.summary()
         assert report.dice_derived > 0
-    print(f"\nLnL ledgers: {GAMES} games, {total} moves, every export verified")
+    assert ORDERS["n"] > 0  # random standing orders were given, and replayed by verify
+    print(f"\nLnL ledgers: {GAMES} games, {total} moves ({ORDERS['n']} standing orders), every export verified")
     store.close()
