@@ -13,8 +13,6 @@ from rules.lock_n_load.game import LockNLoad
 from tests.lnl.helpers import blank_state, texts, tiny
 from tests.support.fuzzing import seeded_dice
 
-COL = ["o"] * 8
-
 
 def col(n: int = 8, **terrain: str) -> object:
     rows = ["o"] * n
