@@ -51,6 +51,7 @@ SCHEMAS: dict[str, type[Schema]] = {
     "opp_fire": _schema("opp_fire", hex=_hex()),
     "hold_fire": _schema("hold_fire"),
     "snipe": _schema("snipe", unit=_id(), target=_hex()),
+    "drop_sw": _schema("drop_sw", unit=_id(), sw=_id()),
     "order": _schema("order", hex=_hex(), order=fields.String(required=True, validate=validate.Regexp(
         r"^(ask|hold|fire|within[123]|at:[0-9][A-Z][1-9][0-9]?)$", error="ask, hold, fire, within1-3 or at:<hex>"))),
 }

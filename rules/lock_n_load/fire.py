@@ -276,13 +276,8 @@ def apply_result(s: State, w: World, uid: str, res: str, facts: list[Fact]) -> N
         if k.cls == "squad" and k.reduces_to:
             r["kind"] = k.reduces_to
             r["shaken"] = True
-            if len(r["sws"]) > 1:  # 1.6.1: a half squad carries one SW; the weaker one is dropped (W5)
-                keep = max(r["sws"], key=lambda x: w.sws[s["sws"][x]["kind"]].fp)
-                for x in r["sws"]:
-                    if x != keep:
-                        drop_sw(s, x, r["at"])
-                r["sws"] = [keep]
-                facts.append(Fact(f"{uid} drops a support weapon (1.6.1)", "LnL 1.6.1", "sw_drop", {"unit": uid}))
+            if len(r["sws"]) > 1:  # 1.6.1: a half squad carries one SW; its owner chooses which to drop (W5)
+                s["drops"].append(uid)
             return
         eliminate(s, w, uid, facts, "casualty")
         return

@@ -43,6 +43,8 @@ def legal(s: State, w: World) -> list[Action]:
                     + orders.actions(s, w, d["seat"]))
         if d["kind"] == "melee_targets":
             return [{"type": "melee_targets", "units": pick} for pick in d["choices"]]
+        if d["kind"] == "drop_sw":
+            return [{"type": "drop_sw", "unit": d["unit"], "sw": x} for x in s["units"][d["unit"]]["sws"]]
         raise AssertionError(f"unknown decision {d['kind']}")
     if s["phase"] == "rally":
         return rally.legal(s, w, s["rally_side"])
@@ -237,6 +239,7 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
                 s["decision"] = None
                 if not mv["units"]:
                     s["impulse"]["move"] = None
+        _drops(s)
         return
     if s["decision"] is not None:
         _decide(s, w, a, dice, facts)
@@ -302,7 +305,20 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
         raise IllegalAction(f"unknown action {t}")
     if s["phase"] != "over":
         events.check(s, w, facts)
+        _drops(s)
         _auto(s, w, dice, facts)
+
+
+def _drops(s: State) -> None:
+    """W5: a squad with two SWs reduced to a half squad: its owner chooses the one to drop, before
+    anything else (the decision under way, if any, resumes after)."""
+    while s["drops"]:
+        u = s["drops"].pop(0)
+        r = s["units"][u]
+        if r["at"] is None or len(r["sws"]) < 2:
+            continue
+        s["decision"] = {"kind": "drop_sw", "seat": r["side"], "unit": u, "resume": s["decision"]}
+        return
 
 
 def _auto(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
@@ -500,6 +516,14 @@ def _melee_next(s: State, w: World, d: dict[str, Any], dice: DiceSource, facts: 
 
 def _decide(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
     d = s["decision"]
+    if d["kind"] == "drop_sw":
+        u, x = a["unit"], a["sw"]
+        s["units"][u]["sws"].remove(x)
+        fire.drop_sw(s, x, s["units"][u]["at"])
+        facts.append(Fact(f"{u} drops {w.sws[s['sws'][x]['kind']].name} ({x}) in {s['units'][u]['at']}",
+                          "LnL 1.6.1", "sw_drop", {"unit": u, "sw": x}))
+        s["decision"] = d.get("resume")
+        return
     if d["kind"] == "melee_targets":
         d = {**d, "choices": []}
         d["a_targets" if d["seat"] == d["attacker"] else "d_targets"] = list(a["units"])

@@ -69,7 +69,7 @@ class LockNLoad(Game):
                                  "paragraph": None} for e in sc["event_markers"]},
             "secret": {"events": {e["id"]: e["paragraph"] for e in sc["event_markers"]},
                        "effects": {e["id"]: e["effect"] for e in sc["event_markers"] if e.get("effect")}},
-            "objectives": list(sc["objectives"]), "cache": False, "pending": [], "eliminated": [],
+            "objectives": list(sc["objectives"]), "cache": False, "pending": [], "drops": [], "eliminated": [],
             "orders": {"us": {}, "vc": {}}, "stats": {"opp_fire_prompts": 0, "order_fires": 0}, "result": None,
         }
         facts: list[Fact] = []
@@ -132,7 +132,8 @@ class LockNLoad(Game):
             return f"Turn {state['turn']}: {state['rally_side'].upper()} Rally Phase"
         d = state["decision"]
         if d is not None:
-            what = "melee targets" if d["kind"] == "melee_targets" else "opportunity fire"
+            what = {"melee_targets": "melee targets", "drop_sw": "support weapon to drop"}.get(d["kind"],
+                                                                                            "opportunity fire")
             return f"Turn {state['turn']}: {d['seat'].upper()} {what}"
         return f"Turn {state['turn']}: {state['player'].upper()} impulse"
 

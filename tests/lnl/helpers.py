@@ -36,7 +36,7 @@ def blank_state(w: World, units: dict[str, tuple[str, str, str | None]],
         "initiative": "us", "rally_side": "us", "rally_done": ["us", "vc"], "player": "us", "passes": 0,
         "units": {u: new_unit(side, kind, at) for u, (side, kind, at) in units.items()}, "sws": {}, "spotted": [],
         "smoke": {}, "melee": {}, "impulse": None, "decision": None, "spot": None, "spot_used": False,
-        "events": {}, "secret": {"events": {}, "effects": {}}, "objectives": [], "cache": False, "pending": [],
+        "events": {}, "secret": {"events": {}, "effects": {}}, "objectives": [], "cache": False, "pending": [], "drops": [],
         "eliminated": [], "orders": {"us": {}, "vc": {}}, "stats": {"opp_fire_prompts": 0, "order_fires": 0},
         "result": None,
     }

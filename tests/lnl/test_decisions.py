@@ -193,3 +193,24 @@ def test_w7_11_4_the_sniper_is_placed_and_snipes_at_an_opportunity_fire_prompt()
     out = g.apply(s, "vc", {"type": "snipe", "unit": "sn", "target": "9A2"}, d)
     assert any(r.purpose == "LnL 11.4 sniper's second die" for r in d.rolls)
     assert out.state["units"]["sn"]["marker"] == "fired"
+
+
+def test_w5_1_6_1_the_owner_of_a_reduced_squad_with_two_sws_chooses_the_one_to_drop() -> None:
+    from rules.core.dice import fixed_dice
+
+    w = tiny(["o", "o", "o"])
+    g = LockNLoad(w)
+    s = blank_state(w, {"vc1": ("vc", "vc-sq-143", "9A1"), "us1": ("us", "us-sq-264", "9A3")},
+                    {"a": ("m60", "us1"), "b": ("m2-flame", "us1")}, player="vc")
+    d = fixed_dice([6, 1, 6])  # 6 + 1 FP vs 1: difference 6; damage check 6 + 6 = 12 >= 2 x 6: casualty
+    s = g.apply(s, "vc", {"type": "activate", "hex": "9A1"}, d).state
+    s = g.apply(s, "vc", {"type": "select", "unit": "vc1"}, d).state
+    s = g.apply(s, "vc", {"type": "fire", "target": "9A3"}, d).state
+    assert s["units"]["us1"]["kind"] == "us-hs-154"
+    assert g.active_seats(s) == ["us"] and g.legal_actions(s, "vc") == []
+    assert g.legal_actions(s, "us") == [{"type": "drop_sw", "unit": "us1", "sw": "a"},
+                                        {"type": "drop_sw", "unit": "us1", "sw": "b"}]
+    s = g.apply(s, "us", {"type": "drop_sw", "unit": "us1", "sw": "b"}, d).state
+    assert s["units"]["us1"]["sws"] == ["a"] and s["sws"]["b"] == {"kind": "m2-flame", "side": "us", "holder": None,
+                                                                    "at": "9A3"}
+    assert s["decision"] is None and s["drops"] == []  # the VC impulse resumed (and, nothing left, ended)
