@@ -34,7 +34,9 @@ def policy(g: LockNLoad, s: dict[str, Any], seat: str, legal: list[dict[str, Any
         for a in by.get("order", []):
             if a["order"] == "fire" and a["hex"] not in s["orders"][seat]:
                 return a
-    for t in ("opp_fire", "rally", "medic", "pickup", "fire", "melee"):
+    if "melee_targets" in by:
+        return by["melee_targets"][-1]  # all the enemy units
+    for t in ("drop_sw", "opp_fire", "rally", "medic", "pickup", "fire", "melee"):
         if t in by:
             return by[t][0]
     if "hold_fire" in by:
