@@ -36,6 +36,7 @@ def _load() -> None:
         # Import the game modules; each registers itself.
         import rules.assault_on_belgium  # noqa: F401
         import rules.green_beret_vietnam  # noqa: F401
+        import rules.lock_n_load  # noqa: F401
         import rules.up_front.register  # noqa: F401
         import rules.vietnam_battles  # noqa: F401
 

@@ -1,0 +1,12 @@
+"""Lock 'n Load: Forgotten Heroes Vietnam (demo rules): data, line of sight and rules engine.
+
+Digest: ../shared/rules/lock-n-load-forgotten-heroes.md (the Japanese seed wins); what is
+implemented, what is missing and every reading taken: docs/games/lock-n-load.md.
+"""
+
+from rules import register
+from rules.lock_n_load.game import LockNLoad
+
+GAME = register(LockNLoad())
+
+__all__ = ["LockNLoad", "GAME"]

@@ -1,0 +1,310 @@
+"""Fire combat (LnL 5.0-5.3, 4.1, 6.1, 1.6.1, T4, T5, T7, T10): firepower, modifiers, the DFT.
+
+The pure arithmetic (`dft`, `combine`, `unit_fire`) is separate from `resolve`, which rolls the dice
+and applies the results to the state. Firepower is counted in half points so that 5.2's "fractions
+retained, total rounded up" (A5) stays integral.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core.dice import DiceSource
+from rules.core.game import Fact
+from rules.lock_n_load import units as U
+from rules.lock_n_load.data import World
+from rules.lock_n_load.los import Los, cached_los
+
+State = dict[str, Any]
+
+
+def dft(dr: int, morale: int, *, smc: bool, shaken: bool, hero: bool = False) -> str:
+    """T4 with the lost glyphs restored (A2): DR <= M none; M < DR < 2M; 2M <= DR < 3M; DR >= 3M eliminated."""
+    if dr <= morale:
+        return "none"
+    if dr >= 3 * morale:
+        return "eliminated"
+    if hero:
+        return "wounded"
+    band2 = dr >= 2 * morale
+    if not smc:
+        return "casualty" if band2 or shaken else "shaken"
+    return "wounded" if band2 or shaken else "shaken"
+
+
+def half_down(v: int) -> int:
+    return v // 2
+
+
+def half_up(v: int) -> int:
+    return (v + 1) // 2
+
+
+@dataclass
+class UnitFire:
+    """One firing unit's share: its inherent FP (or None if not used) and each SW's FP, after the
+    per-unit halvings of T10 (captured, SMC, OC, Assault Move)."""
+
+    uid: str
+    inherent: int | None
+    sws: list[tuple[str, int, bool]] = field(default_factory=list)  # (sw id, fp, full in a group: MG/flame)
+    smc: bool = False
+
+
+def unit_fire(s: State, w: World, uid: str, dist: int, *, oc_opp: bool) -> UnitFire | None:
+    """The best legal use of a unit's inherent FP and SWs at range `dist` (T7; the owner's choice,
+    made for the most firepower). None if the unit cannot fire at that range."""
+    r = s["units"][uid]
+    k = U.kind(s, w, uid)
+    am = r["marker"] == "assault"
+    sws = []
+    for x in r["sws"]:
+        d = w.sws[s["sws"][x]["kind"]]
+        if d.oft or d.range < dist or k.cls in ("medic", "chaplain", "sniper"):
+            continue  # OFT weapons need the to-hit tables (not in the demo); 1.6.1/A8
+        fp = d.fp
+        captured = s["sws"][x]["side"] != r["side"]
+        if k.is_smc:
+            fp = half_up(fp)  # 1.6.1 (A6: one halving for an SMC, captured or not)
+        elif captured:
+            fp = half_up(fp)  # 1.6.1
+        if oc_opp and d.kind == "lmg":
+            fp = half_down(fp)  # 4.1
+        if am:
+            fp = half_down(fp)  # 6.1
+        sws.append((x, fp, d.kind in ("lmg", "flamethrower")))
+    sws.sort(key=lambda t: -t[1])
+    inherent: int | None = None
+    if k.is_mmc or k.cls == "sniper":
+        if k.range >= dist:
+            inherent = k.fp
+            if oc_opp:
+                inherent = -1 if k.fp == 0 else half_down(k.fp)  # 4.1
+            if am:
+                inherent = half_down(inherent)  # 6.1
+    options: list[UnitFire] = []
+    if k.cls == "squad":
+        if inherent is not None or sws:
+            options.append(UnitFire(uid, inherent, sws[:1]))  # TV8: the SW alone beyond its own range
+        if len(sws) >= 2:
+            options.append(UnitFire(uid, None, sws[:2]))  # T7: two SWs, inherent FP lost
+    elif k.cls in ("half", "wt"):
+        if inherent is not None:
+            options.append(UnitFire(uid, inherent, []))
+        if sws and k.cls == "half":
+            options.append(UnitFire(uid, None, sws[:1]))  # T7 (A7): a SW, inherent FP lost
+    elif k.cls == "sniper":
+        if inherent is not None:
+            options.append(UnitFire(uid, inherent, []))
+    elif sws:  # leaders, heroes, advisors carrying a SW (1.6.1, 11.1, 11.6)
+        options.append(UnitFire(uid, None, sws[:1], smc=True))
+    if not options:
+        return None
+    return max(options, key=lambda f: ((f.inherent or 0) + sum(v for _, v, _ in f.sws), -len(f.sws)))
+
+
+def combine(shares: list[UnitFire]) -> int:
+    """5.2 (A5): the lead unit's inherent FP in full, each other MMC's half, MGs and flamethrowers in
+    full, an SMC's SW in full; fractions kept, the total rounded up. A lone 0-FP unit under OC: -1 (4.1)."""
+    if not shares:
+        return 0
+    inh = sorted((f.inherent for f in shares if f.inherent is not None), reverse=True)
+    half_points = 0
+    if inh:
+        half_points += 2 * inh[0] + sum(max(0, v) for v in inh[1:])
+    for f in shares:
+        for _, fp, _full in f.sws:
+            half_points += 2 * fp  # MGs and flamethrowers in full (5.2); the demo's other SWs use the OFT
+    return -((-half_points) // 2)
+
+
+@dataclass
+class Attack:
+    fp: int
+    drm: int
+    los: Los
+    leader: str | None
+    firers: list[str]
+    parts: list[str]
+
+
+def plan(s: State, w: World, firers: list[str], target: str, *, opportunity: bool) -> Attack | None:
+    """The attack a group of units in one hex would make on `target` (5.0, 5.2, T5, T10), or None
+    if it cannot (no LOS, out of range, not spotted, no firepower)."""
+    if not firers:
+        return None
+    frm = s["units"][firers[0]]["at"]
+    side = s["units"][firers[0]]["side"]
+    if target == frm or not U.units_in(s, target, U.other(side)):
+        return None
+    los = cached_los(w, frm, target, sorted(s["smoke"]), tall_obstacles_block=s["options"]["tall_obstacles_block"])
+    if los.blocked or not U.spotted(s, w, target, side):
+        return None
+    dist = w.board.distance(frm, target)
+    shares: list[UnitFire] = []
+    leaders = []
+    for u in firers:
+        k = U.kind(s, w, u)
+        oc_opp = opportunity and s["units"][u]["marker"] == "oc"
+        if k.cls == "leader" and not s["units"][u]["sws"]:
+            leaders.append(u)
+            continue
+        f = unit_fire(s, w, u, dist, oc_opp=oc_opp)
+        if f is not None:
+            shares.append(f)
+    if not shares:
+        return None
+    fp = combine(shares)
+    parts = [f"FP {fp} (5.2, T10)"]
+    drm = 0
+    # 5.0.1: a GO leader not marked Moved/LC/Fired/OC, of the firers' nationality, not firing a SW.
+    nat = U.kind(s, w, shares[0].uid).nationality
+    leader, best = None, 0
+    for u in leaders:
+        r = s["units"][u]
+        if r["marker"] in ("moved", "low_crawl", "fired", "oc") or U.kind(s, w, u).nationality != nat:
+            continue
+        v = U.lm(s, w, u)
+        if v > best:
+            leader, best = u, v
+    if leader is not None:
+        drm += best
+        parts.append(f"leader +{best} (5.0.1)")
+    if dist == 1:
+        drm += 2
+        parts.append("adjacent +2 (T5)")
+    if los.degrading:
+        drm -= los.degrading
+        parts.append(f"degrading {-los.degrading} (T5, 10.3)")
+    if frm in s["smoke"]:
+        drm -= 1
+        parts.append("firing from smoke -1 (7.0)")
+    return Attack(fp, drm, los, leader, [f.uid for f in shares], parts)
+
+
+def moving_bonus(s: State, w: World, uid: str, movers: list[str], crawling: bool) -> int:
+    """+1 against a non-vehicle unit moving or marked Moved/Assault Move, not a low crawler, not in
+    brush or grass (5.3, 6.0, T3, T5, A30)."""
+    r = s["units"][uid]
+    if w.tec[w.terrain(r["at"])].get("no_moving_bonus"):
+        return 0
+    if uid in movers and not crawling:
+        return 1
+    return 1 if r["marker"] in ("moved", "assault") else 0
+
+
+def resolve(s: State, w: World, firers: list[str], target: str, dice: DiceSource, facts: list[Fact], *,
+            opportunity: bool = False, movers: list[str] | None = None, crawling: bool = False) -> dict[str, str]:
+    """Roll and apply one attack. Returns {unit: DFT result} for the units hit."""
+    atk = plan(s, w, firers, target, opportunity=opportunity)
+    assert atk is not None, "resolve() is only called for an attack plan() allows"
+    side = s["units"][firers[0]]["side"]
+    frm = s["units"][firers[0]]["at"]
+    movers = movers or []
+    sniper = any(U.kind(s, w, u).cls == "sniper" for u in atk.firers)
+    a_die = dice.roll(6, f"LnL 5.0 attacker's die, {frm} at {target}")
+    if sniper:
+        a_die += dice.roll(6, "LnL 11.4 sniper's second die")
+    d_die = dice.roll(6, f"LnL 5.0 defender's die in {target}")
+    targets = U.units_in(s, target, U.other(side))
+    if sniper and len(targets) > 1:
+        pick = dice.roll(len(targets), "LnL 11.4 the sniper's random target") if len(targets) > 1 else 1
+        targets = [targets[pick - 1]]
+    firer_level = w.level(frm)
+    results: dict[str, str] = {}
+    base = a_die + atk.fp + atk.drm
+    facts.append(Fact(f"{'Opportunity fire' if opportunity else 'Fire'} from {frm} at {target}: "
+                      f"die {a_die} + {', '.join(atk.parts)} = {base}; LOS {_los_words(atk.los)}",
+                      "LnL 5.0" + (", 5.3" if opportunity else ""), "fire",
+                      {"from": frm, "target": target, "firers": atk.firers, "die": a_die, "fp": atk.fp,
+                       "drm": atk.drm, "los": atk.los.to_json(), "defender_die": d_die}))
+    # Leaders take their damage checks first (5.0 step 5).
+    order = sorted(targets, key=lambda u: (U.kind(s, w, u).cls != "leader", u))
+    helper: str | None = None
+    for u in order:
+        if s["units"][u]["at"] != target:
+            continue
+        bonus = moving_bonus(s, w, u, movers, crawling)
+        att = base + bonus
+        dfn = d_die + U.tm(s, w, target, u, firer_level)
+        k = U.kind(s, w, u)
+        if att <= dfn:
+            facts.append(Fact(f"{k.name} {u}: attack {att} vs defence {dfn} (die {d_die} + TM): no effect",
+                              "LnL 5.0", "no_effect", {"unit": u, "attack": att, "defence": dfn}))
+            if k.cls == "leader" and not s["units"][u]["shaken"]:
+                helper = helper or u
+            continue
+        die = dice.roll(6, f"LnL 5.0 damage check of {u}")
+        lm_help = U.lm(s, w, helper) if helper and helper != u else 0
+        dr = die + (att - dfn) - lm_help
+        m = U.morale(s, w, u)
+        res = dft(dr, m, smc=k.is_smc, shaken=s["units"][u]["shaken"])
+        results[u] = res
+        facts.append(Fact(f"{k.name} {u}: attack {att} vs defence {dfn}; damage check {die} + {att - dfn}"
+                          + (f" - leader {lm_help}" if lm_help else "") + f" = {dr} vs morale {m}: {res}",
+                          "LnL 5.0, 5.1, T4", "damage",
+                          {"unit": u, "die": die, "dr": dr, "morale": m, "result": res}))
+        apply_result(s, w, u, res, facts)
+        if k.cls == "leader" and s["units"][u]["at"] is not None and not s["units"][u]["shaken"]:
+            helper = helper or u
+    for u in atk.firers + ([atk.leader] if atk.leader else []):
+        r = s["units"][u]
+        if r["marker"] == "assault":
+            r["am_fired"] = True
+        r["marker"] = "fired"
+    return results
+
+
+def _los_words(los: Los) -> str:
+    if not los.obstacles:
+        return "clear"
+    return "; ".join(f"{o.where} {o.what} {o.effect}" for o in los.obstacles)
+
+
+def apply_result(s: State, w: World, uid: str, res: str, facts: list[Fact]) -> None:
+    """5.1: Shaken flips the unit; Casualty reduces a squad to a shaken half squad (13.3, 13.4) and
+    eliminates anything smaller; Wounded marks an SMC (a second wound kills; Bull: a third, T2)."""
+    r = s["units"][uid]
+    k = U.kind(s, w, uid)
+    if res == "none":
+        return
+    if res == "shaken":
+        r["shaken"] = True
+        return
+    if res == "casualty":
+        if k.cls == "squad" and k.reduces_to:
+            r["kind"] = k.reduces_to
+            r["shaken"] = True
+            if len(r["sws"]) > 1:  # 1.6.1: a half squad carries one SW; its owner chooses which to drop (W5)
+                s["drops"].append(uid)
+            return
+        eliminate(s, w, uid, facts, "casualty")
+        return
+    if res == "wounded":
+        r["wounds"] += 1
+        r["shaken"] = True
+        limit = 2 if k.card == "Bull" else 1
+        if r["wounds"] > limit:
+            eliminate(s, w, uid, facts, "wounded again")
+        return
+    eliminate(s, w, uid, facts, "eliminated")
+
+
+def drop_sw(s: State, sw: str, hex_id: str) -> None:
+    s["sws"][sw]["holder"] = None
+    s["sws"][sw]["at"] = hex_id
+
+
+def eliminate(s: State, w: World, uid: str, facts: list[Fact], why: str) -> None:
+    """The unit leaves the map; its SWs stay in the hex (1.6.1)."""
+    r = s["units"][uid]
+    at = r["at"]
+    for x in r["sws"]:
+        drop_sw(s, x, at)
+    r["sws"] = []
+    r["at"] = None
+    r["dead"] = True
+    s["eliminated"].append(uid)
+    facts.append(Fact(f"{U.kind(s, w, uid).name} {uid} is eliminated in {at} ({why})", "LnL 5.1", "eliminated",
+                      {"unit": uid, "hex": at}))

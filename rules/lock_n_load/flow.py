@@ -1,0 +1,641 @@
+"""The sequence of play (LnL 2.0-4.1, 9.0) as named phases and decision points.
+
+Phases: "rally" (3.0: the initiative side, then the other), "operations" (4.0: alternating impulses,
+ended by three consecutive passes or when no unit of either side can act, 4.1, A13), then the
+Administrative Phase (9.0, no decisions) and the next turn, or "over". A decision the non-moving
+seat must take (opportunity fire at each movement point, 5.3, W1) sets `decision` and makes that
+seat the active one until it has answered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.dice import DiceSource
+from rules.core.game import Action, Fact, IllegalAction
+from rules.lock_n_load import events, fire, melee, movement, orders, rally
+from rules.lock_n_load import units as U
+from rules.lock_n_load.data import World
+from rules.lock_n_load.los import cached_los
+
+State = dict[str, Any]
+
+
+def acting(s: State) -> str | None:
+    if s["phase"] == "over":
+        return None
+    if s["decision"] is not None:
+        return str(s["decision"]["seat"])
+    if s["phase"] == "rally":
+        return str(s["rally_side"])
+    return str(s["player"])
+
+
+# -- what may be done ---------------------------------------------------------------------------
+def legal(s: State, w: World) -> list[Action]:
+    if s["phase"] == "over":
+        return []
+    d = s["decision"]
+    if d is not None:
+        if d["kind"] == "opp_fire":
+            return ([{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
+                    + sniper_actions(s, w, d["seat"]) + snipe_actions(s, w, d["seat"])
+                    + orders.actions(s, w, d["seat"]))
+        if d["kind"] == "melee_targets":
+            return [{"type": "melee_targets", "units": pick} for pick in d["choices"]]
+        if d["kind"] == "drop_sw":
+            return [{"type": "drop_sw", "unit": d["unit"], "sw": x} for x in s["units"][d["unit"]]["sws"]]
+        raise AssertionError(f"unknown decision {d['kind']}")
+    if s["phase"] == "rally":
+        return rally.legal(s, w, s["rally_side"])
+    side = s["player"]
+    imp = s["impulse"]
+    if imp is None:
+        out: list[Action] = [{"type": "pass"}]
+        out += [{"type": "activate", "hex": h} for h in activatable(s, w, side)]
+        out += spot_actions(s, w, side)
+        out += sniper_actions(s, w, side)
+        out += orders.actions(s, w, side)
+        return out
+    mv = imp["move"]
+    if mv is not None:
+        return [{"type": "step", "hex": h} for h in movement.legal_steps(s, w, mv)] + [{"type": "stop"}]
+    out = [{"type": "select", "unit": u} for u in selectable(s, w, imp)]
+    g = imp["group"]
+    if g:
+        out += [{"type": "fire", "target": t} for t in fire_targets(s, w, imp)]
+        if all(s["units"][u]["marker"] == "" for u in g) and all(U.kind(s, w, u).mf > 0 for u in g):
+            out += [{"type": "move", "mode": m} for m in movement.modes(s, w, g)]
+        if len(g) == 1 and smoke_ok(s, w, g[0]):
+            at = s["units"][g[0]]["at"]
+            out += [{"type": "smoke", "hex": h} for h in [at] + w.board.neighbours(at) if h not in s["smoke"]]
+        out.append({"type": "clear"})
+    out += [{"type": "melee", "hex": h} for h in melee_hexes(s, w, imp)]
+    if not imp["acted"]:
+        out += [{"type": "withdraw", "hex": h} for h in withdraw_hexes(s, w, imp["hexes"], side)]
+    out += spot_actions(s, w, side)
+    out.append({"type": "end_impulse"})  # an activation that did nothing counts as a pass
+    return out
+
+
+def activatable(s: State, w: World, side: str) -> list[str]:
+    """Hexes with a unit that can still do something this turn (4.0)."""
+    out = []
+    for h in U.side_hexes(s, side):
+        for u in U.units_in(s, h, side):
+            r = s["units"][u]
+            if U.can_act(s, w, u) or (r["shaken"] and r["marker"] == "" and not r["melee_locked"]
+                                      and U.kind(s, w, u).mf > 0):
+                out.append(h)
+                break
+        else:
+            if melee_hexes(s, w, {"hexes": [h]}, side) or withdraw_hexes(s, w, [h], side):
+                out.append(h)
+    return out
+
+
+def activation_hexes(s: State, w: World, h: str, side: str) -> tuple[list[str], str | None]:
+    """4.0, 6.0: the hex, and its neighbours if a GO, unwounded, not yet activated leader is in it."""
+    for u in U.units_in(s, h, side):
+        r = s["units"][u]
+        if U.kind(s, w, u).cls == "leader" and not r["shaken"] and not r["wounds"] and not r["activated"] \
+                and r["marker"] == "":
+            return [h] + [n for n in w.board.neighbours(h) if U.units_in(s, n, side)], u
+    return [h], None
+
+
+def selectable(s: State, w: World, imp: dict[str, Any]) -> list[str]:
+    g = imp["group"]
+    gh = s["units"][g[0]]["at"] if g else None
+    out = []
+    for h in imp["hexes"]:
+        if gh is not None and h != gh:
+            continue
+        if h in imp["fired"]:
+            continue  # 4.0: the firers of one hex fire together, once
+        for u in U.units_in(s, h, s["player"]):
+            if u in g or u in imp["done"]:
+                continue
+            r = s["units"][u]
+            spot = s["spot"] or {}
+            if U.can_act(s, w, u) or (r["shaken"] and r["marker"] == "" and not r["melee_locked"]) or (
+                    spot.get("unit") == u and r["marker"] == "oc" and not r["shaken"]):
+                out.append(u)
+    return out
+
+
+def fire_targets(s: State, w: World, imp: dict[str, Any]) -> list[str]:
+    g = imp["group"]
+    if any(s["units"][u]["shaken"] for u in g):
+        return []
+    side = s["player"]
+    spot = s["spot"] or {}
+    out = []
+    for h in U.side_hexes(s, U.other(side)):
+        if any(s["units"][u]["marker"] == "oc" for u in g) and spot.get("hex") != h:
+            continue  # 4.1 spot-and-shoot: only at the hex the OC unit itself spotted
+        if fire.plan(s, w, g, h, opportunity=False) is not None:
+            out.append(h)
+    return out
+
+
+def smoke_ok(s: State, w: World, u: str) -> bool:
+    """7.0: a GO MMC not marked Moved, Low Crawl, Fired or OC."""
+    r = s["units"][u]
+    return U.kind(s, w, u).is_mmc and not r["shaken"] and r["marker"] == "" and not r["melee_locked"]
+
+
+def melee_hexes(s: State, w: World, imp: dict[str, Any], side: str | None = None) -> list[str]:
+    """8.0 (A31): a locked hex in the activation where no round has been fought this turn."""
+    side = side or s["player"]
+    out = []
+    for h in imp["hexes"]:
+        m = s["melee"].get(h)
+        if not m or m.get("over") or m["fought"] == s["turn"]:
+            continue
+        mine = [u for u in U.units_in(s, h, side) if U.melee_eligible(s, w, u) and not s["units"][u]["late"]]
+        if mine and U.units_in(s, h, U.other(side)):
+            out.append(h)
+    return out
+
+
+def withdraw_hexes(s: State, w: World, hexes: list[str], side: str) -> list[str]:
+    """8.0: locked units may declare a withdrawal at the start of their impulse (each unit one
+    attempt a turn: ours, so that a failing unit cannot hold the phase open)."""
+    return [h for h in hexes if h in s["melee"] and not s["melee"][h].get("over")
+            and any(_may_withdraw(s, w, u) for u in U.units_in(s, h, side))]
+
+
+def _may_withdraw(s: State, w: World, u: str) -> bool:
+    r = s["units"][u]
+    return r["melee_locked"] and not r["shaken"] and not r["activated"] and U.kind(s, w, u).mf > 0
+
+
+def spot_actions(s: State, w: World, side: str) -> list[Action]:
+    """10.1: once per friendly impulse, a unit able to spot tries an unspotted enemy hex in LOS."""
+    if s["spot_used"] or (s["impulse"] and s["impulse"]["move"]):
+        return []
+    out: list[Action] = []
+    enemy = [h for h in U.side_hexes(s, U.other(side)) if not U.spotted(s, w, h, side)]
+    if not enemy:
+        return out
+    for u in U.on_map(s):
+        r = s["units"][u]
+        k = U.kind(s, w, u)
+        if r["side"] != side or r["shaken"] or r["marker"] or k.cls in ("medic", "chaplain") or r["melee_locked"]:
+            continue
+        for h in enemy:
+            if not cached_los(w, r["at"], h, sorted(s["smoke"])).blocked:
+                out.append({"type": "spot", "unit": u, "hex": h})
+    return out
+
+
+def snipe_actions(s: State, w: World, side: str) -> list[Action]:
+    """11.4, A42: a GO sniper on the map that has not fired this turn may attack a spotted enemy hex
+    in LOS and range whenever its side is asked (here: at an opportunity-fire prompt)."""
+    out: list[Action] = []
+    for u, r in sorted(s["units"].items()):
+        if r["side"] != side or r["at"] is None or r["shaken"] or r["marker"] or U.kind(s, w, u).cls != "sniper":
+            continue
+        for h in U.side_hexes(s, U.other(side)):
+            if fire.plan(s, w, [u], h, opportunity=False) is not None:
+                out.append({"type": "snipe", "unit": u, "target": h})
+    return out
+
+
+def sniper_actions(s: State, w: World, side: str) -> list[Action]:
+    """11.4: the sniper is placed in a hex with a positive TM and no enemy unit (A42: at the start of
+    one of its side's impulses, or when its side is asked to opportunity-fire)."""
+    out: list[Action] = []
+    for u, r in sorted(s["units"].items()):
+        if r["side"] != side or r["at"] is not None or r.get("dead") or U.kind(s, w, u).cls != "sniper":
+            continue
+        for h in w.board.hexes():
+            row = w.tec[w.terrain(h)]
+            tmv = int(row.get("tm_by", {}).get(U.kind(s, w, u).nationality, row["tm"]))
+            if tmv > 0 and not U.units_in(s, h, U.other(side)) and U.stacking_ok(s, w, h, side, extra=[u]):
+                out.append({"type": "place_sniper", "unit": u, "hex": h})
+    return out
+
+
+# -- doing it -------------------------------------------------------------------------------------
+def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    t = a["type"]
+    if t == "order":
+        orders.give(s, acting(s) or "", a, facts)
+        return  # a standing order changes nothing else: the same seat is asked again
+    if t == "place_sniper" and s["decision"] is not None:
+        s["units"][a["unit"]]["at"] = a["hex"]
+        facts.append(Fact(f"The sniper is placed in {a['hex']}", "LnL 11.4", "sniper", {"hex": a["hex"]}))
+        s["decision"]["hexes"] = movement.opp_fire_hexes(s, w, s["impulse"]["move"])
+        return
+    if t == "snipe":
+        fire.resolve(s, w, [a["unit"]], a["target"], dice, facts)
+        if s["decision"] is not None and s["decision"]["kind"] == "opp_fire":
+            mv = s["impulse"]["move"]
+            mv["units"] = _alive_movers(s, mv)
+            s["decision"]["hexes"] = movement.opp_fire_hexes(s, w, mv) if mv["units"] else []
+            if not s["decision"]["hexes"]:
+                s["decision"] = None
+                if not mv["units"]:
+                    s["impulse"]["move"] = None
+        _drops(s)
+        return
+    if s["decision"] is not None:
+        _decide(s, w, a, dice, facts)
+    elif s["phase"] == "rally":
+        if rally.perform(s, w, s["rally_side"], a, dice, facts):
+            _next_rally_step(s, w, dice, facts)
+    elif t == "pass" or (t == "end_impulse" and not s["impulse"]["acted"]):
+        s["passes"] += 1
+        facts.append(Fact(f"{s['player'].upper()} passes ({s['passes']} in a row)", "LnL 4.1", "pass"))
+        if s["passes"] >= 3:
+            facts.append(Fact("Three passes in a row: the Operations Phase ends", "LnL 4.1, 9.0", "phase"))
+            admin(s, w, dice, facts)
+        else:
+            _next_impulse(s, w, dice, facts)
+    elif t == "activate":
+        hexes, leader = activation_hexes(s, w, a["hex"], s["player"])
+        for h in hexes:
+            for u in U.units_in(s, h, s["player"]):
+                if U.kind(s, w, u).cls == "leader":
+                    s["units"][u]["activated"] = True  # A52
+        vis = {h: [e for e in U.side_hexes(s, U.other(s["player"]))
+                   if not cached_los(w, h, e, sorted(s["smoke"])).blocked] for h in hexes}
+        s["impulse"] = {"hexes": hexes, "group": [], "done": [], "fired": {}, "move": None, "acted": False,
+                        "visible": vis}
+        facts.append(Fact(f"{s['player'].upper()} activates {', '.join(hexes)}"
+                          + (f" (leader {leader})" if leader else ""), "LnL 4.0", "activate", {"hexes": hexes}))
+    elif t == "select":
+        s["impulse"]["group"].append(a["unit"])
+    elif t == "clear":
+        s["impulse"]["group"] = []
+    elif t == "fire":
+        imp = s["impulse"]
+        g = imp["group"]
+        frm = s["units"][g[0]]["at"]
+        fire.resolve(s, w, g, a["target"], dice, facts)
+        imp["fired"][frm] = a["target"]
+        imp["done"] += g
+        imp["group"] = []
+        imp["acted"] = True
+    elif t == "move":
+        _start_move(s, w, a["mode"], facts)
+    elif t == "step":
+        _step(s, w, a["hex"], dice, facts)
+    elif t == "stop":
+        s["impulse"]["move"] = None
+    elif t == "smoke":
+        _smoke(s, w, a["hex"], dice, facts)
+    elif t == "melee":
+        imp = s["impulse"]
+        imp["done"] += [u for u in U.units_in(s, a["hex"], s["player"])]
+        imp["acted"] = True
+        _melee_start(s, w, a["hex"], False, dice, facts)
+    elif t == "withdraw":
+        _withdraw(s, w, a["hex"], dice, facts)
+    elif t == "spot":
+        _spot(s, w, a["unit"], a["hex"], dice, facts)
+    elif t == "place_sniper":
+        s["units"][a["unit"]]["at"] = a["hex"]
+        facts.append(Fact(f"The sniper is placed in {a['hex']}", "LnL 11.4", "sniper", {"hex": a["hex"]}))
+    elif t == "end_impulse":
+        _next_impulse(s, w, dice, facts, acted=True)
+    else:
+        raise IllegalAction(f"unknown action {t}")
+    if s["phase"] != "over":
+        events.check(s, w, facts)
+        _drops(s)
+        _auto(s, w, dice, facts)
+
+
+def _drops(s: State) -> None:
+    """W5: a squad with two SWs reduced to a half squad: its owner chooses the one to drop, before
+    anything else (the decision under way, if any, resumes after)."""
+    while s["drops"]:
+        u = s["drops"].pop(0)
+        r = s["units"][u]
+        if r["at"] is None or len(r["sws"]) < 2:
+            continue
+        s["decision"] = {"kind": "drop_sw", "seat": r["side"], "unit": u, "resume": s["decision"]}
+        return
+
+
+def _auto(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
+    """Close what needs no decision: a move with no step left stops; a side whose only choice is to
+    pass (or to end an empty rally step) does so without being asked."""
+    for _ in range(20):
+        if s["phase"] == "over" or s["decision"] is not None:
+            return
+        imp = s["impulse"]
+        if imp is not None and imp["move"] is not None and not movement.legal_steps(s, w, imp["move"]):
+            imp["move"] = None
+            continue
+        acts = legal(s, w)
+        if s["phase"] == "rally" and acts == [{"type": "end_rally"}]:
+            _next_rally_step(s, w, dice, facts)
+            continue
+        if s["phase"] == "operations" and acts == [{"type": "pass"}]:
+            perform(s, w, {"type": "pass"}, dice, facts)
+            return
+        if s["phase"] == "operations" and imp is not None and acts == [{"type": "end_impulse"}]:
+            perform(s, w, {"type": "end_impulse"}, dice, facts)
+            return
+        return
+
+
+def _next_impulse(s: State, w: World, dice: DiceSource, facts: list[Fact], acted: bool = False) -> None:
+    if acted:
+        s["passes"] = 0
+    s["impulse"] = None
+    s["spot"] = None
+    s["spot_used"] = False
+    if not activatable(s, w, "us") and not activatable(s, w, "vc"):
+        facts.append(Fact("No unit of either side can act: the Operations Phase ends", "LnL 4.1, 9.0 (A13)", "phase"))
+        admin(s, w, dice, facts)
+        return
+    s["player"] = U.other(s["player"])
+
+
+def _start_move(s: State, w: World, mode: str, facts: list[Fact]) -> None:
+    imp = s["impulse"]
+    g = list(imp["group"])
+    lmf = movement.group_leader_mf(s, w, g)
+    at = s["units"][g[0]]["at"]
+    marker = {"normal": "moved", "double": "moved", "assault": "assault", "crawl": "low_crawl"}[mode]
+    for u in g:
+        s["units"][u]["marker"] = marker
+    imp["move"] = {"units": g, "at": at, "mode": mode, "steps": 0, "fired_from": [], "path": [at],
+                   "mp": {u: movement.allowance(s, w, u, mode, lmf) for u in g}, "start": at}
+    imp["done"] += g
+    imp["group"] = []
+    imp["acted"] = True
+    facts.append(Fact(f"{', '.join(g)} {'low crawl' if mode == 'crawl' else mode + ' move'} from {at}",
+                      {"assault": "LnL 6.1", "double": "LnL 6.2", "crawl": "LnL 6.3"}.get(mode, "LnL 6.0"), "move",
+                      {"units": g, "hex": at, "mode": mode}))
+
+
+def _withdraw(s: State, w: World, h: str, dice: DiceSource, facts: list[Fact]) -> None:
+    """8.0: each locked unit passes a morale check (2d6 - LM <= morale) to leave, paying MP as usual;
+    failure has no penalty. Those who pass move out together."""
+    imp = s["impulse"]
+    side = s["player"]
+    _, lm = U.best_leader(s, w, h, side)
+    out = []
+    for u in U.units_in(s, h, side):
+        if not _may_withdraw(s, w, u):
+            continue
+        s["units"][u]["activated"] = True
+        d1, d2 = dice.roll(6, f"LnL 8.0 withdrawal of {u}"), dice.roll(6, f"LnL 8.0 withdrawal of {u}")
+        m = U.morale(s, w, u)
+        ok = d1 + d2 - lm <= m
+        facts.append(Fact(f"{u} tries to withdraw from the melee in {h}: {d1}+{d2}" + (f" - {lm}" if lm else "")
+                          + f" vs morale {m}: {'withdraws' if ok else 'stays locked'}", "LnL 8.0", "withdraw",
+                          {"unit": u, "dice": [d1, d2], "success": ok}))
+        if ok:
+            out.append(u)
+    imp["acted"] = True
+    imp["done"] += U.units_in(s, h, side)
+    if out:
+        for u in out:
+            s["units"][u]["melee_locked"] = False
+        imp["group"] = out
+        _start_move(s, w, "normal", facts)
+
+
+def _step(s: State, w: World, to: str, dice: DiceSource, facts: list[Fact]) -> None:
+    imp = s["impulse"]
+    mv = imp["move"]
+    frm = mv["at"]
+    if frm in s["melee"] and not any(s["units"][u]["at"] == frm and u not in mv["units"]
+                                     for u in U.units_in(s, frm, s["player"])):
+        # 8.0 (W2): the last units leave: the Melee marker goes at once and the enemy left behind is
+        # free to fire at them (the opportunity-fire window of this step).
+        del s["melee"][frm]
+        for u in U.units_in(s, frm):
+            s["units"][u]["melee_locked"] = False
+        facts.append(Fact(f"The melee in {frm} ends: the last {s['player'].upper()} units withdraw", "LnL 8.0",
+                          "melee_end", {"hex": frm}))
+    for u in mv["units"]:
+        c = movement.cost(s, w, u, frm, to)
+        mv["mp"][u] = max(0, mv["mp"][u] - c)
+        s["units"][u]["at"] = to
+        for x in s["units"][u]["sws"]:
+            s["sws"][x]["at"] = None
+    mv["steps"] += 1
+    mv["at"] = to
+    mv["path"].append(to)
+    mv["fired_from"] = []
+    facts.append(Fact(f"{', '.join(mv['units'])} enter {to}", "LnL 6.0", "step", {"units": mv["units"], "hex": to}))
+    side = s["player"]
+    foe = U.units_in(s, to, U.other(side))
+    if foe:
+        _enter_enemy(s, w, mv, to, dice, facts)
+        return
+    _opportunity(s, w, mv, dice, facts)
+
+
+def _opportunity(s: State, w: World, mv: dict[str, Any], dice: DiceSource, facts: list[Fact]) -> None:
+    """W1: the standing orders of the non-moving side answer first (fire or decline, hex by hex);
+    the seat is prompted only for hexes whose order is "ask"."""
+    foe = U.other(s["player"])
+    while True:
+        hexes = movement.opp_fire_hexes(s, w, mv)
+        auto = [(h, orders.decides(orders.order_of(s, foe, h), h, mv["at"], w)) for h in hexes]
+        auto = [(h, v) for h, v in auto if v != "ask"]
+        if not auto:
+            break
+        h, verdict = auto[0]
+        mv["fired_from"].append(h)
+        if verdict == "fire":
+            facts.append(Fact(f"{foe.upper()}'s standing order: {h} fires at {mv['at']}", "LnL 5.3 (standing order)",
+                              "standing_order", {"hex": h, "at": mv["at"]}))
+            fire.resolve(s, w, movement.opp_firers(s, w, h, foe), mv["at"], dice, facts, opportunity=True,
+                         movers=mv["units"], crawling=mv["mode"] == "crawl")
+            s["stats"]["order_fires"] += 1
+            mv["units"] = _alive_movers(s, mv)
+            if not mv["units"]:
+                s["impulse"]["move"] = None
+                return
+    hexes = movement.opp_fire_hexes(s, w, mv)
+    if hexes:
+        s["decision"] = {"kind": "opp_fire", "seat": foe, "hexes": hexes, "at": mv["at"]}
+        s["stats"]["opp_fire_prompts"] += 1
+
+
+def _enter_enemy(s: State, w: World, mv: dict[str, Any], to: str, dice: DiceSource, facts: list[Fact]) -> None:
+    """6.0, 8.0, 8.1, 13.1: entering an enemy hex ends the move in melee."""
+    side = s["player"]
+    s["impulse"]["move"] = None
+    for u in mv["units"]:
+        s["units"][u]["marker"] = "moved"
+    foe = U.units_in(s, to, U.other(side))
+    if not any(U.melee_eligible(s, w, u) for u in foe):
+        for u in foe:
+            fire.eliminate(s, w, u, facts, "cannot melee: surrenders to the entering units (8.0, 11.1)")
+        return
+    m = s["melee"].get(to)
+    if m and m["fought"] == s["turn"]:
+        for u in mv["units"]:
+            s["units"][u]["late"] = True  # 8.1: after this turn's round, no part in melee this turn
+            s["units"][u]["melee_locked"] = True
+        return
+    ambush = (all(U.kind(s, w, u).nationality == "VC" for u in mv["units"])
+              and to not in s["impulse"]["visible"].get(mv["start"], []) and not m)
+    _melee_start(s, w, to, ambush, dice, facts)
+
+
+def _melee_start(s: State, w: World, hex_id: str, ambush: bool, dice: DiceSource, facts: list[Fact]) -> None:
+    """8.0 (W3): the attacker chooses the enemies it attacks, then the defender its own targets;
+    a choice with only one possibility is made without asking. Then the round is fought."""
+    d = {"kind": "melee_targets", "seat": s["player"], "hex": hex_id, "attacker": s["player"], "ambush": ambush,
+         "a_targets": None, "choices": []}
+    _melee_next(s, w, d, dice, facts)
+
+
+def _melee_next(s: State, w: World, d: dict[str, Any], dice: DiceSource, facts: list[Fact]) -> None:
+    h, attacker = d["hex"], d["attacker"]
+    att, dfn = melee.combatants(s, w, h, attacker), melee.combatants(s, w, h, U.other(attacker))
+    if att and dfn:
+        if d["a_targets"] is None:
+            choices = melee.target_choices(s, w, att, dfn)
+            if len(choices) > 1:
+                s["decision"] = {**d, "seat": attacker, "choices": choices}
+                return
+            d["a_targets"] = choices[0]
+        choices = melee.target_choices(s, w, dfn, att)
+        if len(choices) > 1 and d.get("d_targets") is None:
+            s["decision"] = {**d, "seat": U.other(attacker), "choices": choices}
+            s["stats"]["melee_prompts"] = s["stats"].get("melee_prompts", 0) + 1
+            return
+        d["d_targets"] = d.get("d_targets") or choices[0]
+    s["decision"] = None
+    melee.fight(s, w, h, attacker, dice, facts, ambush=d["ambush"], a_targets=d.get("a_targets"),
+                d_targets=d.get("d_targets"))
+
+
+def _decide(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    d = s["decision"]
+    if d["kind"] == "drop_sw":
+        u, x = a["unit"], a["sw"]
+        s["units"][u]["sws"].remove(x)
+        fire.drop_sw(s, x, s["units"][u]["at"])
+        facts.append(Fact(f"{u} drops {w.sws[s['sws'][x]['kind']].name} ({x}) in {s['units'][u]['at']}",
+                          "LnL 1.6.1", "sw_drop", {"unit": u, "sw": x}))
+        s["decision"] = d.get("resume")
+        return
+    if d["kind"] == "melee_targets":
+        d = {**d, "choices": []}
+        d["a_targets" if d["seat"] == d["attacker"] else "d_targets"] = list(a["units"])
+        _melee_next(s, w, d, dice, facts)
+        return
+    mv = s["impulse"]["move"]
+    if a["type"] == "opp_fire":
+        h = a["hex"]
+        firers = movement.opp_firers(s, w, h, d["seat"])
+        fire.resolve(s, w, firers, d["at"], dice, facts, opportunity=True, movers=mv["units"],
+                     crawling=mv["mode"] == "crawl")
+        mv["fired_from"].append(h)
+        d["hexes"] = movement.opp_fire_hexes(s, w, mv) if _alive_movers(s, mv) else []
+        if d["hexes"]:
+            return
+    s["decision"] = None
+    mv["units"] = _alive_movers(s, mv)
+    if not mv["units"]:
+        s["impulse"]["move"] = None
+
+
+def _alive_movers(s: State, mv: dict[str, Any]) -> list[str]:
+    """5.3: a mover shaken, reduced or wounded by opportunity fire stops (A38: the rest go on)."""
+    return [u for u in mv["units"] if s["units"][u]["at"] == mv["at"] and not s["units"][u]["shaken"]]
+
+
+def _smoke(s: State, w: World, h: str, dice: DiceSource, facts: list[Fact]) -> None:
+    imp = s["impulse"]
+    u = imp["group"][0]
+    n = w.nations[U.kind(s, w, u).nationality]["smoke"]
+    die = dice.roll(6, f"LnL 7.0 smoke by {u}")
+    ok = die <= n
+    if ok:
+        s["smoke"][h] = 1
+    s["units"][u]["marker"] = "oc"
+    imp["done"].append(u)
+    imp["group"] = []
+    imp["acted"] = True
+    facts.append(Fact(f"{u} lays smoke in {h}: rolled {die} vs {n}: {'Smoke 1 placed' if ok else 'failed'}",
+                      "LnL 7.0", "smoke", {"unit": u, "hex": h, "die": die, "success": ok}))
+
+
+def _spot(s: State, w: World, u: str, h: str, dice: DiceSource, facts: list[Fact]) -> None:
+    """10.1: 1d6 + degrading hexes - own LM (A21): blocking target < half morale (rounded up),
+    degrading target <= half morale; the spotter is marked OC either way."""
+    r = s["units"][u]
+    los = cached_los(w, r["at"], h, sorted(s["smoke"]))
+    die = dice.roll(6, f"LnL 10.1 spotting by {u}")
+    total = die + los.degrading - U.lm(s, w, u)
+    need = (U.morale(s, w, u) + 1) // 2
+    kind = "blocking" if (w.kind_of(w.terrain(h)) == "blocking" or h in s["smoke"]) else "degrading"
+    ok = total < need if kind == "blocking" else total <= need
+    r["marker"] = "oc"
+    s["spot_used"] = True
+    if ok:
+        s["spotted"].append(h)
+        s["spot"] = {"unit": u, "hex": h}
+    facts.append(Fact(f"{u} tries to spot {h} ({kind}): {die}{los.degrading:+d} = {total} vs "
+                      f"{'<' if kind == 'blocking' else '<='} {need}: {'spotted' if ok else 'not spotted'}",
+                      "LnL 10.1", "spot", {"unit": u, "hex": h, "die": die, "success": ok}))
+
+
+# -- rally phase, administrative phase ---------------------------------------------------------
+def start_turn(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
+    """3.0: initiative by 1d6 each (tie: the previous holder; turn 1: the scenario's)."""
+    if s["turn"] > 1:
+        us, vc = dice.roll(6, "LnL 3.0 initiative, US"), dice.roll(6, "LnL 3.0 initiative, VC")
+        if us != vc:
+            s["initiative"] = "us" if us > vc else "vc"
+        facts.append(Fact(f"Turn {s['turn']}: initiative US {us}, VC {vc}: {s['initiative'].upper()}", "LnL 3.0",
+                          "initiative", {"us": us, "vc": vc}))
+    events.reinforce(s, w, facts)
+    s["phase"] = "rally"
+    s["rally_side"] = s["initiative"]
+    s["rally_done"] = []
+    _auto(s, w, dice, facts)
+
+
+def _next_rally_step(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
+    s["rally_done"].append(s["rally_side"])
+    if len(s["rally_done"]) < 2:
+        s["rally_side"] = U.other(s["rally_side"])
+        return
+    s["phase"] = "operations"
+    s["player"] = s["initiative"]
+    s["passes"] = 0
+    s["impulse"] = None
+    s["spot"] = None
+    s["spot_used"] = False
+    facts.append(Fact(f"Turn {s['turn']}: Operations Phase, {s['initiative'].upper()} first", "LnL 4.0", "phase"))
+
+
+def admin(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
+    """9.0: markers off, Spotted off, Smoke 2 removed then Smoke 1 flipped, finished melees cleared."""
+    s["impulse"] = None
+    s["decision"] = None
+    for r in s["units"].values():
+        r["marker"] = ""
+        r["am_fired"] = False
+        r["activated"] = False
+        r["rallied"] = False
+        r["late"] = False
+    s["spotted"] = []
+    s["smoke"] = {h: 2 for h, v in s["smoke"].items() if v == 1}
+    for h in list(s["melee"]):
+        if not all(U.units_in(s, h, side) for side in U.SIDES):
+            del s["melee"][h]
+            for u in U.units_in(s, h):
+                s["units"][u]["melee_locked"] = False
+    facts.append(Fact(f"Turn {s['turn']}: Administrative Phase", "LnL 9.0", "phase"))
+    if s["turn"] >= s["turns"]:
+        events.finish(s, w, facts)
+        return
+    s["turn"] += 1
+    start_turn(s, w, dice, facts)

@@ -1,0 +1,149 @@
+"""The Game object: Warlog's interface (rules/core/game.py) over Lock 'n Load: Forgotten Heroes
+Vietnam, demo rules. Two seats, "us" and "vc". Digest: ../shared/rules/lock-n-load-forgotten-heroes.md;
+what is implemented and every reading taken: docs/games/lock-n-load.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.dice import DiceSource
+from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
+from rules.lock_n_load import flow, schema
+from rules.lock_n_load.data import World
+from rules.lock_n_load.events import new_unit
+
+ROLES = ("us", "vc")
+
+
+class LockNLoad(Game):
+    name = "lock-n-load"
+    title = "Lock 'n Load: Forgotten Heroes Vietnam (demo)"
+    version = "1"
+    solitaire = False
+    secret_state = True  # event paragraphs are secret from both seats until activated (1.7)
+    hidden_information = True  # standing orders are secret moves (rules/lock_n_load/orders.py)
+
+    def __init__(self, world: World | None = None) -> None:
+        self._world = world
+
+    @property
+    def world(self) -> World:
+        if self._world is None:
+            from rules.lock_n_load.data import load_world
+
+            self._world = load_world()
+        return self._world
+
+    def scenarios(self) -> dict[str, Scenario]:
+        out = {}
+        for sid, sc in self.world.scenarios.items():
+            out[sid] = Scenario(sid, sc["title"], ROLES, sc["description"])
+        return out
+
+    def options(self) -> dict[str, OptionSpec]:
+        return {"tall_obstacles_block": OptionSpec(
+            "tall_obstacles_block", False, "LnL 10.3 (digest A26): an obstacle whose top (ground level + obstacle "
+            "height, e.g. dense jungle at 0 + 2) rises above the higher unit blocks LOS")}
+
+    def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
+        w = self.world
+        if scenario not in w.scenarios:
+            raise IllegalAction(f"unknown scenario {scenario!r}; this game has {', '.join(sorted(w.scenarios))}")
+        sc = w.scenarios[scenario]
+        units: dict[str, Any] = {}
+        sws: dict[str, Any] = {}
+        for side, lst in sorted(sc["units"].items()):
+            for u in lst:
+                units[u["id"]] = new_unit(side, u["kind"], u["at"])
+                for x in u.get("sws", []):
+                    units[u["id"]]["sws"].append(x)
+                    sws[x] = {"kind": sc["sws"][x], "side": side, "holder": u["id"], "at": None}
+        s: State = {
+            "game": self.name, "version": self.version, "scenario": scenario, "data_id": w.data_id,
+            "options": self.resolve_options(options), "turn": 1, "turns": int(sc["turns"]), "phase": "rally",
+            "initiative": sc["first_initiative"], "rally_side": sc["first_initiative"], "rally_done": [],
+            "player": sc["first_initiative"], "passes": 0, "units": units, "sws": sws, "spotted": [], "smoke": {},
+            "melee": {}, "impulse": None, "decision": None, "spot": None, "spot_used": False,
+            "events": {e["id"]: {"type": e["type"], "hex": e["hex"], "side": e.get("side"), "revealed": False,
+                                 "paragraph": None} for e in sc["event_markers"]},
+            "secret": {"events": {e["id"]: e["paragraph"] for e in sc["event_markers"]},
+                       "effects": {e["id"]: e["effect"] for e in sc["event_markers"] if e.get("effect")}},
+            "objectives": list(sc["objectives"]), "cache": False, "pending": [], "drops": [], "eliminated": [],
+            "orders": {"us": {}, "vc": {}}, "stats": {"opp_fire_prompts": 0, "order_fires": 0}, "result": None,
+        }
+        facts: list[Fact] = []
+        flow.start_turn(s, w, dice, facts)
+        return s
+
+    def check_state(self, state: State) -> None:
+        schema.check_state(state, self.world)
+
+    def active_seats(self, state: State) -> list[str]:
+        seat = flow.acting(state)
+        return [] if seat is None else [seat]
+
+    def legal_actions(self, state: State, seat: str) -> list[Action]:
+        if seat not in self.active_seats(state):
+            return []
+        return flow.legal(state, self.world)
+
+    def prompt(self, state: State, seat: str) -> str:
+        return schema.ask(state, self.world, seat)
+
+    def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
+        w = self.world
+        if state.get("data_id") != w.data_id:
+            raise IllegalAction("the state was set up with other board or counter data")
+        if state["phase"] == "over":
+            raise IllegalAction("the game is over", "LnL 9.0")
+        if seat not in ROLES:
+            raise IllegalAction(f"no seat {seat!r}; the seats are us and vc")
+        who = flow.acting(state)
+        if seat != who:
+            raise IllegalAction(f"it is {str(who).upper()}'s decision now, not {seat.upper()}'s", "LnL 4.0")
+        action = schema.check_action_shape(action)
+        if action not in flow.legal(state, w):
+            raise schema.explain(state, w, action)
+        s = clone(state)
+        facts: list[Fact] = []
+        flow.perform(s, w, action, dice, facts)
+        return Applied(s, facts)
+
+    def view(self, state: State, seat: str | None) -> State:
+        """1.7: an event's paragraph is nobody's until it activates; a seat sees its own standing orders
+        only. Everything shows once the game is over."""
+        v: State = clone(state)
+        if state["phase"] != "over":
+            v["secret"] = None
+            v["orders"] = {side: (o if side == seat else {}) for side, o in state["orders"].items()}
+        return v
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state.get("result")
+        if not r:
+            return None
+        return Outcome(r["winner"], r["result"], r["reason"], r.get("rule"))
+
+    def phase(self, state: State) -> str:
+        if state["phase"] == "over":
+            return "Game over"
+        if state["phase"] == "rally":
+            return f"Turn {state['turn']}: {state['rally_side'].upper()} Rally Phase"
+        d = state["decision"]
+        if d is not None:
+            what = {"melee_targets": "melee targets", "drop_sw": "support weapon to drop"}.get(d["kind"],
+                                                                                            "opportunity fire")
+            return f"Turn {state['turn']}: {d['seat'].upper()} {what}"
+        return f"Turn {state['turn']}: {state['player'].upper()} impulse"
+
+    def describe_action(self, action: Action) -> str:
+        return schema.describe(action)
+
+
+def clone(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: clone(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [clone(v) for v in x]
+    return x

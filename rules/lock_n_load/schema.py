@@ -1,0 +1,110 @@
+"""Shapes: the action vocabulary, the state document, prompts and descriptions (docs/games/lock-n-load.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.game import Action, IllegalAction, InvalidState
+from rules.core.shapes import check_shape
+from rules.lock_n_load.data import World
+
+# action type -> {field: python type}; every field is required.
+ACTIONS: dict[str, dict[str, type]] = {
+    "rally": {"unit": str}, "medic": {"unit": str, "patient": str}, "pickup": {"unit": str, "sw": str},
+    "end_rally": {}, "pass": {}, "activate": {"hex": str}, "select": {"unit": str}, "clear": {},
+    "fire": {"target": str}, "move": {"mode": str}, "step": {"hex": str}, "stop": {}, "smoke": {"hex": str},
+    "melee": {"hex": str}, "spot": {"unit": str, "hex": str}, "place_sniper": {"unit": str, "hex": str},
+    "end_impulse": {}, "opp_fire": {"hex": str}, "hold_fire": {}, "order": {"hex": str, "order": str},
+    "melee_targets": {"units": list}, "withdraw": {"hex": str},
+    "combine": {"unit": str, "with": str}, "split": {"unit": str}, "snipe": {"unit": str, "target": str},
+    "drop_sw": {"unit": str, "sw": str},
+}
+RULES = {"rally": "LnL 3.0", "medic": "LnL 11.3", "pickup": "LnL 3.0", "end_rally": "LnL 3.0", "pass": "LnL 4.1",
+         "activate": "LnL 4.0", "select": "LnL 4.0", "clear": "LnL 4.0", "fire": "LnL 5.0", "move": "LnL 6.0",
+         "step": "LnL 6.0", "stop": "LnL 6.0", "smoke": "LnL 7.0", "melee": "LnL 8.0", "spot": "LnL 10.1",
+         "place_sniper": "LnL 11.4", "end_impulse": "LnL 4.0", "opp_fire": "LnL 5.3", "hold_fire": "LnL 5.3",
+         "order": "standing orders", "melee_targets": "LnL 8.0", "withdraw": "LnL 8.0", "combine": "LnL 3.0",
+         "split": "LnL 3.0", "snipe": "LnL 11.4", "drop_sw": "LnL 1.6.1"}
+TOP_KEYS = ("game", "version", "scenario", "data_id", "options", "turn", "turns", "phase", "initiative",
+            "rally_side", "rally_done", "player", "passes", "units", "sws", "spotted", "smoke", "melee", "impulse",
+            "decision", "spot", "spot_used", "events", "secret", "objectives", "cache", "pending", "drops", "eliminated",
+            "orders", "stats", "result")
+UNIT_KEYS = ("side", "kind", "at", "shaken", "wounds", "marker", "am_fired", "activated", "rallied", "sws",
+             "melee_locked", "late", "dead")
+PHASES = ("rally", "operations", "over")
+
+
+def check_action_shape(action: Any) -> Action:
+    check_shape(action, ACTIONS)
+    if action["type"] == "melee_targets" and not all(isinstance(u, str) for u in action["units"]):
+        raise IllegalAction("melee_targets takes a list of unit ids", "LnL 8.0")
+    return action
+
+
+def explain(s: dict[str, Any], w: World, action: Action) -> IllegalAction:
+    return IllegalAction(f"{describe(action)} is not legal now ({ask(s, w, None)})", RULES.get(action["type"]))
+
+
+def _need(cond: bool, msg: str) -> None:
+    if not cond:
+        raise InvalidState(msg)
+
+
+def check_state(s: Any, w: World) -> None:
+    _need(isinstance(s, dict), "a state is an object")
+    _need(sorted(s) == sorted(TOP_KEYS), f"state keys must be exactly {sorted(TOP_KEYS)}")
+    _need(s["game"] == "lock-n-load", "not a Lock 'n Load state")
+    _need(s["phase"] in PHASES and s["player"] in ("us", "vc") and s["initiative"] in ("us", "vc"), "bad phase")
+    _need(isinstance(s["turn"], int) and 1 <= s["turn"] <= s["turns"], "turn out of range")
+    from rules.lock_n_load import units as U
+
+    for u, r in s["units"].items():
+        _need(isinstance(r, dict) and sorted(r) == sorted(UNIT_KEYS), f"unit {u}: keys {UNIT_KEYS}")
+        _need(r["kind"] in w.kinds and r["side"] in ("us", "vc"), f"unit {u}: unknown kind or side")
+        _need(r["marker"] in U.MARKERS, f"unit {u}: bad marker")
+        _need(r["at"] is None or w.board.is_hex(r["at"]), f"unit {u}: {r['at']} is not a hex")
+        for x in r["sws"]:
+            _need(x in s["sws"] and s["sws"][x]["holder"] == u, f"unit {u}: SW {x} not held by it")
+    for x, sw in s["sws"].items():
+        _need(sw["kind"] in w.sws, f"SW {x}: unknown kind")
+        _need((sw["holder"] is None) != (sw["at"] is None) or (sw["holder"] is None and sw["at"] is None),
+              f"SW {x}: held or on the ground, not both")
+    if s["phase"] != "over":
+        for h in {r["at"] for r in s["units"].values() if r["at"]}:
+            for side in ("us", "vc"):
+                _need(U.stacking_ok(s, w, h, side), f"{side} over-stacked in {h} (1.3)")
+    for h, v in s["smoke"].items():
+        _need(w.board.is_hex(h) and v in (1, 2), f"smoke in {h}")
+
+
+def ask(s: dict[str, Any], w: World, seat: str | None) -> str:
+    if s["phase"] == "over":
+        r = s["result"] or {}
+        return f"The game is over: {r.get('winner', '').upper()} wins — {r.get('reason', '')}"
+    d = s["decision"]
+    if d is not None and d["kind"] == "drop_sw":
+        return f"{d['seat'].upper()}: {d['unit']} is now a half squad and keeps one support weapon — drop the other (1.6.1)"
+    if d is not None and d["kind"] == "melee_targets":
+        role = "attacker" if d["seat"] == d["attacker"] else "defender"
+        return f"{d['seat'].upper()}: melee in {d['hex']} — as the {role}, choose the enemy units you attack (8.0)"
+    if d is not None:
+        return (f"{d['seat'].upper()}: the enemy is moving into {d['at']} — opportunity fire from "
+                f"{', '.join(d['hexes'])}, or hold fire (5.3)")
+    if s["phase"] == "rally":
+        return f"{s['rally_side'].upper()}: Rally Phase — rally, treat, pick up weapons, then end the step (3.0)"
+    imp = s["impulse"]
+    who = s["player"].upper()
+    if imp is None:
+        return f"{who}: turn {s['turn']} impulse — activate a hex, spot, or pass ({s['passes']} pass(es) in a row)"
+    if imp["move"] is not None:
+        mv = imp["move"]
+        return f"{who}: {', '.join(mv['units'])} in {mv['at']} — step into the next hex or stop"
+    if imp["group"]:
+        return f"{who}: {', '.join(imp['group'])} selected — fire, move, lay smoke, add units or clear"
+    return f"{who}: activated {', '.join(imp['hexes'])} — select units, melee, or end the impulse"
+
+
+def describe(a: Action) -> str:
+    t = a["type"]
+    rest = ", ".join(f"{k} {v}" for k, v in sorted(a.items()) if k != "type")
+    return f"{t.replace('_', ' ')}" + (f" ({rest})" if rest else "")
