@@ -27,6 +27,7 @@ from psycopg_pool import ConnectionPool
 from ledger import projection
 from ledger.migrations import VERSION_TABLE, Migration, apply
 from ledger.migrations.postgres import MIGRATIONS
+from ledger.migrations.services import tables as service_tables
 from ledger.canonical import GENESIS_HASH
 from ledger.events import Event, NewEvent, seal, utc_now
 from ledger.sqlstore import (
@@ -52,6 +53,8 @@ APP_GRANTS = [
     "GRANT SELECT, INSERT, UPDATE ON {schema}.games TO {role}",
     "GRANT SELECT, INSERT, DELETE ON {schema}.snapshots TO {role}",
     "GRANT SELECT ON {schema}.pending, {schema}.schema_version TO {role}",
+    # players, notifications, clocks, tournaments (migration 4): service tables, not history
+    "GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{schema}." + t for t in service_tables()) + " TO {role}",
 ]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -55,6 +56,9 @@ class Ddl:
     postgresql: str
 
 
+_TABLE = re.compile(r"CREATE TABLE IF NOT EXISTS (\w+)")
+
+
 def _statements(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
 
@@ -89,7 +93,13 @@ class SqlDb:
             return tx.execute(text, args)
 
     def create_schema(self, ddl: Ddl) -> None:
-        """Run `ddl` for this dialect; safe to run again and from several processes at once."""
+        """Make `ddl`'s tables if they are missing. The ledger's migration 4 (`warlog db upgrade`,
+        ledger/migrations/services.py) makes them in a deployment, where the app role may not run
+        DDL at all: then this finds them there and does nothing. Safe to run again and from
+        several processes at once."""
+        names = [m.group(1) for m in (_TABLE.match(s) for s in _statements(ddl.sqlite)) if m]
+        if names and all(self._exists(name) for name in names):
+            return
         with self.store._write() as conn:  # type: ignore[attr-defined]
             if self.dialect == "postgresql":
                 key = int.from_bytes(hashlib.sha256(f"warlog-ddl/{ddl.name}".encode()).digest()[:8], "big",
@@ -99,6 +109,12 @@ class SqlDb:
             else:
                 for statement in _statements(ddl.sqlite):
                     conn.execute(statement)
+
+
+    def _exists(self, table: str) -> bool:
+        if self.dialect == "postgresql":
+            return self.one("SELECT to_regclass(?) IS NOT NULL", (table,)) == (True,)
+        return self.one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)) is not None
 
 
 class Tx:

@@ -4,6 +4,7 @@ ledger's schema; `schema` (a quoted identifier) is given for the places that mus
 from __future__ import annotations
 
 from ledger.migrations import Migration
+from ledger.migrations.services import SERVICES
 
 INITIAL = """
 CREATE TABLE IF NOT EXISTS events (
@@ -142,4 +143,6 @@ MIGRATIONS = [
     Migration(3, "seed periods: the fresh seeds a reopened game commits (ledger.dice step 7)",
               lambda schema: ["CREATE TABLE IF NOT EXISTS seed_periods (game_id TEXT NOT NULL, seq BIGINT NOT NULL, "
                               "secret BYTEA NOT NULL, PRIMARY KEY (game_id, seq))"]),
+    Migration(4, "players, sign-in links and sessions, notifications, clocks, tournaments (issue 10)",
+              lambda schema: list(SERVICES)),
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ledger.migrations import Migration
+from ledger.migrations.services import SERVICES
 from ledger.migrations.postgres import PAGING_INDEXES
 
 INITIAL = [
@@ -73,4 +74,6 @@ MIGRATIONS = [
     Migration(3, "seed periods: the fresh seeds a reopened game commits (ledger.dice step 7)",
               lambda schema: ["CREATE TABLE IF NOT EXISTS seed_periods (game_id TEXT NOT NULL, seq INTEGER NOT NULL, "
                               "secret BLOB NOT NULL, PRIMARY KEY (game_id, seq))"]),
+    Migration(4, "players, sign-in links and sessions, notifications, clocks, tournaments (issue 10)",
+              lambda schema: list(SERVICES)),
 ]
