@@ -55,6 +55,9 @@ def chooser_for(game: str) -> Chooser:
     if game == "vietnam-battles":
         from tests.vb.vb_fuzz import choose as vb_choose
         return lambda g, s, legal, rng, n: vb_choose(s, legal, rng)
+    if game == "lock-n-load":
+        from tests.lnl.lnl_fuzz import choose as lnl_choose
+        return lambda g, s, legal, rng, n: lnl_choose(s, legal, rng, g)  # type: ignore[arg-type]
     return _uniform
 
 
