@@ -33,14 +33,24 @@ def load_game_modules() -> None:
 
 
 class _QuietOutages(logging.Filter):
-    """RQ logs a traceback when Redis fails under its loop; an outage is one line (the cause)."""
+    """RQ logs a traceback when Redis fails under its loop, and a retry line every few seconds
+    while it waits: an outage is `outage`'s one line down and one line back instead."""
+
+    def __init__(self, outage: Any) -> None:
+        super().__init__()
+        self.outage = outage
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from warlog.outage import is_outage, one_line
+        from warlog.outage import is_outage
 
+        message = record.getMessage()
+        if "could not connect to Redis instance" in message:
+            cause = message.partition("instance: ")[2].rsplit(" retrying in", 1)[0]
+            self.outage.down(ConnectionError(cause), "the worker waits for it")
+            return False
         if record.exc_info and record.exc_info[1] is not None and is_outage(record.exc_info[1]):
-            record.msg, record.args = f"{record.getMessage()}: {one_line(record.exc_info[1])}", None
-            record.exc_info = record.exc_text = None
+            self.outage.down(record.exc_info[1], "the worker waits for it")  # RQ's loop ends; ours goes on
+            return False
         return True
 
 
@@ -91,7 +101,6 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
 
     check_deployment(db, redis_url, allow_embedded or os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER", ""))
     log = logging.getLogger("warlog.worker")
-    logging.getLogger("rq.worker").addFilter(_QuietOutages())
     quiet_pool_logs()
     os.environ["WARLOG_DB"] = db
     load_game_modules()
@@ -100,6 +109,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     check_app_role(store, allowed_by_env() if allow_superuser is None else allow_superuser)
     rq_queue = RQQueue(redis_url, store)  # ConnectionError, in words, if Redis is not there
     use_redis(redis_url)  # where this process's notification sweep enqueues
+    logging.getLogger("rq.worker").addFilter(_QuietOutages(rq_queue.outage))
     log.info("%s", describe(f"worker {name}", db, redis_url, queue=QUEUE_NAME, sweep_interval=f"{sweep_interval} s"))
 
     def tidy() -> None:
@@ -119,7 +129,8 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     else:
         start_sweeper(store, rq_queue.enqueue, sweep_interval, also=tidy)
         start_periodic(periodic_tasks(), sweep_interval)
-        start_heartbeat(Redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=10), name)
+        start_heartbeat(Redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=10), name,
+                        on_beat=rq_queue.outage.up)  # a beat that lands ends an outage RQ rode out itself
     connection = Redis.from_url(redis_url)
     queue = Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
     notify = notify_queue(connection)  # notifications: only when no move waits (RQ takes queues in order)

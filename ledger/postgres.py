@@ -41,6 +41,7 @@ POOL_MAX = 8
 CONNECT_WAIT = 10.0  # seconds the constructor waits for the first connection
 POOL_WAIT = 5.0  # seconds a caller waits for a pooled connection
 RECONNECT = 10.0  # seconds one reconnection attempt backs off before giving up
+CONNECT_TIMEOUT = 10  # seconds to open a connection (an unreachable host, not only a refused port)
 
 _INHERITED_POOLS: list[ConnectionPool] = []  # kept referenced so that GC never closes them in a child
 
@@ -115,7 +116,8 @@ class PostgresStore(SqlEventStore):
         # handing it out; a caller waits at most POOL_WAIT s for a connection (then PoolTimeout);
         # a reconnection gives up after RECONNECT s, so the next caller starts a fresh, short
         # back-off rather than waiting out one that has grown to minutes.
-        pool = ConnectionPool(self.url, min_size=1, max_size=self._max_size, kwargs={"autocommit": True},
+        pool = ConnectionPool(self.url, min_size=1, max_size=self._max_size,
+                              kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
                               configure=configure, open=True, name=f"warlog-{self.schema}",
                               check=ConnectionPool.check_connection, timeout=POOL_WAIT,
                               reconnect_timeout=RECONNECT)
@@ -307,7 +309,7 @@ class PostgresStore(SqlEventStore):
         `timeout`. Not re-entrant across `game_lock` calls: each opens a new session."""
         key = lock_key(self.schema, game_id)
         deadline = time.monotonic() + timeout
-        with psycopg.connect(self.url, autocommit=True) as conn:
+        with psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
             while not _locked(conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()):
                 if time.monotonic() >= deadline:
                     raise LockTimeout(f"game {game_id}: lock held elsewhere for {timeout}s")

@@ -70,8 +70,9 @@ def _service_error(err: ServiceError) -> tuple[Response, int]:
 
 
 @api.errorhandler(HTTPException)
-def _http_error(err: HTTPException) -> tuple[Response, int]:
-    return jsonify({"error": err.description or err.name}), err.code or 500
+def _http_error(err: HTTPException) -> Any:
+    allow = {k: v for k, v in err.get_headers() if k in ("Allow", "Retry-After")}
+    return jsonify({"error": err.description or err.name}), err.code or 500, allow
 
 
 @api.errorhandler(Exception)

@@ -36,6 +36,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         WARLOG_SWEEP_INTERVAL=30.0,
         WARLOG_ALLOW_SUPERUSER=False,
         JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a larger body is a 413 (JSON under /api/)
     )
     app.config.from_prefixed_env("WARLOG")  # WARLOG_DB=... -> app.config["DB"]
     for key in ("DB", "REDIS", "SWEEP_INTERVAL", "REFUSED_LIMIT", "ALLOW_EMBEDDED_LEDGER", "ALLOW_SUPERUSER"):

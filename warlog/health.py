@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 from flask import Flask, Response, current_app, jsonify, request
 
@@ -37,15 +37,19 @@ def beat(redis: Any, name: str) -> None:
         p.execute()
 
 
-def start_heartbeat(redis: Any, name: str, every: float = HEARTBEAT_EVERY) -> threading.Event:
-    """Beat now and every `every` seconds until the returned event is set. A beat that cannot
-    reach Redis is skipped quietly: the outage is reported by whoever needs Redis."""
+def start_heartbeat(redis: Any, name: str, every: float = HEARTBEAT_EVERY,
+                    on_beat: Callable[[], object] | None = None) -> threading.Event:
+    """Beat now and every `every` seconds until the returned event is set (calling `on_beat`
+    after each beat that lands). A beat that cannot reach Redis is skipped quietly: the outage
+    is reported by whoever needs Redis."""
     stop = threading.Event()
 
     def loop() -> None:
         while True:
             try:
                 beat(redis, name)
+                if on_beat is not None:
+                    on_beat()
             except Exception as err:
                 if not is_outage(err):
                     log.exception("heartbeat failed")

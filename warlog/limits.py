@@ -4,7 +4,7 @@ A seat whose moves the web process refuses (409: not its turn or a stale seq; 42
 may be refused WARLOG_REFUSED_LIMIT times (default 30 per minute); after that it gets 429 with
 Retry-After until the window moves on. Accepted moves never count. The counts live in memory
 in the embedded default and in Redis (WARLOG_REDIS) in a real deployment, so every web process
-shares them. If Redis is down the limiter lets requests through (the ledger still refuses).
+shares them. While Redis is down each process counts in memory until it is back.
 """
 
 from __future__ import annotations
@@ -34,8 +34,10 @@ def _refused(resp: Response) -> bool:
 
 def install(app: Flask) -> Limiter:
     redis_url = app.config.get("WARLOG_REDIS")
+    # While Redis is down the limiter counts in memory (one warning line, not a traceback per move).
     limiter = Limiter(seat_key, app=app, storage_uri=str(redis_url) if redis_url else "memory://",
-                      headers_enabled=True, swallow_errors=True, strategy="moving-window", key_prefix="warlog")
+                      headers_enabled=True, swallow_errors=True, strategy="moving-window", key_prefix="warlog",
+                      in_memory_fallback_enabled=bool(redis_url))
     limit = str(app.config.get("WARLOG_REFUSED_LIMIT") or DEFAULT_LIMIT)
     for endpoint in LIMITED_ENDPOINTS:
         view = app.view_functions[endpoint]

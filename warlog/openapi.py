@@ -10,7 +10,9 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from validators.listing import GamesQuerySchema
-from validators.requests import CreateGameSchema, JoinSchema, MoveSchema, RulingSchema
+from validators.requests import (
+    CreateGameSchema, EventsQuerySchema, JoinSchema, MoveSchema, RulingSchema, StateQuerySchema,
+)
 
 BEARER = [{"seat": []}]
 
@@ -24,14 +26,20 @@ def _resp(description: str, **extra: Any) -> dict[str, Any]:
 
 
 ERRORS = {
-    "400": _resp("bad request (not JSON, bad query)"),
+    "400": _resp("bad request: the body is not a JSON object, a query parameter is malformed, the Authorization "
+                 "header is not 'Bearer <token>', or a field holds the NUL character",
+                 properties={"error": {"type": "string"}, "fields": {"type": "object"}}),
     "401": _resp("missing Authorization: Bearer token"),
     "403": _resp("the token is not a seat (or director) of this game"),
     "404": _resp("no such game or step"),
     "409": _resp("stale expected_seq, or the game is not active", properties={"current_seq": {"type": "integer"}}),
     "422": _resp("the body does not fit its schema, or the action is malformed",
                  properties={"error": {"type": "string"}, "fields": {"type": "object"}}),
+    "429": _resp("too many refused moves from this seat (see Retry-After)", properties={"error": {"type": "string"}}),
+    "503": _resp("the ledger or the queue is unreachable just now; nothing was recorded (see Retry-After)",
+                 properties={"error": {"type": "string"}}),
 }
+ALWAYS = ("400", "503")  # any request can be malformed, and any can meet an outage (issue 14)
 
 
 @lru_cache(maxsize=1)
@@ -66,19 +74,18 @@ def openapi_document() -> dict[str, Any]:
         "/api/v1/games/{game_id}/moves": {"post": {
             "summary": "submit an action (one of GET .../actions)", "parameters": [gid], "security": BEARER,
             "requestBody": _json("Move"), "responses": {"202": _resp("accepted: seq of the submitted event"),
-                                                       **{k: ERRORS[k] for k in ERRORS}}}},
+                                                       **{k: ERRORS[k] for k in ERRORS}}}},  # 409: stale, or not this seat's turn
         "/api/v1/games/{game_id}/moves/{seq}": {"get": {
             "summary": "pending | resolved (facts, dice, rules) | rejected (reasons, rules)",
             "parameters": [gid, {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}],
             "responses": {"200": _resp("ok"), "404": ERRORS["404"]}}},
         "/api/v1/games/{game_id}/events": {"get": {
             "summary": "events after N, as the caller may see them", "parameters": [gid,
-                {"name": "after", "in": "query", "schema": {"type": "integer", "default": -1}},
-                {"name": "limit", "in": "query", "schema": {"type": "integer", "default": 1000}}],
+                {"in": "query", "schema": EventsQuerySchema}],  # limits from the schema that checks them
             "responses": {"200": _resp("ok"), **{k: ERRORS[k] for k in ("403", "404")}}}},
         "/api/v1/games/{game_id}/state": {"get": {
             "summary": "the state at step N as the caller may see it", "parameters": [gid,
-                {"name": "at", "in": "query", "schema": {"type": "integer"}}],
+                {"in": "query", "schema": StateQuerySchema}],
             "responses": {"200": _resp("ok"), **{k: ERRORS[k] for k in ("403", "404")}}}},
         "/api/v1/games/{game_id}/actions": {"get": {
             "summary": "every legal action for the caller's seat now, with the prompt and expected_seq",
@@ -86,7 +93,7 @@ def openapi_document() -> dict[str, Any]:
         "/api/v1/games/{game_id}/rulings": {"post": {
             "summary": "a director's ruling (void, adjust, award, reveal_seed)", "parameters": [gid],
             "security": BEARER, "requestBody": _json("Ruling"),
-            "responses": {"202": _resp("accepted"), **{k: ERRORS[k] for k in ("401", "403", "404", "422")}}}},
+            "responses": {"202": _resp("accepted"), **{k: ERRORS[k] for k in ("401", "403", "404", "409", "422")}}}},
         "/api/v1/games/{game_id}/export": {"get": {
             "summary": "JSON Lines export (after the end; the director at any time)", "parameters": [gid],
             "responses": {"200": {"description": "one event per line",
@@ -100,5 +107,8 @@ def openapi_document() -> dict[str, Any]:
     paths.update(players_openapi.paths())
     paths.update(tournament_paths(spec, _resp, ERRORS))  # uses the "player" scheme above
     for path, ops in paths.items():
+        for op in ops.values():
+            for code in ALWAYS:
+                op["responses"].setdefault(code, ERRORS[code])
         spec.path(path=path, operations=ops)
     return spec.to_dict()

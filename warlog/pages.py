@@ -94,11 +94,14 @@ def _service_error(err: ServiceError) -> Any:
 @pages.app_errorhandler(404)
 @pages.app_errorhandler(405)
 def _http_error(err: HTTPException) -> Any:
+    allow = {k: v for k, v in err.get_headers() if k == "Allow"}  # a 405 says what the path takes
     if request.path.startswith("/api/"):  # no API route matched: still a JSON answer
         return jsonify({"error": f"{err.name}: {request.method} {request.path} is not part of the API "
-                                 "(see /api/v1/openapi.json)"}), err.code or 404
+                                 "(see /api/v1/openapi.json)"}), err.code or 404, allow
     message = "There is no such page." if err.code == 404 else "That page does not take this kind of request."
-    return finish(Response(*error_page(err.code or 500, err.name, message)))
+    resp = finish(Response(*error_page(err.code or 500, err.name, message)))
+    resp.headers.update(allow)
+    return resp
 
 
 @pages.errorhandler(Exception)

@@ -26,13 +26,13 @@ action_like = st.fixed_dictionaries(
 
 
 @pytest.fixture
-def app(tmp_path: Any) -> Any:
-    """The conftest app with the refused-moves limit (issue 14) out of the fuzzer's way: it
-    probes what the validators refuse, and would otherwise meet 429 after 30 refusals."""
+def app(db_url: str) -> Any:
+    """The conftest app on both ledgers (issue 14: PostgreSQL refuses what SQLite takes, such
+    as NUL), with the refused-moves limit out of the fuzzer's way: it probes what the
+    validators refuse, and would otherwise meet 429 after 30 refusals."""
     from warlog.app import create_app
 
-    app = create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp_path}/warlog.sqlite3",
-                      "WARLOG_REFUSED_LIMIT": "1000000 per minute"})
+    app = create_app({"TESTING": True, "WARLOG_DB": db_url, "WARLOG_REFUSED_LIMIT": "1000000 per minute"})
     yield app
     app.extensions["warlog_sweeper_stop"].set()
     app.extensions["warlog"].store.close()

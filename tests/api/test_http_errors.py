@@ -1,0 +1,31 @@
+"""Issue 14, fuzz findings: every API error is JSON with a message, a 405 says what the path
+takes (Allow), a body over the limit is a JSON 413, and the OpenAPI document lists the 400
+and 503 answers every operation can give and the query limits of the schemas that check them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def test_405_is_json_with_allow(client: Any) -> None:
+    r = client.delete("/api/v1/catalogue")
+    assert r.status_code == 405 and r.is_json and r.get_json()["error"]
+    assert set(r.headers["Allow"].replace(" ", "").split(",")) >= {"GET"}
+    r = client.put("/api/v1/games")
+    assert r.status_code == 405 and {"GET", "POST"} <= set(r.headers["Allow"].replace(" ", "").split(","))
+
+
+def test_413_is_json(client: Any) -> None:
+    r = client.post("/api/v1/games", data=b"{" + b" " * (3 * 1024 * 1024) + b"}",
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and r.is_json and r.get_json()["error"], r.get_data()[:200]
+
+
+def test_the_document_lists_400_and_503_everywhere_and_the_query_limits(client: Any) -> None:
+    doc = client.get("/api/v1/openapi.json").get_json()
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            assert {"400", "503"} <= set(op["responses"]), (method, path)
+    params = {p["name"]: p for p in doc["paths"]["/api/v1/games/{game_id}/events"]["get"]["parameters"]}
+    assert params["limit"]["schema"]["maximum"] == 10_000 and params["after"]["schema"]["minimum"] == -1
+    assert "429" in doc["paths"]["/api/v1/games/{game_id}/moves"]["post"]["responses"]
