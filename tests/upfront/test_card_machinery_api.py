@@ -146,8 +146,10 @@ def test_a_reaction_window_makes_the_other_seat_active_and_a_standing_answer_spa
     """The attacked seat is asked in the attacker's turn (reaction window); with a secret standing
     answer "decline when strength >= 2" it is not asked for such an attack, and north never
     learns the answer itself."""
-    r = duel.play("south", {"type": "standing", "kind": "shield", "answer": "decline", "when": [["strength", ">=", 2]]})
-    assert r["status"] == "rejected"  # not south's turn: standing answers are set in one's own turn
+    r = client.post(f"/api/v1/games/{duel.id}/moves", headers=duel.auth("south"), json={
+        "action": {"type": "standing", "kind": "shield", "answer": "decline", "when": [["strength", ">=", 2]]},
+        "expected_seq": duel.info()["seq"], "idempotency_key": "early"})
+    assert r.status_code == 409  # not south's turn: standing answers are set in one's own turn
     for _ in range(40):
         acts = duel.actions("north")["actions"]
         attack = next((a for a in acts if a["type"] == "attack"), None)
