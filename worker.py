@@ -89,15 +89,14 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     from rq.serializers import JSONSerializer
     from rq.worker.base import StopRequested
 
+    from warlog.config import check_deployment, describe
     from warlog.dbrole import allowed_by_env, check_app_role
-    from warlog.health import start_heartbeat
     from warlog.extensions import start_periodic
+    from warlog.health import start_heartbeat
     from warlog.jobs import store_for
     from warlog.notify.jobs import notify_queue, periodic_tasks, use_redis
     from warlog.outage import Backoff, is_outage, quiet_pool_logs
     from warlog.queue import QUEUE_NAME, RQQueue, start_sweeper, sweep
-
-    from warlog.config import check_deployment, describe
 
     check_deployment(db, redis_url, allow_embedded or os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER", ""))
     log = logging.getLogger("warlog.worker")

@@ -22,8 +22,9 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -184,7 +185,7 @@ def figure_end_to_end(games: int, moves_per_game: int) -> None:
                 created = client.post("/api/v1/games", json={"game": GAME}).get_json()
                 assert "id" in created, created
                 gid, seats = created["id"], created["seats"]
-                for role, token in seats.items():
+                for _role, token in seats.items():
                     client.post(f"/api/v1/games/{gid}/join", json={}, headers={"Authorization": f"Bearer {token}"})
                 pick, moves = chooser(i + 1), 0
                 while moves < moves_per_game:

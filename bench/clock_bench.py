@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +40,7 @@ PG_URL = os.environ.get("WARLOG_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:
 
 class Jump:
     def __init__(self) -> None:
-        self.at = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+        self.at = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.at

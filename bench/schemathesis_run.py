@@ -29,7 +29,9 @@ def main() -> int:
     from schemathesis import GenerationMode
     from schemathesis.checks import not_a_server_error
     from schemathesis.specs.openapi.checks import (
-        content_type_conformance, response_schema_conformance, status_code_conformance,
+        content_type_conformance,
+        response_schema_conformance,
+        status_code_conformance,
     )
 
     from tests.support.dice_duel import install
@@ -46,7 +48,7 @@ def main() -> int:
     app = create_app({"WARLOG_DB": url, "WARLOG_SWEEP_INTERVAL": 3600.0, "WARLOG_REFUSED_LIMIT": "1000000 per minute"})
     client = app.test_client()
     created = client.post("/api/v1/games", json={"game": "dice-duel"}).get_json()
-    for seat, token in created["seats"].items():
+    for _seat, token in created["seats"].items():
         client.post(f"/api/v1/games/{created['id']}/join", json={}, headers={"Authorization": f"Bearer {token}"})
     schema = schemathesis.openapi.from_dict(openapi_document())
     checks = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]

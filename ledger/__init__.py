@@ -2,7 +2,14 @@
 
 from ledger.events import ChainError, Event, NewEvent, check_chain
 from ledger.store import (
-    Conflict, DuplicateKey, EventStore, GameExists, GameSummary, LedgerError, LockTimeout, SummaryUpdate,
+    Conflict,
+    DuplicateKey,
+    EventStore,
+    GameExists,
+    GameSummary,
+    LedgerError,
+    LockTimeout,
+    SummaryUpdate,
     open_store,
 )
 

@@ -45,7 +45,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ledger.canonical import canonical_bytes, sha256_hex
 

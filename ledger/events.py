@@ -7,9 +7,10 @@ game (seq 0) chains to GENESIS_HASH. Anyone holding an export can recompute the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Iterable
+from datetime import UTC, datetime
+from typing import Any
 
 from ledger.canonical import GENESIS_HASH, canonical_bytes, sha256_hex
 
@@ -40,7 +41,7 @@ DIRECTOR = "director"  # the seat name a director's rulings are recorded under
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ class Event:
         return out
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> "Event":
+    def from_json(cls, doc: dict[str, Any]) -> Event:
         expected = {"game_id", "seq", "type", "seat", "payload", "recorded_at", "prev_hash", "hash"}
         if not isinstance(doc, dict) or set(doc) != expected:
             got = sorted(doc) if isinstance(doc, dict) else type(doc).__name__

@@ -11,7 +11,7 @@ which also splits at characters such as U+2028 that canonical JSON leaves unesca
 from __future__ import annotations
 
 import json
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from ledger.canonical import canonical_bytes
 from ledger.events import EVENT_TYPES, Event

@@ -9,7 +9,8 @@ history never depends on today's rules code: the fold only applies recorded patc
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import jsonpatch
 

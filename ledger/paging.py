@@ -45,7 +45,7 @@ class Page:
 
 
 def encode(pos: Position) -> str:
-    raw = f"{pos.created_at}\n{pos.game_id}".encode("utf-8")
+    raw = f"{pos.created_at}\n{pos.game_id}".encode()
     return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
 

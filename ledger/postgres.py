@@ -16,8 +16,9 @@ import logging
 import os
 import re
 import time
+from collections.abc import Iterator
+from typing import Any
 from urllib.parse import quote
-from typing import Iterator
 
 import psycopg
 from psycopg import errors, sql
@@ -25,16 +26,30 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
 from ledger import projection
+from ledger.canonical import GENESIS_HASH
+from ledger.events import Event, NewEvent, seal, utc_now
 from ledger.migrations import VERSION_TABLE, Migration, apply
 from ledger.migrations.postgres import MIGRATIONS
 from ledger.migrations.services import tables as service_tables
-from ledger.canonical import GENESIS_HASH
-from ledger.events import Event, NewEvent, seal, utc_now
 from ledger.sqlstore import (
-    EVENT_COLUMNS, GAME_COLUMNS, SqlEventStore, event_row, row_event, row_summary, summary_row,
+    EVENT_COLUMNS,
+    GAME_COLUMNS,
+    SqlEventStore,
+    event_row,
+    row_event,
+    row_summary,
+    summary_row,
+)
+from ledger.store import (
+    Conflict,
+    DuplicateKey,
+    GameExists,
+    GameSummary,
+    LedgerError,
+    LockTimeout,
+    SummaryUpdate,
 )
 from ledger.urls import mask_url
-from ledger.store import Conflict, DuplicateKey, GameExists, GameSummary, LockTimeout, SummaryUpdate
 
 log = logging.getLogger("warlog.ledger")
 POOL_MAX = 8
@@ -59,7 +74,7 @@ APP_GRANTS = [
 ]
 
 
-def conn_role_exists(store: "PostgresStore", role: str) -> bool:
+def conn_role_exists(store: PostgresStore, role: str) -> bool:
     with store._conn() as conn:
         return conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone() is not None
 
@@ -71,6 +86,13 @@ def schema_from_url(url: str) -> str | None:
     return match.group(1).strip("\"'") if match else None
 
 
+def _first(row: tuple[Any, ...] | None) -> Any:
+    """The first column of a row that a query always returns (an aggregate, a catalogue look-up)."""
+    if row is None:
+        raise LedgerError("the database returned no row where one was certain")
+    return row[0]
+
+
 def _locked(row: tuple[object, ...] | None) -> bool:
     """pg_try_advisory_lock's answer (one boolean column)."""
     return bool(row and row[0])
@@ -78,7 +100,7 @@ def _locked(row: tuple[object, ...] | None) -> bool:
 
 def lock_key(schema: str, game_id: str) -> int:
     """A stable signed 64-bit advisory-lock key for a game in a schema."""
-    digest = hashlib.sha256(f"{schema}/{game_id}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"{schema}/{game_id}".encode()).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
@@ -157,9 +179,9 @@ class PostgresStore(SqlEventStore):
                 conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(self.schema)))
             conn.execute(self._set_path)
             conn.execute(VERSION_TABLE)
-            current = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+            current = _first(conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone())
             quoted = sql.Identifier(self.schema).as_string(conn)
-            applied = apply(lambda text, args: conn.execute(text, args or None),  # type: ignore[arg-type]
+            applied = apply(lambda text, args: conn.execute(text, args or None),
                             MIGRATIONS, current, quoted, utc_now(), "%s")
         if applied:
             log.info("ledger schema %s upgraded to version %d", self.schema, applied[-1])
@@ -177,7 +199,7 @@ class PostgresStore(SqlEventStore):
 
     def is_superuser(self) -> bool:
         with self._conn() as conn:
-            return bool(conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0])
+            return bool(_first(conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()))
 
     def owns_events(self) -> bool:
         """Whether the connected role owns (or is a member of the owner of) the events table."""

@@ -9,10 +9,19 @@ A writer's SummaryUpdate, applied after the fold, overrides status and active se
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterable
+from collections.abc import Iterable
 
 from ledger.events import (
-    GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SEED_COMMITTED, SUBMITTED, Event, NewEvent, check_chain,
+    GAME_CREATED,
+    GAME_ENDED,
+    GAME_STARTED,
+    REJECTED,
+    RESOLVED,
+    SEED_COMMITTED,
+    SUBMITTED,
+    Event,
+    NewEvent,
+    check_chain,
 )
 from ledger.store import GameSummary, SummaryUpdate
 

@@ -16,15 +16,20 @@ import os
 import sqlite3
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 from ledger import projection
-from ledger.migrations import VERSION_TABLE, Migration, apply
-from ledger.migrations.sqlite import MIGRATIONS
 from ledger.canonical import GENESIS_HASH
 from ledger.events import Event, NewEvent, seal, utc_now
+from ledger.migrations import VERSION_TABLE, Migration, apply
+from ledger.migrations.sqlite import MIGRATIONS
 from ledger.sqlstore import (
-    EVENT_COLUMNS, GAME_COLUMNS, SqlEventStore, event_row, row_event, summary_row,
+    EVENT_COLUMNS,
+    GAME_COLUMNS,
+    SqlEventStore,
+    event_row,
+    row_event,
+    summary_row,
 )
 from ledger.store import Conflict, DuplicateKey, GameExists, GameSummary, LockTimeout, SummaryUpdate
 

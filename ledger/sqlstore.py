@@ -8,7 +8,8 @@ from __future__ import annotations
 import contextlib
 import json
 from abc import abstractmethod
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ledger import paging
 from ledger.canonical import canonical_bytes

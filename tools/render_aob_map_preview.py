@@ -70,7 +70,7 @@ def render(doc: dict, overlay: bool, oob: dict | None, view: str | None = None) 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{W:.0f}" height="{Hh:.0f}" {box} '
         f'font-family="DejaVu Sans, sans-serif">',
-        f'<rect width="100%" height="100%" fill="white"/>',
+        '<rect width="100%" height="100%" fill="white"/>',
     ]
     # hexes
     for lab in grid.labels():
@@ -134,7 +134,7 @@ def render(doc: dict, overlay: bool, oob: dict | None, view: str | None = None) 
         elif h["name"]:
             out.append(f'<text x="{cx:.1f}" y="{cy + 11:.1f}" font-size="6" font-style="italic" '
                        f'fill="#333" text-anchor="middle">{escape(h["name"][:22])}</text>')
-    for obj, lab in doc["objectives"].items():
+    for _obj, lab in doc["objectives"].items():
         cx, cy = centre(grid, lab)
         out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{S * 0.8:.1f}" fill="none" stroke="#d00" '
                    f'stroke-width="2.5"/>')

@@ -26,9 +26,10 @@ import math
 import re
 import sys
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
@@ -825,7 +826,6 @@ def build_iron_triangle() -> dict[str, Any]:
     G = b.geo
 
     # -- terrain by centre point ------------------------------------------------------------------
-    tri = b.poly(areas["iron_triangle"]["points"])
     for lab in IT_GRID.labels():
         p = b.xy(lab)
         for aid in ("thanh_dien_forest", "ho_bo_woods", "boi_loi_woods", "iron_triangle"):

@@ -58,7 +58,7 @@ def overlay(kind: str) -> list[str]:
     """The fact sheet's rivers, roads and places drawn thin and dashed over the hexes, to judge how
     well the hex approximation follows the geography (the generator's own projection)."""
     sys.path.insert(0, str(REPO / "tools"))
-    import vb_author_maps as vam   # noqa: E402
+    import vb_author_maps as vam  # noqa: E402
 
     proj_fn, geo_name = vam.PROJECTIONS[kind]
     proj = proj_fn()

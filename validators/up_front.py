@@ -29,7 +29,7 @@ def _schema(name: str, **extra: fields.Field) -> type[Schema]:  # type: ignore[t
 
 
 MODES = ("forward", "backward", "sideways")
-SCHEMAS: dict[str, type[Schema]] = {  # type: ignore[type-arg]
+SCHEMAS: dict[str, type[Schema]] = {
     "place": _schema("place", card=_card(), side=fields.String(required=True, validate=validate.Length(1, 32)),
                      group=_letter()),
     "draw_altitude": _schema("draw_altitude", count=fields.Integer(required=True, strict=True,

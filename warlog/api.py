@@ -9,10 +9,15 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
 from rules import all_games
-from validators.requests import (
-    CreateGameSchema, EventsQuerySchema, JoinSchema, MoveSchema, RulingSchema, StateQuerySchema,
-)
 from validators.listing import GamesQuerySchema
+from validators.requests import (
+    CreateGameSchema,
+    EventsQuerySchema,
+    JoinSchema,
+    MoveSchema,
+    RulingSchema,
+    StateQuerySchema,
+)
 from warlog.listing import game_json, games_page, next_query
 from warlog.openapi import openapi_document
 from warlog.outage import is_outage, unavailable

@@ -8,15 +8,25 @@ seats they are addressed to."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from markupsafe import Markup
 
 from ledger.dice import derive_die
 from ledger.events import (
-    DIRECTOR, GAME_CREATED, GAME_STARTED, REJECTED, RESOLVED, SEED_COMMITTED, SEED_REVEALED, SUBMITTED, ChainError,
-    Event, check_chain,
+    DIRECTOR,
+    GAME_CREATED,
+    GAME_STARTED,
+    REJECTED,
+    RESOLVED,
+    SEED_COMMITTED,
+    SEED_REVEALED,
+    SUBMITTED,
+    ChainError,
+    Event,
+    check_chain,
 )
 from warlog.render.hexmap import el, num, text
 from warlog.stats import FaceTest, face_test

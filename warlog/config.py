@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import difflib
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ledger.store import sqlite_path
 from ledger.urls import mask_url

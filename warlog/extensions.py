@@ -19,9 +19,10 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from flask import Flask
 
@@ -45,7 +46,7 @@ class Settings:
     allow_private_webhooks: bool = False
 
     @classmethod
-    def from_mapping(cls, conf: Mapping[str, Any]) -> "Settings":
+    def from_mapping(cls, conf: Mapping[str, Any]) -> Settings:
         def get(name: str) -> Any:
             return conf.get("WARLOG_" + name, conf.get(name))
 
@@ -54,7 +55,7 @@ class Settings:
                    allow_private_webhooks=str(get("WEBHOOK_ALLOW_PRIVATE") or "").lower() in ("1", "true", "yes"))
 
     @classmethod
-    def from_env(cls) -> "Settings":
+    def from_env(cls) -> Settings:
         return cls.from_mapping(os.environ)
 
 
@@ -137,7 +138,6 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
     from warlog.notify.web import init_app as init_notify_web
     from warlog.players.web import init_app as init_players_web
     from warlog.queue import InlineQueue
-
     from warlog.resolver import Judged
 
     settings = Settings.from_mapping(app.config)

@@ -11,7 +11,12 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 
 from validators.listing import GamesQuerySchema
 from validators.requests import (
-    CreateGameSchema, EventsQuerySchema, JoinSchema, MoveSchema, RulingSchema, StateQuerySchema,
+    CreateGameSchema,
+    EventsQuerySchema,
+    JoinSchema,
+    MoveSchema,
+    RulingSchema,
+    StateQuerySchema,
 )
 
 BEARER = [{"seat": []}]

@@ -86,9 +86,8 @@ LEDGER = Outage("the ledger", logging.getLogger("warlog.ledger"))
 
 def unavailable(err: BaseException) -> tuple[object, int, dict[str, str]]:
     """The web answer while a service is down: 503, Retry-After, one log line per outage."""
-    from flask import jsonify, request
-
     import redis.exceptions
+    from flask import jsonify, request
 
     if isinstance(err, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)):
         what = "the queue (Redis)"

@@ -24,11 +24,21 @@ from rules.core.game import Game
 from warlog import audit as audit_mod
 from warlog import replay as rp
 from warlog import share
-from warlog.pageutil import (
-    PageError, check_csrf, csrf_token, error_page, finish, forget_seat_cookie, seat_cookies, seat_token, service,
-    set_seat_cookie, viewer_for, wants_json,
-)
 from warlog.listing import games_page, next_query
+from warlog.pageutil import (
+    PageError,
+    check_csrf,
+    csrf_token,
+    error_page,
+    finish,
+    forget_seat_cookie,
+    seat_cookies,
+    seat_token,
+    service,
+    set_seat_cookie,
+    viewer_for,
+    wants_json,
+)
 from warlog.planner import PlanError, reach
 from warlog.render import Scene, TextRenderer, renderer_for
 from warlog.service import SPECTATOR, ServiceError, Viewer, redact, redact_payload

@@ -11,8 +11,9 @@ through the ledger like any other move.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from rules.core.dice import fixed_dice
 from rules.core.game import Game, IllegalAction

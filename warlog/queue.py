@@ -13,8 +13,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable
 
 from ledger.store import EventStore
 from ledger.urls import mask_url

@@ -10,7 +10,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.events import (
-    DIRECTOR, GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SEED_COMMITTED, SEED_REVEALED,
+    DIRECTOR,
+    GAME_CREATED,
+    GAME_ENDED,
+    GAME_STARTED,
+    REJECTED,
+    RESOLVED,
+    SEAT_JOINED,
+    SEED_COMMITTED,
+    SEED_REVEALED,
     SUBMITTED,
 )
 from rules.core.game import Game

@@ -11,13 +11,19 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ledger.dice import (
-    DerivedDice, ForcedThenDerived, commitment, derive_blind, dice_stream_of, new_seed, seed_in_force,
+    DerivedDice,
+    ForcedThenDerived,
+    commitment,
+    derive_blind,
+    dice_stream_of,
+    new_seed,
+    seed_in_force,
 )
-from ledger.events import DIRECTOR, GAME_ENDED, RESOLVED, SEED_REVEALED, SUBMITTED, Event, NewEvent
+from ledger.events import DIRECTOR, GAME_ENDED, RESOLVED, SUBMITTED, Event, NewEvent
 from ledger.store import Conflict, EventStore, SummaryUpdate
 from rules import game_of
 from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of

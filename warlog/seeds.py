@@ -8,8 +8,9 @@ commit a fresh seed first."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from cachetools import LRUCache
 

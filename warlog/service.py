@@ -12,15 +12,31 @@ import hashlib
 import hmac
 import logging
 import secrets
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ledger.canonical import state_hash
 from ledger.dice import (
-    SCHEME, DerivedDice, commitment, derive_blind, dice_stream_of, entropy_digest, new_seed, seed_in_force,
+    SCHEME,
+    DerivedDice,
+    commitment,
+    derive_blind,
+    dice_stream_of,
+    entropy_digest,
+    new_seed,
+    seed_in_force,
 )
 from ledger.events import (
-    DIRECTOR, GAME_CREATED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SEED_REVEALED, SUBMITTED, Event,
+    DIRECTOR,
+    GAME_CREATED,
+    GAME_STARTED,
+    REJECTED,
+    RESOLVED,
+    SEAT_JOINED,
+    SEED_REVEALED,
+    SUBMITTED,
+    Event,
     NewEvent,
 )
 from ledger.export import export_lines

@@ -15,9 +15,10 @@ import hashlib
 import re
 import secrets
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
 from ledger.store import EventStore
 
@@ -25,16 +26,16 @@ Clock = Callable[[], datetime]
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def iso(moment: datetime) -> str:
     """UTC, second precision, sortable as text: '2026-11-24T06:00:00Z'."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def parse_iso(text: str) -> datetime:
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
 
 
 def sha256_hex(secret: str) -> str:
@@ -74,7 +75,7 @@ class SqlDb:
         return text.replace("?", "%s") if self.dialect == "postgresql" else text
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator["Tx"]:
+    def transaction(self) -> Iterator[Tx]:
         """One committed transaction (BEGIN IMMEDIATE on SQLite: writers queue)."""
         with self.store._write() as conn:  # type: ignore[attr-defined]
             yield Tx(conn, self._sql)

@@ -12,8 +12,9 @@ Migration 1 is the schema as it was before versions were recorded (every stateme
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ledger.store import LedgerError
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ledger.migrations import Migration
-from ledger.migrations.services import SERVICES
 from ledger.migrations.postgres import PAGING_INDEXES
+from ledger.migrations.services import SERVICES
 
 INITIAL = [
     """CREATE TABLE IF NOT EXISTS events (

@@ -8,16 +8,25 @@ next pending battle; pursuit battles are fought first, in the order they arose.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from rules.core.dice import DiceSource
-from rules.core.game import Action, Fact, IllegalAction, State
 from rules.assault_on_belgium import air, combat, tank_battle
 from rules.assault_on_belgium.board import (
-    ATTACKER, DEFENDER, aircraft, battle, fact, land_units, name, side_adj, side_name,
+    ATTACKER,
+    DEFENDER,
+    aircraft,
+    battle,
+    fact,
+    land_units,
+    name,
+    side_adj,
+    side_name,
 )
 from rules.assault_on_belgium.data import World
 from rules.assault_on_belgium.terrain import ignores_retreat
+from rules.core.dice import DiceSource
+from rules.core.game import Action, Fact, IllegalAction, State
 
 MAX_ROUNDS = 200  # every LCT cell inflicts a hit, so a battle ends long before this
 

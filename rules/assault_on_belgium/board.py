@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import Fact, IllegalAction, State
 from rules.assault_on_belgium.data import SIDE_NAME, World
+from rules.core.game import Fact, IllegalAction, State
 
 ATTACKER = "germany"  # Germany always has the initiative and attacks (AoB 0, memo 2)
 DEFENDER = "belgium"

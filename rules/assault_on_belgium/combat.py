@@ -8,15 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.dice import DiceSource
-from rules.core.game import Fact, IllegalAction, State
 from rules.assault_on_belgium.board import (
-    ATTACKER, DEFENDER, aircraft, battle_at, enterable_country, fact, land_units, name, other,
+    ATTACKER,
+    DEFENDER,
+    aircraft,
+    battle_at,
+    enterable_country,
+    fact,
+    land_units,
+    name,
+    other,
 )
 from rules.assault_on_belgium.data import World
 from rules.assault_on_belgium.tables import LandResult, land_result
 from rules.assault_on_belgium.terrain import Modified, attack_strength, bomber_support, defense_strength
-
+from rules.core.dice import DiceSource
+from rules.core.game import Fact, IllegalAction, State
 
 # -- hits ------------------------------------------------------------------------------------
 

@@ -8,10 +8,11 @@ tests build small synthetic ones from dicts. `load_world()` reads the package da
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 
 from rules.core.hexgrid import HexGrid, hexside
 

@@ -8,14 +8,14 @@ only possible action would be to end it is skipped, with a fact saying so.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
-from rules.core.dice import DiceSource
-from rules.core.game import Action, Fact, IllegalAction, State
 from rules.assault_on_belgium import air, battle_flow, movement, placement
 from rules.assault_on_belgium.board import ATTACKER, DEFENDER, battle_hexes, fact, land_units
 from rules.assault_on_belgium.data import World
+from rules.core.dice import DiceSource
+from rules.core.game import Action, Fact, IllegalAction, State
 
 
 @dataclass(frozen=True)

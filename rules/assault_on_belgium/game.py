@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.dice import DiceSource
-from rules.core.game import Action, Applied, Fact, Game, IllegalAction, InvalidState, OptionSpec, Outcome, Scenario, State
 from rules.assault_on_belgium import battle_flow, flow, schema
 from rules.assault_on_belgium.board import ATTACKER, DEFENDER, land_units
 from rules.assault_on_belgium.data import World, load_world
+from rules.core.dice import DiceSource
+from rules.core.game import (
+    Action,
+    Applied,
+    Fact,
+    Game,
+    IllegalAction,
+    InvalidState,
+    OptionSpec,
+    Outcome,
+    Scenario,
+    State,
+)
 
 SCENARIO = "may-1940"
 ROLES = ("germany", "belgium")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rules.core.game import Action, Fact, IllegalAction, State
 from rules.assault_on_belgium.board import fact, land_units, name, side_adj, side_name
 from rules.assault_on_belgium.data import HOME, World
+from rules.core.game import Action, Fact, IllegalAction, State
 
 COUNTRY_NAME = {"BE": "Belgium", "DE": "Germany"}
 RULE = {"belgium": "AoB 2.1", "germany": "AoB 2.2"}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.shapes import check_shape
-from rules.core.game import Action, IllegalAction, InvalidState, State
 from rules.assault_on_belgium.data import World
+from rules.core.game import Action, InvalidState, State
+from rules.core.shapes import check_shape
 
 # action type -> {field: python type}; every field is required except move's tank_battle.
 ACTIONS: dict[str, dict[str, type]] = {

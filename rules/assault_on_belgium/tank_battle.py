@@ -13,14 +13,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import Action, Fact, IllegalAction, State
 from rules.assault_on_belgium.board import (
-    ATTACKER, DEFENDER, aircraft, battle_at, enterable_country, fact, land_units, name,
+    ATTACKER,
+    DEFENDER,
+    aircraft,
+    battle_at,
+    enterable_country,
+    fact,
+    land_units,
+    name,
 )
 from rules.assault_on_belgium.data import World
 from rules.assault_on_belgium.movement import new_battle
 from rules.assault_on_belgium.tables import TANK_BATTLE_COST
 from rules.assault_on_belgium.terrain import move_cost
+from rules.core.game import Action, Fact, IllegalAction, State
 
 PURSUIT_STACK = 5  # AoB 15.3
 

@@ -32,8 +32,9 @@ All functions change the deck dict they are given (the game has already copied i
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from rules.core.chits import draw as draw_chit
 from rules.core.dice import DiceSource

@@ -43,7 +43,7 @@ class DiceExhausted(RuntimeError):
 class RecordingDice:
     """Wraps a die function `(index, faces) -> value` and records every roll."""
 
-    draw: "DieFunction"
+    draw: DieFunction
     rolls: list[Roll] = field(default_factory=list)
 
     def roll(self, faces: int, purpose: str, secret: bool = False) -> int:

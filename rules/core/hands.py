@@ -16,7 +16,8 @@ replay with every card id of the opponent's hand.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rules.core import deck as decks
 from rules.core.dice import DiceSource

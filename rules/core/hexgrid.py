@@ -7,8 +7,8 @@ Directions are numbered clockwise from the north hexside: 0 N, 1 NE, 2 SE, 3 S, 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 Axial = tuple[int, int]
 

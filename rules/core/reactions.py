@@ -29,7 +29,8 @@ seat is asked. The answers live in `state["standing"][seat]` and only their owne
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rules.core.game import IllegalAction
 

@@ -4,7 +4,8 @@ The API's marshmallow schemas say the same thing first; this is the rules' own g
 
 from __future__ import annotations
 
-from typing import Any, Collection, Mapping
+from collections.abc import Collection, Mapping
+from typing import Any
 
 from rules.core.game import Action, IllegalAction
 

@@ -13,12 +13,26 @@ from rules.core.chits import draw, put_back
 from rules.core.dice import DiceSource
 from rules.core.game import Fact, State
 from rules.green_beret_vietnam.board import (
-    DIRS, at, camp_at, capacity_at, fact, gb_fp, items_at, leaders_at, name, names, teams_at,
+    DIRS,
+    at,
+    camp_at,
+    capacity_at,
+    fact,
+    gb_fp,
+    items_at,
+    leaders_at,
+    name,
+    names,
+    teams_at,
     usable_items,
 )
 from rules.green_beret_vietnam.data import World
 from rules.green_beret_vietnam.effects import (
-    destroy_camp, eliminate_items, eliminate_leader, eliminate_team, remove_enemy,
+    destroy_camp,
+    eliminate_items,
+    eliminate_leader,
+    eliminate_team,
+    remove_enemy,
 )
 
 Task = dict[str, Any]

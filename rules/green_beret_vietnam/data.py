@@ -8,10 +8,11 @@ small synthetic ones. `load_world()` reads the package's own data.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 
 from rules.core.hexgrid import HexGrid
 

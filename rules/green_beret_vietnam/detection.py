@@ -7,7 +7,14 @@ from typing import Any
 from rules.core.dice import DiceSource
 from rules.core.game import Fact, State
 from rules.green_beret_vietnam.board import (
-    camp_at, camps, fact, items_at, leaders_at, names, noise_total, teams_at,
+    camp_at,
+    camps,
+    fact,
+    items_at,
+    leaders_at,
+    names,
+    noise_total,
+    teams_at,
 )
 from rules.green_beret_vietnam.data import World
 from rules.green_beret_vietnam.effects import eliminate_items, enemies_go_home

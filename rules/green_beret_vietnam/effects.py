@@ -8,7 +8,15 @@ from __future__ import annotations
 from rules.core.chits import put_back
 from rules.core.game import Fact, State
 from rules.green_beret_vietnam.board import (
-    camp_at, detected_targets, fact, items_at, leaders_at, name, names, teams, teams_at,
+    camp_at,
+    detected_targets,
+    fact,
+    items_at,
+    leaders_at,
+    name,
+    names,
+    teams,
+    teams_at,
 )
 from rules.green_beret_vietnam.data import World
 

@@ -14,7 +14,13 @@ from rules.core.chits import draw, put_back
 from rules.core.dice import DiceSource
 from rules.core.game import Fact, State
 from rules.green_beret_vietnam.board import (
-    DIRS, camp_hexes, detected_targets, fact, name, team_hexes, walk_wrapped,
+    DIRS,
+    camp_hexes,
+    detected_targets,
+    fact,
+    name,
+    team_hexes,
+    walk_wrapped,
 )
 from rules.green_beret_vietnam.data import World
 from rules.green_beret_vietnam.effects import enemy_enters, place_enemy

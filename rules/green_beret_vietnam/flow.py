@@ -10,13 +10,20 @@ every enemy goes home) and T2 (no team left: defeat).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction, State
 from rules.green_beret_vietnam import combat, detection, enemy, missions, movement, procurement
 from rules.green_beret_vietnam.board import (
-    enemies_at, fact, items_at, name, net_score, teams, teams_at,
+    enemies_at,
+    fact,
+    items_at,
+    name,
+    net_score,
+    teams,
+    teams_at,
 )
 from rules.green_beret_vietnam.data import World
 from rules.green_beret_vietnam.effects import clear_detection_in_camps, enemies_go_home

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.shapes import check_shape
 from rules.core.game import Action, InvalidState
+from rules.core.shapes import check_shape
 from rules.green_beret_vietnam.data import World
 
 # action type -> {field: python type}; every field is required except the `pbr` flag.

@@ -16,7 +16,7 @@ points: the hexes met are the same in both directions (reciprocity, LnL 10.0).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 Cube = tuple[int, int, int]
 
@@ -63,12 +63,12 @@ class Board:
     def hexes(self) -> list[str]:
         return list(self._hexes())
 
-    @lru_cache(maxsize=None)
+    @cache  # noqa: B019  (one board per loaded world)
     def _hexes(self) -> tuple[str, ...]:
         return tuple(self.hex_id(c, r) for c in range(self.cols) for r in range(1, self.rows + 1))
 
     # -- cube coordinates -----------------------------------------------------------
-    @lru_cache(maxsize=4096)
+    @lru_cache(maxsize=4096)  # noqa: B019  (bounded; one board per loaded world)
     def cube(self, hex_id: str) -> Cube:
         """Columns with an even 0-based index (A, C, ...) are shoved half a hex down."""
         col, row = self.parse(hex_id)
@@ -96,14 +96,14 @@ class Board:
     def neighbours(self, hex_id: str) -> list[str]:
         return list(self._neighbours(hex_id))
 
-    @lru_cache(maxsize=4096)
+    @lru_cache(maxsize=4096)  # noqa: B019  (bounded; one board per loaded world)
     def _neighbours(self, hex_id: str) -> tuple[str, ...]:
         return tuple(n for d in range(6) if (n := self.neighbour(hex_id, d)) is not None)
 
     def adjacent(self, a: str, b: str) -> bool:
         return self.distance(a, b) == 1
 
-    @lru_cache(maxsize=65536)
+    @lru_cache(maxsize=65536)  # noqa: B019  (bounded; one board per loaded world)
     def distance(self, a: str, b: str) -> int:
         return cube_distance(self.cube(a), self.cube(b))
 

@@ -20,8 +20,9 @@ Readings (docs/games/lock-n-load.md, digest A4, A26):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from rules.lock_n_load.data import World
 from rules.lock_n_load.geometry import hexside

@@ -116,7 +116,7 @@ def fight(s: State, w: World, hex_id: str, attacker: str, dice: DiceSource, fact
         for u in a_targets:
             eliminate(s, w, u, facts, "melee")
     if ok_d:
-        for u in d_targets:
+        for u in d_targets or []:
             eliminate(s, w, u, facts, "melee")
     settle(s, w, hex_id, facts)
 

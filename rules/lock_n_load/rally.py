@@ -181,6 +181,8 @@ def perform(s: State, w: World, side: str, a: Action, dice: DiceSource, facts: l
         u = a["unit"]
         r = s["units"][u]
         half = U.kind(s, w, u).reduces_to
+        if half is None:  # split is listed only for a squad that has a half squad (LnL 3.0)
+            raise IllegalAction(f"{u} cannot split", "LnL 3.0")
         new = f"{u}-2"
         n = 2
         while new in s["units"]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rules.core.game import Action, IllegalAction, InvalidState
 from rules.core.shapes import check_shape
@@ -38,7 +38,7 @@ def check_action_shape(action: Any) -> Action:
     check_shape(action, ACTIONS)
     if action["type"] == "melee_targets" and not all(isinstance(u, str) for u in action["units"]):
         raise IllegalAction("melee_targets takes a list of unit ids", "LnL 8.0")
-    return action
+    return cast(Action, action)
 
 
 def explain(s: dict[str, Any], w: World, action: Action) -> IllegalAction:

@@ -52,7 +52,7 @@ def lm(s: State, w: World, uid: str) -> int:
     k = kind(s, w, uid)
     if k.cls != "leader" or r["shaken"]:
         return 0
-    return max(0, k.lm - r["wounds"])
+    return max(0, k.lm - int(r["wounds"]))
 
 
 def is_go(s: State, uid: str) -> bool:

@@ -11,7 +11,18 @@ from typing import Any
 from rules.core import deck as decks
 from rules.core import reactions
 from rules.core.dice import DiceSource
-from rules.core.game import Action, Applied, Fact, Game, IllegalAction, InvalidState, OptionSpec, Outcome, Scenario, State
+from rules.core.game import (
+    Action,
+    Applied,
+    Fact,
+    Game,
+    IllegalAction,
+    InvalidState,
+    OptionSpec,
+    Outcome,
+    Scenario,
+    State,
+)
 from rules.core.hands import fill, hands_view
 from rules.up_front import altitude as alt
 from rules.up_front import fire, prepare, react, reinforce, turn

@@ -22,8 +22,8 @@ from rules.core.hands import take
 from rules.up_front import altitude as alt
 from rules.up_front import fire
 from rules.up_front.data import World
-from rules.up_front.occupy import occupy
 from rules.up_front.geometry import level_of
+from rules.up_front.occupy import occupy
 from rules.up_front.table import Group, State, group
 
 KINDS = ("concealment", "terrain", "mine_altitude")

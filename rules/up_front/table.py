@@ -17,12 +17,12 @@ Group = dict[str, Any]
 
 def other(s: State, seat: str) -> str:
     a, b = s["roles"]
-    return b if seat == a else a
+    return str(b if seat == a else a)
 
 
 def group(s: State, seat: str, letter: str) -> Group:
     try:
-        return s["groups"][seat][letter]
+        return s["groups"][seat][letter]  # type: ignore[no-any-return]
     except KeyError:
         from rules.core.game import IllegalAction
         raise IllegalAction(f"{seat} has no group {letter}", "UF C.3") from None
@@ -95,6 +95,6 @@ def mountain_mover(s: State, w: World, seat: str, g: Group) -> bool:
     def able(m: str) -> bool:
         spec = w.soldiers[m]
         if spec["partisan"]:
-            return s["scenario"] == "I"
+            return bool(s["scenario"] == "I")
         return bool(spec["elite"]) and seat in s["mountain_troops"]
     return all(able(m) for m in men)

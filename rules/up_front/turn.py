@@ -14,11 +14,19 @@ from rules.core.game import Fact, IllegalAction
 from rules.core.hands import take
 from rules.up_front import altitude as alt
 from rules.up_front import fire, react
-from rules.up_front.occupy import occupy
 from rules.up_front.data import World
 from rules.up_front.geometry import adjacent
+from rules.up_front.occupy import occupy
 from rules.up_front.table import (
-    Group, State, group, in_cover, nonfunctional, other, present, terrain_key, unpinned,
+    Group,
+    State,
+    group,
+    in_cover,
+    nonfunctional,
+    other,
+    present,
+    terrain_key,
+    unpinned,
 )
 
 MODES = ("forward", "backward", "sideways")
@@ -241,7 +249,7 @@ def infiltrate(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSourc
     s["acted"].append(a["group"])
     bonus = int(w.tables["fire"]["close_combat_bonus"])
     cards = []
-    for who in (seat, foe):
+    for _who in (seat, foe):
         drawn = decks.draw_for_random(s["deck"], dice, "a card drawn for close combat")
         fire.note_reshuffle(s, drawn, facts)
         cards.append(drawn.card)
@@ -332,7 +340,7 @@ def score(s: State, w: World, seat: str) -> tuple[int, list[str]]:
     """Victory points (UF C.6: 2 per enemy man killed, 1 per routed; CORE 10 objective)."""
     vp, why = 0, []
     v = w.tables["victory"]
-    for m, rec in s["men"].items():
+    for _m, rec in s["men"].items():
         if rec["seat"] != seat and rec["status"] in ("kia", "routed"):
             vp += int(v[rec["status"]])
     why.append(f"casualties {vp}")

@@ -8,13 +8,23 @@ A phase in which the phasing player has nothing to do but end it is passed for h
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rules.core.dice import DiceSource
-from rules.core.game import Action, Fact, IllegalAction
-from rules.vietnam_battles import (bridges, combat, engineers, hidden, iron, iron_setup, movement, results, setup_vc,
-                                   transport)
-from rules.vietnam_battles.board import other
+from rules.core.game import Action, Fact
+from rules.vietnam_battles import (
+    bridges,
+    combat,
+    engineers,
+    hidden,
+    iron,
+    iron_setup,
+    movement,
+    results,
+    setup_vc,
+    transport,
+)
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.support import draw_hands, return_all
 

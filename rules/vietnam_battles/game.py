@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
-from rules.vietnam_battles import flow, hidden, schema, scenarios
+from rules.vietnam_battles import flow, hidden, scenarios, schema
 from rules.vietnam_battles.data import World
 
 ROLES = ("us", "vc")

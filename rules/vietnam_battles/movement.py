@@ -11,8 +11,15 @@ from typing import Any
 
 from rules.core.game import Fact, IllegalAction
 from rules.core.hexgrid import hexside
-from rules.vietnam_battles.board import (enemy_monitor_blocks, in_ezoc, is_hexside, land_at, monitor_at,
-                                         side_hexes, values)
+from rules.vietnam_battles.board import (
+    enemy_monitor_blocks,
+    in_ezoc,
+    is_hexside,
+    land_at,
+    monitor_at,
+    side_hexes,
+    values,
+)
 from rules.vietnam_battles.data import World, hexpart
 from rules.vietnam_battles.entry import entry_hexes, entry_of
 

@@ -10,8 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.vietnam_battles.board import (enemy_monitor_blocks, in_ezoc, is_hexside, land_at, monitor_at,
-                                         near_hexes, space_distance)
+from rules.vietnam_battles.board import (
+    enemy_monitor_blocks,
+    in_ezoc,
+    is_hexside,
+    land_at,
+    monitor_at,
+    near_hexes,
+    space_distance,
+)
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.movement import water_links
 

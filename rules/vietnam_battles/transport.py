@@ -76,7 +76,6 @@ def phase_actions(s: State, w: World) -> list[Action]:
 
 def destinations(s: State, w: World) -> list[str]:
     mv = s["moving"]
-    u = mv["unit"]
     if mv.get("mode") == "slick":
         # VB 10.0 step 3: any hex not jungle and not all-water, with no unit in it (VB 27.0: turn-1 entry, clear only)
         only = (mv.get("entry") or {}).get("slick_terrain")

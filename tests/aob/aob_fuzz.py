@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.canonical import canonical_bytes
-from rules.assault_on_belgium.schema import ACTIONS as TYPES
 from rules.assault_on_belgium.game import AssaultOnBelgium
-from validators.actions import validate_action
+from rules.assault_on_belgium.schema import ACTIONS as TYPES
 from tests.support.fuzzing import assert_seat_cannot_act, assert_unlisted_refused, seeded_dice
+from validators.actions import validate_action
 
 MAX_ACTIONS = 3000
 

@@ -11,11 +11,11 @@ import copy
 import json
 from typing import Any
 
-from rules.core.dice import fixed_dice
-from rules.core.game import Applied, State
 from rules.assault_on_belgium import movement
 from rules.assault_on_belgium.data import World, build_world
 from rules.assault_on_belgium.game import AssaultOnBelgium
+from rules.core.dice import fixed_dice
+from rules.core.game import Applied, State
 
 
 def country(col: int) -> str:

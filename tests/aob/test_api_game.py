@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 from ledger.canonical import canonical_bytes
-
 from tests.aob.api_bot import Bot
 from tests.conftest import Player
 from warlog.verify import VerifyFailure, verify_bytes

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import time
 
+from aob_fuzz import Stats, play_one
+from aob_helpers import world
 
 from rules.assault_on_belgium.data import load_world
 from rules.assault_on_belgium.game import AssaultOnBelgium
-
-from aob_fuzz import Stats, play_one
-from aob_helpers import world
 
 GAMES_REAL = 300
 GAMES_SYNTHETIC = 100

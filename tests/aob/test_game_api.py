@@ -6,16 +6,16 @@ import copy
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from rules import get_game
-from rules.core.dice import fixed_dice
-from rules.core.game import IllegalAction, InvalidState
-from rules.assault_on_belgium.game import describe
-from validators.actions import ActionShapeError, validate_action
-
 from aob_fuzz import Stats, play_one, seeded_dice
 from aob_helpers import act, new_game, play, position, world
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules import get_game
+from rules.assault_on_belgium.game import describe
+from rules.core.dice import fixed_dice
+from rules.core.game import IllegalAction, InvalidState
+from validators.actions import ActionShapeError, validate_action
 
 G, B = "germany", "belgium"
 

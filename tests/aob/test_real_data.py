@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from rules.core.dice import fixed_dice
+from aob_helpers import act, position
+
 from rules.assault_on_belgium.data import load_world
 from rules.assault_on_belgium.flow import next_phase
 from rules.assault_on_belgium.game import AssaultOnBelgium
-
-from aob_helpers import act, position
+from rules.core.dice import fixed_dice
 
 
 def test_standard_setup_places_every_unit_of_both_sides_aob_2():

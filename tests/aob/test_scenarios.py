@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from aob_helpers import act, land, new_game, oob_doc, play, position, texts, world
 
 from rules.core.dice import fixed_dice
 from rules.core.game import IllegalAction
-
-from aob_helpers import act, land, new_game, oob_doc, play, position, texts, world
 
 G, B = "germany", "belgium"
 

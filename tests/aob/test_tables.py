@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 from rules.assault_on_belgium.tables import (
-    AA, ACRT, LCT, TERRAIN, aa_result, air_result, land_result, parse_land_result,
+    AA,
+    ACRT,
+    LCT,
+    TERRAIN,
+    aa_result,
+    air_result,
+    land_result,
+    parse_land_result,
 )
 
 # The digest's tables and the seed's own text of them, quoted into the repository
@@ -134,7 +141,7 @@ def test_lct_r_position_aob_24_1():
 
 def test_every_lct_cell_inflicts_a_hit():
     """So every land round makes progress and battles end (AoB 11.9)."""
-    for die, cells in LCT.rows.items():
+    for _die, cells in LCT.rows.items():
         for cell in cells:
             r = parse_land_result(cell)
             assert r.attacker_hits + r.defender_hits >= 1

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from aob_helpers import act, land, oob_doc, play, position, texts, world
 
-from rules.core.game import IllegalAction
-from rules.core.dice import fixed_dice
 from rules.assault_on_belgium import combat
 from rules.assault_on_belgium.terrain import attack_strength, bomber_support, defense_strength, move_cost
-
-from aob_helpers import act, land, oob_doc, play, position, texts, world
+from rules.core.dice import fixed_dice
+from rules.core.game import IllegalAction
 
 G, B = "germany", "belgium"
 

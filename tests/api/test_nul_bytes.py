@@ -3,7 +3,8 @@ PostgreSQL (whose text cannot hold it), never a 500 — on every route and page.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask

@@ -6,7 +6,8 @@ Retry-After), in memory in the embedded default and in Redis when the deployment
 from __future__ import annotations
 
 import uuid
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis

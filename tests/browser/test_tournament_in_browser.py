@@ -13,9 +13,10 @@ import re
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from email.message import Message
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from flask import Flask

@@ -5,7 +5,7 @@ same chain head; a changed file is caught. On both backends."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -33,7 +33,7 @@ def test_a_period_exports_checks_and_reimports(db_url: str, tmp_path: Path) -> N
     finally:
         app.extensions["warlog_sweeper_stop"].set()
         app.extensions["warlog"].store.close()
-    today = datetime.now(timezone.utc).date()
+    today = datetime.now(UTC).date()
     runner, out = CliRunner(), tmp_path / "2026-period"
     r = runner.invoke(main, ["archive", "export", str(out), "--db", db_url, "--from", str(today),
                              "--before", str(today + timedelta(days=1))])

@@ -5,8 +5,9 @@ every act recorded with its time, deadlines in the database surviving a restart)
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from datetime import timedelta
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from flask import Flask

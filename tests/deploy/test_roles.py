@@ -7,7 +7,7 @@ made per test with unique names and dropped afterwards."""
 from __future__ import annotations
 
 import uuid
-from typing import Iterator
+from collections.abc import Iterator
 
 import psycopg
 import pytest

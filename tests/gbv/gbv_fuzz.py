@@ -15,8 +15,8 @@ from typing import Any
 from ledger.canonical import canonical_bytes
 from rules.green_beret_vietnam.game import GreenBeretVietnam
 from rules.green_beret_vietnam.schema import ACTIONS as TYPES
-from validators.actions import validate_action
 from tests.support.fuzzing import assert_seat_cannot_act, assert_unlisted_refused, seeded_dice
+from validators.actions import validate_action
 
 MAX_ACTIONS = 6000
 

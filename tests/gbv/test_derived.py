@@ -12,7 +12,6 @@ from rules.green_beret_vietnam.board import gb_fp, net_score, noise_total, requi
 from rules.green_beret_vietnam.combat import suppression_succeeds, suppression_targets, suppressors
 from rules.green_beret_vietnam.detection import is_detected
 from rules.green_beret_vietnam.missions import assassination_wins
-
 from tests.gbv.gbv_helpers import camp, dice, enemy, game, mission, put, real, state, texts
 
 W0 = real().world

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from rules.green_beret_vietnam import flow
-
 from tests.gbv.gbv_helpers import camp, dice, enemy, game, put, state, texts
 
 

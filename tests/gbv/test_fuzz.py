@@ -8,7 +8,6 @@ from __future__ import annotations
 import time
 
 from rules.green_beret_vietnam.game import GreenBeretVietnam
-
 from tests.gbv.gbv_fuzz import Stats, play_one
 
 GAMES = 300

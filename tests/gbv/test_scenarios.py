@@ -8,7 +8,6 @@ import pytest
 
 from rules.core.game import IllegalAction
 from rules.green_beret_vietnam import movement
-
 from tests.gbv.gbv_helpers import camp, dice, enemy, game, mission, put, real, state, texts
 
 

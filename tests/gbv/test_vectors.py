@@ -6,16 +6,15 @@ the terrain around each example is exactly what the example says.
 
 from __future__ import annotations
 
+import pytest
+
 from rules.core.game import IllegalAction
 from rules.green_beret_vietnam import movement
 from rules.green_beret_vietnam.board import gb_fp
 from rules.green_beret_vietnam.combat import totals
 from rules.green_beret_vietnam.detection import is_detected
 from rules.green_beret_vietnam.game import GreenBeretVietnam
-
 from tests.gbv.gbv_helpers import camp, dice, enemy, game, put, real, state, texts
-
-import pytest
 
 
 def _group(g, s, *ids):

@@ -15,11 +15,10 @@ from ledger.export import export_lines
 from ledger.store import open_store
 from rules import get_game
 from rules.lock_n_load.game import LockNLoad
+from tests.lnl.lnl_fuzz import choose
 from warlog.resolver import Resolver
 from warlog.service import Warlog
 from warlog.verify import verify_lines
-
-from tests.lnl.lnl_fuzz import choose
 
 GAMES = int(os.environ.get("LNL_LEDGER_GAMES", "3"))
 MAX_MOVES = 6000

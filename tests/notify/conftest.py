@@ -7,10 +7,11 @@ import http.server
 import json
 import socket
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import message_from_bytes
 from email.message import Message
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller

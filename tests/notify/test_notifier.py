@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 

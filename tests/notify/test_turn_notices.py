@@ -5,8 +5,9 @@ app and through real RQ worker processes; a move is never blocked by a mail serv
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from flask import Flask

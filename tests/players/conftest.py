@@ -4,8 +4,9 @@ sign in as a browser would (reading the link from the outbox, the embedded defau
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
-from typing import Any, Iterator
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -20,7 +21,7 @@ class FakeNow:
     """An injected clock (a real datetime that the test moves forward; nothing sleeps)."""
 
     def __init__(self) -> None:
-        self.at = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+        self.at = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.at

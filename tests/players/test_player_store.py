@@ -4,14 +4,20 @@ seat ownership (issue 10: players)."""
 from __future__ import annotations
 
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
 from ledger.store import open_store
 from tests.players.conftest import FakeNow
 from warlog.players.store import (
-    EmailTaken, InvalidPlayer, LinkInvalid, LinkThrottled, PlayerStore, SeatTaken, UnknownPlayer,
+    EmailTaken,
+    InvalidPlayer,
+    LinkInvalid,
+    LinkThrottled,
+    PlayerStore,
+    SeatTaken,
+    UnknownPlayer,
 )
 from warlog.sqldb import SqlDb
 

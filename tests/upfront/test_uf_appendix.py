@@ -17,7 +17,18 @@ from rules.up_front import fire
 from rules.up_front.geometry import altitude_modifier, gully_may_fire, relative_altitude, relative_range
 from rules.up_front.table import in_cover
 from tests.upfront.uf_helpers import (
-    GAME, W, act, cards_of, check, free, give, only_card_on_top, playing, pull, set_level, set_terrain,
+    GAME,
+    W,
+    act,
+    cards_of,
+    check,
+    free,
+    give,
+    only_card_on_top,
+    playing,
+    pull,
+    set_level,
+    set_terrain,
 )
 
 EXCERPTS = (Path(__file__).parent / "fixtures" / "mountains_excerpts.md").read_text(encoding="utf-8")

@@ -14,7 +14,16 @@ import pytest
 
 from rules.core.hexgrid import hexside
 from tests.vb_data.vb_data_helpers import (
-    IRON_HEXES, grid, iron, is_river, load, named_hexes, named_pairs, side, snoopy, water_spaces,
+    IRON_HEXES,
+    grid,
+    iron,
+    is_river,
+    load,
+    named_hexes,
+    named_pairs,
+    side,
+    snoopy,
+    water_spaces,
 )
 
 MAPS = {"snoopys-nose": snoopy, "iron-triangle": iron}

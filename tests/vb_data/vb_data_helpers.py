@@ -10,7 +10,7 @@ import json
 import re
 import sys
 from collections import deque
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -31,7 +31,7 @@ IRON_HEXES = {"1210", "4223", "4323"}
 NOT_HEXES = {"1200"}   # "the 1200 hex column" (VB 27.0), checked as a column
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> dict[str, Any]:
     return json.loads((DATA / name).read_text(encoding="utf-8"))
 
@@ -49,7 +49,7 @@ def grid(doc: dict[str, Any]) -> HexGrid:
     return HexGrid(g["first_col"], g["first_row"], g["cols"], g["rows"], g["shifted"], g["digits"])
 
 
-@lru_cache(maxsize=None)
+@cache
 def digest() -> str:
     return DIGEST.read_text(encoding="utf-8")
 

@@ -53,7 +53,7 @@ def test_cli_verify_exit_codes(export: bytes, tmp_path) -> None:
 
 def test_a_forged_die_is_caught_even_with_a_resealed_chain(export: bytes) -> None:
     """Rewrite a die and re-seal every hash after it: the chain is valid, the dice are not."""
-    from ledger.events import Event, seal, NewEvent
+    from ledger.events import Event, NewEvent, seal
 
     events = [Event.from_json(json.loads(line)) for line in export.splitlines()]
     i = next(i for i, e in enumerate(events) if e.type == "resolved" and e.payload["dice"])

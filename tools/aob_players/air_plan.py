@@ -27,7 +27,7 @@ class AirModel:
         self._battle: dict[tuple, float] = {}
 
     @classmethod
-    def from_state(cls, p: "Player", s: State) -> "AirModel":
+    def from_state(cls, p: Player, s: State) -> AirModel:
         w = p.w
         specs, taken = {}, {}
         for o in objectives(w):
@@ -101,7 +101,7 @@ class AirModel:
         return best
 
 
-def _reach(p: "Player", s: State, side: str, hexes: list[str]) -> dict[str, list[str]]:
+def _reach(p: Player, s: State, side: str, hexes: list[str]) -> dict[str, list[str]]:
     out = {}
     for u in air_units(s, p.w, side):
         if s["units"][u]["mission"] is not None:
@@ -111,7 +111,7 @@ def _reach(p: "Player", s: State, side: str, hexes: list[str]) -> dict[str, list
     return out
 
 
-def plan_german_air(p: "Player", s: State, t: dict[str, list[Action]]) -> list[Action]:
+def plan_german_air(p: Player, s: State, t: dict[str, list[Action]]) -> list[Action]:
     model = AirModel.from_state(p, s)
     if not model.battles:
         return []

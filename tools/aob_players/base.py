@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 import heapq
 import hmac
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rules.assault_on_belgium.data import World
 from rules.assault_on_belgium.terrain import (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Iterable
+from collections.abc import Iterable
 
 from rules.assault_on_belgium.data import World
 from rules.assault_on_belgium.tables import aa_result, air_result, land_result

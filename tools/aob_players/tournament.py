@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from rules.assault_on_belgium.data import World, load_world
 from rules.assault_on_belgium.game import AssaultOnBelgium

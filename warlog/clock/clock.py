@@ -19,9 +19,10 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
-from typing import Any, Callable
+from typing import Any
 
 from psycopg import errors as pg_errors
 
@@ -81,7 +82,7 @@ class TimeControl:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> "TimeControl":
+    def from_json(cls, doc: dict[str, Any]) -> TimeControl:
         try:
             return cls(**doc)
         except TypeError as err:

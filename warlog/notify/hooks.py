@@ -8,7 +8,8 @@ invitation link) get nothing: there is nobody to write to.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ledger.store import EventStore
 from warlog.notify.notifier import Notifier

@@ -7,7 +7,8 @@ The worker process builds its services once (per pid) from WARLOG_DB and the WAR
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from warlog.jobs import db_url, store_for
 

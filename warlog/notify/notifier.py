@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from typing import Any, Callable
+from typing import Any
 
 from warlog.notify.schema import DDL
 from warlog.notify.transports import DeliveryError, SmtpConfig, mail_message, post_webhook, send_smtp, webhook_body

@@ -45,7 +45,7 @@ class SmtpConfig:
     password: str | None = None
 
     @classmethod
-    def from_url(cls, url: str) -> "SmtpConfig":
+    def from_url(cls, url: str) -> SmtpConfig:
         parts = urlsplit(url)
         if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
             raise ValueError(f"WARLOG_SMTP_URL must be smtp://host:port or smtps://host:port, not {url!r}")

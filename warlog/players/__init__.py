@@ -5,7 +5,15 @@ the API under /api/v1/players and the pages /signin, /me and /players/<id>.
 """
 
 from warlog.players.store import (
-    EmailTaken, InvalidPlayer, LinkInvalid, LinkThrottled, Player, PlayerError, PlayerStore, SeatTaken, UnknownPlayer,
+    EmailTaken,
+    InvalidPlayer,
+    LinkInvalid,
+    LinkThrottled,
+    Player,
+    PlayerError,
+    PlayerStore,
+    SeatTaken,
+    UnknownPlayer,
 )
 
 __all__ = ["Player", "PlayerStore", "PlayerError", "EmailTaken", "InvalidPlayer", "LinkInvalid", "LinkThrottled", "SeatTaken",

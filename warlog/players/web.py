@@ -13,7 +13,8 @@ request's own host is used, which a forged Host header could point elsewhere).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse

@@ -6,7 +6,7 @@ map and counters around them."""
 from __future__ import annotations
 
 import math
-from typing import Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable
 
 from markupsafe import escape
 

@@ -8,8 +8,8 @@ decimal, so the same scene always gives the same bytes.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from markupsafe import escape
 

@@ -11,9 +11,9 @@ from markupsafe import Markup
 
 from rules.assault_on_belgium.data import Unit, World
 from warlog.render import Highlights, Scene, register_renderer
-from warlog.render.counters import Counter, draw
 from warlog.render.aob.map import BATTLE, GAME, S, defs, layout, static_map, world
 from warlog.render.boardkit import STATE_STYLE, focus_point, highlight_marks, svg_document, targets
+from warlog.render.counters import Counter, draw
 from warlog.render.hexmap import HexLayout, arrow_shape, el, num, text
 
 PATH_PHASES = ("german_land_move", "belgian_reaction")

@@ -12,8 +12,20 @@ from warlog.render.boardkit import legend_hex, legend_item, legend_list, replay_
 from warlog.render.hexmap import el, line, text
 from warlog.render.vb.counters import camp_chit, draw, landing_chit, piece
 from warlog.render.vb.geometry import world
-from warlog.render.vb.map import (OUTLINE, RED_EDGE, RIVER, ROAD, TERRAIN, WATER, bridge_at, checkpoint, defs,
-                                  fortification, terrain_fill, village)
+from warlog.render.vb.map import (
+    OUTLINE,
+    RED_EDGE,
+    RIVER,
+    ROAD,
+    TERRAIN,
+    WATER,
+    bridge_at,
+    checkpoint,
+    defs,
+    fortification,
+    terrain_fill,
+    village,
+)
 
 P = "lg-"  # pattern id prefix: the legend has its own copy of the patterns
 
