@@ -342,7 +342,7 @@ def show(tid: str) -> Any:
     shown_round = int(shown) if shown.isdigit() and int(shown) in t.rounds else t.current_round
     doc = tournament_doc(t, status, shown_round)
     return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and me.id == t.director),
-                           shown_round=shown_round,
+                           shown_round=shown_round, profile_base=url_for("players_pages.profile", player_id="x")[:-1],
                            entered=bool(me and me.id in t.entrants and not t.entrants[me.id].withdrawn))
 
 
