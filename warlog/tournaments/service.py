@@ -9,7 +9,7 @@ adjudication is an `award` ruling in the game, and the game's end then becomes a
 
 from __future__ import annotations
 
-import hashlib
+import copy
 import secrets
 from typing import Any, Callable
 
@@ -19,7 +19,9 @@ from ledger.store import Conflict
 from rules import get_game
 from warlog.service import BadRequest, Forbidden, NotFound, StaleSeq, Unprocessable, Warlog
 from warlog.tournaments import events as T
-from warlog.tournaments.model import DEFAULT_POINTS, FORMATS, Pairing, Tournament, fold, pairings_doc
+from warlog.tournaments.model import (
+    DEFAULT_POINTS, FORMATS, ModelError, Pairing, Tournament, apply, fold, pairings_doc,
+)
 from warlog.tournaments.pairing import PairingDice, PairingError, duplicate_seed, pair_next, rounds_planned
 from warlog.tournaments.standings import crosstable, standings, standings_doc
 from warlog.tournaments.store import TournamentStore
@@ -61,12 +63,33 @@ class Tournaments:
         return found
 
     def _append(self, t: Tournament, new: list[tuple[str, str | None, dict[str, Any]]],
-                status: str | None = None) -> Tournament:
-        try:
-            self.store.append(t.id, t.last_seq, new, projection={"status": status} if status else None)
-        except Conflict:
-            raise StaleSeq("the tournament changed while this was being done; try again") from None
-        return self.get(t.id)
+                status: str | None = None, retry: bool = False) -> Tournament:
+        """Append `new` after `t`'s last event, once it is checked to fold (a stream that cannot be
+        folded is never written). `retry`: for acts that do not depend on what the actor saw
+        (a registration, a dispute, a recorded result), append at the new end when another
+        writer got there first, checked again against it."""
+        for _attempt in range(8):
+            self._check(t, new)
+            try:
+                self.store.append(t.id, t.last_seq, new, projection={"status": status} if status else None)
+            except Conflict:
+                if not retry:
+                    raise StaleSeq("the tournament changed while this was being done; try again") from None
+                t = self.get(t.id)
+                continue
+            return self.get(t.id)
+        raise StaleSeq("the tournament is too busy just now; try again")
+
+    @staticmethod
+    def _check(t: Tournament, new: list[tuple[str, str | None, dict[str, Any]]]) -> None:
+        probe, prev = copy.deepcopy(t), t.last_hash
+        for i, (type_, seat, payload) in enumerate(new):
+            ev = T.seal(t.id, t.last_seq + 1 + i, type_, seat, payload, "", prev)
+            prev = ev.hash
+            try:
+                apply(probe, ev)
+            except ModelError as err:
+                raise StaleSeq(err.reason) from None
 
     def _director(self, t: Tournament, player: Any) -> None:
         if player is None:
@@ -143,7 +166,8 @@ class Tournaments:
         e = t.entrants.get(player.id)
         if e is not None and not e.withdrawn:
             return t
-        return self._append(t, [(T.REGISTERED, None, {"player_id": player.id, "display_name": player.display_name})])
+        return self._append(t, [(T.REGISTERED, None, {"player_id": player.id, "display_name": player.display_name})],
+                            retry=True)
 
     def withdraw(self, tid: str, actor: Any, player_id: str, reason: str) -> Tournament:
         t = self.get(tid)
@@ -224,7 +248,7 @@ class Tournaments:
                                                            "byes": list(byes), "dice": [], "reason": reason[:2000]})])
 
     # -- results ---------------------------------------------------------------------------
-    def sync(self, tid: str, status: dict[str, tuple[str, list[str]]] | None = None) -> Tournament:
+    def sync(self, tid: str, status: dict[str, tuple[str, list[str]]] | None = None, _depth: int = 0) -> Tournament:
         """Record the result of every game of the tournament that has ended since the last look
         (`status`: the games' status if the caller has just read it)."""
         t = self.get(tid)
@@ -239,7 +263,10 @@ class Tournaments:
                 continue
             new.append((T.RESULT, None, self._result_payload(t, number, p)))
         if new:
-            t = self._append(t, new)
+            try:
+                t = self._append(t, new, retry=True)
+            except StaleSeq:  # another request recorded one of these results first: look again
+                return self.sync(tid, None, _depth + 1) if _depth < 3 else self.get(tid)
         return t
 
     def _result_payload(self, t: Tournament, number: int, p: Pairing) -> dict[str, Any]:
@@ -308,7 +335,7 @@ class Tournaments:
 
                 self.clock.set_deadline(game_id, seat, parse_iso(d.due_at) + timedelta(days=days), d.policy,
                                         t.id, then=d.then_policy)
-        return self._append(t, [(T.EXTENSION, None if by_policy else "director", payload)])
+        return self._append(t, [(T.EXTENSION, None if by_policy else "director", payload)], retry=True)
 
     def record_timeout(self, tid: str, game_id: str, player_id: str, policy: str,
                        clock_act: str | None = None) -> Tournament:
@@ -317,7 +344,7 @@ class Tournaments:
         payload = {"game_id": game_id, "player_id": player_id, "policy": policy}
         if clock_act:
             payload["clock_act"] = clock_act
-        t = self._append(t, [(T.TIMEOUT, None, payload)])
+        t = self._append(t, [(T.TIMEOUT, None, payload)], retry=True)
         if policy == "forfeit":
             found = t.game_round(game_id)
             if found is not None and game_id not in t.results:
@@ -347,7 +374,7 @@ class Tournaments:
         if not 0 <= seq <= self.warlog.store.last_seq(game_id):
             raise Unprocessable(f"game {game_id} has no event {seq}")
         t = self._append(t, [(T.DISPUTE, None, {"game_id": game_id, "seq": seq, "player_id": player.id,
-                                                 "text": text[:4000]})])
+                                                 "text": text[:4000]})], retry=True)
         self._tell(t.director, "ruling", f"{t.name}: a dispute on game {game_id}",
                    f"{player.display_name} disputes event {seq} of game {game_id}:\n\n{text}", game_id=game_id, tid=tid)
         return t
