@@ -14,10 +14,10 @@ import secrets
 from typing import Any, Callable
 
 from ledger.dice import SCHEME, commitment, new_seed
-from ledger.events import GAME_ENDED, SUBMITTED
+from ledger.events import GAME_ENDED
 from ledger.store import Conflict
 from rules import get_game
-from warlog.service import BadRequest, Forbidden, NotFound, StaleSeq, Unprocessable, Warlog
+from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog
 from warlog.tournaments import events as T
 from warlog.tournaments.model import (
     DEFAULT_POINTS, FORMATS, ModelError, Pairing, Tournament, apply, fold, pairings_doc,
@@ -152,7 +152,8 @@ class Tournaments:
                    "time_control": tc, "director": director.id, "dice_scheme": SCHEME,
                    "seed_commitment": commitment(seed)}
         self.store.append(tid, -1, [(T.CREATED, "director", payload)], secret=seed,
-                          projection={"name": payload["name"], "game": game.name, "kind": kind, "director": director.id})
+                          projection={"name": payload["name"], "game": game.name, "kind": kind,
+                                      "director": director.id})
         return self.get(tid)
 
     def register(self, tid: str, player: Any) -> Tournament:
