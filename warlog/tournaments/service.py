@@ -245,8 +245,16 @@ class Tournaments:
         if sorted(seen) != sorted(t.active_entrants()):
             raise Unprocessable("a re-pairing places every active entrant exactly once (at a table or with a bye)")
         self._make_games(t, round_number, [p for p in new if p.game_id is None], None)
-        return self._append(t, [(T.REPAIRED, "director", {"round": round_number, "pairings": pairings_doc(new),
-                                                           "byes": list(byes), "dice": [], "reason": reason[:2000]})])
+        t = self._append(t, [(T.REPAIRED, "director", {"round": round_number, "pairings": pairings_doc(new),
+                                                        "byes": list(byes), "dice": [], "reason": reason[:2000]})])
+        kept = {p.game_id for p in new}
+        for gone in old.values():  # a replaced game is ended by a ruling: it counts for nothing
+            summary = self.warlog.store.summary(gone.game_id or "")
+            if gone.game_id not in kept and summary is not None and summary.status == "active":
+                self.warlog.submit_ruling(gone.game_id or "", self.store.director_token(gone.game_id or ""), {
+                    "kind": "award", "winner": None, "result": "Cancelled: the round was re-paired",
+                    "reason": f"tournament re-pairing: {reason}"[:4000]})
+        return t
 
     # -- results ---------------------------------------------------------------------------
     def sync(self, tid: str, status: dict[str, tuple[str, list[str]]] | None = None, _depth: int = 0) -> Tournament:

@@ -18,7 +18,7 @@ from rules import get_game
 from warlog.pageutil import PageError, check_csrf, error_page, finish
 from warlog.players.store import PlayerError
 from warlog.players.web import current_player
-from warlog.service import ServiceError, Unprocessable
+from warlog.service import Forbidden, ServiceError, Unprocessable
 from warlog.tournaments.bundle import bundle_lines
 from warlog.tournaments.model import Tournament
 from warlog.tournaments.pairing import rounds_planned
@@ -249,7 +249,14 @@ def api_end(tid: str) -> Response:
 
 @tournaments_api.get("/<tid>/export")
 def api_export(tid: str) -> Response:
-    svc().get(tid)
+    """The bundle holds every game's full ledger (hidden information included), so it opens when
+    the tournament and every game in it have ended; the director may export it at any time."""
+    t = svc().get(tid)
+    status = svc().store.game_status(tid)
+    me = current_player()
+    if (t.ended is None or any(s != "ended" for s, _seats in status.values())) and (me is None or me.id != t.director):
+        raise Forbidden("the bundle opens when the tournament and all its games have ended "
+                        "(the director may export it at any time)")
     lines = bundle_lines(svc().warlog.store, svc().store, tid)
     return Response(lines, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{tid}.bundle.jsonl"'})
