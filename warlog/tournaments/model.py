@@ -82,6 +82,7 @@ class Tournament:
     extensions: list[dict[str, Any]] = field(default_factory=list)
     timeouts: list[dict[str, Any]] = field(default_factory=list)
     disputes: dict[int, dict[str, Any]] = field(default_factory=dict)  # seq -> dispute (with its answer)
+    rulings: list[dict[str, Any]] = field(default_factory=list)  # every ruling_made, in order
     ended: dict[str, Any] | None = None
     round_of: dict[str, int] = field(default_factory=dict)  # game id -> its round (the latest pairing)
     seed: str | None = None
@@ -203,8 +204,9 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
     elif ev.type == T.DISPUTE:
         t.disputes[ev.seq] = {**p, "seq": ev.seq, "at": ev.recorded_at, "answer": None}
     elif ev.type == T.RULING:
-        target = t.disputes.get(int(p.get("dispute", -1)))
-        if p.get("dispute") is not None:
+        t.rulings.append({**p, "seq": ev.seq, "at": ev.recorded_at})
+        if p.get("dispute") is not None:  # the answer to a dispute (else a ruling of the director's own)
+            target = t.disputes.get(int(p["dispute"]))
             if target is None:
                 raise ModelError(ev.seq, f"answers dispute {p.get('dispute')}, which is not in the stream")
             target["answer"] = {**p, "seq": ev.seq, "at": ev.recorded_at}

@@ -402,24 +402,41 @@ class Tournaments:
             raise Unprocessable("decision must be dismiss or rule")
         if not text.strip():
             raise Unprocessable("an answer needs its reasons")
-        ruled_seq = None
-        if decision == "rule":
-            if not isinstance(ruling, dict) or ruling.get("kind") not in ("void", "adjust", "award"):
-                raise Unprocessable("a ruling is void, adjust or award")
-            token = self.store.director_token(d["game_id"])
-            from validators.requests import RulingSchema
-            from marshmallow import ValidationError
-            try:
-                doc = RulingSchema().load({**ruling, "reason": text[:4000]})
-            except ValidationError as err:
-                raise Unprocessable("the ruling does not fit its schema", fields=err.messages) from None
-            doc.pop("idempotency_key", None)
-            ruled_seq = self.warlog.submit_ruling(d["game_id"], token, doc)["seq"]
+        ruled_seq = self._game_ruling(d["game_id"], ruling, text) if decision == "rule" else None
         t = self._append(t, [(T.RULING, "director", {"dispute": dispute_seq, "decision": decision, "text": text[:4000],
                                                       "game_id": d["game_id"], "game_ruling_seq": ruled_seq})])
         self._tell(d["player_id"], "ruling", f"{t.name}: your dispute was answered",
                    f"{'Dismissed' if decision == 'dismiss' else 'Ruled'}: {text}", game_id=d["game_id"], tid=tid)
         return t
+
+    def rule(self, tid: str, director: Any, game_id: str, ruling: dict[str, Any],
+             text: str) -> tuple[Tournament, int]:
+        """A director's ruling in one of the tournament's games without a dispute (void and
+        re-resolve, adjust, award): the game ruling, then a `ruling_made` event naming it."""
+        t = self.get(tid)
+        self._director(t, director)
+        if t.game_round(game_id) is None:
+            raise NotFound(f"game {game_id} is not in this tournament")
+        ruled = self._game_ruling(game_id, ruling, text)
+        t = self._append(t, [(T.RULING, "director", {"dispute": None, "decision": "rule", "text": text[:4000],
+                                                      "game_id": game_id, "game_ruling_seq": ruled})], retry=True)
+        return t, ruled
+
+    def _game_ruling(self, game_id: str, ruling: dict[str, Any] | None, text: str) -> int:
+        if not isinstance(ruling, dict) or ruling.get("kind") not in ("void", "adjust", "award"):
+            raise Unprocessable("a ruling is void, adjust or award")
+        if not text.strip():
+            raise Unprocessable("a ruling needs its reasons")
+        from marshmallow import ValidationError
+
+        from validators.requests import RulingSchema
+
+        try:
+            doc = RulingSchema().load({**ruling, "reason": text[:4000]})
+        except ValidationError as err:
+            raise Unprocessable("the ruling does not fit its schema", fields=err.messages) from None
+        doc.pop("idempotency_key", None)
+        return int(self.warlog.submit_ruling(game_id, self.store.director_token(game_id), doc)["seq"])
 
     # -- the end ---------------------------------------------------------------------------
     def finish(self, tid: str, director: Any) -> Tournament:

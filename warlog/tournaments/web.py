@@ -108,7 +108,8 @@ def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | Non
                                                                                     key=lambda r: r.number)],
             "games": game_rows(t, status, only), "standings": [line.to_json() for line in lines],
             "tiebreaks": tiebreak_names(t), "crosstable": table,
-            "disputes": list(t.disputes.values()), "extensions": t.extensions, "timeouts": t.timeouts,
+            "disputes": list(t.disputes.values()), "rulings": t.rulings, "extensions": t.extensions,
+            "timeouts": t.timeouts,
             "ended": t.ended, "champion": champion(t)}
 
 
@@ -226,6 +227,13 @@ def api_extend(tid: str, game_id: str) -> Response:
     data = _load(schemas.ExtendSchema())
     t = svc().extend(tid, current_player(), game_id, data["player_id"], data["days"], data["reason"])
     return jsonify(summary_doc(t))
+
+
+@tournaments_api.post("/<tid>/games/<game_id>/rulings")
+def api_rule(tid: str, game_id: str) -> tuple[Response, int]:
+    data = _load(schemas.GameRulingSchema())
+    t, ruled = svc().rule(tid, current_player(), game_id, data["ruling"], data["text"])
+    return jsonify({"event": t.last_seq, "game_ruling_seq": ruled}), 202
 
 
 @tournaments_api.post("/<tid>/disputes")
@@ -431,6 +439,30 @@ def desk_extend(tid: str) -> Any:
     if not days.isdigit():
         raise PageError(400, "An extension is a whole number of days.")
     svc().extend(tid, current_player(), f.get("game_id", ""), f.get("player_id", ""), int(days), f.get("reason", ""))
+    return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
+
+
+def _ruling_form() -> dict[str, Any]:
+    """A ruling from the desk's form fields: kind, target and re_resolve, winner and result, patch."""
+    f = request.form
+    kind = f.get("kind", "")
+    ruling: dict[str, Any] = {"kind": kind}
+    if kind == "void":
+        ruling.update(target=int(f.get("target") or -1) if (f.get("target") or "").isdigit() else -1,
+                      re_resolve=bool(f.get("re_resolve")))
+    elif kind == "award":
+        ruling.update(winner=f.get("winner") or None, result=f.get("result") or "awarded")
+    elif kind == "adjust":
+        try:
+            ruling["patch"] = json.loads(f.get("patch") or "[]")
+        except ValueError:
+            raise PageError(400, "The adjustment is a JSON Patch list.") from None
+    return ruling
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/rule")
+def desk_rule(tid: str) -> Any:
+    svc().rule(tid, current_player(), request.form.get("game_id", ""), _ruling_form(), request.form.get("text", ""))
     return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
 
 
