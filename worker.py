@@ -31,14 +31,14 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
 
     from warlog.extensions import start_periodic
     from warlog.jobs import store_for
-    from warlog.notify.jobs import notify_queue, periodic_tasks
+    from warlog.notify.jobs import notify_queue, periodic_tasks, use_redis
     from warlog.queue import QUEUE_NAME, RQQueue, start_sweeper, sweep
 
     os.environ["WARLOG_DB"] = db
-    os.environ["WARLOG_REDIS"] = redis_url  # the notification jobs enqueue their retries here
     load_game_modules()
     store = store_for(db)
     rq_queue = RQQueue(redis_url)  # ConnectionError, in words, if Redis is not there
+    use_redis(redis_url)  # where this process's notification sweep enqueues
     from warlog.tournaments.clockwire import attach_worker
 
     attach_worker(store, rq_queue.enqueue)  # the clock's expiries become tournament events here too

@@ -15,6 +15,13 @@ JOB_TIMEOUT = 120
 NOTIFY_QUEUE = "warlog-notify"  # after the `warlog` queue in every worker: judging moves comes first
 _services: dict[tuple[Any, ...], Any] = {}
 _queues: dict[int, Any] = {}
+_redis: dict[str, str] = {}  # the worker's Redis URL (use_redis); else WARLOG_REDIS
+
+
+def use_redis(url: str) -> None:
+    """Set the Redis this worker process enqueues its notification jobs on."""
+    _redis["url"] = url
+    _queues.clear()
 
 
 def services() -> Any:
@@ -51,7 +58,8 @@ def _worker_queue() -> Any:
 
     key = os.getpid()
     if key not in _queues:
-        _queues[key] = notify_queue(RQQueue(os.environ.get("WARLOG_REDIS", "redis://127.0.0.1:6379/0")).redis)
+        url = _redis.get("url") or os.environ.get("WARLOG_REDIS", "redis://127.0.0.1:6379/0")
+        _queues[key] = notify_queue(RQQueue(url).redis)
     return _queues[key]
 
 
