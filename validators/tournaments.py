@@ -13,7 +13,7 @@ TEXT = validate.Length(min=1, max=4000)
 class FormatSchema(StrictSchema):
     kind = fields.String(required=True, validate=validate.OneOf(("swiss", "pools", "duplicate")))
     rounds = fields.Integer(strict=True, validate=validate.Range(min=1, max=30))
-    engine = fields.String(validate=validate.OneOf(("dutch", "casual")))
+    engine = fields.String(validate=validate.OneOf(("auto", "dutch", "casual")))
     pools = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
     playoff = fields.Integer(strict=True, validate=validate.Range(min=0, max=8))  # qualifiers per pool
 

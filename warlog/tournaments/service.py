@@ -26,7 +26,7 @@ from warlog.tournaments.pairing import PairingDice, PairingError, duplicate_seed
 from warlog.tournaments.standings import crosstable, standings, standings_doc
 from warlog.tournaments.store import TournamentStore
 
-ENGINES = ("dutch", "casual")
+ENGINES = ("auto", "dutch", "casual")
 
 
 class Tournaments:
@@ -125,7 +125,7 @@ class Tournaments:
             if not 1 <= doc["rounds"] <= 30:
                 raise Unprocessable("format.rounds must be 1..30")
         if kind == "swiss":
-            doc["engine"] = fmt.get("engine") or "dutch"
+            doc["engine"] = fmt.get("engine") or "auto"
             if doc["engine"] not in ENGINES:
                 raise Unprocessable(f"format.engine must be one of {', '.join(ENGINES)}")
         if kind == "pools":

@@ -333,7 +333,7 @@ def create_page() -> Any:
     fmt = {"kind": f.get("kind", "swiss"), "rounds": int(f.get("rounds") or 1) if (f.get("rounds") or "1").isdigit()
            else 0, "pools": int(f.get("pools") or 1) if (f.get("pools") or "1").isdigit() else 0,
            "playoff": int(f.get("playoff") or 0) if (f.get("playoff") or "0").isdigit() else -1,
-           "engine": f.get("engine") or "dutch"}
+           "engine": f.get("engine") or "auto"}
     game, _, scenario = (f.get("game") or "").partition(":")
     options = None
     days = f.get("days", "0")
