@@ -4,6 +4,7 @@
     python bench/tournament_bench.py --quick    # 64 players, 3 rounds
     python bench/tournament_bench.py --dutch-256   # also time one Dutch round of 256 (minutes)
     python bench/tournament_bench.py --players 128 --rounds 5
+    python bench/tournament_bench.py --page-only   # pairing figures and the page alone (a minute)
 
 1. Pairing one Swiss round, pure: caissify-pairings' `casual` engine for the whole field, and
    its FIDE Dutch engine for 64 players (the Dutch system's maximum-weight matching over the
@@ -47,6 +48,36 @@ def pure_pairing(players: int, rounds: int, engine: str) -> list[float]:
             seats = list(q["seats"].values())
             s.result(q["game_id"], None if i % 5 == 0 else seats[(i + number) % 2])
     return times
+
+
+def page_only(players: int, rounds: int, requests: int) -> dict[str, list[float]]:
+    """The page's own cost: a finished Swiss stream of `players` x `rounds` written straight into
+    a SQLite ledger (its games not created), then the page and the API timed."""
+    from warlog.app import create_app
+
+    s = Stream("swiss", ["germany", "belgium"], rounds=rounds, engine="casual")
+    s.register(*[f"p{i:04d}" for i in range(players)])
+    for number in range(rounds):
+        payload = s.pair()
+        for i, q in enumerate(payload["pairings"]):
+            seats = list(q["seats"].values())
+            s.result(q["game_id"], None if i % 5 == 0 else seats[(i + number) % 2])
+    tmp = tempfile.mkdtemp(prefix="warlog-tbench-")
+    app = create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp}/p.sqlite3", "WARLOG_PERIODIC": False})
+    tid = "t" + "0" * 14 + "ff"
+    app.extensions["warlog_tournaments"].store.append(
+        tid, -1, [(e.type, e.seat, e.payload) for e in s.events],
+        projection={"name": "bench", "game": "g", "kind": "swiss", "director": "pd"})
+    client = app.test_client()
+    out: dict[str, list[float]] = {}
+    for key, path in (("page", f"/tournaments/{tid}"), ("api_round", f"/api/v1/tournaments/{tid}?round={rounds}")):
+        client.get(path)
+        out[key] = []
+        for _ in range(requests):
+            t0 = time.perf_counter()
+            assert client.get(path).status_code == 200
+            out[key].append(time.perf_counter() - t0)
+    return out
 
 
 def whole(players: int, rounds: int, requests: int) -> dict[str, Any]:
@@ -103,6 +134,7 @@ def main() -> None:
     ap.add_argument("--dutch-256", action="store_true")
     ap.add_argument("--requests", type=int, default=20)
     ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--page-only", action="store_true", help="pairing and the page alone (fast)")
     ap.add_argument("--rounds", type=int, default=None)
     args = ap.parse_args()
     players, rounds = (64, 3) if args.quick else (256, 7)
@@ -113,6 +145,12 @@ def main() -> None:
     dutch = pure_pairing(64, 3, "dutch")
     print(f"pairing, FIDE Dutch engine, 64 players: per round max {max(dutch) * 1000:.0f} ms, "
           f"mean {statistics.mean(dutch) * 1000:.0f} ms over 3 rounds")
+    only = page_only(players, rounds, args.requests)
+    print(f"tournament page alone ({players} players, {rounds} rounds recorded; games not created): "
+          f"p50 {pct(only['page'], 0.5) * 1000:.0f} ms, p95 {pct(only['page'], 0.95) * 1000:.0f} ms; "
+          f"API ?round=N p50 {pct(only['api_round'], 0.5) * 1000:.0f} ms")
+    if args.page_only:
+        return
     if args.dutch_256:
         d256 = pure_pairing(256, 2, "dutch")
         print(f"pairing, FIDE Dutch engine, 256 players: round 2 took {d256[1]:.1f} s")

@@ -13,7 +13,7 @@ TEXT = validate.Length(min=1, max=4000)
 class FormatSchema(StrictSchema):
     kind = fields.String(required=True, validate=validate.OneOf(("swiss", "pools", "duplicate")))
     rounds = fields.Integer(strict=True, validate=validate.Range(min=1, max=30))
-    engine = fields.String(validate=validate.OneOf(("dutch", "casual")))
+    engine = fields.String(validate=validate.OneOf(("auto", "dutch", "casual")))
     pools = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
     playoff = fields.Integer(strict=True, validate=validate.Range(min=0, max=8))  # qualifiers per pool
 
@@ -90,6 +90,11 @@ class DisputeRulingSchema(StrictSchema):
     result = fields.String(validate=validate.Length(min=1, max=200))
 
 
+class GameRulingSchema(StrictSchema):
+    ruling = fields.Nested(DisputeRulingSchema, required=True)
+    text = fields.String(required=True, validate=TEXT)
+
+
 class AnswerSchema(StrictSchema):
     decision = fields.String(required=True, validate=validate.OneOf(("dismiss", "rule")))
     text = fields.String(required=True, validate=TEXT)
@@ -97,4 +102,5 @@ class AnswerSchema(StrictSchema):
 
 
 SCHEMAS = {"CreateTournament": CreateTournamentSchema, "Withdraw": WithdrawSchema, "Repair": RepairSchema,
-           "Adjudicate": AdjudicateSchema, "Extend": ExtendSchema, "Dispute": DisputeSchema, "Answer": AnswerSchema}
+           "Adjudicate": AdjudicateSchema, "Extend": ExtendSchema, "Dispute": DisputeSchema, "Answer": AnswerSchema,
+           "GameRuling": GameRulingSchema}

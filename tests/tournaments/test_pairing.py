@@ -151,3 +151,14 @@ def test_ratings_are_rederived_identically_and_follow_results() -> None:
     assert first == again
     assert [row["player_id"] for row in first][0] == "a" and first[-1]["player_id"] == "d"
     assert all(row["games"] == 3 for row in first)
+
+
+def test_auto_engine_is_dutch_for_small_fields_and_casual_for_large() -> None:
+    from warlog.tournaments.pairing import AUTO_DUTCH_MAX
+
+    small = Stream("swiss", ROLES, rounds=2, engine="auto")
+    small.register(*[f"p{i}" for i in range(6)])
+    assert small.pair()["engine"] == "dutch"
+    large = Stream("swiss", ROLES, rounds=2, engine="auto")
+    large.register(*[f"p{i:03d}" for i in range(AUTO_DUTCH_MAX + 2)])
+    assert large.pair()["engine"] == "casual"

@@ -27,6 +27,9 @@ def test_repair_then_withdraw_then_verify(desk: Desk) -> None:
     new_games = [g for g in doc["games"] if g["round"] == 1]
     assert {g["game_id"] for g in new_games}.isdisjoint({g["game_id"] for g in games})
     assert doc["rounds_list"][0]["repaired"].startswith("Ann and Cid")
+    desk.drain()  # the replaced games are ended by a ruling, counting for nothing
+    store = desk.app.extensions["warlog"].store
+    assert all(store.summary(g["game_id"]).status == "ended" for g in games)
     _finish_round(desk, tid, [("win", 0), ("win", 1)])
     # Dee withdraws; round 2 pairs the three others (one bye).
     desk.post(f"{API}/{tid}/withdraw", "Dee", {"reason": "moving house"})

@@ -73,6 +73,10 @@ def test_swiss_two_rounds_pairs_records_ranks_and_verifies(desk: Desk) -> None:
     doc = _finish_round(desk, tid, [("draw", None), ("forfeit", 0)])
     hows = sorted(g["result"]["how"] for g in doc["games"] if g["round"] == 2)
     assert hows == ["adjudicated", "forfeit"]
+    # Until the end the bundle (every game's full ledger) is the director's alone.
+    assert desk.client.get(f"{API}/{tid}/export").status_code == 403
+    assert desk.client.get(f"{API}/{tid}/export", headers=desk.auth("Ann")).status_code == 403
+    assert desk.client.get(f"{API}/{tid}/export", headers=desk.auth("Director")).status_code == 200
     ended = desk.post(f"{API}/{tid}/end", "Director")
     assert ended["status"] == "ended" and ended["seed"]
     points = {s["player_id"]: s["points"] for s in ended["standings"]}

@@ -226,7 +226,8 @@ def _check_result(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> 
         raise BundleFailure(t.id, ev.seq, f"a result for game {p.get('game_id')}, which no round pairs")
     events = streams.get(p["game_id"]) or []
     final_seq = p.get("final_seq")
-    if not isinstance(final_seq, int) or not 0 <= final_seq < len(events) or events[final_seq].hash != p.get("final_hash"):
+    if (not isinstance(final_seq, int) or not 0 <= final_seq < len(events)
+            or events[final_seq].hash != p.get("final_hash")):
         raise BundleFailure(t.id, ev.seq, f"the final event it names is not in game {p['game_id']}'s ledger")
     prefix = events[: final_seq + 1]
     try:

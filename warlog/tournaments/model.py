@@ -82,7 +82,9 @@ class Tournament:
     extensions: list[dict[str, Any]] = field(default_factory=list)
     timeouts: list[dict[str, Any]] = field(default_factory=list)
     disputes: dict[int, dict[str, Any]] = field(default_factory=dict)  # seq -> dispute (with its answer)
+    rulings: list[dict[str, Any]] = field(default_factory=list)  # every ruling_made, in order
     ended: dict[str, Any] | None = None
+    round_of: dict[str, int] = field(default_factory=dict)  # game id -> its round (the latest pairing)
     seed: str | None = None
     last_seq: int = -1
     last_hash: str = ""
@@ -112,10 +114,10 @@ class Tournament:
         return [(r.number, p) for r in sorted(self.rounds.values(), key=lambda r: r.number) for p in r.pairings]
 
     def game_round(self, game_id: str) -> tuple[int, Pairing] | None:
-        for number, p in self.games():
-            if p.game_id == game_id:
-                return number, p
-        return None
+        r = self.round_of.get(game_id)
+        if r is None:
+            return None
+        return next(((r, p) for p in self.rounds[r].pairings if p.game_id == game_id), None)
 
     def round_complete(self, number: int) -> bool:
         r = self.rounds.get(number)
@@ -180,9 +182,19 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
             for old in t.rounds[number].pairings:  # results of games the re-pairing replaced no longer count
                 if old.game_id and old.game_id not in keep:
                     t.results.pop(old.game_id, None)
+        if number in t.rounds:
+            for old_pairing in t.rounds[number].pairings:
+                t.round_of.pop(old_pairing.game_id or "", None)
         t.rounds[number] = Round(number, ev.seq, pairings_from(p["pairings"]), list(p.get("byes", [])),
                                  list(p.get("dice", [])), extra)
+        for q in t.rounds[number].pairings:
+            if q.game_id:
+                t.round_of[q.game_id] = number
     elif ev.type == T.RESULT:
+        if p["game_id"] in t.results:
+            raise ModelError(ev.seq, f"game {p['game_id']} has a result already")
+        if t.game_round(p["game_id"]) is None:
+            raise ModelError(ev.seq, f"game {p['game_id']} is not paired in this tournament")
         t.results[p["game_id"]] = Result(int(p["round"]), p["game_id"], dict(p["points"]), p.get("winner"),
                                          p["how"], ev.seq, p.get("score"))
     elif ev.type == T.EXTENSION:
@@ -192,8 +204,9 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
     elif ev.type == T.DISPUTE:
         t.disputes[ev.seq] = {**p, "seq": ev.seq, "at": ev.recorded_at, "answer": None}
     elif ev.type == T.RULING:
-        target = t.disputes.get(int(p.get("dispute", -1)))
-        if p.get("dispute") is not None:
+        t.rulings.append({**p, "seq": ev.seq, "at": ev.recorded_at})
+        if p.get("dispute") is not None:  # the answer to a dispute (else a ruling of the director's own)
+            target = t.disputes.get(int(p["dispute"]))
             if target is None:
                 raise ModelError(ev.seq, f"answers dispute {p.get('dispute')}, which is not in the stream")
             target["answer"] = {**p, "seq": ev.seq, "at": ev.recorded_at}

@@ -56,6 +56,10 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
         base + "/{tid}/games/{game_id}/extend": {"post": {
             "summary": "director: extend a player's deadline", "parameters": [tid, gid], "security": PLAYER,
             "requestBody": body("Extend"), "responses": {"200": resp("ok"), **act}}},
+        base + "/{tid}/games/{game_id}/rulings": {"post": {
+            "summary": "director: a ruling in the game (void and re-resolve, adjust, award), recorded in the "
+                       "tournament too", "parameters": [tid, gid], "security": PLAYER,
+            "requestBody": body("GameRuling"), "responses": {"202": resp("the ruling's events"), **act}}},
         base + "/{tid}/disputes": {"post": {"summary": "a player disputes an event of their game",
                                             "parameters": [tid], "security": PLAYER, "requestBody": body("Dispute"),
                                             "responses": {"201": resp("the dispute's seq"), **act}}},

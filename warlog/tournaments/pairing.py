@@ -29,6 +29,9 @@ from ledger.dice import derive_die
 from warlog.tournaments.model import Pairing, Tournament
 
 
+AUTO_DUTCH_MAX = 48  # engine "auto": entrants up to which a Swiss round is paired by the Dutch system
+
+
 class PairingError(ValueError):
     """The round cannot be paired now (not enough entrants, the previous round unfinished…)."""
 
@@ -160,6 +163,8 @@ def _swiss(t: Tournament, number: int, dice: PairingDice) -> Proposal:
                         "bye_count": h["byes"]})
     previous = {(sn[a], sn[b]) for a, b in history["__pairs__"] if a in sn and b in sn}
     engine = t.format.get("engine", "dutch")
+    if engine == "auto":  # the Dutch system while it is quick enough, the casual engine beyond
+        engine = "dutch" if len(players) <= AUTO_DUTCH_MAX else "casual"
     pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn)
     if engine != "dutch" and not _complete(pairings, byes, active, history["__pairs__"]):
         # The casual engine is greedy: when it leaves someone out or repeats a pairing, the

@@ -9,22 +9,24 @@ adjudication is an `award` ruling in the game, and the game's end then becomes a
 
 from __future__ import annotations
 
-import hashlib
+import copy
 import secrets
 from typing import Any, Callable
 
 from ledger.dice import SCHEME, commitment, new_seed
-from ledger.events import GAME_ENDED, SUBMITTED
+from ledger.events import GAME_ENDED
 from ledger.store import Conflict
 from rules import get_game
-from warlog.service import BadRequest, Forbidden, NotFound, StaleSeq, Unprocessable, Warlog
+from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog
 from warlog.tournaments import events as T
-from warlog.tournaments.model import DEFAULT_POINTS, FORMATS, Pairing, Tournament, fold, pairings_doc
+from warlog.tournaments.model import (
+    DEFAULT_POINTS, FORMATS, ModelError, Pairing, Tournament, apply, fold, pairings_doc,
+)
 from warlog.tournaments.pairing import PairingDice, PairingError, duplicate_seed, pair_next, rounds_planned
 from warlog.tournaments.standings import crosstable, standings, standings_doc
 from warlog.tournaments.store import TournamentStore
 
-ENGINES = ("dutch", "casual")
+ENGINES = ("auto", "dutch", "casual")
 
 
 class Tournaments:
@@ -61,12 +63,33 @@ class Tournaments:
         return found
 
     def _append(self, t: Tournament, new: list[tuple[str, str | None, dict[str, Any]]],
-                status: str | None = None) -> Tournament:
-        try:
-            self.store.append(t.id, t.last_seq, new, projection={"status": status} if status else None)
-        except Conflict:
-            raise StaleSeq("the tournament changed while this was being done; try again") from None
-        return self.get(t.id)
+                status: str | None = None, retry: bool = False) -> Tournament:
+        """Append `new` after `t`'s last event, once it is checked to fold (a stream that cannot be
+        folded is never written). `retry`: for acts that do not depend on what the actor saw
+        (a registration, a dispute, a recorded result), append at the new end when another
+        writer got there first, checked again against it."""
+        for _attempt in range(8):
+            self._check(t, new)
+            try:
+                self.store.append(t.id, t.last_seq, new, projection={"status": status} if status else None)
+            except Conflict:
+                if not retry:
+                    raise StaleSeq("the tournament changed while this was being done; try again") from None
+                t = self.get(t.id)
+                continue
+            return self.get(t.id)
+        raise StaleSeq("the tournament is too busy just now; try again")
+
+    @staticmethod
+    def _check(t: Tournament, new: list[tuple[str, str | None, dict[str, Any]]]) -> None:
+        probe, prev = copy.deepcopy(t), t.last_hash
+        for i, (type_, seat, payload) in enumerate(new):
+            ev = T.seal(t.id, t.last_seq + 1 + i, type_, seat, payload, "", prev)
+            prev = ev.hash
+            try:
+                apply(probe, ev)
+            except ModelError as err:
+                raise StaleSeq(err.reason) from None
 
     def _director(self, t: Tournament, player: Any) -> None:
         if player is None:
@@ -102,7 +125,7 @@ class Tournaments:
             if not 1 <= doc["rounds"] <= 30:
                 raise Unprocessable("format.rounds must be 1..30")
         if kind == "swiss":
-            doc["engine"] = fmt.get("engine") or "dutch"
+            doc["engine"] = fmt.get("engine") or "auto"
             if doc["engine"] not in ENGINES:
                 raise Unprocessable(f"format.engine must be one of {', '.join(ENGINES)}")
         if kind == "pools":
@@ -129,7 +152,8 @@ class Tournaments:
                    "time_control": tc, "director": director.id, "dice_scheme": SCHEME,
                    "seed_commitment": commitment(seed)}
         self.store.append(tid, -1, [(T.CREATED, "director", payload)], secret=seed,
-                          projection={"name": payload["name"], "game": game.name, "kind": kind, "director": director.id})
+                          projection={"name": payload["name"], "game": game.name, "kind": kind,
+                                      "director": director.id})
         return self.get(tid)
 
     def register(self, tid: str, player: Any) -> Tournament:
@@ -143,7 +167,8 @@ class Tournaments:
         e = t.entrants.get(player.id)
         if e is not None and not e.withdrawn:
             return t
-        return self._append(t, [(T.REGISTERED, None, {"player_id": player.id, "display_name": player.display_name})])
+        return self._append(t, [(T.REGISTERED, None, {"player_id": player.id, "display_name": player.display_name})],
+                            retry=True)
 
     def withdraw(self, tid: str, actor: Any, player_id: str, reason: str) -> Tournament:
         t = self.get(tid)
@@ -220,11 +245,19 @@ class Tournaments:
         if sorted(seen) != sorted(t.active_entrants()):
             raise Unprocessable("a re-pairing places every active entrant exactly once (at a table or with a bye)")
         self._make_games(t, round_number, [p for p in new if p.game_id is None], None)
-        return self._append(t, [(T.REPAIRED, "director", {"round": round_number, "pairings": pairings_doc(new),
-                                                           "byes": list(byes), "dice": [], "reason": reason[:2000]})])
+        t = self._append(t, [(T.REPAIRED, "director", {"round": round_number, "pairings": pairings_doc(new),
+                                                        "byes": list(byes), "dice": [], "reason": reason[:2000]})])
+        kept = {p.game_id for p in new}
+        for gone in old.values():  # a replaced game is ended by a ruling: it counts for nothing
+            summary = self.warlog.store.summary(gone.game_id or "")
+            if gone.game_id not in kept and summary is not None and summary.status == "active":
+                self.warlog.submit_ruling(gone.game_id or "", self.store.director_token(gone.game_id or ""), {
+                    "kind": "award", "winner": None, "result": "Cancelled: the round was re-paired",
+                    "reason": f"tournament re-pairing: {reason}"[:4000]})
+        return t
 
     # -- results ---------------------------------------------------------------------------
-    def sync(self, tid: str, status: dict[str, tuple[str, list[str]]] | None = None) -> Tournament:
+    def sync(self, tid: str, status: dict[str, tuple[str, list[str]]] | None = None, _depth: int = 0) -> Tournament:
         """Record the result of every game of the tournament that has ended since the last look
         (`status`: the games' status if the caller has just read it)."""
         t = self.get(tid)
@@ -239,7 +272,10 @@ class Tournaments:
                 continue
             new.append((T.RESULT, None, self._result_payload(t, number, p)))
         if new:
-            t = self._append(t, new)
+            try:
+                t = self._append(t, new, retry=True)
+            except StaleSeq:  # another request recorded one of these results first: look again
+                return self.sync(tid, None, _depth + 1) if _depth < 3 else self.get(tid)
         return t
 
     def _result_payload(self, t: Tournament, number: int, p: Pairing) -> dict[str, Any]:
@@ -308,7 +344,7 @@ class Tournaments:
 
                 self.clock.set_deadline(game_id, seat, parse_iso(d.due_at) + timedelta(days=days), d.policy,
                                         t.id, then=d.then_policy)
-        return self._append(t, [(T.EXTENSION, None if by_policy else "director", payload)])
+        return self._append(t, [(T.EXTENSION, None if by_policy else "director", payload)], retry=True)
 
     def record_timeout(self, tid: str, game_id: str, player_id: str, policy: str,
                        clock_act: str | None = None) -> Tournament:
@@ -317,7 +353,7 @@ class Tournaments:
         payload = {"game_id": game_id, "player_id": player_id, "policy": policy}
         if clock_act:
             payload["clock_act"] = clock_act
-        t = self._append(t, [(T.TIMEOUT, None, payload)])
+        t = self._append(t, [(T.TIMEOUT, None, payload)], retry=True)
         if policy == "forfeit":
             found = t.game_round(game_id)
             if found is not None and game_id not in t.results:
@@ -347,7 +383,7 @@ class Tournaments:
         if not 0 <= seq <= self.warlog.store.last_seq(game_id):
             raise Unprocessable(f"game {game_id} has no event {seq}")
         t = self._append(t, [(T.DISPUTE, None, {"game_id": game_id, "seq": seq, "player_id": player.id,
-                                                 "text": text[:4000]})])
+                                                 "text": text[:4000]})], retry=True)
         self._tell(t.director, "ruling", f"{t.name}: a dispute on game {game_id}",
                    f"{player.display_name} disputes event {seq} of game {game_id}:\n\n{text}", game_id=game_id, tid=tid)
         return t
@@ -366,24 +402,41 @@ class Tournaments:
             raise Unprocessable("decision must be dismiss or rule")
         if not text.strip():
             raise Unprocessable("an answer needs its reasons")
-        ruled_seq = None
-        if decision == "rule":
-            if not isinstance(ruling, dict) or ruling.get("kind") not in ("void", "adjust", "award"):
-                raise Unprocessable("a ruling is void, adjust or award")
-            token = self.store.director_token(d["game_id"])
-            from validators.requests import RulingSchema
-            from marshmallow import ValidationError
-            try:
-                doc = RulingSchema().load({**ruling, "reason": text[:4000]})
-            except ValidationError as err:
-                raise Unprocessable("the ruling does not fit its schema", fields=err.messages) from None
-            doc.pop("idempotency_key", None)
-            ruled_seq = self.warlog.submit_ruling(d["game_id"], token, doc)["seq"]
+        ruled_seq = self._game_ruling(d["game_id"], ruling, text) if decision == "rule" else None
         t = self._append(t, [(T.RULING, "director", {"dispute": dispute_seq, "decision": decision, "text": text[:4000],
                                                       "game_id": d["game_id"], "game_ruling_seq": ruled_seq})])
         self._tell(d["player_id"], "ruling", f"{t.name}: your dispute was answered",
                    f"{'Dismissed' if decision == 'dismiss' else 'Ruled'}: {text}", game_id=d["game_id"], tid=tid)
         return t
+
+    def rule(self, tid: str, director: Any, game_id: str, ruling: dict[str, Any],
+             text: str) -> tuple[Tournament, int]:
+        """A director's ruling in one of the tournament's games without a dispute (void and
+        re-resolve, adjust, award): the game ruling, then a `ruling_made` event naming it."""
+        t = self.get(tid)
+        self._director(t, director)
+        if t.game_round(game_id) is None:
+            raise NotFound(f"game {game_id} is not in this tournament")
+        ruled = self._game_ruling(game_id, ruling, text)
+        t = self._append(t, [(T.RULING, "director", {"dispute": None, "decision": "rule", "text": text[:4000],
+                                                      "game_id": game_id, "game_ruling_seq": ruled})], retry=True)
+        return t, ruled
+
+    def _game_ruling(self, game_id: str, ruling: dict[str, Any] | None, text: str) -> int:
+        if not isinstance(ruling, dict) or ruling.get("kind") not in ("void", "adjust", "award"):
+            raise Unprocessable("a ruling is void, adjust or award")
+        if not text.strip():
+            raise Unprocessable("a ruling needs its reasons")
+        from marshmallow import ValidationError
+
+        from validators.requests import RulingSchema
+
+        try:
+            doc = RulingSchema().load({**ruling, "reason": text[:4000]})
+        except ValidationError as err:
+            raise Unprocessable("the ruling does not fit its schema", fields=err.messages) from None
+        doc.pop("idempotency_key", None)
+        return int(self.warlog.submit_ruling(game_id, self.store.director_token(game_id), doc)["seq"])
 
     # -- the end ---------------------------------------------------------------------------
     def finish(self, tid: str, director: Any) -> Tournament:

@@ -15,16 +15,16 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, re
 from marshmallow import Schema, ValidationError
 
 from rules import get_game
-from warlog.pageutil import PageError, check_csrf, error_page, finish, wants_json
+from warlog.pageutil import PageError, check_csrf, error_page, finish
 from warlog.players.store import PlayerError
 from warlog.players.web import current_player
-from warlog.service import ServiceError, Unprocessable
+from warlog.service import Forbidden, ServiceError, Unprocessable
 from warlog.tournaments.bundle import bundle_lines
 from warlog.tournaments.model import Tournament
 from warlog.tournaments.pairing import rounds_planned
 from warlog.tournaments.ratings import ratings
 from warlog.tournaments.service import Tournaments
-from warlog.tournaments.standings import crosstable, tiebreak_names
+from warlog.tournaments.standings import tiebreak_names
 from validators import tournaments as schemas
 
 tournaments_api = Blueprint("tournaments_api", __name__, url_prefix="/api/v1/tournaments")
@@ -108,7 +108,8 @@ def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | Non
                                                                                     key=lambda r: r.number)],
             "games": game_rows(t, status, only), "standings": [line.to_json() for line in lines],
             "tiebreaks": tiebreak_names(t), "crosstable": table,
-            "disputes": list(t.disputes.values()), "extensions": t.extensions, "timeouts": t.timeouts,
+            "disputes": list(t.disputes.values()), "rulings": t.rulings, "extensions": t.extensions,
+            "timeouts": t.timeouts,
             "ended": t.ended, "champion": champion(t)}
 
 
@@ -228,6 +229,13 @@ def api_extend(tid: str, game_id: str) -> Response:
     return jsonify(summary_doc(t))
 
 
+@tournaments_api.post("/<tid>/games/<game_id>/rulings")
+def api_rule(tid: str, game_id: str) -> tuple[Response, int]:
+    data = _load(schemas.GameRulingSchema())
+    t, ruled = svc().rule(tid, current_player(), game_id, data["ruling"], data["text"])
+    return jsonify({"event": t.last_seq, "game_ruling_seq": ruled}), 202
+
+
 @tournaments_api.post("/<tid>/disputes")
 def api_dispute(tid: str) -> tuple[Response, int]:
     data = _load(schemas.DisputeSchema())
@@ -249,7 +257,14 @@ def api_end(tid: str) -> Response:
 
 @tournaments_api.get("/<tid>/export")
 def api_export(tid: str) -> Response:
-    svc().get(tid)
+    """The bundle holds every game's full ledger (hidden information included), so it opens when
+    the tournament and every game in it have ended; the director may export it at any time."""
+    t = svc().get(tid)
+    status = svc().store.game_status(tid)
+    me = current_player()
+    if (t.ended is None or any(s != "ended" for s, _seats in status.values())) and (me is None or me.id != t.director):
+        raise Forbidden("the bundle opens when the tournament and all its games have ended "
+                        "(the director may export it at any time)")
     lines = bundle_lines(svc().warlog.store, svc().store, tid)
     return Response(lines, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{tid}.bundle.jsonl"'})
@@ -318,7 +333,7 @@ def create_page() -> Any:
     fmt = {"kind": f.get("kind", "swiss"), "rounds": int(f.get("rounds") or 1) if (f.get("rounds") or "1").isdigit()
            else 0, "pools": int(f.get("pools") or 1) if (f.get("pools") or "1").isdigit() else 0,
            "playoff": int(f.get("playoff") or 0) if (f.get("playoff") or "0").isdigit() else -1,
-           "engine": f.get("engine") or "dutch"}
+           "engine": f.get("engine") or "auto"}
     game, _, scenario = (f.get("game") or "").partition(":")
     options = None
     days = f.get("days", "0")
@@ -342,7 +357,7 @@ def show(tid: str) -> Any:
     shown_round = int(shown) if shown.isdigit() and int(shown) in t.rounds else t.current_round
     doc = tournament_doc(t, status, shown_round)
     return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and me.id == t.director),
-                           shown_round=shown_round,
+                           shown_round=shown_round, profile_base=url_for("players_pages.profile", player_id="x")[:-1],
                            entered=bool(me and me.id in t.entrants and not t.entrants[me.id].withdrawn))
 
 
@@ -424,6 +439,30 @@ def desk_extend(tid: str) -> Any:
     if not days.isdigit():
         raise PageError(400, "An extension is a whole number of days.")
     svc().extend(tid, current_player(), f.get("game_id", ""), f.get("player_id", ""), int(days), f.get("reason", ""))
+    return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
+
+
+def _ruling_form() -> dict[str, Any]:
+    """A ruling from the desk's form fields: kind, target and re_resolve, winner and result, patch."""
+    f = request.form
+    kind = f.get("kind", "")
+    ruling: dict[str, Any] = {"kind": kind}
+    if kind == "void":
+        ruling.update(target=int(f.get("target") or -1) if (f.get("target") or "").isdigit() else -1,
+                      re_resolve=bool(f.get("re_resolve")))
+    elif kind == "award":
+        ruling.update(winner=f.get("winner") or None, result=f.get("result") or "awarded")
+    elif kind == "adjust":
+        try:
+            ruling["patch"] = json.loads(f.get("patch") or "[]")
+        except ValueError:
+            raise PageError(400, "The adjustment is a JSON Patch list.") from None
+    return ruling
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/rule")
+def desk_rule(tid: str) -> Any:
+    svc().rule(tid, current_player(), request.form.get("game_id", ""), _ruling_form(), request.form.get("text", ""))
     return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
 
 
