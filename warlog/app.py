@@ -6,8 +6,9 @@ import atexit
 import logging
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Flask
 
@@ -17,7 +18,6 @@ from warlog.dbrole import SuperuserRefused, check_app_role
 from warlog.outage import quiet_pool_logs
 from warlog.queue import InlineQueue, RQQueue, start_sweeper
 from warlog.service import Warlog
-
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 log = logging.getLogger("warlog.app")

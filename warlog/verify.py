@@ -17,14 +17,25 @@ from __future__ import annotations
 import copy
 import hashlib
 import io
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ledger.canonical import state_hash
 from ledger.dice import DerivedDice, ForcedThenDerived, derive_blind, dice_stream_of, entropy_digest
 from ledger.events import (
-    GAME_CREATED, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SEAT_JOINED, SEED_COMMITTED, SEED_REVEALED,
-    SUBMITTED, ChainError, Event, check_chain,
+    GAME_CREATED,
+    GAME_ENDED,
+    GAME_STARTED,
+    REJECTED,
+    RESOLVED,
+    SEAT_JOINED,
+    SEED_COMMITTED,
+    SEED_REVEALED,
+    SUBMITTED,
+    ChainError,
+    Event,
+    check_chain,
 )
 from ledger.export import ExportFormatError, parse_export
 from ledger.fold import FoldError, fold, step

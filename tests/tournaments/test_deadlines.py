@@ -6,7 +6,7 @@ result is the game's own end. Handlers are idempotent: a second sweep adds nothi
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from flask import Flask

@@ -4,9 +4,8 @@ the game's own score (victory_status, GBV 5.0) and the bundle verifies."""
 
 from __future__ import annotations
 
-from warlog.tournaments.bundle import verify_bundle
-
 from tests.tournaments.conftest import Desk
+from warlog.tournaments.bundle import verify_bundle
 
 API = "/api/v1/tournaments"
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.tournaments.memory import SEED, Stream
 from warlog.tournaments.model import fold
 from warlog.tournaments.pairing import DiceMismatch, PairingDice, PairingError, deal_pools, pair_next
 from warlog.tournaments.standings import crosstable, standings
-
-from tests.tournaments.memory import SEED, Stream
 
 ROLES = ["germany", "belgium"]
 
@@ -84,7 +83,7 @@ def test_pools_are_even_and_each_pool_meets_once() -> None:
     with pytest.raises(PairingError, match="rounds are paired"):
         pair_next(s.t, PairingDice(SEED, s.id, len(s.events)))
     lines = standings(s.t)
-    assert {line.pool for line in lines} == {1, 2} and [l.rank for l in lines if l.pool == 1][0] == 1
+    assert {line.pool for line in lines} == {1, 2} and [ln.rank for ln in lines if ln.pool == 1][0] == 1
     assert all("head_to_head" in line.tiebreaks for line in lines)
 
 

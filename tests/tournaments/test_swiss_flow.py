@@ -10,10 +10,9 @@ import json
 from typing import Any
 
 from ledger.canonical import canonical_bytes, sha256_hex
+from tests.tournaments.conftest import Desk
 from warlog.tournaments.bundle import verify_bundle
 from warlog.verify import VerifyFailure
-
-from tests.tournaments.conftest import Desk
 
 API = "/api/v1/tournaments"
 

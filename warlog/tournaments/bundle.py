@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from ledger.canonical import canonical_bytes
 from ledger.events import ChainError, Event

@@ -8,7 +8,8 @@ differ, so a game's checker never mistakes a tournament for a game (and the othe
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ledger.canonical import GENESIS_HASH, canonical_bytes, sha256_hex
 from ledger.events import ChainError, Event, event_body

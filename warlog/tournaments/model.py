@@ -7,8 +7,9 @@ pairings (the latest re-pairing of a round wins) and every recorded result. Pair
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ledger.events import Event
 from warlog.tournaments import events as T

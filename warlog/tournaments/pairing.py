@@ -28,7 +28,6 @@ from ledger.canonical import canonical_bytes
 from ledger.dice import derive_die
 from warlog.tournaments.model import Pairing, Tournament
 
-
 AUTO_DUTCH_MAX = 48  # engine "auto": entrants up to which a Swiss round is paired by the Dutch system
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import copy
 import secrets
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ledger.dice import SCHEME, commitment, new_seed
 from ledger.events import GAME_ENDED
@@ -20,7 +21,14 @@ from rules import get_game
 from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog
 from warlog.tournaments import events as T
 from warlog.tournaments.model import (
-    DEFAULT_POINTS, FORMATS, ModelError, Pairing, Tournament, apply, fold, pairings_doc,
+    DEFAULT_POINTS,
+    FORMATS,
+    ModelError,
+    Pairing,
+    Tournament,
+    apply,
+    fold,
+    pairings_doc,
 )
 from warlog.tournaments.pairing import PairingDice, PairingError, duplicate_seed, pair_next, rounds_planned
 from warlog.tournaments.standings import crosstable, standings, standings_doc

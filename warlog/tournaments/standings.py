@@ -87,7 +87,7 @@ def _two_player(t: Tournament, lines: dict[str, Line]) -> None:
     meetings: list[tuple[str, str, int, int]] = []
     for seats, res in _games(t):
         a, b = list(seats.values())
-        for me, other in ((a, b), (b, a)):
+        for me in (a, b):
             line = lines[me]
             line.points += res.points.get(me, 0)
             line.played += 1

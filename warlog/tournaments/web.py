@@ -15,6 +15,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, re
 from marshmallow import Schema, ValidationError
 
 from rules import get_game
+from validators import tournaments as schemas
 from warlog.pageutil import PageError, check_csrf, error_page, finish
 from warlog.players.store import PlayerError
 from warlog.players.web import current_player
@@ -25,7 +26,6 @@ from warlog.tournaments.pairing import rounds_planned
 from warlog.tournaments.ratings import ratings
 from warlog.tournaments.service import Tournaments
 from warlog.tournaments.standings import tiebreak_names
-from validators import tournaments as schemas
 
 tournaments_api = Blueprint("tournaments_api", __name__, url_prefix="/api/v1/tournaments")
 tournaments_pages = Blueprint("tournaments_pages", __name__)
