@@ -7,7 +7,7 @@ game (seq 0) chains to GENESIS_HASH. Anyone holding an export can recompute the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -131,23 +131,26 @@ class ChainError(ValueError):
         self.reason = message
 
 
-def check_chain(events: Iterable[Event]) -> int:
-    """Check one game's events: gapless from 0, each hash right, each linked to the one before.
+def check_chain(events: Iterable[Event], types: Collection[str] | None = None, stream: str = "game",
+                kind: str = "event type") -> int:
+    """Check one stream's events (a game's, or a tournament's with its own `types`): gapless from
+    0, each hash right, each linked to the one before.
 
     Returns the number of events; raises ChainError naming the first bad event.
     """
+    allowed = EVENT_TYPES if types is None else types
     prev = GENESIS_HASH
-    game_id: str | None = None
+    stream_id: str | None = None
     count = 0
     for expected_seq, ev in enumerate(events):
-        if game_id is None:
-            game_id = ev.game_id
-        elif ev.game_id != game_id:
-            raise ChainError(ev.seq, f"belongs to game {ev.game_id}, not {game_id}")
+        if stream_id is None:
+            stream_id = ev.game_id
+        elif ev.game_id != stream_id:
+            raise ChainError(ev.seq, f"belongs to {stream} {ev.game_id}, not {stream_id}")
         if ev.seq != expected_seq:
             raise ChainError(ev.seq, f"expected sequence number {expected_seq} (the ledger is gapless from 0)")
-        if ev.type not in EVENT_TYPES:
-            raise ChainError(ev.seq, f"unknown event type {ev.type!r}")
+        if ev.type not in allowed:
+            raise ChainError(ev.seq, f"unknown {kind} {ev.type!r}")
         if ev.prev_hash != prev:
             raise ChainError(ev.seq, "prev_hash does not match the previous event's hash")
         if ev.computed_hash() != ev.hash:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ledger.canonical import GENESIS_HASH, canonical_bytes, sha256_hex
-from ledger.events import ChainError, Event, event_body
+from ledger.canonical import canonical_bytes, sha256_hex
+from ledger.events import Event, check_chain, event_body
 
 # Stable type names. Never rename one: old ledgers carry them.
 CREATED = "tournament_created"  # name, game, scenario, options, format, points, seed commitment, director
@@ -50,19 +50,4 @@ def seal(stream_id: str, seq: int, type_: str, seat: str | None, payload: dict[s
 
 def check_stream(events: Iterable[Event]) -> int:
     """Gapless from 0, every hash right and linked, only tournament types; ChainError names the first bad one."""
-    prev, stream, count = GENESIS_HASH, None, 0
-    for expected, ev in enumerate(events):
-        stream = stream or ev.game_id
-        if ev.game_id != stream:
-            raise ChainError(ev.seq, f"belongs to stream {ev.game_id}, not {stream}")
-        if ev.seq != expected:
-            raise ChainError(ev.seq, f"expected sequence number {expected} (the stream is gapless from 0)")
-        if ev.type not in TYPES:
-            raise ChainError(ev.seq, f"not a tournament event type: {ev.type!r}")
-        if ev.prev_hash != prev:
-            raise ChainError(ev.seq, "prev_hash does not match the previous event's hash")
-        if ev.computed_hash() != ev.hash:
-            raise ChainError(ev.seq, "hash does not match the event's content (it was altered)")
-        prev = ev.hash
-        count += 1
-    return count
+    return check_chain(events, TYPES, stream="stream", kind="tournament event type")
