@@ -133,7 +133,7 @@ def board_svg(scene: Scene) -> str:
     y += H_BOX + 16
     hand = s["hands"][me]
     if isinstance(hand, list):
-        parts.append(_t(GAP, y + 12, f"{me.title()}'s hand (yours alone)", size=13, weight="bold"))
+        parts.append(_t(GAP, y + 12, f"Your hand ({me.title()}, yours alone)", size=13, weight="bold"))
         for i, cid in enumerate(hand):
             parts.append(_card(cid, GAP + i * (CARD_W + 8), y + 20, targets))
         y += CARD_H + 30
