@@ -34,7 +34,8 @@ class LnlRenderer:
     seat_names = {"us": "US", "vc": "VC"}
     action_groups = {"select": "Select units", "move": "Move", "step": "Move to", "fire": "Fire at",
                      "activate": "Activate a hex", "opp_fire": "Opportunity fire at", "melee": "Melee",
-                     "smoke": "Smoke", "spot": "Spot", "place_sniper": "Place the sniper"}
+                     "smoke": "Smoke", "spot": "Spot", "place_sniper": "Place the sniper",
+                     "order": "Standing orders (secret)", "split": "Split a squad", "withdraw": "Withdraw from melee"}
 
     def planner(self, state: dict[str, Any] | None) -> str | None:
         return None  # a move is stepped hex by hex: each step may draw opportunity fire (LnL 5.0)
@@ -114,7 +115,7 @@ def _units(scene: Scene, state: dict[str, Any], w: World, lay: HexLayout) -> str
         for side in sorted(sides):
             ids = sorted(sides[side], key=lambda u: (w.kinds[state["units"][u]["kind"]].is_smc, u))
             scx = cx + ((-0.55 if side == "us" else 0.55) * size if both else 0.0)
-            out.append(_stack(ids, scx, cy - 6, hx, state, scene, w, size, chosen))
+            out.append(_stack(ids, scx, cy + 5, hx, state, scene, w, size, chosen))
     return el("g", "".join(out), class_="units")
 
 
