@@ -96,38 +96,47 @@ def _focus(scene: Scene, w: World, lay: HexLayout) -> tuple[float, float] | None
 
 
 def _units(scene: Scene, state: dict[str, Any], w: World, lay: HexLayout) -> str:
-    """Units on the map, one stack per side in a hex (the two sides side by side when in melee).
-    A unit with no hex (a sniper not yet placed, 11.4; a unit eliminated) is not drawn."""
-    stacks: dict[str, dict[str, list[str]]] = {}
+    """Units on the map, laid out side by side in their hex (a leader is never hidden under a
+    squad): one at full size, two in a row, three or four in a 2x2 grid, more in rows of three;
+    the US first, then the VC (both in a hex only in melee, 8.0). A unit with no hex (a sniper
+    not yet placed, 11.4; a unit eliminated) is not drawn."""
+    placed: dict[str, list[str]] = {}
     for uid, r in sorted(state.get("units", {}).items()):
         if r.get("dead") or r.get("at") not in w.hexes or r.get("kind") not in w.kinds:
             continue
-        stacks.setdefault(r["at"], {}).setdefault(r["side"], []).append(uid)
+        placed.setdefault(r["at"], []).append(uid)
     imp = state.get("impulse") or {}
     mv = imp.get("move") or {}
     chosen = set(imp.get("group") or []) | set(mv.get("units") or [])
     out = []
-    for hx in sorted(stacks):
-        cx, cy = lay.centre(hx)
-        sides = stacks[hx]
-        both = len(sides) > 1
-        size = C * 0.85 if both else C
-        for side in sorted(sides):
-            ids = sorted(sides[side], key=lambda u: (w.kinds[state["units"][u]["kind"]].is_smc, u))
-            scx = cx + ((-0.55 if side == "us" else 0.55) * size if both else 0.0)
-            out.append(_stack(ids, scx, cy + 5, hx, state, scene, w, size, chosen))
+    for hx in sorted(placed):
+        ids = sorted(placed[hx], key=lambda u: (state["units"][u]["side"] != "us",
+                                                 w.kinds[state["units"][u]["kind"]].is_smc, u))
+        out.append(_stack(ids, *lay.centre(hx), hx, state, scene, w, chosen))
     return el("g", "".join(out), class_="units")
 
 
+def _grid(n: int) -> tuple[int, float]:
+    """(columns, counter side) for n counters in one hex."""
+    if n == 1:
+        return 1, C
+    if n == 2:
+        return 2, 30.0
+    if n <= 4:
+        return 2, 27.0
+    return 3, 23.0
+
+
 def _stack(ids: list[str], cx: float, cy: float, hx: str, state: dict[str, Any], scene: Scene, w: World,
-           size: float, chosen: set[str]) -> str:
+           chosen: set[str]) -> str:
     n = len(ids)
-    d = 4.0 if n > 3 else 5.0
-    bx = cx - (size + (n - 1) * d) / 2
-    by = cy - size / 2 + (n - 1) * d / 2
+    cols, size = _grid(n)
+    rows = -(-n // cols)
+    gap = 2.0
+    x0 = cx - (cols * size + (cols - 1) * gap) / 2
+    y0 = cy + 4 - (rows * size + (rows - 1) * gap) / 2
     out = []
-    for k in range(n - 1, -1, -1):
-        uid = ids[k]
+    for i, uid in enumerate(ids):
         cls: list[str] = []
         if uid in chosen:
             cls.append("selected")
@@ -135,8 +144,8 @@ def _stack(ids: list[str], cx: float, cy: float, hx: str, state: dict[str, Any],
             cls.append("hl")
         if uid in scene.target_units:
             cls.append("target")
-        out.append(draw_unit(uid, state["units"][uid], w, state.get("sws") or {}, bx + k * d, by - k * d, size,
-                             tuple(cls), hx))
+        x, y = x0 + (i % cols) * (size + gap), y0 + (i // cols) * (size + gap)
+        out.append(draw_unit(uid, state["units"][uid], w, state.get("sws") or {}, x, y, size, tuple(cls), hx))
     return el("g", el("title", f"{n} unit{'s' if n > 1 else ''} in {hx}") + "".join(out), class_="stack",
               data_hex=hx, data_count=str(n))
 

@@ -1,6 +1,6 @@
 """Lock 'n Load counters as SVG (1.5, 1.6): a square in the nation's colour with its name, its
 FP-range-movement (T1), its morale (Good Order side, or the red Shaken side), a leader's LM, the
-support weapons it carries on tabs below, and its marker (Moved, Fired, OC, ...) and wounds."""
+support weapons it carries on a band, and its marker (Moved, Fired, OC, ...) and wounds."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def title(uid: str, r: dict[str, Any], w: World) -> str:
 
 def draw_unit(uid: str, r: dict[str, Any], w: World, sws: dict[str, Any], x: float, y: float, s: float,
               classes: tuple[str, ...], hex_: str | None) -> str:
-    """The counter with its top-left corner at (x, y), side `s`; the SW tabs hang below it."""
+    """The counter with its top-left corner at (x, y), side `s`."""
     k = w.kinds[r["kind"]]
     body, edge, ink = SHAKEN if r["shaken"] else NATION.get(k.nationality, ("#d0d0d0", "#444", "#111"))
     parts = frame(s, body, edge)
@@ -61,32 +61,31 @@ def draw_unit(uid: str, r: dict[str, Any], w: World, sws: dict[str, Any], x: flo
                     fill="#fff" if not r["shaken"] else "#8b1a10", stroke=edge, stroke_width="0.6"))
     parts.append(text(s * 0.83, s * 0.21, str(morale), font_size=num(s * 0.2), font_weight="bold",
                       text_anchor="middle", fill="#8b1a10" if not r["shaken"] else "#fff", class_="morale"))
-    parts.append(text(s / 2, s * 0.52, name[:8], font_size=num(s * 0.19), font_weight="bold", text_anchor="middle",
-                      fill=ink, class_="name"))
+    if r["shaken"] and k.cls != "leader":
+        name = "SHAKEN"  # the red side and the red morale box say it too (1.5)
+    parts.append(text(s / 2, s * 0.47, name[:8], font_size=num(s * 0.17), font_weight="bold", text_anchor="middle",
+                      fill="#8b1a10" if name == "SHAKEN" else ink, class_="shaken" if name == "SHAKEN" else "name"))
     if k.is_mmc:
         bottom = values(w, r["kind"])
     elif k.cls == "leader":
         bottom = f"LM {k.lm:+d}"
     else:
         bottom = f"MF {k.mf}"
-    parts.append(text(s / 2, s * 0.9, bottom, font_size=num(s * 0.23), font_weight="bold", text_anchor="middle",
+    parts.append(text(s / 2, s * 0.93, bottom, font_size=num(s * 0.22), font_weight="bold", text_anchor="middle",
                       fill=ink, class_="values"))
-    if r["shaken"]:
-        parts.append(text(s / 2, s * 0.7, "SHAKEN", font_size=num(s * 0.14), font_weight="bold",
-                          text_anchor="middle", fill="#8b1a10", class_="shaken"))
+    carried = []
+    for x_ in r.get("sws") or []:  # 1.6: the support weapons it carries, on a band across the counter
+        sd = w.sws.get((sws.get(x_) or {}).get("kind", x_))
+        carried.append(f"{sd.name} {sd.fp}-{sd.range}" if sd else x_)
+    if carried:
+        parts.append(el("rect", x="1.5", y=num(s * 0.53), width=num(s - 3), height=num(s * 0.2), fill="#f7f3e3",
+                        stroke="#26231f", stroke_width="0.5", class_="sw"))
+        parts.append(text(s / 2, s * 0.685, " + ".join(carried), font_size=num(s * (0.15 if len(carried) == 1 else 0.11)),
+                          font_weight="bold", text_anchor="middle", fill="#111"))
     if r.get("wounds"):
         parts.append(el("circle", cx=num(s * 0.12), cy=num(s * 0.62), r=num(s * 0.11), fill="#c0182a"))
         parts.append(text(s * 0.12, s * 0.67, "W" if r["wounds"] == 1 else f"W{r['wounds']}", font_size=num(s * 0.13),
                           font_weight="bold", text_anchor="middle", fill="#fff", class_="wounded"))
-    for i, x_ in enumerate(r.get("sws") or []):
-        sd = w.sws.get((sws.get(x_) or {}).get("kind", x_))
-        label = sd.name if sd else x_
-        fp = f" {sd.fp}-{sd.range}" if sd else ""
-        yy = s + 2 + i * s * 0.3
-        parts.append(el("rect", x="2", y=num(yy), width=num(s - 4), height=num(s * 0.27), rx="1.5", fill="#f7f3e3",
-                        stroke="#26231f", stroke_width="0.7", class_="sw"))
-        parts.append(text(s / 2, yy + s * 0.2, f"{label}{fp}", font_size=num(s * 0.16), font_weight="bold",
-                          text_anchor="middle", fill="#111"))
     marker = r.get("marker")
     if marker:
         label, colour = MARKER.get(marker, (str(marker).replace("_", " ").title(), "#555555"))
