@@ -202,6 +202,7 @@ def test_the_board_is_deterministic_and_the_legend_explains_it(page_game):
     pg = page_game("lock-n-load/demo")
     assert BOARD.search(pg.page("us")).group(0) == BOARD.search(pg.page("us")).group(0)
     legend = str(r.legend())
-    for word in ("Dense jungle", "Brush", "Hill, level 1", "Sliver", "Event marker", "Shaken side", "Line of sight"):
+    for word in ("Dense jungle", "Brush", "Hill, level 1", "Sliver", "Event marker", "Shaken side", "Line of sight",
+                 "support weapon", "Smoke 1", "Melee", "standing order"):
         assert word in legend
     assert layout().width > 0

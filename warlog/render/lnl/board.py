@@ -172,23 +172,23 @@ def _hex_marks(state: dict[str, Any], w: World, lay: HexLayout) -> str:
     for h in sorted(set(state.get("spotted") or [])):
         if h in w.hexes:
             cx, cy = lay.centre(h)
-            out.append(_chip(cx - lay.size * 0.62, cy + hh * 0.12, "Spot", "#ee7733", f"{h} is spotted (10.4)"))
+            out.append(chip(cx - lay.size * 0.62, cy + hh * 0.12, "Spot", "#ee7733", f"{h} is spotted (10.4)"))
     for h, level in sorted((state.get("smoke") or {}).items()):
         if h in w.hexes:
             cx, cy = lay.centre(h)
             out.append(el("circle", el("title", f"Smoke {level} in {h}: blocks LOS, TM +1"), cx=num(cx), cy=num(cy),
                           r=num(lay.size * 0.8), fill="#9a9a9a", fill_opacity="0.45", stroke="#666",
                           stroke_width="1.5", class_="smoke"))
-            out.append(_chip(cx + lay.size * 0.2, cy + hh * 0.3, f"Smoke {level}", "#666666", f"Smoke {level}"))
+            out.append(chip(cx + lay.size * 0.2, cy + hh * 0.3, f"Smoke {level}", "#666666", f"Smoke {level}"))
     for h in sorted(state.get("melee") or {}):
         if h in w.hexes:
             cx, cy = lay.centre(h)
-            out.append(_chip(cx - lay.size * 0.45, cy + hh * 0.3, "Melee", "#c0182a", f"Melee in {h} (8.0)"))
+            out.append(chip(cx - lay.size * 0.45, cy + hh * 0.3, "Melee", "#c0182a", f"Melee in {h} (8.0)"))
     seat = state.get("_seat")
     for h, order in sorted(((state.get("orders") or {}).get(seat) or {}).items()) if seat else ():
         if h in w.hexes:  # the viewer's own standing orders (the view holds no other seat's)
             cx, cy = lay.centre(h)
-            out.append(_chip(cx - lay.size * 0.62, cy - lay.hex_height * 0.3, "SO " + str(order), "#117733",
+            out.append(chip(cx - lay.size * 0.62, cy - lay.hex_height * 0.3, "SO " + str(order), "#117733",
                              f"Your standing order for {h}: {order}", "standing-order"))
     for eid, e in sorted((state.get("events") or {}).items()):
         h = e.get("hex")
@@ -209,7 +209,7 @@ def _hex_marks(state: dict[str, Any], w: World, lay: HexLayout) -> str:
     return el("g", "".join(out), class_="hexmarks")
 
 
-def _chip(x: float, y: float, label: str, colour: str, note: str, cls: str = "") -> str:
+def chip(x: float, y: float, label: str, colour: str, note: str, cls: str = "") -> str:
     wdt = 6 + len(label) * 5.6
     return el("g", el("title", note) + el("rect", x="0", y="-9", width=num(wdt), height="12", rx="2", fill=colour,
                                           stroke="#fff", stroke_width="0.8")

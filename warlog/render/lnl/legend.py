@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from warlog.render.boardkit import legend_hex, legend_item, legend_list, replay_items, swatch
 from warlog.render.hexmap import el, line, text
+from warlog.render.lnl.board import chip
 from warlog.render.lnl.counters import draw_unit
 from warlog.render.lnl.map import LEVEL_TINT, TERRAIN_FILL, TERRAIN_LABEL, defs, world
 
@@ -39,6 +40,14 @@ def legend_html() -> str:
         shaken = dict(sample, shaken=True, marker="moved")
         items.append(legend_item(swatch(draw_unit("", shaken, w, {}, 4, 8, 30, (), None), 44, 42),
                                  "Shaken side, with a Moved marker"))
+        carrying = dict(sample, sws=["m60"], marker="fired")
+        items.append(legend_item(swatch(draw_unit("", carrying, w, {}, 4, 8, 30, (), None), 44, 42),
+                                 "Carrying a support weapon (1.6), with a Fired marker",
+                                 "markers: Moved, Assault, Crawl, Fired, OC (ops complete); W = wounded"))
+    for label, colour, note in (("Smoke 1", "#666666", "blocks LOS, TM +1"), ("Melee", "#c0182a", "8.0"),
+                                ("Spot", "#ee7733", "the hex is spotted (10.4)"),
+                                ("SO within2", "#117733", "your standing order for the hex: only you see it")):
+        items.append(legend_item(swatch(chip(2, 18, label, colour, note), 72, 28), label, note))
     items.append(legend_item(swatch(el("rect", x="12", y="6", width="16", height="16", rx="2", fill="#2b2b52")
                                     + text(20, 18.5, "?", font_size="11", font_weight="bold", fill="#fff",
                                            text_anchor="middle")), "Event marker, face down (1.7)"))
