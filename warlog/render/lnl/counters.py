@@ -89,9 +89,9 @@ def draw_unit(uid: str, r: dict[str, Any], w: World, sws: dict[str, Any], x: flo
     marker = r.get("marker")
     if marker:
         label, colour = MARKER.get(marker, (str(marker).replace("_", " ").title(), "#555555"))
-        parts.append(el("rect", x=num(s * 0.45), y=num(-s * 0.14), width=num(s * 0.62), height=num(s * 0.24), rx="2",
+        parts.append(el("rect", x=num(-s * 0.06), y=num(-s * 0.14), width=num(s * 0.66), height=num(s * 0.24), rx="2",
                         fill=colour, stroke="#fff", stroke_width="0.8", class_=f"marker marker-{marker}"))
-        parts.append(text(s * 0.76, s * 0.04, label, font_size=num(s * 0.15), font_weight="bold",
+        parts.append(text(s * 0.27, s * 0.04, label, font_size=num(s * 0.15), font_weight="bold",
                           text_anchor="middle", fill="#fff"))
     side = r["side"]
     return finish(parts, s, title(uid, r, w), ("counter", side, k.cls) + classes, x, y, uid, hex_)
