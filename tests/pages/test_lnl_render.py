@@ -206,3 +206,13 @@ def test_the_board_is_deterministic_and_the_legend_explains_it(page_game):
                  "support weapon", "Smoke 1", "Melee", "standing order"):
         assert word in legend
     assert layout().width > 0
+
+
+def test_the_game_page_draws_the_los_between_two_hexes_named_in_its_address(page_game):
+    """`/games/<id>?los=1B4,1D4` (10.3's example: degraded by the 1C4 sliver); a malformed or
+    unknown pair draws nothing and is no error."""
+    pg = page_game("lock-n-load/demo")
+    g = _classed(_svg(pg.page("us", "?los=1B4,1D4")), "los")
+    assert len(g) == 1 and "DRM -1" in g[0].find(f"{SVG}title").text
+    for bad in ("?los=1B4", "?los=1B4,ZZ9", "?los=,", "?los=" + "x" * 40 + ",1B4"):
+        assert not _classed(_svg(pg.page("us", bad)), "los")
