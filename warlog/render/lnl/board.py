@@ -219,7 +219,7 @@ def chip(x: float, y: float, label: str, colour: str, note: str, cls: str = "") 
 
 def los_layer(state: dict[str, Any], w: World, lay: HexLayout, a: str, b: str) -> str:
     """The line of sight a -> b as the rules trace it (LnL 10.0): green clear, amber degraded,
-    red from the blocking obstacle on; each obstacle's hex outlined, the verdict as its title."""
+    red blocked; each obstacle's hex outlined, the verdict as its title."""
     if a not in w.hexes or b not in w.hexes:
         return ""
     los = line_of_sight(w, a, b, list(state.get("smoke") or {}),
