@@ -321,7 +321,7 @@ def _play_context(game_id: str, last: int | None) -> dict[str, Any]:
     state = state_doc.get("state")
     scene = Scene(state, target_hexes=frozenset(a["hex"] for a in actions if isinstance(a["hex"], str)),
                   target_units=frozenset(a["unit"] for a in actions if isinstance(a["unit"], str)),
-                  extra={"seat": viewer.seat})
+                  extra={"seat": viewer.seat, "los": _los_arg()})
     result = None
     if last is not None:
         try:
@@ -339,6 +339,15 @@ def _play_context(game_id: str, last: int | None) -> dict[str, Any]:
         my_turn=viewer.seat is not None and viewer.seat in info["active_seats"],
         joined=viewer.seat in info["joined"] if viewer.seat else True,
         seated=request.args.get("seated") == "1", key=uuid.uuid4().hex)
+
+
+def _los_arg() -> tuple[str, str] | None:
+    """`?los=1B4,1D4`: two hexes whose line of sight the board draws (a renderer that knows
+    none ignores it; one that does ignores hexes it has not)."""
+    parts = request.args.get("los", "").split(",")
+    if len(parts) != 2 or not all(0 < len(p) <= 12 for p in parts):
+        return None
+    return parts[0], parts[1]
 
 
 def _short(a: dict[str, Any], g: Game, renderer: Any, unit: Any, hx: Any) -> str:

@@ -110,7 +110,7 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    from warlog.render import aob, gbv, up_front, vb  # noqa: F401  (each registers itself)
+    from warlog.render import aob, gbv, lnl, up_front, vb  # noqa: F401  (each registers itself)
 
 
 __all__ = ["Highlights", "Scene", "Renderer", "TextRenderer", "register_renderer", "renderer_for", "seat_label"]
