@@ -43,9 +43,7 @@ def test_export_everything_import_into_an_empty_ledger_same_heads(db_url: str, t
         try:
             assert {gid: (restored.last_seq(gid), restored.read(gid)[-1].hash) for gid in ids} == heads
             logstore.sync(restored)
-            leaves = logstore.leaf_hashes(logstore.entries(restored))
-
-
+            leaves = logstore.leaf_hashes(logstore.entries(restored))  # one sync on each side: same order
             assert len(leaves) == head["tree_size"] and t.root(leaves).hex() == head["root_hash"]
         finally:
             restored.close()
