@@ -146,3 +146,18 @@ def test_the_log_table_is_append_only(tmp_path: Path) -> None:
         with pytest.raises(Exception, match="append-only"):
             with store._write() as conn:
                 conn.execute("DELETE FROM transparency_log")
+
+
+def test_the_sweeper_logs_new_games_by_itself(tmp_path: Path) -> None:
+    import time
+
+    with app_on(f"sqlite:///{tmp_path}/w.sqlite3", WARLOG_SWEEP_INTERVAL=0.2) as app:
+        client = app.test_client()
+        p = start(client, app)
+        deadline = time.monotonic() + 20
+        while True:
+            r = client.get(f"/api/v1/log/proof/{p.id}")
+            if r.status_code == 200 and {e["entry"]["kind"] for e in r.get_json()["entries"]} == {"created", "head"}:
+                break
+            assert time.monotonic() < deadline, "the sweeper did not log the game"
+            time.sleep(0.1)
