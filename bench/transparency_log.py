@@ -25,9 +25,12 @@ def main(sizes: list[int]) -> None:
         proof = t.consistency_proof(n // 2, leaves)
         t4 = time.perf_counter()
         t.verify_consistency(n // 2, n, t.root(leaves[:n // 2]), r, proof)
+        t5 = time.perf_counter()
+        t.inclusion_paths(range(0, n, max(1, n // 50)), leaves)  # one game's entries, as /log/proof/<game>
+        t6 = time.perf_counter()
         print(f"{n:>8} leaves: root {1000 * (t1 - t0):7.1f} ms, inclusion proof {1000 * (t2 - t1):7.1f} ms "
               f"(verify {1000 * (t3 - t2):.2f} ms, {len(path)} hashes), consistency proof {1000 * (t4 - t3):7.1f} ms "
-              f"({len(proof)} hashes)")
+              f"({len(proof)} hashes), 50 inclusion proofs at once {1000 * (t6 - t5):7.1f} ms")
 
 
 if __name__ == "__main__":

@@ -86,6 +86,32 @@ def inclusion_path(index: int, leaves: Sequence[bytes]) -> list[bytes]:
     return inclusion_path(index - k, leaves[k:]) + [root(leaves[:k])]
 
 
+def inclusion_paths(indices: Sequence[int], leaves: Sequence[bytes]) -> list[list[bytes]]:
+    """PATH(m, D[n]) for several leaves at once, each subtree hashed once: O(n + k log n)."""
+    memo: dict[tuple[int, int], bytes] = {}
+
+    def mth(lo: int, hi: int) -> bytes:
+        if hi - lo == 1:
+            return leaves[lo]
+        got = memo.get((lo, hi))
+        if got is None:
+            k = lo + _split(hi - lo)
+            got = memo[(lo, hi)] = node_hash(mth(lo, k), mth(k, hi))
+        return got
+
+    def path(m: int, lo: int, hi: int) -> list[bytes]:
+        if hi - lo == 1:
+            return []
+        k = lo + _split(hi - lo)
+        return path(m, lo, k) + [mth(k, hi)] if m < k else path(m, k, hi) + [mth(lo, k)]
+
+    n = len(leaves)
+    for index in indices:
+        if not 0 <= index < n:
+            raise ValueError(f"leaf {index} is not in a tree of size {n}")
+    return [path(index, 0, n) for index in indices]
+
+
 def consistency_proof(first: int, leaves: Sequence[bytes]) -> list[bytes]:
     """PROOF(m, D[n]) (RFC 6962 §2.1.2) for 0 < m <= n; empty when m == n."""
     n = len(leaves)

@@ -113,8 +113,9 @@ def proof(game_id: str) -> Response:
     docs = logstore.entries(_store())
     size = _size_arg("size", len(docs), len(docs))
     leaves = logstore.leaf_hashes(docs[:size])
-    found = [{"index": i, "entry": d, "audit_path": [p.hex() for p in t.inclusion_path(i, leaves)]}
-             for i, d in enumerate(docs[:size]) if d["game_id"] == game_id]
+    mine = [i for i, d in enumerate(docs[:size]) if d["game_id"] == game_id]
+    found = [{"index": i, "entry": docs[i], "audit_path": [p.hex() for p in path]}
+             for i, path in zip(mine, t.inclusion_paths(mine, leaves), strict=True)]
     if not found:
         raise LogError(404, f"game {game_id!r} has no entry in the first {size} entries of the transparency log")
     return jsonify({"tree_head": _head(leaves), "entries": found})
