@@ -1,4 +1,4 @@
-"""The `warlog` command: serve, worker, games, export, import, verify, replay."""
+"""The `warlog` command: serve, worker, games, export, import, verify, replay, log."""
 
 from __future__ import annotations
 
@@ -421,3 +421,42 @@ def replay(path: str, out: str | None) -> None:
         fh.write(made.html)
     click.echo(f"wrote {target}: {len(made.html.encode('utf-8')) / 1024:.0f} KB, {made.steps} steps, "
                f"{made.boards} boards from {made.pieces} distinct SVG pieces")
+
+
+@main.group("log", help="The transparency log across games: make its signing key, log what is new.")
+def log_group() -> None:
+    pass
+
+
+@log_group.command("key", help="Make an Ed25519 signing key file for WARLOG_LOG_KEY and print its public key.")
+@click.argument("path", type=click.Path(dir_okay=False))
+def log_key(path: str) -> None:
+    from pathlib import Path
+
+    from ledger.transparency import public_key_hex
+    from warlog.tlog import LogError, load_key
+
+    target = Path(path)
+    if target.exists():
+        raise click.ClickException(f"{path} exists: a log's key is never replaced (heads signed by it would orphan)")
+    try:
+        key = load_key(target, create=True)
+    except (LogError, OSError) as err:
+        raise click.ClickException(str(err)) from None
+    click.echo(f"wrote {path}; public key {public_key_hex(key)} (publish it; verifiers pin it with --public-key)")
+
+
+@log_group.command("sync", help="Log new games and grown chains now (the sweeper does this after each sweep).")
+@click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+def log_sync(db: str) -> None:
+    from ledger.logstore import LogUnavailable, entries, sync
+    from ledger.store import open_store
+
+    store = open_store(db)
+    try:
+        n = sync(store)
+        click.echo(f"logged {n} new entr{'y' if n == 1 else 'ies'}; the log holds {len(entries(store))}")
+    except LogUnavailable as err:
+        raise click.ClickException(str(err)) from None
+    finally:
+        store.close()

@@ -161,3 +161,18 @@ def test_the_sweeper_logs_new_games_by_itself(tmp_path: Path) -> None:
                 break
             assert time.monotonic() < deadline, "the sweeper did not log the game"
             time.sleep(0.1)
+
+
+def test_log_cli_makes_a_key_once_and_syncs(tmp_path: Path) -> None:
+    runner = CliRunner()
+    r = runner.invoke(main, ["log", "key", str(tmp_path / "k.pem")])
+    assert r.exit_code == 0 and "public key" in r.output, r.output
+    r = runner.invoke(main, ["log", "key", str(tmp_path / "k.pem")])
+    assert r.exit_code == 1 and "never replaced" in r.output, r.output
+    db = f"sqlite:///{tmp_path}/w.sqlite3"
+    with app_on(db, WARLOG_LOG_KEY=str(tmp_path / "k.pem")) as app:
+        start(app.test_client(), app)  # its sweeper may or may not have logged it already
+    r = runner.invoke(main, ["log", "sync", "--db", db])
+    assert r.exit_code == 0 and "the log holds 2" in r.output, r.output  # created, and the head after the joins
+    r = runner.invoke(main, ["log", "sync", "--db", db])
+    assert r.exit_code == 0 and "logged 0 new entries" in r.output, r.output
