@@ -69,6 +69,7 @@ APP_GRANTS = [
     "GRANT SELECT, INSERT, UPDATE ON {schema}.games TO {role}",
     "GRANT SELECT, INSERT, DELETE ON {schema}.snapshots TO {role}",
     "GRANT SELECT ON {schema}.pending, {schema}.schema_version TO {role}",
+    "GRANT SELECT, INSERT ON {schema}.transparency_log TO {role}",  # migration 5: append-only
     # players, notifications, clocks, tournaments (migration 4): service tables, not history
     "GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{schema}." + t for t in service_tables()) + " TO {role}",
 ]

@@ -80,6 +80,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(api)
 
+    from warlog import tlog  # the transparency log (issue 14)
+
+    tlog.init_app(app)
+
     from warlog.pages import pages
 
     app.register_blueprint(pages)

@@ -1,4 +1,4 @@
-"""The `warlog` command: serve, worker, games, export, import, verify, replay."""
+"""The `warlog` command: serve, worker, games, export, import, verify, replay, log."""
 
 from __future__ import annotations
 
@@ -293,14 +293,26 @@ def import_cmd(path: str, db: str) -> None:
 @main.command(help="Check an export offline: chain, seed, dice, and every state re-run through the rules.")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
-def verify(path: str, quiet: bool) -> None:
+@click.option("--tree-head", type=click.Path(exists=True, dir_okay=False),
+              help="a signed tree head of the transparency log (GET /api/v1/log/head) to check the game against")
+@click.option("--proof", type=click.Path(exists=True, dir_okay=False),
+              help="with --tree-head: the game's inclusion proofs (GET /api/v1/log/proof/<game>?size=<tree_size>)")
+@click.option("--public-key", help="with --tree-head: the log's Ed25519 public key (hex) the head must be signed by")
+def verify(path: str, quiet: bool, tree_head: str | None = None, proof: str | None = None,
+           public_key: str | None = None) -> None:
     from warlog.verify import VerifyFailure, verify_bytes
 
     with open(path, "rb") as fh:
         data = fh.read()
     from warlog.tournaments.bundle import is_bundle
 
+    if (proof or public_key) and not tree_head:
+        raise click.UsageError("--proof and --public-key go with --tree-head")
+    if tree_head and not proof:
+        raise click.UsageError("--tree-head needs --proof (the game's inclusion proofs)")
     if is_bundle(data.split(b"\n", 1)[0]):  # a tournament bundle (warlog export-tournament)
+        if tree_head:
+            raise click.UsageError("--tree-head checks one game's export, not a tournament bundle")
         _verify_bundle(data)
         return
     count = data.count(b"\n")
@@ -317,6 +329,35 @@ def verify(path: str, quiet: bool) -> None:
     click.echo(report.summary())
     for note in report.notes:
         click.echo(f"  note: {note}")
+    if tree_head and proof:
+        _check_log(data, tree_head, proof, public_key)
+
+
+def _check_log(data: bytes, head_path: str, proof_path: str, public_key: str | None) -> None:
+    """The export against a signed tree head of the transparency log (warlog.logcheck)."""
+    import io
+    import json
+
+    from ledger.export import parse_export
+    from ledger.transparency import ProofError
+    from warlog.logcheck import check_against_head
+
+    try:
+        with open(head_path, "rb") as fh:
+            head = json.load(fh)
+        with open(proof_path, "rb") as fh:
+            proof = json.load(fh)
+    except (ValueError, OSError) as err:
+        click.echo(f"FAIL tree head or proof file: {err}")
+        sys.exit(1)
+    try:
+        lines = check_against_head(parse_export(io.BytesIO(data)), head, proof, public_key)
+    except ProofError as err:
+        click.echo(f"FAIL transparency log: {err}")
+        sys.exit(1)
+    for line in lines:
+        click.echo(line)
+    click.echo("OK the game is the one the transparency log recorded under this tree head")
 
 
 def _verify_bundle(data: bytes) -> None:
@@ -380,3 +421,42 @@ def replay(path: str, out: str | None) -> None:
         fh.write(made.html)
     click.echo(f"wrote {target}: {len(made.html.encode('utf-8')) / 1024:.0f} KB, {made.steps} steps, "
                f"{made.boards} boards from {made.pieces} distinct SVG pieces")
+
+
+@main.group("log", help="The transparency log across games: make its signing key, log what is new.")
+def log_group() -> None:
+    pass
+
+
+@log_group.command("key", help="Make an Ed25519 signing key file for WARLOG_LOG_KEY and print its public key.")
+@click.argument("path", type=click.Path(dir_okay=False))
+def log_key(path: str) -> None:
+    from pathlib import Path
+
+    from ledger.transparency import public_key_hex
+    from warlog.tlog import LogError, load_key
+
+    target = Path(path)
+    if target.exists():
+        raise click.ClickException(f"{path} exists: a log's key is never replaced (heads signed by it would orphan)")
+    try:
+        key = load_key(target, create=True)
+    except (LogError, OSError) as err:
+        raise click.ClickException(str(err)) from None
+    click.echo(f"wrote {path}; public key {public_key_hex(key)} (publish it; verifiers pin it with --public-key)")
+
+
+@log_group.command("sync", help="Log new games and grown chains now (the sweeper does this after each sweep).")
+@click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+def log_sync(db: str) -> None:
+    from ledger.logstore import LogUnavailable, entries, sync
+    from ledger.store import open_store
+
+    store = open_store(db)
+    try:
+        n = sync(store)
+        click.echo(f"logged {n} new entr{'y' if n == 1 else 'ies'}; the log holds {len(entries(store))}")
+    except LogUnavailable as err:
+        raise click.ClickException(str(err)) from None
+    finally:
+        store.close()

@@ -47,6 +47,32 @@ ERRORS = {
 ALWAYS = ("400", "503")  # any request can be malformed, and any can meet an outage (issue 14)
 
 
+def log_paths() -> dict[str, dict[str, Any]]:
+    """The transparency log (warlog.tlog; docs/ledger.md "Transparency log")."""
+    size = {"type": "integer", "minimum": 0}
+    head = _resp("a signed tree head", properties={
+        "tree_size": size, "root_hash": {"type": "string"}, "timestamp": {"type": "string"},
+        "public_key": {"type": "string"}, "signature": {"type": "string"}})
+    no_key = _resp("no signing key is configured (WARLOG_LOG_KEY), or the ledger is unreachable")
+    return {
+        "/api/v1/log/head": {"get": {"summary": "the latest signed tree head of the transparency log",
+                                     "responses": {"200": head, "503": no_key}}},
+        "/api/v1/log/proof/{game_id}": {"get": {
+            "summary": "inclusion proofs of the game's log entries against the tree head of `size` (default: now)",
+            "parameters": [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}},
+                           {"name": "size", "in": "query", "required": False, "schema": size}],
+            "responses": {"200": _resp("tree_head, and entries: index, entry, audit_path (hex)"),
+                          "400": ERRORS["400"], "404": _resp("the game has no entry in the log (yet)"),
+                          "503": no_key}}},
+        "/api/v1/log/consistency": {"get": {
+            "summary": "the consistency proof from tree size `from` to `to` (default: now), with both signed heads",
+            "parameters": [{"name": "from", "in": "query", "required": True, "schema": {**size, "minimum": 1}},
+                           {"name": "to", "in": "query", "required": False, "schema": size}],
+            "responses": {"200": _resp("first, second (signed tree heads) and proof (hex)"), "400": ERRORS["400"],
+                          "503": no_key}}},
+    }
+
+
 @lru_cache(maxsize=1)
 def openapi_document() -> dict[str, Any]:
     spec = APISpec(title="Warlog API", version="1", openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
@@ -105,6 +131,7 @@ def openapi_document() -> dict[str, Any]:
                                   "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
                           **{k: ERRORS[k] for k in ("403", "404")}}}},
     }
+    paths.update(log_paths())
     from warlog.players import openapi as players_openapi  # players and clocks
     from warlog.tournaments.openapi import tournament_paths
 

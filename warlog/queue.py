@@ -162,6 +162,24 @@ class RQQueue:
         return dropped
 
 
+def sync_log(store: EventStore) -> None:
+    """Log new games and grown chains in the transparency log (ledger.logstore; issue 14).
+    A failure is logged and retried at the next sweep: it never stops the sweep."""
+    from ledger.logstore import LogUnavailable, sync
+
+    try:
+        n = sync(store)
+    except LogUnavailable:
+        return
+    except Exception as err:
+        if is_outage(err):
+            raise
+        log.exception("transparency log sync failed; trying again at the next sweep")
+        return
+    if n:
+        log.info("transparency log: %d new entr%s", n, "y" if n == 1 else "ies")
+
+
 def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: float,
                   also: Callable[[], object] | None = None) -> threading.Event:
     """Sweep now, then every `interval` seconds in a daemon thread (and run `also` after each
@@ -175,6 +193,7 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
             wait = interval
             try:
                 sweep(store, enqueue)
+                sync_log(store)
                 if also is not None:
                     also()
                 LEDGER.up()

@@ -127,6 +127,18 @@ $$""",
     ]
 
 
+# Migration 5: leaf `idx` of the log is its row; an entry is logged once (game, kind, seq).
+TRANSPARENCY_LOG = """CREATE TABLE transparency_log (
+    idx {idx} PRIMARY KEY CHECK (idx >= 0),
+    kind TEXT NOT NULL CHECK (kind IN ('created', 'head')),
+    game_id TEXT NOT NULL,
+    seq {idx} NOT NULL,
+    hash TEXT NOT NULL,
+    logged_at TEXT NOT NULL,
+    UNIQUE (game_id, kind, seq)
+)"""
+
+
 # One index per listing statement (ledger.paging): newest first is a backward scan of each.
 PAGING_INDEXES = [
     "CREATE INDEX games_by_created ON games (created_at, game_id)",
@@ -145,4 +157,10 @@ MIGRATIONS = [
                               "secret BYTEA NOT NULL, PRIMARY KEY (game_id, seq))"]),
     Migration(4, "players, sign-in links and sessions, notifications, clocks, tournaments (issue 10)",
               lambda schema: list(SERVICES)),
+    Migration(5, "transparency log: the entries of the Merkle tree across games (issue 14)",
+              lambda schema: [TRANSPARENCY_LOG.replace("{idx}", "BIGINT"),
+                              "CREATE TRIGGER transparency_log_append_only BEFORE UPDATE OR DELETE ON transparency_log "
+                              "FOR EACH ROW EXECUTE FUNCTION events_append_only()",
+                              "CREATE TRIGGER transparency_log_no_truncate BEFORE TRUNCATE ON transparency_log "
+                              "FOR EACH STATEMENT EXECUTE FUNCTION events_append_only()"]),
 ]

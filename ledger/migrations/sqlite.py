@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ledger.migrations import Migration
-from ledger.migrations.postgres import PAGING_INDEXES
+from ledger.migrations.postgres import PAGING_INDEXES, TRANSPARENCY_LOG
 from ledger.migrations.services import SERVICES
 
 INITIAL = [
@@ -76,4 +76,10 @@ MIGRATIONS = [
                               "secret BLOB NOT NULL, PRIMARY KEY (game_id, seq))"]),
     Migration(4, "players, sign-in links and sessions, notifications, clocks, tournaments (issue 10)",
               lambda schema: list(SERVICES)),
+    Migration(5, "transparency log: the entries of the Merkle tree across games (issue 14)",
+              lambda schema: [TRANSPARENCY_LOG.replace("{idx}", "INTEGER"),
+                              "CREATE TRIGGER transparency_log_no_update BEFORE UPDATE ON transparency_log "
+                              "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END",
+                              "CREATE TRIGGER transparency_log_no_delete BEFORE DELETE ON transparency_log "
+                              "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END"]),
 ]

@@ -7,8 +7,10 @@ operation) to stay under two minutes; bench/schemathesis_run.py runs the long ve
 from __future__ import annotations
 
 import os
+import tempfile
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -38,9 +40,15 @@ def live() -> Iterator[tuple[Any, dict[str, Any]]]:
     from warlog.app import create_app
 
     install()
+    from ledger.store import open_store
+    from tests.transparency.helpers import key_file
+
     pg_schema = f"warlog_fuzz_{uuid.uuid4().hex}"
+    open_store(pg_schema_url(pg_schema), upgrade=True).close()  # `warlog db upgrade` (the app only checks)
+    key = key_file(Path(tempfile.mkdtemp()) / "log.pem")  # the transparency log's signing key
     app = create_app({"TESTING": True, "WARLOG_DB": pg_schema_url(pg_schema), "WARLOG_SWEEP_INTERVAL": 3600.0,
-                      "WARLOG_REFUSED_LIMIT": "1000000 per minute"})
+                      "WARLOG_REFUSED_LIMIT": "1000000 per minute", "WARLOG_ALLOW_SUPERUSER": True,
+                      "WARLOG_LOG_KEY": str(key)})
     client = app.test_client()
     p = Player(client, app, client.post("/api/v1/games", json={"game": "dice-duel"}).get_json())
     p.join_all()

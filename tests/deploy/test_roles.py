@@ -109,6 +109,9 @@ def test_the_app_role_plays_but_cannot_rewrite_history(deployment: Deployment) -
         assert store.delete_snapshots("g1") == 1  # a cache: the app may clear it
         assert store.pending_games() == ["g1"] and store.summary("g1").pending
         assert [g.game_id for g in store.list_games()] == ["g1"]
+        from ledger import logstore  # the transparency log (migration 5): the app role appends
+
+        assert logstore.sync(store) == 2 and logstore.sync(store) == 0
     finally:
         store.close()
 
@@ -130,6 +133,9 @@ def test_the_app_role_plays_but_cannot_rewrite_history(deployment: Deployment) -
         "UPDATE pending SET seq = 0": "permission denied",
         "UPDATE secrets SET secret = 'x'": "permission denied",
         "UPDATE schema_version SET version = 99": "permission denied",
+        "UPDATE transparency_log SET hash = 'x'": "permission denied",  # the log is append-only
+        "DELETE FROM transparency_log": "permission denied",
+        "TRUNCATE transparency_log": "permission denied",
     }
     for statement, says in refused.items():
         with pytest.raises(psycopg.Error, match=says):

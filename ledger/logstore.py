@@ -1,0 +1,72 @@
+"""The transparency log's entries in the ledger's database (table `transparency_log`,
+migration 5; append-only: the app role may only read and insert).
+
+`sync` logs what it finds in the `games` table and is idempotent: a "created" entry for each
+game not yet logged (the hash of event 0), and a "head" entry for each game whose chain grew
+past the last head logged for it. It runs from the sweeper, so the append path of moves is
+untouched. The Merkle tree and the proofs are ledger.transparency."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger import transparency as t
+from ledger.events import utc_now
+from ledger.sqlstore import SqlEventStore
+from ledger.store import EventStore, LedgerError
+
+ENTRY_COLUMNS = "kind, game_id, seq, hash"
+_LOCK_KEY = 0x7761726C6F67  # "warlog": the PostgreSQL advisory lock serialising appends to the log
+
+_NEW_CREATED = (
+    "SELECT g.game_id, e.hash FROM games g JOIN events e ON e.game_id = g.game_id AND e.seq = 0 "
+    "WHERE NOT EXISTS (SELECT 1 FROM transparency_log t WHERE t.game_id = g.game_id AND t.kind = 'created') "
+    "ORDER BY g.created_at, g.game_id")
+_NEW_HEADS = (
+    "SELECT g.game_id, g.last_seq, e.hash FROM games g "
+    "JOIN events e ON e.game_id = g.game_id AND e.seq = g.last_seq WHERE g.last_seq > 0 "
+    "AND NOT EXISTS (SELECT 1 FROM transparency_log t WHERE t.game_id = g.game_id AND t.kind = 'head' "
+    "AND t.seq >= g.last_seq) ORDER BY g.created_at, g.game_id")
+
+
+class LogUnavailable(LedgerError):
+    """This ledger backend keeps no transparency log."""
+
+
+def _sql_store(store: EventStore) -> SqlEventStore:
+    if not isinstance(store, SqlEventStore):
+        raise LogUnavailable("the transparency log needs a SQL ledger (SQLite or PostgreSQL)")
+    return store
+
+
+def sync(store: EventStore) -> int:
+    """Append the entries for new games and grown chains; returns how many were logged."""
+    s = _sql_store(store)
+    with s._write() as conn:
+        if s.placeholder != "?":
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+        row = conn.execute("SELECT MAX(idx) FROM transparency_log").fetchone()
+        idx = 0 if row is None or row[0] is None else int(row[0]) + 1
+        new: list[tuple[str, str, int, str]] = [("created", g, 0, h) for g, h in conn.execute(_NEW_CREATED).fetchall()]
+        new += [("head", g, int(seq), h) for g, seq, h in conn.execute(_NEW_HEADS).fetchall()]
+        now = utc_now()
+        for i, (kind, game_id, seq, hash_) in enumerate(new):
+            conn.execute(s._sql("INSERT INTO transparency_log (idx, kind, game_id, seq, hash, logged_at) "
+                                "VALUES (?, ?, ?, ?, ?, ?)"), (idx + i, kind, game_id, seq, hash_, now))
+    return len(new)
+
+
+def entries(store: EventStore, size: int | None = None) -> list[dict[str, Any]]:
+    """The log's entries in order (the first `size` of them if given)."""
+    s = _sql_store(store)
+    text = f"SELECT {ENTRY_COLUMNS} FROM transparency_log"
+    args: tuple[Any, ...] = ()
+    if size is not None:
+        text += " WHERE idx < ?"
+        args = (size,)
+    rows = s._rows(text + " ORDER BY idx", args)
+    return [t.entry(kind, game_id, int(seq), hash_) for kind, game_id, seq, hash_ in rows]
+
+
+def leaf_hashes(docs: list[dict[str, Any]]) -> list[bytes]:
+    return [t.leaf_hash(t.entry_bytes(d)) for d in docs]

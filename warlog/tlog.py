@@ -1,0 +1,162 @@
+"""The transparency log's web face (issue 14, trust over years): signed tree heads, inclusion
+proofs of a game's entries and consistency proofs, under /api/v1/log. The tree and proofs are
+ledger.transparency; the entries ledger.logstore (logged by the sweeper, warlog.queue.sync_log).
+
+The Ed25519 signing key never enters the database: it is a PEM file named by WARLOG_LOG_KEY.
+The embedded default (a SQLite ledger and no WARLOG_LOG_KEY) makes one next to the database
+file (var/) on first use; any other deployment must name an existing key file."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    load_pem_private_key,
+)
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from ledger import logstore
+from ledger import transparency as t
+from ledger.events import utc_now
+from ledger.store import sqlite_path
+from warlog.outage import is_outage, unavailable
+
+log_api = Blueprint("log_api", __name__, url_prefix="/api/v1/log")
+_KEY_LOCK = threading.Lock()
+DEFAULT_KEY_NAME = "warlog-log-key.pem"
+
+
+class LogError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def key_path(app: Flask) -> tuple[Path | None, bool]:
+    """The key file and whether it may be made here (only the embedded default)."""
+    named = app.config.get("WARLOG_LOG_KEY") or os.environ.get("WARLOG_LOG_KEY")
+    if named:
+        return Path(str(named)), False
+    db = sqlite_path(str(app.config.get("WARLOG_DB", "")))
+    if db is None or db == ":memory:":
+        return None, False
+    return Path(db).resolve().parent / DEFAULT_KEY_NAME, True
+
+
+def load_key(path: Path, create: bool) -> Ed25519PrivateKey:
+    with _KEY_LOCK:
+        if not path.exists():
+            if not create:
+                raise LogError(503, f"the transparency log's signing key {path} (WARLOG_LOG_KEY) does not exist")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            pem = Ed25519PrivateKey.generate().private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(pem)
+        key = load_pem_private_key(path.read_bytes(), password=None)
+    if not isinstance(key, Ed25519PrivateKey):
+        raise LogError(503, f"the transparency log's signing key {path} is not an Ed25519 key")
+    return key
+
+
+def signing_key() -> Ed25519PrivateKey:
+    cached = current_app.extensions.get("warlog_log_key")
+    if isinstance(cached, Ed25519PrivateKey):
+        return cached
+    path, create = key_path(current_app)
+    if path is None:
+        raise LogError(503, "the transparency log has no signing key: set WARLOG_LOG_KEY to an Ed25519 PEM file")
+    key = load_key(path, create)
+    current_app.extensions["warlog_log_key"] = key
+    return key
+
+
+def _store() -> Any:
+    return current_app.extensions["warlog"].store
+
+
+def _size_arg(name: str, current: int, default: int | None = None) -> int:
+    raw = request.args.get(name)
+    if raw is None:
+        if default is None:
+            raise LogError(400, f"the query parameter {name!r} is required")
+        return default
+    if not raw.isdigit() or len(raw) > 18:
+        raise LogError(400, f"{name!r} must be a whole number >= 0")
+    value = int(raw)
+    if value > current:
+        raise LogError(400, f"{name!r} is {value} but the log holds {current} entries")
+    return value
+
+
+def _head(leaves: list[bytes]) -> dict[str, Any]:
+    return t.sign_head(signing_key(), len(leaves), t.root(leaves), utc_now())
+
+
+@log_api.get("/head")
+def head() -> Response:
+    """The latest signed tree head."""
+    return jsonify(_head(logstore.leaf_hashes(logstore.entries(_store()))))
+
+
+@log_api.get("/proof/<game_id>")
+def proof(game_id: str) -> Response:
+    """Inclusion proofs of the game's entries against the head of size `size` (default now)."""
+    docs = logstore.entries(_store())
+    size = _size_arg("size", len(docs), len(docs))
+    leaves = logstore.leaf_hashes(docs[:size])
+    mine = [i for i, d in enumerate(docs[:size]) if d["game_id"] == game_id]
+    found = [{"index": i, "entry": docs[i], "audit_path": [p.hex() for p in path]}
+             for i, path in zip(mine, t.inclusion_paths(mine, leaves), strict=True)]
+    if not found:
+        raise LogError(404, f"game {game_id!r} has no entry in the first {size} entries of the transparency log")
+    return jsonify({"tree_head": _head(leaves), "entries": found})
+
+
+@log_api.get("/consistency")
+def consistency() -> Response:
+    """The consistency proof from tree size `from` to `to` (default: now), with both heads."""
+    docs = logstore.entries(_store())
+    leaves = logstore.leaf_hashes(docs)
+    second = _size_arg("to", len(leaves), len(leaves))
+    first = _size_arg("from", second)
+    if first == 0:
+        raise LogError(400, "'from' must be at least 1 (everything is consistent with the empty log)")
+    proof_ = t.consistency_proof(first, leaves[:second])
+    return jsonify({"first": _head(leaves[:first]), "second": _head(leaves[:second]),
+                    "proof": [p.hex() for p in proof_]})
+
+
+@log_api.errorhandler(LogError)
+def _log_error(err: LogError) -> tuple[Response, int]:
+    return jsonify({"error": err.message}), err.status
+
+
+@log_api.errorhandler(logstore.LogUnavailable)
+def _no_log(err: logstore.LogUnavailable) -> tuple[Response, int]:
+    return jsonify({"error": str(err)}), 501
+
+
+@log_api.errorhandler(HTTPException)
+def _http_error(err: HTTPException) -> Any:
+    return jsonify({"error": err.description or err.name}), err.code or 500
+
+
+@log_api.errorhandler(Exception)
+def _unexpected(err: Exception) -> Any:
+    if is_outage(err):
+        return unavailable(err)
+    current_app.logger.exception("unexpected error in the transparency log")
+    return jsonify({"error": "internal error"}), 500
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(log_api)
