@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         store = open_store(f"sqlite:///{tmp}/golden.sqlite3")
         svc, resolver = Warlog(store, lambda gid: None), Resolver(store)
         for g in all_games():
-            if g.name == "dice-duel":
+            if not type(g).__module__.startswith("rules."):  # a test suite's toy game
                 continue
             for scenario in sorted(g.scenarios()):
                 path = GOLDEN / golden_name(g.name, scenario, g.version)
