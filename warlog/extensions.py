@@ -30,6 +30,7 @@ from ledger.store import EventStore
 from warlog.clock.clock import GameClock
 from warlog.notify.hooks import TurnNotices
 from warlog.notify.notifier import Notifier
+from warlog.outage import Outage, is_outage
 from warlog.players.store import PlayerStore
 from warlog.sqldb import SqlDb
 
@@ -115,16 +116,21 @@ def start_periodic(tasks: list[tuple[str, Callable[[], object]]], interval: floa
     """Run each task now and every `interval` seconds in a daemon thread until `stop` (made if
     None) is set; return it."""
     stop = stop or threading.Event()
+    services_down = Outage("the ledger or Redis (periodic tasks)", log)
 
     def loop() -> None:
         while not stop.is_set():
             for name, task in tasks:
                 try:
                     task()
-                except Exception:
+                    services_down.up()
+                except Exception as err:
                     if stop.is_set():
                         return
-                    log.exception("periodic %s failed", name)
+                    if is_outage(err):  # one line per outage, not a traceback per sweep (issue 14)
+                        services_down.down(err, "notifications and deadlines wait for it")
+                    else:
+                        log.exception("periodic %s failed", name)
             if stop.wait(interval):
                 return
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import artifacts, browser, live_server, new_game_page  # noqa: F401  (fixtures)
+from tests.browser.conftest import new_game_page
 
 VIEW = {"width": 1400, "height": 1100}
 
