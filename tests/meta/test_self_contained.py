@@ -3,17 +3,21 @@ refuses any read of ../shared, where our own checkouts keep the rulebooks."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import BESIDE, REPO
+from tests.conftest import BESIDE, REPO, _no_reading_beside_the_repository
 
 
 def test_reading_beside_the_repository_is_refused() -> None:
-    target = Path(BESIDE) / "rules" / "vietnam-battles.md"
+    """The audit hook refuses an open of anything beside the repository (it is called here with
+    the event Python would raise, so nothing outside the repository is touched)."""
+    target = os.path.join(BESIDE, "any-file.txt")
     with pytest.raises(PermissionError, match="outside the repository"):
-        target.read_text(encoding="utf-8")
+        _no_reading_beside_the_repository("open", (target, "r", 0))
+    _no_reading_beside_the_repository("open", (os.path.join(REPO, "README.md"), "r", 0))  # inside: fine
 
 
 def test_the_rulebook_excerpts_are_in_the_repository() -> None:
