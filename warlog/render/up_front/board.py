@@ -119,7 +119,8 @@ def board_svg(scene: Scene) -> str:
     y += H_BOX + 18
     deck = s["deck"]
     top = deck["discard"][-1] if deck["discard"] else None
-    parts.append(_t(GAP, y + 14, f"Draw pile {deck['draw_count']} cards · deck pass {deck['pass']} of {s['passes']} · "
+    count = deck["draw_count"] if "draw_count" in deck else len(deck["draw"])  # the full state once the game ended
+    parts.append(_t(GAP, y + 14, f"Draw pile {count} cards · deck pass {deck['pass']} of {s['passes']} · "
                     f"discards {len(deck['discard'])}" + (f" (top: {card_label(top)[0]})" if top else "")
                     + f" · {s['terrain_type']} mountains, {s['condition']}", size=12))
     window = s.get("reaction")
