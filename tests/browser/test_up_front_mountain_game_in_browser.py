@@ -185,7 +185,7 @@ def test_two_seats_play_a_mountain_scenario_to_its_end_on_the_card_table(browser
     assert shown >= 6
 
     outcome = api.get("")["outcome"]
-    for seat, page in pages.items():  # the game is over: every page shows the result and its reason
+    for page in pages.values():  # the game is over: every page shows the result and its reason
         page.goto(f"{base}/games/{api.id}")
         assert outcome["reason"].split(":")[0] in page.inner_text(".outcome"), (outcome, page.inner_text(".outcome"))
     pages["americans"].screenshot(path=str(artifacts / "up-front-mountain-game-ended.png"), full_page=True)
