@@ -3,6 +3,10 @@
 Read once from `rules/up_front/data/*.json` (schema: docs/games/up-front-data.md) and checked,
 so that an owner of the printed game can drop in a transcription of the real cards and values
 in place of ours: a malformed file fails loudly here, naming the file and the card.
+
+Rules versions: version 1 is the files as they are; a later version applies its tuning file
+(`v2.json`: OURS values changed for balance, entry by entry) on top, so that a game recorded
+under version 1 is judged by version 1's values forever.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ COLOURS = ("black", "red")
 TERRAIN_TYPES = ("bare", "forested", "jungle")  # appendix 9.1-9.3
 CONDITIONS = ("dry", "frozen", "mud", "heavy_snow", "light", "heavy")  # appendix 10.1-10.6
 ALTITUDE_SETUPS = ("free", "must_b", "may_draw")
+CURRENT = "2"  # the data version of the current rules version
+TUNINGS = {"2": ("v2.json",)}  # data version -> the tuning files applied, in order, over the base files
 
 
 class DataError(ValueError):
@@ -113,19 +119,45 @@ def _check_scenarios(doc: Any, soldiers: dict[str, Any], nations: dict[str, Any]
     return out
 
 
-@lru_cache(maxsize=1)
-def world() -> World:
-    terrain_doc = _read("terrain.json")
+def _tune(docs: dict[str, Any], version: str) -> None:
+    """Apply a version's tuning files: `{"soldiers": {id: {key: value}}, "scenarios": {id: {…}},
+    "nations": {id: {…}}, "tables": {section: {key: value}}}`, each entry updated key by key."""
+    for name in TUNINGS.get(version, ()):
+        tuning = _read(name)
+        by_id = {"soldiers": {x["id"]: x for x in docs["soldiers.json"]["soldiers"]},
+                 "scenarios": {x["id"]: x for x in docs["scenarios.json"]["scenarios"]},
+                 "nations": docs["nations.json"]["nations"], "tables": docs["tables.json"]}
+        for part, entries in tuning.items():
+            if part.startswith("_"):
+                continue
+            _need(part in by_id, name, f"tunes only {sorted(by_id)}, not {part!r}")
+            for key, changes in entries.items():
+                _need(key in by_id[part] and isinstance(changes, dict), name, f"{part}: no entry {key!r} to tune")
+                by_id[part][key].update({k: v for k, v in changes.items() if not k.startswith("_")})
+
+
+def world(version: str = CURRENT) -> World:
+    """The data of a rules version (the current one by default), read and checked once."""
+    return _world(version)
+
+
+@lru_cache(maxsize=4)
+def _world(version: str) -> World:
+    _need(version == "1" or version in TUNINGS, "data", f"no data version {version!r}")
+    docs = {name: _read(name) for name in ("terrain.json", "cards.json", "nations.json", "soldiers.json",
+                                           "tables.json", "scenarios.json")}
+    _tune(docs, version)
+    terrain_doc = docs["terrain.json"]
     terrain = terrain_doc["terrain"]
-    cards = _check_cards(_read("cards.json"), terrain)
-    nations = _read("nations.json")["nations"]
+    cards = _check_cards(docs["cards.json"], terrain)
+    nations = docs["nations.json"]["nations"]
     for n, spec in nations.items():
         _need(spec["discard_when"] in ("always", "no_action") and spec["hand"] > 0, f"nations.json {n}", "hand/discard")
-    sold_doc = _read("soldiers.json")
+    sold_doc = docs["soldiers.json"]
     soldiers = {s["id"]: s for s in sold_doc["soldiers"]}
     for sid, s in soldiers.items():
         _need(len(s["fp"]) == 6 and s["nation"] in nations, f"soldiers.json {sid}", "fp by RR 0..5 and a nation")
-    tables = _read("tables.json")
-    sc_doc = _read("scenarios.json")
+    tables = docs["tables.json"]
+    sc_doc = docs["scenarios.json"]
     scenarios = _check_scenarios(sc_doc, soldiers, nations)
     return World(cards, terrain, terrain_doc["wire"], nations, soldiers, tables, scenarios, sc_doc["not_playable"])

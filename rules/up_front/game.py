@@ -26,7 +26,7 @@ from rules.core.game import (
 from rules.core.hands import fill, hands_view
 from rules.up_front import altitude as alt
 from rules.up_front import fire, prepare, react, reinforce, turn
-from rules.up_front.data import CONDITIONS, world
+from rules.up_front.data import CONDITIONS, CURRENT, World, world
 from rules.up_front.table import altitude_card, other, present
 
 TURN_ACTIONS = {
@@ -52,11 +52,15 @@ class _TrialDice:
 class UpFrontMountains(Game):
     name = "up-front"
     title = "Squad cards in the mountains (UP FRONT structure, authored core + \"In the Mountains\")"
-    version = "1"
+    version = "2"
+    data_version = CURRENT  # rules/up_front/data.py: the data files with version 2's tuning (v2.json)
     hidden_information = True
 
+    def world(self) -> World:
+        return world(self.data_version)
+
     def scenarios(self) -> dict[str, Scenario]:
-        w = world()
+        w = self.world()
         return {sid: Scenario(sid, sc["title"], tuple(sc["roles"]), sc["appendix"]) for sid, sc in w.scenarios.items()}
 
     def options(self) -> dict[str, OptionSpec]:
@@ -69,15 +73,15 @@ class UpFrontMountains(Game):
         }
 
     def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
-        return prepare.setup_state(world(), scenario, options, dice)
+        return prepare.setup_state(self.world(), scenario, options, dice, pillbox_first=self.version != "1")
 
     def check_state(self, state: State) -> None:
         if not isinstance(state, dict) or set(state) != STATE_KEYS:
             raise InvalidState(f"a state has exactly the keys {sorted(STATE_KEYS)}")
-        if state["scenario"] not in world().scenarios:
+        if state["scenario"] not in self.world().scenarios:
             raise InvalidState(f"unknown scenario {state['scenario']!r}")
         cards = decks.all_cards(state["deck"], [c for h in state["hands"].values() for c in h] + _on_table(state))
-        if cards != sorted(world().cards):
+        if cards != sorted(self.world().cards):
             raise InvalidState("every card of the deck must be in exactly one place")
 
     def active_seats(self, state: State) -> list[str]:
@@ -90,7 +94,7 @@ class UpFrontMountains(Game):
     def legal_actions(self, state: State, seat: str) -> list[Action]:
         if seat not in self.active_seats(state):
             return []
-        w = world()
+        w = self.world()
         if reactions.current(state):
             return react.options(state, w, seat)
         if state["phase"] == "prepare":
@@ -99,7 +103,7 @@ class UpFrontMountains(Game):
 
     def _candidates(self, s: State, seat: str) -> list[Action]:
         """Every action that might be legal, cheaply pre-filtered; `_passes` decides."""
-        w = world()
+        w = self.world()
         hand = s["hands"][seat]
         foe = other(s, seat)
         theirs = [t for t in sorted(s["groups"][foe]) if present(s, s["groups"][foe][t])]
@@ -177,7 +181,7 @@ class UpFrontMountains(Game):
     def _apply(self, state: State, seat: str, a: Action, dice: DiceSource, trial: bool) -> Applied:
         if seat not in self.active_seats(state):
             raise IllegalAction(f"it is not {seat}'s decision now", "CORE 4")
-        w = world()
+        w = self.world()
         s = jcopy(state)
         facts: list[Fact] = []
         passes_before = s["deck"]["pass"]
@@ -212,7 +216,7 @@ class UpFrontMountains(Game):
         return Applied(s, facts)
 
     def _end_turn(self, s: State, seat: str, dice: DiceSource, facts: list[Fact]) -> None:
-        w = world()
+        w = self.world()
         if not (s["acted"] or s["discarded"] or not s["hands"][seat]):
             raise IllegalAction("a turn plays or discards at least one card", "CORE 4")
         _, got = fill(s["hands"], seat, int(w.nations[s["nation"][seat]]["hand"]), s["deck"], dice, w.card_name,
@@ -224,7 +228,7 @@ class UpFrontMountains(Game):
 
     def _after(self, s: State, passes_before: int, dice: DiceSource, facts: list[Fact]) -> None:
         """Avalanche checks at each end of the pile (UFM 10.4), then the end of the game."""
-        w = world()
+        w = self.world()
         for _ in range(s["deck"]["pass"] - passes_before):
             if s["condition"] != "heavy_snow" or s["over"]:
                 break
@@ -268,7 +272,7 @@ class UpFrontMountains(Game):
 
     def describe_action(self, action: Action) -> str:
         """"fire: Fire 3 [UF017, black 4], group A → enemy group B" — card names from the data."""
-        w = world()
+        w = self.world()
         parts = [str(action.get("type"))]
         for key in ("card", "altitude"):
             if isinstance(action.get(key), str):
@@ -294,6 +298,14 @@ class UpFrontMountains(Game):
         if state["phase"] == "prepare":
             return "Prepare for Play"
         return f"turn {state['turn_no']} ({state['turn']}), deck pass {state['deck']['pass']} of {state['passes']}"
+
+
+class UpFrontMountainsV1(UpFrontMountains):
+    """Rules version 1: the data files without tuning (the first balance: scenario A 10-0); kept
+    so that games recorded under it are judged and verified by it (tests/golden/*--v1.jsonl)."""
+
+    version = "1"
+    data_version = "1"
 
 
 def jcopy(x: Any) -> Any:

@@ -22,7 +22,12 @@ def new_group(men: list[str]) -> dict[str, Any]:
             "alt_turn": None, "entrenched": False, "wire": None, "minefield": None, "flank": False, "men": list(men)}
 
 
-def setup_state(w: World, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
+def setup_state(w: World, scenario: str, options: dict[str, Any], dice: DiceSource,
+                pillbox_first: bool = True) -> State:
+    """The scenario set up, hands dealt. `pillbox_first`: the real Pillbox of C and O is taken out
+    of the deck before the hands are dealt (rules version 2); version 1 took it after, from the
+    draw pile (and, when both Pillboxes had been dealt, failed: now it takes one from the hand and
+    deals a replacement)."""
     sc = w.scenarios[scenario]
     notes: list[str] = []
     terrain_type = options.get("terrain_type", "bare")
@@ -56,15 +61,31 @@ def setup_state(w: World, scenario: str, options: dict[str, Any], dice: DiceSour
     for r, res in s["reserves"].items():
         for m in (res or {}).get("men", []):
             s["men"][m] = {"seat": r, "group": None, "status": "reserve"}
-    for r in [sc["first"], other(s, sc["first"])]:
-        draw_into(s["hands"], r, s["deck"], dice, int(w.nations[r]["hand"]), w.card_name, "UF C.4")
     setup = sc["altitude_setup"]
-    if setup["kind"] == "must_b":
+
+    def real_pillbox() -> None:
         seat = setup["seat"]
-        pill = next(c for c in s["deck"]["draw"] if w.cards[c]["type"] == "terrain" and w.cards[c]["terrain"] == "pillbox")
-        s["deck"]["draw"].remove(pill)
+        pills = [c for c in sorted(w.cards) if w.cards[c]["type"] == "terrain" and w.cards[c]["terrain"] == "pillbox"]
+        free = [c for c in pills if c in s["deck"]["draw"]]
+        if free:
+            pill = free[0]
+            s["deck"]["draw"].remove(pill)
+        else:  # version 1 only: both were dealt; the first seat's goes, a replacement is dealt
+            holder = next(r for r in roles if pills[0] in s["hands"][r])
+            pill = pills[0]
+            s["hands"][holder].remove(pill)
+            draw_into(s["hands"], holder, s["deck"], dice, 1, w.card_name, "UF C.4")
         s["groups"][seat]["B"]["terrain"] = pill
         notes.append(f"{seat} group B holds the real Pillbox ({w.card_name(pill)}) (UFM 11.e {scenario})")
+
+    if setup["kind"] == "must_b" and pillbox_first:
+        real_pillbox()
+    for r in [sc["first"], other(s, sc["first"])]:
+        draw_into(s["hands"], r, s["deck"], dice, int(w.nations[r]["hand"]), w.card_name, "UF C.4")
+    if setup["kind"] == "must_b":
+        seat = setup["seat"]
+        if not pillbox_first:
+            real_pillbox()
         if not any(altitude_card(s, w, c) for c in s["hands"][seat]):
             draw_until(s, w, seat, 1, dice)
     return s
