@@ -72,7 +72,8 @@ def _group_box(state: dict[str, Any], seat: str, letter: str, g: dict[str, Any],
            _t(x + 8, y + 54, f"in {terrain}" + (" · entrenched" if g["entrenched"] else ""), size=11)]
     extras = []
     if g["moves"]:
-        extras.append(f"moving: {', '.join(m['mode'] for m in g['moves'])}"
+        short = {"forward": "fwd", "backward": "back", "sideways": "side"}  # fits the box's width
+        extras.append(f"moving: {', '.join(short.get(m['mode'], m['mode']) for m in g['moves'])}"
                       + (f" (altitude {g['alt_stage']}/2)" if g["alt_stage"] else ""))
     if g["wire"]:
         extras.append("Wire")
