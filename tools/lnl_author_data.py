@@ -215,7 +215,9 @@ def counters_doc() -> dict[str, Any]:
 # =============================================================================================
 # 3. The demo scenario (all ours: the demo text has none)
 # =============================================================================================
-def scenario_doc() -> dict[str, Any]:
+def scenario_doc_v1() -> dict[str, Any]:
+    """Rules version 1's demo (kept for the games recorded under it): VC won ~100% under the
+    scripted strategy of bench/lnl_balance.py."""
     us_area = [h for h in BOARD.hexes() if h[1] in "ABC"]
     vc_area = [h for h in BOARD.hexes() if h[1] in "IJKLM"]
     units = {
@@ -266,11 +268,35 @@ def scenario_doc() -> dict[str, Any]:
     }}
 
 
+def scenario_doc() -> dict[str, Any]:
+    """Rules version 2's demo, tuned for balance with bench/lnl_balance.py (both seats scripted,
+    tools/lnl_strategy.py): version 1's 5 squads, 1 M-60, 2 leaders, 7 turns lost every game, so
+    the US gets a second section (2 squads, an M-60, Sgt. Pike), the VC lose the 1I3 squad and the
+    1I9 half squad, the 1L2 half squad stands back in 1M2, and the game lasts 10 turns."""
+    doc = scenario_doc_v1()
+    sc = doc["demo"]
+    sc["turns"] = 10
+    sc["description"] = ("A US Army platoon of two sections sweeps the hamlet of 1K4-1L3 held by a VC local force "
+                         "squad group. Ten turns; the US must hold the hamlet at the end.")
+    sc["units"]["us"] += [{"id": "us6", "kind": "us-sq-264", "at": "1B3"},
+                          {"id": "us7", "kind": "us-sq-264", "at": "1B3", "sws": ["us-m60b"]},
+                          {"id": "pike", "kind": "us-ldr-pike", "at": "1B3"}]
+    sc["sws"]["us-m60b"] = "m60"
+    vc = [u for u in sc["units"]["vc"] if u["id"] not in ("vc3", "vc6")]
+    for u in vc:
+        if u["id"] == "vc5":
+            u["at"] = "1M2"
+    sc["units"]["vc"] = vc
+    sc["balance"] = {"source": A, "note": "bench/lnl_balance.py --games 200: see docs/games/lock-n-load-data.md"}
+    return doc
+
+
 def dump(doc: Any) -> str:
     return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-FILES = {"board1.json": board_doc, "counters.json": counters_doc, "scenarios.json": scenario_doc}
+FILES = {"board1.json": board_doc, "counters.json": counters_doc, "scenarios.json": scenario_doc,
+         "scenarios_v1.json": scenario_doc_v1}
 
 
 def main(argv: list[str] | None = None) -> int:
