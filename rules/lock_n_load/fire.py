@@ -248,12 +248,63 @@ def resolve(s: State, w: World, firers: list[str], target: str, dice: DiceSource
         apply_result(s, w, u, res, facts)
         if k.cls == "leader" and s["units"][u]["at"] is not None and not s["units"][u]["shaken"]:
             helper = helper or u
+    if _flamethrower_fired(s, w, atk.firers, frm, target):
+        for u in order:
+            if s["units"][u]["at"] == target and s["units"][u]["shaken"]:
+                _must_retreat(s, w, u, frm, facts)
     for u in atk.firers + ([atk.leader] if atk.leader else []):
         r = s["units"][u]
         if r["marker"] == "assault":
             r["am_fired"] = True
         r["marker"] = "fired"
     return results
+
+
+def _flamethrower_fired(s: State, w: World, firers: list[str], frm: str, target: str) -> bool:
+    """1.6.2: a flamethrower in range among the firers' SWs (DFT fire only: melee never calls this)."""
+    dist = w.board.distance(frm, target)
+    return any(w.sws[s["sws"][x]["kind"]].kind == "flamethrower" and w.sws[s["sws"][x]["kind"]].range >= dist
+               for u in firers for x in s["units"][u]["sws"])
+
+
+def retreat_hexes(s: State, w: World, uid: str, firer_hex: str) -> list[str]:
+    """1.6.2: the adjacent hexes a unit shaken by flamethrower fire may retreat into: farther from
+    the flamethrower's hex, no nearer any other enemy unit (A9: hex distance to each), free of
+    enemies and within stacking (1.3)."""
+    r = s["units"][uid]
+    at, side = r["at"], r["side"]
+    others = [h for h in U.side_hexes(s, U.other(side)) if h != firer_hex]
+    out = []
+    for h in w.board.neighbours(at):
+        if U.units_in(s, h, U.other(side)) or w.board.distance(h, firer_hex) <= w.board.distance(at, firer_hex):
+            continue
+        if any(w.board.distance(h, e) < w.board.distance(at, e) for e in others):
+            continue
+        if U.stacking_ok(s, w, h, side, extra=[uid]):
+            out.append(h)
+    return sorted(out)
+
+
+def _must_retreat(s: State, w: World, uid: str, firer_hex: str, facts: list[Fact]) -> None:
+    """1.6.2 (A9: any target Shaken after the attack): retreat one hex, the owner choosing it (W4,
+    queued in `drops` as a decision after the fire), or eliminated if there is none."""
+    hexes = retreat_hexes(s, w, uid, firer_hex)
+    if not hexes:
+        eliminate(s, w, uid, facts, "shaken by a flamethrower with no hex to retreat into, 1.6.2")
+        return
+    facts.append(Fact(f"{U.kind(s, w, uid).name} {uid} is shaken by flamethrower fire and must retreat one hex "
+                      f"({', '.join(hexes)})", "LnL 1.6.2", "must_retreat", {"unit": uid, "hexes": hexes}))
+    s["drops"].append({"kind": "retreat", "unit": uid, "hexes": hexes})
+
+
+def retreat(s: State, w: World, uid: str, to: str, facts: list[Fact]) -> None:
+    """1.6.2: the retreat is a one-hex move marked Moved (its SWs go with it)."""
+    r = s["units"][uid]
+    frm = r["at"]
+    r["at"] = to
+    r["marker"] = "moved"
+    facts.append(Fact(f"{U.kind(s, w, uid).name} {uid} retreats from {frm} to {to} (Moved)", "LnL 1.6.2", "retreat",
+                      {"unit": uid, "from": frm, "hex": to}))
 
 
 def _los_words(los: Los) -> str:

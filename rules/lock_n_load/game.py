@@ -133,7 +133,8 @@ class LockNLoad(Game):
             return f"Turn {state['turn']}: {state['rally_side'].upper()} Rally Phase"
         d = state["decision"]
         if d is not None:
-            what = {"melee_targets": "melee targets", "drop_sw": "support weapon to drop"}.get(d["kind"],
+            what = {"melee_targets": "melee targets", "drop_sw": "support weapon to drop",
+                    "retreat": "flamethrower retreat"}.get(d["kind"],
                                                                                             "opportunity fire")
             return f"Turn {state['turn']}: {d['seat'].upper()} {what}"
         return f"Turn {state['turn']}: {state['player'].upper()} impulse"
