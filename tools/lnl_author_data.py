@@ -183,6 +183,15 @@ SMCS: list[dict[str, Any]] = [
     smc("arvn-ldr-duc", "Lt. Duc", "ARVN", "leader", lm=1, morale=(5, 4), mf=5),
 ]
 
+# Heroes (11.2; optional, the demo has no hero counters): one per nationality, all OURS, drawn when
+# a hero appears. Rules version 2 only (rules/lock_n_load/data/heroes.json): version 1's counters
+# file stays byte for byte. Each holds the Bull card, the one card a hero may draw (T2).
+HEROES: list[dict[str, Any]] = [
+    {**smc(f"{nat.lower()}-hero", f"{nat} hero", nat, "hero", morale=(6, 6), mf=5, card="Bull", fp=1, rng=4,
+           note="11.2: ours; never shaken, wounded instead (T4)"), "assault_move": True}
+    for nat in ("US", "USMC", "ARVN", "VC", "NVA")
+]
+
 SWS: list[dict[str, Any]] = [
     {"id": "m60", "name": "M-60", "kind": "lmg", "nationality": "US", "fp": 2, "range": 8, "oft": False,
      "source": {"fp": R, "range": A}, "note": "8.0: 3 x 3-6-4 + M-60 = 11 FP, so the M-60 has 2 FP"},
@@ -295,8 +304,12 @@ def dump(doc: Any) -> str:
     return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+def heroes_doc() -> dict[str, Any]:
+    return {"kinds": {k["id"]: k for k in HEROES}}
+
+
 FILES = {"board1.json": board_doc, "counters.json": counters_doc, "scenarios.json": scenario_doc,
-         "scenarios_v1.json": scenario_doc_v1}
+         "scenarios_v1.json": scenario_doc_v1, "heroes.json": heroes_doc}
 
 
 def main(argv: list[str] | None = None) -> int:

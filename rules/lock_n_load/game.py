@@ -45,7 +45,9 @@ class LockNLoad(Game):
         return out
 
     def options(self) -> dict[str, OptionSpec]:
-        return dict(_V1_OPTIONS)
+        return {**_V1_OPTIONS, "heroes": OptionSpec(
+            "heroes", False, "LnL 11.2 (optional; the demo has no hero counters): a squad or half squad rolling 1 on "
+            "a damage check from enemy fire rolls again, and on an even die (ARVN: 1, 13.4) a hero appears in its hex")}
 
     def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
         w = self.world
