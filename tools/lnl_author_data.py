@@ -225,8 +225,8 @@ def counters_doc() -> dict[str, Any]:
 # 3. The demo scenario (all ours: the demo text has none)
 # =============================================================================================
 def scenario_doc_v1() -> dict[str, Any]:
-    """Rules version 1's demo (kept for the games recorded under it): VC won ~100% under the
-    scripted strategy of bench/lnl_balance.py."""
+    """Rules version 1's demo (kept for the games recorded under it): the US won 5 of 100 under
+    the scripted strategy of bench/lnl_balance.py."""
     us_area = [h for h in BOARD.hexes() if h[1] in "ABC"]
     vc_area = [h for h in BOARD.hexes() if h[1] in "IJKLM"]
     units = {
@@ -279,7 +279,7 @@ def scenario_doc_v1() -> dict[str, Any]:
 
 def scenario_doc() -> dict[str, Any]:
     """Rules version 2's demo, tuned for balance with bench/lnl_balance.py (both seats scripted,
-    tools/lnl_strategy.py): version 1's 5 squads, 1 M-60, 2 leaders, 7 turns lost every game, so
+    tools/lnl_strategy.py): version 1's 5 squads, 1 M-60, 2 leaders, 7 turns won 5 of 100, so
     the US gets a second section (2 squads, an M-60, Sgt. Pike), the VC lose the 1I3 squad and the
     1I9 half squad, the 1L2 half squad stands back in 1M2, and the game lasts 10 turns."""
     doc = scenario_doc_v1()
