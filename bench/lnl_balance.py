@@ -1,78 +1,30 @@
 #!/usr/bin/env python3
-"""Balance and prompts of the Lock 'n Load demo scenario under a scripted strategy.
+"""Balance and prompts of the Lock 'n Load demo scenario, both seats played by a script.
 
-    python bench/lnl_balance.py [--games 40] [--orders]
+    python bench/lnl_balance.py [--games 200] [--orders] [--version 2]
 
-Both seats play a simple greedy script (rally everything; fire at the first target the rules allow;
-the US advances toward the nearest objective it does not hold, the VC stays put; opportunity fire
-always; spot when nothing can be fired at). With --orders the non-moving seat gives every hex the
-standing order "fire" instead of answering prompts. Prints win rates, actions and opportunity-fire
-prompts per game. Seeded: the same figures every run.
+Both seats play tools/lnl_strategy.py (the US advances by stacks, fires at Good Order defenders
+within 2 hexes, assaults objectives with two squads or more; the VC opportunity-fires, fires from
+cover, counter-attacks in the last two turns). With --orders the non-moving seat gives standing
+orders (VC "within2", US "fire") instead of answering prompts. Prints win rates with a 95%
+interval, actions and opportunity-fire prompts per game. Seeded: the same figures every run.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
+from collections import Counter
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.core.dice import RecordingDice  # noqa: E402
-from rules.lock_n_load.game import LockNLoad  # noqa: E402
-
-
-def policy(g: LockNLoad, s: dict[str, Any], seat: str, legal: list[dict[str, Any]], rng: random.Random,
-           orders: bool) -> dict[str, Any]:
-    by: dict[str, list[dict[str, Any]]] = {}
-    for a in legal:
-        by.setdefault(a["type"], []).append(a)
-    if orders:
-        for a in by.get("order", []):
-            if a["order"] == "fire" and a["hex"] not in s["orders"][seat]:
-                return a
-    if "melee_targets" in by:
-        return by["melee_targets"][-1]  # all the enemy units
-    for t in ("drop_sw", "opp_fire", "rally", "medic", "pickup", "fire", "melee"):
-        if t in by:
-            return by[t][0]
-    if "hold_fire" in by:
-        return by["hold_fire"][0]
-    if "end_rally" in by:
-        return by["end_rally"][0]
-    imp = s["impulse"]
-    w = g.world
-    objectives = s["objectives"]
-    if imp is None:
-        if seat == "us" and "spot" in by and rng.random() < 0.4:
-            return rng.choice(by["spot"])
-        acts = by.get("activate", [])
-        if not acts:
-            return by["pass"][0]
-        if seat == "vc":
-            return rng.choice(acts)
-        return min(acts, key=lambda a: (min(w.board.distance(a["hex"], o) for o in objectives), rng.random()))
-    if imp["move"] is not None:
-        steps = by.get("step", [])
-        at = imp["move"]["at"]
-        if at in objectives or not steps:
-            return by["stop"][0]
-        return min(steps, key=lambda a: (min(w.board.distance(a["hex"], o) for o in objectives), a["hex"]))
-    if "select" in by and not imp["group"]:
-        return by["select"][0]
-    if imp["group"]:
-        if "select" in by:
-            return by["select"][0]
-        if seat == "us":
-            at = s["units"][imp["group"][0]]["at"]
-            moves = {a["mode"]: a for a in by.get("move", [])}
-            if at not in objectives and moves:
-                return moves.get("double") or moves.get("normal") or next(iter(moves.values()))
-        return by["end_impulse"][0]
-    return by["end_impulse"][0]
+from rules.lock_n_load.game import LockNLoad, LockNLoadV1  # noqa: E402
+from tools.lnl_strategy import choose  # noqa: E402
 
 
 def play(g: LockNLoad, seed: int, orders: bool) -> tuple[str, int, int, int]:
@@ -83,7 +35,7 @@ def play(g: LockNLoad, seed: int, orders: bool) -> tuple[str, int, int, int]:
     n = 0
     while g.outcome(s) is None:
         (seat,) = g.active_seats(s)
-        a = policy(g, s, seat, g.legal_actions(s, seat), rng, orders)
+        a = choose(g, s, seat, g.legal_actions(s, seat), rng, orders)
         s = g.apply(s, seat, a, dice).state
         n += 1
     o = g.outcome(s)
@@ -93,12 +45,13 @@ def play(g: LockNLoad, seed: int, orders: bool) -> tuple[str, int, int, int]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--orders", action="store_true")
+    ap.add_argument("--version", default=None, help="rules version (default: the current one)")
     args = ap.parse_args()
-    g = LockNLoad()
+    g = LockNLoad() if args.version in (None, LockNLoad.version) else LockNLoadV1()
     t0 = time.perf_counter()
-    wins = {"us": 0, "vc": 0}
+    wins: Counter[str] = Counter()
     acts = prompts = fires = 0
     for seed in range(args.games):
         winner, n, p, f = play(g, seed, args.orders)
@@ -106,8 +59,11 @@ def main() -> int:
         acts, prompts, fires = acts + n, prompts + p, fires + f
     dt = time.perf_counter() - t0
     k = args.games
-    print(f"demo 'Hamlet 1K4', scripted play, {k} games{' with standing orders' if args.orders else ''}:")
-    print(f"  US wins {wins['us']} ({100 * wins['us'] // k}%), VC wins {wins['vc']} ({100 * wins['vc'] // k}%)")
+    us = wins["us"] / k
+    half = 1.96 * math.sqrt(us * (1 - us) / k)
+    print(f"demo 'Hamlet 1K4' rules v{g.version}, both seats scripted, {k} games"
+          + (" with standing orders" if args.orders else "") + ":")
+    print(f"  US wins {wins['us']} ({100 * us:.0f}% +/- {100 * half:.0f}), VC wins {wins['vc']}")
     print(f"  per game: {acts / k:.0f} actions, {prompts / k:.1f} opportunity-fire prompts, "
           f"{fires / k:.1f} fires by standing order; {dt / k:.2f} s per game")
     return 0

@@ -183,6 +183,15 @@ SMCS: list[dict[str, Any]] = [
     smc("arvn-ldr-duc", "Lt. Duc", "ARVN", "leader", lm=1, morale=(5, 4), mf=5),
 ]
 
+# Heroes (11.2; optional, the demo has no hero counters): one per nationality, all OURS, drawn when
+# a hero appears. Rules version 2 only (rules/lock_n_load/data/heroes.json): version 1's counters
+# file stays byte for byte. Each holds the Bull card, the one card a hero may draw (T2).
+HEROES: list[dict[str, Any]] = [
+    {**smc(f"{nat.lower()}-hero", f"{nat} hero", nat, "hero", morale=(6, 6), mf=5, card="Bull", fp=1, rng=4,
+           note="11.2: ours; never shaken, wounded instead (T4)"), "assault_move": True}
+    for nat in ("US", "USMC", "ARVN", "VC", "NVA")
+]
+
 SWS: list[dict[str, Any]] = [
     {"id": "m60", "name": "M-60", "kind": "lmg", "nationality": "US", "fp": 2, "range": 8, "oft": False,
      "source": {"fp": R, "range": A}, "note": "8.0: 3 x 3-6-4 + M-60 = 11 FP, so the M-60 has 2 FP"},
@@ -215,7 +224,9 @@ def counters_doc() -> dict[str, Any]:
 # =============================================================================================
 # 3. The demo scenario (all ours: the demo text has none)
 # =============================================================================================
-def scenario_doc() -> dict[str, Any]:
+def scenario_doc_v1() -> dict[str, Any]:
+    """Rules version 1's demo (kept for the games recorded under it): the US won 5 of 100 under
+    the scripted strategy of bench/lnl_balance.py."""
     us_area = [h for h in BOARD.hexes() if h[1] in "ABC"]
     vc_area = [h for h in BOARD.hexes() if h[1] in "IJKLM"]
     units = {
@@ -266,11 +277,39 @@ def scenario_doc() -> dict[str, Any]:
     }}
 
 
+def scenario_doc() -> dict[str, Any]:
+    """Rules version 2's demo, tuned for balance with bench/lnl_balance.py (both seats scripted,
+    tools/lnl_strategy.py): version 1's 5 squads, 1 M-60, 2 leaders, 7 turns won 5 of 100, so
+    the US gets a second section (2 squads, an M-60, Sgt. Pike), the VC lose the 1I3 squad and the
+    1I9 half squad, the 1L2 half squad stands back in 1M2, and the game lasts 10 turns."""
+    doc = scenario_doc_v1()
+    sc = doc["demo"]
+    sc["turns"] = 10
+    sc["description"] = ("A US Army platoon of two sections sweeps the hamlet of 1K4-1L3 held by a VC local force "
+                         "squad group. Ten turns; the US must hold the hamlet at the end.")
+    sc["units"]["us"] += [{"id": "us6", "kind": "us-sq-264", "at": "1B3"},
+                          {"id": "us7", "kind": "us-sq-264", "at": "1B3", "sws": ["us-m60b"]},
+                          {"id": "pike", "kind": "us-ldr-pike", "at": "1B3"}]
+    sc["sws"]["us-m60b"] = "m60"
+    vc = [u for u in sc["units"]["vc"] if u["id"] not in ("vc3", "vc6")]
+    for u in vc:
+        if u["id"] == "vc5":
+            u["at"] = "1M2"
+    sc["units"]["vc"] = vc
+    sc["balance"] = {"source": A, "note": "bench/lnl_balance.py --games 200: see docs/games/lock-n-load-data.md"}
+    return doc
+
+
 def dump(doc: Any) -> str:
     return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-FILES = {"board1.json": board_doc, "counters.json": counters_doc, "scenarios.json": scenario_doc}
+def heroes_doc() -> dict[str, Any]:
+    return {"kinds": {k["id"]: k for k in HEROES}}
+
+
+FILES = {"board1.json": board_doc, "counters.json": counters_doc, "scenarios.json": scenario_doc,
+         "scenarios_v1.json": scenario_doc_v1, "heroes.json": heroes_doc}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -322,23 +322,43 @@ def _play_context(game_id: str, last: int | None) -> dict[str, Any]:
     scene = Scene(state, target_hexes=frozenset(a["hex"] for a in actions if isinstance(a["hex"], str)),
                   target_units=frozenset(a["unit"] for a in actions if isinstance(a["unit"], str)),
                   extra={"seat": viewer.seat, "los": _los_arg()})
+    orders = [a for a in actions if a["type"] == "order"]
     result = None
     if last is not None:
         try:
             result = svc.move(game_id, last, viewer)
         except ServiceError:
             result = None
+    los_pair = _los_arg()
+    los_of = getattr(renderer, "los_report", None)
+    los = los_of(state, *los_pair) if (los_of and los_pair) else None
     prompt = listing["prompt"]
     if not listing["actions"] and info["status"] == "active" and prompt.startswith("waiting for "):
         prompt = "waiting for " + (", ".join(rp.seat_name(s, g) for s in info["active_seats"]) or "nobody")
     return dict(
         info=info, game=g, viewer=viewer, state_doc=state_doc, listing=listing, actions=actions, prompt=prompt,
-        groups=_group_actions(actions, getattr(renderer, "action_groups", {})), rows=rows, board=renderer.board(scene),
+        groups=_group_actions([a for a in actions if a["type"] != "order"], getattr(renderer, "action_groups", {})),
+        orders=_order_choices(orders, state, viewer.seat), los=los, los_tool=los_of is not None, rows=rows, board=renderer.board(scene),
         legend=renderer.legend(),
         planner=renderer.planner(state) if listing["actions"] else None, result=result,
         my_turn=viewer.seat is not None and viewer.seat in info["active_seats"],
         joined=viewer.seat in info["joined"] if viewer.seat else True,
         seated=request.args.get("seated") == "1", key=uuid.uuid4().hex)
+
+
+def _order_choices(orders: list[dict[str, Any]], state: Any, seat: str | None) -> list[dict[str, Any]]:
+    """Standing orders (LnL, ours) as one choice per hex: the hex, the seat's units in it, its
+    order now, and the orders it may get (the page shows them as a select grouped by hex)."""
+    st = state or {}
+    units = st.get("units") or {}
+    now = ((st.get("orders") or {}).get(seat) or {}) if seat else {}
+    by: dict[str, dict[str, Any]] = {}
+    for a in orders:
+        h = str(a["action"].get("hex"))
+        grp = by.setdefault(h, {"hex": h, "now": now.get(h, "ask"), "actions": [],
+                                "units": sorted(u for u, r in units.items() if r.get("at") == h and r.get("side") == seat)})
+        grp["actions"].append(a)
+    return [by[h] for h in sorted(by)]
 
 
 def _los_arg() -> tuple[str, str] | None:

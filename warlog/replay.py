@@ -75,7 +75,7 @@ def titles(game: Game, scenario: str | None) -> tuple[str, str]:
 def result_text(result: Any, game: Game) -> str:
     """An outcome's result for a heading, the seats by their display names ("VC victory",
     "Germany wins"), never `str.capitalize` of the ids ("Vc victory")."""
-    text = " ".join(_seat_words(str(result or ""), game))
+    text = " ".join(_seat_words(str(result or "").replace("_", " "), game))  # "us_win" -> "US win"
     return text[:1].upper() + text[1:]
 
 

@@ -120,10 +120,18 @@ def load_json(name: str) -> Any:
     return json.loads((DATA / name).read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=1)
-def load_world() -> World:
+SCENARIOS = {"1": "scenarios_v1.json", "2": "scenarios.json"}  # rules version -> its scenario file
+
+
+@lru_cache(maxsize=4)
+def load_world(version: str = "2") -> World:
+    """The data of a rules version: the same board and counters, the version's scenarios. The
+    data id hashes the three files, so a game set up under one version's data is refused by another."""
+    files = (FILES[0], FILES[1], SCENARIOS[version]) + (("heroes.json",) if version != "1" else ())
     h = hashlib.sha256()
-    for n in FILES:
+    for n in files:
         h.update((DATA / n).read_bytes())
-    return world_from_docs(load_json("board1.json"), load_json("counters.json"), load_json("scenarios.json"),
-                           data_id=h.hexdigest()[:16])
+    counters = load_json(files[1])
+    if version != "1":  # 11.2 hero counters (optional rule), version 2 on
+        counters["kinds"] = {**counters["kinds"], **load_json("heroes.json")["kinds"]}
+    return world_from_docs(load_json(files[0]), counters, load_json(files[2]), data_id=h.hexdigest()[:16])

@@ -50,6 +50,7 @@ class UnitFire:
     inherent: int | None
     sws: list[tuple[str, int, bool]] = field(default_factory=list)  # (sw id, fp, full in a group: MG/flame)
     smc: bool = False
+    full: bool = False  # a hero's inherent FP counts in full in a group (5.2, 11.2)
 
 
 def unit_fire(s: State, w: World, uid: str, dist: int, *, oc_opp: bool) -> UnitFire | None:
@@ -76,7 +77,7 @@ def unit_fire(s: State, w: World, uid: str, dist: int, *, oc_opp: bool) -> UnitF
         sws.append((x, fp, d.kind in ("lmg", "flamethrower")))
     sws.sort(key=lambda t: -t[1])
     inherent: int | None = None
-    if k.is_mmc or k.cls == "sniper":
+    if k.is_mmc or k.cls in ("sniper", "hero"):
         if k.range >= dist:
             inherent = k.fp
             if oc_opp:
@@ -97,6 +98,11 @@ def unit_fire(s: State, w: World, uid: str, dist: int, *, oc_opp: bool) -> UnitF
     elif k.cls == "sniper":
         if inherent is not None:
             options.append(UnitFire(uid, inherent, []))
+    elif k.cls == "hero":  # 11.2: his own FP, in full in a group, and a SW as an SMC (1.6.1)
+        if inherent is not None:
+            options.append(UnitFire(uid, inherent, [], smc=True, full=True))
+        if sws:
+            options.append(UnitFire(uid, None, sws[:1], smc=True))
     elif sws:  # leaders, heroes, advisors carrying a SW (1.6.1, 11.1, 11.6)
         options.append(UnitFire(uid, None, sws[:1], smc=True))
     if not options:
@@ -109,8 +115,8 @@ def combine(shares: list[UnitFire]) -> int:
     full, an SMC's SW in full; fractions kept, the total rounded up. A lone 0-FP unit under OC: -1 (4.1)."""
     if not shares:
         return 0
-    inh = sorted((f.inherent for f in shares if f.inherent is not None), reverse=True)
-    half_points = 0
+    inh = sorted((f.inherent for f in shares if f.inherent is not None and not f.full), reverse=True)
+    half_points = 2 * sum(f.inherent for f in shares if f.inherent is not None and f.full)  # heroes (5.2, 11.2)
     if inh:
         half_points += 2 * inh[0] + sum(max(0, v) for v in inh[1:])
     for f in shares:
@@ -239,21 +245,109 @@ def resolve(s: State, w: World, firers: list[str], target: str, dice: DiceSource
         lm_help = U.lm(s, w, helper) if helper and helper != u else 0
         dr = die + (att - dfn) - lm_help
         m = U.morale(s, w, u)
-        res = dft(dr, m, smc=k.is_smc, shaken=s["units"][u]["shaken"])
+        res = dft(dr, m, smc=k.is_smc, shaken=s["units"][u]["shaken"], hero=k.cls == "hero")
         results[u] = res
         facts.append(Fact(f"{k.name} {u}: attack {att} vs defence {dfn}; damage check {die} + {att - dfn}"
                           + (f" - leader {lm_help}" if lm_help else "") + f" = {dr} vs morale {m}: {res}",
                           "LnL 5.0, 5.1, T4", "damage",
                           {"unit": u, "die": die, "dr": dr, "morale": m, "result": res}))
+        marker = s["units"][u]["marker"]
         apply_result(s, w, u, res, facts)
+        if die == 1 and k.cls in ("squad", "half") and s["options"].get("heroes"):
+            hero_check(s, w, u, target, marker, dice, facts)
         if k.cls == "leader" and s["units"][u]["at"] is not None and not s["units"][u]["shaken"]:
             helper = helper or u
+    if _flamethrower_fired(s, w, atk.firers, frm, target):
+        for u in order:
+            if s["units"][u]["at"] == target and s["units"][u]["shaken"]:
+                _must_retreat(s, w, u, frm, facts)
     for u in atk.firers + ([atk.leader] if atk.leader else []):
         r = s["units"][u]
         if r["marker"] == "assault":
             r["am_fired"] = True
         r["marker"] = "fired"
     return results
+
+
+def hero_check(s: State, w: World, parent: str, at: str, marker: str, dice: DiceSource, facts: list[Fact]) -> None:
+    """11.2 (option `heroes`): a squad or half squad that rolled 1 on its damage check rolls 1d6;
+    even (ARVN: 1, 13.4) and a hero of its nationality appears in its hex with the parent's marker
+    as it stood (A: the parent's activation state), or, over stacking (1.3), in the first adjacent
+    hex (by id) free of enemies where it fits (ours: the owner is not asked, W6)."""
+    k = U.kind(s, w, parent)
+    side = s["units"][parent]["side"]
+    die = dice.roll(6, f"LnL 11.2 hero appearance from {parent}")
+    ok = die == 1 if k.nationality == "ARVN" else die % 2 == 0
+    kind = f"{k.nationality.lower()}-hero"
+    if not ok or kind not in w.kinds:
+        facts.append(Fact(f"{parent} rolled 1 on its damage check: hero die {die}, no hero", "LnL 11.2", "hero",
+                          {"unit": parent, "die": die, "success": False}))
+        return
+    from rules.lock_n_load.events import new_unit
+
+    n = 1 + sum(1 for r in s["units"].values() if w.kinds[r["kind"]].cls == "hero")
+    uid = f"{side}-hero{n}"
+    s["units"][uid] = new_unit(side, kind, at)
+    s["units"][uid]["marker"] = marker
+    if not U.stacking_ok(s, w, at, side):
+        free = [h for h in sorted(w.board.neighbours(at)) if not U.units_in(s, h, U.other(side))
+                and U.stacking_ok(s, w, h, side, extra=[uid])]
+        if not free:
+            del s["units"][uid]
+            facts.append(Fact(f"A hero would appear from {parent}, but no hex can hold him", "LnL 11.2", "hero",
+                              {"unit": parent, "die": die, "success": False}))
+            return
+        s["units"][uid]["at"] = free[0]
+    facts.append(Fact(f"{parent} rolled 1 on its damage check: hero die {die}, a {w.kinds[kind].name} ({uid}) appears "
+                      f"in {s['units'][uid]['at']} with the Bull card", "LnL 11.2", "hero",
+                      {"unit": parent, "hero": uid, "die": die, "success": True, "hex": s["units"][uid]["at"]}))
+
+
+def _flamethrower_fired(s: State, w: World, firers: list[str], frm: str, target: str) -> bool:
+    """1.6.2: a flamethrower in range among the firers' SWs (DFT fire only: melee never calls this)."""
+    dist = w.board.distance(frm, target)
+    return any(w.sws[s["sws"][x]["kind"]].kind == "flamethrower" and w.sws[s["sws"][x]["kind"]].range >= dist
+               for u in firers for x in s["units"][u]["sws"])
+
+
+def retreat_hexes(s: State, w: World, uid: str, firer_hex: str) -> list[str]:
+    """1.6.2: the adjacent hexes a unit shaken by flamethrower fire may retreat into: farther from
+    the flamethrower's hex, no nearer any other enemy unit (A9: hex distance to each), free of
+    enemies and within stacking (1.3)."""
+    r = s["units"][uid]
+    at, side = r["at"], r["side"]
+    others = [h for h in U.side_hexes(s, U.other(side)) if h != firer_hex]
+    out = []
+    for h in w.board.neighbours(at):
+        if U.units_in(s, h, U.other(side)) or w.board.distance(h, firer_hex) <= w.board.distance(at, firer_hex):
+            continue
+        if any(w.board.distance(h, e) < w.board.distance(at, e) for e in others):
+            continue
+        if U.stacking_ok(s, w, h, side, extra=[uid]):
+            out.append(h)
+    return sorted(out)
+
+
+def _must_retreat(s: State, w: World, uid: str, firer_hex: str, facts: list[Fact]) -> None:
+    """1.6.2 (A9: any target Shaken after the attack): retreat one hex, the owner choosing it (W4,
+    queued in `drops` as a decision after the fire), or eliminated if there is none."""
+    hexes = retreat_hexes(s, w, uid, firer_hex)
+    if not hexes:
+        eliminate(s, w, uid, facts, "shaken by a flamethrower with no hex to retreat into, 1.6.2")
+        return
+    facts.append(Fact(f"{U.kind(s, w, uid).name} {uid} is shaken by flamethrower fire and must retreat one hex "
+                      f"({', '.join(hexes)})", "LnL 1.6.2", "must_retreat", {"unit": uid, "hexes": hexes}))
+    s["drops"].append({"kind": "retreat", "unit": uid, "hexes": hexes})
+
+
+def retreat(s: State, w: World, uid: str, to: str, facts: list[Fact]) -> None:
+    """1.6.2: the retreat is a one-hex move marked Moved (its SWs go with it)."""
+    r = s["units"][uid]
+    frm = r["at"]
+    r["at"] = to
+    r["marker"] = "moved"
+    facts.append(Fact(f"{U.kind(s, w, uid).name} {uid} retreats from {frm} to {to} (Moved)", "LnL 1.6.2", "retreat",
+                      {"unit": uid, "from": frm, "hex": to}))
 
 
 def _los_words(los: Los) -> str:
@@ -283,7 +377,7 @@ def apply_result(s: State, w: World, uid: str, res: str, facts: list[Fact]) -> N
         return
     if res == "wounded":
         r["wounds"] += 1
-        r["shaken"] = True
+        r["shaken"] = k.cls != "hero"  # 11.2, T4: heroes are never shaken
         limit = 2 if k.card == "Bull" else 1
         if r["wounds"] > limit:
             eliminate(s, w, uid, facts, "wounded again")

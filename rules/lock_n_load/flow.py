@@ -45,6 +45,8 @@ def legal(s: State, w: World) -> list[Action]:
             return [{"type": "melee_targets", "units": pick} for pick in d["choices"]]
         if d["kind"] == "drop_sw":
             return [{"type": "drop_sw", "unit": d["unit"], "sw": x} for x in s["units"][d["unit"]]["sws"]]
+        if d["kind"] == "retreat":
+            return [{"type": "retreat", "unit": d["unit"], "hex": h} for h in d["hexes"]]
         raise AssertionError(f"unknown decision {d['kind']}")
     if s["phase"] == "rally":
         return rally.legal(s, w, s["rally_side"])
@@ -239,7 +241,7 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
                 s["decision"] = None
                 if not mv["units"]:
                     s["impulse"]["move"] = None
-        _drops(s)
+        _drops(s, w, facts)
         return
     if s["decision"] is not None:
         _decide(s, w, a, dice, facts)
@@ -305,15 +307,27 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
         raise IllegalAction(f"unknown action {t}")
     if s["phase"] != "over":
         events.check(s, w, facts)
-        _drops(s)
+        _drops(s, w, facts)
         _auto(s, w, dice, facts)
 
 
-def _drops(s: State) -> None:
-    """W5: a squad with two SWs reduced to a half squad: its owner chooses the one to drop, before
-    anything else (the decision under way, if any, resumes after)."""
+def _drops(s: State, w: World, facts: list[Fact]) -> None:
+    """The owner's decisions a fire leaves, before anything else (the decision under way, if any,
+    resumes after): W5, a squad with two SWs reduced to a half squad drops one; W4, a unit shaken
+    by flamethrower fire picks its retreat hex (1.6.2; a single possible hex is taken unasked)."""
     while s["drops"]:
-        u = s["drops"].pop(0)
+        item = s["drops"].pop(0)
+        if isinstance(item, dict):  # {"kind": "retreat", "unit", "hexes"}
+            r = s["units"][item["unit"]]
+            if r["at"] is None:
+                continue
+            if len(item["hexes"]) == 1:
+                fire.retreat(s, w, item["unit"], item["hexes"][0], facts)
+                continue
+            s["decision"] = {"kind": "retreat", "seat": r["side"], "unit": item["unit"], "hexes": item["hexes"],
+                             "resume": s["decision"]}
+            return
+        u = item
         r = s["units"][u]
         if r["at"] is None or len(r["sws"]) < 2:
             continue
@@ -522,6 +536,10 @@ def _decide(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
         fire.drop_sw(s, x, s["units"][u]["at"])
         facts.append(Fact(f"{u} drops {w.sws[s['sws'][x]['kind']].name} ({x}) in {s['units'][u]['at']}",
                           "LnL 1.6.1", "sw_drop", {"unit": u, "sw": x}))
+        s["decision"] = d.get("resume")
+        return
+    if d["kind"] == "retreat":
+        fire.retreat(s, w, a["unit"], a["hex"], facts)
         s["decision"] = d.get("resume")
         return
     if d["kind"] == "melee_targets":

@@ -14,12 +14,15 @@ from rules.lock_n_load.data import World
 from rules.lock_n_load.events import new_unit
 
 ROLES = ("us", "vc")
+_V1_OPTIONS = {"tall_obstacles_block": OptionSpec(
+    "tall_obstacles_block", False, "LnL 10.3 (digest A26): an obstacle whose top (ground level + obstacle "
+    "height, e.g. dense jungle at 0 + 2) rises above the higher unit blocks LOS")}
 
 
 class LockNLoad(Game):
     name = "lock-n-load"
     title = "Lock 'n Load: Forgotten Heroes Vietnam (demo)"
-    version = "1"
+    version = "2"  # 2: the demo scenario rebalanced (tools/lnl_author_data.py, bench/lnl_balance.py)
     solitaire = False
     secret_state = True  # event paragraphs are secret from both seats until activated (1.7)
     hidden_information = True  # standing orders are secret moves (rules/lock_n_load/orders.py)
@@ -32,7 +35,7 @@ class LockNLoad(Game):
         if self._world is None:
             from rules.lock_n_load.data import load_world
 
-            self._world = load_world()
+            self._world = load_world(self.version)
         return self._world
 
     def scenarios(self) -> dict[str, Scenario]:
@@ -42,9 +45,9 @@ class LockNLoad(Game):
         return out
 
     def options(self) -> dict[str, OptionSpec]:
-        return {"tall_obstacles_block": OptionSpec(
-            "tall_obstacles_block", False, "LnL 10.3 (digest A26): an obstacle whose top (ground level + obstacle "
-            "height, e.g. dense jungle at 0 + 2) rises above the higher unit blocks LOS")}
+        return {**_V1_OPTIONS, "heroes": OptionSpec(
+            "heroes", False, "LnL 11.2 (optional; the demo has no hero counters): a squad or half squad rolling 1 on "
+            "a damage check from enemy fire rolls again, and on an even die (ARVN: 1, 13.4) a hero appears in its hex")}
 
     def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
         w = self.world
@@ -132,13 +135,25 @@ class LockNLoad(Game):
             return f"Turn {state['turn']}: {state['rally_side'].upper()} Rally Phase"
         d = state["decision"]
         if d is not None:
-            what = {"melee_targets": "melee targets", "drop_sw": "support weapon to drop"}.get(d["kind"],
+            what = {"melee_targets": "melee targets", "drop_sw": "support weapon to drop",
+                    "retreat": "flamethrower retreat"}.get(d["kind"],
                                                                                             "opportunity fire")
             return f"Turn {state['turn']}: {d['seat'].upper()} {what}"
         return f"Turn {state['turn']}: {state['player'].upper()} impulse"
 
     def describe_action(self, action: Action) -> str:
         return schema.describe(action)
+
+
+class LockNLoadV1(LockNLoad):
+    """Rules version 1, kept runnable for the games recorded under it (tests/golden/): the first
+    demo scenario (rules/lock_n_load/data/scenarios_v1.json: 5 US squads against 4 VC squads and 2
+    half squads, 7 turns). Everything else is version 2's code."""
+
+    version = "1"
+
+    def options(self) -> dict[str, OptionSpec]:
+        return dict(_V1_OPTIONS)
 
 
 def clone(x: Any) -> Any:

@@ -57,6 +57,9 @@ def side_roll(s: State, w: World, hex_id: str, att: list[str], dfn: list[str], d
     a = sum(strength(s, w, u, defending=False) for u in att) * (3 if ambush else 1)
     d = sum(strength(s, w, u, defending=True) for u in dfn)
     col, kill = odds(a, d)
+    if any(U.kind(s, w, u).cls == "hero" for u in att):  # 11.2: one column in the heroes' favour, however many
+        i = min(len(COLUMNS) - 1, [f"{x}-{y}" for x, y, _ in COLUMNS].index(col) + 1)
+        col, kill = f"{COLUMNS[i][0]}-{COLUMNS[i][1]}", COLUMNS[i][2]
     side = s["units"][att[0]]["side"]
     _, lm = U.best_leader(s, w, hex_id, side)
     drm = lm - sum(1 for u in att if zero_fp(s, w, u)) + sum(1 for u in dfn if zero_fp(s, w, u))

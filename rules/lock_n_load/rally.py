@@ -33,6 +33,9 @@ def rallier(s: State, w: World, uid: str) -> tuple[str | None, int]:
                 best = (u, v)
     if best[0] is not None:
         return best[0], best[1]
+    for u in U.units_in(s, r["at"], r["side"]):  # 11.2: units in a hero's hex may rally without a leader
+        if u != uid and U.kind(s, w, u).cls == "hero":
+            return u, 0
     if k.cls in ("leader", "sniper") or k.self_rally or k.cls == "wt":
         return uid, 0
     return None, 0

@@ -214,3 +214,52 @@ def test_w5_1_6_1_the_owner_of_a_reduced_squad_with_two_sws_chooses_the_one_to_d
     assert s["units"]["us1"]["sws"] == ["a"] and s["sws"]["b"] == {"kind": "m2-flame", "side": "us", "holder": None,
                                                                     "at": "9A3"}
     assert s["decision"] is None and s["drops"] == []  # the VC impulse resumed (and, nothing left, ended)
+
+
+def _flamed(w, extra=None):
+    from rules.core.dice import fixed_dice
+
+    g = LockNLoad(w)
+    units = {"us1": ("us", "us-sq-264", "9B1"), "vc1": ("vc", "vc-sq-143", "9B2"), **(extra or {})}
+    s = blank_state(w, units, {"f": ("m2-flame", "us1")})
+    d = fixed_dice([1, 6, 4] + [3] * 30)  # 1 + FP 6 + adjacent 2 = 9 vs 6 + TM 0: damage check 4 + 3 = 7 vs morale 5: Shaken
+    for a in ({"type": "activate", "hex": "9B1"}, {"type": "select", "unit": "us1"}, {"type": "fire", "target": "9B2"}):
+        out = g.apply(s, "us", a, d)
+        s = out.state
+    return g, s, out.facts, d
+
+
+def test_w4_1_6_2_a_unit_shaken_by_flamethrower_fire_retreats_to_the_hex_its_owner_chooses() -> None:
+    """1.6.2 (A9, W4): farther from the flamethrower, no nearer any other enemy; the owner (VC)
+    chooses among 9A2, 9B3, 9C2; the US cannot act meanwhile; the retreat is marked Moved and the
+    game goes on (here, nothing left to do, to the end of the phase)."""
+    g, s, facts, d = _flamed(tiny(["ooo", "ooo", "ooo", "ooo"]))
+    assert s["units"]["vc1"]["shaken"] and s["units"]["vc1"]["at"] == "9B2"
+    assert g.active_seats(s) == ["vc"] and g.legal_actions(s, "us") == []
+    assert g.legal_actions(s, "vc") == [{"type": "retreat", "unit": "vc1", "hex": h} for h in ("9A2", "9B3", "9C2")]
+    assert "flamethrower retreat" in g.phase(s) and "1.6.2" in g.prompt(s, "vc")
+    with pytest.raises(IllegalAction):
+        g.apply(s, "vc", {"type": "retreat", "unit": "vc1", "hex": "9A1"}, d)  # nearer the flamethrower
+    out = g.apply(s, "vc", {"type": "retreat", "unit": "vc1", "hex": "9A2"}, d)
+    assert out.facts[0].text == "VC squad vc1 retreats from 9B2 to 9A2 (Moved)" and out.facts[0].rule == "LnL 1.6.2"
+    assert out.state["units"]["vc1"]["at"] == "9A2" and out.state["decision"] is None
+    g.check_state(out.state)
+
+
+def test_1_6_2_a_single_retreat_hex_is_taken_unasked_and_none_eliminates() -> None:
+    """Another US unit in 9C3: 9B3 and 9C2 would come nearer it, so 9A2 is the only hex; on a
+    one-column board nothing is farther from 9A1 than 9A2: eliminated (1.6.2)."""
+    g, s, facts, _ = _flamed(tiny(["ooo", "ooo", "ooo", "ooo"]), {"us2": ("us", "us-sq-264", "9C3")})
+    assert s["units"]["vc1"]["at"] == "9A2" and s["decision"] is None
+    assert any("retreats from 9B2 to 9A2" in f.text and f.rule == "LnL 1.6.2" for f in facts)
+    w = tiny(["o", "o"])
+    g = LockNLoad(w)
+    from rules.core.dice import fixed_dice
+
+    s = blank_state(w, {"us1": ("us", "us-sq-264", "9A1"), "vc1": ("vc", "vc-sq-143", "9A2")},
+                    {"f": ("m2-flame", "us1")})
+    d = fixed_dice([1, 6, 4] + [3] * 30)
+    for a in ({"type": "activate", "hex": "9A1"}, {"type": "select", "unit": "us1"}, {"type": "fire", "target": "9A2"}):
+        out = g.apply(s, "us", a, d)
+        s = out.state
+    assert s["units"]["vc1"]["dead"] and any("no hex to retreat into" in f.text for f in out.facts)

@@ -216,3 +216,99 @@ def test_the_game_page_draws_the_los_between_two_hexes_named_in_its_address(page
     assert len(g) == 1 and "DRM -1" in g[0].find(f"{SVG}title").text
     for bad in ("?los=1B4", "?los=1B4,ZZ9", "?los=,", "?los=" + "x" * 40 + ",1B4"):
         assert not _classed(_svg(pg.page("us", bad)), "los")
+
+
+def _active(pg: Any) -> str | None:
+    for seat in ("us", "vc"):
+        if 'data-my-turn="1"' in pg.page(seat):
+            return seat
+    return None
+
+
+def _us_pick(acts: list[dict[str, Any]], b: Any) -> dict[str, Any]:
+    by: dict[str, list[dict[str, Any]]] = {}
+    for a in acts:
+        by.setdefault(a["type"], []).append(a)
+    if by.get("step"):
+        return min(by["step"], key=lambda a: (b.distance(a["hex"], "1K4"), a["hex"]))
+    for t in ("select", "move"):
+        if by.get(t):
+            return by[t][0]
+    if by.get("activate"):
+        return min(by["activate"], key=lambda a: (b.distance(a["hex"], "1K4"), a["hex"]))
+    return (by.get("end_impulse") or by.get("stop") or by["pass"])[0]
+
+
+def _to_opp_fire_prompt(pg: Any) -> None:
+    """US moves a stack toward the hamlet, one movement point at a time, until the VC is asked to
+    opportunity-fire (5.3, W1)."""
+    _act(pg, "us", {"type": "end_rally"})
+    _act(pg, "vc", {"type": "end_rally"})
+    b = world().board
+    for _ in range(80):
+        seat = _active(pg)
+        acts = _actions(pg.page(seat)) if seat else []
+        if seat == "vc" and any(a["type"] == "opp_fire" for a in acts):
+            return
+        assert seat is not None
+        if seat == "vc":
+            pick = next(a for a in acts if a["type"] in ("pass", "end_impulse", "hold_fire"))
+        else:
+            pick = _us_pick(acts, b)
+        _act(pg, seat, pick["action"])
+    raise AssertionError("no opportunity-fire prompt")
+
+
+def test_the_opp_fire_prompt_marks_the_mover_and_my_eligible_units_for_the_asked_seat_only(page_game):
+    """5.3 (W1): the seat asked sees where the mover stands, each hex that may fire (ringed, "MAY
+    FIRE") and its eligible units outlined; the mover sees where it stands and no firers."""
+    pg = page_game("lock-n-load/demo")
+    _to_opp_fire_prompt(pg)
+    vc = _svg(pg.page("vc"))
+    layer = _classed(vc, "oppfire")
+    assert len(layer) == 1
+    at = layer[0].get("data-at")
+    firer_hexes = {a["hex"] for a in _actions(pg.page("vc")) if a["type"] == "opp_fire"}
+    assert {p.get("data-hex") for p in _classed(vc, "opp-firer")} == firer_hexes
+    can_fire = {u for u, c in _counters(vc).items() if "can-fire" in c["cls"]}
+    assert can_fire and {_counters(vc)[u]["hex"] for u in can_fire} == firer_hexes
+    assert all(c["hex"] != at for u, c in _counters(vc).items() if u in can_fire)
+    us = _svg(pg.page("us"))
+    assert [p.get("data-hex") for p in _classed(us, "opp-mover")] == [at]
+    assert not _classed(us, "opp-firer") and not any("can-fire" in c["cls"] for c in _counters(us).values())
+    # The fire's result names its LOS, obstacles with their rules, FP, DRM and both dice (5.0, 10.0).
+    _act(pg, "vc", {"type": "opp_fire", "hex": sorted(firer_hexes)[0]})
+    html = pg.page("vc")
+    assert 'class="fact-los small"' in html and "attacker&#39;s die" in html and "defender&#39;s die" in html
+
+
+def test_the_los_report_lists_what_the_line_crosses_degrades_and_blocks(page_game):
+    """10.3's example 1B4 -> 1D4: degraded by the 1C4 jungle sliver, with its rule section; the LOS
+    tool (two clicks on the board) is on the page."""
+    pg = page_game("lock-n-load/demo")
+    html = pg.page("us", "?los=1B4,1D4")
+    assert 'id="los-tool"' in html
+    m = re.search(r'<section class="card los-card" id="los-report".*?</section>', html, re.S)
+    assert m and "degraded by 1 hex (DRM -1, T5)" in m.group(0) and "crosses 1B4" in m.group(0)
+    assert "degrades" in m.group(0) and "LnL 10." in m.group(0)
+    blocked = pg.page("us", "?los=1K3,1L3")  # into the wooden building: seen into, never through
+    assert 'id="los-report"' in blocked
+    assert 'id="los-report"' not in pg.page("us", "?los=1B4,ZZ9")
+
+
+def test_standing_orders_are_given_from_a_select_grouped_by_hex(page_game):
+    """Standing orders (ours): one select, an option group per hex naming its units and its order
+    now; the form gives the chosen order like any move."""
+    pg = page_game("lock-n-load/demo")
+    _act(pg, "us", {"type": "end_rally"})
+    _act(pg, "vc", {"type": "end_rally"})
+    _act(pg, "us", {"type": "pass"})
+    html = pg.page("vc")
+    form = re.search(r'<form [^>]*id="orders-form".*?</form>', html, re.S)
+    assert form and 'label="1L3: lam, vc1 (now: ask)"' in form.group(0)
+    value = json.dumps({"hex": "1L3", "order": "within2", "type": "order"}, sort_keys=True)
+    assert value.replace('"', "&#34;") in form.group(0)
+    assert 'data-type="order"' not in html  # no longer a wall of buttons, one per order
+    _act(pg, "vc", json.loads(value))
+    assert 'label="1L3: lam, vc1 (now: within2)"' in pg.page("vc")
+    assert 'id="orders-form"' not in pg.page("us")

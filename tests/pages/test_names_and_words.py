@@ -32,6 +32,7 @@ def test_results_use_the_seat_names() -> None:
     assert rp.result_text("vc victory", vb) == "VC victory"
     assert rp.result_text("germany wins", get_game("assault-on-belgium")) == "Germany wins"
     assert rp.result_text("draw", vb) == "Draw"
+    assert rp.result_text("us_win", get_game("lock-n-load")) == "US win"  # ids joined by "_" too
 
 
 def test_the_interface_is_in_english() -> None:

@@ -390,7 +390,10 @@
   /* a fresh board and panel from the server, put in place of the page's own */
   function refresh(last, wait) {
     var gid = body.dataset.gameId;
-    var url = "/games/" + gid + "/live" + (last ? "?last=" + last + (wait ? "&wait=1" : "") : "");
+    var los = new URLSearchParams(location.search).get("los");  /* a line of sight asked for stays drawn */
+    var losQ = los ? "los=" + encodeURIComponent(los) : "";
+    var url = "/games/" + gid + "/live" + (last ? "?last=" + last + (wait ? "&wait=1" : "") + (losQ ? "&" + losQ : "")
+                                                : (losQ ? "?" + losQ : ""));
     return fetch(url, { credentials: "same-origin" }).then(function (r) {
       if (!r.ok) throw new Error("HTTP " + r.status);
       return r.text();
@@ -413,7 +416,9 @@
       body.classList.remove("busy");
       var board = $("#board", fresh);
       if (board) { applyZoom(board); board.scrollLeft = sx; board.scrollTop = sy; focusBoard(board, true); }
-      try { history.replaceState(null, "", "/games/" + gid + (last ? "?last=" + last : "")); } catch (e) { /* */ }
+      try {
+        history.replaceState(null, "", "/games/" + gid + (last ? "?last=" + last + (losQ ? "&" + losQ : "") : (losQ ? "?" + losQ : "")));
+      } catch (e) { /* */ }
       bindPlay();
     });
   }
@@ -655,7 +660,38 @@
     show(m ? Number(m[1]) : 0);
   }
 
-  if (body.dataset.page === "play") { initZoom(document); initPlay(); }
+  /* Line of sight by clicking (LnL 10.0): the tool button, then two hexes; the server draws the
+     line and lists what it crosses, degrades and blocks (?los=A,B). Bound once, on the document,
+     so that it outlives the live refreshes of the board. */
+  function initLosTool() {
+    var picks = [];
+    function hint(s) { var h = $("#los-hint"); if (h) h.textContent = s; }
+    document.addEventListener("click", function (ev) {
+      var tool = ev.target.closest && ev.target.closest("#los-tool");
+      if (tool) {
+        ev.preventDefault();
+        body.classList.toggle("los-picking");
+        picks = [];
+        $$(".los-pick").forEach(function (p) { p.remove(); });
+        hint(body.classList.contains("los-picking") ? "Click the first hex." : "");
+        return;
+      }
+      if (!body.classList.contains("los-picking")) return;
+      var hexEl = ev.target.closest && ev.target.closest("#board [data-hex]");
+      if (!hexEl) return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      var hex = hexEl.dataset.hex, svg = $("#board svg.hexmap");
+      var poly = $('#board polygon[data-hex="' + hex + '"]');
+      if (svg && poly) svg.appendChild(svgEl("polygon", { points: poly.getAttribute("points"), "class": "los-pick" }));
+      picks.push(hex);
+      if (picks.length < 2) { hint("From " + hex + ": click the second hex."); return; }
+      body.classList.remove("los-picking");
+      location.href = "/games/" + body.dataset.gameId + "?los=" + encodeURIComponent(picks[0] + "," + picks[1]);
+    }, true);
+  }
+
+  if (body.dataset.page === "play") { initZoom(document); initPlay(); initLosTool(); }
   if (body.dataset.page === "replay") initReplay();
   if (body.dataset.page === "replay-file") initReplayFile();
 })();

@@ -24,7 +24,9 @@ STYLE = """
 .hexmap text{font-family:'DejaVu Sans',Verdana,sans-serif}
 .hexmap .hex{stroke:#7e7c70;stroke-width:.7}
 .hexmap .hexnum{font-size:9.5px;fill:#2b2a24;font-weight:bold;paint-order:stroke;stroke:#f4f1e4;stroke-width:2.6px;stroke-linejoin:round}
-""" + STATE_STYLE + """.hexmap .features,.hexmap .hexmarks,.hexmap .highlights,.hexmap .los{pointer-events:none}
+""" + STATE_STYLE + """.hexmap .features,.hexmap .hexmarks,.hexmap .highlights,.hexmap .los,.hexmap .oppfire{pointer-events:none}
+.hexmap .counter.can-fire .body{stroke:#117733;stroke-width:4}
+.hexmap .los-pick{fill:#4477aa;fill-opacity:.25;stroke:#4477aa;stroke-width:3;pointer-events:none}
 """
 
 
@@ -39,6 +41,9 @@ class LnlRenderer:
 
     def planner(self, state: dict[str, Any] | None) -> str | None:
         return None  # a move is stepped hex by hex: each step may draw opportunity fire (LnL 5.0)
+
+    def los_report(self, state: dict[str, Any] | None, a: str, b: str) -> dict[str, Any] | None:
+        return los_report(state, a, b)
 
     def board(self, scene: Scene) -> Markup:
         return Markup(board_svg(scene))
@@ -73,6 +78,7 @@ def board_svg(scene: Scene) -> str:
     if state:
         body.append(_move_path(state, w, lay))
         body.append(_units(scene, state, w, lay))
+        body.append(opp_fire_layer(state, w, lay, scene.extra.get("seat")))
     if scene.highlights:
         body.append(el("g", "".join(highlight_marks(scene.highlights, lay, w.hexes)), class_="highlights"))
     los = scene.extra.get("los")
@@ -108,11 +114,12 @@ def _units(scene: Scene, state: dict[str, Any], w: World, lay: HexLayout) -> str
     imp = state.get("impulse") or {}
     mv = imp.get("move") or {}
     chosen = set(imp.get("group") or []) | set(mv.get("units") or [])
+    can_fire = set(opp_fire_eligible(state, w, scene.extra.get("seat")))
     out = []
     for hx in sorted(placed):
         ids = sorted(placed[hx], key=lambda u: (state["units"][u]["side"] != "us",
                                                  w.kinds[state["units"][u]["kind"]].is_smc, u))
-        out.append(_stack(ids, *lay.centre(hx), hx, state, scene, w, chosen))
+        out.append(_stack(ids, *lay.centre(hx), hx, state, scene, w, chosen, can_fire))
     return el("g", "".join(out), class_="units")
 
 
@@ -128,7 +135,7 @@ def _grid(n: int) -> tuple[int, float]:
 
 
 def _stack(ids: list[str], cx: float, cy: float, hx: str, state: dict[str, Any], scene: Scene, w: World,
-           chosen: set[str]) -> str:
+           chosen: set[str], can_fire: set[str] | None = None) -> str:
     n = len(ids)
     cols, size = _grid(n)
     rows = -(-n // cols)
@@ -144,6 +151,8 @@ def _stack(ids: list[str], cx: float, cy: float, hx: str, state: dict[str, Any],
             cls.append("hl")
         if uid in scene.target_units:
             cls.append("target")
+        if can_fire and uid in can_fire:
+            cls.append("can-fire")
         x, y = x0 + (i % cols) * (size + gap), y0 + (i // cols) * (size + gap)
         out.append(draw_unit(uid, state["units"][uid], w, state.get("sws") or {}, x, y, size, tuple(cls), hx))
     return el("g", el("title", f"{n} unit{'s' if n > 1 else ''} in {hx}") + "".join(out), class_="stack",
@@ -240,6 +249,68 @@ def los_layer(state: dict[str, Any], w: World, lay: HexLayout, a: str, b: str) -
                     class_="los-line"))
     return el("g", el("title", f"Line of sight {a} → {b}: {verdict}") + "".join(out), class_="los",
               data_from=a, data_to=b, data_blocked="true" if los.blocked else "false")
+
+
+def opp_fire_eligible(state: dict[str, Any], w: World, seat: Any) -> list[str]:
+    """At an opportunity-fire prompt (5.3, W1), the prompted seat's units that may fire now (the
+    rules' own `movement.opp_firers` for each hex the decision lists); nobody else's."""
+    d = state.get("decision") or {}
+    if d.get("kind") != "opp_fire" or seat is None or d.get("seat") != seat:
+        return []
+    from rules.lock_n_load.movement import opp_firers
+
+    out: list[str] = []
+    for h in d.get("hexes") or []:
+        try:
+            out += opp_firers(state, w, h, str(seat))
+        except (KeyError, TypeError, ValueError):
+            continue  # a state this build's data cannot read: draw no marks rather than fail
+    return out
+
+
+def opp_fire_layer(state: dict[str, Any], w: World, lay: HexLayout, seat: Any) -> str:
+    """5.3: where the enemy mover stands (both seats see it: the move is public) and, for the seat
+    asked, a ring and a "may fire" chip on each hex whose units may fire at it."""
+    d = state.get("decision") or {}
+    if d.get("kind") != "opp_fire" or d.get("at") not in w.hexes:
+        return ""
+    at = str(d["at"])
+    mover = ", ".join((((state.get("impulse") or {}).get("move") or {}).get("units")) or [])
+    cx, cy = lay.centre(at)
+    out = [el("polygon", el("title", f"The enemy mover ({mover}) is in {at}: opportunity fire (5.3)"),
+              points=lay.polygon(at, 0.96), fill="#c0182a", fill_opacity="0.12", stroke="#c0182a",
+              stroke_width="4", class_="opp-mover", data_hex=at),
+           chip(cx - lay.size * 0.5, cy - lay.hex_height * 0.3, "MOVER", "#c0182a", f"The mover is in {at}")]
+    if seat is not None and d.get("seat") == seat:
+        firers = set(opp_fire_eligible(state, w, seat))
+        for h in d.get("hexes") or []:
+            if h not in w.hexes:
+                continue
+            names = [u for u in sorted(firers) if (state["units"].get(u) or {}).get("at") == h]
+            hx, hy = lay.centre(h)
+            out.append(el("polygon", el("title", f"{h} may fire at {at}: {', '.join(names)}"),
+                          points=lay.polygon(h, 0.96), fill="none", stroke="#117733", stroke_width="4",
+                          stroke_dasharray="7 3", class_="opp-firer", data_hex=h))
+            out.append(chip(hx - lay.size * 0.5, hy + lay.hex_height * 0.42, "MAY FIRE", "#117733",
+                            f"{', '.join(names)} may fire at {at}"))
+            out.append(line(lay.centre(h), lay.centre(at), stroke="#117733", stroke_width="2",
+                            stroke_dasharray="4 4", opacity="0.8"))
+    return el("g", "".join(out), class_="oppfire", data_at=at)
+
+
+def los_report(state: dict[str, Any] | None, a: str, b: str) -> dict[str, Any] | None:
+    """The words beside the drawn line (10.0): the verdict, the hexes the line crosses, and each
+    thing that degrades or blocks it with its rule section."""
+    w = world()
+    if a not in w.hexes or b not in w.hexes:
+        return None
+    st = state or {}
+    los = line_of_sight(w, a, b, list(st.get("smoke") or {}),
+                        tall_obstacles_block=bool((st.get("options") or {}).get("tall_obstacles_block")))
+    verdict = ("blocked" if los.blocked else "clear" if not los.degrading
+               else f"degraded by {los.degrading} hex{'es' if los.degrading != 1 else ''} (DRM {los.drm:+d}, T5)")
+    return {"a": a, "b": b, "blocked": los.blocked, "verdict": verdict, "distance": w.board.distance(a, b),
+            "crosses": list(los.hexes), "obstacles": [o.to_json() for o in los.obstacles]}
 
 
 register_renderer(GAME, LnlRenderer())
