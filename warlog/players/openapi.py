@@ -15,8 +15,10 @@ def _resp(description: str, **props: Any) -> dict[str, Any]:
 
 
 def _body(required: list[str], **props: Any) -> dict[str, Any]:
-    return {"required": True, "content": {"application/json": {"schema": {
-        "type": "object", "required": required, "properties": props}}}}
+    schema: dict[str, Any] = {"type": "object", "properties": props}
+    if required:  # OpenAPI 3.0: `required` lists at least one name
+        schema["required"] = required
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
 
 
 STR = {"type": "string"}
