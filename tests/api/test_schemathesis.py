@@ -30,7 +30,7 @@ from tests.support.dice_duel import install as install_dice_duel
 from warlog.openapi import openapi_document
 
 pytestmark = pytest.mark.slow
-EXAMPLES = int(os.environ.get("WARLOG_FUZZ_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("WARLOG_FUZZ_EXAMPLES", "6"))
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
