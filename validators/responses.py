@@ -123,7 +123,7 @@ class GameInfoSchema(StrictSchema):
     created_at = _str()
     seed_commitment = _str()
     sandbox = fields.Boolean(required=True)
-    outcome = fields.Nested(OutcomeSchema, allow_none=True, metadata={"description": "once the game has ended"})
+    outcome = fields.Nested(OutcomeSchema, metadata={"description": "once the game has ended"})
 
 
 class JoinedSchema(StrictSchema):

@@ -16,6 +16,7 @@ from marshmallow import fields
 from rules import all_games
 from validators.actions import ActionField
 from validators.listing import GamesQuerySchema
+from validators.player_responses import SCHEMAS as PLAYER_RESPONSES
 from validators.requests import (
     CreateGameSchema,
     EventsQuerySchema,
@@ -185,7 +186,7 @@ def _document(game_names: tuple[str, ...]) -> dict[str, Any]:
     spec.components.security_scheme("seat", {"type": "http", "scheme": "bearer",
                                              "description": "a seat token (invitation) or the director token"})
     for name, schema in (("CreateGame", CreateGameSchema), ("Join", JoinSchema), ("Move", MoveSchema),
-                         ("Ruling", RulingSchema), *RESPONSES.items()):
+                         ("Ruling", RulingSchema), *RESPONSES.items(), *PLAYER_RESPONSES.items()):
         spec.components.schema(name, schema=schema)
     add_game_schemas(spec, [g for g in all_games() if g.name in game_names])
     paths = game_paths()

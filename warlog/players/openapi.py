@@ -7,13 +7,6 @@ from typing import Any
 PLAYER = [{"player": []}]
 
 
-def _resp(description: str, **props: Any) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "object"}
-    if props:
-        schema["properties"] = props
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
-
-
 def _body(required: list[str], **props: Any) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object", "properties": props}
     if required:  # OpenAPI 3.0: `required` lists at least one name
@@ -22,8 +15,14 @@ def _body(required: list[str], **props: Any) -> dict[str, Any]:
 
 
 STR = {"type": "string"}
-SENT = _resp("the same answer whether or not the address has an account", message=STR)
-ERR = _resp("error", error=STR)
+def _ref(description: str, name: str) -> dict[str, Any]:
+    """An answer whose body is the component `name` (validators.player_responses)."""
+    return {"description": description, "content": {"application/json": {"schema": {
+        "$ref": f"#/components/schemas/{name}"}}}}
+
+
+SENT = _ref("the same answer whether or not the address has an account", "Sent")
+ERR = _ref("error", "Error")
 
 
 def security_scheme() -> tuple[str, dict[str, Any]]:
@@ -50,28 +49,28 @@ def paths() -> dict[str, dict[str, Any]]:
         "/api/v1/players/signin/{secret}": {"post": {
             "summary": "use a sign-in link: the player and a new personal API token (shown once)",
             "parameters": [link], "requestBody": _body([], display_name=STR),
-            "responses": {"200": _resp("signed in", player={"type": "object"}, token=STR), "410": ERR,
+            "responses": {"200": _ref("signed in", "SignedIn"), "410": ERR,
                           "422": ERR}}},
         "/api/v1/players/me": {"get": {
             "summary": "the player, their games (whose turn, deadline) and other sections", "security": PLAYER,
-            "responses": {"200": _resp("ok"), "401": ERR}}},
+            "responses": {"200": _ref("the player", "Me"), "401": ERR}}},
         "/api/v1/players/me/token": {"post": {
             "summary": "a new personal API token (the old one stops working)", "security": PLAYER,
-            "responses": {"200": _resp("ok", token=STR), "401": ERR}}},
+            "responses": {"200": _ref("the new token", "Token"), "401": ERR}}},
         "/api/v1/players/claim": {"post": {
             "summary": "make a seat the bearer's, proved by its seat token", "security": PLAYER,
             "requestBody": _body(["game_id", "seat_token"], game_id=STR, seat_token=STR),
-            "responses": {"200": _resp("claimed", seat=STR), "401": ERR, "403": ERR, "404": ERR, "409": ERR}}},
+            "responses": {"200": _ref("claimed", "Claimed"), "401": ERR, "403": ERR, "404": ERR, "409": ERR}}},
         "/api/v1/players/{player_id}": {"get": {
             "summary": "a public profile (never the e-mail address)", "parameters": [pid],
-            "responses": {"200": _resp("ok", id=STR, display_name=STR), "404": ERR}}},
+            "responses": {"200": _ref("the player", "PublicPlayer"), "404": ERR}}},
         "/api/v1/games/{game_id}/clock": {
             "get": {"summary": "the game's time control, deadlines and the clock's acts", "parameters": [gid],
-                    "responses": {"200": _resp("ok"), "404": ERR}},
+                    "responses": {"200": _ref("the clock", "Clock"), "404": ERR}},
             "post": {"summary": "the director sets the game's time control", "parameters": [gid],
                      "security": [{"seat": []}],
                      "requestBody": {"required": True, "content": {"application/json": {"schema": {
                          "type": "object", "properties": control}}}},
-                     "responses": {"200": _resp("ok"), "400": ERR, "401": ERR, "403": ERR, "404": ERR, "409": ERR,
+                     "responses": {"200": _ref("the clock", "Clock"), "400": ERR, "401": ERR, "403": ERR, "404": ERR, "409": ERR,
                                    "422": ERR}}},
     }
