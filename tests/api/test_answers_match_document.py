@@ -6,45 +6,13 @@ declares for its path, method and status (OpenAPI 3.0 semantics: nullable, stric
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Flask
-from openapi_schema_validator import OAS30Validator
-from referencing import Registry, Resource
 
 from tests.conftest import Player
 from tests.players.conftest import last_link
-
-
-class Documented:
-    """Checks answers against the live document of `client`'s app."""
-
-    def __init__(self, client: Any) -> None:
-        self.client = client
-        self.doc = client.get("/api/v1/openapi.json").get_json()
-        self.registry = Registry().with_resource("doc", Resource.opaque(self.doc))
-        self.checked: set[tuple[str, str, str]] = set()
-
-    def _template(self, path: str) -> str:
-        for template in self.doc["paths"]:
-            if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", template), path):
-                return template
-        raise AssertionError(f"{path} is not in the document")
-
-    def call(self, method: str, path: str, **kw: Any) -> Any:
-        r = getattr(self.client, method)(path, **kw)
-        template = self._template(path.split("?")[0])
-        responses = self.doc["paths"][template][method]["responses"]
-        code = str(r.status_code)
-        assert code in responses, f"{method.upper()} {template} answered {code}, which the document does not list"
-        schema = responses[code]["content"]["application/json"]["schema"]
-        validator = OAS30Validator({**schema, "$ref": "doc" + schema["$ref"]} if "$ref" in schema else schema,
-                                   registry=self.registry)
-        errors = sorted(validator.iter_errors(r.get_json()), key=str)
-        assert not errors, f"{method.upper()} {template} {code}: {errors[0].message} at {list(errors[0].path)}"
-        self.checked.add((method, template, code))
-        return r
+from tests.support.documented import Documented
 
 
 def test_a_whole_game_answers_as_documented(app: Flask, client: Any) -> None:
