@@ -15,7 +15,7 @@ from marshmallow import fields
 
 from rules import all_games
 from validators.actions import ActionField
-from validators.listing import GamesQuerySchema
+from validators.listing import GamesQuerySchema, LogConsistencyQuerySchema, LogProofQuerySchema
 from validators.player_responses import SCHEMAS as PLAYER_RESPONSES
 from validators.requests import (
     CreateGameSchema,
@@ -98,7 +98,6 @@ def _spec() -> APISpec:
 
 def log_paths() -> dict[str, dict[str, Any]]:
     """The transparency log (warlog.tlog; docs/ledger.md "Transparency log")."""
-    size = {"type": "integer", "minimum": 0}
     no_key = answer("no signing key is configured (WARLOG_LOG_KEY), or the ledger is unreachable", "Error")
     return {
         "/api/v1/log/head": {"get": {"summary": "the latest signed tree head of the transparency log",
@@ -106,14 +105,13 @@ def log_paths() -> dict[str, dict[str, Any]]:
         "/api/v1/log/proof/{game_id}": {"get": {
             "summary": "inclusion proofs of the game's log entries against the tree head of `size` (default: now)",
             "parameters": [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}},
-                           {"name": "size", "in": "query", "required": False, "schema": size}],
+                           {"in": "query", "schema": LogProofQuerySchema}],  # limits from the schema that checks them
             "responses": {"200": answer("tree_head, and entries: index, entry, audit_path (hex)", "InclusionProof"),
                           "400": ERRORS["400"], "404": answer("the game has no entry in the log (yet)", "Error"),
                           "503": no_key}}},
         "/api/v1/log/consistency": {"get": {
             "summary": "the consistency proof from tree size `from` to `to` (default: now), with both signed heads",
-            "parameters": [{"name": "from", "in": "query", "required": True, "schema": {**size, "minimum": 1}},
-                           {"name": "to", "in": "query", "required": False, "schema": size}],
+            "parameters": [{"in": "query", "schema": LogConsistencyQuerySchema}],
             "responses": {"200": answer("first, second (signed tree heads) and proof (hex)", "ConsistencyProof"),
                           "400": ERRORS["400"], "503": no_key}}},
     }
