@@ -27,6 +27,7 @@ from validators.requests import (
 )
 from validators.responses import SCHEMAS as RESPONSES
 from validators.tournament_responses import SCHEMAS as TOURNAMENT_RESPONSES
+from validators.tournaments import TimeControlSchema
 from warlog.openapi_games import add_game_schemas, ref
 from warlog.openapi_ids import name_operations
 
@@ -186,7 +187,7 @@ def _document(game_names: tuple[str, ...]) -> dict[str, Any]:
                                              "description": "a seat token (invitation) or the director token"})
     for name, schema in (("CreateGame", CreateGameSchema), ("Join", JoinSchema), ("Move", MoveSchema),
                          ("Ruling", RulingSchema), *RESPONSES.items(), *PLAYER_RESPONSES.items(),
-                         *TOURNAMENT_RESPONSES.items()):
+                         *TOURNAMENT_RESPONSES.items(), ("TimeControl", TimeControlSchema)):
         spec.components.schema(name, schema=schema)
     add_game_schemas(spec, [g for g in all_games() if g.name in game_names])
     paths = game_paths()

@@ -57,6 +57,8 @@ def test_a_whole_game_answers_as_documented(app: Flask, client: Any) -> None:
     d.call("post", f"/api/v1/games/{gid}/rulings", headers=p.auth("director"),
            json={"kind": "award", "reason": "checking the document", "result": "confirmed", "winner": "draw"})
     d.call("get", f"/api/v1/games/{gid}/clock")
+    bad = d.call("post", f"/api/v1/games/{gid}/clock", headers=p.auth("director"), json={"days": 0, "speed": 1})
+    assert bad.status_code == 422 and set(bad.get_json()["fields"]) == {"days", "speed"}  # the documented schema's
     d.call("get", "/api/v1/games/nope")
     for code in ("200", "201", "202", "409", "422"):
         assert any(c == code for _, _, c in d.checked), code

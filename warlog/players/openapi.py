@@ -33,11 +33,6 @@ def paths() -> dict[str, dict[str, Any]]:
     gid = {"name": "game_id", "in": "path", "required": True, "schema": STR}
     pid = {"name": "player_id", "in": "path", "required": True, "schema": STR}
     link = {"name": "secret", "in": "path", "required": True, "schema": STR}
-    control = {"mode": {"type": "string", "enum": ["per_move", "bank"]}, "days": {"type": "integer"},
-               "bank_days": {"type": "integer"}, "increment_hours": {"type": "integer"},
-               "extension_days": {"type": "integer"}, "remind_hours": {"type": "integer"},
-               "policy": {"type": "string", "enum": ["notify_director", "forfeit", "extend"]},
-               "then": {"type": "string", "enum": ["notify_director", "forfeit"]}}
     return {
         "/api/v1/players": {"post": {
             "summary": "register: mails a link that creates the account (or signs in an existing one)",
@@ -70,7 +65,7 @@ def paths() -> dict[str, dict[str, Any]]:
             "post": {"summary": "the director sets the game's time control", "parameters": [gid],
                      "security": [{"seat": []}],
                      "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                         "type": "object", "properties": control}}}},
+                         "$ref": "#/components/schemas/TimeControl"}}}},  # validators.tournaments
                      "responses": {"200": _ref("the clock", "Clock"), "400": ERR, "401": ERR, "403": ERR, "404": ERR, "409": ERR,
                                    "422": ERR}}},
     }
