@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from validators.tournaments import SCHEMAS
+from validators.tournaments import SCHEMAS, ListQuerySchema, TournamentQuerySchema
 
 PLAYER = [{"player": []}]
 
@@ -31,7 +31,7 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
     return {
         base: {
             "get": {"summary": "tournaments, newest first, 25 a page", "parameters": [
-                {"name": "cursor", "in": "query", "schema": {"type": "string"}}],
+                {"in": "query", "schema": ListQuerySchema}],  # limits from the schema that checks them
                 "responses": {"200": typed("tournaments and next_cursor", "TournamentsPage")}},
             "post": {"summary": "create a tournament (the caller directs it)", "security": PLAYER,
                      "requestBody": body("CreateTournament"), "responses": {"201": typed("the tournament", "Tournament"), **act}}},
@@ -39,8 +39,7 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
                                     "responses": {"200": typed("ratings", "Ratings")}}},
         base + "/{tid}": {"get": {"summary": "the tournament: entrants, rounds, games (status, deadline), "
                                              "standings, crosstable, disputes", "parameters": [tid, {
-                                      "name": "round", "in": "query", "schema": {"type": "integer"},
-                                      "description": "list only this round's games"}],
+                                      "in": "query", "schema": TournamentQuerySchema}],
                                   "responses": {"200": typed("the tournament", "Tournament"), **err("404")}}},
         base + "/{tid}/register": {"post": {"summary": "register the caller", "parameters": [tid],
                                             "security": PLAYER, "responses": {"200": typed("the tournament (summary)", "TournamentSummary"), **act}}},
