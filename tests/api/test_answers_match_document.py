@@ -24,6 +24,9 @@ def test_a_whole_game_answers_as_documented(app: Flask, client: Any) -> None:
     d.call("get", "/api/v1/games")
     d.call("get", f"/api/v1/games/{gid}")
     d.call("get", f"/api/v1/games/{gid}/state")  # before the start: a null state
+    early = d.call("post", f"/api/v1/games/{gid}/rulings", headers=p.auth("director"),
+                   json={"kind": "award", "reason": "too soon", "result": "none"})
+    assert early.status_code == 409 and early.get_json()["current_seq"] == 0  # not started: still current_seq
     for seat in created["seats"]:
         d.call("post", f"/api/v1/games/{gid}/join", json={"entropy": seat}, headers=p.auth(seat))
     d.call("post", f"/api/v1/games/{gid}/join", json={}, headers=p.auth("north"))  # already joined
