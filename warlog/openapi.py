@@ -17,6 +17,7 @@ from rules import all_games
 from validators.actions import ActionField
 from validators.listing import GamesQuerySchema, LogConsistencyQuerySchema, LogProofQuerySchema
 from validators.player_responses import SCHEMAS as PLAYER_RESPONSES
+from validators.players import SCHEMAS as PLAYER_REQUESTS
 from validators.requests import (
     CreateGameSchema,
     EventsQuerySchema,
@@ -187,7 +188,8 @@ def _document(game_names: tuple[str, ...]) -> dict[str, Any]:
                                              "description": "a seat token (invitation) or the director token"})
     for name, schema in (("CreateGame", CreateGameSchema), ("Join", JoinSchema), ("Move", MoveSchema),
                          ("Ruling", RulingSchema), *RESPONSES.items(), *PLAYER_RESPONSES.items(),
-                         *TOURNAMENT_RESPONSES.items(), ("TimeControl", TimeControlSchema)):
+                         *TOURNAMENT_RESPONSES.items(), ("TimeControl", TimeControlSchema),
+                         *PLAYER_REQUESTS.items()):
         spec.components.schema(name, schema=schema)
     add_game_schemas(spec, [g for g in all_games() if g.name in game_names])
     paths = game_paths()

@@ -7,11 +7,9 @@ from typing import Any
 PLAYER = [{"player": []}]
 
 
-def _body(required: list[str], **props: Any) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "object", "properties": props}
-    if required:  # OpenAPI 3.0: `required` lists at least one name
-        schema["required"] = required
-    return {"required": True, "content": {"application/json": {"schema": schema}}}
+def _body(name: str) -> dict[str, Any]:
+    """A request body: the component `name`, from the schema that loads it (validators.players)."""
+    return {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}}}
 
 
 STR = {"type": "string"}
@@ -36,14 +34,14 @@ def paths() -> dict[str, dict[str, Any]]:
     return {
         "/api/v1/players": {"post": {
             "summary": "register: mails a link that creates the account (or signs in an existing one)",
-            "requestBody": _body(["email", "display_name"], email=STR, display_name=STR),
+            "requestBody": _body("Register"),
             "responses": {"202": SENT, "400": ERR, "422": ERR}}},
         "/api/v1/players/signin": {"post": {
-            "summary": "mail a single-use sign-in link", "requestBody": _body(["email"], email=STR),
+            "summary": "mail a single-use sign-in link", "requestBody": _body("Signin"),
             "responses": {"202": SENT, "400": ERR, "422": ERR}}},
         "/api/v1/players/signin/{secret}": {"post": {
             "summary": "use a sign-in link: the player and a new personal API token (shown once)",
-            "parameters": [link], "requestBody": _body([], display_name=STR),
+            "parameters": [link], "requestBody": _body("UseLink"),
             "responses": {"200": _ref("signed in", "SignedIn"), "410": ERR,
                           "422": ERR}}},
         "/api/v1/players/me": {"get": {
@@ -54,7 +52,7 @@ def paths() -> dict[str, dict[str, Any]]:
             "responses": {"200": _ref("the new token", "Token"), "401": ERR}}},
         "/api/v1/players/claim": {"post": {
             "summary": "make a seat the bearer's, proved by its seat token", "security": PLAYER,
-            "requestBody": _body(["game_id", "seat_token"], game_id=STR, seat_token=STR),
+            "requestBody": _body("Claim"),
             "responses": {"200": _ref("claimed", "Claimed"), "401": ERR, "403": ERR, "404": ERR, "409": ERR}}},
         "/api/v1/players/{player_id}": {"get": {
             "summary": "a public profile (never the e-mail address)", "parameters": [pid],
