@@ -45,7 +45,15 @@ def main() -> int:
     install()
     schema_name = f"warlog_fuzz_{uuid.uuid4().hex}"
     url = f"{args.pg}{'&' if '?' in args.pg else '?'}options=-csearch_path%3D{schema_name}"
-    app = create_app({"WARLOG_DB": url, "WARLOG_SWEEP_INTERVAL": 3600.0, "WARLOG_REFUSED_LIMIT": "1000000 per minute"})
+    import tempfile
+
+    from ledger.store import open_store
+    from tests.transparency.helpers import key_file
+
+    open_store(url, upgrade=True).close()  # `warlog db upgrade` (the app only checks the schema version)
+    key = key_file(Path(tempfile.mkdtemp()) / "log.pem")  # the transparency log's signing key
+    app = create_app({"WARLOG_DB": url, "WARLOG_SWEEP_INTERVAL": 3600.0, "WARLOG_REFUSED_LIMIT": "1000000 per minute",
+                      "WARLOG_ALLOW_SUPERUSER": True, "WARLOG_LOG_KEY": str(key)})
     client = app.test_client()
     created = client.post("/api/v1/games", json={"game": "dice-duel"}).get_json()
     for _seat, token in created["seats"].items():

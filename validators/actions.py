@@ -32,7 +32,8 @@ def register_actions(game: str, schemas: dict[str, type[Schema]]) -> None:
     _SCHEMAS[game] = dict(schemas)
 
 
-def _schemas_for(game: str) -> dict[str, type[Schema]]:
+def schemas_for(game: str) -> dict[str, type[Schema]]:
+    """The action schemas of `game`, by action type (KeyError for a game without any)."""
     if game not in _SCHEMAS:
         # Each game's schemas live in validators/<game module>.py and register on import.
         import importlib
@@ -45,7 +46,7 @@ def validate_action(game: str, action: Any) -> dict[str, Any]:
     """Check an action's shape; return it (loaded) or raise ActionShapeError."""
     if not isinstance(action, dict):
         raise ActionShapeError({"action": ["must be an object with a 'type'"]})
-    schemas = _schemas_for(game)
+    schemas = schemas_for(game)
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in schemas:
         known = ", ".join(sorted(schemas))
@@ -55,6 +56,12 @@ def validate_action(game: str, action: Any) -> dict[str, Any]:
     except ValidationError as err:
         raise ActionShapeError(err.messages if isinstance(err.messages, dict) else {"action": err.messages}) from None
     return loaded
+
+
+class ActionField(fields.Dict):
+    """An action of some game: an object with a `type`. Loaded as a dict here (the game's own
+    schema checks it in `validate_action`); the OpenAPI document shows it as the union of every
+    game's action schemas (warlog.openapi)."""
 
 
 def hex_label(digits: int = 4) -> fields.String:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import ValidationError, fields, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from ledger import paging
 from validators.actions import StrictSchema
@@ -29,3 +29,30 @@ class GamesQuerySchema(StrictSchema):
                            metadata={"description": "games per page"})
     cursor = fields.String(load_default=None, validate=[validate.Length(min=1, max=paging.MAX_CURSOR), _cursor],
                            metadata={"description": "where the page starts: taken from the previous page's `next`"})
+
+
+MAX_TREE_SIZE = 10**18 - 1  # a tree size of the transparency log: up to 18 digits
+
+
+def _tree_size(minimum: int, **kw: object) -> fields.Integer:
+    return fields.Integer(validate=validate.Range(min=minimum, max=MAX_TREE_SIZE), **kw)  # type: ignore[arg-type]
+
+
+class LogProofQuerySchema(Schema):
+    """GET /api/v1/log/proof/{game_id} (warlog.tlog)."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    size = _tree_size(0, load_default=None, metadata={"description": "the tree size to prove against (default: now)"})
+
+
+class LogConsistencyQuerySchema(Schema):
+    """GET /api/v1/log/consistency (warlog.tlog): from tree size `from` (1 or more) to `to`."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    from_ = _tree_size(1, required=True, data_key="from", metadata={
+        "description": "the older tree size (everything is consistent with the empty log)"})
+    to = _tree_size(0, load_default=None, metadata={"description": "the newer tree size (default: now)"})

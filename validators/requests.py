@@ -7,7 +7,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from ledger.canonical import NotCanonical, canonical_bytes
-from validators.actions import StrictSchema
+from validators.actions import ActionField, StrictSchema
 
 
 def canonical_json(value: object) -> None:
@@ -38,7 +38,7 @@ class JoinSchema(StrictSchema):
 
 
 class MoveSchema(StrictSchema):
-    action = fields.Dict(required=True)
+    action = ActionField(required=True, metadata={"description": "one of GET .../actions"})
     expected_seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
     idempotency_key = fields.String(required=True, validate=validate.Length(min=1, max=128))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from marshmallow import EXCLUDE, Schema, fields, validate
 
 from validators.actions import StrictSchema
 
@@ -99,6 +99,26 @@ class AnswerSchema(StrictSchema):
     decision = fields.String(required=True, validate=validate.OneOf(("dismiss", "rule")))
     text = fields.String(required=True, validate=TEXT)
     ruling = fields.Nested(DisputeRulingSchema, load_default=None, allow_none=True)
+
+
+class ListQuerySchema(Schema):
+    """GET /api/v1/tournaments: `cursor` is the previous page's `next_cursor`."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=300),
+                           metadata={"description": "where the page starts: the previous page's next_cursor"})
+
+
+class TournamentQuerySchema(Schema):
+    """GET /api/v1/tournaments/{tid}: `round` lists only that round's games."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    round = fields.Integer(load_default=None, validate=validate.Range(min=0, max=10_000),
+                           metadata={"description": "list only this round's games"})
 
 
 SCHEMAS = {"CreateTournament": CreateTournamentSchema, "Withdraw": WithdrawSchema, "Repair": RepairSchema,

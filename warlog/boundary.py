@@ -1,4 +1,4 @@
-"""Request hygiene at the edge, before any route runs (issue 14, defect 2).
+"""Request hygiene at the edge, before any route runs (issue 14, defect 2; URI and body size).
 
 PostgreSQL text cannot hold the NUL character (U+0000), and no field of this API or its
 pages has a use for it: a NUL anywhere in the path, the query string, a form or a JSON body
@@ -10,8 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, RequestURITooLarge
 
 NUL = "\x00"
+# The longest request URI (path and query, as sent) taken: below gunicorn's request-line limit
+# (4094 bytes with the method and protocol), so the answer is ours, a JSON 414, never the
+# server's own HTML page. docs/deploy: keep gunicorn's --limit-request-line at its default or above.
+MAX_URI = 4000
 
 
 def _nul_in(value: Any, where: str) -> str | None:
@@ -71,5 +76,34 @@ def refuse_nul() -> Response | tuple[Any, int] | None:
     return finish(Response(*error_page(400, "Bad request", message)))
 
 
+def raw_uri() -> str:
+    env = request.environ
+    raw = env.get("RAW_URI") or env.get("REQUEST_URI")
+    if raw:
+        return str(raw)
+    query = env.get("QUERY_STRING", "")
+    return str(env.get("PATH_INFO", "")) + (f"?{query}" if query else "")
+
+
+def refuse_long_uri() -> None:
+    if len(raw_uri()) > MAX_URI:
+        raise RequestURITooLarge(f"the request URI is {len(raw_uri())} characters long; this server takes at most "
+                                 f"{MAX_URI} (send large data in a body)")
+
+
+def too_large(err: HTTPException) -> Any:
+    """413 and 414 anywhere: JSON under /api/ (and for a client that asks for JSON), else a page."""
+    if request.path.startswith("/api/"):
+        return jsonify({"error": err.description or err.name}), err.code or 400
+    from warlog.pageutil import error_page, finish, wants_json
+
+    if wants_json():
+        return jsonify({"error": err.description or err.name}), err.code or 400
+    return finish(Response(*error_page(err.code or 400, err.name, err.description or err.name)))
+
+
 def install(app: Flask) -> None:
+    app.before_request(refuse_long_uri)
     app.before_request(refuse_nul)
+    app.register_error_handler(RequestURITooLarge, too_large)
+    app.register_error_handler(RequestEntityTooLarge, too_large)

@@ -243,7 +243,8 @@ class Warlog:
         summary = self.summary(game_id)
         status = summary.status
         if status != "active":
-            raise StaleSeq(f"the game is {status}: no moves are taken now", status=status)
+            raise StaleSeq(f"the game is {status}: no moves are taken now", status=status,
+                           current_seq=summary.last_seq)
         if viewer.seat not in summary.active_seats:  # issue 14: the seat not asked cannot stall the other
             waiting = ", ".join(summary.active_seats) or "nobody"
             raise StaleSeq(f"it is not {viewer.seat}'s turn: the game waits for {waiting}"
@@ -264,8 +265,9 @@ class Warlog:
         viewer = self.viewer(game_id, token, required=True)
         if not viewer.director:
             raise Forbidden("only the game's director may rule")
-        if self._status(game_id) == "waiting":
-            raise StaleSeq("the game has not started")
+        summary = self.summary(game_id)
+        if summary.status == "waiting":
+            raise StaleSeq("the game has not started", status=summary.status, current_seq=summary.last_seq)
         roles = self.created(game_id).payload["roles"]
         if ruling.get("kind") == "award" and ruling.get("winner") not in (*roles, "draw", None):  # issue 14
             raise Unprocessable(f"an award's winner is one of the seats ({', '.join(roles)}) or \"draw\"",

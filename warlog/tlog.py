@@ -21,12 +21,14 @@ from cryptography.hazmat.primitives.serialization import (
     load_pem_private_key,
 )
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ledger import logstore
 from ledger import transparency as t
 from ledger.events import utc_now
 from ledger.store import sqlite_path
+from validators.listing import LogConsistencyQuerySchema, LogProofQuerySchema
 from warlog.outage import is_outage, unavailable
 
 log_api = Blueprint("log_api", __name__, url_prefix="/api/v1/log")
@@ -83,15 +85,17 @@ def _store() -> Any:
     return current_app.extensions["warlog"].store
 
 
-def _size_arg(name: str, current: int, default: int | None = None) -> int:
-    raw = request.args.get(name)
-    if raw is None:
-        if default is None:
-            raise LogError(400, f"the query parameter {name!r} is required")
-        return default
-    if not raw.isdigit() or len(raw) > 18:
-        raise LogError(400, f"{name!r} must be a whole number >= 0")
-    value = int(raw)
+def _query(schema: Schema) -> dict[str, Any]:
+    """The query, loaded by its schema (validators.listing; the OpenAPI document shows the same limits)."""
+    try:
+        loaded: dict[str, Any] = schema.load(request.args.to_dict())
+    except ValidationError as err:
+        msgs = err.messages if isinstance(err.messages, dict) else {"query": err.messages}
+        raise LogError(400, "; ".join(f"{k!r}: {' '.join(map(str, v))}" for k, v in msgs.items())) from None
+    return loaded
+
+
+def _at_most(name: str, value: int, current: int) -> int:
     if value > current:
         raise LogError(400, f"{name!r} is {value} but the log holds {current} entries")
     return value
@@ -111,7 +115,8 @@ def head() -> Response:
 def proof(game_id: str) -> Response:
     """Inclusion proofs of the game's entries against the head of size `size` (default now)."""
     docs = logstore.entries(_store())
-    size = _size_arg("size", len(docs), len(docs))
+    q = _query(LogProofQuerySchema())
+    size = _at_most("size", len(docs) if q["size"] is None else q["size"], len(docs))
     leaves = logstore.leaf_hashes(docs[:size])
     mine = [i for i, d in enumerate(docs[:size]) if d["game_id"] == game_id]
     found = [{"index": i, "entry": docs[i], "audit_path": [p.hex() for p in path]}
@@ -126,10 +131,9 @@ def consistency() -> Response:
     """The consistency proof from tree size `from` to `to` (default: now), with both heads."""
     docs = logstore.entries(_store())
     leaves = logstore.leaf_hashes(docs)
-    second = _size_arg("to", len(leaves), len(leaves))
-    first = _size_arg("from", second)
-    if first == 0:
-        raise LogError(400, "'from' must be at least 1 (everything is consistent with the empty log)")
+    q = _query(LogConsistencyQuerySchema())
+    second = _at_most("to", len(leaves) if q["to"] is None else q["to"], len(leaves))
+    first = _at_most("from", q["from_"], second)
     proof_ = t.consistency_proof(first, leaves[:second])
     return jsonify({"first": _head(leaves[:first]), "second": _head(leaves[:second]),
                     "proof": [p.hex() for p in proof_]})

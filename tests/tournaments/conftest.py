@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.players.conftest import close_app, make_app
+from tests.support.documented import Documented
 
 
 @pytest.fixture
@@ -26,6 +27,14 @@ class Desk:
         self.app, self.client = app, app.test_client()
         self.tokens: dict[str, str] = {}
         self.ids: dict[str, str] = {}
+        self.documented: Documented | None = None
+
+    def _check(self, method: str, path: str, r: Any) -> None:
+        """Every API answer the tournament tests see must be the one the document describes."""
+        if path.startswith("/api/v1/") and path != "/api/v1/openapi.json":
+            if self.documented is None:
+                self.documented = Documented(self.client)
+            self.documented.check(method, path, r)
 
     def player(self, name: str) -> str:
         store = self.app.extensions["warlog_players"]
@@ -38,11 +47,13 @@ class Desk:
 
     def post(self, path: str, who: str | None, body: dict[str, Any] | None = None, status: int = 200) -> Any:
         r = self.client.post(path, json=body or {}, headers=self.auth(who) if who else {})
+        self._check("post", path, r)
         assert r.status_code == status, (path, r.status_code, r.get_json())
         return r.get_json()
 
     def get(self, path: str) -> Any:
         r = self.client.get(path)
+        self._check("get", path, r)
         assert r.status_code == 200, (path, r.status_code, r.get_data(as_text=True)[:500])
         return r.get_json()
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from marshmallow import ValidationError
 
+from validators.tournaments import TimeControlSchema
 from warlog.clock.clock import ClockError, GameClock, TimeControl
 from warlog.service import ServiceError
 
@@ -59,6 +61,10 @@ def set_clock(game_id: str) -> Any:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         return jsonify({"error": "the body must be a JSON object: a time control"}), 400
+    try:  # the schema the OpenAPI document shows for this body (validators.tournaments.TimeControlSchema)
+        data = TimeControlSchema().load(data)
+    except ValidationError as err:
+        return jsonify({"error": "the body does not fit the time control schema", "fields": err.messages}), 422
     control = TimeControl.from_json(data)
     if svc.summary(game_id).status == "ended":
         return jsonify({"error": "the game has ended"}), 409

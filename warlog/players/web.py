@@ -17,8 +17,10 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, redirect, render_template, request, url_for
+from marshmallow import Schema, ValidationError
 from werkzeug.wrappers import Response as BaseResponse
 
+from validators.players import ClaimSchema, RegisterSchema, SigninSchema, UseLinkSchema
 from warlog.pageutil import PLAYER_COOKIE, PageError, check_csrf, error_page, finish, seat_cookies, wants_json
 from warlog.players.store import LinkThrottled, Player, PlayerError, PlayerStore, clean_email
 from warlog.service import ServiceError
@@ -133,15 +135,14 @@ def _json_body() -> dict[str, Any]:
     return data
 
 
-def _text_field(data: dict[str, Any], name: str, required: bool = True) -> str | None:
-    value = data.get(name)
-    if value is None and not required:
-        return None
-    if value is None:
-        raise PlayerError(f"'{name}' is required")
-    if not isinstance(value, str):
-        raise PlayerError(f"'{name}' must be a string")
-    return value
+def _load(schema: Schema) -> dict[str, Any]:
+    """The body, loaded by the schema the OpenAPI document shows for it (validators.players)."""
+    try:
+        loaded: dict[str, Any] = schema.load(_json_body())
+    except ValidationError as err:
+        msgs = err.messages if isinstance(err.messages, dict) else {"body": err.messages}
+        raise PlayerError("; ".join(f"{k!r}: {' '.join(map(str, v))}" for k, v in msgs.items())) from None
+    return loaded
 
 
 @players_api.errorhandler(PlayerError)
@@ -157,25 +158,21 @@ def _api_service_error(err: ServiceError) -> tuple[Response, int]:
 @players_api.post("")
 def api_register() -> tuple[Response, int]:
     """Register: mails a link that creates the account (or signs in, if the address has one)."""
-    data = _json_body()
-    email, name = _text_field(data, "email"), _text_field(data, "display_name")
-    assert email is not None and name is not None
-    _send_link(email, name)
+    data = _load(RegisterSchema())
+    _send_link(data["email"], data["display_name"])
     return jsonify({"message": SENT}), 202
 
 
 @players_api.post("/signin")
 def api_request_link() -> tuple[Response, int]:
-    email = _text_field(_json_body(), "email")
-    assert email is not None
-    _send_link(email, None)
+    _send_link(_load(SigninSchema())["email"], None)
     return jsonify({"message": SENT}), 202
 
 
 @players_api.post("/signin/<secret>")
 def api_use_link(secret: str) -> Response:
     """Use a sign-in link from the API: the player and a new personal API token (shown once)."""
-    name = _text_field(_json_body(), "display_name", required=False)
+    name = _load(UseLinkSchema())["display_name"]
     player = store().use_link(secret, name)
     token = store().issue_token(player.id)
     return jsonify({"player": {**player.public(), "email": player.email}, "token": token})
@@ -204,10 +201,9 @@ def api_claim() -> Any:
     player = current_player(cookie=False)
     if player is None:
         return jsonify({"error": "this needs 'Authorization: Bearer <player token>'"}), 401
-    data = _json_body()
-    game_id, token = _text_field(data, "game_id"), _text_field(data, "seat_token")
-    assert game_id is not None and token is not None
-    seat = _claim(game_id, token, player)
+    data = _load(ClaimSchema())
+    game_id = data["game_id"]
+    seat = _claim(game_id, data["seat_token"], player)
     return jsonify({"game_id": game_id, "seat": seat, "player": player.public()})
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from validators.tournaments import SCHEMAS
+from validators.tournaments import SCHEMAS, ListQuerySchema, TournamentQuerySchema
 
 PLAYER = [{"player": []}]
 
@@ -17,6 +17,10 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
     def body(ref: str) -> dict[str, Any]:
         return {"content": {"application/json": {"schema": ref}}}
 
+    def typed(description: str, name: str) -> dict[str, Any]:  # validators.tournament_responses
+        return {"description": description, "content": {"application/json": {"schema": {
+            "$ref": f"#/components/schemas/{name}"}}}}
+
     def err(*codes: str) -> dict[str, Any]:
         return {k: errors[k] for k in codes if k in errors}
 
@@ -27,50 +31,49 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
     return {
         base: {
             "get": {"summary": "tournaments, newest first, 25 a page", "parameters": [
-                {"name": "cursor", "in": "query", "schema": {"type": "string"}}],
-                "responses": {"200": resp("tournaments and next_cursor")}},
+                {"in": "query", "schema": ListQuerySchema}],  # limits from the schema that checks them
+                "responses": {"200": typed("tournaments and next_cursor", "TournamentsPage")}},
             "post": {"summary": "create a tournament (the caller directs it)", "security": PLAYER,
-                     "requestBody": body("CreateTournament"), "responses": {"201": resp("the tournament"), **act}}},
+                     "requestBody": body("CreateTournament"), "responses": {"201": typed("the tournament", "Tournament"), **act}}},
         base + "/ratings": {"get": {"summary": "OpenSkill ratings re-derived from every tournament result",
-                                    "responses": {"200": resp("ratings")}}},
+                                    "responses": {"200": typed("ratings", "Ratings")}}},
         base + "/{tid}": {"get": {"summary": "the tournament: entrants, rounds, games (status, deadline), "
                                              "standings, crosstable, disputes", "parameters": [tid, {
-                                      "name": "round", "in": "query", "schema": {"type": "integer"},
-                                      "description": "list only this round's games"}],
-                                  "responses": {"200": resp("ok"), **err("404")}}},
+                                      "in": "query", "schema": TournamentQuerySchema}],
+                                  "responses": {"200": typed("the tournament", "Tournament"), **err("404")}}},
         base + "/{tid}/register": {"post": {"summary": "register the caller", "parameters": [tid],
-                                            "security": PLAYER, "responses": {"200": resp("ok"), **act}}},
+                                            "security": PLAYER, "responses": {"200": typed("the tournament (summary)", "TournamentSummary"), **act}}},
         base + "/{tid}/withdraw": {"post": {"summary": "withdraw (oneself; the director: anyone)",
                                             "parameters": [tid], "security": PLAYER, "requestBody": body("Withdraw"),
-                                            "responses": {"200": resp("ok"), **act}}},
+                                            "responses": {"200": typed("the tournament (summary)", "TournamentSummary"), **act}}},
         base + "/{tid}/rounds": {"post": {"summary": "director: pair the next round and make its games",
                                           "parameters": [tid], "security": PLAYER,
-                                          "responses": {"201": resp("the tournament"), **act}}},
+                                          "responses": {"201": typed("the tournament", "Tournament"), **act}}},
         base + "/{tid}/rounds/{number}/repair": {"post": {
             "summary": "director: re-pair the current round by hand, with a reason", "security": PLAYER,
             "parameters": [tid, {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}],
-            "requestBody": body("Repair"), "responses": {"200": resp("the tournament"), **act}}},
+            "requestBody": body("Repair"), "responses": {"200": typed("the tournament", "Tournament"), **act}}},
         base + "/{tid}/games/{game_id}/adjudicate": {"post": {
             "summary": "director: award a win, draw or forfeit (duplicate: end) — a ruling in the game, then the "
                        "tournament's result", "parameters": [tid, gid], "security": PLAYER,
-            "requestBody": body("Adjudicate"), "responses": {"202": resp("the game ruling's submission"), **act}}},
+            "requestBody": body("Adjudicate"), "responses": {"202": typed("the game ruling's submission", "Accepted"), **act}}},
         base + "/{tid}/games/{game_id}/extend": {"post": {
             "summary": "director: extend a player's deadline", "parameters": [tid, gid], "security": PLAYER,
-            "requestBody": body("Extend"), "responses": {"200": resp("ok"), **act}}},
+            "requestBody": body("Extend"), "responses": {"200": typed("the tournament (summary)", "TournamentSummary"), **act}}},
         base + "/{tid}/games/{game_id}/rulings": {"post": {
             "summary": "director: a ruling in the game (void and re-resolve, adjust, award), recorded in the "
                        "tournament too", "parameters": [tid, gid], "security": PLAYER,
-            "requestBody": body("GameRuling"), "responses": {"202": resp("the ruling's events"), **act}}},
+            "requestBody": body("GameRuling"), "responses": {"202": typed("the ruling's events", "TournamentRuling"), **act}}},
         base + "/{tid}/disputes": {"post": {"summary": "a player disputes an event of their game",
                                             "parameters": [tid], "security": PLAYER, "requestBody": body("Dispute"),
-                                            "responses": {"201": resp("the dispute's seq"), **act}}},
+                                            "responses": {"201": typed("the dispute's seq", "DisputeOpened"), **act}}},
         base + "/{tid}/disputes/{dispute}": {"post": {
             "summary": "director: dismiss a dispute, or rule (void, adjust, award) in the game",
             "parameters": [tid, {"name": "dispute", "in": "path", "required": True, "schema": {"type": "integer"}}],
-            "security": PLAYER, "requestBody": body("Answer"), "responses": {"200": resp("the dispute"), **act}}},
+            "security": PLAYER, "requestBody": body("Answer"), "responses": {"200": typed("the dispute", "DisputeRecord"), **act}}},
         base + "/{tid}/end": {"post": {"summary": "director: end after the last round; reveals the pairing seed",
                                        "parameters": [tid], "security": PLAYER,
-                                       "responses": {"200": resp("the tournament"), **act}}},
+                                       "responses": {"200": typed("the tournament", "Tournament"), **act}}},
         base + "/{tid}/export": {"get": {
             "summary": "the bundle: the tournament's stream and every game's export (warlog verify checks it)",
             "parameters": [tid], "responses": {"200": {"description": "JSON Lines, a header line first",

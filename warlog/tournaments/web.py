@@ -162,8 +162,17 @@ def _api_unexpected(err: Exception) -> tuple[Response, int]:
 
 @tournaments_api.get("")
 def api_list() -> Response:
-    rows, nxt = _page(request.args.get("cursor"))
+    rows, nxt = _page(_query(schemas.ListQuerySchema())["cursor"])
     return jsonify({"tournaments": rows, "next_cursor": nxt})
+
+
+def _query(schema: Schema) -> dict[str, Any]:
+    """The query, loaded by the schema the OpenAPI document shows for it (validators.tournaments)."""
+    try:
+        loaded: dict[str, Any] = schema.load({k: v for k, v in request.args.items() if v != ""})
+    except ValidationError as err:
+        raise ServiceError("bad query parameters", fields=err.messages) from None
+    return loaded
 
 
 @tournaments_api.post("")
@@ -183,10 +192,8 @@ def _current(tid: str) -> tuple[Tournament, dict[str, tuple[str, list[str]]]]:
 
 @tournaments_api.get("/<tid>")
 def api_get(tid: str) -> Response:
-    only = request.args.get("round", "")
-    if only and not only.isdigit():
-        raise ServiceError("round is a round number")
-    return jsonify(tournament_doc(*_current(tid), only=int(only) if only else None))
+    only = _query(schemas.TournamentQuerySchema())["round"]
+    return jsonify(tournament_doc(*_current(tid), only=only))
 
 
 @tournaments_api.post("/<tid>/register")

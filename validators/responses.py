@@ -1,0 +1,249 @@
+"""Schemas of the JSON answers of /api/v1 (games, moves, the transparency log) and of its error
+body. The OpenAPI document is built from these (warlog.openapi), and the tests check the live
+answers against it (schemathesis' response conformance): an answer that grows a field its
+schema does not list fails there, so the document cannot drift from what the server sends.
+
+Strict (additionalProperties: false) so a generated client has typed attributes only."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from validators.actions import ActionField, StrictSchema
+
+STATUSES = ("waiting", "active", "ended")
+
+
+def _str(**kw: object) -> fields.String:
+    return fields.String(required=True, **kw)  # type: ignore[arg-type]
+
+
+def _int(**kw: object) -> fields.Integer:
+    return fields.Integer(required=True, **kw)  # type: ignore[arg-type]
+
+
+def _strs(**kw: object) -> fields.List[str]:
+    return fields.List(fields.String(), required=True, **kw)  # type: ignore[arg-type]
+
+
+def _status() -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf(STATUSES))
+
+
+class ErrorSchema(StrictSchema):
+    """Every 4xx/5xx of the API: a message; field messages when a body or query does not fit."""
+
+    error = _str(metadata={"description": "what is wrong, in words"})
+    field_messages = fields.Dict(keys=fields.String(), data_key="fields", metadata={
+        "description": "the offending fields and their messages (marshmallow's, nested like the request)"})
+    current_seq = fields.Integer(metadata={"description": "the game's last event (409s)"})
+    status = fields.String(validate=validate.OneOf(STATUSES), metadata={"description": "the game's status (409s)"})
+    active_seats = fields.List(fields.String(), metadata={"description": "the seats the game waits for (409s)"})
+
+
+class ConflictSchema(ErrorSchema):
+    """A 409 on a game: a stale expected_seq, not this seat's turn, or a game not active."""
+
+    current_seq = _int(metadata={"description": "the game's last event: fetch /actions and try again"})
+
+
+class ScenarioSchema(StrictSchema):
+    id = _str()
+    title = _str()
+    roles = _strs()
+    description = _str()
+
+
+class OptionSchema(StrictSchema):
+    name = _str()
+    default = fields.Raw(required=True, metadata={"description": "a boolean or one of choices"})
+    choices = fields.List(fields.Raw(), required=True)
+    description = _str()
+
+
+class CatalogueGameSchema(StrictSchema):
+    game = _str()
+    title = _str()
+    rules_version = _str()
+    solitaire = fields.Boolean(required=True)
+    scenarios = fields.List(fields.Nested(ScenarioSchema), required=True)
+    options = fields.List(fields.Nested(OptionSchema), required=True)
+
+
+class CatalogueSchema(StrictSchema):
+    games = fields.List(fields.Nested(CatalogueGameSchema), required=True)
+
+
+class GameRowSchema(StrictSchema):
+    id = _str()
+    game = _str()
+    scenario = _str()
+    status = _status()
+    seq = _int()
+    active_seats = _strs()
+    created_at = _str()
+    sandbox = fields.Boolean(required=True)
+
+
+class GamesPageSchema(StrictSchema):
+    games = fields.List(fields.Nested(GameRowSchema), required=True)
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "the path of the next page, null on the last"})
+
+
+class CreatedSchema(StrictSchema):
+    id = _str()
+    seats = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                        metadata={"description": "each seat (role) and its token; give each player theirs"})
+    director_token = _str()
+    seed_commitment = _str()
+    sandbox = fields.Boolean(required=True)
+
+
+class OutcomeSchema(StrictSchema):
+    winner = fields.String(required=True, allow_none=True, metadata={"description": "a seat; null for a draw"})
+    result = _str()
+    reason = _str()
+    rule = fields.String(required=True, allow_none=True)
+
+
+class GameInfoSchema(StrictSchema):
+    id = _str()
+    game = _str()
+    title = _str()
+    scenario = _str()
+    options = fields.Dict(keys=fields.String(), required=True)
+    rules_version = _str()
+    roles = _strs()
+    joined = _strs()
+    status = _status()
+    active_seats = _strs()
+    seq = _int()
+    pending = fields.Boolean(required=True, metadata={"description": "a submission awaits its judgement"})
+    created_at = _str()
+    seed_commitment = _str()
+    sandbox = fields.Boolean(required=True)
+    outcome = fields.Nested(OutcomeSchema, metadata={"description": "once the game has ended"})
+
+
+class JoinedSchema(StrictSchema):
+    seat = _str()
+    joined = fields.Boolean(required=True)
+    already = fields.Boolean(required=True)
+    status = _status()
+
+
+class AcceptedSchema(StrictSchema):
+    seq = _int(metadata={"description": "the submitted event: GET .../moves/{seq} for its judgement"})
+    status = fields.String(required=True, validate=validate.OneOf(("pending", "duplicate")))
+    duplicate = fields.Boolean(required=True, metadata={"description": "the idempotency key was used before"})
+
+
+class FactSchema(StrictSchema):
+    text = _str()
+    rule = fields.String(required=True, allow_none=True)
+    kind = _str()
+    data = fields.Dict(keys=fields.String())
+    visible_to = fields.List(fields.String())
+
+
+class DieSchema(StrictSchema):
+    index = _int()
+    faces = _int()
+    value = fields.Integer(required=True, allow_none=True, metadata={"description": "null: a secret die"})
+    purpose = _str()
+    secret = fields.Boolean()
+
+
+class ReasonSchema(StrictSchema):
+    message = _str()
+    rule = fields.String(required=True, allow_none=True)
+
+
+class MoveResultSchema(StrictSchema):
+    seq = _int()
+    seat = _str()
+    submitted = fields.Dict(keys=fields.String(), required=True,
+                            metadata={"description": "the submission's payload as the caller may see it"})
+    sandbox = fields.Boolean(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(("pending", "resolved", "rejected")))
+    event_seq = fields.Integer(metadata={"description": "the judgement's event"})
+    reasons = fields.List(fields.Nested(ReasonSchema), metadata={"description": "rejected: why"})
+    rules = fields.List(fields.String(), metadata={"description": "the rule sections that decided"})
+    facts = fields.List(fields.Nested(FactSchema), metadata={"description": "resolved: what happened"})
+    dice = fields.List(fields.Nested(DieSchema))
+    active_seats = fields.List(fields.String())
+    state_hash = fields.String()
+
+
+class EventSchema(StrictSchema):
+    game_id = _str()
+    seq = _int()
+    type = _str()
+    seat = fields.String(required=True, allow_none=True)
+    payload = fields.Dict(keys=fields.String(), required=True)
+    recorded_at = _str()
+    prev_hash = _str()
+    hash = _str()
+    redacted = fields.Boolean()
+
+
+class EventsSchema(StrictSchema):
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    last_seq = _int()
+    viewer = _str(metadata={"description": "a seat, director or spectator"})
+    sandbox = fields.Boolean(required=True)
+    redacted = fields.Boolean(required=True)
+
+
+class StateSchema(StrictSchema):
+    at = _int()
+    state = fields.Dict(keys=fields.String(), required=True, allow_none=True,
+                        metadata={"description": "the game's state document as the caller may see it"})
+    phase = _str()
+    active_seats = fields.List(fields.String())
+    viewer = fields.String()
+    sandbox = fields.Boolean(required=True)
+
+
+class ActionsSchema(StrictSchema):
+    seat = _str(metadata={"description": "the caller: a seat, director or spectator"})
+    expected_seq = _int(metadata={"description": "send it with the move"})
+    status = _status()
+    sandbox = fields.Boolean(required=True)
+    prompt = _str()
+    actions = fields.List(ActionField(), required=True, metadata={"description": "every legal action now"})
+    pending = fields.Boolean()
+
+
+class TreeHeadSchema(StrictSchema):
+    tree_size = _int(validate=validate.Range(min=0))
+    root_hash = _str()
+    timestamp = _str()
+    public_key = _str()
+    signature = _str()
+
+
+class InclusionSchema(StrictSchema):
+    index = _int()
+    entry = fields.Dict(keys=fields.String(), required=True, metadata={"description": "the log entry"})
+    audit_path = _strs(metadata={"description": "hex hashes, leaf to root"})
+
+
+class InclusionProofSchema(StrictSchema):
+    tree_head = fields.Nested(TreeHeadSchema, required=True)
+    entries = fields.List(fields.Nested(InclusionSchema), required=True)
+
+
+class ConsistencyProofSchema(StrictSchema):
+    first = fields.Nested(TreeHeadSchema, required=True)
+    second = fields.Nested(TreeHeadSchema, required=True)
+    proof = _strs(metadata={"description": "hex hashes"})
+
+
+SCHEMAS = {
+    "Error": ErrorSchema, "Conflict": ConflictSchema, "Catalogue": CatalogueSchema, "GamesPage": GamesPageSchema,
+    "Created": CreatedSchema, "GameInfo": GameInfoSchema, "Joined": JoinedSchema, "Accepted": AcceptedSchema,
+    "MoveResult": MoveResultSchema, "Events": EventsSchema, "State": StateSchema, "Actions": ActionsSchema,
+    "TreeHead": TreeHeadSchema, "InclusionProof": InclusionProofSchema, "ConsistencyProof": ConsistencyProofSchema,
+}

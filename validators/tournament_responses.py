@@ -1,0 +1,121 @@
+"""Schemas of the JSON answers of /api/v1/tournaments (warlog.tournaments.web), published in the
+OpenAPI document like validators.responses. Scalars are typed; the records the tournament keeps
+as it received them (format, points, rounds' extras, disputes, rulings) are objects."""
+
+from __future__ import annotations
+
+from marshmallow import fields
+
+from validators.actions import StrictSchema
+
+
+def _str(allow_none: bool = False) -> fields.String:
+    return fields.String(required=True, allow_none=allow_none)
+
+
+def _int(allow_none: bool = False) -> fields.Integer:
+    return fields.Integer(required=True, allow_none=allow_none)
+
+
+def _obj(allow_none: bool = False, **kw: object) -> fields.Dict:
+    return fields.Dict(keys=fields.String(), required=True, allow_none=allow_none, **kw)  # type: ignore[arg-type]
+
+
+def _objs() -> fields.List[dict[str, object]]:
+    return fields.List(fields.Dict(keys=fields.String()), required=True)
+
+
+class TournamentRowSchema(StrictSchema):
+    id = _str()
+    name = _str()
+    game = _str()
+    kind = _str()
+    status = _str()
+    director = _str()
+    created_at = _str()
+    last_seq = _int()
+
+
+class TournamentsPageSchema(StrictSchema):
+    tournaments = fields.List(fields.Nested(TournamentRowSchema), required=True)
+    next_cursor = fields.String(required=True, allow_none=True, metadata={"description": "null on the last page"})
+
+
+class TournamentSummarySchema(StrictSchema):
+    id = _str()
+    name = _str()
+    game = _str()
+    scenario = _str(allow_none=True)
+    options = _obj()
+    format = _obj()
+    points = _obj()
+    status = _str()
+    director = _str()
+    entrants = _int()
+    round = _int()
+    rounds = _int()  # planned
+    seed_commitment = _str()
+    seed = _str(allow_none=True)
+    created_at = _str()
+    seq = _int()
+
+
+class EntrantSchema(StrictSchema):
+    player_id = _str()
+    name = _str()
+    withdrawn = fields.Boolean(required=True)
+
+
+class SeatHolderSchema(StrictSchema):
+    player_id = _str()
+    name = _str()
+
+
+class TournamentGameSchema(StrictSchema):
+    round = _int()
+    table = _int()
+    pool = _int(allow_none=True)
+    game_id = _str(allow_none=True)
+    seats = fields.Dict(keys=fields.String(), values=fields.Nested(SeatHolderSchema), required=True)
+    status = _str()
+    to_move = fields.List(fields.String(), required=True)
+    result = _obj(allow_none=True, metadata={"description": "winner, points, how, score; null until decided"})
+    deadline = _obj(allow_none=True)
+
+
+class TournamentSchema(TournamentSummarySchema):
+    entrants_list = fields.List(fields.Nested(EntrantSchema), required=True)
+    rounds_list = _objs()
+    games = fields.List(fields.Nested(TournamentGameSchema), required=True)
+    standings = _objs()
+    tiebreaks = fields.List(fields.String(), required=True)
+    crosstable = fields.Raw(required=True)
+    disputes = _objs()
+    rulings = fields.Raw(required=True)
+    extensions = fields.Raw(required=True)
+    timeouts = fields.Raw(required=True)
+    ended = _obj(allow_none=True, metadata={"description": "the end record (the seed revealed); null while it runs"})
+    champion = _str(allow_none=True)
+
+
+class RatingsSchema(StrictSchema):
+    ratings = _objs()
+
+
+class TournamentRulingSchema(StrictSchema):
+    event = _int()
+    game_ruling_seq = _int()
+
+
+class DisputeOpenedSchema(StrictSchema):
+    dispute = _int()
+
+
+class DisputeRecordSchema(StrictSchema):
+    class Meta:
+        unknown = "include"  # the dispute as recorded, with its answer once given
+
+
+SCHEMAS = {"TournamentsPage": TournamentsPageSchema, "TournamentSummary": TournamentSummarySchema,
+           "Tournament": TournamentSchema, "Ratings": RatingsSchema, "TournamentRuling": TournamentRulingSchema,
+           "DisputeOpened": DisputeOpenedSchema, "DisputeRecord": DisputeRecordSchema}
