@@ -218,7 +218,8 @@ class Tournaments:
     def _make_games(self, t: Tournament, number: int, pairings: list[Pairing], game_seed: bytes | None) -> None:
         stream = f"{t.id}/round-{number}" if game_seed else None
         for p in pairings:
-            made = self.warlog.create_game(t.game, t.scenario, t.options, seed=game_seed, dice_stream=stream)
+            made = self.warlog.create_game(t.game, t.scenario, t.options, seed=game_seed, dice_stream=stream,
+                                           keying="judgement" if stream else None)
             p.game_id = made["id"]
             self.store.add_game(made["id"], t.id, number, made["director_token"])
             for role, pid in p.seats.items():
