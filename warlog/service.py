@@ -267,6 +267,17 @@ class Warlog:
         viewer = self.viewer(game_id, token, required=True)
         if not viewer.director:
             raise Forbidden("only the game's director may rule")
+        return self._rule(game_id, ruling, idempotency_key)
+
+    def rule_as_owner(self, game_id: str, director_token_sha256: str, ruling: dict[str, Any]) -> dict[str, Any]:
+        """A ruling by the in-process owner of the game (a tournament, which checked its own
+        director first and keeps only the SHA-256 of the game's director token): never reachable
+        from a request. The hash must be the one the game's game_created records."""
+        if not hmac.compare_digest(director_token_sha256 or "", self.created(game_id).payload["director_token_sha256"]):
+            raise Forbidden("that is not the director of this game")
+        return self._rule(game_id, ruling, None)
+
+    def _rule(self, game_id: str, ruling: dict[str, Any], idempotency_key: str | None) -> dict[str, Any]:
         if self._status(game_id) == "waiting":
             raise StaleSeq("the game has not started")
         roles = self.created(game_id).payload["roles"]

@@ -18,7 +18,7 @@ from ledger.dice import SCHEME, commitment, new_seed
 from ledger.events import GAME_ENDED
 from ledger.store import Conflict
 from rules import get_game
-from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog
+from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog, token_hash
 from warlog.tournaments import events as T
 from warlog.tournaments.model import (
     DEFAULT_POINTS,
@@ -221,7 +221,7 @@ class Tournaments:
             made = self.warlog.create_game(t.game, t.scenario, t.options, seed=game_seed, dice_stream=stream,
                                            keying="judgement" if stream else None)
             p.game_id = made["id"]
-            self.store.add_game(made["id"], t.id, number, made["director_token"])
+            self.store.add_game(made["id"], t.id, number, token_hash(made["director_token"]))
             for role, pid in p.seats.items():
                 if self.players is not None:
                     self.players.claim_seat(made["id"], role, pid)
@@ -260,7 +260,7 @@ class Tournaments:
         for gone in old.values():  # a replaced game is ended by a ruling: it counts for nothing
             summary = self.warlog.store.summary(gone.game_id or "")
             if gone.game_id not in kept and summary is not None and summary.status == "active":
-                self.warlog.submit_ruling(gone.game_id or "", self.store.director_token(gone.game_id or ""), {
+                self.warlog.rule_as_owner(gone.game_id or "", self.store.director_hash(gone.game_id or ""), {
                     "kind": "award", "winner": None, "result": "Cancelled: the round was re-paired",
                     "reason": f"tournament re-pairing: {reason}"[:4000]})
         return t
@@ -320,9 +320,8 @@ class Tournaments:
                 raise Unprocessable("winner must be one of the game's players")
         result = {"win": f"{role} wins (adjudicated)", "draw": "Draw (adjudicated)",
                   "forfeit": f"{role} wins by forfeit", "end": "Ended by the director: scored as it stands"}[decision]
-        token = self.store.director_token(game_id)
-        return self.warlog.submit_ruling(game_id, token, {"kind": "award", "winner": role, "result": result,
-                                                          "reason": f"tournament {decision}: {reason}"[:4000]})
+        return self.warlog.rule_as_owner(game_id, self.store.director_hash(game_id), {
+            "kind": "award", "winner": role, "result": result, "reason": f"tournament {decision}: {reason}"[:4000]})
 
     def extend(self, tid: str, director: Any, game_id: str, player_id: str, days: int, reason: str,
                by_policy: bool = False, clock_act: str | None = None) -> Tournament:
@@ -445,7 +444,7 @@ class Tournaments:
         except ValidationError as err:
             raise Unprocessable("the ruling does not fit its schema", fields=err.messages) from None
         doc.pop("idempotency_key", None)
-        return int(self.warlog.submit_ruling(game_id, self.store.director_token(game_id), doc)["seq"])
+        return int(self.warlog.rule_as_owner(game_id, self.store.director_hash(game_id), doc)["seq"])
 
     # -- the end ---------------------------------------------------------------------------
     def finish(self, tid: str, director: Any) -> Tournament:
