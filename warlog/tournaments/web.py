@@ -16,7 +16,7 @@ from marshmallow import Schema, ValidationError
 
 from rules import get_game
 from validators import tournaments as schemas
-from warlog.pageutil import PageError, check_csrf, error_page, finish
+from warlog.pageutil import PageError, check_csrf, error_page, finish, ruling_from_form
 from warlog.players.store import PlayerError
 from warlog.players.web import current_player
 from warlog.service import Forbidden, ServiceError, Unprocessable
@@ -442,27 +442,9 @@ def desk_extend(tid: str) -> Any:
     return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
 
 
-def _ruling_form() -> dict[str, Any]:
-    """A ruling from the desk's form fields: kind, target and re_resolve, winner and result, patch."""
-    f = request.form
-    kind = f.get("kind", "")
-    ruling: dict[str, Any] = {"kind": kind}
-    if kind == "void":
-        ruling.update(target=int(f.get("target") or -1) if (f.get("target") or "").isdigit() else -1,
-                      re_resolve=bool(f.get("re_resolve")))
-    elif kind == "award":
-        ruling.update(winner=f.get("winner") or None, result=f.get("result") or "awarded")
-    elif kind == "adjust":
-        try:
-            ruling["patch"] = json.loads(f.get("patch") or "[]")
-        except ValueError:
-            raise PageError(400, "The adjustment is a JSON Patch list.") from None
-    return ruling
-
-
 @tournaments_pages.post("/tournaments/<tid>/desk/rule")
 def desk_rule(tid: str) -> Any:
-    svc().rule(tid, current_player(), request.form.get("game_id", ""), _ruling_form(), request.form.get("text", ""))
+    svc().rule(tid, current_player(), request.form.get("game_id", ""), ruling_from_form(), request.form.get("text", ""))
     return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
 
 
