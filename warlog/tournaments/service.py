@@ -18,6 +18,7 @@ from ledger.dice import SCHEME, commitment, new_seed
 from ledger.events import GAME_ENDED
 from ledger.store import Conflict
 from rules import get_game
+from warlog.lru import BoundedCache
 from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog, token_hash
 from warlog.tournaments import events as T
 from warlog.tournaments.model import (
@@ -44,7 +45,9 @@ class Tournaments:
         self.notify = notify  # notifier.notify(player_id, kind, subject, text, ...) or None
         self.clock: Any = None  # warlog.clock's GameClock, when deadlines are wired (clockwire.attach)
         self._cache: dict[str, Tournament] = {}
-        self._tables: dict[tuple[str, int], tuple[list[Any], dict[str, Any]]] = {}
+        # tournament id -> (its chain head, what was derived from the stream at that head): the
+        # standings, the crosstable, the page's rendered standings; dropped when the head moves
+        self._derived: BoundedCache[str, tuple[tuple[int, str], dict[str, Any]]] = BoundedCache(256)
 
     # -- reading -----------------------------------------------------------------------
     def get(self, tid: str) -> Tournament:
@@ -58,16 +61,27 @@ class Tournaments:
         self._cache[tid] = t
         return t
 
+    def derived(self, t: Tournament, name: str, build: Callable[[], Any]) -> Any:
+        """`build()`, cached under `name` until the tournament's chain head (last seq and hash)
+        moves on: what is derived from the stream alone (standings, crosstable, their page)
+        is computed once per event, not once per request."""
+        head = (t.last_seq, t.last_hash)
+        found = self._derived.get(t.id)
+        if found is None or found[0] != head:
+            found = (head, {})
+            self._derived[t.id] = found
+        values = found[1]
+        if name not in values:
+            values[name] = build()
+        return values[name]
+
     def table(self, t: Tournament) -> tuple[list[Any], dict[str, Any]]:
-        """The standings and crosstable of `t` (cached by the stream's last seq: they depend on
-        nothing else)."""
-        key = (t.id, t.last_seq)
-        found = self._tables.get(key)
-        if found is None:
+        """The standings and crosstable of `t` (cached by the chain head: they depend on nothing else)."""
+        def build() -> tuple[list[Any], dict[str, Any]]:
             lines = standings(t)
-            found = (lines, crosstable(t, lines))
-            self._tables = {k: v for k, v in self._tables.items() if k[0] != t.id}
-            self._tables[key] = found
+            return lines, crosstable(t, lines)
+
+        found: tuple[list[Any], dict[str, Any]] = self.derived(t, "table", build)
         return found
 
     def _append(self, t: Tournament, new: list[tuple[str, str | None, dict[str, Any]]],

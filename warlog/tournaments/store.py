@@ -153,10 +153,15 @@ class TournamentStore:
         row = self.db.one("SELECT tournament_id FROM tournament_games WHERE game_id = ?", (game_id,))
         return row[0] if row else None
 
-    def game_status(self, tid: str) -> dict[str, tuple[str, list[str]]]:
-        """game id -> (status, active seats) for every game of the tournament (the games projection)."""
-        rows = self.db.rows("SELECT g.game_id, g.status, g.active_seats FROM tournament_games t JOIN games g "
-                            "ON g.game_id = t.game_id WHERE t.tournament_id = ?", (tid,))
+    def game_status(self, tid: str, round_number: int | None = None) -> dict[str, tuple[str, list[str]]]:
+        """game id -> (status, active seats) for every game of the tournament, or of one round
+        (the games projection)."""
+        sql = ("SELECT g.game_id, g.status, g.active_seats FROM tournament_games t JOIN games g "
+               "ON g.game_id = t.game_id WHERE t.tournament_id = ?")
+        if round_number is not None:
+            rows = self.db.rows(sql + " AND t.round = ?", (tid, round_number))
+        else:
+            rows = self.db.rows(sql, (tid,))
         return {r[0]: (r[1], json.loads(r[2])) for r in rows}
 
     def director_hash(self, game_id: str) -> str:

@@ -9,9 +9,11 @@ director is the player who created the tournament.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, render_template, request, url_for
+from markupsafe import Markup
 from marshmallow import Schema, ValidationError
 
 from rules import get_game
@@ -99,14 +101,14 @@ def _deadlines(tid: str) -> dict[tuple[str, str], dict[str, Any]]:
 def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | None = None,
                    only: int | None = None) -> dict[str, Any]:
     """The whole tournament; `only` limits the games listed to that round."""
-    lines, table = svc().table(t)
+    _lines, table = svc().table(t)
     return {**summary_doc(t),
             "entrants_list": [{"player_id": e.player_id, "name": e.display_name, "withdrawn": e.withdrawn}
                               for e in t.entrants.values()],
             "rounds_list": [{"round": r.number, "byes": r.byes, "dice": r.dice,
                              **{k: v for k, v in r.extra.items()}} for r in sorted(t.rounds.values(),
                                                                                     key=lambda r: r.number)],
-            "games": game_rows(t, status, only), "standings": [line.to_json() for line in lines],
+            "games": game_rows(t, status, only), "standings": _standings_json(t),
             "tiebreaks": tiebreak_names(t), "crosstable": table,
             "disputes": list(t.disputes.values()), "rulings": t.rulings, "extensions": t.extensions,
             "timeouts": t.timeouts,
@@ -174,11 +176,36 @@ def api_create() -> tuple[Response, int]:
     return jsonify(tournament_doc(t)), 201
 
 
-def _current(tid: str) -> tuple[Tournament, dict[str, tuple[str, list[str]]]]:
-    """The tournament with every ended game's result recorded, and its games' status (one read)."""
-    svc().get(tid)  # 404 first
+def _current(tid: str, only: Callable[[Tournament], int | None] = lambda t: None
+             ) -> tuple[Tournament, dict[str, tuple[str, list[str]]]]:
+    """The tournament with every ended game's result recorded, and its games' status (one read):
+    of every game while some have no result yet (sync needs them), else of round `only(t)`
+    alone when it names one (a page shows one round)."""
+    t = svc().get(tid)  # 404 first
+    if t.ended is not None or len(t.results) == len(t.games()):
+        return t, svc().store.game_status(tid, only(t))
     status = svc().store.game_status(tid)
     return svc().sync(tid, status), status
+
+
+def standings_html(t: Tournament) -> Markup:
+    """The page's standings and crosstable, rendered once per chain head of the tournament (they
+    are derived from the stream alone and show nothing private)."""
+    base = url_for("players_pages.profile", player_id="x")[:-1]
+
+    def build() -> Markup:
+        lines, table = svc().table(t)
+        doc = {"standings": _standings_json(t), "tiebreaks": tiebreak_names(t), "crosstable": table}
+        return Markup(render_template("_tournament_standings.html", t=t, doc=doc, profile_base=base))
+
+    html: Markup = svc().derived(t, "standings_html " + base, build)
+    return html
+
+
+def _standings_json(t: Tournament) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = svc().derived(t, "standings_json",
+                                               lambda: [line.to_json() for line in svc().table(t)[0]])
+    return rows
 
 
 @tournaments_api.get("/<tid>")
@@ -186,7 +213,8 @@ def api_get(tid: str) -> Response:
     only = request.args.get("round", "")
     if only and not only.isdigit():
         raise ServiceError("round is a round number")
-    return jsonify(tournament_doc(*_current(tid), only=int(only) if only else None))
+    number = int(only) if only else None
+    return jsonify(tournament_doc(*_current(tid, lambda t: number), only=number))
 
 
 @tournaments_api.post("/<tid>/register")
@@ -351,13 +379,17 @@ def create_page() -> Any:
 
 @tournaments_pages.get("/tournaments/<tid>")
 def show(tid: str) -> Any:
-    t, status = _current(tid)
-    me = current_player()
     shown = request.args.get("round", "")
-    shown_round = int(shown) if shown.isdigit() and int(shown) in t.rounds else t.current_round
+
+    def shown_round_of(t: Tournament) -> int:
+        return int(shown) if shown.isdigit() and int(shown) in t.rounds else t.current_round
+
+    t, status = _current(tid, shown_round_of)
+    me = current_player()
+    shown_round = shown_round_of(t)
     doc = tournament_doc(t, status, shown_round)
     return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and me.id == t.director),
-                           shown_round=shown_round, profile_base=url_for("players_pages.profile", player_id="x")[:-1],
+                           shown_round=shown_round, standings_html=standings_html(t),
                            entered=bool(me and me.id in t.entrants and not t.entrants[me.id].withdrawn))
 
 
