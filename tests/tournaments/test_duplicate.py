@@ -104,3 +104,9 @@ def test_refused_moves_do_not_shift_a_duplicate_games_dice(desk: Desk) -> None:
     desk.post(f"{API}/{tid}/end", "Director")
     report = verify_bundle(desk.client.get(f"{API}/{tid}/export").get_data().splitlines(keepends=True))
     assert report.results == 2 and report.seed_revealed
+    # The dice audit re-derives every die of both games on their judgement keys too.
+    from warlog.audit import build
+
+    for gid in (ga, gb):
+        audit = build(store.read(gid), lambda sub: "")
+        assert audit.dice and all(d.rederived for d in audit.dice), [d for d in audit.dice if not d.rederived]
