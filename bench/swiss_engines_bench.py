@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.tournament_bench import pure_pairing  # noqa: E402
+from tournament_bench import pure_pairing  # noqa: E402  (beside this script)
 
 
 def py4swiss_rounds(players: int, rounds: int) -> list[float]:
