@@ -37,6 +37,16 @@ Scheme "warlog-hmac-sha256-v1", written so that anyone can re-implement it from 
    the seed of the newest period with c_k < s. Each period's seed is revealed like the first,
    in a `seed_revealed` event naming its commitment (and its `period` when k > 0).
 
+8. Judgement keying (a game option recorded at creation: `"dice_key": "judgement"` in
+   game_created; a duplicate tournament's games have it, every other game keys by `seq` as in
+   step 3). In place of `"seq": seq` the message carries `"judgement": n`, where n is 0 for the
+   set-up and, for a submission, 1 + the number of `resolved` judgements before its own. So a
+   refused move shifts nobody's dice: two entrants on one seed who make the same accepted
+   choices meet the same dice whatever they sent in between. A refused move that rolled dice
+   before the rules refused it must not show the dice the next accepted move will meet, so such
+   a submission is judged again on `{"judgement": n, "refusal": r}` (r = 1 + the `rejected`
+   judgements since the last `resolved` one) and that second judgement is the one recorded.
+
 No `random` module and no wall clock: only `secrets` to draw the seed.
 """
 
@@ -65,14 +75,62 @@ def entropy_digest(seat_entropy: Mapping[str, str]) -> str:
     return sha256_hex(canonical_bytes({"seats": dict(seat_entropy)}))
 
 
-def derive_die(seed: bytes, game_id: str, seq: int, index: int, entropy: str, faces: int) -> int:
-    """The value (1..faces) of roll `index` of the submission at ledger position `seq`."""
+DiceKey = int | Mapping[str, int]  # a ledger position (step 3) or the fields of step 8
+
+
+def key_fields(key: DiceKey) -> dict[str, int]:
+    return {"seq": key} if isinstance(key, int) else dict(key)
+
+
+def judgement_keyed(created_payload: Mapping[str, Any]) -> bool:
+    """Whether the game keys its dice by judgement number (step 8), as its game_created says."""
+    return created_payload.get("dice_key") == "judgement"
+
+
+def dice_key(created_payload: Mapping[str, Any], seq: int, number: int, refusal: int = 0) -> DiceKey:
+    """The key of the dice of the submission at `seq` (or of the set-up at the game_started seq):
+    ordinary games, the position `seq` (step 3); judgement-keyed ones, the judgement `number`
+    (0 for the set-up, 1 + the resolved judgements before a submission) and, for step 8's second
+    judgement of a refused move, its `refusal` number (step 8)."""
+    if not judgement_keyed(created_payload):
+        return seq
+    return {"judgement": number, **({"refusal": refusal} if refusal else {})}
+
+
+class JudgementCount:
+    """Step 8's numbers, fed every judgement of a game in ledger order."""
+
+    def __init__(self) -> None:
+        self.resolved = 0
+        self.refused = 0  # rejected judgements since the last resolved one
+
+    def see(self, kind: str) -> None:
+        if kind == "resolved":
+            self.resolved, self.refused = self.resolved + 1, 0
+        elif kind == "rejected":
+            self.refused += 1
+
+    @property
+    def number(self) -> int:
+        """The judgement number of the next submission."""
+        return self.resolved + 1
+
+    @property
+    def refusal(self) -> int:
+        """The refusal number of the next submission, were it refused having rolled dice."""
+        return self.refused + 1
+
+
+def derive_die(seed: bytes, game_id: str, seq: DiceKey, index: int, entropy: str, faces: int) -> int:
+    """The value (1..faces) of roll `index` of the submission at ledger position `seq` (or keyed
+    by the fields of step 8)."""
     if faces < 2:
         raise ValueError("a die has at least two faces")
     bits = (faces - 1).bit_length()
+    fields = key_fields(seq)
     attempt = 0
     while True:
-        msg = canonical_bytes({"attempt": attempt, "entropy": entropy, "game": game_id, "roll": index, "seq": seq})
+        msg = canonical_bytes({"attempt": attempt, "entropy": entropy, "game": game_id, "roll": index, **fields})
         h = hmac.new(seed, msg, hashlib.sha256).digest()
         v = int.from_bytes(h[:8], "big") >> (64 - bits)
         if v < faces:
@@ -104,7 +162,7 @@ def dice_stream_of(created: Any) -> str:
 class DerivedDice:
     """A die function for one submission: (index, faces) -> value, from the committed seed."""
 
-    def __init__(self, seed: bytes, game_id: str, seq: int, entropy: str) -> None:
+    def __init__(self, seed: bytes, game_id: str, seq: DiceKey, entropy: str) -> None:
         self.seed, self.game_id, self.seq, self.entropy = seed, game_id, seq, entropy
 
     def __call__(self, index: int, faces: int) -> int:

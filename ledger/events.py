@@ -24,6 +24,8 @@ REJECTED = "rejected"  # a submission judged illegal: reasons with rule sections
 GAME_ENDED = "game_ended"  # the outcome
 SEED_REVEALED = "seed_revealed"  # the secret seed, so that anyone can re-derive every die
 SEED_COMMITTED = "seed_committed"  # a fresh seed's commitment: the dice after it no longer use a revealed seed
+DISPUTE_RAISED = "dispute_raised"  # a seat disputes an event (`seq`) with `text`; changes no state
+DISPUTE_ANSWERED = "dispute_answered"  # the director dismisses it or rules (`ruling_seq`); changes no state
 
 EVENT_TYPES = (
     GAME_CREATED,
@@ -35,6 +37,8 @@ EVENT_TYPES = (
     GAME_ENDED,
     SEED_REVEALED,
     SEED_COMMITTED,
+    DISPUTE_RAISED,
+    DISPUTE_ANSWERED,
 )
 
 DIRECTOR = "director"  # the seat name a director's rulings are recorded under

@@ -84,9 +84,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     tlog.init_app(app)
 
+    from warlog import rulings_pages  # its routes join the pages blueprint (rulings and disputes)
     from warlog.pages import pages
 
     app.register_blueprint(pages)
+    rulings_pages.init_app(app)
 
     from warlog import extensions, health, limits  # extensions: players, notifications, deadlines
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ledger.dice import derive_die
+from ledger.dice import DiceKey, JudgementCount, derive_die, dice_key
 from ledger.events import (
     DIRECTOR,
     GAME_CREATED,
@@ -118,13 +118,15 @@ def build(events: Iterable[Event], describe: Any, seat: str | None = None, full:
     audit.seed, audit.seed_matches = audit.periods[0].seed, audit.periods[0].matches
     entropy = ""
     subs: dict[int, Event] = {}
+    stream = str(created.get("dice_stream") or (evs[0].game_id if evs else ""))
+    count = JudgementCount()  # ledger.dice step 8
     for ev in evs:
         seed = _period_of(audit.periods, ev.seq).key()
         if ev.type == GAME_STARTED:
             entropy = str(ev.payload.get("entropy", ""))
             if ev.payload.get("dice"):
                 audit.groups.append(_group(ev, view(ev), ev.seq, None, "the set-up", [], seed, entropy,
-                                           audit.sandbox, full))
+                                           audit.sandbox, full, stream, dice_key(created, ev.seq, 0)))
         elif ev.type == SUBMITTED:
             subs[ev.seq] = ev
             if ev.seat == DIRECTOR:
@@ -140,8 +142,11 @@ def build(events: Iterable[Event], describe: Any, seat: str | None = None, full:
                 title = describe(sub) if sub else f"move #{sub_seq}"
                 decided = [f for f in p.get("facts", []) if _decides(f) and
                            (full or f.get("visible_to") is None or seat in f["visible_to"])]
+                key = dice_key(created, sub_seq, count.number, count.refusal if ev.type == REJECTED else 0)
                 audit.groups.append(_group(ev, p, sub_seq, p.get("seat"), title, decided,
-                                           _period_of(audit.periods, sub_seq).key(), entropy, audit.sandbox, full))
+                                           _period_of(audit.periods, sub_seq).key(), entropy, audit.sandbox, full,
+                                           stream, key))
+            count.see(ev.type)
     if owner is not None:
         for d in audit.dice:
             d.seat = owner(d.purpose) or d.seat
@@ -182,7 +187,8 @@ def _decides(fact: dict[str, Any]) -> bool:
 
 
 def _group(ev: Event, payload: dict[str, Any], sub_seq: int, seat: str | None, title: str,
-           decided: list[dict[str, Any]], seed: bytes | None, entropy: str, sandbox: bool, full: bool) -> DiceGroup:
+           decided: list[dict[str, Any]], seed: bytes | None, entropy: str, sandbox: bool, full: bool,
+           stream: str, key: DiceKey) -> DiceGroup:
     rows = []
     for d in payload.get("dice", []):
         secret = bool(d.get("secret"))
@@ -190,7 +196,7 @@ def _group(ev: Event, payload: dict[str, Any], sub_seq: int, seat: str | None, t
         row = DieRow(ev.seq, sub_seq, seat, int(d["index"]), int(d["faces"]), value, str(d.get("purpose", "")),
                      secret=secret)
         if seed is not None and not sandbox and value is not None:
-            row.rederived = derive_die(seed, ev.game_id, sub_seq, row.index, entropy, row.faces) == row.value
+            row.rederived = derive_die(seed, stream, key, row.index, entropy, row.faces) == row.value
         rows.append(row)
     return DiceGroup(ev.seq, seat, title, rows, decided)
 

@@ -133,3 +133,24 @@ def wants_json() -> bool:
 
 __all__ = ["PageError", "NotFound", "service", "viewer_for", "seat_token", "csrf_token", "check_csrf", "finish", "private",
            "error_page", "wants_json", "set_seat_cookie", "forget_seat_cookie", "seat_cookies"]
+
+
+def ruling_from_form() -> dict[str, Any]:
+    """A ruling from a page's form fields (the desk's and a game page's): kind, target and
+    re_resolve (void), winner and result (award), patch (adjust, a JSON Patch list)."""
+    import json
+
+    f = request.form
+    kind = f.get("kind", "")
+    ruling: dict[str, Any] = {"kind": kind}
+    if kind == "void":
+        ruling.update(target=int(f.get("target") or -1) if (f.get("target") or "").isdigit() else -1,
+                      re_resolve=bool(f.get("re_resolve")))
+    elif kind == "award":
+        ruling.update(winner=f.get("winner") or None, result=f.get("result") or "awarded")
+    elif kind == "adjust":
+        try:
+            ruling["patch"] = json.loads(f.get("patch") or "[]")
+        except ValueError:
+            raise PageError(400, "The adjustment is a JSON Patch list.") from None
+    return ruling

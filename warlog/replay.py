@@ -11,6 +11,8 @@ from typing import Any
 
 from ledger.events import (
     DIRECTOR,
+    DISPUTE_ANSWERED,
+    DISPUTE_RAISED,
     GAME_CREATED,
     GAME_ENDED,
     GAME_STARTED,
@@ -149,6 +151,12 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
     elif t == SEED_REVEALED:
         row.title = ("The dice seed is revealed: every roll can now be re-derived" if "seed" in p else
                      "The dice seed is revealed to the director for a dispute (public when the game ends)")
+    elif t == DISPUTE_RAISED:
+        row.title = f"{seat_name_in(game, seat)} disputes event {p.get('seq')}: {p.get('text', '')}"
+    elif t == DISPUTE_ANSWERED:
+        row.title = (f"Director: the dispute (event {p.get('dispute')}) is "
+                     + ("dismissed" if p.get("decision") == "dismiss" else f"ruled (event {p.get('ruling_seq')})")
+                     + f" — {p.get('text', '')}")
     elif t == SEED_COMMITTED:
         row.title = (f"A fresh dice seed is committed (period {p.get('period')}): the rolls from here on do not "
                      "use the revealed one")

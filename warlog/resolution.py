@@ -7,7 +7,7 @@ calls it again on another machine and compares. Nothing here reads a clock or a 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -103,6 +103,17 @@ def judge(game: Game, state: Any, submission: Event, die: DieFunction, history: 
         return _reject(submission, state, [{"message": "the game is over", "rule": None}])
     action = submission.payload.get("action")
     return _judge_move(game, state, submission, action, die)
+
+
+def judge_keyed(game: Game, state: Any, submission: Event, dice_for: Callable[[int], DieFunction],
+                history: History, ended: bool, fresh_seed: bool = False, keyed: bool = False) -> Judgement:
+    """`judge` with `dice_for(0)`; in a judgement-keyed game (ledger.dice step 8) a refusal that
+    rolled dice is judged again on `dice_for(1)`, the refusal's own dice, and that is recorded,
+    so a refused move never shows the dice the next accepted move meets."""
+    j = judge(game, state, submission, dice_for(0), history, ended, fresh_seed)
+    if keyed and j.kind == "rejected" and j.payload.get("dice"):
+        j = judge(game, state, submission, dice_for(1), history, ended, fresh_seed)
+    return j
 
 
 def _resealed(game: Game, before: Any, submission: Event, j: Judgement, die: DieFunction) -> Judgement:

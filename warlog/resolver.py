@@ -13,22 +13,26 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from ledger.dice import (
     DerivedDice,
     ForcedThenDerived,
+    JudgementCount,
     commitment,
     derive_blind,
+    dice_key,
     dice_stream_of,
+    judgement_keyed,
     new_seed,
     seed_in_force,
 )
-from ledger.events import DIRECTOR, GAME_ENDED, RESOLVED, SUBMITTED, Event, NewEvent
+from ledger.events import DIRECTOR, GAME_ENDED, REJECTED, RESOLVED, SUBMITTED, Event, NewEvent
 from ledger.store import Conflict, EventStore, SummaryUpdate
 from rules import game_of
 from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
 from warlog.lru import BoundedCache
-from warlog.resolution import judge
+from warlog.resolution import judge_keyed
 from warlog.seeds import SeedBooks
 
 log = logging.getLogger("warlog.resolver")
@@ -86,9 +90,11 @@ class Resolver:
                 return judged
             last_seq = summary.last_seq
             state = history.state_at(last_seq)
-            die = self._dice(game_id, created, submission)
-            j = judge(game, state, submission, die, history, ended=summary.status == "ended",
-                      fresh_seed=self._fresh_period(game_id, submission.seq))
+            count = self._count(game_id, created)
+            j = judge_keyed(game, state, submission,
+                            partial(self._dice, game_id, created, submission, count), history,
+                            ended=summary.status == "ended", fresh_seed=self._fresh_period(game_id, submission.seq),
+                            keyed=count is not None)
             if game.keeps_secrets:
                 j.payload["blind"] = derive_blind(self._seed(game_id, last_seq + 1), game_id, last_seq + 1)  # step 5
             events = [NewEvent(j.kind, None, j.payload)]
@@ -175,12 +181,25 @@ class Resolver:
             raise RuntimeError(f"game {game_id} has no secret seed in this store (imported?)")
         return seed
 
-    def _dice(self, game_id: str, created: Event, submission: Event) -> DerivedDice | ForcedThenDerived:
+    def _count(self, game_id: str, created: Event) -> JudgementCount | None:
+        """A judgement-keyed game's judgements so far (ledger.dice step 8); None for other games."""
+        if not judgement_keyed(created.payload):
+            return None
+        count = JudgementCount()
+        for ev in self.store.iter_events(game_id):
+            if ev.type in (RESOLVED, REJECTED):
+                count.see(ev.type)
+        return count
+
+    def _dice(self, game_id: str, created: Event, submission: Event, count: JudgementCount | None = None,
+              refusal: int = 0) -> DerivedDice | ForcedThenDerived:
         seed = self._seed(game_id, submission.seq)
         entropy = self._entropy.get(game_id)
         if entropy is None:
             entropy = self._entropy[game_id] = entropy_of(self.store, game_id, len(created.payload["roles"]))
-        derived = DerivedDice(seed, dice_stream_of(created), submission.seq, entropy)
+        key = submission.seq if count is None else \
+            dice_key(created.payload, submission.seq, count.number, count.refusal if refusal else 0)
+        derived = DerivedDice(seed, dice_stream_of(created), key, entropy)
         sandbox = created.payload.get("sandbox")
         if sandbox and sandbox.get("dice"):
             used = sum(len(e.payload.get("dice", [])) for e in self.store.iter_events(game_id)

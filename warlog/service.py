@@ -22,6 +22,7 @@ from ledger.dice import (
     DerivedDice,
     commitment,
     derive_blind,
+    dice_key,
     dice_stream_of,
     entropy_digest,
     new_seed,
@@ -121,9 +122,10 @@ class Warlog:
     # -- commands --------------------------------------------------------------------
     def create_game(self, game_name: str, scenario: str | None, options: dict[str, Any] | None,
                     sandbox: dict[str, Any] | None = None, *, seed: bytes | None = None,
-                    dice_stream: str | None = None) -> dict[str, Any]:
+                    dice_stream: str | None = None, keying: str | None = None) -> dict[str, Any]:
         """`seed` and `dice_stream` (a duplicate tournament's games: one seed, one dice stream name
-        in place of the game id, so the same choices meet the same dice) default to fresh ones."""
+        in place of the game id, so the same choices meet the same dice) default to fresh ones;
+        `keying="judgement"` keys the dice by judgement number (ledger.dice step 8)."""
         game = self._game(game_name)
         scenarios = game.scenarios()
         scenario = scenario or next(iter(scenarios))
@@ -154,6 +156,7 @@ class Warlog:
             "seed_commitment": commitment(seed),
             "sandbox": sandbox_doc,
             **({"dice_stream": dice_stream} if dice_stream else {}),
+            **({"dice_key": "judgement"} if keying == "judgement" else {}),
         }
         self.store.append(game_id, -1, [NewEvent(GAME_CREATED, None, payload)], secret=seed,
                           game_info=(game.name, scenario, sandbox_doc is not None),
@@ -215,7 +218,7 @@ class Warlog:
         else:
             seed = self.store.secret(game_id)
             assert seed is not None
-            rec = RecordingDice(DerivedDice(seed, dice_stream_of(created), seq, digest))
+            rec = RecordingDice(DerivedDice(seed, dice_stream_of(created), dice_key(created.payload, seq, 0), digest))
             state = game.setup(created.payload["scenario"], created.payload["options"], rec)
             dice = rec.to_json()
         return NewEvent(GAME_STARTED, None, {
@@ -265,6 +268,17 @@ class Warlog:
         viewer = self.viewer(game_id, token, required=True)
         if not viewer.director:
             raise Forbidden("only the game's director may rule")
+        return self._rule(game_id, ruling, idempotency_key)
+
+    def rule_as_owner(self, game_id: str, director_token_sha256: str, ruling: dict[str, Any]) -> dict[str, Any]:
+        """A ruling by the in-process owner of the game (a tournament, which checked its own
+        director first and keeps only the SHA-256 of the game's director token): never reachable
+        from a request. The hash must be the one the game's game_created records."""
+        if not hmac.compare_digest(director_token_sha256 or "", self.created(game_id).payload["director_token_sha256"]):
+            raise Forbidden("that is not the director of this game")
+        return self._rule(game_id, ruling, None)
+
+    def _rule(self, game_id: str, ruling: dict[str, Any], idempotency_key: str | None) -> dict[str, Any]:
         summary = self.summary(game_id)
         if summary.status == "waiting":
             raise StaleSeq("the game has not started", status=summary.status, current_seq=summary.last_seq)

@@ -22,7 +22,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.canonical import state_hash
-from ledger.dice import DerivedDice, ForcedThenDerived, derive_blind, dice_stream_of, entropy_digest
+from ledger.dice import (
+    DerivedDice,
+    ForcedThenDerived,
+    JudgementCount,
+    derive_blind,
+    dice_key,
+    dice_stream_of,
+    entropy_digest,
+    judgement_keyed,
+)
 from ledger.events import (
     GAME_CREATED,
     GAME_ENDED,
@@ -41,7 +50,7 @@ from ledger.export import ExportFormatError, parse_export
 from ledger.fold import FoldError, fold, step
 from rules import get_game
 from rules.core.dice import RecordingDice, fixed_dice
-from warlog.resolution import judge, without_patches
+from warlog.resolution import judge_keyed, without_patches
 
 
 class VerifyFailure(Exception):
@@ -128,6 +137,7 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
     state: Any = None
     ended = False
     forced_used = 0
+    count, keyed = JudgementCount(), judgement_keyed(created)  # ledger.dice step 8
     last_judgement: dict[str, Any] | None = None
     for ev in events:
         seed = seeds.at(ev.seq)
@@ -144,18 +154,25 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             if sub is None:
                 raise VerifyFailure(ev.seq, "judges a submission that is not in the ledger before it")
             entropy = entropy_digest(joined)
-            die: Any
             seed = seeds.at(sub.seq)
-            if seed is not None:
-                die = DerivedDice(seed, dice_stream_of(events[0]), sub.seq, entropy)
+
+            def dice_for(refusal: int, sub: Event = sub, seed: bytes | None = seed, ev: Event = ev,
+                         entropy: str = entropy, used: int = forced_used) -> Any:
+                if seed is None:
+                    return fixed_dice([d["value"] for d in ev.payload.get("dice", [])]).draw
+                key = dice_key(created, sub.seq, count.number, count.refusal if refusal else 0)
+                die: Any = DerivedDice(seed, dice_stream_of(events[0]), key, entropy)
                 if sandbox.get("dice"):
-                    die = ForcedThenDerived(list(sandbox["dice"]), forced_used, die)
-            else:
-                die = fixed_dice([d["value"] for d in ev.payload.get("dice", [])]).draw
+                    die = ForcedThenDerived(list(sandbox["dice"]), used, die)
+                return die
+
             history = _MemoryHistory(events[: ev.seq])
             k = seeds.period(sub.seq)
             with without_patches():
-                j = judge(game, state, sub, die, history, ended, fresh_seed=k > 0 and seeds.starts[k] == sub.seq - 1)
+                j = judge_keyed(game, state, sub, dice_for, history, ended,
+                                fresh_seed=k > 0 and seeds.starts[k] == sub.seq - 1,
+                                keyed=keyed and seed is not None)
+            count.see(ev.type)
             _compare(ev, j.kind, j.payload)
             if seeds.at(sub.seq) is not None:
                 report.dice_derived += len(ev.payload.get("dice", []))
@@ -260,7 +277,8 @@ def _check_start(game: Any, ev: Event, created: dict[str, Any], joined: dict[str
         expected = sandbox["state"]
     else:
         if seed is not None:
-            dice = RecordingDice(DerivedDice(seed, created.get("dice_stream") or ev.game_id, ev.seq, digest))
+            key = dice_key(created, ev.seq, 0)
+            dice = RecordingDice(DerivedDice(seed, created.get("dice_stream") or ev.game_id, key, digest))
             report.dice_derived += len(ev.payload.get("dice", []))
         else:
             dice = fixed_dice([d["value"] for d in ev.payload.get("dice", [])])

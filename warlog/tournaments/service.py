@@ -18,7 +18,8 @@ from ledger.dice import SCHEME, commitment, new_seed
 from ledger.events import GAME_ENDED
 from ledger.store import Conflict
 from rules import get_game
-from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog
+from warlog.lru import BoundedCache
+from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog, token_hash
 from warlog.tournaments import events as T
 from warlog.tournaments.model import (
     DEFAULT_POINTS,
@@ -44,7 +45,9 @@ class Tournaments:
         self.notify = notify  # notifier.notify(player_id, kind, subject, text, ...) or None
         self.clock: Any = None  # warlog.clock's GameClock, when deadlines are wired (clockwire.attach)
         self._cache: dict[str, Tournament] = {}
-        self._tables: dict[tuple[str, int], tuple[list[Any], dict[str, Any]]] = {}
+        # tournament id -> (its chain head, what was derived from the stream at that head): the
+        # standings, the crosstable, the page's rendered standings; dropped when the head moves
+        self._derived: BoundedCache[str, tuple[tuple[int, str], dict[str, Any]]] = BoundedCache(256)
 
     # -- reading -----------------------------------------------------------------------
     def get(self, tid: str) -> Tournament:
@@ -58,16 +61,27 @@ class Tournaments:
         self._cache[tid] = t
         return t
 
+    def derived(self, t: Tournament, name: str, build: Callable[[], Any]) -> Any:
+        """`build()`, cached under `name` until the tournament's chain head (last seq and hash)
+        moves on: what is derived from the stream alone (standings, crosstable, their page)
+        is computed once per event, not once per request."""
+        head = (t.last_seq, t.last_hash)
+        found = self._derived.get(t.id)
+        if found is None or found[0] != head:
+            found = (head, {})
+            self._derived[t.id] = found
+        values = found[1]
+        if name not in values:
+            values[name] = build()
+        return values[name]
+
     def table(self, t: Tournament) -> tuple[list[Any], dict[str, Any]]:
-        """The standings and crosstable of `t` (cached by the stream's last seq: they depend on
-        nothing else)."""
-        key = (t.id, t.last_seq)
-        found = self._tables.get(key)
-        if found is None:
+        """The standings and crosstable of `t` (cached by the chain head: they depend on nothing else)."""
+        def build() -> tuple[list[Any], dict[str, Any]]:
             lines = standings(t)
-            found = (lines, crosstable(t, lines))
-            self._tables = {k: v for k, v in self._tables.items() if k[0] != t.id}
-            self._tables[key] = found
+            return lines, crosstable(t, lines)
+
+        found: tuple[list[Any], dict[str, Any]] = self.derived(t, "table", build)
         return found
 
     def _append(self, t: Tournament, new: list[tuple[str, str | None, dict[str, Any]]],
@@ -218,9 +232,10 @@ class Tournaments:
     def _make_games(self, t: Tournament, number: int, pairings: list[Pairing], game_seed: bytes | None) -> None:
         stream = f"{t.id}/round-{number}" if game_seed else None
         for p in pairings:
-            made = self.warlog.create_game(t.game, t.scenario, t.options, seed=game_seed, dice_stream=stream)
+            made = self.warlog.create_game(t.game, t.scenario, t.options, seed=game_seed, dice_stream=stream,
+                                           keying="judgement" if stream else None)
             p.game_id = made["id"]
-            self.store.add_game(made["id"], t.id, number, made["director_token"])
+            self.store.add_game(made["id"], t.id, number, token_hash(made["director_token"]))
             for role, pid in p.seats.items():
                 if self.players is not None:
                     self.players.claim_seat(made["id"], role, pid)
@@ -259,7 +274,7 @@ class Tournaments:
         for gone in old.values():  # a replaced game is ended by a ruling: it counts for nothing
             summary = self.warlog.store.summary(gone.game_id or "")
             if gone.game_id not in kept and summary is not None and summary.status == "active":
-                self.warlog.submit_ruling(gone.game_id or "", self.store.director_token(gone.game_id or ""), {
+                self.warlog.rule_as_owner(gone.game_id or "", self.store.director_hash(gone.game_id or ""), {
                     "kind": "award", "winner": None, "result": "Cancelled: the round was re-paired",
                     "reason": f"tournament re-pairing: {reason}"[:4000]})
         return t
@@ -319,9 +334,8 @@ class Tournaments:
                 raise Unprocessable("winner must be one of the game's players")
         result = {"win": f"{role} wins (adjudicated)", "draw": "Draw (adjudicated)",
                   "forfeit": f"{role} wins by forfeit", "end": "Ended by the director: scored as it stands"}[decision]
-        token = self.store.director_token(game_id)
-        return self.warlog.submit_ruling(game_id, token, {"kind": "award", "winner": role, "result": result,
-                                                          "reason": f"tournament {decision}: {reason}"[:4000]})
+        return self.warlog.rule_as_owner(game_id, self.store.director_hash(game_id), {
+            "kind": "award", "winner": role, "result": result, "reason": f"tournament {decision}: {reason}"[:4000]})
 
     def extend(self, tid: str, director: Any, game_id: str, player_id: str, days: int, reason: str,
                by_policy: bool = False, clock_act: str | None = None) -> Tournament:
@@ -444,7 +458,7 @@ class Tournaments:
         except ValidationError as err:
             raise Unprocessable("the ruling does not fit its schema", fields=err.messages) from None
         doc.pop("idempotency_key", None)
-        return int(self.warlog.submit_ruling(game_id, self.store.director_token(game_id), doc)["seq"])
+        return int(self.warlog.rule_as_owner(game_id, self.store.director_hash(game_id), doc)["seq"])
 
     # -- the end ---------------------------------------------------------------------------
     def finish(self, tid: str, director: Any) -> Tournament:

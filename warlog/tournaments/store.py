@@ -1,11 +1,16 @@
 """Where tournament streams live: the ledger's own `events` table (append-only triggers and all),
 a `tournaments` projection for listing (rebuildable from the streams), `tournament_games` (each
-game's tournament, round and — secret, never shown — the game's director token, with which the
-tournament rules in its games), and the pairing seed in the ledger's `secrets` table.
+game's tournament, round and the SHA-256 of the game's director token — the same hash the game's
+game_created publishes, so nothing secret: the tournament rules in its games through the
+in-process `Warlog.rule_as_owner`, never with a token a leak of this table would give away), and
+the pairing seed in the ledger's `secrets` table. The column keeps its old name `director_token`
+(no schema change); rows written by older releases, which held the token itself, are hashed in
+place when the store opens (`hash_legacy_tokens`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from typing import Any
@@ -56,6 +61,16 @@ class TournamentStore:
 
     def create_schema(self) -> None:
         self.db.create_schema(DDL)
+        self.hash_legacy_tokens()
+
+    def hash_legacy_tokens(self) -> int:
+        """Replace any director token an older release kept in plain text (32 characters, where a
+        SHA-256 is 64 hex digits) by its SHA-256; return how many rows changed. Idempotent."""
+        rows = self.db.rows("SELECT game_id, director_token FROM tournament_games WHERE LENGTH(director_token) <> 64")
+        for game_id, token in rows:
+            self.db.execute("UPDATE tournament_games SET director_token = ? WHERE game_id = ? AND director_token = ?",
+                            (hashlib.sha256(str(token).encode()).hexdigest(), game_id, token))
+        return len(rows)
 
     def append(self, tid: str, expected_seq: int, new: list[tuple[str, str | None, dict[str, Any]]],
                *, secret: bytes | None = None, projection: dict[str, Any] | None = None) -> list[Event]:
@@ -128,20 +143,28 @@ class TournamentStore:
     def all_ids(self) -> list[str]:
         return [r[0] for r in self.db.rows("SELECT id FROM tournaments ORDER BY created_at, id")]
 
-    def add_game(self, game_id: str, tid: str, round_number: int, director_token: str) -> None:
+    def add_game(self, game_id: str, tid: str, round_number: int, director_token_sha256: str) -> None:
+        if len(director_token_sha256) != 64:
+            raise ValueError("tournament_games keeps the SHA-256 of a game's director token, never the token")
         self.db.execute("INSERT INTO tournament_games (game_id, tournament_id, round, director_token) "
-                        "VALUES (?, ?, ?, ?)", (game_id, tid, round_number, director_token))
+                        "VALUES (?, ?, ?, ?)", (game_id, tid, round_number, director_token_sha256))
 
     def game_tournament(self, game_id: str) -> str | None:
         row = self.db.one("SELECT tournament_id FROM tournament_games WHERE game_id = ?", (game_id,))
         return row[0] if row else None
 
-    def game_status(self, tid: str) -> dict[str, tuple[str, list[str]]]:
-        """game id -> (status, active seats) for every game of the tournament (the games projection)."""
-        rows = self.db.rows("SELECT g.game_id, g.status, g.active_seats FROM tournament_games t JOIN games g "
-                            "ON g.game_id = t.game_id WHERE t.tournament_id = ?", (tid,))
+    def game_status(self, tid: str, round_number: int | None = None) -> dict[str, tuple[str, list[str]]]:
+        """game id -> (status, active seats) for every game of the tournament, or of one round
+        (the games projection)."""
+        sql = ("SELECT g.game_id, g.status, g.active_seats FROM tournament_games t JOIN games g "
+               "ON g.game_id = t.game_id WHERE t.tournament_id = ?")
+        if round_number is not None:
+            rows = self.db.rows(sql + " AND t.round = ?", (tid, round_number))
+        else:
+            rows = self.db.rows(sql, (tid,))
         return {r[0]: (r[1], json.loads(r[2])) for r in rows}
 
-    def director_token(self, game_id: str) -> str | None:
+    def director_hash(self, game_id: str) -> str:
+        """The SHA-256 of the game's director token ("" if the game is not a tournament's)."""
         row = self.db.one("SELECT director_token FROM tournament_games WHERE game_id = ?", (game_id,))
-        return row[0] if row else None
+        return str(row[0]) if row else ""

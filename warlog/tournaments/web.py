@@ -9,14 +9,16 @@ director is the player who created the tournament.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, render_template, request, url_for
+from markupsafe import Markup
 from marshmallow import Schema, ValidationError
 
 from rules import get_game
 from validators import tournaments as schemas
-from warlog.pageutil import PageError, check_csrf, error_page, finish
+from warlog.pageutil import PageError, check_csrf, error_page, finish, ruling_from_form
 from warlog.players.store import PlayerError
 from warlog.players.web import current_player
 from warlog.service import Forbidden, ServiceError, Unprocessable
@@ -99,14 +101,14 @@ def _deadlines(tid: str) -> dict[tuple[str, str], dict[str, Any]]:
 def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | None = None,
                    only: int | None = None) -> dict[str, Any]:
     """The whole tournament; `only` limits the games listed to that round."""
-    lines, table = svc().table(t)
+    _lines, table = svc().table(t)
     return {**summary_doc(t),
             "entrants_list": [{"player_id": e.player_id, "name": e.display_name, "withdrawn": e.withdrawn}
                               for e in t.entrants.values()],
             "rounds_list": [{"round": r.number, "byes": r.byes, "dice": r.dice,
                              **{k: v for k, v in r.extra.items()}} for r in sorted(t.rounds.values(),
                                                                                     key=lambda r: r.number)],
-            "games": game_rows(t, status, only), "standings": [line.to_json() for line in lines],
+            "games": game_rows(t, status, only), "standings": _standings_json(t),
             "tiebreaks": tiebreak_names(t), "crosstable": table,
             "disputes": list(t.disputes.values()), "rulings": t.rulings, "extensions": t.extensions,
             "timeouts": t.timeouts,
@@ -183,17 +185,42 @@ def api_create() -> tuple[Response, int]:
     return jsonify(tournament_doc(t)), 201
 
 
-def _current(tid: str) -> tuple[Tournament, dict[str, tuple[str, list[str]]]]:
-    """The tournament with every ended game's result recorded, and its games' status (one read)."""
-    svc().get(tid)  # 404 first
+def _current(tid: str, only: Callable[[Tournament], int | None] = lambda t: None
+             ) -> tuple[Tournament, dict[str, tuple[str, list[str]]]]:
+    """The tournament with every ended game's result recorded, and its games' status (one read):
+    of every game while some have no result yet (sync needs them), else of round `only(t)`
+    alone when it names one (a page shows one round)."""
+    t = svc().get(tid)  # 404 first
+    if t.ended is not None or len(t.results) == len(t.games()):
+        return t, svc().store.game_status(tid, only(t))
     status = svc().store.game_status(tid)
     return svc().sync(tid, status), status
 
 
+def standings_html(t: Tournament) -> Markup:
+    """The page's standings and crosstable, rendered once per chain head of the tournament (they
+    are derived from the stream alone and show nothing private)."""
+    base = url_for("players_pages.profile", player_id="x")[:-1]
+
+    def build() -> Markup:
+        lines, table = svc().table(t)
+        doc = {"standings": _standings_json(t), "tiebreaks": tiebreak_names(t), "crosstable": table}
+        return Markup(render_template("_tournament_standings.html", t=t, doc=doc, profile_base=base))
+
+    html: Markup = svc().derived(t, "standings_html " + base, build)
+    return html
+
+
+def _standings_json(t: Tournament) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = svc().derived(t, "standings_json",
+                                               lambda: [line.to_json() for line in svc().table(t)[0]])
+    return rows
+
+
 @tournaments_api.get("/<tid>")
 def api_get(tid: str) -> Response:
-    only = _query(schemas.TournamentQuerySchema())["round"]
-    return jsonify(tournament_doc(*_current(tid), only=only))
+    number = _query(schemas.TournamentQuerySchema())["round"]
+    return jsonify(tournament_doc(*_current(tid, lambda t: number), only=number))
 
 
 @tournaments_api.post("/<tid>/register")
@@ -358,13 +385,17 @@ def create_page() -> Any:
 
 @tournaments_pages.get("/tournaments/<tid>")
 def show(tid: str) -> Any:
-    t, status = _current(tid)
-    me = current_player()
     shown = request.args.get("round", "")
-    shown_round = int(shown) if shown.isdigit() and int(shown) in t.rounds else t.current_round
+
+    def shown_round_of(t: Tournament) -> int:
+        return int(shown) if shown.isdigit() and int(shown) in t.rounds else t.current_round
+
+    t, status = _current(tid, shown_round_of)
+    me = current_player()
+    shown_round = shown_round_of(t)
     doc = tournament_doc(t, status, shown_round)
     return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and me.id == t.director),
-                           shown_round=shown_round, profile_base=url_for("players_pages.profile", player_id="x")[:-1],
+                           shown_round=shown_round, standings_html=standings_html(t),
                            entered=bool(me and me.id in t.entrants and not t.entrants[me.id].withdrawn))
 
 
@@ -449,27 +480,9 @@ def desk_extend(tid: str) -> Any:
     return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
 
 
-def _ruling_form() -> dict[str, Any]:
-    """A ruling from the desk's form fields: kind, target and re_resolve, winner and result, patch."""
-    f = request.form
-    kind = f.get("kind", "")
-    ruling: dict[str, Any] = {"kind": kind}
-    if kind == "void":
-        ruling.update(target=int(f.get("target") or -1) if (f.get("target") or "").isdigit() else -1,
-                      re_resolve=bool(f.get("re_resolve")))
-    elif kind == "award":
-        ruling.update(winner=f.get("winner") or None, result=f.get("result") or "awarded")
-    elif kind == "adjust":
-        try:
-            ruling["patch"] = json.loads(f.get("patch") or "[]")
-        except ValueError:
-            raise PageError(400, "The adjustment is a JSON Patch list.") from None
-    return ruling
-
-
 @tournaments_pages.post("/tournaments/<tid>/desk/rule")
 def desk_rule(tid: str) -> Any:
-    svc().rule(tid, current_player(), request.form.get("game_id", ""), _ruling_form(), request.form.get("text", ""))
+    svc().rule(tid, current_player(), request.form.get("game_id", ""), ruling_from_form(), request.form.get("text", ""))
     return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
 
 
