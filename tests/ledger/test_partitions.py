@@ -176,8 +176,14 @@ def test_a_period_is_exported_detached_attached_and_reimported(pg_url: str, tmp_
         assert raw(pg_url, f"SELECT count(*) FROM {table}")[0][0] == sum(h.events for h in before.values())
         for statement in (f"UPDATE {table} SET type = 'x'", f"DELETE FROM {table}", f"TRUNCATE {table}"):
             refused(pg_url, statement)
-        r = client.get(f"/api/v1/games/{players[0].id}")
-        assert r.status_code < 500, r.data
+        fresh = create_app({"TESTING": True, "WARLOG_DB": pg_url})  # nothing of the game cached
+        try:
+            for path in ("/api/v1/games/{}", "/api/v1/games/{}/export", "/api/v1/games/{}/actions", "/games/{}",
+                         "/games/{}/replay"):
+                r = fresh.test_client().get(path.format(players[0].id))
+                assert r.status_code == 410 and b"archived" in r.data, (path, r.status_code, r.data[:300])
+        finally:
+            close(fresh)
 
         r = runner.invoke(main, ["archive", "attach", THIS_MONTH, "--bundle", str(bundle), "--db", pg_url])
         assert r.exit_code == 0 and "every chain head as in the bundle" in r.output, r.output
