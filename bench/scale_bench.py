@@ -32,8 +32,8 @@ import os
 import sys
 import time
 import uuid
-from datetime import datetime, timedelta
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 

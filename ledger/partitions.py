@@ -98,7 +98,7 @@ def heads(store: PostgresStore, period: str, *, table: str | None = None) -> dic
         return {r[0]: Head(int(r[1]), r[2]) for r in conn.execute(query).fetchall()}
 
 
-def _triggers(schema: str, table: str) -> list[sql.Composable]:
+def _triggers(schema: str, table: str) -> list[sql.Composed]:
     fn = sql.Identifier(schema, "events_append_only")
     target = sql.Identifier(table)
     return [sql.SQL("CREATE TRIGGER archived_no_update_delete BEFORE UPDATE OR DELETE ON {} "

@@ -75,7 +75,7 @@ def import_bundle(store: PostgresStore, period: str, bundle: Path) -> tuple[int,
     problems, done = check_bundle(bundle), 0
     if problems:
         return 0, problems
-    for game_id, head in sorted(expected.items()):
+    for game_id in sorted(expected):
         with open(bundle / f"{game_id}.jsonl", "rb") as fh:
             events = parse_export(fh)
         try:

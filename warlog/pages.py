@@ -22,9 +22,8 @@ from ledger.paging import OPEN, BadCursor
 from rules import all_games, game_of, get_game
 from rules.core.game import Game
 from warlog import audit as audit_mod
-from warlog import lobbyrows
+from warlog import lobbyrows, share
 from warlog import replay as rp
-from warlog import share
 from warlog.listing import games_page, next_query
 from warlog.pageutil import (
     PageError,

@@ -128,7 +128,7 @@ def convert(schema: str) -> list[str]:
                 "snapshots": "game_id, seq, state", "idempotency": "game_id, key, seq"}[t]
         out.append(f"INSERT INTO {t} ({cols}, period) SELECT {cols}, {PERIOD_OF.format(t=t + '_v5')} "
                    f"FROM {t}_v5 ORDER BY game_id")
-    out.append(f"""DO $$
+    out.append("""DO $$
 DECLARE
     t TEXT;
     old BIGINT;
