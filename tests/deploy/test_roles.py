@@ -162,7 +162,8 @@ def test_a_temporary_table_cannot_stand_in_for_the_pending_set(deployment: Deplo
         conn.execute("CREATE TEMPORARY TABLE pending (game_id TEXT, seq BIGINT)")
         conn.execute("SET search_path TO pg_temp, " + deployment.schema)
         conn.execute(f"INSERT INTO {deployment.schema}.events (game_id, seq, type, seat, payload, recorded_at, "
-                     "prev_hash, hash) VALUES ('g1', 1, 'submitted', 'red', '{}', 'now', 'p', 'h')")
+                     "prev_hash, hash, period) VALUES ('g1', 1, 'submitted', 'red', '{}', 'now', 'p', 'h', "
+                     f"(SELECT period FROM {deployment.schema}.events WHERE game_id = 'g1' AND seq = 0))")
         assert conn.execute("SELECT count(*) FROM pg_temp.pending").fetchone()[0] == 0
     store = open_store(deployment.app_url)
     try:
