@@ -159,6 +159,7 @@ class PostgresStore(SqlEventStore):
         return pool
 
     placeholder = "%s"
+    in_period = " AND period = game_period(?)"
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[psycopg.Connection]:
@@ -271,8 +272,10 @@ class PostgresStore(SqlEventStore):
         # event is read by a later statement, which therefore sees what the previous holder
         # committed (READ COMMITTED takes a new snapshot per statement).
         games = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = %s FOR UPDATE", (game_id,))
-        last = conn.execute("SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1", (game_id,))
-        keyed = (conn.execute("SELECT seq FROM idempotency WHERE game_id = %s AND key = %s", (game_id, idempotency_key))
+        last = conn.execute("SELECT seq, hash FROM events WHERE game_id = %s AND period = game_period(%s) "
+                            "ORDER BY seq DESC LIMIT 1", (game_id, game_id))
+        keyed = (conn.execute("SELECT seq FROM idempotency WHERE game_id = %s AND period = game_period(%s) "
+                              "AND key = %s", (game_id, game_id, idempotency_key))
                  if idempotency_key is not None else None)
         found, row = games.fetchone(), last.fetchone()
         if keyed is not None:

@@ -46,6 +46,16 @@ TABLES = ("events", "snapshots", "idempotency")  # the order they are made in (i
 PERIOD_OF = "(SELECT left(e0.recorded_at, 7) FROM events_v5 e0 WHERE e0.game_id = {t}.game_id AND e0.seq = 0)"
 
 
+# A stream's period for the per-game reads (`... AND period = game_period(game_id)`): STABLE,
+# so PostgreSQL prunes to one partition when the statement starts, prepared or not. A game's
+# row in `games`, else a tournament's in `tournaments` (the other streams of `events`).
+GAME_PERIOD = """CREATE FUNCTION game_period(g TEXT) RETURNS TEXT LANGUAGE sql STABLE
+SET search_path = {schema}, pg_temp AS $$
+SELECT COALESCE((SELECT left(created_at, 7) FROM games WHERE game_id = g),
+                (SELECT left(created_at, 7) FROM tournaments WHERE id = g))
+$$"""
+
+
 def add_period_function(schema: str) -> str:
     """`ledger_add_period('2026-11')`: the period's three partitions, if missing (owner only).
 
@@ -152,6 +162,7 @@ END
 $$""")
     out += [
         "DROP TABLE idempotency_v5, snapshots_v5, events_v5",
+        GAME_PERIOD.format(schema=schema),
         "CREATE TRIGGER events_no_update_delete BEFORE UPDATE OR DELETE ON events "
         "FOR EACH ROW EXECUTE FUNCTION events_append_only()",
         "CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events "
