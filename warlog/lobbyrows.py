@@ -34,8 +34,9 @@ def seats(active: list[str], game: str) -> str:
     return " ".join(f'<span class="seat seat-{escape(s)}">{escape(rp.seat_name(s, game))}</span>' for s in active)
 
 
-def row(r: GameSummary, title: str, link: Callable[[str], tuple[str, str, str]]) -> str:
-    key = (r.game_id, r.game, r.scenario, r.status, r.last_seq, tuple(r.active_seats), r.sandbox, r.created_at, title)
+def row(r: GameSummary, title: str, link: Callable[[str], tuple[str, str, str]], where: str = "") -> str:
+    key = (r.game_id, r.game, r.scenario, r.status, r.last_seq, tuple(r.active_seats), r.sandbox, r.created_at,
+           title, where)
     html = _rows.get(key)
     if html is None:
         watch, replay, audit = (escape(u) for u in link(quote(r.game_id, safe="")))
@@ -57,7 +58,8 @@ def rows_html(rows: list[GameSummary], games: dict[str, Any], urls: tuple[str, s
     def link(gid: str) -> tuple[str, str, str]:
         return urls[0].replace("{id}", gid), urls[1].replace("{id}", gid), urls[2].replace("{id}", gid)
 
-    return Markup("\n      ".join(row(r, games[r.game].title if r.game in games else r.game, link) for r in rows))
+    return Markup("\n      ".join(row(r, games[r.game].title if r.game in games else r.game, link, urls[0])
+                                   for r in rows))
 
 
 def create_form(games: dict[str, Any], render: Callable[[], str], token: str) -> Markup:
