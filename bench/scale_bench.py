@@ -18,7 +18,11 @@ names. Then it prints:
 * sweep time with 0 and with `--pending` pending games, and the RQ queue length after three
   sweeps (Redis WARLOG_TEST_REDIS_URL; only this bench's queue and keys are removed after);
 * a web process's RSS before and after touching `--touch` games (GET info of each);
+* one synthetic month detached and attached again (ledger.partitions): time, size, chain heads;
 * bytes per game on disk (every table and index of the schema / games).
+
+Events, snapshots and idempotency rows are partitioned by month (migration 6): the synthetic
+games' months get their partitions before the fill.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +44,7 @@ import psycopg  # noqa: E402
 from psycopg import sql  # noqa: E402
 
 from ledger import paging  # noqa: E402
+from ledger.partitions import add_ahead, add_periods, attach, attached, months  # noqa: E402
 from ledger.postgres import PostgresStore  # noqa: E402
 from ledger.store import open_store  # noqa: E402
 
@@ -99,10 +105,35 @@ def fill_synthetic(conn: psycopg.Connection, n: int, template_id: str) -> None:
                0, '[]'
         FROM generate_series(1, {int(n)}) AS i""")
     conn.execute("""
-        INSERT INTO events (game_id, seq, type, seat, payload, recorded_at, prev_hash, hash)
-        SELECT g.game_id, 0, 'game_created', NULL, t.payload, g.created_at, t.prev_hash, t.hash
+        INSERT INTO events (game_id, seq, type, seat, payload, recorded_at, prev_hash, hash, period)
+        SELECT g.game_id, 0, 'game_created', NULL, t.payload, g.created_at, t.prev_hash, t.hash, left(g.created_at, 7)
         FROM games g, (SELECT payload, prev_hash, hash FROM events WHERE game_id = %s AND seq = 0) t
         WHERE g.game_id LIKE 's%%'""", (template_id,))
+
+
+def archive_period(conn: psycopg.Connection, store: PostgresStore, period: str) -> None:
+    """Detach and attach one synthetic month (ledger.partitions, the SQL that `warlog archive
+    detach/attach` run once a period's games have ended and its bundle is checked: the
+    synthetic games neither all end nor verify, so those checks are not timed here)."""
+    from ledger.partitions import detach, heads
+
+    t = time.perf_counter()
+    before = heads(store, period)
+    t_heads = time.perf_counter() - t
+    t = time.perf_counter()
+    schema = detach(store, period)
+    t_detach = time.perf_counter() - t
+    size = conn.execute("SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n "
+                        "ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relkind = 'r'", (schema,)).fetchone()[0]
+    gone = sum(1 for gid in list(before)[:100] if store.read(gid) == [])
+    t = time.perf_counter()
+    attach(store, period)
+    t_attach = time.perf_counter() - t
+    after = heads(store, period)
+    print(f"\narchive {period}: {len(before):,} games, {sum(h.events for h in before.values()):,} events; "
+          f"chain heads read in {t_heads * 1000:.0f} ms; detach {t_detach * 1000:.0f} ms "
+          f"(schema {schema}, {int(size or 0) / 2**20:.1f} MiB; {gone}/100 sampled games unreadable while detached); "
+          f"attach {t_attach * 1000:.0f} ms; every chain head identical after: {after == before}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,16 +167,22 @@ def run(url: str, schema: str, args: argparse.Namespace, played: int, touch: int
     t0 = time.perf_counter()
     app = create_app({"TESTING": True, "WARLOG_DB": url, "WARLOG_SWEEP_INTERVAL": 3600.0})
     svc, queue, store = app.extensions["warlog"], app.extensions["warlog_queue"], app.extensions["warlog"].store
+    add_ahead(store)  # this month's partitions, for the played games
     template = play_real_games(svc, queue, played)
     t1 = time.perf_counter()
+    synthetic = max(0, args.games - played)
+    periods = months("2020-01", synthetic // (60 * 24 * 28) + 2)  # one game a minute from 2020-01-01
+    add_periods(store, periods)
     with psycopg.connect(PG_URL, autocommit=True) as conn:
         conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(schema)))
         fill_synthetic(conn, max(0, args.games - played), template)
         conn.execute("VACUUM ANALYZE")
         t2 = time.perf_counter()
-        print(f"fill: {played} played games in {t1 - t0:.1f} s, {args.games - played:,} synthetic in {t2 - t1:.1f} s")
+        print(f"fill: {played} played games in {t1 - t0:.1f} s, {args.games - played:,} synthetic in {t2 - t1:.1f} s; "
+              f"{len(attached(store))} monthly partitions")
 
-        print(f"\nlist (ms, {args.repeat} calls each)        first page p50 / p95    at depth p50 / p95   (depth)")
+        print(f"\nlist (ms, {args.repeat} calls each)        first page p50 / p95    at depth p50 / p95   (depth)"
+              "    last page p50 / p95")
         for game, status in FILTERS:
             where = " AND ".join(filter(None, [f"game = '{game}'" if game else None,
                                                "status <> 'ended'" if status == "open" else
@@ -154,12 +191,17 @@ def run(url: str, schema: str, args: argparse.Namespace, played: int, touch: int
             depth = total // 2
             row = conn.execute(f"SELECT created_at, game_id FROM games {'WHERE ' + where if where else ''} "
                                f"ORDER BY created_at DESC, game_id DESC OFFSET {depth} LIMIT 1").fetchone()
+            last = conn.execute(f"SELECT created_at, game_id FROM games {'WHERE ' + where if where else ''} "
+                                f"ORDER BY created_at, game_id OFFSET {paging.DEFAULT_LIMIT} LIMIT 1").fetchone()
             first = timed(lambda: store.list_games(game=game, status=status, limit=paging.DEFAULT_LIMIT + 1),
                           args.repeat)
+            end = timed(lambda: store.list_games(game=game, status=status, limit=paging.DEFAULT_LIMIT + 1,
+                                                 before=(last[0], last[1])), args.repeat) if last else (0.0, 0.0)
             deep = timed(lambda: store.list_games(game=game, status=status, limit=paging.DEFAULT_LIMIT + 1,
                                                   before=(row[0], row[1])), args.repeat) if row else (0.0, 0.0)
             label = f"game={game or '*'} status={status or '*'}"
-            print(f"  {label:<44} {first[0]:6.2f} / {first[1]:6.2f}      {deep[0]:6.2f} / {deep[1]:6.2f}   ({depth:,})")
+            print(f"  {label:<44} {first[0]:6.2f} / {first[1]:6.2f}      {deep[0]:6.2f} / {deep[1]:6.2f}   "
+                  f"({depth:,})   {end[0]:6.2f} / {end[1]:6.2f}")
 
         client = app.test_client()
         mid = conn.execute("SELECT created_at, game_id FROM games ORDER BY created_at DESC, game_id DESC "
@@ -177,8 +219,9 @@ def run(url: str, schema: str, args: argparse.Namespace, played: int, touch: int
 
         p50, p95 = timed(lambda: sweep(store, lambda g: None), args.repeat)
         print(f"\nsweep with 0 pending: p50 {p50:.2f} ms, p95 {p95:.2f} ms")
-        conn.execute(f"""INSERT INTO events (game_id, seq, type, seat, payload, recorded_at, prev_hash, hash)
-                         SELECT game_id, 1, 'submitted', 'x', '{{}}', created_at, 'p', 'h' FROM games
+        conn.execute(f"""INSERT INTO events (game_id, seq, type, seat, payload, recorded_at, prev_hash, hash, period)
+                         SELECT game_id, 1, 'submitted', 'x', '{{}}', created_at, 'p', 'h', left(created_at, 7)
+                         FROM games
                          WHERE game_id LIKE 's%' AND status = 'active' ORDER BY game_id LIMIT {args.pending}""")
         pending = len(store.pending_games())
         p50, p95 = timed(lambda: sweep(store, lambda g: None), args.repeat)
@@ -208,14 +251,22 @@ def run(url: str, schema: str, args: argparse.Namespace, played: int, touch: int
         print(f"\nweb process RSS: {before:.0f} MiB before, {middle:.0f} MiB after {half:,} games, "
               f"{after:.0f} MiB after {len(ids):,} (cached creation records: {len(svc._created):,})")
 
+        middle = datetime(2020, 1, 1) + timedelta(minutes=max(1, synthetic // 2))
+        archive_period(conn, store, middle.strftime("%Y-%m"))
+
         size = conn.execute("SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c "
                             "JOIN pg_namespace n ON n.oid = c.relnamespace "
-                            "WHERE n.nspname = %s AND c.relkind = 'r'", (schema,)).fetchone()[0]
-        tables = conn.execute("SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c "
+                            "WHERE n.nspname = %s AND c.relkind IN ('r', 'p') AND NOT c.relispartition",
+                            (schema,)).fetchone()[0]
+        tables = conn.execute("SELECT c.relname, CASE WHEN c.relkind = 'p' THEN (SELECT sum(pg_total_relation_size("
+                              "i.inhrelid)) FROM pg_inherits i WHERE i.inhparent = c.oid) "
+                              "ELSE pg_total_relation_size(c.oid) END FROM pg_class c "
                               "JOIN pg_namespace n ON n.oid = c.relnamespace "
-                              "WHERE n.nspname = %s AND c.relkind = 'r' ORDER BY 2 DESC", (schema,)).fetchall()
+                              "WHERE n.nspname = %s AND c.relkind IN ('r', 'p') AND NOT c.relispartition "
+                              "ORDER BY 2 DESC NULLS LAST", (schema,)).fetchall()
+        size = sum(int(b or 0) for _, b in tables)
         print(f"disk: {size / args.games:,.0f} bytes per game ({size / 2**20:,.0f} MiB in all: "
-              + ", ".join(f"{name} {b / 2**20:,.1f}" for name, b in tables) + " MiB)")
+              + ", ".join(f"{name} {int(b or 0) / 2**20:,.1f}" for name, b in tables) + " MiB)")
     app.extensions["warlog_sweeper_stop"].set()
     store.close()
 

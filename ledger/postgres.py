@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import logging
 import os
 import re
@@ -112,7 +113,12 @@ _UPSERT_GAME = (
     "active_seats = EXCLUDED.active_seats, last_submitted_seq = EXCLUDED.last_submitted_seq, "
     "last_handled_seq = EXCLUDED.last_handled_seq, sandbox = EXCLUDED.sandbox"
 )
-_INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+_INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}, period) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+
+
+def period_of(created_at: str) -> str:
+    """A stream's partition (migration 6): the month it was created in, `2026-11`."""
+    return created_at[:7]
 
 
 class PostgresStore(SqlEventStore):
@@ -153,6 +159,7 @@ class PostgresStore(SqlEventStore):
         return pool
 
     placeholder = "%s"
+    in_period = " AND period = game_period(?)"
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[psycopg.Connection]:
@@ -265,8 +272,10 @@ class PostgresStore(SqlEventStore):
         # event is read by a later statement, which therefore sees what the previous holder
         # committed (READ COMMITTED takes a new snapshot per statement).
         games = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = %s FOR UPDATE", (game_id,))
-        last = conn.execute("SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1", (game_id,))
-        keyed = (conn.execute("SELECT seq FROM idempotency WHERE game_id = %s AND key = %s", (game_id, idempotency_key))
+        last = conn.execute("SELECT seq, hash FROM events WHERE game_id = %s AND period = game_period(%s) "
+                            "ORDER BY seq DESC LIMIT 1", (game_id, game_id))
+        keyed = (conn.execute("SELECT seq FROM idempotency WHERE game_id = %s AND period = game_period(%s) "
+                              "AND key = %s", (game_id, game_id, idempotency_key))
                  if idempotency_key is not None else None)
         found, row = games.fetchone(), last.fetchone()
         if keyed is not None:
@@ -282,11 +291,18 @@ class PostgresStore(SqlEventStore):
             ev = seal(game_id, expected_seq + 1 + i, new, now, prev_hash)
             sealed.append(ev)
             prev_hash = ev.hash
+        if expected_seq == -1:
+            period = period_of(sealed[0].recorded_at)
+        elif found is not None:
+            period = period_of(found[4])  # games.created_at
+        else:
+            period = period_of(_first(conn.execute("SELECT recorded_at FROM events WHERE game_id = %s AND seq = 0",
+                                                   (game_id,)).fetchone()))
         with conn.cursor() as cur:
-            cur.executemany(_INSERT_EVENT, [event_row(ev) for ev in sealed])
+            cur.executemany(_INSERT_EVENT, [(*event_row(ev), period) for ev in sealed])
         if idempotency_key is not None:  # already scoped to the seat by append()
-            conn.execute("INSERT INTO idempotency (game_id, key, seq) VALUES (%s, %s, %s)",
-                         (game_id, idempotency_key, sealed[projection.keyed_index(events)].seq))
+            conn.execute("INSERT INTO idempotency (game_id, key, seq, period) VALUES (%s, %s, %s, %s)",
+                         (game_id, idempotency_key, sealed[projection.keyed_index(events)].seq, period))
         if expected_seq == -1:
             assert game_info is not None
             before = projection.new_summary(game_id, game_info, sealed[0].recorded_at)
@@ -310,8 +326,9 @@ class PostgresStore(SqlEventStore):
             with self._conn() as conn, conn.transaction():
                 if self._last_seq(conn, summary.game_id) != -1:
                     raise GameExists(f"game {summary.game_id} already has events")
+                period = period_of(events[0].recorded_at)
                 with conn.cursor() as cur:
-                    cur.executemany(_INSERT_EVENT, [event_row(ev) for ev in events])
+                    cur.executemany(_INSERT_EVENT, [(*event_row(ev), period) for ev in events])
                 if secret is not None:
                     conn.execute("INSERT INTO secrets (game_id, secret) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                                  (summary.game_id, secret))
@@ -323,6 +340,13 @@ class PostgresStore(SqlEventStore):
 
 
     # -- snapshots -----------------------------------------------------------------------
+    def save_snapshot(self, game_id: str, seq: int, state: Any) -> None:
+        """A cache row in the game's period (none for a game without a `games` row)."""
+        text = json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        with self._write() as conn:
+            conn.execute("INSERT INTO snapshots (game_id, seq, state, period) "
+                         "SELECT %s, %s, %s, left(created_at, 7) FROM games WHERE game_id = %s "
+                         "ON CONFLICT DO NOTHING", (game_id, seq, text, game_id))
 
 
     # -- locking -------------------------------------------------------------------------

@@ -54,6 +54,13 @@ class SqlEventStore(EventStore):
     transaction) and `placeholder`."""
 
     placeholder = "?"
+    # PostgreSQL (migration 6): the game's partition, so that a per-game read probes one
+    # month's index whatever the number of months (pruned when the statement starts).
+    in_period = ""
+
+    def _p(self, game_id: str) -> tuple[str, ...]:
+        """The arguments `in_period` takes (none on SQLite)."""
+        return (game_id,) if self.in_period else ()
 
     @abstractmethod
     def _conn(self) -> contextlib.AbstractContextManager[Any]: ...
@@ -70,8 +77,8 @@ class SqlEventStore(EventStore):
 
     # -- reading ---------------------------------------------------------------------
     def read(self, game_id: str, after: int = -1, upto: int | None = None) -> list[Event]:
-        text = f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
-        args: list[Any] = [game_id, after]
+        text = f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ?{self.in_period} AND seq > ?"
+        args: list[Any] = [game_id, *self._p(game_id), after]
         if upto is not None:
             text += " AND seq <= ?"
             args.append(upto)
@@ -79,8 +86,8 @@ class SqlEventStore(EventStore):
 
     def iter_events(self, game_id: str, after: int = -1, batch: int = 1000) -> Iterator[Event]:
         while True:
-            rows = self._rows(f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ? "
-                              "ORDER BY seq LIMIT ?", (game_id, after, batch))
+            rows = self._rows(f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ?{self.in_period} AND seq > ? "
+                              "ORDER BY seq LIMIT ?", (game_id, *self._p(game_id), after, batch))
             for row in rows:
                 yield row_event(row)
             if len(rows) < batch:
@@ -143,8 +150,8 @@ class SqlEventStore(EventStore):
                                    "ON CONFLICT DO NOTHING"), (game_id, seq, text))
 
     def latest_snapshot(self, game_id: str, at_or_before: int) -> tuple[int, Any] | None:
-        rows = self._rows("SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? "
-                          "ORDER BY seq DESC LIMIT 1", (game_id, at_or_before))
+        rows = self._rows(f"SELECT seq, state FROM snapshots WHERE game_id = ?{self.in_period} AND seq <= ? "
+                          "ORDER BY seq DESC LIMIT 1", (game_id, *self._p(game_id), at_or_before))
         return (rows[0][0], json.loads(rows[0][1])) if rows else None
 
     def delete_snapshots(self, game_id: str | None = None) -> int:
@@ -155,7 +162,8 @@ class SqlEventStore(EventStore):
 
     # -- helpers on an open connection ---------------------------------------------------
     def _last_seq(self, conn: Any, game_id: str) -> int:
-        row = conn.execute(self._sql("SELECT MAX(seq) FROM events WHERE game_id = ?"), (game_id,)).fetchone()
+        row = conn.execute(self._sql(f"SELECT MAX(seq) FROM events WHERE game_id = ?{self.in_period}"),
+                           (game_id, *self._p(game_id))).fetchone()
         return -1 if row is None or row[0] is None else int(row[0])
 
     def _summary(self, conn: Any, game_id: str) -> GameSummary | None:
@@ -163,6 +171,6 @@ class SqlEventStore(EventStore):
         return row_summary(row) if row else None
 
     def _idempotent_seq(self, conn: Any, game_id: str, key: str) -> int | None:
-        row = conn.execute(self._sql("SELECT seq FROM idempotency WHERE game_id = ? AND key = ?"),
-                           (game_id, key)).fetchone()
+        row = conn.execute(self._sql(f"SELECT seq FROM idempotency WHERE game_id = ?{self.in_period} AND key = ?"),
+                           (game_id, *self._p(game_id), key)).fetchone()
         return int(row[0]) if row else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import click
 
@@ -145,8 +146,14 @@ def upgrade(url: str, app_role: str | None) -> None:
             if not isinstance(store, PostgresStore):
                 raise click.ClickException("--app-role is for PostgreSQL (SQLite has no roles)")
             store.grant_app_role(app_role)
+        made: list[str] = []
+        if isinstance(store, PostgresStore):
+            from ledger.partitions import add_ahead
+
+            made = add_ahead(store)
         click.echo(f"ledger schema at version {store.schema_version()} ({store.display_url()})"
-                   + (f"; granted the app's DML to {app_role}" if app_role else ""))
+                   + (f"; granted the app's DML to {app_role}" if app_role else "")
+                   + (f"; partitions made for {', '.join(made)}" if made else ""))
     finally:
         store.close()
 
@@ -164,6 +171,33 @@ def prune(url: str) -> None:
     finally:
         store.close()
     click.echo(f"{done.games} ended games: {done.snapshots} snapshots and {done.keys} idempotency keys deleted")
+
+
+@db.command(help="Make the monthly partitions (events, snapshots, idempotency) of this month and the next "
+                 "--ahead months on PostgreSQL (the owner role; run it monthly, e.g. from cron).")
+@click.option("--db", "url", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+@click.option("--ahead", default=3, show_default=True, type=click.IntRange(0, 120))
+def partitions(url: str, ahead: int) -> None:
+    from ledger.partitions import add_ahead, attached
+
+    store = _postgres(url)
+    try:
+        made = add_ahead(store, ahead)
+        click.echo(f"made partitions for {', '.join(made) or 'no new period'}; attached: "
+                   f"{', '.join(attached(store))}")
+    finally:
+        store.close()
+
+
+def _postgres(url: str) -> Any:
+    from ledger.postgres import PostgresStore
+    from ledger.store import open_store
+
+    store = open_store(url)
+    if not isinstance(store, PostgresStore):
+        store.close()
+        raise click.ClickException("partitions are a PostgreSQL feature: the SQLite ledger is not partitioned")
+    return store
 
 
 @db.command(help="Print the ledger's schema version and the one this release needs.")
@@ -187,14 +221,24 @@ def archive() -> None:
                                 "export, with manifest.json (event count, chain head, SHA-256 of each file).")
 @click.argument("out", type=click.Path(file_okay=False))
 @click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
-@click.option("--from", "start", required=True, help="first day of the period (2026-01-01)")
-@click.option("--before", "end", required=True, help="the day after the period (2026-02-01)")
-def archive_export(out: str, db: str, start: str, end: str) -> None:
+@click.option("--from", "start", default=None, help="first day of the period (2026-01-01)")
+@click.option("--before", "end", default=None, help="the day after the period (2026-02-01)")
+@click.option("--period", default=None, help="a month, 2026-01 (instead of --from and --before)")
+def archive_export(out: str, db: str, start: str | None, end: str | None, period: str | None) -> None:
     from pathlib import Path
 
     from ledger import paging
     from ledger.archive import export_period
+    from ledger.partitions import PeriodError, bounds
     from ledger.store import open_store
+
+    if period is not None:
+        try:
+            start, end = bounds(period)
+        except PeriodError as err:
+            raise click.BadParameter(str(err), param_hint="--period") from None
+    if start is None or end is None:
+        raise click.UsageError("give --period, or both --from and --before")
 
     for value, name in ((start, "--from"), (end, "--before")):
         try:
@@ -235,6 +279,89 @@ def archive_check(out: str) -> None:
     if problems:
         sys.exit(1)
     click.echo(f"OK {len(games)} games: files match the manifest and every game verifies")
+
+
+@archive.command("detach", help="Detach a month's partitions (PostgreSQL, the owner role) into the schema "
+                                "<schema>_archive_<period>, to dump and drop; refused unless every game of the "
+                                "period has ended and --bundle holds its checked export.")
+@click.argument("period")
+@click.option("--bundle", required=True, type=click.Path(file_okay=False), help="the period's bundle (archive export)")
+@click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+def archive_detach(period: str, bundle: str, db: str) -> None:
+    from pathlib import Path
+
+    from ledger.partitions import PeriodError, detach
+    from warlog.archiving import check_detachable
+
+    store = _postgres(db)
+    try:
+        problems = check_detachable(store, period, Path(bundle))
+        for problem in problems:
+            click.echo(f"REFUSED {problem}")
+        if problems:
+            sys.exit(1)
+        schema = detach(store, period)
+    except PeriodError as err:
+        raise click.ClickException(str(err)) from None
+    finally:
+        store.close()
+    click.echo(f"detached {period} into schema {schema}: dump it (pg_dump -n {schema}), then "
+               f"DROP SCHEMA {schema} CASCADE; bring it back with warlog archive attach {period}")
+
+
+@archive.command("attach", help="Attach a detached month again (its schema <schema>_archive_<period> present, "
+                                "e.g. restored from its dump) and check every stream's chain head.")
+@click.argument("period")
+@click.option("--bundle", default=None, type=click.Path(exists=True, file_okay=False),
+              help="compare each game's event count and chain head with this bundle's manifest")
+@click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+def archive_attach(period: str, bundle: str | None, db: str) -> None:
+    from pathlib import Path
+
+    from ledger.partitions import PeriodError, attach, heads
+    from warlog.archiving import manifest_heads
+
+    store = _postgres(db)
+    try:
+        attach(store, period)
+        now = heads(store, period)
+    except PeriodError as err:
+        raise click.ClickException(str(err)) from None
+    finally:
+        store.close()
+    if bundle is not None:
+        expected = manifest_heads(Path(bundle))
+        differ = sorted(g for g in expected if now.get(g) != expected[g])
+        if differ:
+            click.echo(f"FAIL {len(differ)} games differ from the bundle: {', '.join(differ[:5])}")
+            sys.exit(1)
+    click.echo(f"attached {period}: {len(now)} streams, {sum(h.events for h in now.values())} events"
+               + (" (every chain head as in the bundle)" if bundle else ""))
+
+
+@archive.command("import", help="Re-import a detached month from its bundle (when its dump is gone): every game "
+                                "verified and loaded, its chain head compared with the manifest.")
+@click.argument("period")
+@click.argument("bundle", type=click.Path(exists=True, file_okay=False))
+@click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+def archive_import(period: str, bundle: str, db: str) -> None:
+    from pathlib import Path
+
+    from ledger.partitions import PeriodError
+    from warlog.archiving import import_bundle
+
+    store = _postgres(db)
+    try:
+        done, problems = import_bundle(store, period, Path(bundle))
+    except PeriodError as err:
+        raise click.ClickException(str(err)) from None
+    finally:
+        store.close()
+    for problem in problems:
+        click.echo(f"FAIL {problem}")
+    if problems:
+        sys.exit(1)
+    click.echo(f"imported {done} games of {period}; every chain head as in the bundle")
 
 
 @main.command("export", help="Write one game's ledger as JSON Lines (to stdout or --out).")

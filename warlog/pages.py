@@ -22,8 +22,8 @@ from ledger.paging import OPEN, BadCursor
 from rules import all_games, game_of, get_game
 from rules.core.game import Game
 from warlog import audit as audit_mod
+from warlog import lobbyrows, share
 from warlog import replay as rp
-from warlog import share
 from warlog.listing import games_page, next_query
 from warlog.pageutil import (
     PageError,
@@ -167,7 +167,12 @@ def lobby() -> Any:
     except BadCursor:
         raise PageError(400, "That link to older games is not one this server made: start from the lobby.") from None
     more = next_query(page, game_f, status_f if status_f != OPEN else None, LOBBY_PAGE)
+    links = tuple(url_for(f"pages.{view}", game_id="GAMEID").replace("GAMEID", "{id}")
+                  for view in ("game", "replay_latest", "audit"))
+    form = lobbyrows.create_form(games, lambda: render_template("_lobby_create.html", games=games,
+                                                                csrf_token=lambda: lobbyrows.CSRF), csrf_token())
     return render_template("lobby.html", rows=page.rows, games=games, game_f=game_f, status_f=status_f,
+                           rows_html=lobbyrows.rows_html(page.rows, games, links), create_form=form,
                            statuses=STATUSES, older=f"{url_for('pages.lobby')}?{more}" if more else None,
                            paged=cursor is not None, mine=_my_games())
 

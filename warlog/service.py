@@ -78,6 +78,10 @@ class NotFound(ServiceError):
     status = 404
 
 
+class Gone(ServiceError):
+    status = 410
+
+
 class StaleSeq(ServiceError):
     status = 409
 
@@ -330,6 +334,11 @@ class Warlog:
         if ev is None:
             events = self.store.read(game_id, after=-1, upto=0)
             if not events or events[0].type != GAME_CREATED:
+                row = self.store.summary(game_id) if not events else None
+                if row is not None and row.status == "ended":  # its month's partition was detached
+                    raise Gone(f"game {game_id} is archived: the games created in {row.created_at[:7]} were "
+                               f"detached from the ledger (the operator can attach them again: warlog archive "
+                               f"attach {row.created_at[:7]}); ask for its export from the archive")
                 raise NotFound(f"no game {game_id}")
             ev = self._created[game_id] = events[0]
         return ev

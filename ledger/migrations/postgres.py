@@ -3,7 +3,7 @@ ledger's schema; `schema` (a quoted identifier) is given for the places that mus
 
 from __future__ import annotations
 
-from ledger.migrations import Migration
+from ledger.migrations import Migration, partitions
 from ledger.migrations.services import SERVICES
 
 INITIAL = """
@@ -163,4 +163,6 @@ MIGRATIONS = [
                               "FOR EACH ROW EXECUTE FUNCTION events_append_only()",
                               "CREATE TRIGGER transparency_log_no_truncate BEFORE TRUNCATE ON transparency_log "
                               "FOR EACH STATEMENT EXECUTE FUNCTION events_append_only()"]),
+    Migration(6, "events, snapshots and idempotency partitioned by the game's creation month (issue 16)",
+              lambda schema: partitions.convert(schema)),
 ]

@@ -82,4 +82,8 @@ MIGRATIONS = [
                               "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END",
                               "CREATE TRIGGER transparency_log_no_delete BEFORE DELETE ON transparency_log "
                               "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END"]),
+    # Migration 6 partitions events, snapshots and idempotency by month on PostgreSQL; the embedded
+    # SQLite ledger is not partitioned (one file, archived by copying it): the version is kept in step.
+    Migration(6, "nothing on SQLite (PostgreSQL partitions by the game's creation month, issue 16)",
+              lambda schema: []),
 ]

@@ -121,6 +121,11 @@ def test_the_app_role_plays_but_cannot_rewrite_history(deployment: Deployment) -
         "TRUNCATE events": "permission denied",
         "ALTER TABLE events DISABLE TRIGGER events_no_update_delete": "must be owner",
         "ALTER TABLE events DISABLE TRIGGER ALL": "must be owner",
+        # the monthly partitions (migration 6): none is the app role's to touch or detach
+        "DELETE FROM events_default": "permission denied",
+        "TRUNCATE events_default": "permission denied",
+        "ALTER TABLE events DETACH PARTITION events_default": "must be owner",
+        "SELECT ledger_add_period('2030-01')": "permission denied",
         "DROP TRIGGER events_no_update_delete ON events": "must be owner",
         "DROP TRIGGER events_pending ON events": "must be owner",
         "SET session_replication_role = replica": "permission denied",
@@ -162,7 +167,8 @@ def test_a_temporary_table_cannot_stand_in_for_the_pending_set(deployment: Deplo
         conn.execute("CREATE TEMPORARY TABLE pending (game_id TEXT, seq BIGINT)")
         conn.execute("SET search_path TO pg_temp, " + deployment.schema)
         conn.execute(f"INSERT INTO {deployment.schema}.events (game_id, seq, type, seat, payload, recorded_at, "
-                     "prev_hash, hash) VALUES ('g1', 1, 'submitted', 'red', '{}', 'now', 'p', 'h')")
+                     "prev_hash, hash, period) VALUES ('g1', 1, 'submitted', 'red', '{}', 'now', 'p', 'h', "
+                     f"(SELECT period FROM {deployment.schema}.events WHERE game_id = 'g1' AND seq = 0))")
         assert conn.execute("SELECT count(*) FROM pg_temp.pending").fetchone()[0] == 0
     store = open_store(deployment.app_url)
     try:
@@ -243,3 +249,32 @@ def test_the_readme_deployment_commands_give_a_least_privilege_app(monkeypatch) 
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(f"warlog_{tag}")))
             for role in (names["warlog_app"], names["warlog_owner"]):
                 conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
+
+
+def test_migration_6_keeps_the_app_roles_grants(deployment: Deployment) -> None:
+    """A deployment at version 5 (app role granted) upgraded by the owner without --app-role:
+    the partitioned tables carry the grants the old ones had."""
+    from ledger.migrations import VERSION_TABLE, apply
+    from ledger.postgres import PostgresStore
+
+    with psycopg.connect(deployment.owner_url, autocommit=True) as conn, conn.transaction():
+        conn.execute(VERSION_TABLE)
+        apply(lambda text, args: conn.execute(text, args or None), pg_migrations.MIGRATIONS[:5], 0,
+              deployment.schema, "2026-01-01T00:00:00Z", "%s")
+    owner = PostgresStore(deployment.owner_url)
+    owner.grant_app_role(deployment.app)
+    owner.close()
+    r = CliRunner().invoke(main, ["db", "upgrade", "--db", deployment.owner_url])
+    assert r.exit_code == 0 and f"schema at version {LATEST}" in r.output, r.output
+    store = open_store(deployment.app_url)
+    try:
+        created = NewEvent("game_created", None, {"game": "g", "scenario": "s", "sandbox": None})
+        store.append("g1", -1, [created], game_info=("g", "s", False))
+        store.append("g1", 0, [NewEvent("submitted", "red", {"action": {}})], idempotency_key="k")
+        store.save_snapshot("g1", 1, {"x": 1})
+        assert store.delete_snapshots("g1") == 1
+        assert [e.seq for e in store.read("g1")] == [0, 1] and store.idempotent_seq("g1", "k", "red") == 1
+    finally:
+        store.close()
+    with pytest.raises(psycopg.Error, match="permission denied"):
+        deployment.as_app("DELETE FROM events")

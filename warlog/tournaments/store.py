@@ -77,11 +77,14 @@ class TournamentStore:
         """Seal and append `new` (type, seat, payload) after `expected_seq` in one transaction with
         the projection row; Conflict if another writer got there first."""
         ph = "%s" if self.db.dialect == "postgresql" else "?"
-        insert = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join([ph] * 8)})"
+        pg = self.db.dialect == "postgresql"  # events are partitioned by the stream's month (migration 6)
+        insert = (f"INSERT INTO events ({EVENT_COLUMNS}, period) VALUES ({', '.join([ph] * 9)})" if pg else
+                  f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join([ph] * 8)})")
         try:
             with self.db.transaction() as tx:
-                if self.db.dialect == "postgresql":
-                    tx.execute("SELECT 1 FROM tournaments WHERE id = ? FOR UPDATE", (tid,))
+                created = None
+                if pg:
+                    created = tx.one("SELECT created_at FROM tournaments WHERE id = ? FOR UPDATE", (tid,))
                 row = tx.one("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (tid,))
                 current, prev = (int(row[0]), row[1]) if row else (-1, GENESIS_HASH)
                 if current != expected_seq:
@@ -92,8 +95,9 @@ class TournamentStore:
                     ev = seal(tid, expected_seq + 1 + i, type_, seat, payload, now, prev)
                     prev = ev.hash
                     sealed.append(ev)
+                period = ((created[0] if created else sealed[0].recorded_at)[:7],) if pg else ()
                 for ev in sealed:
-                    tx.conn.execute(insert, event_row(ev))
+                    tx.conn.execute(insert, (*event_row(ev), *period))
                 if secret is not None:
                     tx.execute("INSERT INTO secrets (game_id, secret) VALUES (?, ?)", (tid, secret))
                 last = sealed[-1].seq
