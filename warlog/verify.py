@@ -149,9 +149,12 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             if seed is not None:
                 die = DerivedDice(seed, dice_stream_of(events[0]), sub.seq, entropy)
                 if sandbox.get("dice"):
-                    die = ForcedThenDerived(list(sandbox["dice"]), forced_used, die)
+                    die = ForcedThenDerived(list(sandbox["dice"]), forced_used, die,
+                                            stop=sandbox.get("on_dice_exhausted") == "stop")
             else:
                 die = fixed_dice([d["value"] for d in ev.payload.get("dice", [])]).draw
+                if sandbox.get("dice") and sandbox.get("on_dice_exhausted") == "stop":  # a stop is judged alike
+                    die = ForcedThenDerived(list(sandbox["dice"]), forced_used, die, stop=True)
             history = _MemoryHistory(events[: ev.seq])
             k = seeds.period(sub.seq)
             with without_patches():

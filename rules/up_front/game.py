@@ -54,6 +54,7 @@ class UpFrontMountains(Game):
     title = "Squad cards in the mountains (UP FRONT structure, authored core + \"In the Mountains\")"
     version = "1"
     hidden_information = True
+    forced_dice_faces = ()  # random numbers come from the cards (UF 4.1), not dice
 
     def scenarios(self) -> dict[str, Scenario]:
         w = world()
