@@ -180,26 +180,92 @@ def extra_samples(g: Game, s: dict[str, Any]) -> Iterator[dict[str, Any]]:
             yield t
 
 
+def declared_phases(g: Game) -> list[str]:
+    """The phases the game's own checks name (its schema or flow module's PHASES), if any."""
+    import importlib
+
+    pkg = type(g).__module__.rsplit(".", 1)[0]
+    for mod in ("schema", "flow"):
+        try:
+            phases = getattr(importlib.import_module(f"{pkg}.{mod}"), "PHASES", None)
+        except ImportError:
+            continue
+        if phases:
+            return list(phases)
+    return []
+
+
 def schema_of(g: Game) -> dict[str, Any]:
     acc = Acc()
+    many = len(g.scenarios()) > 4  # Up Front's sixteen: fewer games each, as many states in all
     for scenario in sorted(g.scenarios()):
-        for seed in (*SEEDS, *UNIFORM_SEEDS):
+        for seed in (*SEEDS[:2], *UNIFORM_SEEDS[:1]) if many else (*SEEDS, *UNIFORM_SEEDS):
             for s in sample_states(g, scenario, seed, uniform=seed in UNIFORM_SEEDS):
                 acc.add(s)
                 for extra in extra_samples(g, s):
                     acc.add(extra)
     body = emit(acc)
+    phases = declared_phases(g)
+    if phases and "phase" in body.get("properties", {}):
+        body["properties"]["phase"] = {"type": "string", "enum": phases, "description": "the game's phases"}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": f"/api/v1/games/schemas/{g.name}/state", "title": f"{g.title}: a game state (rules v{g.version})",
             "description": "Written by tools/state_schemas.py from the game's own setup and play; see docs/sandbox.md.",
             **body}
 
 
+DOCS = REPO / "docs" / "sandbox.md"
+BEGIN, END = "<!-- state formats: tools/state_schemas.py --docs -->", "<!-- end of state formats -->"
+
+
+def outline(node: dict[str, Any], path: str = "", depth: int = 0) -> list[str]:
+    """The records of a state schema as Markdown lines: each JSON Pointer, its type, its keys."""
+    t = node.get("type", "any")
+    t = " or ".join(t) if isinstance(t, list) else t
+    lines: list[str] = []
+    if "properties" in node:
+        req = set(node.get("required", []))
+        keys = ", ".join(f"`{k}`" + ("" if k in req else "?") for k in node["properties"])
+        lines.append(f"{'  ' * depth}- `{path or '/'}` ({t}): {keys}")
+        for k, child in node["properties"].items():
+            lines += outline(child, f"{path}/{k}", depth + 1)
+        for branch in node.get("allOf", []):
+            kind = branch["if"]["properties"]["kind"]["const"]
+            lines += outline(branch["then"], f"{path} (kind {kind})", depth + 1)
+    elif isinstance(node.get("additionalProperties"), dict):
+        lines.append(f"{'  ' * depth}- `{path}` ({t}): a map by id")
+        lines += outline(node["additionalProperties"], f"{path}/<id>", depth + 1)
+    elif isinstance(node.get("items"), dict) and ("properties" in node["items"] or "allOf" in node["items"]):
+        lines += outline(node["items"], f"{path}/<n>", depth)
+    elif "enum" in node:
+        lines.append(f"{'  ' * depth}- `{path}` ({t}): one of {', '.join(f'`{v}`' for v in node['enum'])}")
+    return lines
+
+
+def write_docs() -> None:
+    parts = []
+    for g in all_games():
+        if not type(g).__module__.startswith("rules."):
+            continue
+        schema = json.loads(schema_path(g).read_text(encoding="utf-8"))
+        parts.append(f"### {g.title} (`{g.name}`, rules v{g.version})\n\nScenarios: "
+                     + ", ".join(f"`{s}`" for s in g.scenarios())
+                     + f"; forced dice: {', '.join(f'd{f}' for f in g.forced_dice_faces) or 'none'}.\n\n"
+                     + "\n".join(outline(schema)) + "\n")
+    text = DOCS.read_text(encoding="utf-8")
+    head, rest = text.split(BEGIN, 1)
+    DOCS.write_text(head + BEGIN + "\n\n" + "\n".join(parts) + "\n" + END + rest.split(END, 1)[1], encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--game", action="append")
+    ap.add_argument("--docs", action="store_true", help="only rewrite docs/sandbox.md's state formats")
     args = ap.parse_args(argv)
+    if args.docs:
+        write_docs()
+        return 0
     bad = 0
     for g in all_games():
         if not type(g).__module__.startswith("rules.") or (args.game and g.name not in args.game):

@@ -84,6 +84,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     tlog.init_app(app)
 
+    from warlog import fork_pages  # noqa: F401  (its routes join the pages blueprint)
     from warlog.pages import pages
 
     app.register_blueprint(pages)
