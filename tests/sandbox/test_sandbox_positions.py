@@ -158,3 +158,12 @@ def test_when_forced_dice_run_out_the_game_stops_or_derives_as_chosen(client, ap
     from warlog.verify import verify_bytes
 
     assert verify_bytes(export).sandbox
+
+
+def test_a_missing_gbv_counter_is_named(client) -> None:
+    """The defect: "must list every counter" without saying which."""
+    state = example_state(get_game("green-beret-vietnam"), "campaign")
+    gone = sorted(state["gb"])[5]
+    del state["gb"][gone]
+    errors = _errors(_create(client, "green-beret-vietnam", state))
+    assert f"missing: {gone};" in errors[0]["message"]
