@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+from rules import get_game
 from tests.conftest import Player
 from tests.pages.conftest import post_form
 
@@ -16,6 +17,10 @@ def _vb_game(client, app) -> Player:
     p = Player(client, app, r.get_json())
     p.join_all()
     return p
+
+
+def svc_state(app, gid: str) -> dict:
+    return app.extensions["warlog"].created(gid).payload["sandbox"]["state"]
 
 
 def _patch_of(html: str) -> list:
@@ -56,6 +61,15 @@ def test_setup_page_checks_each_edit_and_creates_the_sandbox(client, app) -> Non
     r = post_form(client, page, {"edit": "move", "unit": unit, "to": "nowhere", "patch": json.dumps(patch)},
                   csrf_from=page)
     assert r.status_code == 422 and "Not applied" in r.get_data(as_text=True)
+    # moving it to an empty land hex next to it is applied
+    w = get_game("vietnam-battles").w("boys67")  # type: ignore[attr-defined]
+    at = state["units"][unit]["at"]
+    taken = {r["at"] for r in state["units"].values()}
+    to = next(h for h in sorted(w.hexes) if w.grid.distance(at, h) == 1 and w.is_node(h) and h not in taken)
+    r = post_form(client, page, {"edit": "move", "unit": unit, "to": to, "patch": json.dumps(patch)}, csrf_from=page)
+    assert r.status_code == 200 and "Applied" in r.get_data(as_text=True)
+    patch = _patch_of(r.get_data(as_text=True))
+    assert patch[-1] == {"op": "replace", "path": f"/units/{unit}/at", "value": to}
     # create: the sandbox starts from the edited position
     r = post_form(client, page, {"edit": "create", "patch": json.dumps(patch), "dice": "6 5",
                                  "on_dice_exhausted": "stop"}, csrf_from=page)
@@ -64,3 +78,5 @@ def test_setup_page_checks_each_edit_and_creates_the_sandbox(client, app) -> Non
     gid = re.search(r'/games/([0-9a-f]+)/seat/', html).group(1)
     info = client.get(f"/api/v1/games/{gid}").get_json()
     assert info["sandbox"] is True
+    start = svc_state(app, gid)
+    assert start["turn"] == 2 and start["units"][unit]["at"] == to
