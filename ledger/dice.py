@@ -173,14 +173,19 @@ class ForcedDieMismatch(ValueError):
     """A sandbox's forced die does not fit the die the rules asked for."""
 
 
+class ForcedDiceExhausted(ForcedDieMismatch):
+    """A sandbox created with `on_dice_exhausted: "stop"` needs more dice than were forced."""
+
+
 class ForcedThenDerived:
-    """A sandbox's dice: the director's forced values in order, then derived ones.
+    """A sandbox's dice: the director's forced values in order, then derived ones — or, when
+    the creator chose `stop`, a refusal of the move that needs one more (ForcedDiceExhausted).
 
     `offset` is how many forced values earlier submissions of the game already used.
     """
 
-    def __init__(self, forced: list[int], offset: int, derived: DerivedDice) -> None:
-        self.forced, self.offset, self.derived = forced, offset, derived
+    def __init__(self, forced: list[int], offset: int, derived: DerivedDice, stop: bool = False) -> None:
+        self.forced, self.offset, self.derived, self.stop = forced, offset, derived, stop
 
     def __call__(self, index: int, faces: int) -> int:
         pos = self.offset + index
@@ -189,4 +194,7 @@ class ForcedThenDerived:
             if not 1 <= value <= faces:
                 raise ForcedDieMismatch(f"forced die #{pos} is {value}, but this roll needs a d{faces}")
             return value
+        if self.stop:
+            raise ForcedDiceExhausted(f"the {len(self.forced)} forced dice ran out: this move needs die "
+                                      f"#{pos + 1}; fork a sandbox from this step with more forced dice")
         return self.derived(index, faces)

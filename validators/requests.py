@@ -24,6 +24,7 @@ class SandboxSchema(StrictSchema):
     state = fields.Dict(load_default=None, allow_none=True)
     dice = fields.List(fields.Integer(validate=validate.Range(min=1, max=1000)), load_default=list,
                        validate=validate.Length(max=10_000))
+    on_dice_exhausted = fields.String(load_default="derive", validate=validate.OneOf(("stop", "derive")))
 
 
 class CreateGameSchema(StrictSchema):
@@ -31,6 +32,15 @@ class CreateGameSchema(StrictSchema):
     scenario = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     sandbox = fields.Nested(SandboxSchema, load_default=None, allow_none=True)
+
+
+class ForkSchema(StrictSchema):
+    step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    patch = fields.List(fields.Dict(), load_default=list, validate=[validate.Length(max=1000), canonical_json])
+    dice = fields.List(fields.Integer(strict=True, validate=validate.Range(min=1, max=1000)), load_default=list,
+                       validate=validate.Length(max=10_000))
+    on_dice_exhausted = fields.String(load_default="derive", validate=validate.OneOf(("stop", "derive")))
+    dry_run = fields.Boolean(load_default=False)
 
 
 class JoinSchema(StrictSchema):

@@ -13,6 +13,7 @@ from validators.listing import GamesQuerySchema
 from validators.requests import (
     CreateGameSchema,
     EventsQuerySchema,
+    ForkSchema,
     JoinSchema,
     MoveSchema,
     RulingSchema,
@@ -22,7 +23,8 @@ from warlog.listing import game_json, games_page, next_query
 from warlog.openapi import openapi_document
 from warlog.outage import is_outage, unavailable
 from warlog.pageutil import private
-from warlog.service import ServiceError, Unprocessable, Warlog
+from warlog.sandbox import example_state, fork
+from warlog.service import NotFound, ServiceError, Unprocessable, Warlog
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -125,6 +127,27 @@ def create_game() -> tuple[Response, int]:
     data = body(CreateGameSchema())
     created = service().create_game(data["game"], data["scenario"], data["options"], data["sandbox"])
     return jsonify(created), 201
+
+
+@api.get("/games/schemas/<game>/state")
+def state_schema(game: str) -> Response:
+    """The game's state JSON Schema (docs/sandbox.md), with its scenarios' start states as `examples`."""
+    g = Warlog._game(game)
+    schema = g.state_schema()
+    if schema is None:
+        raise NotFound(f"{g.title} publishes no state schema")
+    examples = {sc: example_state(g, sc) for sc in g.scenarios()}
+    return jsonify({**schema, "examples": list(examples.values()), "x-example-scenarios": list(examples),
+                    "x-forced-dice-faces": list(g.forced_dice_faces)})
+
+
+@api.post("/games/<game_id>/fork")
+def fork_game(game_id: str) -> tuple[Response, int]:
+    """A dispute sandbox from this game's step N (director, or anyone once the game has ended)."""
+    data = body(ForkSchema())
+    out = fork(service(), game_id, bearer(), data["step"], data["patch"], data["dice"],
+               data["on_dice_exhausted"], data["dry_run"])
+    return jsonify(out), 200 if data["dry_run"] else 201
 
 
 @api.get("/games/<game_id>")

@@ -84,7 +84,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     tlog.init_app(app)
 
-    from warlog import rulings_pages  # its routes join the pages blueprint (rulings and disputes)
+    from warlog import (
+        fork_pages,  # noqa: F401  (its routes join the pages blueprint)
+        rulings_pages,  # its routes join the pages blueprint (rulings and disputes)
+    )
     from warlog.pages import pages
 
     app.register_blueprint(pages)

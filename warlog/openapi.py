@@ -98,6 +98,32 @@ def _spec() -> APISpec:
     return spec
 
 
+def sandbox_paths(spec: APISpec) -> dict[str, dict[str, Any]]:
+    """The dispute sandbox's fork and the games' state schemas (docs/sandbox.md)."""
+    from validators.requests import ForkSchema
+
+    spec.components.schema("Fork", schema=ForkSchema)
+    gid = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    errors = {"type": "array", "items": {"type": "object", "properties": {
+        "path": {"type": "string"}, "message": {"type": "string"}, "rule": {"type": "string", "nullable": True}}}}
+    return {
+        "/api/v1/games/{game_id}/fork": {"post": {
+            "summary": "a dispute sandbox from step N (director; anyone once the game has ended), edited by a "
+                       "JSON Patch, with forced dice; dry_run only checks", "parameters": [gid], "security": BEARER,
+            "requestBody": _json("Fork"),
+            "responses": {"201": _resp("created, as POST /games, with forked_from"),
+                          "200": _resp("dry run: ok, errors, state, phase", properties={"errors": errors}),
+                          "422": _resp("the position or dice do not fit: each error's path and rule",
+                                       properties={"error": {"type": "string"}, "errors": errors}),
+                          **{k: ERRORS[k] for k in ("403", "404")}}}},
+        "/api/v1/games/schemas/{game}/state": {"get": {
+            "summary": "the game's state JSON Schema, with every scenario's start state as examples",
+            "parameters": [{"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "responses": {"200": _resp("a JSON Schema (draft 2020-12)"), "404": ERRORS["404"],
+                          "422": ERRORS["422"]}}},
+    }
+
+
 def log_paths() -> dict[str, dict[str, Any]]:
     """The transparency log (warlog.tlog; docs/ledger.md "Transparency log")."""
     no_key = answer("no signing key is configured (WARLOG_LOG_KEY), or the ledger is unreachable", "Error")
@@ -194,6 +220,7 @@ def _document(game_names: tuple[str, ...]) -> dict[str, Any]:
     add_game_schemas(spec, [g for g in all_games() if g.name in game_names])
     paths = game_paths()
     paths.update(log_paths())
+    paths.update(sandbox_paths(spec))
     from warlog.players import openapi as players_openapi  # players and clocks
     from warlog.tournaments.openapi import tournament_paths
 

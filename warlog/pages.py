@@ -530,7 +530,8 @@ def replay(game_id: str, step: int) -> Any:
         phase=st.after.get("phase"), active=st.after.get("active_seats", []),
         png=None if isinstance(st.renderer, TextRenderer) else url_for(".replay_png", game_id=game_id, step=step,
                                                                          **st.args),
-        permalink=url_for(".replay", game_id=game_id, step=step, _external=True, **st.args))
+        permalink=url_for(".replay", game_id=game_id, step=step, _external=True, **st.args),
+        may_fork=info["status"] == "ended" or viewer_for(game_id).director)
 
 
 _PNGS: OrderedDict[tuple[str, int, str, int], bytes] = OrderedDict()  # drawing one takes a second or two

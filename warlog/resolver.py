@@ -204,5 +204,6 @@ class Resolver:
         if sandbox and sandbox.get("dice"):
             used = sum(len(e.payload.get("dice", [])) for e in self.store.iter_events(game_id)
                        if e.type == RESOLVED and e.seq < submission.seq)
-            return ForcedThenDerived(list(sandbox["dice"]), used, derived)
+            return ForcedThenDerived(list(sandbox["dice"]), used, derived,
+                                     stop=sandbox.get("on_dice_exhausted") == "stop")
         return derived

@@ -44,8 +44,9 @@ from ledger.export import export_lines
 from ledger.store import Conflict, DuplicateKey, EventStore, GameSummary, SummaryUpdate
 from rules import game_of, get_game
 from rules.core.dice import RecordingDice
-from rules.core.game import Game, IllegalAction, InvalidState
+from rules.core.game import Game, IllegalAction
 from validators.actions import ActionShapeError, validate_action
+from warlog import sandbox as sandboxing
 from warlog.history import StateCache, StoreHistory, seat_entropy
 from warlog.lru import BoundedCache
 from warlog.seeds import SeedBooks
@@ -141,7 +142,7 @@ class Warlog:
             raise Unprocessable(err.message) from None
         sandbox_doc = None
         if sandbox is not None:
-            sandbox_doc = self._check_sandbox(game, sandbox)
+            sandbox_doc = self._check_sandbox(game, scenario, sandbox)
         roles = list(game.roles(scenario))
         seat_tokens = {role: secrets.token_urlsafe(24) for role in roles}
         director_token = secrets.token_urlsafe(24)
@@ -165,17 +166,34 @@ class Warlog:
         self.store.append(game_id, -1, [NewEvent(GAME_CREATED, None, payload)], secret=seed,
                           game_info=(game.name, scenario, sandbox_doc is not None),
                           summary=SummaryUpdate(status="waiting", active_seats=roles))
-        return {"id": game_id, "seats": seat_tokens, "director_token": director_token,
-                "seed_commitment": payload["seed_commitment"], "sandbox": sandbox_doc is not None}
+        out = {"id": game_id, "seats": seat_tokens, "director_token": director_token,
+               "seed_commitment": payload["seed_commitment"], "sandbox": sandbox_doc is not None}
+        if sandbox_doc is not None:
+            out["on_dice_exhausted"] = sandbox_doc["on_dice_exhausted"]
+            out["forced_dice"] = len(sandbox_doc["dice"])
+        return out
 
-    def _check_sandbox(self, game: Game, sandbox: dict[str, Any]) -> dict[str, Any]:
-        state, dice = sandbox.get("state"), sandbox.get("dice") or []
+    def _check_sandbox(self, game: Game, scenario: str, sandbox: dict[str, Any]) -> dict[str, Any]:
+        """A sandbox's start position and forced dice, checked deeply (warlog.sandbox): a 422
+        naming every error's path and rule, never a game that fails later."""
+        state, dice = sandbox.get("state"), list(sandbox.get("dice") or [])
+        mode = sandbox.get("on_dice_exhausted") or "derive"
+        if mode not in sandboxing.ON_DICE_EXHAUSTED:
+            raise Unprocessable("on_dice_exhausted is \"stop\" or \"derive\"",
+                                fields={"on_dice_exhausted": [f"not a choice: {mode!r}"]})
+        errors = sandboxing.dice_errors(game, dice)
+        if errors:
+            raise Unprocessable(f"the forced dice do not fit {game.title}'s dice", errors=errors)
         if state is not None:
-            try:
-                game.check_state(state)
-            except InvalidState as err:
-                raise Unprocessable(f"sandbox state does not fit the {game.name} state schema: {err}") from None
-        return {"state": copy.deepcopy(state), "dice": list(dice)}
+            errors = sandboxing.position_errors(game, scenario, state)
+            if errors:
+                first = errors[0]
+                raise Unprocessable(f"the sandbox state is not a position of {game.title} ({len(errors)} error(s); "
+                                    f"first at {first['path'] or '/'}: {first['message']})", errors=errors)
+        doc = {"state": copy.deepcopy(state), "dice": dice, "on_dice_exhausted": mode}
+        if sandbox.get("forked_from") is not None:
+            doc["forked_from"] = dict(sandbox["forked_from"])
+        return doc
 
     def join(self, game_id: str, token: str | None, entropy: str = "") -> dict[str, Any]:
         viewer = self.viewer(game_id, token, required=True)
@@ -511,6 +529,9 @@ def redact_payload(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
     if ev.type == GAME_CREATED:
         payload.pop("seat_token_sha256", None)
         payload.pop("director_token_sha256", None)
+        sandbox = payload.get("sandbox")
+        if isinstance(sandbox, dict) and sandbox.get("state") is not None:  # a sandbox's start: the seat's view
+            payload["sandbox"] = {**sandbox, "state": game.view(sandbox["state"], viewer.seat)}
     if ev.type in (GAME_STARTED, RESOLVED):
         payload.pop("patch", None)
         payload.pop("state", None)

@@ -158,12 +158,16 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
 
             def dice_for(refusal: int, sub: Event = sub, seed: bytes | None = seed, ev: Event = ev,
                          entropy: str = entropy, used: int = forced_used) -> Any:
+                stop = sandbox.get("on_dice_exhausted") == "stop"
                 if seed is None:
-                    return fixed_dice([d["value"] for d in ev.payload.get("dice", [])]).draw
+                    fixed: Any = fixed_dice([d["value"] for d in ev.payload.get("dice", [])]).draw
+                    if sandbox.get("dice") and stop:  # a stop is judged alike
+                        fixed = ForcedThenDerived(list(sandbox["dice"]), used, fixed, stop=True)
+                    return fixed
                 key = dice_key(created, sub.seq, count.number, count.refusal if refusal else 0)
                 die: Any = DerivedDice(seed, dice_stream_of(events[0]), key, entropy)
                 if sandbox.get("dice"):
-                    die = ForcedThenDerived(list(sandbox["dice"]), used, die)
+                    die = ForcedThenDerived(list(sandbox["dice"]), used, die, stop=stop)
                 return die
 
             history = _MemoryHistory(events[: ev.seq])

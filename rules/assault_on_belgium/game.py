@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.assault_on_belgium import battle_flow, flow, schema
+from rules.assault_on_belgium import battle_flow, flow, positions, schema
 from rules.assault_on_belgium.board import ATTACKER, DEFENDER, land_units
 from rules.assault_on_belgium.data import World, load_world
 from rules.core.dice import DiceSource
@@ -77,6 +77,9 @@ class AssaultOnBelgium(Game):
     def check_state(self, state: State) -> None:
         steps = tuple(battle_flow.DECISIONS) + ("done",)  # a state never rests at an engine step
         schema.check_state(state, self.world, tuple(flow.PHASES), steps)
+
+    def check_position(self, state: State) -> list[dict[str, Any]]:
+        return positions.check_position(state, self.world)
 
     def active_seats(self, state: State) -> list[str]:
         seat = flow.PHASES[state["phase"]].seat(state)

@@ -125,6 +125,8 @@ class Game(ABC):
     hidden_information: bool = False
     # The state holds something no seat may see yet (face-down markers, a cup's content).
     secret_state: bool = False
+    # The dice a dispute sandbox's judge may force (their faces); () for a game without dice.
+    forced_dice_faces: tuple[int, ...] = (6,)
 
     @property
     def keeps_secrets(self) -> bool:
@@ -160,6 +162,20 @@ class Game(ABC):
     @abstractmethod
     def check_state(self, state: State) -> None:
         """Raise InvalidState unless `state` is a well-formed state of this game."""
+
+    def state_schema(self) -> dict[str, Any] | None:
+        """The published JSON Schema of this game's state (rules/<game>/data/state.schema.json,
+        written by tools/state_schemas.py); None for a game without one."""
+        from rules.core.stateschema import load_schema
+
+        return load_schema(self)
+
+    def check_position(self, state: State) -> list[dict[str, Any]]:
+        """The game's invariants a well-shaped state must also keep (stacking, this scenario's
+        units, a phase the rules can reach...), for a sandbox's start position: a list of
+        {"path": JSON Pointer, "message", "rule": section}, empty when the position is one the
+        rules could reach. Called only on a state that fits `state_schema` and `check_state`."""
+        return []
 
     @abstractmethod
     def active_seats(self, state: State) -> list[str]: ...

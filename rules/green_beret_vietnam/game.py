@@ -11,7 +11,7 @@ from typing import Any
 from rules.core.chits import draw
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
-from rules.green_beret_vietnam import flow, schema
+from rules.green_beret_vietnam import flow, positions, schema
 from rules.green_beret_vietnam.board import net_score
 from rules.green_beret_vietnam.data import World, load_world
 
@@ -24,6 +24,7 @@ class GreenBeretVietnam(Game):
     title = "Green Beret: Vietnam"
     version = "2"  # 2: the enemy pool's draws are secret dice (3.6)
     solitaire = True
+    forced_dice_faces = (6, 10)  # the d6 and the d10 (GBV 2.0)
     secret_state = True  # 3.6: the PP-track markers; events are blinded, state hashes kept back
     secret_draws = True  # 3.6: blind draws from the enemy pool roll secret dice
 
@@ -83,6 +84,9 @@ class GreenBeretVietnam(Game):
 
     def check_state(self, state: State) -> None:
         schema.check_state(state, self.world)
+
+    def check_position(self, state: State) -> list[dict[str, Any]]:
+        return positions.check_position(state, self.world)
 
     def active_seats(self, state: State) -> list[str]:
         return [] if state["phase"] == "over" else ["player"]

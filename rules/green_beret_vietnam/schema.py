@@ -86,7 +86,9 @@ def check_state(s: Any, w: World) -> None:
     _need(s["phase"] in PHASES, f"unknown phase {s['phase']!r}")
     _need(isinstance(s["turn"], int) and s["turn"] >= 0, "turn is a whole number")
     _need(isinstance(s["pp"], int) and not isinstance(s["pp"], bool) and s["pp"] >= 0, "PP are a whole number >= 0")
-    _need(sorted(s["gb"]) == sorted(w.counters), "gb must list every Green Beret counter")
+    _need(sorted(s["gb"]) == sorted(w.counters), "gb must list every Green Beret counter"
+          f" (missing: {', '.join(sorted(set(w.counters) - set(s['gb']))) or 'none'};"
+          f" unknown: {', '.join(sorted(set(s['gb']) - set(w.counters))) or 'none'})")
     for c, rec in s["gb"].items():
         _need(isinstance(rec, dict) and tuple(sorted(rec)) == tuple(sorted(GB_KEYS)), f"gb {c}: keys {GB_KEYS}")
         _need(rec["status"] in ("supply", "map"), f"gb {c}: bad status")

@@ -55,6 +55,7 @@ class UpFrontMountains(Game):
     version = "2"
     data_version = CURRENT  # rules/up_front/data.py: the data files with version 2's tuning (v2.json)
     hidden_information = True
+    forced_dice_faces = ()  # random numbers come from the cards (UF 4.1), not dice
 
     def world(self) -> World:
         return world(self.data_version)

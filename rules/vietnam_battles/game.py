@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.dice import DiceSource
+from rules.core.dice import DiceSource, RecordingDice
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
-from rules.vietnam_battles import flow, hidden, scenarios, schema
+from rules.vietnam_battles import flow, hidden, positions, scenarios, schema
 from rules.vietnam_battles.data import World
 
 ROLES = ("us", "vc")
@@ -39,6 +39,7 @@ class VietnamBattles(Game):
     def __init__(self, world: World | None = None, iron: World | None = None) -> None:
         self._world = world
         self._iron = iron
+        self._scenario_units: dict[str, set[str]] = {}  # scenario -> its units (from its own setup)
 
     @property
     def world(self) -> World:
@@ -123,6 +124,12 @@ class VietnamBattles(Game):
 
     def check_state(self, state: State) -> None:
         schema.check_state(state, self.w(state))
+
+    def check_position(self, state: State) -> list[dict[str, Any]]:
+        sc = state["scenario"]
+        if sc not in self._scenario_units:
+            self._scenario_units[sc] = set(self.setup(sc, self.resolve_options({}), RecordingDice(lambda i, f: 1)).get("units", {}))
+        return positions.check_position(state, self.w(state), self._scenario_units[sc])
 
     def active_seats(self, state: State) -> list[str]:
         seat = flow.acting(state)

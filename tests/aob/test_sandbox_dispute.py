@@ -50,7 +50,8 @@ def test_rebuild_a_land_round_with_a_forced_die(client, app) -> None:
     # 3. a malformed position is refused on the way in, with the schema's reason
     broken = dict(position, units={"no-such-unit": {}})
     r = client.post("/api/v1/games", json={"game": "assault-on-belgium", "sandbox": {"state": broken}})
-    assert r.status_code == 422 and "schema" in r.get_json()["error"]
+    assert r.status_code == 422 and "not a position" in r.get_json()["error"]
+    assert any(e["path"].startswith("/units/no-such-unit") for e in r.get_json()["errors"])
 
     # 4. the sandbox's export verifies as a sandbox, never as a fair game
     export = s.client.get(f"/api/v1/games/{s.id}/export", headers=s.auth("director")).get_data()

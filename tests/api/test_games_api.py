@@ -130,7 +130,7 @@ def test_sandbox_game_is_marked_and_uses_forced_dice(new_game) -> None:
 
 def test_sandbox_state_is_checked_on_the_way_in(client) -> None:
     r = client.post("/api/v1/games", json={"game": "dice-duel", "sandbox": {"state": {"nonsense": 1}}})
-    assert r.status_code == 422 and "schema" in r.get_json()["error"]
+    assert r.status_code == 422 and "not a position" in r.get_json()["error"] and r.get_json()["errors"]
 
 
 def test_spectator_cannot_export_before_the_end_but_director_can(new_game) -> None:
