@@ -25,24 +25,22 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import bench_rules  # noqa: E402
 import psycopg  # noqa: E402
 import redis  # noqa: E402
+from bench_rules import chooser  # noqa: E402
 from psycopg import sql  # noqa: E402
 
 from ledger.canonical import canonical_bytes  # noqa: E402
 from ledger.events import GAME_CREATED, SUBMITTED, NewEvent  # noqa: E402
 from ledger.export import export_lines  # noqa: E402
 from ledger.store import EventStore, open_store  # noqa: E402
-
-import bench_rules  # noqa: E402
-from bench_rules import chooser  # noqa: E402
 
 PG = os.environ.get("WARLOG_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("WARLOG_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
