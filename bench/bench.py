@@ -363,9 +363,11 @@ def main() -> None:
     parser.add_argument("--only", choices=["appends", "e2e", "state", "rules", "archive"], default=None)
     parser.add_argument("--archive", type=Path, default=None,
                         help="keep the generated archive in this directory and reuse it on the next run")
+    parser.add_argument("--archive-games", type=int, default=None, help="games in the generated archive")
     args = parser.parse_args()
     n, games, moves, events = (300, 2, 20, 1000) if args.quick else (3000, 50, 20, 10_000)
     archive_games, archive_moves = (20, 30) if args.quick else (1000, 30)
+    archive_games = args.archive_games or archive_games
     print(f"Warlog benchmarks on {os.uname().nodename} ({os.cpu_count()} cores), Python {sys.version.split()[0]}")
     if args.only in (None, "appends"):
         figure_appends(n)
