@@ -95,15 +95,15 @@ class _MemoryHistory:
         self.limit = limit
 
     def state_at(self, seq: int) -> Any:
-        return fold(self.events[: min(seq + 1, self.limit)])
+        return fold(self.events[: self.limit][: seq + 1])  # only a void ruling asks
 
     def event(self, seq: int) -> Event:
         if not -self.limit <= seq < self.limit:
             raise IndexError(seq)
-        return self.events[seq]
+        return self.events[seq + self.limit if seq < 0 else seq]  # as events[:limit][seq] would
 
     def resolved_after(self, seq: int) -> list[int]:
-        return [e.seq for e in self.events[seq + 1:self.limit] if e.type == RESOLVED]
+        return [e.seq for e in self.events[: self.limit][seq + 1:] if e.type == RESOLVED]
 
 
 class PrefixBroken(Exception):
