@@ -61,9 +61,16 @@ def test_the_worker_keeps_one_resolver_and_its_cache_across_jobs(tmp_path: Any, 
     store.create_schema()
     first = jobs.resolver_for()
     assert jobs.resolver_for() is first
-    gid = _played(store, 2)
-    assert jobs.resolve_game(gid) == 0  # nothing pending: judges nothing, with that resolver
-    history = StoreHistory(store, gid, cache=first.states)
-    history.state_at(store.last_seq(gid))
-    entry = first.states.get(gid, store.last_seq(gid))
-    assert entry is not None and entry[0] == store.last_seq(gid)
+    svc = Warlog(store, lambda game_id: None)
+    created = svc.create_game("dice-duel", "short", {})
+    gid = created["id"]
+    for token in created["seats"].values():
+        svc.join(gid, token)
+    for i in range(2):  # two jobs, each judging one move
+        info = svc.info(gid)
+        svc.submit_move(gid, created["seats"][info["active_seats"][0]], {"type": "roll"}, info["seq"], f"k-{i}")
+        assert jobs.resolve_game(gid) == 1
+        last = store.last_seq(gid)
+        entry = first.states.get(gid, last)  # the job's resolver kept the state it judged
+        assert entry is not None and entry[:2] == (last, store.read(gid, after=last - 1, upto=last)[0].hash)
+        assert entry[2] == StoreHistory(store, gid, snapshots=False).state_at(last)
