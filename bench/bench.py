@@ -9,7 +9,10 @@ Figures:
 2. moves resolved/s end to end (HTTP client -> Flask -> ledger -> RQ -> 2 worker processes ->
    ledger), beside a bare no-op RQ job rate through the same Redis and 2 workers;
 3. state-at-step latency in a 10,000-event game, with and without snapshots;
-4. verify events/s on that game's export.
+4. verify events/s on that game's export, and the audit page's time on it;
+5. per-game rules step time (legal actions + apply), from the golden ledgers (bench/bench_rules.py);
+6. verify on a generated archive of bot games (1,000 games, or 20 with --quick).
+Last, a table: every row of issue 13's table, the figure now, its anchor and the goal.
 """
 
 from __future__ import annotations
@@ -22,15 +25,16 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import bench_rules  # noqa: E402
 import psycopg  # noqa: E402
 import redis  # noqa: E402
+from bench_rules import chooser  # noqa: E402
 from psycopg import sql  # noqa: E402
 
 from ledger.canonical import canonical_bytes  # noqa: E402
@@ -41,6 +45,7 @@ from ledger.store import EventStore, open_store  # noqa: E402
 PG = os.environ.get("WARLOG_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("WARLOG_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 GAME = "assault-on-belgium"
+FIG: dict[str, float] = {}  # what the closing table prints
 PAYLOAD = {"action": {"type": "move", "hex": "0917"}, "expected_seq": 0, "idempotency_key": "x" * 32}
 
 
@@ -110,7 +115,7 @@ def figure_appends(n: int, rounds: int = 3) -> None:
                 continue
             schema = PgSchema()
             try:
-                ours.append(time_appends(open_store(schema.url), n))
+                ours.append(time_appends(open_store(schema.url, upgrade=True), n))
                 theirs.append(time_eventsourcing("postgres", n, schema.name + "_es"))
             finally:
                 schema.drop()
@@ -121,6 +126,7 @@ def figure_appends(n: int, rounds: int = 3) -> None:
         recorder = "SQLiteAggregateRecorder" if label == "SQLite" else "PostgresAggregateRecorder"
         say(f"{label} warlog ledger (hash chain, projection, row lock)", f"{a:,.0f} appends/s")
         say(f"{label} eventsourcing {recorder}", f"{b:,.0f} inserts/s  (ratio ours/theirs {a / b:.2f})")
+        FIG[f"append {label}"], FIG[f"es {label}"] = a, b
 
 
 def start_workers(db: str, count: int, log_dir: str) -> list[subprocess.Popen[bytes]]:
@@ -129,7 +135,8 @@ def start_workers(db: str, count: int, log_dir: str) -> list[subprocess.Popen[by
         log = open(f"{log_dir}/worker{i}.log", "wb")
         procs.append(subprocess.Popen([sys.executable, str(ROOT / "worker.py"), "--db", db, "--redis", REDIS,
                                        "--sweep-interval", "5"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                      env={**os.environ, "PYTHONPATH": str(ROOT)}))
+                                      env={**os.environ, "PYTHONPATH": str(ROOT),
+                                           "WARLOG_ALLOW_SUPERUSER": "1"}))
     time.sleep(1.5)
     return procs
 
@@ -144,15 +151,13 @@ def stop(procs: list[subprocess.Popen[bytes]]) -> None:
             p.kill()
 
 
-def chooser(seed: int) -> Callable[[list[dict[str, Any]]], dict[str, Any]]:
-    """A deterministic pick among legal actions (no `random`): a linear congruential walk."""
-    state = [seed]
-
-    def pick(actions: list[dict[str, Any]]) -> dict[str, Any]:
-        state[0] = (state[0] * 6364136223846793005 + 1442695040888963407) % 2**64
-        return actions[(state[0] >> 33) % len(actions)]
-
-    return pick
+def rss_mb(pid: int) -> tuple[float, float]:
+    """(resident, peak resident) MB of a process, from /proc."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, rest = line.partition(":")
+        fields[key] = rest
+    return (int(fields.get("VmRSS", "0 kB").split()[0]) / 1024, int(fields.get("VmHWM", "0 kB").split()[0]) / 1024)
 
 
 def figure_end_to_end(games: int, moves_per_game: int) -> None:
@@ -167,7 +172,8 @@ def figure_end_to_end(games: int, moves_per_game: int) -> None:
     redis.Redis.from_url(REDIS).flushdb()
     schema = PgSchema()
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app({"WARLOG_DB": schema.url, "WARLOG_REDIS": REDIS})
+        open_store(schema.url, upgrade=True).close()
+        app = create_app({"WARLOG_DB": schema.url, "WARLOG_REDIS": REDIS, "WARLOG_ALLOW_SUPERUSER": True})
         procs = start_workers(schema.url, 2, tmp)
         try:
             # bare RQ: no-op jobs through the same Redis and workers
@@ -179,6 +185,7 @@ def figure_end_to_end(games: int, moves_per_game: int) -> None:
                 time.sleep(0.01)
             noop_rate = n / (time.perf_counter() - start)
             done: list[int] = []
+            latencies: list[float] = []
 
             def play(i: int) -> None:
                 client = app.test_client()
@@ -200,11 +207,15 @@ def figure_end_to_end(games: int, moves_per_game: int) -> None:
                     if not listing["actions"]:
                         time.sleep(0.002)
                         continue
+                    sent = time.perf_counter()
                     r = client.post(f"/api/v1/games/{gid}/moves", headers=auth, json={
                         "action": pick(listing["actions"]), "expected_seq": listing["expected_seq"],
                         "idempotency_key": uuid.uuid4().hex})
                     if r.status_code == 202:
                         moves += 1
+                        while client.get(f"/api/v1/games/{gid}").get_json()["pending"]:
+                            time.sleep(0.002)
+                        latencies.append(time.perf_counter() - sent)
                 while client.get(f"/api/v1/games/{gid}").get_json()["pending"]:
                     time.sleep(0.002)
                 done.append(moves)
@@ -216,9 +227,17 @@ def figure_end_to_end(games: int, moves_per_game: int) -> None:
             for t in threads:
                 t.join()
             elapsed = time.perf_counter() - start
+            rss = [rss_mb(p.pid) for p in procs]
+            latencies.sort()
+            p95 = 1000 * latencies[max(0, int(len(latencies) * 0.95) - 1)] if latencies else float("nan")
+            FIG.update({"e2e": sum(done) / elapsed, "noop": noop_rate, "p95": p95})
             say("moves resolved end to end (submit, judge, read back)", f"{sum(done) / elapsed:,.1f} moves/s "
                 f"({sum(done)} moves in {elapsed:.1f} s)")
-            say("bare no-op RQ jobs, same Redis, same 2 workers", f"{noop_rate:,.1f} jobs/s")
+            say("bare no-op RQ jobs, same Redis, same 2 workers", f"{noop_rate:,.1f} jobs/s  (ratio "
+                f"{sum(done) / elapsed / noop_rate:.2f})")
+            say("submit -> resolved, per move", f"p50 {1000 * statistics.median(latencies):.0f} ms, p95 {p95:.0f} ms")
+            say("worker RSS (now / peak), each of 2 workers",
+                ", ".join(f"{now:.0f} / {peak:.0f} MB" for now, peak in rss))
         finally:
             stop(procs)
             app.extensions["warlog"].store.close()
@@ -258,6 +277,8 @@ def figure_state_and_verify(events: int) -> None:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             for label, url in (("SQLite", f"sqlite:///{tmp}/w.sqlite3"), ("PostgreSQL", schema.url)):
+                if label == "PostgreSQL":
+                    open_store(url, upgrade=True).close()
                 store = open_store(url)
                 t0 = time.perf_counter()
                 gid = long_game(store, events)
@@ -272,26 +293,83 @@ def figure_state_and_verify(events: int) -> None:
                         hist.state_at(s)
                         times.append((time.perf_counter() - t) * 1000)
                     times.sort()
+                    if snaps:
+                        FIG[f"state {label}"] = statistics.median(times)
                     say(f"{label} state_at, {'with' if snaps else 'without'} snapshots",
                         f"p50 {statistics.median(times):.1f} ms, p95 {times[int(len(times) * 0.95) - 1]:.1f} ms")
-                say(f"{label} building the game (judging {last // 2} moves)", f"{last / build:,.0f} events/s")
+                say(f"{label} building the game (judging {last // 2} moves)", f"{last / build:,.0f} events/s, "
+                    f"{last / 2 / build:,.0f} moves/s")
+                FIG[f"build {label}"] = last / 2 / build
                 if label == "SQLite":
                     lines = list(export_lines(store, gid))
+                    FIG["audit"] = time_audit(url, gid)
+                    say("SQLite audit page", f"p50 {FIG['audit']:.0f} ms")
                 store.close()
         print(f"4. verify ({len(lines):,} events, every move re-run through the rules)")
         t = time.perf_counter()
         report = verify_lines(lines)
-        say("verify", f"{len(lines) / (time.perf_counter() - t):,.0f} events/s  ({report.judgements} judgements)")
+        FIG["verify one"] = len(lines) / (time.perf_counter() - t)
+        say("verify", f"{FIG['verify one']:,.0f} events/s  ({report.judgements} judgements)")
     finally:
         schema.drop()
+
+
+def time_audit(url: str, gid: str, rounds: int = 7) -> float:
+    """The audit page (as a spectator) of game `gid`, p50 ms; the first request warms nothing up."""
+    from warlog.app import create_app
+
+    app = create_app({"WARLOG_DB": url})
+    client = app.test_client()
+    times = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        r = client.get(f"/games/{gid}/audit")
+        times.append((time.perf_counter() - t) * 1000)
+        assert r.status_code == 200, r.status_code
+    app.extensions["warlog_sweeper_stop"].set()  # its periodic tasks end before the store closes
+    app.extensions["warlog"].store.close()
+    return statistics.median(times)
+
+
+def table() -> None:
+    """Issue 13's table: each row's figure now beside its anchor and goal (n/a: not run)."""
+    def f(key: str, fmt: str = "{:,.0f}") -> str:
+        return fmt.format(FIG[key]) if key in FIG else "n/a"
+
+    def ratio(a: str, b: str) -> str:
+        return f"{FIG[a] / FIG[b]:.2f}x" if a in FIG and b in FIG else "n/a"
+
+    rows = [
+        ("verify, archive (events/s)", f("verify archive"), "350-1,600", ">= 20,000"),
+        ("verify, one long game (events/s)", f("verify long"), "350", ">= 10,000"),
+        ("moves resolved/s e2e vs no-op RQ", f"{f('e2e', '{:,.1f}')} ({ratio('e2e', 'noop')})", "29 (0.08x)",
+         ">= 1.5x no-op RQ"),
+        ("p95 submit -> resolved (ms)", f("p95"), "-", "<= 100"),
+        ("PostgreSQL append vs eventsourcing", f"{f('append PostgreSQL')} ({ratio('append PostgreSQL', 'es PostgreSQL')})",
+         "763 (0.37x)", ">= 1.2x"),
+        ("SQLite append vs eventsourcing", f"{f('append SQLite')} ({ratio('append SQLite', 'es SQLite')})", "0.74x",
+         ">= 1.2x"),
+        ("judging moves on PostgreSQL (moves/s)", f("build PostgreSQL"), "129", ">= 1,000"),
+        ("audit page p50 (ms)", f("audit"), "309 (10 k events)", "<= 50"),
+        ("state at a step p50 (ms), PostgreSQL", f("state PostgreSQL", "{:.1f}"), "1.2-4.4", "<= 5 at 100 k"),
+    ]
+    print("\nIssue 13's table (this run)")
+    print(f"  {'figure':<40} {'now':>18}  {'anchor':>18}  {'goal':>16}")
+    for name, now, anchor, goal in rows:
+        print(f"  {name:<40} {now:>18}  {anchor:>18}  {goal:>16}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller counts (a smoke run)")
-    parser.add_argument("--only", choices=["appends", "e2e", "state"], default=None)
+    parser.add_argument("--only", choices=["appends", "e2e", "state", "rules", "archive"], default=None)
+    parser.add_argument("--archive", type=Path, default=None,
+                        help="keep the generated archive in this directory and reuse it on the next run")
+    parser.add_argument("--archive-games", type=int, default=None, help="games in the generated archive")
     args = parser.parse_args()
-    n, games, moves, events = (300, 2, 20, 1000) if args.quick else (3000, 8, 60, 10_000)
+    n, games, moves, events = (300, 2, 20, 1000) if args.quick else (3000, 50, 20, 10_000)
+    archive_games, archive_moves = (20, 30) if args.quick else (1000, 30)
+    archive_games = args.archive_games or archive_games
     print(f"Warlog benchmarks on {os.uname().nodename} ({os.cpu_count()} cores), Python {sys.version.split()[0]}")
     if args.only in (None, "appends"):
         figure_appends(n)
@@ -299,6 +377,12 @@ def main() -> None:
         figure_end_to_end(games, moves)
     if args.only in (None, "state"):
         figure_state_and_verify(events)
+    if args.only in (None, "rules"):
+        bench_rules.figure_rules_steps()
+        FIG["verify long"] = bench_rules.figure_long_verify()
+    if args.only in (None, "archive"):
+        FIG["verify archive"] = bench_rules.figure_archive(archive_games, archive_moves, args.archive)
+    table()
 
 
 if __name__ == "__main__":

@@ -136,17 +136,18 @@ class ChainError(ValueError):
 
 
 def check_chain(events: Iterable[Event], types: Collection[str] | None = None, stream: str = "game",
-                kind: str = "event type") -> int:
+                kind: str = "event type", after: Event | None = None) -> int:
     """Check one stream's events (a game's, or a tournament's with its own `types`): gapless from
-    0, each hash right, each linked to the one before.
+    0, each hash right, each linked to the one before. `after`: the events continue a prefix
+    already checked, which ends with this event.
 
     Returns the number of events; raises ChainError naming the first bad event.
     """
     allowed = EVENT_TYPES if types is None else types
-    prev = GENESIS_HASH
-    stream_id: str | None = None
+    prev = GENESIS_HASH if after is None else after.hash
+    stream_id: str | None = None if after is None else after.game_id
     count = 0
-    for expected_seq, ev in enumerate(events):
+    for expected_seq, ev in enumerate(events, start=0 if after is None else after.seq + 1):
         if stream_id is None:
             stream_id = ev.game_id
         elif ev.game_id != stream_id:

@@ -8,10 +8,12 @@ seats they are addressed to."""
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cachetools import LRUCache
 from markupsafe import Markup
 
 from ledger.dice import DiceKey, JudgementCount, derive_die, dice_key
@@ -97,20 +99,51 @@ class Audit:
         return sum(1 for d in self.dice if d.rederived is False)
 
 
+class ChainWatermark:
+    """How far each game's chain has been checked already (issue 13): the seq and hash of the
+    last event checked. The ledger is append-only (its triggers refuse an update or a delete), so
+    a checked prefix stays checked: the audit page re-checks the watermark event's own hash and
+    its link to what follows, then only the events after it. `warlog verify` checks everything."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self._marks: LRUCache[str, tuple[int, str]] = LRUCache(maxsize=size)
+        self._lock = threading.Lock()
+
+    def check(self, key: str, evs: list[Event]) -> None:
+        """check_chain(evs), skipping the prefix checked before under `key`; raises ChainError."""
+        with self._lock:
+            mark = self._marks.get(key)
+        if mark is not None and mark[0] < len(evs) and evs[mark[0]].seq == mark[0] \
+                and evs[mark[0]].hash == mark[1] == evs[mark[0]].computed_hash():
+            check_chain(evs[mark[0] + 1:], after=evs[mark[0]])
+        else:
+            check_chain(evs)
+        if evs:
+            with self._lock:
+                self._marks[key] = (evs[-1].seq, evs[-1].hash)
+
+
+WATERMARKS = ChainWatermark()
+
+
 def build(events: Iterable[Event], describe: Any, seat: str | None = None, full: bool = True,
           owner: Callable[[str], str | None] | None = None,
-          shown: Callable[[Event], dict[str, Any]] | None = None) -> Audit:
+          shown: Callable[[Event], dict[str, Any]] | None = None, watermark: str | None = None) -> Audit:
     """Read every event once. `describe(submission event) -> str` words a submission;
     `shown(event)` is its payload as the viewer may see it (by default all of it); unless
     `full`, facts addressed to other seats (`visible_to`) are left out. `owner(purpose)` names
-    the seat a die belongs to (by default: the seat whose move rolled it)."""
+    the seat a die belongs to (by default: the seat whose move rolled it). `watermark`: a key
+    (the ledger and the game) under which WATERMARKS keeps how far the chain is checked."""
     evs = list(events)
     view = shown or (lambda e: e.payload)
     created = evs[0].payload if evs and evs[0].type == GAME_CREATED else {}
     audit = Audit(commitment=str(created.get("seed_commitment", "")), events=len(evs),
                   sandbox=bool(created.get("sandbox")))
     try:
-        check_chain(evs)
+        if watermark is None:
+            check_chain(evs)
+        else:
+            WATERMARKS.check(watermark, evs)
         audit.chain_ok = True
     except ChainError as err:
         audit.chain_error = str(err)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -417,47 +418,105 @@ def import_cmd(path: str, db: str) -> None:
     click.echo(f"imported {report.game_id}: {len(events)} events")
 
 
-@main.command(help="Check an export offline: chain, seed, dice, and every state re-run through the rules.")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@main.command(help="Check exports offline: chain, seed, dice, and every state re-run through the rules. "
+                    "Takes one file or many (exports and tournament bundles), verified on every core.")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="processes to verify with (default: one per core; 1 verifies in this process)")
 @click.option("--tree-head", type=click.Path(exists=True, dir_okay=False),
               help="a signed tree head of the transparency log (GET /api/v1/log/head) to check the game against")
 @click.option("--proof", type=click.Path(exists=True, dir_okay=False),
               help="with --tree-head: the game's inclusion proofs (GET /api/v1/log/proof/<game>?size=<tree_size>)")
 @click.option("--public-key", help="with --tree-head: the log's Ed25519 public key (hex) the head must be signed by")
-def verify(path: str, quiet: bool, tree_head: str | None = None, proof: str | None = None,
-           public_key: str | None = None) -> None:
-    from warlog.verify import VerifyFailure, verify_bytes
-
-    with open(path, "rb") as fh:
-        data = fh.read()
+def verify(paths: tuple[str, ...], quiet: bool, jobs: int | None = None, tree_head: str | None = None,
+           proof: str | None = None, public_key: str | None = None) -> None:
     from warlog.tournaments.bundle import is_bundle
 
+    jobs = jobs or os.cpu_count() or 1
     if (proof or public_key) and not tree_head:
         raise click.UsageError("--proof and --public-key go with --tree-head")
     if tree_head and not proof:
         raise click.UsageError("--tree-head needs --proof (the game's inclusion proofs)")
-    if is_bundle(data.split(b"\n", 1)[0]):  # a tournament bundle (warlog export-tournament)
-        if tree_head:
-            raise click.UsageError("--tree-head checks one game's export, not a tournament bundle")
-        _verify_bundle(data)
+    if tree_head and len(paths) > 1:
+        raise click.UsageError("--tree-head checks one game's export")
+    bundles = [p for p in paths if _first_line_is_bundle(p, is_bundle)]
+    exports = [p for p in paths if p not in bundles]
+    if len(paths) == 1 and exports:
+        _verify_one(paths[0], quiet, jobs, tree_head, proof, public_key)
         return
+    if tree_head:
+        raise click.UsageError("--tree-head checks one game's export, not a tournament bundle")
+    failed = False
+    for path in bundles:
+        failed |= not _verify_bundle(Path(path).read_bytes(), jobs, label=f"{path}: " if len(paths) > 1 else "",
+                                     exit_on_fail=len(paths) == 1)
+    if exports:
+        failed |= not _verify_many([Path(p) for p in exports], quiet, jobs)
+    if failed:
+        sys.exit(1)
+
+
+def _first_line_is_bundle(path: str, is_bundle: Any) -> bool:
+    with open(path, "rb") as fh:
+        return bool(is_bundle(fh.readline().rstrip(b"\n")))
+
+
+def _verify_one(path: str, quiet: bool, jobs: int, tree_head: str | None, proof: str | None,
+                public_key: str | None) -> None:
+    from warlog.verify import VerifyFailure
+    from warlog.verify_parallel import verify_paths
+
+    with open(path, "rb") as fh:
+        data = fh.read()
     count = data.count(b"\n")
     show = not quiet and sys.stderr.isatty() and count > 200
-    try:
-        if show:
-            with click.progressbar(length=count, label="verifying", file=sys.stderr) as bar:
-                report = verify_bytes(data, bar.update)
-        else:
-            report = verify_bytes(data)
-    except VerifyFailure as err:
-        click.echo(f"FAIL {err}", err=False)
+    with click.progressbar(length=count, label="verifying", file=sys.stderr) if show else _NoBar() as bar:
+        [(_, report)] = list(verify_paths([Path(path)], jobs, bar.update))
+    if isinstance(report, VerifyFailure):
+        click.echo(f"FAIL {report}", err=False)
         sys.exit(1)
     click.echo(report.summary())
     for note in report.notes:
         click.echo(f"  note: {note}")
     if tree_head and proof:
         _check_log(data, tree_head, proof, public_key)
+
+
+def _verify_many(paths: list[Path], quiet: bool, jobs: int) -> bool:
+    """Many exports on `jobs` processes, one line each, in the order given; False if any failed."""
+    from warlog.verify import VerifyFailure
+    from warlog.verify_parallel import verify_paths
+
+    total = sum(p.stat().st_size for p in paths)
+    sizes = {p: p.stat().st_size for p in paths}
+    show = not quiet and sys.stderr.isatty()
+    ok = failed = 0
+    with click.progressbar(length=total, label=f"verifying {len(paths)} files", file=sys.stderr) if show \
+            else _NoBar() as bar:
+        for path, report in verify_paths(paths, jobs):
+            bar.update(sizes[path])
+            if isinstance(report, VerifyFailure):
+                failed += 1
+                click.echo(f"{path}: FAIL {report}")
+            else:
+                ok += 1
+                click.echo(f"{path}: {report.summary()}")
+                for note in report.notes:
+                    click.echo(f"  note: {note}")
+    click.echo(f"{ok} of {len(paths)} files verified" + (f", {failed} FAILED" if failed else ""))
+    return failed == 0
+
+
+class _NoBar:
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        return None
 
 
 def _check_log(data: bytes, head_path: str, proof_path: str, public_key: str | None) -> None:
@@ -487,20 +546,23 @@ def _check_log(data: bytes, head_path: str, proof_path: str, public_key: str | N
     click.echo("OK the game is the one the transparency log recorded under this tree head")
 
 
-def _verify_bundle(data: bytes) -> None:
+def _verify_bundle(data: bytes, jobs: int = 1, label: str = "", exit_on_fail: bool = True) -> bool:
     from warlog.tournaments.bundle import verify_bundle_bytes
     from warlog.verify import VerifyFailure
 
     try:
-        report = verify_bundle_bytes(data)
+        report = verify_bundle_bytes(data, jobs)
     except VerifyFailure as err:
-        click.echo(f"FAIL {err}")
-        sys.exit(1)
+        click.echo(f"{label}FAIL {err}")
+        if exit_on_fail:
+            sys.exit(1)
+        return False
     for game in report.games:
         click.echo(f"  {game.summary()}")
-    click.echo(report.summary())
+    click.echo(f"{label}{report.summary()}")
     for note in report.notes:
         click.echo(f"  note: {note}")
+    return True
 
 
 @main.command("export-tournament", help="Write a tournament's bundle: its stream and every game's export.")

@@ -25,31 +25,48 @@ class StateCache:
     """The newest state computed for each of the most recently used games, in memory (an LRU
     of `size` games: cachetools.LRUCache under a lock).
 
-    Safe because the ledger is append-only: the state after event N never changes. Entries
-    are copied in and out, so no caller can mutate a cached state."""
+    Each entry is keyed by the seq of the last event folded into it and that event's chain
+    hash, which commits to every event before it (issue 13): `StoreHistory.state_at` uses an
+    entry only after reading that event back and finding the same hash, so a cache that outlived
+    its ledger (a restored or replaced database, a game id reused) is dropped, never used.
+    Entries are copied in and out, so no caller can mutate a cached state."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self._entries: LRUCache[str, tuple[int, Any]] = LRUCache(maxsize=size)
+        self._entries: LRUCache[str, tuple[int, str, Any]] = LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
-    def get(self, game_id: str, at_or_before: int) -> tuple[int, Any] | None:
+    def get(self, game_id: str, at_or_before: int) -> tuple[int, str, Any] | None:
+        """(seq, chain hash of event seq, a copy of the state after it), if one at or before."""
         with self._lock:
             entry = self._entries.get(game_id)  # a hit counts as a use
             if entry is None or entry[0] > at_or_before:
                 return None
-            return entry[0], copy.deepcopy(entry[1])
+            return entry[0], entry[1], plain_copy(entry[2])
 
-    def put(self, game_id: str, seq: int, state: Any) -> None:
+    def put(self, game_id: str, seq: int, event_hash: str, state: Any) -> None:
         with self._lock:
             entry = self._entries.get(game_id)
             if entry is not None and entry[0] >= seq:
                 return
-            self._entries[game_id] = (seq, copy.deepcopy(state))
+            self._entries[game_id] = (seq, event_hash, plain_copy(state))
+
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._entries.pop(game_id, None)
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._entries)
+
+
+def plain_copy(x: Any) -> Any:
+    """A copy of plain JSON data (a game state), faster than copy.deepcopy."""
+    if isinstance(x, dict):
+        return {k: plain_copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [plain_copy(v) for v in x]
+    return x if isinstance(x, (str, int, float, bool, type(None))) else copy.deepcopy(x)
 
 
 class StoreHistory:
@@ -75,17 +92,26 @@ class StoreHistory:
     def state_at(self, seq: int) -> Any:
         """The state after event `seq` (None before the game started)."""
         start, state = -1, None
+        events: list[Event] | None = None
         cached = self.cache.get(self.game_id, seq) if self.cache is not None else None
         if cached is not None:
-            start, state = cached
+            events = self.store.read(self.game_id, after=cached[0] - 1, upto=seq)
+            if events and events[0].seq == cached[0] and events[0].hash == cached[1]:
+                start, state, events = cached[0], cached[2], events[1:]
+            else:  # not this ledger's history: never used
+                assert self.cache is not None
+                self.cache.drop(self.game_id)
+                events = None
         if self.use_snapshots and start < seq:
             snap = self.store.latest_snapshot(self.game_id, seq)
             if snap is not None and snap[0] > start:
-                start, state = snap
+                start, state, events = snap[0], snap[1], None
         if start < seq:
-            state = fold(self.store.read(self.game_id, after=start, upto=seq), state)
-            if self.cache is not None:
-                self.cache.put(self.game_id, seq, state)
+            if events is None:
+                events = self.store.read(self.game_id, after=start, upto=seq)
+            state = fold(events, state)
+            if self.cache is not None and events:
+                self.cache.put(self.game_id, events[-1].seq, events[-1].hash, state)
         return state
 
     def resolved_after(self, seq: int) -> list[int]:

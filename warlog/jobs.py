@@ -18,6 +18,9 @@ log = logging.getLogger("warlog.jobs")
 
 DEFAULT_DB = "sqlite:///var/warlog.sqlite3"
 _stores: dict[tuple[int, str], EventStore] = {}
+# One resolver per process and ledger, so its state cache (warlog.history.StateCache, checked
+# against the chain hash before use) keeps a hot game's latest state from one job to the next.
+_resolvers: dict[tuple[int, str], Resolver] = {}
 
 
 def db_url() -> str:
@@ -32,20 +35,28 @@ def store_for(url: str | None = None) -> EventStore:
     return _stores[key]
 
 
+def resolver_for(url: str | None = None) -> Resolver:
+    from warlog.notify.jobs import on_judged
+
+    url = url or db_url()
+    key = (os.getpid(), url)
+    if key not in _resolvers:
+        _resolvers[key] = Resolver(store_for(url), on_judged=on_judged())
+    return _resolvers[key]
+
+
 def resolve_game(game_id: str) -> int:
     """Judge every pending submission of one game; returns how many were judged. While the
     ledger is unreachable it returns -1 and the submission stays pending: the sweep queues it
     again once the ledger is back (issue 14), so the job does not fail for an outage. The
     players owning the seats concerned are notified (warlog.notify.hooks)."""
-    from warlog.notify.jobs import on_judged
-
     try:  # first: a submission from now on queues the next job (warlog.onejob)
         onejob.release_in_job(game_id)
     except Exception as err:
         if not is_outage(err):
             raise  # Redis gone: judge anyway; the key left behind is stale and is taken over
     try:
-        judged = Resolver(store_for(), on_judged=on_judged()).run(game_id)
+        judged = resolver_for().run(game_id)
     except Exception as err:
         if not is_outage(err):
             raise

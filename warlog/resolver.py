@@ -120,7 +120,7 @@ class Resolver:
                 continue  # a new submission (or another worker) got in first: re-read and go on
             judged += 1
             if j.kind == RESOLVED:
-                self.states.put(game_id, appended[-1].seq, j.state)  # the events after it change no state
+                self.states.put(game_id, appended[-1].seq, appended[-1].hash, j.state)  # the events after it change no state
                 self._maybe_snapshot(game_id, appended[0].seq, j.state, summary.active_seats != active)
             self._tell(Judged(game_id, appended[0].seq, tuple(summary.active_seats),
                               tuple(active) if isinstance(active, list) else tuple(summary.active_seats),

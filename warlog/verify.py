@@ -60,6 +60,9 @@ class VerifyFailure(Exception):
         self.seq = seq
         self.reason = reason
 
+    def __reduce__(self) -> tuple[Any, ...]:  # across processes (warlog.verify_parallel)
+        return (type(self), (self.seq, self.reason))
+
 
 @dataclass
 class Report:
@@ -94,24 +97,39 @@ class Report:
 
 
 class _MemoryHistory:
-    def __init__(self, events: list[Event]) -> None:
+    """The events before `limit` (the judgement being re-run), without copying them."""
+
+    def __init__(self, events: list[Event], limit: int) -> None:
         self.events = events
+        self.limit = limit
 
     def state_at(self, seq: int) -> Any:
-        return fold(self.events[: seq + 1])
+        return fold(self.events[: self.limit][: seq + 1])  # only a void ruling asks
 
     def event(self, seq: int) -> Event:
-        return self.events[seq]
+        if not -self.limit <= seq < self.limit:
+            raise IndexError(seq)
+        return self.events[seq + self.limit if seq < 0 else seq]  # as events[:limit][seq] would
 
     def resolved_after(self, seq: int) -> list[int]:
-        return [e.seq for e in self.events[seq + 1:] if e.type == RESOLVED]
+        return [e.seq for e in self.events[: self.limit][seq + 1:] if e.type == RESOLVED]
 
 
-def verify_events(events: list[Event], progress: Callable[[int], None] | None = None) -> Report:
-    try:
-        check_chain(events)
-    except ChainError as err:
-        raise VerifyFailure(err.seq, err.reason) from None
+class PrefixBroken(Exception):
+    """A window's prefix (folded, not checked) does not fold: an earlier window names the event."""
+
+
+def verify_events(events: list[Event], progress: Callable[[int], None] | None = None,
+                  window: tuple[int, int] | None = None) -> Report:
+    """Verify a game's events. `window` (warlog.verify_parallel): re-run only the events whose seq
+    is in [start, end); the ones before are folded from their recorded patches, unchecked (another
+    window checks them), and the ones after are left. The windows of a game partition it."""
+    start, end = window if window is not None else (0, len(events))
+    if start == 0:
+        try:
+            check_chain(events)
+        except ChainError as err:
+            raise VerifyFailure(err.seq, err.reason) from None
     if not events or events[0].type != GAME_CREATED:
         raise VerifyFailure(0, "the first event must be game_created")
     created = events[0].payload
@@ -140,6 +158,14 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
     count, keyed = JudgementCount(), judgement_keyed(created)  # ledger.dice step 8
     last_judgement: dict[str, Any] | None = None
     for ev in events:
+        if ev.seq >= end:
+            break
+        if ev.seq < start:
+            state, ended, forced_used = _unchecked(ev, state, ended, forced_used, submissions, joined)
+            if ev.type in (RESOLVED, REJECTED):  # as recorded: its own window re-runs and compares it
+                last_judgement = ev.payload.get("outcome") if ev.type == RESOLVED else None
+                count.see(ev.type)  # ledger.dice step 8: the window's judgement numbers
+            continue
         seed = seeds.at(ev.seq)
         if seed is not None and "blind" in ev.payload and ev.payload["blind"] != derive_blind(seed, ev.game_id, ev.seq):
             raise VerifyFailure(ev.seq, "the blind does not derive from the revealed seed")
@@ -170,7 +196,7 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
                     die = ForcedThenDerived(list(sandbox["dice"]), used, die, stop=stop)
                 return die
 
-            history = _MemoryHistory(events[: ev.seq])
+            history = _MemoryHistory(events, ev.seq)
             k = seeds.period(sub.seq)
             with without_patches():
                 j = judge_keyed(game, state, sub, dice_for, history, ended,
@@ -202,6 +228,27 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
     if not report.seed_revealed and not report.sandbox:
         report.notes.append("the seed is not revealed: dice were replayed, not re-derived")
     return report
+
+
+def _unchecked(ev: Event, state: Any, ended: bool, forced_used: int, submissions: dict[int, Event],
+               joined: dict[str, str]) -> tuple[Any, bool, int]:
+    """Fold one event of a window's prefix as recorded (a game with no director ruling and one seed
+    period: warlog.verify_parallel splits only those)."""
+    try:
+        if ev.type == SEAT_JOINED:
+            joined[ev.seat or ""] = ev.payload.get("entropy", "")
+        elif ev.type == GAME_STARTED:
+            state = copy.deepcopy(ev.payload["state"])
+        elif ev.type == SUBMITTED:
+            submissions[ev.seq] = ev
+        elif ev.type == RESOLVED:
+            forced_used += len(ev.payload.get("dice", []))
+            state = step(state, ev)
+        elif ev.type == GAME_ENDED:
+            ended = True
+    except Exception as err:  # a broken prefix is reported by the window that holds it
+        raise PrefixBroken(ev.seq) from err
+    return state, ended, forced_used
 
 
 def verify_lines(lines: Iterable[str], progress: Callable[[int], None] | None = None) -> Report:

@@ -183,6 +183,11 @@ class Game(ABC):
     @abstractmethod
     def legal_actions(self, state: State, seat: str) -> list[Action]: ...
 
+    def is_legal(self, state: State, seat: str, action: Action) -> bool:
+        """`action in legal_actions(state, seat)`; a game may answer it without listing them all
+        (a targeted check per action type that must agree with the listing)."""
+        return action in self.legal_actions(state, seat)
+
     @abstractmethod
     def prompt(self, state: State, seat: str) -> str: ...
 

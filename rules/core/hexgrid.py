@@ -35,6 +35,9 @@ class HexGrid:
     def __post_init__(self) -> None:
         if self.shifted not in ("even", "odd"):
             raise ValueError("shifted must be 'even' or 'odd'")
+        # issue 13: the geometry of a label never changes, so each is worked out once per grid
+        object.__setattr__(self, "_axial", {})
+        object.__setattr__(self, "_nbrs", {})
 
     # -- labels ------------------------------------------------------------------------
     def label(self, col: int, row: int) -> str:
@@ -75,8 +78,14 @@ class HexGrid:
         return (col - (col & 1)) // 2
 
     def to_axial(self, label: str) -> Axial:
+        cache: dict[str, Axial] = self.__dict__["_axial"]
+        try:
+            return cache[label]
+        except (KeyError, TypeError):  # not seen yet, or not even a string (parse says so)
+            pass
         col, row = self.parse(label)
-        return col, row - self._row_offset(col)
+        got = cache[label] = (col, row - self._row_offset(col))
+        return got
 
     def from_axial(self, q: int, r: int) -> str | None:
         col = q
@@ -94,12 +103,12 @@ class HexGrid:
 
     def neighbours(self, label: str) -> list[str]:
         """On-map neighbours, clockwise from north."""
-        out = []
-        for d in range(6):
-            n = self.neighbour(label, d)
-            if n is not None:
-                out.append(n)
-        return out
+        cache: dict[str, tuple[str, ...]] = self.__dict__["_nbrs"]
+        got = cache.get(label) if isinstance(label, str) else None
+        if got is None:
+            got = tuple(n for n in (self.neighbour(label, d) for d in range(6)) if n is not None)
+            cache[label] = got
+        return list(got)
 
     def direction_to(self, a: str, b: str) -> int | None:
         """The direction from `a` to an adjacent hex `b`, or None if not adjacent."""

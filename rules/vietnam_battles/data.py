@@ -82,7 +82,12 @@ class World:
     # A land position is a hex label, or in a split Mekong hex "HHHH:portion" (VB 19.0; the map's
     # `portions` say which neighbouring hexes or portions each land portion touches).
     def neighbours(self, h: str) -> list[str]:
-        return [n for n in self.grid.neighbours(hexpart(h)) if n in self.hexes]
+        """The map hexes around h's hex, computed once per hex (issue 13: hex geometry precomputed per map)."""
+        cache = self.__dict__.setdefault("_hex_nbrs", {})
+        got = cache.get(h)
+        if got is None:
+            got = cache[h] = tuple(n for n in self.grid.neighbours(hexpart(h)) if n in self.hexes)
+        return list(got)
 
     def land_nbrs(self, node: str) -> list[str]:
         """VB 19.0: the land positions adjacent to `node`; never across the Mekong portion of a hex."""
@@ -113,7 +118,7 @@ class World:
         return p in self.portions(h) if p else not self.portions(h)
 
     def distance(self, a: str, b: str) -> int:
-        return self.grid.distance(hexpart(a), hexpart(b))
+        return self.grid.distance(hexpart(a), hexpart(b))  # HexGrid keeps each label's axial coordinates
 
     def side(self, a: str, b: str) -> dict[str, Any]:
         return self.hexsides.get(hexside(hexpart(a), hexpart(b)), {})

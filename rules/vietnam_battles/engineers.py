@@ -77,6 +77,35 @@ def actions(s: State, w: World) -> list[Action]:
     return out
 
 
+def is_legal(s: State, w: World, a: Action) -> bool:
+    """`a in actions(s, w)`, asked of the named engineer (repair) or the named site (bridging)."""
+    if not _idle(s):
+        return False
+    if a.get("type") == "repair" and set(a) == {"type", "unit", "hexside"}:
+        u, k = a["unit"], a["hexside"]
+        return (k in s["bridges_down"] and u in _engineers(s, w) and u not in s["eng"]["done"]
+                and _in_range(s, w, u, k) and _safe(s, w, k))
+    if a.get("type") != "eng_bridge" or set(a) != {"type", "site"} or s["eng"]["bridge_turn"] == s["turn"]:
+        return False
+    k = a["site"]
+    if not isinstance(k, str):
+        return False
+    if "/" in k:  # a river hexside between two adjacent map hexes, written as hexside() writes it
+        ends = k.split("/")
+        if (len(ends) != 2 or not all(h in w.hexes for h in ends) or ends[1] not in w.neighbours(ends[0])
+                or hexside(ends[0], ends[1]) != k or not w.is_river(ends[0], ends[1])
+                or w.bridged(ends[0], ends[1], s["bridges_down"]) or k == s["eng_bridge"]):
+            return False
+        return _safe(s, w, k) and any(_in_range(s, w, u, k) for u in _engineers(s, w))
+    if k not in w.hexes or not w.portions(k) or k == s["eng_bridge"]:
+        return False  # VB 18.3: else the Mekong portion of a split hex
+    return _safe(s, w, k) and any(w.distance(hexpart(str(hex_of(s, u))), k) <= _ma(s, w, u) for u in _engineers(s, w))
+
+
+def _ma(s: State, w: World, u: str) -> int:
+    return w.units[u].values(bool(s["units"][u]["reduced"]))[2]
+
+
 def check_site(s: State, w: World, facts: list[Fact]) -> None:
     """VB 18.3 (A-9): the site stays bridged only while, in the US movement phases, an engineer keeps
     it within its range; otherwise it lapses."""
@@ -91,7 +120,7 @@ def check_site(s: State, w: World, facts: list[Fact]) -> None:
 
 
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
-    if a not in actions(s, w):
+    if not is_legal(s, w, a):
         raise IllegalAction("that engineer task is not possible now", "VB 18.2" if a["type"] == "repair" else "VB 18.3")
     if a["type"] == "repair":
         u, k = a["unit"], a["hexside"]

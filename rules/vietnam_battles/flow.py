@@ -8,7 +8,7 @@ A phase in which the phasing player has nothing to do but end it is passed for h
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from rules.core.dice import DiceSource
@@ -47,56 +47,73 @@ def acting(s: State) -> str | None:
 
 
 def legal(s: State, w: World) -> list[Action]:
+    """Every legal action, in a fixed order (the `/actions` listing; `legal_check.is_legal`
+    checks one action against the same rules without listing them all)."""
+    return list(iter_legal(s, w))
+
+
+def only(s: State, w: World, action: Action) -> bool:
+    """Is `action` the one and only legal action? Stops listing at the second."""
+    it = iter_legal(s, w)
+    return next(it, None) == action and next(it, None) is None
+
+
+def iter_legal(s: State, w: World) -> Iterator[Action]:
     if s["phase"] == "over":
-        return []
+        return
     if s["phase"] == "setup":
-        return iron_setup.legal(s, w) if iron.on(s) else setup_vc.legal(s, w)
+        yield from iron_setup.legal(s, w) if iron.on(s) else setup_vc.legal(s, w)
+        return
     d = s["decision"]
     if d is not None:
         k = d["kind"]
         if k == "retreat":
-            return results.retreat_actions(s, w)
-        if k == "displace":
-            return results.displace_actions(s, w)
-        if k == "loss":
-            return [{"type": "lose_step", "unit": u} for u in d["units"]]
-        if k == "advance":
-            return results.advance_actions(s, w)
-        if k == "errant":
-            return [{"type": "errant", "unit": u} for u in d["units"]]
-        if k == "ben_suc":
-            return iron.ben_suc_actions(s)
-        if k in transport.DECISIONS:
-            return transport.decision_actions(s, w)
-        raise AssertionError(k)
+            yield from results.retreat_actions(s, w)
+        elif k == "displace":
+            yield from results.displace_actions(s, w)
+        elif k == "loss":
+            yield from ({"type": "lose_step", "unit": u} for u in d["units"])
+        elif k == "advance":
+            yield from results.advance_actions(s, w)
+        elif k == "errant":
+            yield from ({"type": "errant", "unit": u} for u in d["units"])
+        elif k == "ben_suc":
+            yield from iron.ben_suc_actions(s)
+        elif k in transport.DECISIONS:
+            yield from transport.decision_actions(s, w)
+        else:
+            raise AssertionError(k)
+        return
     b = s["battle"]
     if b is not None:
-        out: list[Action] = [{"type": "add", "unit": u} for u in combat.addable(s, w)]
-        out += [{"type": "support", "marker": m} for m in combat.committable(s, w)]
-        return out + [{"type": "pass"}]
+        yield from ({"type": "add", "unit": u} for u in combat.addable(s, w))
+        yield from ({"type": "support", "marker": m} for m in combat.committable(s, w))
+        yield {"type": "pass"}
+        return
     mv = s["moving"]
     if mv is not None and mv.get("mode"):
-        return transport.land_actions(s, w)
+        yield from transport.land_actions(s, w)
+        return
     if mv is not None:
-        out = [] if mv.get("stopped") else [{"type": "enter", "hex": h} for h in movement.entries(s, w)]
-        out += [{"type": "sail", "to": t} for t in movement.sail_targets(s, w)]
+        if not mv.get("stopped"):
+            yield from ({"type": "enter", "hex": h} for h in movement.entries(s, w))
+        yield from ({"type": "sail", "to": t} for t in movement.sail_targets(s, w))
         if not mv.get("demolished"):
-            out += bridges.demolish_actions(s, w)
-        out += iron.exit_actions(s, w)
+            yield from bridges.demolish_actions(s, w)
+        yield from iron.exit_actions(s, w)
         if movement.may_end_here(s, w):
-            out.append({"type": "end_move"})
-        return out
-    out = []
+            yield {"type": "end_move"}
+        return
     if s["phase"] in ("movement", "mech_movement"):
-        out += [{"type": "select", "unit": u} for u in sorted(s["units"]) if movement.can_select(s, w, u)]
-        out += transport.phase_actions(s, w)
-        out += engineers.actions(s, w)
-        out += iron.b52_actions(s, w)
+        yield from ({"type": "select", "unit": u} for u in sorted(s["units"]) if movement.can_select(s, w, u))
+        yield from transport.phase_actions(s, w)
+        yield from engineers.actions(s, w)
+        yield from iron.b52_actions(s, w)
     else:
         for t in combat.bombard_targets(s, w):
-            out += [{"type": "bombard", "unit": t, "marker": m} for m in s["hands"][s["player"]]]
-        out += [{"type": "declare", "defender": dft, "unit": a} for dft, a in combat.declarations(s, w)]
-    return out + [{"type": "end_phase"}]
+            yield from ({"type": "bombard", "unit": t, "marker": m} for m in s["hands"][s["player"]])
+        yield from ({"type": "declare", "defender": dft, "unit": a} for dft, a in combat.declarations(s, w))
+    yield {"type": "end_phase"}
 
 
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], victory: Callable[..., Any]) -> None:
@@ -231,8 +248,7 @@ def settle(s: State, w: World, dice: DiceSource, facts: list[Fact], victory: Cal
             break
         mv = s["moving"]
         if mv is not None:
-            acts = legal(s, w)
-            if acts == [{"type": "end_move"}]:
+            if only(s, w, {"type": "end_move"}):
                 end_move(s, w, facts)
                 continue
             break
@@ -240,7 +256,7 @@ def settle(s: State, w: World, dice: DiceSource, facts: list[Fact], victory: Cal
             iron.ben_suc_check(s, w)
         if s["battle"] is not None or s["decision"] is not None:
             break
-        if legal(s, w) == [{"type": "end_phase"}]:
+        if only(s, w, {"type": "end_phase"}):
             facts.append(Fact(f"{s['player'].upper()} has nothing to do in the {PHASE_LABEL[s['phase']]}", "VB 4.1",
                               "phase"))
             next_phase(s, w, dice, facts)

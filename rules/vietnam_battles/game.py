@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource, RecordingDice
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
-from rules.vietnam_battles import flow, hidden, positions, scenarios, schema
+from rules.vietnam_battles import flow, hidden, legal_check, positions, scenarios, schema
 from rules.vietnam_battles.data import World
 
 ROLES = ("us", "vc")
@@ -140,6 +140,9 @@ class VietnamBattles(Game):
             return []
         return flow.legal(state, self.w(state))
 
+    def is_legal(self, state: State, seat: str, action: Action) -> bool:
+        return seat in self.active_seats(state) and legal_check.is_legal(state, self.w(state), action)
+
     def prompt(self, state: State, seat: str) -> str:
         return schema.ask(state, self.w(state), seat)
 
@@ -155,7 +158,7 @@ class VietnamBattles(Game):
         if seat != who:
             raise IllegalAction(f"it is {str(who).upper()}'s decision now, not {seat.upper()}'s", "VB 4.1")
         action = schema.check_action_shape(action)
-        if action not in flow.legal(state, w):
+        if not legal_check.is_legal(state, w, action):  # the targeted check; `legal_actions` lists them all
             raise schema.explain(state, w, action)
         s = clone(state)
         facts: list[Fact] = []

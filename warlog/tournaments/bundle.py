@@ -110,11 +110,12 @@ def _parse(lines: Iterable[bytes | str]) -> tuple[dict[str, Any], dict[str, list
     return header, streams
 
 
-def verify_bundle_bytes(data: bytes) -> BundleReport:
-    return verify_bundle(data.splitlines(keepends=True))
+def verify_bundle_bytes(data: bytes, jobs: int = 1) -> BundleReport:
+    return verify_bundle(data.splitlines(keepends=True), jobs)
 
 
-def verify_bundle(lines: Iterable[bytes | str]) -> BundleReport:
+def verify_bundle(lines: Iterable[bytes | str], jobs: int = 1) -> BundleReport:
+    """`jobs` > 1: the games are verified on that many processes (warlog.verify_parallel)."""
     header, streams = _parse(lines)
     tid = str(header.get("tournament"))
     events = streams.pop(tid, [])
@@ -125,13 +126,20 @@ def verify_bundle(lines: Iterable[bytes | str]) -> BundleReport:
     except ChainError as err:
         raise BundleFailure(tid, err.seq, err.reason) from None
     report = BundleReport(tournament=tid, events=len(events))
-    for gid in header.get("games", []):
+    gids = list(header.get("games", []))
+    for gid in gids:
         if gid not in streams:
             raise BundleFailure(tid, None, f"game {gid} is missing from the bundle")
-        try:
-            report.games.append(verify_events(streams[gid]))
-        except VerifyFailure as err:
-            raise VerifyFailure(err.seq, f"game {gid}: {err.reason}") from None
+    if jobs > 1:
+        from warlog.verify_parallel import verify_games
+
+        results: Iterable[Any] = verify_games([streams[g] for g in gids], jobs)
+    else:
+        results = (_serial(streams[g]) for g in gids)
+    for gid, result in zip(gids, results):
+        if isinstance(result, VerifyFailure):
+            raise VerifyFailure(result.seq, f"game {gid}: {result.reason}") from None
+        report.games.append(result)
     seed = _revealed(events, tid)
     report.seed_revealed = seed is not None
     t: Tournament | None = None
@@ -156,6 +164,13 @@ def verify_bundle(lines: Iterable[bytes | str]) -> BundleReport:
     if not report.seed_revealed:
         report.notes.append("the pairing seed is not revealed: pairing dice were replayed, not re-derived")
     return report
+
+
+def _serial(events: list[Event]) -> Any:
+    try:
+        return verify_events(events)
+    except VerifyFailure as err:
+        return err
 
 
 def _revealed(events: list[Event], tid: str) -> bytes | None:

@@ -1,0 +1,215 @@
+"""Bench figures that need no server: per-game rules step time and verify over a generated archive.
+
+Imported by bench/bench.py; also runnable alone:
+
+    python bench/bench_rules.py --games 20 --moves 30      # a small archive
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ledger.events import GAME_STARTED, RESOLVED, SUBMITTED  # noqa: E402
+from ledger.export import export_lines, parse_export  # noqa: E402
+from ledger.fold import step  # noqa: E402
+from rules import all_games, get_game  # noqa: E402
+from rules.core.dice import fixed_dice  # noqa: E402
+
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def say(label: str, value: str) -> None:
+    print(f"  {label:<58} {value}", flush=True)
+
+
+def rules_steps(path: Path) -> tuple[str, int, float, float]:
+    """Replay a golden ledger's judged moves through the rules alone: (game, moves, legal-actions
+    ms per move, apply ms per move), the apply fed the dice each move recorded."""
+    import copy
+
+    events = parse_export(path.open("rb"))
+    created = events[0].payload
+    game = get_game(created["game"], created.get("rules_version") or None)
+    subs, state = {}, None
+    t_legal = t_apply = 0.0
+    moves = 0
+    for ev in events:
+        if ev.type == GAME_STARTED:
+            state = copy.deepcopy(ev.payload["state"])
+        elif ev.type == SUBMITTED:
+            subs[ev.seq] = ev
+        elif ev.type == RESOLVED:
+            sub = subs[ev.payload["submission_seq"]]
+            if sub.seat in game.active_seats(state) and "action" in sub.payload:
+                t = time.perf_counter()
+                game.legal_actions(state, sub.seat)
+                t_legal += time.perf_counter() - t
+                dice = fixed_dice([d["value"] for d in ev.payload.get("dice", [])])
+                t = time.perf_counter()
+                game.apply(state, sub.seat, sub.payload["action"], dice)
+                t_apply += time.perf_counter() - t
+                moves += 1
+            state = step(state, ev)
+    return game.name, moves, 1000 * t_legal / max(moves, 1), 1000 * t_apply / max(moves, 1)
+
+
+def figure_rules_steps() -> dict[str, tuple[float, float]]:
+    print("5. rules step time per game (golden ledgers replayed: legal actions listed + the move applied)")
+    per_game: dict[str, list[tuple[int, float, float]]] = {}
+    for path in sorted(GOLDEN.glob("*.jsonl")):
+        name, moves, legal_ms, apply_ms = rules_steps(path)
+        per_game.setdefault(name, []).append((moves, legal_ms, apply_ms))
+    out = {}
+    for name, rows in sorted(per_game.items()):
+        n = sum(m for m, _, _ in rows)
+        legal = sum(m * lg for m, lg, _ in rows) / n
+        apply = sum(m * ap for m, _, ap in rows) / n
+        out[name] = (legal, apply)
+        say(f"{name} ({n} moves)", f"legal actions {legal:.2f} ms + apply {apply:.2f} ms per move")
+    return out
+
+
+def chooser(seed: int) -> Callable[[list[dict[str, Any]]], dict[str, Any]]:
+    """A deterministic pick among legal actions (no `random`): a linear congruential walk."""
+    state = [seed]
+
+    def pick(actions: list[dict[str, Any]]) -> dict[str, Any]:
+        state[0] = (state[0] * 6364136223846793005 + 1442695040888963407) % 2**64
+        return actions[(state[0] >> 33) % len(actions)]
+
+    return pick
+
+
+def bot_game(svc: Any, resolver: Any, store: Any, game: str, moves: int, seed: int) -> str:
+    """One game of `game` played by a deterministic bot for up to `moves` moves (or its end)."""
+    created = svc.create_game(game, None, {})
+    gid = created["id"]
+    for token in created["seats"].values():
+        svc.join(gid, token)
+    pick = chooser(seed)
+    viewers = {seat: (token, svc.viewer(gid, token)) for seat, token in created["seats"].items()}
+    for _ in range(moves):
+        listing = None
+        for token, viewer in viewers.values():
+            got = svc.actions(gid, viewer)
+            if got["actions"]:
+                listing = (token, got)
+                break
+        if listing is None:
+            break
+        token, got = listing
+        svc.submit_move(gid, token, pick(got["actions"]), got["expected_seq"], uuid.uuid4().hex)
+        resolver.run(gid)
+    return gid
+
+
+def make_archive(where: Path, games: int, moves: int) -> list[Path]:
+    """`games` bot games over every game module in turn, exported one file each into `where`
+    (kept and reused: a second run with the same counts only lists the files)."""
+    from ledger.store import open_store
+    from warlog.queue import InlineQueue
+    from warlog.resolver import Resolver
+    from warlog.service import Warlog
+
+    where.mkdir(parents=True, exist_ok=True)
+    have = sorted(where.glob("*.jsonl"))
+    if len(have) >= games:
+        return have[:games]
+    names = [g.name for g in all_games() if type(g).__module__.startswith("rules.")]
+    with tempfile.TemporaryDirectory() as tmp:
+        store = open_store(f"sqlite:///{tmp}/archive.sqlite3")
+        queue = InlineQueue(store)
+        svc, resolver = Warlog(store, lambda gid: None), Resolver(store)
+        for i in range(len(have), games):
+            gid = bot_game(svc, resolver, store, names[i % len(names)], moves, i + 1)
+            (where / f"{i:05d}-{gid}.jsonl").write_text("".join(export_lines(store, gid)), encoding="utf-8")
+        queue.pool.shutdown()
+        store.close()
+    return sorted(where.glob("*.jsonl"))[:games]
+
+
+def figure_archive(games: int, moves: int, where: Path | None, verify: Callable[[list[Path]], Any] | None = None
+                   ) -> float:
+    """Verify every file of a generated archive; `verify` defaults to one file after another."""
+    from warlog.verify import verify_bytes
+
+    print(f"6. verify over a generated archive ({games} bot games of up to {moves} moves, every game module)")
+    tmp = None
+    if where is None:
+        tmp = tempfile.TemporaryDirectory()
+        where = Path(tmp.name)
+    t = time.perf_counter()
+    files = make_archive(where, games, moves)
+    say("generating the archive (or reusing it)", f"{time.perf_counter() - t:.1f} s, {len(files)} files")
+    events = sum(sum(1 for line in f.open("rb") if line.strip()) for f in files)
+    try:  # `warlog verify` on every core, where this build has it
+        from warlog.verify_parallel import verify_paths
+    except ImportError:
+        verify_paths = None  # type: ignore[assignment]
+    t = time.perf_counter()
+    if verify is not None:
+        verify(files)
+    elif verify_paths is not None:
+        for _path, result in verify_paths(files):
+            assert not isinstance(result, Exception), result
+    else:
+        for f in files:
+            verify_bytes(f.read_bytes())
+    rate = events / (time.perf_counter() - t)
+    say("verify, archive", f"{rate:,.0f} events/s  ({events:,} events, {os.cpu_count()} cores)")
+    if tmp is not None:
+        tmp.cleanup()
+    return rate
+
+
+def figure_long_verify() -> float:
+    """The longest golden ledger (a Vietnam Battles game) verified alone."""
+    from warlog.verify import verify_bytes
+
+    path = max(GOLDEN.glob("vietnam-battles--*.jsonl"), key=lambda p: p.stat().st_size)
+    data = path.read_bytes()
+    times = []
+    for _ in range(3):
+        t = time.perf_counter()
+        report = verify_bytes(data)
+        times.append(time.perf_counter() - t)
+    rate = report.events / statistics.median(times)
+    try:
+        from warlog.verify_parallel import verify_paths
+    except ImportError:
+        return rate
+    t = time.perf_counter()
+    [(_, result)] = list(verify_paths([path]))
+    assert not isinstance(result, Exception), result
+    par = report.events / (time.perf_counter() - t)
+    say(f"verify, the same game on {os.cpu_count()} processes (windows)", f"{par:,.0f} events/s")
+    return max(rate, par)
+    say(f"verify, one long game ({path.name}, {report.events:,} events)", f"{rate:,.0f} events/s")
+    return rate
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--moves", type=int, default=30)
+    p.add_argument("--archive", type=Path, default=None, help="keep the generated archive here and reuse it")
+    a = p.parse_args()
+    figure_rules_steps()
+    figure_long_verify()
+    figure_archive(a.games, a.moves, a.archive)
+
+
+if __name__ == "__main__":
+    main()

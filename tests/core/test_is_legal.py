@@ -1,0 +1,93 @@
+"""Issue 13: every game's one-action legality check (`Game.is_legal`, used by `apply` and so by the
+worker and `verify`) agrees with the full listing (`legal_actions`, the `/actions` answer).
+
+Random legal play from each scenario's set-up; at every step each listed action is legal, and
+near misses (an action with one value swapped for another seen in play or on the map, another
+type, an extra key) are legal exactly when listed. Vietnam Battles, whose check is targeted
+(rules/vietnam_battles/legal_check.py), is played longest.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules import all_games
+from rules.core.game import Game
+from tests.support.fuzzing import seeded_dice
+
+GAMES = {g.name: g for g in all_games() if type(g).__module__.startswith("rules.")}
+
+
+def _pool(g: Game, s: dict[str, Any]) -> list[Any]:
+    """Values a near miss may take: Vietnam Battles' hexes, hexsides, units and markers in play."""
+    if g.name != "vietnam-battles":
+        return []
+    w = g.w(s)  # type: ignore[attr-defined]
+    sides = sorted(w.hexsides)
+    split = [h for h in sorted(w.hexes) if w.portions(h)]
+    return (sorted(w.hexes) + sides + ["/".join(reversed(k.split("/"))) for k in sides[:40]] + split
+            + sorted(s["units"]) + [m for hand in s["hands"].values() for m in hand])
+
+
+def near_misses(a: dict[str, Any], seen: list[Any], types: list[str], rng: random.Random) -> list[dict[str, Any]]:
+    out = [{**a, "extra": 1}]
+    for key in [k for k in a if k != "type"]:
+        out += [{**a, key: v} for v in rng.sample(seen, min(12, len(seen)))]
+        out.append({k: v for k, v in a.items() if k != key})
+    out += [{**a, "type": t} for t in rng.sample(types, min(4, len(types)))]
+    return out
+
+
+def check_agreement(g: Game, scenario: str, seed: int, steps: int, probes: int) -> int:
+    rng = random.Random(seed)
+    dice = seeded_dice(seed)
+    s = g.setup(scenario, g.resolve_options({}), dice)
+    seen_types: set[str] = set()
+    seen_values: dict[str, Any] = {}
+    checked = 0
+    for _ in range(steps):
+        if g.outcome(s) is not None or not g.active_seats(s):
+            break
+        seat = g.active_seats(s)[0]
+        legal = g.legal_actions(s, seat)
+        if not legal:
+            break
+        listed = {json.dumps(x, sort_keys=True) for x in legal}
+        for a in legal:
+            seen_types.add(str(a.get("type")))
+            for k, v in a.items():
+                if k != "type":
+                    seen_values.setdefault(json.dumps(v, sort_keys=True), v)
+        others = [x for x in g.roles(scenario) if x != seat]
+        for a in legal:
+            assert g.is_legal(s, seat, a), (scenario, seed, a)
+            for other in others:
+                if other not in g.active_seats(s):
+                    assert not g.is_legal(s, other, a)
+        pool = list(seen_values.values()) + _pool(g, s)
+        for a in rng.sample(legal, min(probes, len(legal))):
+            for miss in near_misses(a, pool, sorted(seen_types), rng):
+                want = json.dumps(miss, sort_keys=True) in listed
+                assert g.is_legal(s, seat, miss) == want, (scenario, seed, s["phase"] if "phase" in s else "", miss)
+                checked += 1
+        s = g.apply(s, seat, rng.choice(legal), dice).state
+    return checked
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**31), scenario=st.sampled_from(sorted(GAMES["vietnam-battles"].scenarios())))
+def test_vietnam_battles_targeted_check_agrees_with_the_listing(seed: int, scenario: str) -> None:
+    assert check_agreement(GAMES["vietnam-battles"], scenario, seed, steps=150, probes=3) > 0
+
+
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**31), name=st.sampled_from(sorted(set(GAMES) - {"vietnam-battles"})))
+def test_every_game_is_legal_agrees_with_the_listing(seed: int, name: str) -> None:
+    g = GAMES[name]
+    scenario = sorted(g.scenarios())[seed % len(g.scenarios())]
+    assert check_agreement(g, scenario, seed, steps=40, probes=2) > 0
