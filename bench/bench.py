@@ -40,7 +40,8 @@ from psycopg import sql  # noqa: E402
 from ledger.canonical import canonical_bytes  # noqa: E402
 from ledger.events import GAME_CREATED, SUBMITTED, NewEvent  # noqa: E402
 from ledger.export import export_lines  # noqa: E402
-from ledger.store import EventStore, open_store  # noqa: E402
+from ledger.factory import open_store  # noqa: E402
+from ledger.store import EventStore  # noqa: E402
 
 PG = os.environ.get("WARLOG_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("WARLOG_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")

@@ -118,7 +118,7 @@ def bot_game(svc: Any, resolver: Any, store: Any, game: str, moves: int, seed: i
 def make_archive(where: Path, games: int, moves: int) -> list[Path]:
     """`games` bot games over every game module in turn, exported one file each into `where`
     (kept and reused: a second run with the same counts only lists the files)."""
-    from ledger.store import open_store
+    from ledger.factory import open_store
     from warlog.queue import InlineQueue
     from warlog.resolver import Resolver
     from warlog.service import Warlog

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import tests.support.dice_duel_plugin  # noqa: E402,F401  (registers the test game)
-from ledger.store import open_store  # noqa: E402
+from ledger.factory import open_store  # noqa: E402
 from warlog.clock import GameClock, TimeControl  # noqa: E402
 from warlog.extensions import Settings, build  # noqa: E402
 from warlog.service import Warlog  # noqa: E402

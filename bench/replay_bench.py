@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ledger.store import open_store  # noqa: E402
+from ledger.factory import open_store  # noqa: E402
 from warlog.app import create_app  # noqa: E402
 
 

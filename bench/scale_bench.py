@@ -44,9 +44,9 @@ import psycopg  # noqa: E402
 from psycopg import sql  # noqa: E402
 
 from ledger import paging  # noqa: E402
+from ledger.factory import open_store  # noqa: E402
 from ledger.partitions import add_ahead, add_periods, attach, attached, months  # noqa: E402
 from ledger.postgres import PostgresStore  # noqa: E402
-from ledger.store import open_store  # noqa: E402
 
 PG_URL = os.environ.get("WARLOG_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("WARLOG_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")

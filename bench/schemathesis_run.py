@@ -47,7 +47,7 @@ def main() -> int:
     url = f"{args.pg}{'&' if '?' in args.pg else '?'}options=-csearch_path%3D{schema_name}"
     import tempfile
 
-    from ledger.store import open_store
+    from ledger.factory import open_store
     from tests.transparency.helpers import key_file
 
     open_store(url, upgrade=True).close()  # `warlog db upgrade` (the app only checks the schema version)

@@ -1,6 +1,7 @@
 """Warlog's ledger: hash-chained, append-only per-game event streams and their stores."""
 
 from ledger.events import ChainError, Event, NewEvent, check_chain
+from ledger.factory import open_store
 from ledger.store import (
     Conflict,
     DuplicateKey,
@@ -10,7 +11,6 @@ from ledger.store import (
     LedgerError,
     LockTimeout,
     SummaryUpdate,
-    open_store,
 )
 
 __all__ = [

@@ -55,7 +55,7 @@ def pg_url(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """A PostgreSQL URL whose tables live in a fresh schema, dropped afterwards. Fails (never
     skips) when PostgreSQL is not there. The schema is upgraded (`warlog db upgrade`) first,
     and apps and workers may connect as the test's superuser (WARLOG_ALLOW_SUPERUSER)."""
-    from ledger.store import open_store
+    from ledger.factory import open_store
 
     try:
         psycopg.connect(PG_URL, connect_timeout=5).close()

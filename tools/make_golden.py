@@ -26,7 +26,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from ledger.export import export_lines  # noqa: E402
-from ledger.store import open_store  # noqa: E402
+from ledger.factory import open_store  # noqa: E402
 from rules import all_games  # noqa: E402
 from rules.core.game import Game  # noqa: E402
 from warlog.resolver import Resolver  # noqa: E402

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask
 
-from ledger.store import open_store, sqlite_path
+from ledger.factory import open_store, sqlite_path
 from warlog.config import ConfigError, check_deployment, describe, unknown_settings
 from warlog.dbrole import SuperuserRefused, check_app_role
 from warlog.outage import quiet_pool_logs

@@ -20,7 +20,8 @@ class _Main(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         import sqlite3
 
-        from ledger.store import LedgerError, StoreURLError
+        from ledger.factory import StoreURLError
+        from ledger.store import LedgerError
         from ledger.urls import mask_url
         from warlog.config import ConfigError
 
@@ -103,7 +104,7 @@ def games(db: str | None, game_f: str | None, status: str | None, before: str | 
                 click.echo(f"    option {o.name} (default {o.default}): {o.description}")
         return
     from ledger import paging
-    from ledger.store import open_store
+    from ledger.factory import open_store
 
     try:
         start = paging.before(before) if before else None
@@ -138,8 +139,8 @@ def db() -> None:
 @click.option("--db", "url", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
 @click.option("--app-role", default=None, help="the PostgreSQL role the app and workers connect as")
 def upgrade(url: str, app_role: str | None) -> None:
+    from ledger.factory import open_store
     from ledger.postgres import PostgresStore
-    from ledger.store import open_store
 
     store = open_store(url, upgrade=True)
     try:
@@ -163,8 +164,8 @@ def upgrade(url: str, app_role: str | None) -> None:
                  "not history (run as the owner role).")
 @click.option("--db", "url", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
 def prune(url: str) -> None:
+    from ledger.factory import open_store
     from ledger.housekeeping import prune_ended
-    from ledger.store import open_store
 
     store = open_store(url)
     try:
@@ -191,8 +192,8 @@ def partitions(url: str, ahead: int) -> None:
 
 
 def _postgres(url: str) -> Any:
+    from ledger.factory import open_store
     from ledger.postgres import PostgresStore
-    from ledger.store import open_store
 
     store = open_store(url)
     if not isinstance(store, PostgresStore):
@@ -204,7 +205,7 @@ def _postgres(url: str) -> Any:
 @db.command(help="Print the ledger's schema version and the one this release needs.")
 @click.option("--db", "url", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
 def version(url: str) -> None:
-    from ledger.store import store_at
+    from ledger.factory import store_at
 
     store = store_at(url)
     try:
@@ -230,8 +231,8 @@ def archive_export(out: str, db: str, start: str | None, end: str | None, period
 
     from ledger import paging
     from ledger.archive import export_period
+    from ledger.factory import open_store
     from ledger.partitions import PeriodError, bounds
-    from ledger.store import open_store
 
     if period is not None:
         try:
@@ -371,7 +372,7 @@ def archive_import(period: str, bundle: str, db: str) -> None:
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None)
 def export_cmd(game_id: str, db: str, out: str | None) -> None:
     from ledger.export import export_lines
-    from ledger.store import open_store
+    from ledger.factory import open_store
     from ledger.urls import mask_url
 
     store = open_store(db)
@@ -391,7 +392,8 @@ def export_cmd(game_id: str, db: str, out: str | None) -> None:
 @click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
 def import_cmd(path: str, db: str) -> None:
     from ledger.export import ExportFormatError, parse_export, summary_from_events
-    from ledger.store import GameExists, open_store
+    from ledger.factory import open_store
+    from ledger.store import GameExists
     from warlog.verify import VerifyFailure, verify_events
 
     try:
@@ -570,7 +572,7 @@ def _verify_bundle(data: bytes, jobs: int = 1, label: str = "", exit_on_fail: bo
 @click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None)
 def export_tournament(tournament_id: str, db: str, out: str | None) -> None:
-    from ledger.store import open_store
+    from ledger.factory import open_store
     from warlog.sqldb import SqlDb
     from warlog.tournaments.bundle import bundle_lines
     from warlog.tournaments.store import TournamentStore
@@ -638,8 +640,8 @@ def log_key(path: str) -> None:
 @log_group.command("sync", help="Log new games and grown chains now (the sweeper does this after each sweep).")
 @click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
 def log_sync(db: str) -> None:
+    from ledger.factory import open_store
     from ledger.logstore import LogUnavailable, entries, sync
-    from ledger.store import open_store
 
     store = open_store(db)
     try:

@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.store import sqlite_path
+from ledger.factory import sqlite_path
 from ledger.urls import mask_url
 
 SETTINGS = {

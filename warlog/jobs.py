@@ -9,7 +9,8 @@ from __future__ import annotations
 import logging
 import os
 
-from ledger.store import EventStore, open_store
+from ledger.factory import open_store
+from ledger.store import EventStore
 from warlog import onejob
 from warlog.outage import LEDGER, is_outage
 from warlog.resolver import Resolver

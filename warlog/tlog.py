@@ -27,7 +27,7 @@ from werkzeug.exceptions import HTTPException
 from ledger import logstore
 from ledger import transparency as t
 from ledger.events import utc_now
-from ledger.store import sqlite_path
+from ledger.factory import sqlite_path
 from validators.listing import LogConsistencyQuerySchema, LogProofQuerySchema
 from warlog.outage import is_outage, unavailable
 

@@ -37,7 +37,7 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 @pytest.fixture(scope="module")
 def live() -> Iterator[tuple[Any, dict[str, Any]]]:
     """An app on a fresh PostgreSQL schema, with one started game to aim the paths at."""
-    from ledger.store import open_store
+    from ledger.factory import open_store
     from tests.transparency.helpers import key_file
     from warlog.app import create_app
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from playwright.sync_api import expect
 
 from ledger.export import export_lines
-from ledger.store import open_store
+from ledger.factory import open_store
 from tests.pages.share_games import vb_game
 from warlog.cli import main
 

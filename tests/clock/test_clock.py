@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from ledger.store import open_store
+from ledger.factory import open_store
 from tests.conftest import Player as Driver
 from tests.players.conftest import FakeNow, close_app, make_app, settle
 from warlog.clock import ClockAct, ClockError, GameClock, TimeControl

@@ -15,9 +15,9 @@ from click.testing import CliRunner
 from psycopg import sql
 
 from ledger.events import NewEvent
+from ledger.factory import open_store
 from ledger.migrations import SchemaOutOfDate
 from ledger.migrations import postgres as pg_migrations
-from ledger.store import open_store
 from tests.conftest import PG_URL
 from warlog.cli import main
 from warlog.dbrole import SuperuserRefused

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from ledger.export import export_lines
-from ledger.store import open_store
+from ledger.factory import open_store
 from rules import get_game
 from rules.green_beret_vietnam.game import GreenBeretVietnam
 from tests.gbv.gbv_fuzz import choose

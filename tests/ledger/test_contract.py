@@ -14,7 +14,8 @@ import pytest
 from ledger.canonical import GENESIS_HASH
 from ledger.events import ChainError, NewEvent, check_chain
 from ledger.export import export_lines, parse_export, summary_from_events
-from ledger.store import Conflict, DuplicateKey, GameExists, LockTimeout, SummaryUpdate, open_store
+from ledger.factory import open_store
+from ledger.store import Conflict, DuplicateKey, GameExists, LockTimeout, SummaryUpdate
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -12,12 +12,12 @@ import psycopg
 import pytest
 from psycopg import sql
 
+from ledger.factory import open_store
 from ledger.migrations import SchemaOutOfDate
 from ledger.migrations import postgres as pg_migrations
 from ledger.migrations import sqlite as sqlite_migrations
 from ledger.postgres import PostgresStore
 from ledger.sqlite import SqliteStore
-from ledger.store import open_store
 from tests.ledger.conftest import PG_URL
 
 LEGACY_EVENTS = [  # g1: submission 2 judged, submission 4 not; g2: nothing pending

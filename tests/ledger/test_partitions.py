@@ -16,11 +16,11 @@ import pytest
 from click.testing import CliRunner
 
 from ledger.events import NewEvent
+from ledger.factory import open_store
 from ledger.migrations import VERSION_TABLE, apply
 from ledger.migrations import postgres as pg_migrations
 from ledger.partitions import add_periods, attached, heads
 from ledger.postgres import PostgresStore
-from ledger.store import open_store
 from tests.conftest import Player, pg_schema_url
 from warlog.app import create_app
 from warlog.cli import main

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from ledger.export import export_lines
-from ledger.store import open_store
+from ledger.factory import open_store
 from rules import get_game
 from rules.lock_n_load.game import LockNLoad
 from tests.lnl.lnl_fuzz import choose

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ledger.store import open_store
+from ledger.factory import open_store
 from tests.notify.conftest import Receiver, Smtp, free_port
 from tests.players.conftest import FakeNow
 from warlog.notify.notifier import Notifier

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ledger.store import open_store
+from ledger.factory import open_store
 from tests.players.conftest import FakeNow
 from warlog.players.store import (
     EmailTaken,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ledger.canonical import state_hash
 from ledger.export import export_lines
-from ledger.store import open_store
+from ledger.factory import open_store
 from warlog.history import StoreHistory
 from warlog.queue import InlineQueue
 from warlog.resolver import Resolver

@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from flask import Flask
 from psycopg import sql
 
-from ledger.store import open_store
+from ledger.factory import open_store
 from tests.conftest import PG_URL, pg_schema_url
 
 

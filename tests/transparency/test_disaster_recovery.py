@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from ledger import logstore
 from ledger import transparency as t
-from ledger.store import open_store
+from ledger.factory import open_store
 from tests.transparency.helpers import app_on, empty_ledger_like, key_file
 from tests.transparency.test_log_api import export, start
 from warlog.cli import main

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from ledger.export import export_lines
-from ledger.store import open_store
+from ledger.factory import open_store
 from rules import get_game
 from rules.vietnam_battles.game import VietnamBattles
 from tests.vb.vb_fuzz import choose

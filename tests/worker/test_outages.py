@@ -155,7 +155,7 @@ def shared_redis() -> str:
 
 def test_a_worker_rides_out_a_postgresql_outage(tmp_path: Path, shared_redis: str, monkeypatch: pytest.MonkeyPatch,
                                                 caplog: pytest.LogCaptureFixture) -> None:
-    from ledger.store import open_store
+    from ledger.factory import open_store
 
     caplog.set_level(logging.INFO)
     pg = PostgresServer()

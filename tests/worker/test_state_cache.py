@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.store import open_store
+from ledger.factory import open_store
 from warlog import jobs
 from warlog.history import StateCache, StoreHistory
 from warlog.resolver import Resolver

@@ -11,7 +11,7 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
-from ledger.store import open_store
+from ledger.factory import open_store
 from tests.conftest import REDIS_URL
 from warlog import lru, onejob
 from warlog.queue import QUEUE_NAME, InlineQueue, RQQueue, sweep
