@@ -7,7 +7,7 @@ Strict (additionalProperties: false) so a generated client has typed attributes 
 
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from validators.actions import ActionField, StrictSchema
 
@@ -30,6 +30,14 @@ def _status() -> fields.String:
     return fields.String(required=True, validate=validate.OneOf(STATUSES))
 
 
+class PositionErrorSchema(StrictSchema):
+    """One thing wrong with a sandbox position (docs/sandbox.md): where, what, and the rule."""
+
+    path = _str(metadata={"description": "a JSON Pointer into the state ('' for the whole state)"})
+    message = _str()
+    rule = fields.String(required=True, allow_none=True, metadata={"description": "the rule section, if any"})
+
+
 class ErrorSchema(StrictSchema):
     """Every 4xx/5xx of the API: a message; field messages when a body or query does not fit."""
 
@@ -39,6 +47,8 @@ class ErrorSchema(StrictSchema):
     current_seq = fields.Integer(metadata={"description": "the game's last event (409s)"})
     status = fields.String(validate=validate.OneOf(STATUSES), metadata={"description": "the game's status (409s)"})
     active_seats = fields.List(fields.String(), metadata={"description": "the seats the game waits for (409s)"})
+    errors = fields.List(fields.Nested(PositionErrorSchema), metadata={
+        "description": "a sandbox position or its dice that do not fit: every error, by path and rule (422s)"})
 
 
 class ConflictSchema(ErrorSchema):
@@ -98,6 +108,38 @@ class CreatedSchema(StrictSchema):
     director_token = _str()
     seed_commitment = _str()
     sandbox = fields.Boolean(required=True)
+    on_dice_exhausted = fields.String(validate=validate.OneOf(("stop", "derive")), metadata={
+        "description": "a sandbox with forced dice: what happens when they run out"})
+
+
+class ForkedFromSchema(StrictSchema):
+    game = _str()
+    step = fields.Integer(required=True)
+
+
+class ForkedSchema(CreatedSchema):
+    """The sandbox made by POST /games/{id}/fork: as POST /games, and where it was forked from."""
+
+    forked_from = fields.Nested(ForkedFromSchema, required=True)
+
+
+class ForkCheckSchema(StrictSchema):
+    """A fork's dry run: would this position (after the patch) be accepted, and what it is."""
+
+    ok = fields.Boolean(required=True)
+    errors = fields.List(fields.Nested(PositionErrorSchema), required=True)
+    state = fields.Raw(required=True, allow_none=True, metadata={"description": "the position after the patch"})
+    phase = fields.String(required=True, allow_none=True)
+    step = fields.Integer(required=True)
+    game = _str()
+    scenario = _str()
+
+
+class StateJsonSchemaSchema(Schema):
+    """A game's state JSON Schema (draft 2020-12) with every scenario's start state in `examples`."""
+
+    class Meta:
+        unknown = INCLUDE
 
 
 class OutcomeSchema(StrictSchema):
@@ -245,5 +287,6 @@ SCHEMAS = {
     "Error": ErrorSchema, "Conflict": ConflictSchema, "Catalogue": CatalogueSchema, "GamesPage": GamesPageSchema,
     "Created": CreatedSchema, "GameInfo": GameInfoSchema, "Joined": JoinedSchema, "Accepted": AcceptedSchema,
     "MoveResult": MoveResultSchema, "Events": EventsSchema, "State": StateSchema, "Actions": ActionsSchema,
+    "Forked": ForkedSchema, "ForkCheck": ForkCheckSchema, "StateJsonSchema": StateJsonSchemaSchema,
     "TreeHead": TreeHeadSchema, "InclusionProof": InclusionProofSchema, "ConsistencyProof": ConsistencyProofSchema,
 }
