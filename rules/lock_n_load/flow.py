@@ -37,6 +37,9 @@ def legal(s: State, w: World) -> list[Action]:
         return []
     d = s["decision"]
     if d is not None:
+        if d["kind"] == "opp_fire" and d.get("retreat"):  # W9: no sniper here, the retreat is one step
+            return ([{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
+                    + orders.actions(s, w, d["seat"]))
         if d["kind"] == "opp_fire":
             return ([{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
                     + sniper_actions(s, w, d["seat"]) + snipe_actions(s, w, d["seat"])
@@ -241,7 +244,7 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
                 s["decision"] = None
                 if not mv["units"]:
                     s["impulse"]["move"] = None
-        _drops(s, w, facts)
+        _drops(s, w, dice, facts)
         return
     if s["decision"] is not None:
         _decide(s, w, a, dice, facts)
@@ -307,14 +310,15 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
         raise IllegalAction(f"unknown action {t}")
     if s["phase"] != "over":
         events.check(s, w, facts)
-        _drops(s, w, facts)
+        _drops(s, w, dice, facts)
         _auto(s, w, dice, facts)
 
 
-def _drops(s: State, w: World, facts: list[Fact]) -> None:
+def _drops(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
     """The owner's decisions a fire leaves, before anything else (the decision under way, if any,
     resumes after): W5, a squad with two SWs reduced to a half squad drops one; W4, a unit shaken
-    by flamethrower fire picks its retreat hex (1.6.2; a single possible hex is taken unasked)."""
+    by flamethrower fire picks its retreat hex (1.6.2; a single possible hex is taken unasked),
+    then W9, its enemy may opportunity-fire at it there."""
     while s["drops"]:
         item = s["drops"].pop(0)
         if isinstance(item, dict):  # {"kind": "retreat", "unit", "hexes"}
@@ -323,6 +327,8 @@ def _drops(s: State, w: World, facts: list[Fact]) -> None:
                 continue
             if len(item["hexes"]) == 1:
                 fire.retreat(s, w, item["unit"], item["hexes"][0], facts)
+                if _retreat_fire(s, w, item["unit"], dice, facts):
+                    return
                 continue
             s["decision"] = {"kind": "retreat", "seat": r["side"], "unit": item["unit"], "hexes": item["hexes"],
                              "resume": s["decision"]}
@@ -541,6 +547,18 @@ def _decide(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
     if d["kind"] == "retreat":
         fire.retreat(s, w, a["unit"], a["hex"], facts)
         s["decision"] = d.get("resume")
+        _retreat_fire(s, w, a["unit"], dice, facts)
+        return
+    if d.get("retreat"):  # W9: opportunity fire at a unit retreating from flamethrower fire
+        rv = d["retreat"]
+        if a["type"] == "opp_fire":
+            fire.resolve(s, w, movement.opp_firers(s, w, a["hex"], d["seat"]), d["at"], dice, facts,
+                         opportunity=True, movers=rv["units"])
+            rv["fired_from"].append(a["hex"])
+            d["hexes"] = movement.opp_fire_hexes(s, w, rv) if s["units"][rv["units"][0]]["at"] == rv["at"] else []
+            if d["hexes"]:
+                return
+        s["decision"] = d.get("resume")
         return
     if d["kind"] == "melee_targets":
         d = {**d, "choices": []}
@@ -561,6 +579,39 @@ def _decide(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
     mv["units"] = _alive_movers(s, mv)
     if not mv["units"]:
         s["impulse"]["move"] = None
+
+
+def _retreat_fire(s: State, w: World, uid: str, dice: DiceSource, facts: list[Fact]) -> bool:
+    """W9 (1.6.2, 5.3, role reversal): the retreat is a move of one hex, so the retreating unit's enemy
+    (the active player when his flamethrower fired) may opportunity-fire at it in its new hex, each
+    eligible hex once; standing orders answer first, as for any mover. True if the seat is prompted."""
+    r = s["units"][uid]
+    if r["at"] is None:
+        return False
+    foe = U.other(r["side"])
+    rv = {"units": [uid], "at": r["at"], "mode": "normal", "fired_from": []}
+    while r["at"] == rv["at"]:
+        auto = [(h, orders.decides(orders.order_of(s, foe, h), h, rv["at"], w))
+                for h in movement.opp_fire_hexes(s, w, rv)]
+        auto = [(h, v) for h, v in auto if v != "ask"]
+        if not auto:
+            break
+        h, verdict = auto[0]
+        rv["fired_from"].append(h)
+        if verdict == "fire":
+            facts.append(Fact(f"{foe.upper()}'s standing order: {h} fires at {rv['at']}", "LnL 1.6.2, 5.3 (standing order)",
+                              "standing_order", {"hex": h, "at": rv["at"]}))
+            fire.resolve(s, w, movement.opp_firers(s, w, h, foe), rv["at"], dice, facts, opportunity=True, movers=[uid])
+            s["stats"]["order_fires"] += 1
+    if r["at"] != rv["at"]:
+        return False
+    hexes = movement.opp_fire_hexes(s, w, rv)
+    if not hexes:
+        return False
+    s["decision"] = {"kind": "opp_fire", "seat": foe, "hexes": hexes, "at": rv["at"], "retreat": rv,
+                     "resume": s["decision"]}
+    s["stats"]["opp_fire_prompts"] += 1
+    return True
 
 
 def _alive_movers(s: State, mv: dict[str, Any]) -> list[str]:

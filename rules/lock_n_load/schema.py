@@ -90,6 +90,9 @@ def ask(s: dict[str, Any], w: World, seat: str | None) -> str:
     if d is not None and d["kind"] == "melee_targets":
         role = "attacker" if d["seat"] == d["attacker"] else "defender"
         return f"{d['seat'].upper()}: melee in {d['hex']} — as the {role}, choose the enemy units you attack (8.0)"
+    if d is not None and d.get("retreat"):
+        return (f"{d['seat'].upper()}: {d['retreat']['units'][0]} retreats from flamethrower fire into {d['at']} — "
+                f"opportunity fire from {', '.join(d['hexes'])}, or hold fire (1.6.2, 5.3)")
     if d is not None:
         return (f"{d['seat'].upper()}: the enemy is moving into {d['at']} — opportunity fire from "
                 f"{', '.join(d['hexes'])}, or hold fire (5.3)")
