@@ -272,8 +272,8 @@ def resolve(s: State, w: World, firers: list[str], target: str, dice: DiceSource
 def hero_check(s: State, w: World, parent: str, at: str, marker: str, dice: DiceSource, facts: list[Fact]) -> None:
     """11.2 (option `heroes`): a squad or half squad that rolled 1 on its damage check rolls 1d6;
     even (ARVN: 1, 13.4) and a hero of its nationality appears in its hex with the parent's marker
-    as it stood (A: the parent's activation state), or, over stacking (1.3), in the first adjacent
-    hex (by id) free of enemies where it fits (ours: the owner is not asked, W6)."""
+    as it stood (A: the parent's activation state), or, over stacking (1.3), in an adjacent hex free
+    of enemies where it fits, the owner choosing (W6: queued in `drops`; one such hex: taken unasked)."""
     k = U.kind(s, w, parent)
     side = s["units"][parent]["side"]
     die = dice.roll(6, f"LnL 11.2 hero appearance from {parent}")
@@ -289,18 +289,29 @@ def hero_check(s: State, w: World, parent: str, at: str, marker: str, dice: Dice
     uid = f"{side}-hero{n}"
     s["units"][uid] = new_unit(side, kind, at)
     s["units"][uid]["marker"] = marker
+    free: list[str] = []
     if not U.stacking_ok(s, w, at, side):
-        free = [h for h in sorted(w.board.neighbours(at)) if not U.units_in(s, h, U.other(side))
-                and U.stacking_ok(s, w, h, side, extra=[uid])]
+        free = hero_hexes(s, w, uid, at)
         if not free:
             del s["units"][uid]
             facts.append(Fact(f"A hero would appear from {parent}, but no hex can hold him", "LnL 11.2", "hero",
                               {"unit": parent, "die": die, "success": False}))
             return
-        s["units"][uid]["at"] = free[0]
+        s["units"][uid]["at"] = free[0] if len(free) == 1 else None
+    where = (f"in {s['units'][uid]['at']}" if s["units"][uid]["at"] else
+             f"next to {at}, in the hex his owner chooses of {', '.join(free)} (W6)")
     facts.append(Fact(f"{parent} rolled 1 on its damage check: hero die {die}, a {w.kinds[kind].name} ({uid}) appears "
-                      f"in {s['units'][uid]['at']} with the Bull card", "LnL 11.2", "hero",
+                      f"{where} with the Bull card", "LnL 11.2", "hero",
                       {"unit": parent, "hero": uid, "die": die, "success": True, "hex": s["units"][uid]["at"]}))
+    if len(free) > 1:
+        s["drops"].append({"kind": "hero", "unit": uid, "near": at})
+
+
+def hero_hexes(s: State, w: World, uid: str, at: str) -> list[str]:
+    """11.2: the hexes adjacent to `at` with no enemy unit where the hero fits (1.3)."""
+    side = s["units"][uid]["side"]
+    return [h for h in sorted(w.board.neighbours(at)) if not U.units_in(s, h, U.other(side))
+            and U.stacking_ok(s, w, h, side, extra=[uid])]
 
 
 def _flamethrower_fired(s: State, w: World, firers: list[str], frm: str, target: str) -> bool:

@@ -50,6 +50,8 @@ def legal(s: State, w: World) -> list[Action]:
             return [{"type": "drop_sw", "unit": d["unit"], "sw": x} for x in s["units"][d["unit"]]["sws"]]
         if d["kind"] == "retreat":
             return [{"type": "retreat", "unit": d["unit"], "hex": h} for h in d["hexes"]]
+        if d["kind"] == "place_hero":
+            return [{"type": "place_hero", "unit": d["unit"], "hex": h} for h in d["hexes"]]
         raise AssertionError(f"unknown decision {d['kind']}")
     if s["phase"] == "rally":
         return rally.legal(s, w, s["rally_side"])
@@ -321,6 +323,14 @@ def _drops(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
     then W9, its enemy may opportunity-fire at it there."""
     while s["drops"]:
         item = s["drops"].pop(0)
+        if isinstance(item, dict) and item["kind"] == "hero":  # W6, 11.2: {"kind": "hero", "unit", "near"}
+            hexes = fire.hero_hexes(s, w, item["unit"], item["near"])
+            if len(hexes) > 1:
+                s["decision"] = {"kind": "place_hero", "seat": s["units"][item["unit"]]["side"], "unit": item["unit"],
+                                 "hexes": hexes, "resume": s["decision"]}
+                return
+            _place_hero(s, w, item["unit"], hexes[0] if hexes else None, facts)
+            continue
         if isinstance(item, dict):  # {"kind": "retreat", "unit", "hexes"}
             r = s["units"][item["unit"]]
             if r["at"] is None:
@@ -549,6 +559,10 @@ def _decide(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
         s["decision"] = d.get("resume")
         _retreat_fire(s, w, a["unit"], dice, facts)
         return
+    if d["kind"] == "place_hero":
+        _place_hero(s, w, a["unit"], a["hex"], facts)
+        s["decision"] = d.get("resume")
+        return
     if d.get("retreat"):  # W9: opportunity fire at a unit retreating from flamethrower fire
         rv = d["retreat"]
         if a["type"] == "opp_fire":
@@ -579,6 +593,18 @@ def _decide(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
     mv["units"] = _alive_movers(s, mv)
     if not mv["units"]:
         s["impulse"]["move"] = None
+
+
+def _place_hero(s: State, w: World, uid: str, h: str | None, facts: list[Fact]) -> None:
+    """W6 (11.2): the owner puts a new hero whose parent's hex is full in an adjacent hex free of
+    enemies; if none is left by then, the hero does not appear."""
+    if h is None:
+        del s["units"][uid]
+        facts.append(Fact(f"No hex can hold the hero {uid} any more: he does not appear", "LnL 11.2", "hero",
+                          {"hero": uid, "success": False}))
+        return
+    s["units"][uid]["at"] = h
+    facts.append(Fact(f"The hero {uid} is placed in {h}", "LnL 11.2", "hero_place", {"hero": uid, "hex": h}))
 
 
 def _retreat_fire(s: State, w: World, uid: str, dice: DiceSource, facts: list[Fact]) -> bool:

@@ -18,13 +18,15 @@ ACTIONS: dict[str, dict[str, type]] = {
     "melee_targets": {"units": list}, "withdraw": {"hex": str},
     "combine": {"unit": str, "with": str}, "split": {"unit": str}, "snipe": {"unit": str, "target": str},
     "drop_sw": {"unit": str, "sw": str}, "retreat": {"unit": str, "hex": str},
+    "place_hero": {"unit": str, "hex": str},
 }
 RULES = {"rally": "LnL 3.0", "medic": "LnL 11.3", "pickup": "LnL 3.0", "end_rally": "LnL 3.0", "pass": "LnL 4.1",
          "activate": "LnL 4.0", "select": "LnL 4.0", "clear": "LnL 4.0", "fire": "LnL 5.0", "move": "LnL 6.0",
          "step": "LnL 6.0", "stop": "LnL 6.0", "smoke": "LnL 7.0", "melee": "LnL 8.0", "spot": "LnL 10.1",
          "place_sniper": "LnL 11.4", "end_impulse": "LnL 4.0", "opp_fire": "LnL 5.3", "hold_fire": "LnL 5.3",
          "order": "standing orders", "melee_targets": "LnL 8.0", "withdraw": "LnL 8.0", "combine": "LnL 3.0",
-         "split": "LnL 3.0", "snipe": "LnL 11.4", "drop_sw": "LnL 1.6.1", "retreat": "LnL 1.6.2"}
+         "split": "LnL 3.0", "snipe": "LnL 11.4", "drop_sw": "LnL 1.6.1", "retreat": "LnL 1.6.2",
+         "place_hero": "LnL 11.2"}
 TOP_KEYS = ("game", "version", "scenario", "data_id", "options", "turn", "turns", "phase", "initiative",
             "rally_side", "rally_done", "player", "passes", "units", "sws", "spotted", "smoke", "melee", "impulse",
             "decision", "spot", "spot_used", "events", "secret", "objectives", "cache", "pending", "drops", "eliminated",
@@ -87,6 +89,9 @@ def ask(s: dict[str, Any], w: World, seat: str | None) -> str:
     if d is not None and d["kind"] == "retreat":
         return (f"{d['seat'].upper()}: {d['unit']} is shaken by flamethrower fire — choose the hex it retreats to: "
                 f"{', '.join(d['hexes'])} (1.6.2)")
+    if d is not None and d["kind"] == "place_hero":
+        return (f"{d['seat'].upper()}: a hero ({d['unit']}) appears but his hex is full — choose an adjacent hex: "
+                f"{', '.join(d['hexes'])} (11.2)")
     if d is not None and d["kind"] == "melee_targets":
         role = "attacker" if d["seat"] == d["attacker"] else "defender"
         return f"{d['seat'].upper()}: melee in {d['hex']} — as the {role}, choose the enemy units you attack (8.0)"
