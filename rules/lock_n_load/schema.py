@@ -18,7 +18,8 @@ ACTIONS: dict[str, dict[str, type]] = {
     "melee_targets": {"units": list}, "withdraw": {"hex": str},
     "combine": {"unit": str, "with": str}, "split": {"unit": str}, "snipe": {"unit": str, "target": str},
     "drop_sw": {"unit": str, "sw": str}, "retreat": {"unit": str, "hex": str},
-    "place_hero": {"unit": str, "hex": str},
+    "place_hero": {"unit": str, "hex": str}, "give_sw": {"unit": str, "sw": str, "to": str},
+    "swap_sw": {"sw": str, "for": str},
 }
 RULES = {"rally": "LnL 3.0", "medic": "LnL 11.3", "pickup": "LnL 3.0", "end_rally": "LnL 3.0", "pass": "LnL 4.1",
          "activate": "LnL 4.0", "select": "LnL 4.0", "clear": "LnL 4.0", "fire": "LnL 5.0", "move": "LnL 6.0",
@@ -26,7 +27,7 @@ RULES = {"rally": "LnL 3.0", "medic": "LnL 11.3", "pickup": "LnL 3.0", "end_rall
          "place_sniper": "LnL 11.4", "end_impulse": "LnL 4.0", "opp_fire": "LnL 5.3", "hold_fire": "LnL 5.3",
          "order": "standing orders", "melee_targets": "LnL 8.0", "withdraw": "LnL 8.0", "combine": "LnL 3.0",
          "split": "LnL 3.0", "snipe": "LnL 11.4", "drop_sw": "LnL 1.6.1", "retreat": "LnL 1.6.2",
-         "place_hero": "LnL 11.2"}
+         "place_hero": "LnL 11.2", "give_sw": "LnL 3.0", "swap_sw": "LnL 3.0"}
 TOP_KEYS = ("game", "version", "scenario", "data_id", "options", "turn", "turns", "phase", "initiative",
             "rally_side", "rally_done", "player", "passes", "units", "sws", "spotted", "smoke", "melee", "impulse",
             "decision", "spot", "spot_used", "events", "secret", "objectives", "cache", "pending", "drops", "eliminated",
@@ -102,7 +103,8 @@ def ask(s: dict[str, Any], w: World, seat: str | None) -> str:
         return (f"{d['seat'].upper()}: the enemy is moving into {d['at']} — opportunity fire from "
                 f"{', '.join(d['hexes'])}, or hold fire (5.3)")
     if s["phase"] == "rally":
-        return f"{s['rally_side'].upper()}: Rally Phase — rally, treat, pick up weapons, then end the step (3.0)"
+        what = "weapons" if s["version"] == "1" else "or exchange weapons"
+        return f"{s['rally_side'].upper()}: Rally Phase — rally, treat, pick up {what}, then end the step (3.0)"
     imp = s["impulse"]
     who = s["player"].upper()
     if imp is None:

@@ -1,0 +1,49 @@
+"""Rules version 2 additions: SW exchange in the Rally Phase (3.0), the OC leader's LM on
+spot-and-shoot (4.1), the random skill-card draw for a new hero (11.12, 11.2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.dice import fixed_dice
+from rules.core.game import IllegalAction
+from rules.lock_n_load.game import LockNLoad
+from tests.lnl.helpers import blank_state, tiny
+
+
+def _rally(version: str) -> tuple:
+    w = tiny(["o", "o", "o"])
+    g = LockNLoad(w)
+    s = blank_state(w, {"a": ("us", "us-sq-264", "9A1"), "b": ("us", "us-hs-154", "9A1"),
+                        "c": ("us", "us-sq-264", "9A1"), "vc1": ("vc", "vc-sq-143", "9A3")},
+                    {"m": ("m60", "a"), "f": ("m2-flame", "c")})
+    s.update(version=version, phase="rally", rally_side="us", rally_done=[])
+    return g, s
+
+
+def test_3_0_go_units_in_one_hex_exchange_support_weapons_in_the_rally_phase() -> None:
+    """3.0, 1.6.1: a GO squad hands its M60 to a GO half squad in its hex; two squads trade SWs;
+    a shaken unit takes no part; version 1 (recorded games) never offered it."""
+    g, s = _rally("2")
+    acts = g.legal_actions(s, "us")
+    assert {"type": "give_sw", "unit": "a", "sw": "m", "to": "b"} in acts
+    assert {"type": "swap_sw", "sw": "f", "for": "m"} in acts
+    out = g.apply(s, "us", {"type": "give_sw", "unit": "a", "sw": "m", "to": "b"}, fixed_dice([]))
+    st = out.state
+    assert st["units"]["a"]["sws"] == [] and st["units"]["b"]["sws"] == ["m"] and st["sws"]["m"]["holder"] == "b"
+    assert out.facts[0].rule == "LnL 3.0, 1.6.1" and "a hands" in out.facts[0].text
+    g.check_state(st)
+    # the half squad now holds one SW: it can take no other, but may trade it
+    acts = g.legal_actions(st, "us")
+    assert {"type": "give_sw", "unit": "c", "sw": "f", "to": "b"} not in acts
+    out = g.apply(st, "us", {"type": "swap_sw", "sw": "f", "for": "m"}, fixed_dice([]))
+    assert out.state["units"]["b"]["sws"] == ["f"] and out.state["units"]["c"]["sws"] == ["m"]
+    g.check_state(out.state)
+    g, s = _rally("2")
+    s["units"]["b"]["shaken"] = True
+    s["units"]["b"]["rallied"] = True  # not to be rallied in this test
+    assert not any(a["type"] == "give_sw" and a["to"] == "b" for a in g.legal_actions(s, "us"))
+    g, s = _rally("1")
+    assert not any(a["type"] in ("give_sw", "swap_sw") for a in g.legal_actions(s, "us"))
+    with pytest.raises(IllegalAction):
+        g.apply(s, "us", {"type": "give_sw", "unit": "a", "sw": "m", "to": "b"}, fixed_dice([]))
