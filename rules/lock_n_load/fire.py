@@ -164,19 +164,24 @@ def plan(s: State, w: World, firers: list[str], target: str, *, opportunity: boo
     fp = combine(shares)
     parts = [f"FP {fp} (5.2, T10)"]
     drm = 0
-    # 5.0.1: a GO leader not marked Moved/LC/Fired/OC, of the firers' nationality, not firing a SW.
+    # 5.0.1: a GO leader not marked Moved/LC/Fired/OC, of the firers' nationality, not firing a SW;
+    # 4.1 spot-and-shoot (rules v2 on): an OC leader at the hex he spotted himself this impulse.
     nat = U.kind(s, w, shares[0].uid).nationality
     leader, best = None, 0
+    spot_shoot = s["spot"] or {}
     for u in leaders:
         r = s["units"][u]
-        if r["marker"] in ("moved", "low_crawl", "fired", "oc") or U.kind(s, w, u).nationality != nat:
+        oc_ok = (r["marker"] == "oc" and not opportunity and s["version"] != "1"
+                 and spot_shoot.get("unit") == u and spot_shoot.get("hex") == target)
+        if (r["marker"] in ("moved", "low_crawl", "fired", "oc") and not oc_ok) or U.kind(s, w, u).nationality != nat:
             continue
         v = U.lm(s, w, u)
         if v > best:
             leader, best = u, v
     if leader is not None:
         drm += best
-        parts.append(f"leader +{best} (5.0.1)")
+        why = "4.1 spot-and-shoot" if s["units"][leader]["marker"] == "oc" else "5.0.1"
+        parts.append(f"leader +{best} ({why})")
     if dist == 1:
         drm += 2
         parts.append("adjacent +2 (T5)")

@@ -47,3 +47,40 @@ def test_3_0_go_units_in_one_hex_exchange_support_weapons_in_the_rally_phase() -
     assert not any(a["type"] in ("give_sw", "swap_sw") for a in g.legal_actions(s, "us"))
     with pytest.raises(IllegalAction):
         g.apply(s, "us", {"type": "give_sw", "unit": "a", "sw": "m", "to": "b"}, fixed_dice([]))
+
+
+def _spot_and_shoot(version: str, spotter: str) -> list:
+    w = tiny(["o", "o", "o"])
+    g = LockNLoad(w)
+    s = blank_state(w, {"ldr": ("us", "us-ldr-harlan", "9A1"), "sq": ("us", "us-sq-264", "9A1"),
+                        "vc1": ("vc", "vc-sq-143", "9A3")})
+    s["version"] = version
+    s["units"]["ldr"]["marker"] = "oc"
+    s["spotted"] = ["9A3"]
+    s["spot"] = {"unit": spotter, "hex": "9A3"}
+    s["spot_used"] = True
+    d = fixed_dice([3] * 30)
+    for a in ({"type": "activate", "hex": "9A1"}, {"type": "select", "unit": "sq"}):
+        s = g.apply(s, "us", a, d).state
+    if {"type": "select", "unit": "ldr"} in g.legal_actions(s, "us"):
+        s = g.apply(s, "us", {"type": "select", "unit": "ldr"}, d).state
+    out = g.apply(s, "us", {"type": "fire", "target": "9A3"}, d)
+    return [f for f in out.facts if f.kind == "fire"]
+
+
+def test_4_1_an_oc_leader_adds_his_lm_to_fire_at_the_hex_he_spotted_this_impulse() -> None:
+    """4.1 spot-and-shoot: the OC leader who spotted 9A3 in this impulse directs the squad's fire at
+    it with his LM; an OC leader who did not spot it adds nothing (4.1: OC units may not use
+    leadership); version 1 (recorded games) never added it."""
+    from rules.lock_n_load import units as U
+
+    w = tiny(["o", "o", "o"])
+    s = blank_state(w, {"ldr": ("us", "us-ldr-harlan", "9A1")})
+    lm = U.lm(s, w, "ldr")
+    assert lm > 0
+    fired = _spot_and_shoot("2", "ldr")
+    assert f"leader +{lm} (4.1 spot-and-shoot)" in fired[0].text and fired[0].data["drm"] == lm
+    fired = _spot_and_shoot("2", "sq")
+    assert "leader" not in fired[0].text and fired[0].data["drm"] == 0
+    fired = _spot_and_shoot("1", "ldr")
+    assert "leader" not in fired[0].text and fired[0].data["drm"] == 0
