@@ -274,6 +274,10 @@ def resolve(s: State, w: World, firers: list[str], target: str, dice: DiceSource
     return results
 
 
+CARDS = ("Bull", "Charismatic")  # 12.0, T2: the demo's only skill cards, drawn at random (A33)
+HERO_CARDS = ("Bull",)  # T2: Bull for leaders and heroes, Charismatic for leaders only
+
+
 def hero_check(s: State, w: World, parent: str, at: str, marker: str, dice: DiceSource, facts: list[Fact]) -> None:
     """11.2 (option `heroes`): a squad or half squad that rolled 1 on its damage check rolls 1d6;
     even (ARVN: 1, 13.4) and a hero of its nationality appears in its hex with the parent's marker
@@ -305,9 +309,13 @@ def hero_check(s: State, w: World, parent: str, at: str, marker: str, dice: Dice
         s["units"][uid]["at"] = free[0] if len(free) == 1 else None
     where = (f"in {s['units'][uid]['at']}" if s["units"][uid]["at"] else
              f"next to {at}, in the hex his owner chooses of {', '.join(free)} (W6)")
+    c_die = dice.roll(len(CARDS), f"LnL 11.2, 11.12 skill card drawn by {uid}")
+    card = s["units"][uid]["card"] = CARDS[c_die - 1]
+    held = "" if card in HERO_CARDS else " (a leaders' card, T2: no use to a hero)"
     facts.append(Fact(f"{parent} rolled 1 on its damage check: hero die {die}, a {w.kinds[kind].name} ({uid}) appears "
-                      f"{where} with the Bull card", "LnL 11.2", "hero",
-                      {"unit": parent, "hero": uid, "die": die, "success": True, "hex": s["units"][uid]["at"]}))
+                      f"{where}; he draws the {card} card (die {c_die} of {len(CARDS)}){held}", "LnL 11.2, 11.12",
+                      "hero", {"unit": parent, "hero": uid, "die": die, "success": True, "hex": s["units"][uid]["at"],
+                               "card": card, "card_die": c_die}))
     if len(free) > 1:
         s["drops"].append({"kind": "hero", "unit": uid, "near": at})
 
@@ -394,7 +402,7 @@ def apply_result(s: State, w: World, uid: str, res: str, facts: list[Fact]) -> N
     if res == "wounded":
         r["wounds"] += 1
         r["shaken"] = k.cls != "hero"  # 11.2, T4: heroes are never shaken
-        limit = 2 if k.card == "Bull" else 1
+        limit = 2 if U.card(s, w, uid) == "Bull" else 1
         if r["wounds"] > limit:
             eliminate(s, w, uid, facts, "wounded again")
         return

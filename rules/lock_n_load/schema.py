@@ -62,7 +62,10 @@ def check_state(s: Any, w: World) -> None:
     from rules.lock_n_load import units as U
 
     for u, r in s["units"].items():
-        _need(isinstance(r, dict) and sorted(r) == sorted(UNIT_KEYS), f"unit {u}: keys {UNIT_KEYS}")
+        _need(isinstance(r, dict), f"unit {u}: an object")
+        hero_card = "card" in r and r.get("kind") in w.kinds and w.kinds[r["kind"]].cls == "hero"  # 11.12
+        _need(sorted(r) == sorted(UNIT_KEYS + (("card",) if hero_card else ())),
+              f"unit {u}: keys {UNIT_KEYS} (a hero: and card)")
         _need(r["kind"] in w.kinds and r["side"] in ("us", "vc"), f"unit {u}: unknown kind or side")
         _need(r["marker"] in U.MARKERS, f"unit {u}: bad marker")
         _need(r["at"] is None or w.board.is_hex(r["at"]), f"unit {u}: {r['at']} is not a hex")

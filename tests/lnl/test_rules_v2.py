@@ -84,3 +84,22 @@ def test_4_1_an_oc_leader_adds_his_lm_to_fire_at_the_hex_he_spotted_this_impulse
     assert "leader" not in fired[0].text and fired[0].data["drm"] == 0
     fired = _spot_and_shoot("1", "ldr")
     assert "leader" not in fired[0].text and fired[0].data["drm"] == 0
+
+
+@pytest.mark.parametrize("card_die,card", [(1, "Bull"), (2, "Charismatic")])
+def test_11_12_a_new_hero_draws_his_skill_card_at_random_with_a_recorded_die(card_die: int, card: str) -> None:
+    """11.2, 11.12 (A33: at random), T2: the hero draws one of the demo's two cards with a die of
+    the game's seeded dice (recorded, so verify replays it); Bull lets him take a second wound,
+    Charismatic (leaders only) does nothing for him, so a second wound kills him (5.1)."""
+    from rules.lock_n_load import fire
+    from rules.lock_n_load import units as U
+    from tests.lnl.test_heroes import _fire, _world
+
+    s, facts, d = _fire(True, [6, 1, 1, 4, card_die])
+    hero = next(u for u, r in s["units"].items() if r["kind"] == "us-hero")
+    assert s["units"][hero]["card"] == card and U.card(s, _world(), hero) == card
+    assert f"LnL 11.2, 11.12 skill card drawn by {hero}" in [r.purpose for r in d.rolls]
+    assert any(f.rule == "LnL 11.2, 11.12" and f"draws the {card} card (die {card_die} of 2)" in f.text for f in facts)
+    for _ in range(2):
+        fire.apply_result(s, _world(), hero, "wounded", [])
+    assert (s["units"][hero]["at"] is not None) is (card == "Bull")
