@@ -63,8 +63,8 @@ class LnlRenderer:
             hx = action.get("target")
         unit = action.get("unit") if action.get("type") in ("select", "split", "rally", "spot", "place_sniper",
                                                              "snipe", "drop_sw") else None
-        if action.get("type") == "place_sniper":
-            unit = None  # the sniper is off the map until placed: its hex is the click
+        if action.get("type") in ("place_sniper", "place_hero"):
+            unit = None  # the sniper (a new hero, W6) is off the map until placed: its hex is the click
         return (unit if isinstance(unit, str) else None), (hx if isinstance(hx, str) else None)
 
 
