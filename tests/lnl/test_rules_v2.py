@@ -103,3 +103,14 @@ def test_11_12_a_new_hero_draws_his_skill_card_at_random_with_a_recorded_die(car
     for _ in range(2):
         fire.apply_result(s, _world(), hero, "wounded", [])
     assert (s["units"][hero]["at"] is not None) is (card == "Bull")
+
+
+def test_every_action_of_the_rules_has_a_submission_schema() -> None:
+    """The service validates a move's shape before the rules see it: an action type the rules offer
+    without a schema could never be submitted (retreat, place_hero, give_sw, swap_sw)."""
+    from rules.lock_n_load import schema
+    from validators.lock_n_load import SCHEMAS
+
+    assert sorted(schema.ACTIONS) == sorted(SCHEMAS)
+    for t, shape in schema.ACTIONS.items():
+        assert sorted(SCHEMAS[t]().fields) == sorted(["type", *shape]), t
