@@ -40,6 +40,9 @@ def choose(g: LockNLoad, s: dict[str, Any], seat: str, legal: list[Act], rng: ra
         return by["melee_targets"][-1]  # all the enemy units
     if "drop_sw" in by:
         return by["drop_sw"][0]
+    for t in ("retreat", "place_hero"):  # W4, W6: the first hex offered
+        if t in by:
+            return by[t][0]
     if "opp_fire" in by:
         return max(by["opp_fire"], key=lambda a: _fp_in(g, s, a["hex"], seat))
     for t in ("rally", "medic", "pickup"):

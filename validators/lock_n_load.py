@@ -52,6 +52,10 @@ SCHEMAS: dict[str, type[Schema]] = {
     "hold_fire": _schema("hold_fire"),
     "snipe": _schema("snipe", unit=_id(), target=_hex()),
     "drop_sw": _schema("drop_sw", unit=_id(), sw=_id()),
+    "retreat": _schema("retreat", unit=_id(), hex=_hex()),
+    "place_hero": _schema("place_hero", unit=_id(), hex=_hex()),
+    "give_sw": _schema("give_sw", unit=_id(), sw=_id(), to=_id()),
+    "swap_sw": _schema("swap_sw", sw=_id(), **{"for": _id()}),
     "order": _schema("order", hex=_hex(), order=fields.String(required=True, validate=validate.Regexp(
         r"^(ask|hold|fire|within[123]|at:[0-9][A-Z][1-9][0-9]?)$", error="ask, hold, fire, within1-3 or at:<hex>"))),
 }

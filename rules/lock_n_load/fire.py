@@ -164,19 +164,24 @@ def plan(s: State, w: World, firers: list[str], target: str, *, opportunity: boo
     fp = combine(shares)
     parts = [f"FP {fp} (5.2, T10)"]
     drm = 0
-    # 5.0.1: a GO leader not marked Moved/LC/Fired/OC, of the firers' nationality, not firing a SW.
+    # 5.0.1: a GO leader not marked Moved/LC/Fired/OC, of the firers' nationality, not firing a SW;
+    # 4.1 spot-and-shoot (rules v2 on): an OC leader at the hex he spotted himself this impulse.
     nat = U.kind(s, w, shares[0].uid).nationality
     leader, best = None, 0
+    spot_shoot = s["spot"] or {}
     for u in leaders:
         r = s["units"][u]
-        if r["marker"] in ("moved", "low_crawl", "fired", "oc") or U.kind(s, w, u).nationality != nat:
+        oc_ok = (r["marker"] == "oc" and not opportunity and s["version"] != "1"
+                 and spot_shoot.get("unit") == u and spot_shoot.get("hex") == target)
+        if (r["marker"] in ("moved", "low_crawl", "fired", "oc") and not oc_ok) or U.kind(s, w, u).nationality != nat:
             continue
         v = U.lm(s, w, u)
         if v > best:
             leader, best = u, v
     if leader is not None:
         drm += best
-        parts.append(f"leader +{best} (5.0.1)")
+        why = "4.1 spot-and-shoot" if s["units"][leader]["marker"] == "oc" else "5.0.1"
+        parts.append(f"leader +{best} ({why})")
     if dist == 1:
         drm += 2
         parts.append("adjacent +2 (T5)")
@@ -269,11 +274,15 @@ def resolve(s: State, w: World, firers: list[str], target: str, dice: DiceSource
     return results
 
 
+CARDS = ("Bull", "Charismatic")  # 12.0, T2: the demo's only skill cards, drawn at random (A33)
+HERO_CARDS = ("Bull",)  # T2: Bull for leaders and heroes, Charismatic for leaders only
+
+
 def hero_check(s: State, w: World, parent: str, at: str, marker: str, dice: DiceSource, facts: list[Fact]) -> None:
     """11.2 (option `heroes`): a squad or half squad that rolled 1 on its damage check rolls 1d6;
     even (ARVN: 1, 13.4) and a hero of its nationality appears in its hex with the parent's marker
-    as it stood (A: the parent's activation state), or, over stacking (1.3), in the first adjacent
-    hex (by id) free of enemies where it fits (ours: the owner is not asked, W6)."""
+    as it stood (A: the parent's activation state), or, over stacking (1.3), in an adjacent hex free
+    of enemies where it fits, the owner choosing (W6: queued in `drops`; one such hex: taken unasked)."""
     k = U.kind(s, w, parent)
     side = s["units"][parent]["side"]
     die = dice.roll(6, f"LnL 11.2 hero appearance from {parent}")
@@ -289,18 +298,33 @@ def hero_check(s: State, w: World, parent: str, at: str, marker: str, dice: Dice
     uid = f"{side}-hero{n}"
     s["units"][uid] = new_unit(side, kind, at)
     s["units"][uid]["marker"] = marker
+    free: list[str] = []
     if not U.stacking_ok(s, w, at, side):
-        free = [h for h in sorted(w.board.neighbours(at)) if not U.units_in(s, h, U.other(side))
-                and U.stacking_ok(s, w, h, side, extra=[uid])]
+        free = hero_hexes(s, w, uid, at)
         if not free:
             del s["units"][uid]
             facts.append(Fact(f"A hero would appear from {parent}, but no hex can hold him", "LnL 11.2", "hero",
                               {"unit": parent, "die": die, "success": False}))
             return
-        s["units"][uid]["at"] = free[0]
+        s["units"][uid]["at"] = free[0] if len(free) == 1 else None
+    where = (f"in {s['units'][uid]['at']}" if s["units"][uid]["at"] else
+             f"next to {at}, in the hex his owner chooses of {', '.join(free)} (W6)")
+    c_die = dice.roll(len(CARDS), f"LnL 11.2, 11.12 skill card drawn by {uid}")
+    card = s["units"][uid]["card"] = CARDS[c_die - 1]
+    held = "" if card in HERO_CARDS else " (a leaders' card, T2: no use to a hero)"
     facts.append(Fact(f"{parent} rolled 1 on its damage check: hero die {die}, a {w.kinds[kind].name} ({uid}) appears "
-                      f"in {s['units'][uid]['at']} with the Bull card", "LnL 11.2", "hero",
-                      {"unit": parent, "hero": uid, "die": die, "success": True, "hex": s["units"][uid]["at"]}))
+                      f"{where}; he draws the {card} card (die {c_die} of {len(CARDS)}){held}", "LnL 11.2, 11.12",
+                      "hero", {"unit": parent, "hero": uid, "die": die, "success": True, "hex": s["units"][uid]["at"],
+                               "card": card, "card_die": c_die}))
+    if len(free) > 1:
+        s["drops"].append({"kind": "hero", "unit": uid, "near": at})
+
+
+def hero_hexes(s: State, w: World, uid: str, at: str) -> list[str]:
+    """11.2: the hexes adjacent to `at` with no enemy unit where the hero fits (1.3)."""
+    side = s["units"][uid]["side"]
+    return [h for h in sorted(w.board.neighbours(at)) if not U.units_in(s, h, U.other(side))
+            and U.stacking_ok(s, w, h, side, extra=[uid])]
 
 
 def _flamethrower_fired(s: State, w: World, firers: list[str], frm: str, target: str) -> bool:
@@ -378,7 +402,7 @@ def apply_result(s: State, w: World, uid: str, res: str, facts: list[Fact]) -> N
     if res == "wounded":
         r["wounds"] += 1
         r["shaken"] = k.cls != "hero"  # 11.2, T4: heroes are never shaken
-        limit = 2 if k.card == "Bull" else 1
+        limit = 2 if U.card(s, w, uid) == "Bull" else 1
         if r["wounds"] > limit:
             eliminate(s, w, uid, facts, "wounded again")
         return

@@ -37,6 +37,9 @@ def legal(s: State, w: World) -> list[Action]:
         return []
     d = s["decision"]
     if d is not None:
+        if d["kind"] == "opp_fire" and d.get("retreat"):  # W9: no sniper here, the retreat is one step
+            return ([{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
+                    + orders.actions(s, w, d["seat"]))
         if d["kind"] == "opp_fire":
             return ([{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
                     + sniper_actions(s, w, d["seat"]) + snipe_actions(s, w, d["seat"])
@@ -47,6 +50,8 @@ def legal(s: State, w: World) -> list[Action]:
             return [{"type": "drop_sw", "unit": d["unit"], "sw": x} for x in s["units"][d["unit"]]["sws"]]
         if d["kind"] == "retreat":
             return [{"type": "retreat", "unit": d["unit"], "hex": h} for h in d["hexes"]]
+        if d["kind"] == "place_hero":
+            return [{"type": "place_hero", "unit": d["unit"], "hex": h} for h in d["hexes"]]
         raise AssertionError(f"unknown decision {d['kind']}")
     if s["phase"] == "rally":
         return rally.legal(s, w, s["rally_side"])
@@ -241,7 +246,7 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
                 s["decision"] = None
                 if not mv["units"]:
                     s["impulse"]["move"] = None
-        _drops(s, w, facts)
+        _drops(s, w, dice, facts)
         return
     if s["decision"] is not None:
         _decide(s, w, a, dice, facts)
@@ -307,22 +312,33 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
         raise IllegalAction(f"unknown action {t}")
     if s["phase"] != "over":
         events.check(s, w, facts)
-        _drops(s, w, facts)
+        _drops(s, w, dice, facts)
         _auto(s, w, dice, facts)
 
 
-def _drops(s: State, w: World, facts: list[Fact]) -> None:
+def _drops(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
     """The owner's decisions a fire leaves, before anything else (the decision under way, if any,
     resumes after): W5, a squad with two SWs reduced to a half squad drops one; W4, a unit shaken
-    by flamethrower fire picks its retreat hex (1.6.2; a single possible hex is taken unasked)."""
+    by flamethrower fire picks its retreat hex (1.6.2; a single possible hex is taken unasked),
+    then W9, its enemy may opportunity-fire at it there."""
     while s["drops"]:
         item = s["drops"].pop(0)
+        if isinstance(item, dict) and item["kind"] == "hero":  # W6, 11.2: {"kind": "hero", "unit", "near"}
+            hexes = fire.hero_hexes(s, w, item["unit"], item["near"])
+            if len(hexes) > 1:
+                s["decision"] = {"kind": "place_hero", "seat": s["units"][item["unit"]]["side"], "unit": item["unit"],
+                                 "hexes": hexes, "resume": s["decision"]}
+                return
+            _place_hero(s, w, item["unit"], hexes[0] if hexes else None, facts)
+            continue
         if isinstance(item, dict):  # {"kind": "retreat", "unit", "hexes"}
             r = s["units"][item["unit"]]
             if r["at"] is None:
                 continue
             if len(item["hexes"]) == 1:
                 fire.retreat(s, w, item["unit"], item["hexes"][0], facts)
+                if _retreat_fire(s, w, item["unit"], dice, facts):
+                    return
                 continue
             s["decision"] = {"kind": "retreat", "seat": r["side"], "unit": item["unit"], "hexes": item["hexes"],
                              "resume": s["decision"]}
@@ -541,6 +557,22 @@ def _decide(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
     if d["kind"] == "retreat":
         fire.retreat(s, w, a["unit"], a["hex"], facts)
         s["decision"] = d.get("resume")
+        _retreat_fire(s, w, a["unit"], dice, facts)
+        return
+    if d["kind"] == "place_hero":
+        _place_hero(s, w, a["unit"], a["hex"], facts)
+        s["decision"] = d.get("resume")
+        return
+    if d.get("retreat"):  # W9: opportunity fire at a unit retreating from flamethrower fire
+        rv = d["retreat"]
+        if a["type"] == "opp_fire":
+            fire.resolve(s, w, movement.opp_firers(s, w, a["hex"], d["seat"]), d["at"], dice, facts,
+                         opportunity=True, movers=rv["units"])
+            rv["fired_from"].append(a["hex"])
+            d["hexes"] = movement.opp_fire_hexes(s, w, rv) if s["units"][rv["units"][0]]["at"] == rv["at"] else []
+            if d["hexes"]:
+                return
+        s["decision"] = d.get("resume")
         return
     if d["kind"] == "melee_targets":
         d = {**d, "choices": []}
@@ -561,6 +593,51 @@ def _decide(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
     mv["units"] = _alive_movers(s, mv)
     if not mv["units"]:
         s["impulse"]["move"] = None
+
+
+def _place_hero(s: State, w: World, uid: str, h: str | None, facts: list[Fact]) -> None:
+    """W6 (11.2): the owner puts a new hero whose parent's hex is full in an adjacent hex free of
+    enemies; if none is left by then, the hero does not appear."""
+    if h is None:
+        del s["units"][uid]
+        facts.append(Fact(f"No hex can hold the hero {uid} any more: he does not appear", "LnL 11.2", "hero",
+                          {"hero": uid, "success": False}))
+        return
+    s["units"][uid]["at"] = h
+    facts.append(Fact(f"The hero {uid} is placed in {h}", "LnL 11.2", "hero_place", {"hero": uid, "hex": h}))
+
+
+def _retreat_fire(s: State, w: World, uid: str, dice: DiceSource, facts: list[Fact]) -> bool:
+    """W9 (1.6.2, 5.3, role reversal): the retreat is a move of one hex, so the retreating unit's enemy
+    (the active player when his flamethrower fired) may opportunity-fire at it in its new hex, each
+    eligible hex once; standing orders answer first, as for any mover. True if the seat is prompted."""
+    r = s["units"][uid]
+    if r["at"] is None:
+        return False
+    foe = U.other(r["side"])
+    rv = {"units": [uid], "at": r["at"], "mode": "normal", "fired_from": []}
+    while r["at"] == rv["at"]:
+        auto = [(h, orders.decides(orders.order_of(s, foe, h), h, rv["at"], w))
+                for h in movement.opp_fire_hexes(s, w, rv)]
+        auto = [(h, v) for h, v in auto if v != "ask"]
+        if not auto:
+            break
+        h, verdict = auto[0]
+        rv["fired_from"].append(h)
+        if verdict == "fire":
+            facts.append(Fact(f"{foe.upper()}'s standing order: {h} fires at {rv['at']}", "LnL 1.6.2, 5.3 (standing order)",
+                              "standing_order", {"hex": h, "at": rv["at"]}))
+            fire.resolve(s, w, movement.opp_firers(s, w, h, foe), rv["at"], dice, facts, opportunity=True, movers=[uid])
+            s["stats"]["order_fires"] += 1
+    if r["at"] != rv["at"]:
+        return False
+    hexes = movement.opp_fire_hexes(s, w, rv)
+    if not hexes:
+        return False
+    s["decision"] = {"kind": "opp_fire", "seat": foe, "hexes": hexes, "at": rv["at"], "retreat": rv,
+                     "resume": s["decision"]}
+    s["stats"]["opp_fire_prompts"] += 1
+    return True
 
 
 def _alive_movers(s: State, mv: dict[str, Any]) -> list[str]:

@@ -136,7 +136,7 @@ class LockNLoad(Game):
         d = state["decision"]
         if d is not None:
             what = {"melee_targets": "melee targets", "drop_sw": "support weapon to drop",
-                    "retreat": "flamethrower retreat"}.get(d["kind"],
+                    "retreat": "flamethrower retreat", "place_hero": "hero placement"}.get(d["kind"],
                                                                                             "opportunity fire")
             return f"Turn {state['turn']}: {d['seat'].upper()} {what}"
         return f"Turn {state['turn']}: {state['player'].upper()} impulse"

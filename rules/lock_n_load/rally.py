@@ -67,7 +67,30 @@ def legal(s: State, w: World, side: str) -> list[Action]:
             if can_carry(s, w, u):
                 out.append({"type": "pickup", "unit": u, "sw": x})
     out += reorganisations(s, w, side)
+    if s["version"] != "1":
+        out += exchanges(s, w, side)
     out.append({"type": "end_rally"})
+    return out
+
+
+def exchanges(s: State, w: World, side: str) -> list[Action]:
+    """3.0, 1.6.1 (rules v2 on): GO units in one hex may hand a SW to a unit that can carry one more
+    ("give_sw") or trade one SW each ("swap_sw"); never in melee, never to or from a shaken unit, a
+    WT, medic, chaplain or sniper (can_carry)."""
+    out: list[Action] = []
+    for h in U.side_hexes(s, side):
+        if h in s["melee"]:
+            continue
+        go = [u for u in U.units_in(s, h, side) if not s["units"][u]["shaken"]
+              and U.kind(s, w, u).cls not in ("wt", "medic", "chaplain", "sniper")]
+        for a in go:
+            for x in s["units"][a]["sws"]:
+                for b in go:
+                    if b == a:
+                        continue
+                    if can_carry(s, w, b):
+                        out.append({"type": "give_sw", "unit": a, "sw": x, "to": b})
+                    out += [{"type": "swap_sw", "sw": x, "for": y} for y in s["units"][b]["sws"] if x < y]
     return out
 
 
@@ -164,6 +187,27 @@ def perform(s: State, w: World, side: str, a: Action, dice: DiceSource, facts: l
         s["units"][u]["sws"].append(x)
         facts.append(Fact(f"{u} picks up {w.sws[s['sws'][x]['kind']].name} ({x})", "LnL 3.0, 1.6.1", "pickup",
                           {"unit": u, "sw": x}))
+        return False
+    if t in ("give_sw", "swap_sw"):
+        x = a["sw"]
+        a_u = s["sws"][x]["holder"]
+        if t == "give_sw":
+            b_u, y = a["to"], None
+        else:
+            y = a["for"]
+            b_u = s["sws"][y]["holder"]
+        s["units"][a_u]["sws"].remove(x)
+        s["units"][b_u]["sws"].append(x)
+        s["sws"][x]["holder"] = b_u
+        if y is not None:
+            s["units"][b_u]["sws"].remove(y)
+            s["units"][a_u]["sws"].append(y)
+            s["sws"][y]["holder"] = a_u
+
+        def name(z: str) -> str:
+            return f"{w.sws[s['sws'][z]['kind']].name} ({z})"
+        facts.append(Fact(f"{a_u} hands {name(x)} to {b_u}" + (f" for {name(y)}" if y else ""), "LnL 3.0, 1.6.1",
+                          "sw_exchange", {"from": a_u, "to": b_u, "sw": x, "for": y}))
         return False
     if t == "combine":
         a_u, b_u = a["unit"], a["with"]

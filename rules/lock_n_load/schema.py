@@ -18,13 +18,16 @@ ACTIONS: dict[str, dict[str, type]] = {
     "melee_targets": {"units": list}, "withdraw": {"hex": str},
     "combine": {"unit": str, "with": str}, "split": {"unit": str}, "snipe": {"unit": str, "target": str},
     "drop_sw": {"unit": str, "sw": str}, "retreat": {"unit": str, "hex": str},
+    "place_hero": {"unit": str, "hex": str}, "give_sw": {"unit": str, "sw": str, "to": str},
+    "swap_sw": {"sw": str, "for": str},
 }
 RULES = {"rally": "LnL 3.0", "medic": "LnL 11.3", "pickup": "LnL 3.0", "end_rally": "LnL 3.0", "pass": "LnL 4.1",
          "activate": "LnL 4.0", "select": "LnL 4.0", "clear": "LnL 4.0", "fire": "LnL 5.0", "move": "LnL 6.0",
          "step": "LnL 6.0", "stop": "LnL 6.0", "smoke": "LnL 7.0", "melee": "LnL 8.0", "spot": "LnL 10.1",
          "place_sniper": "LnL 11.4", "end_impulse": "LnL 4.0", "opp_fire": "LnL 5.3", "hold_fire": "LnL 5.3",
          "order": "standing orders", "melee_targets": "LnL 8.0", "withdraw": "LnL 8.0", "combine": "LnL 3.0",
-         "split": "LnL 3.0", "snipe": "LnL 11.4", "drop_sw": "LnL 1.6.1", "retreat": "LnL 1.6.2"}
+         "split": "LnL 3.0", "snipe": "LnL 11.4", "drop_sw": "LnL 1.6.1", "retreat": "LnL 1.6.2",
+         "place_hero": "LnL 11.2", "give_sw": "LnL 3.0", "swap_sw": "LnL 3.0"}
 TOP_KEYS = ("game", "version", "scenario", "data_id", "options", "turn", "turns", "phase", "initiative",
             "rally_side", "rally_done", "player", "passes", "units", "sws", "spotted", "smoke", "melee", "impulse",
             "decision", "spot", "spot_used", "events", "secret", "objectives", "cache", "pending", "drops", "eliminated",
@@ -59,7 +62,10 @@ def check_state(s: Any, w: World) -> None:
     from rules.lock_n_load import units as U
 
     for u, r in s["units"].items():
-        _need(isinstance(r, dict) and sorted(r) == sorted(UNIT_KEYS), f"unit {u}: keys {UNIT_KEYS}")
+        _need(isinstance(r, dict), f"unit {u}: an object")
+        hero_card = "card" in r and r.get("kind") in w.kinds and w.kinds[r["kind"]].cls == "hero"  # 11.12
+        _need(sorted(r) == sorted(UNIT_KEYS + (("card",) if hero_card else ())),
+              f"unit {u}: keys {UNIT_KEYS} (a hero: and card)")
         _need(r["kind"] in w.kinds and r["side"] in ("us", "vc"), f"unit {u}: unknown kind or side")
         _need(r["marker"] in U.MARKERS, f"unit {u}: bad marker")
         _need(r["at"] is None or w.board.is_hex(r["at"]), f"unit {u}: {r['at']} is not a hex")
@@ -87,14 +93,21 @@ def ask(s: dict[str, Any], w: World, seat: str | None) -> str:
     if d is not None and d["kind"] == "retreat":
         return (f"{d['seat'].upper()}: {d['unit']} is shaken by flamethrower fire — choose the hex it retreats to: "
                 f"{', '.join(d['hexes'])} (1.6.2)")
+    if d is not None and d["kind"] == "place_hero":
+        return (f"{d['seat'].upper()}: a hero ({d['unit']}) appears but his hex is full — choose an adjacent hex: "
+                f"{', '.join(d['hexes'])} (11.2)")
     if d is not None and d["kind"] == "melee_targets":
         role = "attacker" if d["seat"] == d["attacker"] else "defender"
         return f"{d['seat'].upper()}: melee in {d['hex']} — as the {role}, choose the enemy units you attack (8.0)"
+    if d is not None and d.get("retreat"):
+        return (f"{d['seat'].upper()}: {d['retreat']['units'][0]} retreats from flamethrower fire into {d['at']} — "
+                f"opportunity fire from {', '.join(d['hexes'])}, or hold fire (1.6.2, 5.3)")
     if d is not None:
         return (f"{d['seat'].upper()}: the enemy is moving into {d['at']} — opportunity fire from "
                 f"{', '.join(d['hexes'])}, or hold fire (5.3)")
     if s["phase"] == "rally":
-        return f"{s['rally_side'].upper()}: Rally Phase — rally, treat, pick up weapons, then end the step (3.0)"
+        what = "weapons" if s["version"] == "1" else "or exchange weapons"
+        return f"{s['rally_side'].upper()}: Rally Phase — rally, treat, pick up {what}, then end the step (3.0)"
     imp = s["impulse"]
     who = s["player"].upper()
     if imp is None:

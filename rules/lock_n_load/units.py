@@ -46,6 +46,12 @@ def morale(s: State, w: World, uid: str) -> int:
     return m
 
 
+def card(s: State, w: World, uid: str) -> str | None:
+    """12.0: the skill card a unit holds: a hero's own draw (11.2, 11.12), else its counter's (scenario)."""
+    r = s["units"][uid]
+    return r["card"] if "card" in r else kind(s, w, uid).card
+
+
 def lm(s: State, w: World, uid: str) -> int:
     """A leader's usable LM: 0 if shaken (5.1), -1 per wound (5.1, A45), never below 0."""
     r = s["units"][uid]

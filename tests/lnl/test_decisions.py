@@ -250,7 +250,7 @@ def test_1_6_2_a_single_retreat_hex_is_taken_unasked_and_none_eliminates() -> No
     """Another US unit in 9C3: 9B3 and 9C2 would come nearer it, so 9A2 is the only hex; on a
     one-column board nothing is farther from 9A1 than 9A2: eliminated (1.6.2)."""
     g, s, facts, _ = _flamed(tiny(["ooo", "ooo", "ooo", "ooo"]), {"us2": ("us", "us-sq-264", "9C3")})
-    assert s["units"]["vc1"]["at"] == "9A2" and s["decision"] is None
+    assert s["units"]["vc1"]["at"] == "9A2" and s["decision"]["kind"] == "opp_fire"  # unasked; then W9 (below)
     assert any("retreats from 9B2 to 9A2" in f.text and f.rule == "LnL 1.6.2" for f in facts)
     w = tiny(["o", "o"])
     g = LockNLoad(w)
@@ -263,3 +263,41 @@ def test_1_6_2_a_single_retreat_hex_is_taken_unasked_and_none_eliminates() -> No
         out = g.apply(s, "us", a, d)
         s = out.state
     assert s["units"]["vc1"]["dead"] and any("no hex to retreat into" in f.text for f in out.facts)
+
+
+def test_w9_1_6_2_the_active_player_may_opportunity_fire_at_a_unit_retreating_from_flamethrower_fire() -> None:
+    """W9 (1.6.2, 5.3, role reversal): vc1, shaken by us1's flamethrower, retreats to 9A2 (the only
+    hex: 9B3 and 9C2 come nearer us2 in 9C3); the US, the active player, is prompted to
+    opportunity-fire at it from 9C3 (us1 has fired); the VC cannot act; firing ends the prompt."""
+    g, s, facts, d = _flamed(tiny(["ooo", "ooo", "ooo", "ooo"]), {"us2": ("us", "us-sq-264", "9C3")})
+    assert s["units"]["vc1"]["at"] == "9A2"
+    assert g.active_seats(s) == ["us"] and g.legal_actions(s, "vc") == []
+    acts = g.legal_actions(s, "us")
+    assert [a for a in acts if a["type"] != "order"] == [{"type": "opp_fire", "hex": "9C3"}, {"type": "hold_fire"}]
+    assert "retreats from flamethrower fire into 9A2" in g.prompt(s, "us") and "1.6.2" in g.prompt(s, "us")
+    out = g.apply(s, "us", {"type": "opp_fire", "hex": "9C3"}, d)
+    fired = [f for f in out.facts if f.kind == "fire"]
+    assert fired and fired[0].data["from"] == "9C3" and fired[0].data["target"] == "9A2"
+    assert out.state["decision"] is None and fired[0].data["firers"] == ["us2"]
+    g.check_state(out.state)
+
+
+def test_w9_standing_orders_answer_the_retreat_opportunity_fire_without_a_prompt() -> None:
+    """W9 with standing orders (W1): 9C3 ordered to fire fires at once; ordered to hold, nobody is
+    asked and the US impulse goes on."""
+    w = tiny(["ooo", "ooo", "ooo", "ooo"])
+    for order, fires in (("fire", True), ("hold", False)):
+        from rules.core.dice import fixed_dice
+
+        g = LockNLoad(w)
+        s = blank_state(w, {"us1": ("us", "us-sq-264", "9B1"), "vc1": ("vc", "vc-sq-143", "9B2"),
+                            "us2": ("us", "us-sq-264", "9C3")}, {"f": ("m2-flame", "us1")})
+        s["orders"]["us"]["9C3"] = order
+        d = fixed_dice([1, 6, 4] + [3] * 30)
+        for a in ({"type": "activate", "hex": "9B1"}, {"type": "select", "unit": "us1"},
+                  {"type": "fire", "target": "9B2"}):
+            out = g.apply(s, "us", a, d)
+            s = out.state
+        assert s["decision"] is None and s["units"]["vc1"]["at"] == "9A2"
+        assert any(f.kind == "fire" and f.data["from"] == "9C3" for f in out.facts) is fires
+        assert any(f.kind == "standing_order" and f.rule.startswith("LnL 1.6.2") for f in out.facts) is fires

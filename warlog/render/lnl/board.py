@@ -63,8 +63,8 @@ class LnlRenderer:
             hx = action.get("target")
         unit = action.get("unit") if action.get("type") in ("select", "split", "rally", "spot", "place_sniper",
                                                              "snipe", "drop_sw") else None
-        if action.get("type") == "place_sniper":
-            unit = None  # the sniper is off the map until placed: its hex is the click
+        if action.get("type") in ("place_sniper", "place_hero"):
+            unit = None  # the sniper (a new hero, W6) is off the map until placed: its hex is the click
         return (unit if isinstance(unit, str) else None), (hx if isinstance(hx, str) else None)
 
 
@@ -275,7 +275,7 @@ def opp_fire_layer(state: dict[str, Any], w: World, lay: HexLayout, seat: Any) -
     if d.get("kind") != "opp_fire" or d.get("at") not in w.hexes:
         return ""
     at = str(d["at"])
-    mover = ", ".join((((state.get("impulse") or {}).get("move") or {}).get("units")) or [])
+    mover = ", ".join(((d.get("retreat") or (state.get("impulse") or {}).get("move") or {}).get("units")) or [])
     cx, cy = lay.centre(at)
     out = [el("polygon", el("title", f"The enemy mover ({mover}) is in {at}: opportunity fire (5.3)"),
               points=lay.polygon(at, 0.96), fill="#c0182a", fill_opacity="0.12", stroke="#c0182a",
