@@ -73,11 +73,15 @@ def worker(db: str, redis_url: str, burst: bool, sweep_interval: float, name: st
            allow_embedded_ledger: bool, allow_superuser: bool | None) -> None:
     import logging
 
-    from worker import run_worker
+    from worker import NameTaken, run_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    sys.exit(run_worker(db, redis_url, burst, sweep_interval, name, allow_embedded_ledger,
-                        allow_superuser=allow_superuser))
+    try:
+        code = run_worker(db, redis_url, burst, sweep_interval, name, allow_embedded_ledger,
+                          allow_superuser=allow_superuser)
+    except NameTaken as err:
+        raise click.ClickException(str(err)) from None
+    sys.exit(code)
 
 
 @main.command(help="List the games this build knows (with scenarios and options), or with --db the "
