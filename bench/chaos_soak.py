@@ -223,6 +223,7 @@ class Stats:
     refused: dict[int, int] = field(default_factory=dict)  # other final answers by status
     server_errors: int = 0  # 5xx other than 502/503/504 (an outage says 503 by design)
     retried: int = 0        # resends of one key after no answer or a 503
+    unanswered: int = 0     # sends still without an answer 2 minutes after the faults stopped
     duplicate_answers: int = 0  # a resend answered "already recorded" (the first send's answer was lost)
     keys: dict[tuple[str, str], int] = field(default_factory=dict)  # (game, key) -> seq answered
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -236,6 +237,7 @@ class Bot(threading.Thread):
         super().__init__(daemon=True)
         self.api, self.game, self.scenario, self.stats, self.stop = api, game, scenario, stats, stop
         self.rng, self.moves, self.error, self.finished = random.Random(seed), 0, "", False
+        self._stopped_at = 0.0
         self.gid, self.director, self.tokens = "", "", {}  # type: str, str, dict[str, str]
 
     def create(self) -> None:
@@ -246,6 +248,11 @@ class Bot(threading.Thread):
         self.gid, self.director, self.tokens = created["id"], created["director_token"], created["seats"]
         for seat, token in self.tokens.items():
             self.api.until_ok("POST", f"/games/{self.gid}/join", token, {"entropy": f"soak-{seat}"})
+
+    def stopped_at(self) -> float:
+        if not self._stopped_at:
+            self._stopped_at = time.monotonic()
+        return self._stopped_at
 
     def choose(self, seat: str, listing: dict[str, Any]) -> dict[str, Any]:
         from rules import get_game
@@ -295,6 +302,10 @@ class Bot(threading.Thread):
         while True:
             status, answer = self.api.call("POST", f"/games/{self.gid}/moves", self.tokens[seat], body)
             if status in (0, 502, 503, 504):  # no answer: the same key again, until one comes
+                if self.stop.is_set() and time.monotonic() - self.stopped_at() > 120:
+                    with self.stats.lock:
+                        self.stats.unanswered += 1  # the deployment never came back: reported
+                    return
                 with self.stats.lock:
                     self.stats.retried += 0 if first else 1
                 first = False
@@ -508,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"played {played:.0f} s: {len(bots)} games, {ended} to their end ({', '.join(f'{g}/{s}' for g, s in GAMES)}), seed {args.seed}")
     print(f"tried {stats.tried}  recorded {stats.recorded} (202)  refused {dict(sorted(stats.refused.items()))}  "
           f"resent after no answer or 503: {stats.retried} "
-          f"(answered duplicate: {stats.duplicate_answers})  5xx other than 503: {stats.server_errors}")
+          f"(answered duplicate: {stats.duplicate_answers})  never answered: {stats.unanswered}  5xx other than 503: {stats.server_errors}")
     print(f"lost {len(result['lost'])}  duplicated {len(result['duplicated'])}  unjudged {len(result['unjudged'])}  "
           f"orphan judgements {len(result['orphan'])}  still pending after 60 s: {result['left_pending']}")
     print(f"submissions in the ledger {result['submissions_in_ledger']}  max pending {result['max_pending']:.2f} s  "
@@ -525,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
     if chaos.error:
         print(f"  chaos: {chaos.error}")
     bad = (result["lost"] or result["duplicated"] or result["unjudged"] or result["late"] or result["verify_failed"]
-           or result["left_pending"] or stats.server_errors or chaos.error)
+           or result["left_pending"] or stats.server_errors or stats.unanswered or chaos.error)
     if args.keep or bad:
         print(f"logs and exports kept in {tmp}")
     else:
