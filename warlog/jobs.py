@@ -11,7 +11,7 @@ import os
 
 from ledger.store import EventStore, open_store
 from warlog import onejob
-from warlog.outage import LEDGER, is_outage
+from warlog.outage import LEDGER, SWEEP_SOON, is_outage
 from warlog.resolver import Resolver
 
 log = logging.getLogger("warlog.jobs")
@@ -50,6 +50,7 @@ def resolve_game(game_id: str) -> int:
         if not is_outage(err):
             raise
         LEDGER.down(err, "submissions stay pending until it is back")
+        SWEEP_SOON.set()  # this process's sweeper queues it again as soon as the ledger answers
         return -1
     LEDGER.up()
     return judged
