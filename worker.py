@@ -132,7 +132,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     from warlog.health import start_heartbeat
     from warlog.jobs import store_for
     from warlog.notify.jobs import notify_queue, periodic_tasks, use_redis
-    from warlog.outage import Backoff, is_outage, quiet_pool_logs
+    from warlog.outage import LEDGER, Backoff, is_outage, quiet_pool_logs
     from warlog.queue import QUEUE_NAME, RQQueue, start_sweeper, sweep
 
     check_deployment(db, redis_url, allow_embedded or os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER", ""))
@@ -163,7 +163,16 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
 
     from warlog.tournaments.clockwire import attach_worker
 
-    attach_worker(store, rq_queue.enqueue)  # the clock's expiries become tournament events here too
+    backoff = Backoff()
+    while True:  # its first queries: a worker (re)started while PostgreSQL restarts waits for it
+        try:
+            attach_worker(store, rq_queue.enqueue)  # the clock's expiries become tournament events here too
+            break
+        except Exception as err:
+            if not is_outage(err):
+                raise
+            LEDGER.down(err, "the worker starts when it is back")
+            time.sleep(backoff.step())
     if burst:
         sweep(store, rq_queue.enqueue)
         for _, task in periodic_tasks():  # due notifications and deadlines

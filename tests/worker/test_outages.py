@@ -218,3 +218,28 @@ def test_a_worker_killed_with_minus_9_restarts_under_its_name_at_once(pg_url: st
         app.extensions["warlog"].store.close()
     log = (tmp_path / "same.log").read_text()
     assert "There exists an active worker" not in log and "cleared the registration left by pid" in log, log[-3000:]
+
+
+def test_a_worker_started_while_postgresql_restarts_waits_for_it_and_starts(own_redis: RedisServer,
+                                                                           tmp_path: Path) -> None:
+    """Found by bench/chaos_soak.py: a worker (re)started just before PostgreSQL went down met
+    the outage in its first queries (the services' schema check), raised, and hung half-dead
+    without ever judging. It now waits for the ledger with a back-off, then starts."""
+    from ledger.store import open_store
+
+    pg = PostgresServer()
+    pg.start()
+    open_store(pg.url, upgrade=True).close()
+    worker = _start_worker(pg.url, own_redis.url, tmp_path, "early", WARLOG_ALLOW_SUPERUSER="1")
+    try:
+        _wait_for_text(tmp_path / "early.log", "judging:", timeout=60)
+        pg.stop()  # before the worker's first query of its services
+        time.sleep(4)
+        pg.start()
+        _wait_for_text(tmp_path / "early.log", "Listening on", timeout=60)
+        assert worker.poll() is None
+    finally:
+        _stop(worker)
+        pg.remove()
+    log = (tmp_path / "early.log").read_text()
+    assert "Traceback" not in log and "the ledger is back" in log, log[-3000:]
