@@ -424,7 +424,8 @@ def check(pg: Postgres, stats: Stats, outages: list[Outage], bots: list[Bot], ap
         worst = max(worst, took)
         worst_excess = max(worst_excess, took - allowed)
         if took > allowed:
-            late.append((s, round(took, 2), round(allowed, 2)))
+            near = sorted({o.kind for o in outages if o.start <= judged[s][0] and o.end >= at - 10})
+            late.append((s, datetime.fromtimestamp(at).strftime("%H:%M:%S"), round(took, 2), round(allowed, 2), near))
     verified, failed = 0, []
     for bot in bots:
         if not bot.gid:

@@ -237,6 +237,7 @@ def test_a_worker_started_while_postgresql_restarts_waits_for_it_and_starts(own_
         time.sleep(4)
         pg.start()
         _wait_for_text(tmp_path / "early.log", "Listening on", timeout=60)
+        _wait_for_text(tmp_path / "early.log", "the ledger is back", timeout=30)
         assert worker.poll() is None
     finally:
         _stop(worker)
