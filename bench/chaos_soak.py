@@ -24,6 +24,7 @@ longer than its allowance.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import random
@@ -199,7 +200,7 @@ class Api:
                 return e.code, json.loads(text or b"null")
             except ValueError:
                 return e.code, {"non_json": text[:200].decode(errors="replace")}
-        except (OSError, ValueError):  # refused, reset, timed out, a torn answer
+        except (OSError, ValueError, http.client.HTTPException):  # refused, reset, timed out, a torn answer
             return 0, None
 
     def until_ok(self, method: str, path: str, token: str | None = None, body: Any = None,

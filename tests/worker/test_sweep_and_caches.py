@@ -122,6 +122,27 @@ def test_a_stale_queued_key_does_not_hold_a_game_back(pg_url, redis_url):
         store.close()
 
 
+def test_a_job_taken_off_the_queue_by_a_killed_worker_does_not_hold_a_game_back(pg_url, redis_url):
+    """Found by bench/chaos_soak.py: a worker killed (-9) right after it took a game's job off
+    the queue, before marking it started, left the job "queued" in no queue, and every sweep
+    thought the game's job was still waiting: its move stayed pending for minutes (the key's
+    TTL). Now the sweep sees the job is in no queue and queues the game again."""
+    store = open_store(pg_url)
+    try:
+        (gid,) = _pending_games(Warlog(store, lambda game_id: None), 1)
+        rq = RQQueue(redis_url)
+        sweep(store, rq.enqueue)
+        (job_id,) = rq.queue.job_ids
+        rq.redis.lrem(f"rq:queue:{rq.queue.name}", 0, job_id)  # what the killed worker's dequeue did
+        assert rq.queue.count == 0 and rq.queue.fetch_job(job_id).get_status() == "queued"
+        sweep(store, rq.enqueue)
+        assert rq.queue.count == 1 and rq.queue.job_ids != [job_id]
+        sweep(store, rq.enqueue)
+        assert rq.queue.count == 1
+    finally:
+        store.close()
+
+
 def test_a_job_that_meets_a_ledger_outage_has_the_sweep_run_again_within_a_second(
         tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Found by bench/chaos_soak.py: after a PostgreSQL restart a job met a stale pooled
