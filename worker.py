@@ -82,6 +82,43 @@ def _worker_class() -> Any:
     return Worker
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
+
+
+class NameTaken(ValueError):
+    """Another live worker holds this name in RQ."""
+
+
+def claim_name(connection: Any, name: str, log: logging.Logger) -> None:
+    """Clear RQ's registration of `name` when it belongs to a dead process of this host (a
+    worker killed with -9 never registers its death, and RQ refuses the name to its restart
+    until the registration expires, minutes later), or to this very process (its loop ended
+    under an outage). A registration held by a live process, or by another host, is refused
+    in words (issue 14: a restarted worker judges at once, without a traceback)."""
+    from rq import Worker
+
+    key = f"{Worker.redis_worker_namespace_prefix}{name}"
+    held = {k.decode(): v.decode() for k, v in connection.hgetall(key).items()}
+    if not held or "death" in held:
+        return
+    pid, host = int(held.get("pid") or 0), held.get("hostname", "")
+    if host != socket.gethostname() or (pid != os.getpid() and _alive(pid)):
+        raise NameTaken(f"a live worker named {name!r} is registered (pid {pid} on {host or 'an unknown host'}); "
+                        "give this one another --name")
+    stale = Worker.find_by_key(key, connection=connection)
+    if stale is not None:
+        stale.register_death()
+    if pid != os.getpid():
+        log.info("worker %s: cleared the registration left by pid %s, which died without saying so", name, pid)
+
+
 def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: float = 30.0,
                name: str | None = None, allow_embedded: bool = False, allow_superuser: bool | None = None) -> int:
     from redis import Redis
@@ -95,7 +132,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     from warlog.health import start_heartbeat
     from warlog.jobs import store_for
     from warlog.notify.jobs import notify_queue, periodic_tasks, use_redis
-    from warlog.outage import Backoff, is_outage, quiet_pool_logs
+    from warlog.outage import LEDGER, Backoff, is_outage, quiet_pool_logs
     from warlog.queue import QUEUE_NAME, RQQueue, start_sweeper, sweep
 
     check_deployment(db, redis_url, allow_embedded or os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER", ""))
@@ -118,9 +155,24 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
             if not is_outage(err):
                 raise
 
+    try:  # before any thread starts: a name a live worker holds ends this one at once, in words
+        claim_name(Redis.from_url(redis_url, socket_connect_timeout=5), name, log)
+    except Exception as err:
+        if not is_outage(err):
+            raise
+
     from warlog.tournaments.clockwire import attach_worker
 
-    attach_worker(store, rq_queue.enqueue)  # the clock's expiries become tournament events here too
+    backoff = Backoff()
+    while True:  # its first queries: a worker (re)started while PostgreSQL restarts waits for it
+        try:
+            attach_worker(store, rq_queue.enqueue)  # the clock's expiries become tournament events here too
+            break
+        except Exception as err:
+            if not is_outage(err):
+                raise
+            LEDGER.down(err, "the worker starts when it is back")
+            time.sleep(backoff.step())
     if burst:
         sweep(store, rq_queue.enqueue)
         for _, task in periodic_tasks():  # due notifications and deadlines
@@ -137,6 +189,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     while True:
         worker = worker_class([queue, notify], connection=connection, serializer=JSONSerializer, name=name)
         try:
+            claim_name(connection, name, log)
             worker.work(burst=burst, logging_level="INFO")
         except StopRequested:
             return 0

@@ -1,37 +1,115 @@
-"""How long the transparency log's tree takes (ledger.transparency): the root, one inclusion
-proof and one consistency proof over N leaves, as the /api/v1/log endpoints compute them (they
-rebuild from the stored entries on each request). Prints figures; asserts nothing.
+"""How long the transparency log's answers take at N leaves. Prints figures; asserts nothing.
 
-    python bench/transparency_log.py [N ...]     (default 10000 100000)"""
+Two parts:
+- in memory (ledger.transparency): the root, one inclusion proof and one consistency proof
+  rebuilt from all N leaf hashes, as the /api/v1/log endpoints did before the subtrees were stored;
+- on a ledger (ledger.logtree, migration 7): a log of N entries with its stored subtree hashes
+  (SQLite in a temporary file by default, or --db postgresql://… on an empty schema), and the
+  head, an inclusion proof, 50 of them at once (one game's entries), a consistency proof as the
+  endpoints now compute them — with how many stored nodes each read — beside the rebuild from
+  the N stored entries (read, hashed, root) that they replace.
+
+    python bench/transparency_log.py [N ...]            (default 100000 1000000)
+    python bench/transparency_log.py --db postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3Dbench 100000
+"""
 
 from __future__ import annotations
 
+import argparse
 import sys
+import tempfile
 import time
+from pathlib import Path
 
-from ledger import transparency as t
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from ledger import logstore, logtree  # noqa: E402
+from ledger import transparency as t  # noqa: E402
+from ledger.store import open_store  # noqa: E402
+
+BATCH = 20_000
 
 
-def main(sizes: list[int]) -> None:
-    for n in sizes:
-        leaves = [t.leaf_hash(t.entry_bytes(t.entry("head", f"g{i}", i, "0" * 64))) for i in range(n)]
-        t0 = time.perf_counter()
-        r = t.root(leaves)
+def ms(seconds: float) -> str:
+    return f"{1000 * seconds:8.2f} ms"
+
+
+def in_memory(n: int) -> None:
+    leaves = [t.leaf_hash(t.entry_bytes(t.entry("head", f"g{i}", i, "0" * 64))) for i in range(n)]
+    t0 = time.perf_counter()
+    r = t.root(leaves)
+    t1 = time.perf_counter()
+    path = t.inclusion_path(n // 3, leaves)
+    t2 = time.perf_counter()
+    t.verify_inclusion(leaves[n // 3], n // 3, n, path, r)
+    t3 = time.perf_counter()
+    proof = t.consistency_proof(n // 2, leaves)
+    t4 = time.perf_counter()
+    print(f"{n:>9} leaves, rebuilt in memory: root {ms(t1 - t0)}, inclusion proof {ms(t2 - t1)} "
+          f"(verify {ms(t3 - t2).strip()}, {len(path)} hashes), consistency proof {ms(t4 - t3)} ({len(proof)} hashes)")
+
+
+def on_ledger(n: int, url: str) -> None:
+    store = open_store(url, upgrade=True)
+    s = store  # a SqlEventStore
+    insert = s._sql("INSERT INTO transparency_log (idx, kind, game_id, seq, hash, logged_at) "  # type: ignore[attr-defined]
+                    "VALUES (?, ?, ?, ?, ?, ?)")
+    t0 = time.perf_counter()
+    for lo in range(0, n, BATCH):
+        docs = [t.entry("head", f"g{i % 5000}", i, f"{i:064x}") for i in range(lo, min(n, lo + BATCH))]
+        with s._write() as conn:  # type: ignore[attr-defined]
+            conn.cursor().executemany(insert, [(lo + j, d["kind"], d["game_id"], d["seq"], d["hash"], "2026-01-01")
+                                               for j, d in enumerate(docs)])
+            logtree.extend(s, conn, lo, logstore.leaf_hashes(docs))  # as sync does, batch by batch
+    built = time.perf_counter() - t0
+    m, first, game = n // 3, n // 2, "g1234"
+    with logstore.tree(store) as tree:
+        assert tree is not None and tree.size == n
         t1 = time.perf_counter()
-        path = t.inclusion_path(n // 3, leaves)
+        r = tree.root()
         t2 = time.perf_counter()
-        t.verify_inclusion(leaves[n // 3], n // 3, n, path, r)
+        path = tree.inclusion_paths([m])[0]
         t3 = time.perf_counter()
-        proof = t.consistency_proof(n // 2, leaves)
+        mine = tree.game_entries(game, n)[:50]
+        paths = tree.inclusion_paths([i for i, _ in mine])
         t4 = time.perf_counter()
-        t.verify_consistency(n // 2, n, t.root(leaves[:n // 2]), r, proof)
+        proof = tree.consistency_proof(first)
         t5 = time.perf_counter()
-        t.inclusion_paths(range(0, n, max(1, n // 50)), leaves)  # one game's entries, as /log/proof/<game>
-        t6 = time.perf_counter()
-        print(f"{n:>8} leaves: root {1000 * (t1 - t0):7.1f} ms, inclusion proof {1000 * (t2 - t1):7.1f} ms "
-              f"(verify {1000 * (t3 - t2):.2f} ms, {len(path)} hashes), consistency proof {1000 * (t4 - t3):7.1f} ms "
-              f"({len(proof)} hashes), 50 inclusion proofs at once {1000 * (t6 - t5):7.1f} ms")
+        first_root = tree.root(first)
+    t.verify_consistency(first, n, first_root, r, proof)
+    t.verify_inclusion(t.leaf_hash(t.entry_bytes(t.entry("head", f"g{m % 5000}", m, f"{m:064x}"))), m, n, path, r)
+    nodes_head = len(logtree.nodes_of([(0, n)]))
+    nodes_path = len(logtree.nodes_of(logtree.inclusion_ranges(m, n)))
+    nodes_50 = len(logtree.nodes_of(r_ for i, _ in mine for r_ in logtree.inclusion_ranges(i, n)))
+    nodes_cons = len(logtree.nodes_of(logtree.consistency_ranges(first, n)))
+    t6 = time.perf_counter()
+    rebuilt = t.root(logstore.leaf_hashes(logstore.entries(store)))
+    t7 = time.perf_counter()
+    assert rebuilt == r and len(paths) == len(mine)
+    print(f"{n:>9} leaves on {url.split(':')[0]}: log + subtrees written in {built:.1f} s; "
+          f"head {ms(t2 - t1)} ({nodes_head} nodes read), inclusion proof {ms(t3 - t2)} ({nodes_path} nodes), "
+          f"{len(mine)} of one game's proofs {ms(t4 - t3)} ({nodes_50} nodes), consistency proof {ms(t5 - t4)} "
+          f"({nodes_cons} nodes); the rebuild from all {n} entries it replaces: {ms(t7 - t6)}")
+    store.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("sizes", nargs="*", type=int, default=[100_000, 1_000_000])
+    ap.add_argument("--db", default=None, help="an empty ledger to fill (default: a temporary SQLite file)")
+    args = ap.parse_args(argv)
+    for n in args.sizes:
+        in_memory(n)
+    for n in args.sizes:
+        if args.db:
+            on_ledger(n, args.db)
+            break  # one size per given database (it is filled)
+        with tempfile.TemporaryDirectory() as tmp:
+            on_ledger(n, f"sqlite:///{tmp}/log.sqlite3")
+    return 0
 
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [10_000, 100_000])
+    raise SystemExit(main())

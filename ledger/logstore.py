@@ -8,8 +8,11 @@ untouched. The Merkle tree and the proofs are ledger.transparency."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
+from ledger import logtree
 from ledger import transparency as t
 from ledger.events import utc_now
 from ledger.sqlstore import SqlEventStore
@@ -53,7 +56,35 @@ def sync(store: EventStore) -> int:
         for i, (kind, game_id, seq, hash_) in enumerate(new):
             conn.execute(s._sql("INSERT INTO transparency_log (idx, kind, game_id, seq, hash, logged_at) "
                                 "VALUES (?, ?, ?, ?, ?, ?)"), (idx + i, kind, game_id, seq, hash_, now))
+        stored = logtree.stored_size(conn)  # the subtree hashes: the new leaves, and any a new
+        if stored < idx + len(new):  # migration 7 found already logged (caught up once)
+            docs = [t.entry(kind, g, seq, h) for kind, g, seq, h in new]
+            if stored >= idx:
+                docs = docs[stored - idx:]
+            else:
+                docs = [t.entry(kind, g, int(seq), h) for kind, g, seq, h in conn.execute(s._sql(
+                    f"SELECT {ENTRY_COLUMNS} FROM transparency_log WHERE idx >= ? AND idx < ? ORDER BY idx"),
+                    (stored, idx)).fetchall()] + docs
+            logtree.extend(s, conn, stored, leaf_hashes(docs))
     return len(new)
+
+
+def size(store: EventStore) -> int:
+    """How many entries the log holds."""
+    row = _sql_store(store)._rows("SELECT MAX(idx) FROM transparency_log", ())
+    return 0 if not row or row[0][0] is None else int(row[0][0]) + 1
+
+
+@contextlib.contextmanager
+def tree(store: EventStore) -> Iterator[logtree.Tree | None]:
+    """The log's tree through its stored subtree hashes (O(log n) reads a head or a proof), or
+    None when they do not reach the log's size (a log older than migration 7 before its first
+    sync): then the caller rebuilds from `entries`."""
+    s = _sql_store(store)
+    with s._conn() as conn:
+        row = conn.execute("SELECT MAX(idx) FROM transparency_log").fetchone()
+        n = 0 if row is None or row[0] is None else int(row[0]) + 1
+        yield logtree.Tree(s, conn, n) if logtree.stored_size(conn) >= n else None
 
 
 def entries(store: EventStore, size: int | None = None) -> list[dict[str, Any]]:

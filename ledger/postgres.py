@@ -71,6 +71,7 @@ APP_GRANTS = [
     "GRANT SELECT, INSERT, DELETE ON {schema}.snapshots TO {role}",
     "GRANT SELECT ON {schema}.pending, {schema}.schema_version TO {role}",
     "GRANT SELECT, INSERT ON {schema}.transparency_log TO {role}",  # migration 5: append-only
+    "GRANT SELECT, INSERT ON {schema}.transparency_nodes TO {role}",  # migration 7: append-only
     # players, notifications, clocks, tournaments (migration 4): service tables, not history
     "GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{schema}." + t for t in service_tables()) + " TO {role}",
 ]

@@ -76,11 +76,15 @@ def worker(db: str, redis_url: str, burst: bool, sweep_interval: float, name: st
            allow_embedded_ledger: bool, allow_superuser: bool | None) -> None:
     import logging
 
-    from worker import run_worker
+    from worker import NameTaken, run_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    sys.exit(run_worker(db, redis_url, burst, sweep_interval, name, allow_embedded_ledger,
-                        allow_superuser=allow_superuser))
+    try:
+        code = run_worker(db, redis_url, burst, sweep_interval, name, allow_embedded_ledger,
+                          allow_superuser=allow_superuser)
+    except NameTaken as err:
+        raise click.ClickException(str(err)) from None
+    sys.exit(code)
 
 
 @main.command(help="List the games this build knows (with scenarios and options), or with --db the "
@@ -387,7 +391,8 @@ def export_cmd(game_id: str, db: str, out: str | None) -> None:
             stream.close()
 
 
-@main.command("import", help="Verify an export and load it into an empty game of this ledger.")
+@main.command("import", help="Verify an export and load it into an empty game of this ledger "
+                             "(a tournament bundle: as import-tournament).")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
 def import_cmd(path: str, db: str) -> None:
@@ -396,6 +401,13 @@ def import_cmd(path: str, db: str) -> None:
     from ledger.store import GameExists
     from warlog.verify import VerifyFailure, verify_events
 
+    with open(path, "rb") as fh:
+        first = fh.readline()
+    from warlog.tournaments.bundle import is_bundle
+
+    if is_bundle(first):  # a tournament bundle: the tournament and every game
+        click.get_current_context().invoke(import_tournament, path=path, db=db)
+        return
     try:
         with open(path, "rb") as fh:
             events = parse_export(fh)
@@ -589,6 +601,31 @@ def export_tournament(tournament_id: str, db: str, out: str | None) -> None:
     finally:
         if out:
             stream.close()
+
+
+@main.command("import-tournament", help="Verify a tournament bundle and load it, the tournament's stream and every "
+                                         "game, into a ledger that holds none of it (disaster recovery).")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+def import_tournament(path: str, db: str) -> None:
+    from ledger.store import open_store
+    from warlog.sqldb import SqlDb
+    from warlog.tournaments.restore import RestoreRefused, import_bundle
+    from warlog.tournaments.store import TournamentStore
+
+    with open(path, "rb") as fh:
+        data = fh.read()
+    store = open_store(db)
+    try:
+        tstore = TournamentStore(SqlDb(store))
+        tstore.create_schema()
+        try:
+            restored = import_bundle(store, tstore, data)
+        except RestoreRefused as err:
+            raise click.ClickException(str(err)) from None
+    finally:
+        store.close()
+    click.echo(restored.summary())
 
 
 @main.command(help="Make one self-contained HTML replay of an export (boards, events, controls; no server, "

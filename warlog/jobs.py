@@ -12,7 +12,7 @@ import os
 from ledger.factory import open_store
 from ledger.store import EventStore
 from warlog import onejob
-from warlog.outage import LEDGER, is_outage
+from warlog.outage import LEDGER, SWEEP_SOON, is_outage
 from warlog.resolver import Resolver
 
 log = logging.getLogger("warlog.jobs")
@@ -62,6 +62,7 @@ def resolve_game(game_id: str) -> int:
         if not is_outage(err):
             raise
         LEDGER.down(err, "submissions stay pending until it is back")
+        SWEEP_SOON.set()  # this process's sweeper queues it again as soon as the ledger answers
         return -1
     LEDGER.up()
     return judged

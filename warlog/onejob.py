@@ -7,7 +7,9 @@ that comes after the job started takes the key again and queues the next job: no
 missed, and the queue never holds more jobs than there are games with pending submissions,
 however often the sweeper runs. A key whose job is not queued any more (lost with a broken
 connection between the two commands, or its worker killed before the job began) is stale and
-is taken over at once; the TTL is only a last resort."""
+is taken over at once — as is one whose job says "queued" but is in no queue any more (its
+worker was killed between taking it off the queue and starting it); the TTL is only a last
+resort."""
 
 from __future__ import annotations
 
@@ -37,10 +39,14 @@ def _waiting(redis: Any, job_id: str) -> bool:
     from rq.serializers import JSONSerializer
 
     try:
-        status = Job.fetch(job_id, connection=redis, serializer=JSONSerializer).get_status(refresh=False)
+        job = Job.fetch(job_id, connection=redis, serializer=JSONSerializer)
     except NoSuchJobError:
         return False
-    return str(getattr(status, "value", status)) in WAITING
+    status = str(getattr(job.get_status(refresh=False), "value", job.get_status(refresh=False)))
+    if status == "queued":  # and really in its queue: a worker killed between taking the job off
+        # the queue and marking it started leaves it "queued" in no queue (found by the chaos soak)
+        return redis.lpos(f"rq:queue:{job.origin}", job_id) is not None
+    return status in WAITING
 
 
 def release(redis: Any, game_id: str) -> None:

@@ -83,6 +83,12 @@ class Backoff:
 # one outage is one pair of lines whoever meets it first.
 LEDGER = Outage("the ledger", logging.getLogger("warlog.ledger"))
 
+# Set by a job that met a ledger outage and left its submission pending: this process's sweeper
+# then tries again within a second, backing off while the ledger stays away, instead of waiting
+# its whole interval (found by bench/chaos_soak.py: a stale pooled connection after a PostgreSQL
+# restart left moves pending for the rest of a 30 s interval although the ledger was back).
+SWEEP_SOON = threading.Event()
+
 
 def unavailable(err: BaseException) -> tuple[object, int, dict[str, str]]:
     """The web answer while a service is down: 503, Retry-After, one log line per outage."""

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from ledger.store import EventStore
 from ledger.urls import mask_url
 from warlog import onejob
-from warlog.outage import LEDGER, Backoff, Outage, is_outage
+from warlog.outage import LEDGER, SWEEP_SOON, Backoff, Outage, is_outage
 from warlog.resolver import Resolver
 
 log = logging.getLogger("warlog.queue")
@@ -187,6 +187,19 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
     and tries again sooner, backing off up to `interval`."""
     stop = threading.Event()
 
+    def pause(seconds: float) -> bool:
+        """Wait `seconds`, or about a second once a job met a ledger outage (SWEEP_SOON);
+        True when stopping."""
+        deadline = time.monotonic() + seconds
+        while not stop.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            if SWEEP_SOON.wait(min(left, 0.25)):
+                SWEEP_SOON.clear()
+                return stop.wait(min(left, 1.0))
+        return True
+
     def loop() -> None:
         backoff = Backoff(ceiling=interval)
         while not stop.is_set():
@@ -206,7 +219,7 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
                     wait = backoff.step()
                 else:
                     log.exception("sweep failed")
-            if stop.wait(wait):
+            if pause(wait):
                 return
 
     threading.Thread(target=loop, name="warlog-sweeper", daemon=True).start()

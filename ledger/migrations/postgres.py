@@ -139,6 +139,15 @@ TRANSPARENCY_LOG = """CREATE TABLE transparency_log (
 )"""
 
 
+# Migration 7: the transparency log's complete subtrees (ledger.logtree), written once each.
+TRANSPARENCY_NODES = """CREATE TABLE transparency_nodes (
+    level INTEGER NOT NULL CHECK (level >= 0 AND level < 64),
+    idx {idx} NOT NULL CHECK (idx >= 0),
+    hash TEXT NOT NULL,
+    PRIMARY KEY (level, idx)
+)"""
+
+
 # One index per listing statement (ledger.paging): newest first is a backward scan of each.
 PAGING_INDEXES = [
     "CREATE INDEX games_by_created ON games (created_at, game_id)",
@@ -165,4 +174,10 @@ MIGRATIONS = [
                               "FOR EACH STATEMENT EXECUTE FUNCTION events_append_only()"]),
     Migration(6, "events, snapshots and idempotency partitioned by the game's creation month (issue 16)",
               lambda schema: partitions.convert(schema)),
+    Migration(7, "transparency log: stored subtree hashes, O(log n) heads and proofs (issue 14)",
+              lambda schema: [TRANSPARENCY_NODES.replace("{idx}", "BIGINT"),
+                              "CREATE TRIGGER transparency_nodes_append_only BEFORE UPDATE OR DELETE ON "
+                              "transparency_nodes FOR EACH ROW EXECUTE FUNCTION events_append_only()",
+                              "CREATE TRIGGER transparency_nodes_no_truncate BEFORE TRUNCATE ON transparency_nodes "
+                              "FOR EACH STATEMENT EXECUTE FUNCTION events_append_only()"]),
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ledger.migrations import Migration
-from ledger.migrations.postgres import PAGING_INDEXES, TRANSPARENCY_LOG
+from ledger.migrations.postgres import PAGING_INDEXES, TRANSPARENCY_LOG, TRANSPARENCY_NODES
 from ledger.migrations.services import SERVICES
 
 INITIAL = [
@@ -86,4 +86,10 @@ MIGRATIONS = [
     # SQLite ledger is not partitioned (one file, archived by copying it): the version is kept in step.
     Migration(6, "nothing on SQLite (PostgreSQL partitions by the game's creation month, issue 16)",
               lambda schema: []),
+    Migration(7, "transparency log: stored subtree hashes, O(log n) heads and proofs (issue 14)",
+              lambda schema: [TRANSPARENCY_NODES.replace("{idx}", "INTEGER"),
+                              "CREATE TRIGGER transparency_nodes_no_update BEFORE UPDATE ON transparency_nodes "
+                              "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END",
+                              "CREATE TRIGGER transparency_nodes_no_delete BEFORE DELETE ON transparency_nodes "
+                              "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END"]),
 ]

@@ -141,6 +141,8 @@ def test_the_app_role_plays_but_cannot_rewrite_history(deployment: Deployment) -
         "UPDATE transparency_log SET hash = 'x'": "permission denied",  # the log is append-only
         "DELETE FROM transparency_log": "permission denied",
         "TRUNCATE transparency_log": "permission denied",
+        "UPDATE transparency_nodes SET hash = 'x'": "permission denied",  # its subtrees too (migration 7)
+        "DELETE FROM transparency_nodes": "permission denied",
     }
     for statement, says in refused.items():
         with pytest.raises(psycopg.Error, match=says):

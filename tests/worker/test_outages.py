@@ -187,3 +187,60 @@ def test_a_worker_rides_out_a_postgresql_outage(tmp_path: Path, shared_redis: st
     assert "Traceback" not in log, log[-3000:]
     assert "s3cret-pw" not in log and "s3cret-pw" not in caplog.text, "the password is masked"
     assert len(_outage_lines(caplog, "ledger")) == 1, [r.getMessage() for r in caplog.records]
+
+
+def test_a_worker_killed_with_minus_9_restarts_under_its_name_at_once(pg_url: str, own_redis: RedisServer,
+                                                                      tmp_path: Path) -> None:
+    """Found by bench/chaos_soak.py: a worker killed with SIGKILL leaves its RQ registration
+    behind, and its restart under the same --name died with RQ's "There exists an active worker
+    named ... already" traceback for minutes, so nothing swept at restart. The restart clears
+    the dead process's registration and judges at once; a live namesake is refused in words."""
+    app = create_app({"TESTING": True, "WARLOG_DB": pg_url, "WARLOG_REDIS": own_redis.url})
+    first = _start_worker(pg_url, own_redis.url, tmp_path, "same", "--sweep-interval", "600")
+    second = None
+    try:
+        _wait_for_text(tmp_path / "same.log", "Listening on")
+        twin = _start_worker(pg_url, own_redis.url, tmp_path, "twin", "--name", "same")  # while it lives
+        assert twin.wait(timeout=60) == 2
+        assert "a live worker named 'same' is registered" in (tmp_path / "twin.log").read_text()
+        assert "Traceback" not in (tmp_path / "twin.log").read_text()
+        first.kill()
+        first.wait()
+        game = _new(app)
+        seq = _submit(game)  # queued while no worker runs
+        second = _start_worker(pg_url, own_redis.url, tmp_path, "same", "--sweep-interval", "600")
+        assert _wait_judged(game, seq, 20) == "resolved"
+        assert second.poll() is None
+    finally:
+        for proc in (first, second):
+            if proc is not None:
+                _stop(proc)
+        app.extensions["warlog"].store.close()
+    log = (tmp_path / "same.log").read_text()
+    assert "There exists an active worker" not in log and "cleared the registration left by pid" in log, log[-3000:]
+
+
+def test_a_worker_started_while_postgresql_restarts_waits_for_it_and_starts(own_redis: RedisServer,
+                                                                           tmp_path: Path) -> None:
+    """Found by bench/chaos_soak.py: a worker (re)started just before PostgreSQL went down met
+    the outage in its first queries (the services' schema check), raised, and hung half-dead
+    without ever judging. It now waits for the ledger with a back-off, then starts."""
+    from ledger.store import open_store
+
+    pg = PostgresServer()
+    pg.start()
+    open_store(pg.url, upgrade=True).close()
+    worker = _start_worker(pg.url, own_redis.url, tmp_path, "early", WARLOG_ALLOW_SUPERUSER="1")
+    try:
+        _wait_for_text(tmp_path / "early.log", "judging:", timeout=60)
+        pg.stop()  # before the worker's first query of its services
+        time.sleep(4)
+        pg.start()
+        _wait_for_text(tmp_path / "early.log", "Listening on", timeout=60)
+        _wait_for_text(tmp_path / "early.log", "the ledger is back", timeout=30)
+        assert worker.poll() is None
+    finally:
+        _stop(worker)
+        pg.remove()
+    log = (tmp_path / "early.log").read_text()
+    assert "Traceback" not in log and "the ledger is back" in log, log[-3000:]

@@ -120,3 +120,68 @@ def test_a_stale_queued_key_does_not_hold_a_game_back(pg_url, redis_url):
         assert rq.queue.count == 1  # and that job is really queued, so no second one
     finally:
         store.close()
+
+
+def test_a_job_taken_off_the_queue_by_a_killed_worker_does_not_hold_a_game_back(pg_url, redis_url):
+    """Found by bench/chaos_soak.py: a worker killed (-9) right after it took a game's job off
+    the queue, before marking it started, left the job "queued" in no queue, and every sweep
+    thought the game's job was still waiting: its move stayed pending for minutes (the key's
+    TTL). Now the sweep sees the job is in no queue and queues the game again."""
+    store = open_store(pg_url)
+    try:
+        (gid,) = _pending_games(Warlog(store, lambda game_id: None), 1)
+        rq = RQQueue(redis_url)
+        sweep(store, rq.enqueue)
+        (job_id,) = rq.queue.job_ids
+        rq.redis.lrem(f"rq:queue:{rq.queue.name}", 0, job_id)  # what the killed worker's dequeue did
+        assert rq.queue.count == 0 and rq.queue.fetch_job(job_id).get_status() == "queued"
+        sweep(store, rq.enqueue)
+        assert rq.queue.count == 1 and rq.queue.job_ids != [job_id]
+        sweep(store, rq.enqueue)
+        assert rq.queue.count == 1
+    finally:
+        store.close()
+
+
+def test_a_job_that_meets_a_ledger_outage_has_the_sweep_run_again_within_a_second(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by bench/chaos_soak.py: after a PostgreSQL restart a job met a stale pooled
+    connection, left its move pending (as it should) and the move waited for the rest of the
+    sweeper's 30 s interval although the ledger was back. Now the job's outage (SWEEP_SOON, set
+    by warlog.jobs.resolve_game) has this process's sweeper try again within about a second."""
+    import time
+
+    from warlog import jobs
+    from warlog.outage import LEDGER, SWEEP_SOON
+    from warlog.queue import start_sweeper
+
+    store = open_store(f"sqlite:///{tmp_path}/w.sqlite3")
+    sweeps: list[float] = []
+    stop = start_sweeper(store, lambda gid: None, 600.0, also=lambda: sweeps.append(time.monotonic()))
+    try:
+        deadline = time.monotonic() + 10
+        while not sweeps:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+
+        class Gone:
+            def run(self, game_id: str) -> int:
+                raise ConnectionRefusedError("the ledger went away")
+
+        monkeypatch.setattr(jobs, "Resolver", lambda *a, **k: Gone())
+        monkeypatch.setattr(jobs, "store_for", lambda url=None: store)
+        monkeypatch.setattr(jobs.onejob, "release_in_job", lambda game_id: None)
+        import warlog.notify.jobs
+
+        monkeypatch.setattr(warlog.notify.jobs, "on_judged", lambda: None)
+        met = time.monotonic()
+        assert jobs.resolve_game("g-outage") == -1  # the move stays pending: no failed job
+        deadline = met + 5
+        while len(sweeps) < 2:
+            assert time.monotonic() < deadline, "the sweeper waited for its interval"
+            time.sleep(0.05)
+        assert sweeps[1] - met < 3.0 and not SWEEP_SOON.is_set()
+    finally:
+        stop.set()
+        LEDGER.up()
+        store.close()

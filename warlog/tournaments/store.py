@@ -118,6 +118,34 @@ class TournamentStore:
                 raise Conflict(tid, expected_seq, self.last_seq(tid)) from None
             raise
 
+    def import_stream(self, events: list[Event], projection: dict[str, Any], games: dict[str, int]) -> None:
+        """Restore a verified tournament stream as it was recorded (its own times and hashes), its
+        listing row and its games' rounds, in one transaction; Conflict if the id has events.
+        The games' director tokens are secrets no bundle holds: restored rows carry none."""
+        tid = events[0].game_id
+        ph = "%s" if self.db.dialect == "postgresql" else "?"
+        insert = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join([ph] * 8)})"
+        try:
+            with self.db.transaction() as tx:
+                found = tx.one("SELECT MAX(seq) FROM events WHERE game_id = ?", (tid,))
+                if found is not None and found[0] is not None:
+                    raise Conflict(tid, -1, int(found[0]))
+                for ev in events:
+                    tx.conn.execute(insert, event_row(ev))
+                tx.execute("INSERT INTO tournaments (id, name, game, kind, status, director, created_at, last_seq) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           (tid, projection["name"], projection["game"], projection["kind"], projection["status"],
+                            projection["director"], events[0].recorded_at, events[-1].seq))
+                for game_id, round_number in games.items():
+                    tx.execute("INSERT INTO tournament_games (game_id, tournament_id, round, director_token) "
+                               "VALUES (?, ?, ?, ?)", (game_id, tid, round_number, ""))
+        except Conflict:
+            raise
+        except Exception as exc:
+            if _unique_violation(exc):
+                raise Conflict(tid, -1, self.last_seq(tid)) from None
+            raise
+
     def read(self, tid: str) -> list[Event]:
         return [row_event(r) for r in self.db.rows(
             f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? ORDER BY seq", (tid,))]
