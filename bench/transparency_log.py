@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
 
 from ledger import logstore, logtree  # noqa: E402
 from ledger import transparency as t  # noqa: E402
-from ledger.store import open_store  # noqa: E402
+from ledger.factory import open_store  # noqa: E402
 
 BATCH = 20_000
 

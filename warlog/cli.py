@@ -608,7 +608,7 @@ def export_tournament(tournament_id: str, db: str, out: str | None) -> None:
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
 def import_tournament(path: str, db: str) -> None:
-    from ledger.store import open_store
+    from ledger.factory import open_store
     from warlog.sqldb import SqlDb
     from warlog.tournaments.restore import RestoreRefused, import_bundle
     from warlog.tournaments.store import TournamentStore

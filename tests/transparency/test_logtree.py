@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ledger import logstore, logtree
 from ledger import transparency as t
-from ledger.store import open_store
+from ledger.factory import open_store
 
 
 def leaves(n: int) -> list[bytes]:

@@ -225,7 +225,7 @@ def test_a_worker_started_while_postgresql_restarts_waits_for_it_and_starts(own_
     """Found by bench/chaos_soak.py: a worker (re)started just before PostgreSQL went down met
     the outage in its first queries (the services' schema check), raised, and hung half-dead
     without ever judging. It now waits for the ledger with a back-off, then starts."""
-    from ledger.store import open_store
+    from ledger.factory import open_store
 
     pg = PostgresServer()
     pg.start()
