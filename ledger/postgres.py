@@ -263,6 +263,13 @@ class PostgresStore(SqlEventStore):
                                "WHERE n.nspname = %s AND c.relname = 'events'", (self.schema,)).fetchone()
             return bool(row and row[0])
 
+    def pending_games(self) -> list[str]:
+        """The sweep's one statement, answered as one array value (issue 16: at 2,000 pending
+        games a row per game cost about a third more in the driver than the query itself)."""
+        with self._conn() as conn:
+            row = conn.execute("SELECT array_agg(DISTINCT game_id ORDER BY game_id) FROM pending").fetchone()
+        return list(row[0]) if row and row[0] else []
+
     def close(self) -> None:
         self._pool.close()
 
