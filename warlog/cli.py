@@ -252,13 +252,18 @@ def archive_export(out: str, db: str, start: str | None, end: str | None, period
                 raise paging.BadCursor(value)
         except paging.BadCursor:
             raise click.BadParameter("a date like 2026-01-31 (or a timestamp)", param_hint=name) from None
+    from warlog.archiving import export_tournaments
+
     store = open_store(db)
     try:
         done = export_period(store, start, end, Path(out))
+        tournaments = export_tournaments(store, start, end, Path(out))
     finally:
         store.close()
     click.echo(f"{len(done)} ended games created in [{start}, {end}) written to {out} "
-               f"({sum(a.events for a in done)} events); check with: warlog archive check {out}")
+               f"({sum(a.events for a in done)} events)"
+               + (f" and {len(tournaments)} ended tournaments (their bundles)" if tournaments else "")
+               + f"; check with: warlog archive check {out}")
 
 
 @archive.command("check", help="Check a bundle's files against its manifest, then verify each game offline.")
@@ -280,11 +285,16 @@ def archive_check(out: str) -> None:
             verify_bytes(path.read_bytes())
         except VerifyFailure as err:
             problems.append(f"{entry['file']}: {err}")
+    from warlog.archiving import TOURNAMENTS, verify_tournaments
+
+    problems += verify_tournaments(Path(out))
+    tournaments = json.loads((Path(out) / MANIFEST).read_text(encoding="utf-8")).get(TOURNAMENTS, [])
     for problem in problems:
         click.echo(f"FAIL {problem}")
     if problems:
         sys.exit(1)
-    click.echo(f"OK {len(games)} games: files match the manifest and every game verifies")
+    click.echo(f"OK {len(games)} games" + (f" and {len(tournaments)} tournaments" if tournaments else "")
+               + ": files match the manifest and every game verifies")
 
 
 @archive.command("detach", help="Detach a month's partitions (PostgreSQL, the owner role) into the schema "

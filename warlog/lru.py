@@ -37,6 +37,11 @@ class BoundedCache(Generic[K, V]):
         with self._lock:
             return self._cache[key]
 
+    def pop(self, key: K) -> V | None:
+        """Drop `key` (a stale entry); its value, or None if it was not cached."""
+        with self._lock:
+            return self._cache.pop(key, None)
+
     def __contains__(self, key: object) -> bool:
         with self._lock:
             return key in self._cache

@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, stream_with_context, url_for
 from jinja2 import pass_context
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from ledger.events import SUBMITTED, Event
@@ -174,7 +175,17 @@ def lobby() -> Any:
     return render_template("lobby.html", rows=page.rows, games=games, game_f=game_f, status_f=status_f,
                            rows_html=lobbyrows.rows_html(page.rows, games, links), create_form=form,
                            statuses=STATUSES, older=f"{url_for('pages.lobby')}?{more}" if more else None,
-                           paged=cursor is not None, mine=_my_games())
+                           paged=cursor is not None, mine=_my_games(), status_badge=_badge, seats=_seats)
+
+
+def _badge(status: str) -> Markup:
+    """The lobby's status badge (the macro's HTML; importing _macros.html `with context` built
+    that template's module again on every lobby request)."""
+    return Markup(lobbyrows.status_badge(status))
+
+
+def _seats(active: list[str], game: str) -> Markup:
+    return Markup(lobbyrows.seats(active, game))
 
 
 def _my_games() -> list[dict[str, Any]]:

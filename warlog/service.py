@@ -10,11 +10,12 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import itertools
 import logging
 import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from ledger.canonical import state_hash
 from ledger.dice import (
@@ -361,6 +362,16 @@ class Warlog:
             ev = self._created[game_id] = events[0]
         return ev
 
+    def vanished(self, game_id: str) -> NoReturn:
+        """A game whose events were not there although its row says they must be: its month
+        was detached (issue 16) after this process cached its creation record. The record and
+        its cached states are dropped, so this and every later request answers 410 Gone
+        (or 404 if the game itself is gone)."""
+        self._created.pop(game_id)
+        self.states.drop(game_id)
+        self.created(game_id)  # raises Gone (the row is there) or NotFound
+        raise Gone(f"game {game_id} is archived: its events are not in the ledger")
+
     def viewer(self, game_id: str, token: str | None, required: bool = False) -> Viewer:
         created = self.created(game_id)
         if not token:
@@ -406,10 +417,13 @@ class Warlog:
         return out
 
     def _outcome(self, game_id: str) -> dict[str, Any] | None:
-        outcome = None
+        outcome, seen = None, False
         for ev in self.store.iter_events(game_id):
+            seen = True
             if ev.type == "game_ended":
                 outcome = ev.payload["outcome"]
+        if not seen:
+            self.vanished(game_id)
         return outcome
 
     def state(self, game_id: str, at: int | None, viewer: Viewer) -> dict[str, Any]:
@@ -419,6 +433,8 @@ class Warlog:
             raise NotFound(f"no step {at}: this game has events 0..{s.last_seq}")
         game = game_of(self.created(game_id).payload)
         state = self.history(game_id).state_at(at)
+        if state is None and s.status == "ended":  # an ended game has a state at every step it shows
+            self.vanished(game_id)
         if state is None:
             return {"at": at, "state": None, "phase": "waiting for seats", "sandbox": s.sandbox}
         full = viewer.director or s.status == "ended"
@@ -445,7 +461,10 @@ class Warlog:
         s = self.summary(game_id)
         if not 0 <= seq <= s.last_seq:
             raise NotFound(f"no event {seq} in game {game_id}")
-        sub = self.history(game_id).event(seq)
+        try:
+            sub = self.history(game_id).event(seq)
+        except KeyError:
+            self.vanished(game_id)
         if sub.type != SUBMITTED:
             raise NotFound(f"event {seq} is a {sub.type}, not a submission")
         judged = self.history(game_id).find_judgement(seq)
@@ -475,6 +494,8 @@ class Warlog:
         out = []
         for ev in self.store.read(game_id, after=after, upto=after + limit):
             out.append(ev.to_json() if full else redact(ev, game, viewer))
+        if not out and after < s.last_seq:
+            self.vanished(game_id)
         return {"events": out, "last_seq": s.last_seq, "viewer": viewer.label, "sandbox": s.sandbox,
                 "redacted": not full}
 
@@ -482,7 +503,11 @@ class Warlog:
         s = self.summary(game_id)
         if s.status != "ended" and not viewer.director:
             raise Forbidden("the full export opens when the game has ended (a director may export at any time)")
-        return export_lines(self.store, game_id)
+        lines = export_lines(self.store, game_id)
+        first = next(lines, None)
+        if first is None:
+            self.vanished(game_id)
+        return itertools.chain([first], lines)
 
     @staticmethod
     def _game(name: str) -> Game:

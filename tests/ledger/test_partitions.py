@@ -167,6 +167,7 @@ def test_a_period_is_exported_detached_attached_and_reimported(pg_url: str, tmp_
         before = heads(store, THIS_MONTH)
         exports = {p.id: client.get(f"/api/v1/games/{p.id}/export").data for p in players}
         assert len(before) == 3
+        record = app.extensions["warlog"].created(players[1].id)
 
         r = runner.invoke(main, ["archive", "detach", THIS_MONTH, "--bundle", str(bundle), "--db", pg_url])
         assert r.exit_code == 0 and "detached" in r.output, r.output
@@ -185,6 +186,17 @@ def test_a_period_is_exported_detached_attached_and_reimported(pg_url: str, tmp_
                 assert r.status_code == 410 and b"archived" in r.data, (path, r.status_code, r.data[:300])
         finally:
             close(fresh)
+        # the process that served the games has their creation records cached: each path still
+        # answers 410, and the record is dropped (the LRU invalidated on 410)
+        svc = app.extensions["warlog"]
+        gid = players[1].id
+        for path in ("/api/v1/games/{}", "/api/v1/games/{}/export", "/api/v1/games/{}/state",
+                     "/api/v1/games/{}/events", "/games/{}", "/games/{}/replay"):
+            svc._created[gid] = record  # cached again, as by an earlier request
+            assert gid in svc._created
+            r = client.get(path.format(gid))
+            assert r.status_code == 410 and b"archived" in r.data, (path, r.status_code, r.data[:300])
+            assert gid not in svc._created, path
 
         r = runner.invoke(main, ["archive", "attach", THIS_MONTH, "--bundle", str(bundle), "--db", pg_url])
         assert r.exit_code == 0 and "every chain head as in the bundle" in r.output, r.output
