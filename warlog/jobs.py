@@ -10,7 +10,7 @@ import logging
 import os
 
 from ledger.store import EventStore, open_store
-from warlog import onejob
+from warlog import onejob, wakeup
 from warlog.outage import LEDGER, is_outage
 from warlog.resolver import Resolver
 
@@ -63,6 +63,12 @@ def resolve_game(game_id: str) -> int:
         LEDGER.down(err, "submissions stay pending until it is back")
         return -1
     LEDGER.up()
+    if judged > 0:  # the web processes wake the pages waiting for it (issue 9 §5)
+        from rq import get_current_job
+
+        job = get_current_job()
+        if job is not None:
+            wakeup.publish(job.connection, game_id)
     return judged
 
 

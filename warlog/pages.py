@@ -300,7 +300,7 @@ def live(game_id: str) -> Any:
 
 LIVE_WAIT = 8.0
 POLL_INLINE = 0.1  # a judgement by this process's worker wakes the wait (warlog.wakeup); another process's is polled
-POLL_QUEUE = 0.005  # RQ workers judge in other processes: poll the ledger
+POLL_QUEUE = 0.05  # RQ workers publish their judgements (warlog.wakeup.listen); the poll is the fallback
 
 
 def _wait_for_judgement(game_id: str, seq: int) -> None:

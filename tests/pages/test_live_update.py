@@ -11,6 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import REDIS_URL
 from tests.pages.conftest import ORIGIN, csrf_of, drain
 from warlog import layerkeep, pages, wakeup
 
@@ -108,3 +109,30 @@ def test_parse_have_takes_keys_only() -> None:
     assert layerkeep.parse_have("0123456789abcdef, fedcba9876543210 <x> 12") == {"0123456789abcdef",
                                                                                  "fedcba9876543210"}
     assert layerkeep.parse_have(None) == frozenset()
+
+
+def test_a_judgement_published_on_redis_wakes_this_process() -> None:
+    """A deployment: the RQ job publishes the judged game (warlog.jobs.resolve_game) and each web
+    process's listener wakes its own waiting pages (a real Redis)."""
+    import uuid
+
+    from redis import Redis
+
+    r = Redis.from_url(REDIS_URL)
+    stop = threading.Event()
+    game_id = "wake-" + uuid.uuid4().hex
+    thread = wakeup.listen(r, stop)
+    try:
+        mark = wakeup.generation(game_id)
+        woken = False
+        for _ in range(50):  # the subscription is made in the thread: publish until it hears
+            wakeup.publish(r, game_id)
+            if wakeup.wait(game_id, mark, 0.2):
+                woken = True
+                break
+        assert woken and wakeup.generation(game_id) > mark
+    finally:
+        stop.set()
+        thread.join(5)
+    assert not thread.is_alive()
+    wakeup.publish(Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.2), game_id)  # logged, not raised
