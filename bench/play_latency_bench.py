@@ -12,7 +12,9 @@ browser's and the server's clocks on this machine:
 - judgement → shown: from the time the worker recorded its judgement in the ledger to the
   moment the page has its fresh board and panel in place (the issue's target: 200 ms);
 - click → shown: from the click to the fresh panel, the whole round trip;
-- the size of the panel fetched in place beside the size of the whole page a reload fetched.
+- the bytes of the `/live` answers fetched per move (the board layers the page already holds
+  come back as placeholders, warlog.layerkeep) beside the panel they rebuild and the whole
+  page a reload fetched.
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ def main() -> None:
             page.set_default_timeout(20_000)
             page.goto(f"{base}/games/{gid}/seat/{seats['belgium']}")
             page.wait_for_selector("#act-form")
+            page.evaluate("() => performance.setResourceTimingBufferSize(100000)")
             full_page = len(urllib.request.urlopen(f"{base}/games/{gid}").read())
             panel = 0
             order = ("select", "place", "unplace")
@@ -91,6 +94,8 @@ def main() -> None:
                 judged_ms.append(shown - epoch_ms(judgement["recorded_at"]))
                 round_ms.append(shown - clicked)
                 panel = len(page.evaluate("() => document.querySelector('#play-root').outerHTML"))
+            fetched = page.evaluate("() => performance.getEntriesByType('resource')"
+                                    ".filter(e => e.name.includes('/live?')).map(e => e.encodedBodySize)")
             browser.close()
         server.shutdown()
         app.extensions["warlog_sweeper_stop"].set()
@@ -101,8 +106,9 @@ def main() -> None:
         print(f"  {label:28s} p50 {statistics.median(xs):6.0f} ms   p95 {percentile(xs, 0.95):6.0f} ms   "
               f"max {max(xs):6.0f} ms")
     print(f"  machine load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPU(s)")
-    print(f"  fetched per move: the panel, {panel / 1024:.0f} KB (a reload fetched the whole page, "
-          f"{full_page / 1024:.0f} KB, then its script and style)")
+    print(f"  fetched per move: p50 {statistics.median(fetched) / 1024:.0f} KB of /live answers for a panel of "
+          f"{panel / 1024:.0f} KB (the board layers the page holds are kept, not sent; a reload fetched the "
+          f"whole page, {full_page / 1024:.0f} KB, then its script and style)")
 
 
 if __name__ == "__main__":

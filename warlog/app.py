@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -61,6 +62,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         raise
     if app.config["WARLOG_REDIS"]:
         queue: InlineQueue | RQQueue = RQQueue(str(app.config["WARLOG_REDIS"]), store)
+        from warlog import wakeup
+
+        stop_listening = threading.Event()  # judgements published by the RQ workers wake the pages
+        wakeup.listen(queue.redis, stop_listening)
+        atexit.register(stop_listening.set)
+        app.extensions["warlog_wakeup_stop"] = stop_listening
     else:
         queue = InlineQueue(store)
 

@@ -11,7 +11,7 @@ import os
 
 from ledger.factory import open_store
 from ledger.store import EventStore
-from warlog import onejob
+from warlog import onejob, wakeup
 from warlog.outage import LEDGER, SWEEP_SOON, is_outage
 from warlog.resolver import Resolver
 
@@ -65,6 +65,12 @@ def resolve_game(game_id: str) -> int:
         SWEEP_SOON.set()  # this process's sweeper queues it again as soon as the ledger answers
         return -1
     LEDGER.up()
+    if judged > 0:  # the web processes wake the pages waiting for it (issue 9 §5)
+        from rq import get_current_job
+
+        job = get_current_job()
+        if job is not None:
+            wakeup.publish(job.connection, game_id)
     return judged
 
 

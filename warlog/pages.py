@@ -13,7 +13,17 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, stream_with_context, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from jinja2 import pass_context
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
@@ -23,7 +33,7 @@ from ledger.paging import OPEN, BadCursor
 from rules import all_games, game_of, get_game
 from rules.core.game import Game
 from warlog import audit as audit_mod
-from warlog import lobbyrows, share
+from warlog import layerkeep, lobbyrows, share, wakeup
 from warlog import replay as rp
 from warlog.listing import games_page, next_query
 from warlog.pageutil import (
@@ -41,6 +51,7 @@ from warlog.pageutil import (
     wants_json,
 )
 from warlog.planner import PlanError, reach
+from warlog.queue import InlineQueue
 from warlog.render import Scene, TextRenderer, renderer_for
 from warlog.service import SPECTATOR, ServiceError, Viewer, redact, redact_payload
 
@@ -272,7 +283,7 @@ def join(game_id: str) -> Any:
 
 @pages.get("/games/<game_id>")
 def game(game_id: str) -> Any:
-    return render_template("game.html", **_play_context(game_id, _int_arg("last")))
+    return layerkeep.annotate(render_template("game.html", **_play_context(game_id, _int_arg("last"))))
 
 
 @pages.get("/games/<game_id>/live")
@@ -290,30 +301,39 @@ def live(game_id: str) -> Any:
             raise PageError(400, "'last' names the submission whose judgement is asked for")
         move = svc.move(game_id, last, viewer_for(game_id))
         return jsonify({"status": move["status"], "reasons": move.get("reasons", []), "seq": svc.info(game_id)["seq"]})
-    resp = Response(render_template("_play.html", **_play_context(game_id, last)), mimetype="text/html")
+    html = render_template("_play.html", **_play_context(game_id, last))
+    resp = Response(layerkeep.annotate(html, layerkeep.parse_have(request.headers.get(layerkeep.HAVE_HEADER))),
+                    mimetype="text/html")
     resp.headers["Cache-Control"] = "no-store"
+    resp.headers["Vary"] = layerkeep.HAVE_HEADER
     return resp
 
 
 LIVE_WAIT = 8.0
+POLL_INLINE = 0.1  # a judgement by this process's worker wakes the wait (warlog.wakeup); another process's is polled
+POLL_QUEUE = 0.05  # RQ workers publish their judgements (warlog.wakeup.listen); the poll is the fallback
 
 
 def _wait_for_judgement(game_id: str, seq: int) -> None:
-    """Block until submission `seq` has its judgement in the ledger (or LIVE_WAIT passes)."""
+    """Block until submission `seq` has its judgement in the ledger (or LIVE_WAIT passes): woken
+    by this process's worker as it records it (warlog.wakeup), else by polling the ledger."""
     import time
 
     svc = service()
     if not 0 <= seq <= svc.store.last_seq(game_id) or svc.history(game_id).event(seq).type != SUBMITTED:
         return  # nothing to wait for: the answer says what `seq` is
+    inline = isinstance(current_app.extensions.get("warlog_queue"), InlineQueue)
+    poll = POLL_INLINE if inline else POLL_QUEUE
     deadline = time.monotonic() + LIVE_WAIT
     seen = -1
-    while time.monotonic() < deadline:
+    while (left := deadline - time.monotonic()) > 0:
+        mark = wakeup.generation(game_id)  # taken before reading: a judgement after it ends the wait below
         now = svc.store.last_seq(game_id)
         if now != seen:
             seen = now
             if now < seq or svc.history(game_id).find_judgement(seq) is not None:
                 return
-        time.sleep(0.005)
+        wakeup.wait(game_id, mark, min(poll, left))
 
 
 def _play_context(game_id: str, last: int | None) -> dict[str, Any]:

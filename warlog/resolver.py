@@ -30,6 +30,7 @@ from ledger.dice import (
 from ledger.events import DIRECTOR, GAME_ENDED, REJECTED, RESOLVED, SUBMITTED, Event, NewEvent
 from ledger.store import Conflict, EventStore, SummaryUpdate
 from rules import game_of
+from warlog import wakeup
 from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
 from warlog.lru import BoundedCache
 from warlog.resolution import judge_keyed
@@ -119,6 +120,7 @@ class Resolver:
             except Conflict:
                 continue  # a new submission (or another worker) got in first: re-read and go on
             judged += 1
+            wakeup.judged(game_id)  # the page waiting for this judgement answers now (issue 9 §5)
             if j.kind == RESOLVED:
                 self.states.put(game_id, appended[-1].seq, appended[-1].hash, j.state)  # the events after it change no state
                 self._maybe_snapshot(game_id, appended[0].seq, j.state, summary.active_seats != active)

@@ -12,9 +12,9 @@ from pathlib import Path
 import psycopg
 from click.testing import CliRunner
 
+from ledger.factory import open_store
 from ledger.partitions import heads
 from ledger.postgres import PostgresStore
-from ledger.store import open_store
 from tests.players.conftest import close_app, make_app
 from tests.tournaments.conftest import Desk
 from tests.tournaments.test_swiss_flow import _finish_round, _setup

@@ -394,7 +394,10 @@
     var losQ = los ? "los=" + encodeURIComponent(los) : "";
     var url = "/games/" + gid + "/live" + (last ? "?last=" + last + (wait ? "&wait=1" : "") + (losQ ? "&" + losQ : "")
                                                 : (losQ ? "?" + losQ : ""));
-    return fetch(url, { credentials: "same-origin" }).then(function (r) {
+    /* the board layers this page holds (data-k) are answered as placeholders (warlog.layerkeep) */
+    var have = $$("#play-root [data-k]").map(function (g) { return g.dataset.k; }).join(" ");
+    refreshing += 1;
+    return fetch(url, { credentials: "same-origin", headers: { "X-Warlog-Have": have } }).then(function (r) {
       if (!r.ok) throw new Error("HTTP " + r.status);
       return r.text();
     }).then(function (html) {
@@ -402,13 +405,14 @@
       t.innerHTML = html;
       var fresh = t.content.querySelector("#play-root"), old = $("#play-root");
       if (!fresh || !old) throw new Error("no panel");
-      if (fresh.dataset.result === "pending" && wait) return refresh(last, wait);
+      if (fresh.dataset.result === "pending" && wait) return refresh(last, wait);  /* counted in and out itself */
       var oldBoard = $("#board", old), legend = $(".legend-box", old);
       if (legend && !legend.open) { var l = $(".legend-box", fresh); if (l) l.open = false; }
       var sx = oldBoard ? oldBoard.scrollLeft : 0, sy = oldBoard ? oldBoard.scrollTop : 0;
       var bar = $(".zoom", old);
       if (bar) { var nb = $("#board", fresh); nb.parentNode.insertBefore(bar, nb); }
       keepUnchanged($("#board svg.hexmap", old), $("#board svg.hexmap", fresh));
+      putBackKept(old, fresh);
       old.replaceWith(fresh);
       ["seq", "status", "pending", "myTurn", "last"].forEach(function (k) { body.dataset[k] = fresh.dataset[k]; });
       body.dataset.updates = String(Number(body.dataset.updates || "0") + 1);
@@ -420,6 +424,20 @@
         history.replaceState(null, "", "/games/" + gid + (last ? "?last=" + last + (losQ ? "&" + losQ : "") : (losQ ? "?" + losQ : "")));
       } catch (e) { /* */ }
       bindPlay();
+    }).then(function () { refreshing -= 1; }, function (e) { refreshing -= 1; throw e; });
+  }
+  var refreshing = 0;  /* refreshes in flight: the periodic check waits for them */
+
+  /* The layers the server left as placeholders (data-keep) are this page's own nodes, moved
+     over, less the marks the script made on them (it marks the fresh board again). */
+  function putBackKept(old, fresh) {
+    var mine = {};
+    $$("[data-k]", old).forEach(function (g) { (mine[g.dataset.k] = mine[g.dataset.k] || []).push(g); });
+    $$("[data-keep]", fresh).forEach(function (ph) {
+      var g = (mine[ph.dataset.k] || []).shift();
+      if (!g) throw new Error("a kept layer is missing");
+      $$(".target, .reach, .picked", g).forEach(function (e) { e.classList.remove("target", "reach", "picked"); });
+      ph.replaceWith(g);
     });
   }
 
@@ -442,10 +460,10 @@
     /* live updates: a fresh panel when the ledger moves on (another seat moved, the umpire judged) */
     var gid = body.dataset.gameId;
     if (body.dataset.status !== "ended") setInterval(function () {
-      if (play.busy || !play.idle() || document.hidden || body.dataset.status === "ended") return;
+      if (play.busy || refreshing || !play.idle() || document.hidden || body.dataset.status === "ended") return;
       getJSON("/api/v1/games/" + gid).then(function (info) {
         var moved = info.seq !== Number(body.dataset.seq) || (body.dataset.pending === "1" && !info.pending);
-        if (moved && !info.pending && play.idle()) return refresh(body.dataset.last || null, false);
+        if (moved && !info.pending && play.idle() && !refreshing) return refresh(body.dataset.last || null, false);
       }).catch(function () {});
     }, 2000);
   }
