@@ -457,7 +457,7 @@ def verify(paths: tuple[str, ...], quiet: bool, jobs: int | None = None, tree_he
            proof: str | None = None, public_key: str | None = None) -> None:
     from warlog.tournaments.bundle import is_bundle
 
-    jobs = jobs or os.cpu_count() or 1
+    # jobs None: one process for a small input, every core for a large one (warlog.verify_parallel)
     if (proof or public_key) and not tree_head:
         raise click.UsageError("--proof and --public-key go with --tree-head")
     if tree_head and not proof:
@@ -486,7 +486,7 @@ def _first_line_is_bundle(path: str, is_bundle: Any) -> bool:
         return bool(is_bundle(fh.readline().rstrip(b"\n")))
 
 
-def _verify_one(path: str, quiet: bool, jobs: int, tree_head: str | None, proof: str | None,
+def _verify_one(path: str, quiet: bool, jobs: int | None, tree_head: str | None, proof: str | None,
                 public_key: str | None) -> None:
     from warlog.verify import VerifyFailure
     from warlog.verify_parallel import verify_paths
@@ -507,7 +507,7 @@ def _verify_one(path: str, quiet: bool, jobs: int, tree_head: str | None, proof:
         _check_log(data, tree_head, proof, public_key)
 
 
-def _verify_many(paths: list[Path], quiet: bool, jobs: int) -> bool:
+def _verify_many(paths: list[Path], quiet: bool, jobs: int | None) -> bool:
     """Many exports on `jobs` processes, one line each, in the order given; False if any failed."""
     from warlog.verify import VerifyFailure
     from warlog.verify_parallel import verify_paths
@@ -570,7 +570,7 @@ def _check_log(data: bytes, head_path: str, proof_path: str, public_key: str | N
     click.echo("OK the game is the one the transparency log recorded under this tree head")
 
 
-def _verify_bundle(data: bytes, jobs: int = 1, label: str = "", exit_on_fail: bool = True) -> bool:
+def _verify_bundle(data: bytes, jobs: int | None = 1, label: str = "", exit_on_fail: bool = True) -> bool:
     from warlog.tournaments.bundle import verify_bundle_bytes
     from warlog.verify import VerifyFailure
 

@@ -25,6 +25,7 @@ from ledger.export import ExportFormatError, parse_export
 from warlog.verify import PrefixBroken, Report, VerifyFailure, verify_bytes, verify_events
 
 MIN_WINDOW = 400  # events: below this a window's unchecked prefix costs more than it saves
+MIN_PARALLEL = 5_000  # events in all: below this, starting the processes costs more than it saves
 NO_CUT = (b'"seat":"' + DIRECTOR.encode() + b'"', b'"type":"seed_committed"')
 
 
@@ -85,7 +86,11 @@ def _pool_map(tasks: Iterable[_Task], jobs: int) -> Iterator[tuple[int, Any, int
     if jobs < 2:
         yield from map(_run, tasks)
         return
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    # Never a plain fork: the caller may have other threads (connection pools, the web process's
+    # wake-up listener), and a child forked while one of them holds a lock waits on it forever.
+    # A forkserver's children start from a clean single-threaded process.
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     with ctx.Pool(jobs) as pool:
         yield from pool.imap(_run, tasks, chunksize=1)
 
@@ -110,7 +115,9 @@ def _gather(tasks: Iterable[_Task], jobs: int, progress: Callable[[int], None] |
 def verify_paths(paths: list[Path], jobs: int | None = None, progress: Callable[[int], None] | None = None
                  ) -> Iterator[tuple[Path, Report | VerifyFailure]]:
     """Each export file's report (or its first failure), in the order given."""
-    jobs = jobs or os.cpu_count() or 1
+    if jobs is None:  # by default, one process for a small archive; every core for a large one
+        small = sum(p.stat().st_size for p in paths) < MIN_PARALLEL * 400  # ~400 bytes an event
+        jobs = 1 if small else os.cpu_count() or 1
 
     def tasks() -> Iterator[_Task]:
         for i, path in enumerate(paths):
@@ -131,7 +138,8 @@ def verify_paths(paths: list[Path], jobs: int | None = None, progress: Callable[
 
 def verify_games(games: list[list[Event]], jobs: int | None = None) -> Iterator[Report | VerifyFailure]:
     """Each game's report (or first failure), for games already parsed (a tournament bundle's)."""
-    jobs = jobs or os.cpu_count() or 1
+    if jobs is None:
+        jobs = 1 if sum(len(evs) for evs in games) < MIN_PARALLEL else os.cpu_count() or 1
     tasks = (_Task(i, None, evs, None, len(evs)) for i, evs in enumerate(games))
     for _, result in _gather(tasks, jobs, None, lambda i: verify_events(games[i])):
         yield result

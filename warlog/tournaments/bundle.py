@@ -110,12 +110,13 @@ def _parse(lines: Iterable[bytes | str]) -> tuple[dict[str, Any], dict[str, list
     return header, streams
 
 
-def verify_bundle_bytes(data: bytes, jobs: int = 1) -> BundleReport:
+def verify_bundle_bytes(data: bytes, jobs: int | None = 1) -> BundleReport:
     return verify_bundle(data.splitlines(keepends=True), jobs)
 
 
-def verify_bundle(lines: Iterable[bytes | str], jobs: int = 1) -> BundleReport:
-    """`jobs` > 1: the games are verified on that many processes (warlog.verify_parallel)."""
+def verify_bundle(lines: Iterable[bytes | str], jobs: int | None = 1) -> BundleReport:
+    """`jobs` > 1: the games are verified on that many processes (warlog.verify_parallel); None:
+    one process for a small bundle, every core for a large one."""
     header, streams = _parse(lines)
     tid = str(header.get("tournament"))
     events = streams.pop(tid, [])
@@ -130,7 +131,7 @@ def verify_bundle(lines: Iterable[bytes | str], jobs: int = 1) -> BundleReport:
     for gid in gids:
         if gid not in streams:
             raise BundleFailure(tid, None, f"game {gid} is missing from the bundle")
-    if jobs > 1:
+    if jobs is None or jobs > 1:
         from warlog.verify_parallel import verify_games
 
         results: Iterable[Any] = verify_games([streams[g] for g in gids], jobs)
