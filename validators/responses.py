@@ -98,6 +98,25 @@ class CreatedSchema(StrictSchema):
     director_token = _str()
     seed_commitment = _str()
     sandbox = fields.Boolean(required=True)
+    on_dice_exhausted = fields.String(validate=validate.OneOf(("stop", "derive")), metadata={
+        "description": "a sandbox: when the forced dice run out, stop and ask the director for more, or derive"})
+    forced_dice = fields.Integer(metadata={"description": "a sandbox: how many dice were forced"})
+
+
+class WaitingForDiceSchema(StrictSchema):
+    """A sandbox that stops for dice, waiting: the move it waits for (warlog.sandbox_dice)."""
+
+    submission_seq = _int(metadata={"description": "the waiting move's submission"})
+    rejected_seq = _int(metadata={"description": "its refusal for want of dice"})
+    seat = _str()
+    needed = _int(metadata={"description": "the number of the forced die the move asked for (1-based)"})
+    action = ActionField(metadata={"description": "the waiting action, to the director and its own seat"})
+
+
+def _waiting() -> fields.Nested:
+    return fields.Nested(WaitingForDiceSchema, allow_none=True, metadata={
+        "description": "a sandbox that stops for dice: the move that waits for the director's POST .../dice; "
+                       "null when none waits"})
 
 
 class OutcomeSchema(StrictSchema):
@@ -124,6 +143,7 @@ class GameInfoSchema(StrictSchema):
     seed_commitment = _str()
     sandbox = fields.Boolean(required=True)
     outcome = fields.Nested(OutcomeSchema, metadata={"description": "once the game has ended"})
+    waiting_for_dice = _waiting()
 
 
 class JoinedSchema(StrictSchema):
@@ -158,6 +178,9 @@ class DieSchema(StrictSchema):
 class ReasonSchema(StrictSchema):
     message = _str()
     rule = fields.String(required=True, allow_none=True)
+    internal = fields.Boolean(metadata={"description": "the rules engine failed: a director should look"})
+    waiting_for_dice = fields.Integer(metadata={
+        "description": "a sandbox's forced dice ran out: the number of the die this move waits for"})
 
 
 class MoveResultSchema(StrictSchema):
@@ -166,7 +189,11 @@ class MoveResultSchema(StrictSchema):
     submitted = fields.Dict(keys=fields.String(), required=True,
                             metadata={"description": "the submission's payload as the caller may see it"})
     sandbox = fields.Boolean(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(("pending", "resolved", "rejected")))
+    status = fields.String(required=True, validate=validate.OneOf(("pending", "resolved", "rejected",
+                                                                  "waiting_for_dice")), metadata={
+        "description": "waiting_for_dice: refused for want of forced dice, until the director adds some"})
+    retried_as = fields.Integer(metadata={"description": "refused for want of dice: its submission again, "
+                                                          "once the director added them"})
     event_seq = fields.Integer(metadata={"description": "the judgement's event"})
     reasons = fields.List(fields.Nested(ReasonSchema), metadata={"description": "rejected: why"})
     rules = fields.List(fields.String(), metadata={"description": "the rule sections that decided"})
@@ -204,6 +231,7 @@ class StateSchema(StrictSchema):
     active_seats = fields.List(fields.String())
     viewer = fields.String()
     sandbox = fields.Boolean(required=True)
+    waiting_for_dice = _waiting()
 
 
 class ActionsSchema(StrictSchema):
@@ -214,6 +242,15 @@ class ActionsSchema(StrictSchema):
     prompt = _str()
     actions = fields.List(ActionField(), required=True, metadata={"description": "every legal action now"})
     pending = fields.Boolean()
+    waiting_for_dice = _waiting()
+
+
+class DiceAddedSchema(StrictSchema):
+    seq = _int(metadata={"description": "the dice_added event"})
+    added = _int()
+    forced_dice = _int(metadata={"description": "how many dice are forced now, in all"})
+    retry_seq = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "the waiting move, submitted again for its seat (GET .../moves/{seq}); null if none waited"})
 
 
 class TreeHeadSchema(StrictSchema):
@@ -245,5 +282,6 @@ SCHEMAS = {
     "Error": ErrorSchema, "Conflict": ConflictSchema, "Catalogue": CatalogueSchema, "GamesPage": GamesPageSchema,
     "Created": CreatedSchema, "GameInfo": GameInfoSchema, "Joined": JoinedSchema, "Accepted": AcceptedSchema,
     "MoveResult": MoveResultSchema, "Events": EventsSchema, "State": StateSchema, "Actions": ActionsSchema,
+    "DiceAdded": DiceAddedSchema,
     "TreeHead": TreeHeadSchema, "InclusionProof": InclusionProofSchema, "ConsistencyProof": ConsistencyProofSchema,
 }

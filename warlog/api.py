@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 from rules import all_games
 from validators.listing import GamesQuerySchema
 from validators.requests import (
+    AddDiceSchema,
     CreateGameSchema,
     EventsQuerySchema,
     ForkSchema,
@@ -22,6 +23,7 @@ from validators.requests import (
 from warlog.listing import game_json, games_page, next_query
 from warlog.openapi import openapi_document
 from warlog.outage import is_outage, unavailable
+from warlog import sandbox_dice
 from warlog.pageutil import private
 from warlog.sandbox import example_state, fork
 from warlog.service import NotFound, ServiceError, Unprocessable, Warlog
@@ -148,6 +150,16 @@ def fork_game(game_id: str) -> tuple[Response, int]:
     out = fork(service(), game_id, bearer(), data["step"], data["patch"], data["dice"],
                data["on_dice_exhausted"], data["dry_run"])
     return jsonify(out), 200 if data["dry_run"] else 201
+
+
+@api.post("/games/<game_id>/dice")
+def add_dice(game_id: str) -> tuple[Response, int]:
+    """A stop sandbox's director adds forced dice; the move waiting for them is judged (warlog.sandbox_dice)."""
+    token = bearer()
+    svc = service()
+    svc.viewer(game_id, token, required=True)
+    data = body(AddDiceSchema())
+    return jsonify(sandbox_dice.add_dice(svc, game_id, token, data["dice"])), 201
 
 
 @api.get("/games/<game_id>")
