@@ -20,10 +20,10 @@ from validators.requests import (
     RulingSchema,
     StateQuerySchema,
 )
+from warlog import sandbox_dice
 from warlog.listing import game_json, games_page, next_query
 from warlog.openapi import openapi_document
 from warlog.outage import is_outage, unavailable
-from warlog import sandbox_dice
 from warlog.pageutil import private
 from warlog.sandbox import example_state, fork
 from warlog.service import NotFound, ServiceError, Unprocessable, Warlog

@@ -193,8 +193,8 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             seed = seeds.at(sub.seq)
 
             def dice_for(refusal: int, sub: Event = sub, seed: bytes | None = seed, ev: Event = ev,
-                         entropy: str = entropy, used: int = forced_used, forced: list[int] = list(forced)) -> Any:
-                stop = stops(sandbox)
+                         entropy: str = entropy, used: int = forced_used, held: tuple[int, ...] = tuple(forced)) -> Any:
+                stop, forced = stops(sandbox), list(held)
                 if seed is None:
                     fixed: Any = fixed_dice([d["value"] for d in ev.payload.get("dice", [])]).draw
                     if stop:  # a stop is judged alike
