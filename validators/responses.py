@@ -30,6 +30,14 @@ def _status() -> fields.String:
     return fields.String(required=True, validate=validate.OneOf(STATUSES))
 
 
+class PositionErrorSchema(StrictSchema):
+    """One thing wrong with a sandbox's position or forced dice (docs/sandbox.md)."""
+
+    path = _str(metadata={"description": "a JSON Pointer into the state (or /dice/<n>); empty: the whole"})
+    message = _str()
+    rule = fields.String(required=True, allow_none=True, metadata={"description": "the rule section, if one decides"})
+
+
 class ErrorSchema(StrictSchema):
     """Every 4xx/5xx of the API: a message; field messages when a body or query does not fit."""
 
@@ -39,6 +47,8 @@ class ErrorSchema(StrictSchema):
     current_seq = fields.Integer(metadata={"description": "the game's last event (409s)"})
     status = fields.String(validate=validate.OneOf(STATUSES), metadata={"description": "the game's status (409s)"})
     active_seats = fields.List(fields.String(), metadata={"description": "the seats the game waits for (409s)"})
+    errors = fields.List(fields.Nested(PositionErrorSchema), metadata={
+        "description": "a sandbox's position or dice (422s): each error's path and rule"})
 
 
 class ConflictSchema(ErrorSchema):
@@ -91,16 +101,60 @@ class GamesPageSchema(StrictSchema):
                          metadata={"description": "the path of the next page, null on the last"})
 
 
+class SeatTokenSchema(StrictSchema):
+    """One seat of a created game, typed: its token (its player's invitation) and where to use it."""
+
+    seat = _str(metadata={"description": "the role"})
+    token = _str(metadata={"description": "the seat's bearer token; give it to that player alone"})
+    display_name = _str(metadata={"description": "the seat's name as the pages show it (US, VC, Germany)"})
+    url = _str(metadata={"description": "the invitation link: opening it takes the seat in a browser"})
+
+
 class CreatedSchema(StrictSchema):
     id = _str()
     seats = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
-                        metadata={"description": "each seat (role) and its token; give each player theirs"})
+                        metadata={"description": "each seat (role) and its token; give each player theirs "
+                                                 "(the same as seat_tokens, as a map)"})
+    seat_tokens = fields.List(fields.Nested(SeatTokenSchema), required=True, metadata={
+        "description": "each seat, its token, display name and invitation link, in the game's seat order"})
     director_token = _str()
     seed_commitment = _str()
     sandbox = fields.Boolean(required=True)
     on_dice_exhausted = fields.String(validate=validate.OneOf(("stop", "derive")), metadata={
         "description": "a sandbox: when the forced dice run out, stop and ask the director for more, or derive"})
     forced_dice = fields.Integer(metadata={"description": "a sandbox: how many dice were forced"})
+
+
+class ForkedFromSchema(StrictSchema):
+    game = _str()
+    step = _int()
+
+
+class ForkedSchema(CreatedSchema):
+    """A sandbox forked from a game's step: as the create answer, with where it came from."""
+
+    forked_from = fields.Nested(ForkedFromSchema, required=True)
+
+
+class ForkCheckSchema(StrictSchema):
+    """A fork's dry run: the edited position and what is wrong with it, nothing created."""
+
+    ok = fields.Boolean(required=True)
+    errors = fields.List(fields.Nested(PositionErrorSchema), required=True)
+    state = fields.Raw(required=True, metadata={"description": "the edited state (the game's state document)"})
+    phase = fields.String(required=True, allow_none=True)
+    step = _int()
+    game = _str()
+    scenario = _str()
+
+
+class StateSchemaDocumentSchema(StrictSchema):
+    """A game's state JSON Schema (Draft 2020-12) as published, with every scenario's start state."""
+
+    class Meta:
+        unknown = "include"
+
+    examples = fields.List(fields.Dict(keys=fields.String()), required=True)
 
 
 class WaitingForDiceSchema(StrictSchema):
@@ -114,9 +168,9 @@ class WaitingForDiceSchema(StrictSchema):
 
 
 def _waiting() -> fields.Nested:
-    return fields.Nested(WaitingForDiceSchema, allow_none=True, metadata={
+    return fields.Nested(WaitingForDiceSchema, metadata={
         "description": "a sandbox that stops for dice: the move that waits for the director's POST .../dice; "
-                       "null when none waits"})
+                       "absent when none waits"})
 
 
 class OutcomeSchema(StrictSchema):
@@ -282,6 +336,7 @@ SCHEMAS = {
     "Error": ErrorSchema, "Conflict": ConflictSchema, "Catalogue": CatalogueSchema, "GamesPage": GamesPageSchema,
     "Created": CreatedSchema, "GameInfo": GameInfoSchema, "Joined": JoinedSchema, "Accepted": AcceptedSchema,
     "MoveResult": MoveResultSchema, "Events": EventsSchema, "State": StateSchema, "Actions": ActionsSchema,
-    "DiceAdded": DiceAddedSchema,
+    "DiceAdded": DiceAddedSchema, "Forked": ForkedSchema, "ForkCheck": ForkCheckSchema,
+    "StateSchemaDocument": StateSchemaDocumentSchema,
     "TreeHead": TreeHeadSchema, "InclusionProof": InclusionProofSchema, "ConsistencyProof": ConsistencyProofSchema,
 }

@@ -105,17 +105,14 @@ def sandbox_paths(spec: APISpec) -> dict[str, dict[str, Any]]:
     spec.components.schema("Fork", schema=ForkSchema)
     spec.components.schema("AddDice", schema=AddDiceSchema)
     gid = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-    errors = {"type": "array", "items": {"type": "object", "properties": {
-        "path": {"type": "string"}, "message": {"type": "string"}, "rule": {"type": "string", "nullable": True}}}}
     return {
         "/api/v1/games/{game_id}/fork": {"post": {
             "summary": "a dispute sandbox from step N (director; anyone once the game has ended), edited by a "
                        "JSON Patch, with forced dice; dry_run only checks", "parameters": [gid], "security": BEARER,
             "requestBody": _json("Fork"),
-            "responses": {"201": _resp("created, as POST /games, with forked_from"),
-                          "200": _resp("dry run: ok, errors, state, phase", properties={"errors": errors}),
-                          "422": _resp("the position or dice do not fit: each error's path and rule",
-                                       properties={"error": {"type": "string"}, "errors": errors}),
+            "responses": {"201": answer("created, as POST /games, with forked_from", "Forked"),
+                          "200": answer("dry run: ok, errors, the edited state, its phase", "ForkCheck"),
+                          "422": answer("the position or dice do not fit: each error's path and rule", "Error"),
                           **{k: ERRORS[k] for k in ("403", "404")}}}},
         "/api/v1/games/{game_id}/dice": {"post": {
             "summary": "a sandbox that stops for dice: its director adds forced dice (a dice_added event); the move "
@@ -130,7 +127,8 @@ def sandbox_paths(spec: APISpec) -> dict[str, dict[str, Any]]:
         "/api/v1/games/schemas/{game}/state": {"get": {
             "summary": "the game's state JSON Schema, with every scenario's start state as examples",
             "parameters": [{"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}],
-            "responses": {"200": _resp("a JSON Schema (draft 2020-12)"), "404": ERRORS["404"],
+            "responses": {"200": answer("a JSON Schema (draft 2020-12) with `examples`", "StateSchemaDocument"),
+                          "404": ERRORS["404"],
                           "422": ERRORS["422"]}}},
     }
 

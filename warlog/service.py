@@ -403,8 +403,9 @@ class Warlog:
         }
         if s.status == "ended":
             out["outcome"] = self._outcome(game_id)
-        if s.sandbox:
-            out["waiting_for_dice"] = self.waiting_for_dice(game_id, None)
+        waiting = self.waiting_for_dice(game_id, None) if s.sandbox else None
+        if waiting is not None:
+            out["waiting_for_dice"] = waiting
         return out
 
     def waiting_for_dice(self, game_id: str, viewer: Viewer | None) -> dict[str, Any] | None:
@@ -438,17 +439,19 @@ class Warlog:
         full = viewer.director or s.status == "ended"
         out = {"at": at, "state": state if full else game.view(state, viewer.seat), "phase": game.phase(state),
                "active_seats": game.active_seats(state), "viewer": viewer.label, "sandbox": s.sandbox}
-        if s.sandbox:
-            out["waiting_for_dice"] = self.waiting_for_dice(game_id, viewer) if at == s.last_seq else None
+        waiting = self.waiting_for_dice(game_id, viewer) if s.sandbox and at == s.last_seq else None
+        if waiting is not None:
+            out["waiting_for_dice"] = waiting
         return out
 
     def actions(self, game_id: str, viewer: Viewer) -> dict[str, Any]:
         s = self.summary(game_id)
         game = game_of(self.created(game_id).payload)
         base = {"seat": viewer.label, "expected_seq": s.last_seq, "status": s.status, "sandbox": s.sandbox}
-        if s.sandbox:
-            base["waiting_for_dice"] = waiting = self.waiting_for_dice(game_id, viewer)
-            if waiting is not None and s.status == "active":
+        waiting = self.waiting_for_dice(game_id, viewer) if s.sandbox else None
+        if waiting is not None:
+            base["waiting_for_dice"] = waiting
+            if s.status == "active":
                 return {**base, "prompt": f"the sandbox waits for the director to add forced dice (die "
                                           f"#{waiting['needed']} for {waiting['seat']}'s move)", "actions": []}
         if s.status != "active" or viewer.seat is None:

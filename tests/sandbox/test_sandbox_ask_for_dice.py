@@ -57,7 +57,7 @@ def test_a_move_that_runs_out_of_forced_dice_waits_then_is_judged_with_the_added
     first = client.get(f"/api/v1/games/{p.id}/moves/{waiting_move['seq']}", headers=p.auth("north")).get_json()
     assert first["status"] == "rejected" and first["retried_as"] == out["retry_seq"]
     now = client.get(f"/api/v1/games/{p.id}/state", headers=p.auth("director")).get_json()
-    assert now["state"]["pot"] == 10 and now["waiting_for_dice"] is None
+    assert now["state"]["pot"] == 10 and "waiting_for_dice" not in now
     assert b'id="waiting-for-dice"' not in client.get(f"/games/{p.id}", headers=p.auth("director")).data
 
     # dice added with no move waiting are kept for the next one
@@ -94,3 +94,36 @@ def test_a_stop_sandbox_with_no_forced_dice_waits_at_the_first_roll(client, app)
     assert _add(client, p, [5]).status_code == 201
     p.wait()
     assert client.get(f"/api/v1/games/{p.id}/state").get_json()["state"]["pot"] == 5
+
+
+def test_the_sandbox_answers_are_as_documented(client, app) -> None:
+    """Every sandbox answer (create, the waiting move, /state, /actions, /dice, fork and its dry run,
+    the 422s naming paths) fits the schema the live OpenAPI document gives it."""
+    from tests.support.documented import Documented
+
+    d = Documented(client)
+    created = d.call("post", "/api/v1/games", json={"game": "dice-duel", "scenario": "long", "sandbox": {
+        "state": dict(START), "dice": [4], "on_dice_exhausted": "stop"}}).get_json()
+    assert [t["seat"] for t in created["seat_tokens"]] == list(created["seats"])
+    p = Player(client, app, created)
+    p.join_all()
+    p.play("north", {"type": "roll"})
+    waiting = p.play("north", {"type": "roll"})["seq"]
+    for seat in ("north", "south", "director"):
+        d.call("get", f"/api/v1/games/{p.id}/state", headers=p.auth(seat))
+        d.call("get", f"/api/v1/games/{p.id}/actions", headers=p.auth(seat))
+        d.call("get", f"/api/v1/games/{p.id}/moves/{waiting}", headers=p.auth(seat))
+    d.call("get", f"/api/v1/games/{p.id}")
+    assert d.call("post", f"/api/v1/games/{p.id}/dice", json={"dice": [9]}, headers=p.auth("director")).status_code == 422
+    assert d.call("post", f"/api/v1/games/{p.id}/dice", json={"dice": [6]},
+                  headers=p.auth("director")).status_code == 201
+    p.wait()
+    d.call("get", f"/api/v1/games/{p.id}/moves/{waiting}", headers=p.auth("north"))
+    d.call("get", f"/api/v1/games/{p.id}/state", headers=p.auth("north"))
+    fork = f"/api/v1/games/{p.id}/fork"
+    assert d.call("post", fork, json={"step": 4, "dry_run": True}, headers=p.auth("director")).status_code == 200
+    assert d.call("post", fork, json={"step": 4, "dice": [0]}, headers=p.auth("director")).status_code == 422
+    forked = d.call("post", fork, json={"step": 4, "dice": [2], "on_dice_exhausted": "stop"},
+                    headers=p.auth("director"))
+    assert forked.status_code == 201 and forked.get_json()["seat_tokens"][0]["url"]
+    assert d.call("get", "/api/v1/games/schemas/dice-duel/state").status_code in (200, 404)
