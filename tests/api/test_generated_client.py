@@ -234,3 +234,31 @@ def test_a_generated_client_plays_a_whole_game_of_assault_on_belgium(app: Any, g
     report = verify_bytes(exported)
     assert report.seed_revealed and not report.sandbox
     assert moves > 50 and {"setup", "move", "air_mission", "battle", "tank_battle", "victory"} <= kinds, kinds
+
+
+def test_each_games_state_schema_is_an_openapi_30_component_its_examples_fit(client: Any) -> None:
+    """Issue 9 §2: each game's state schema is published in the document as `<Game>State`, an
+    OpenAPI 3.0.3 Schema Object (no `const`, `if`/`then`, `$schema` or `$id`); the full Draft 2020-12
+    JSON Schema stays at its URL, which the description names; every scenario's example state fits
+    the component under OpenAPI 3.0 semantics, and a wrong one does not."""
+    from openapi_schema_validator import OAS30Validator
+
+    from warlog.openapi_games import prefix
+
+    doc = client.get("/api/v1/openapi.json").get_json()
+    schemas = doc["components"]["schemas"]
+    for name in ("assault-on-belgium", "green-beret-vietnam", "vietnam-battles", "lock-n-load", "up-front"):
+        component = schemas[f"{prefix(name)}State"]
+        text = json.dumps(component)
+        for banned in ('"const"', '"if"', '"$schema"', '"$id"', '"examples"'):
+            assert banned not in text, (name, banned)
+        url = f"/api/v1/games/schemas/{name}/state"
+        assert f"GET {url}" in component["description"]
+        full = client.get(url).get_json()
+        assert full["$schema"].endswith("2020-12/schema")  # the full JSON Schema stays published
+        validator = OAS30Validator(component)
+        for example in full["examples"]:
+            errors = list(validator.iter_errors(example))
+            assert not errors, (name, errors[0].message, list(errors[0].path))
+        wrong = {**full["examples"][0], "phase": 7}
+        assert list(validator.iter_errors(wrong)), name
