@@ -174,7 +174,12 @@ class ForcedDieMismatch(ValueError):
 
 
 class ForcedDiceExhausted(ForcedDieMismatch):
-    """A sandbox created with `on_dice_exhausted: "stop"` needs more dice than were forced."""
+    """A sandbox created with `on_dice_exhausted: "stop"` needs more dice than were forced: the
+    move waits for the director to add some (POST /api/v1/games/{id}/dice, a `dice_added` event)."""
+
+    def __init__(self, message: str, needed: int) -> None:
+        super().__init__(message)
+        self.needed = needed  # the 1-based number of the forced die the move asked for
 
 
 class ForcedThenDerived:
@@ -196,5 +201,5 @@ class ForcedThenDerived:
             return value
         if self.stop:
             raise ForcedDiceExhausted(f"the {len(self.forced)} forced dice ran out: this move needs die "
-                                      f"#{pos + 1}; fork a sandbox from this step with more forced dice")
+                                      f"#{pos + 1}; it waits for the director to add more", pos + 1)
         return self.derived(index, faces)

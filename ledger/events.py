@@ -26,6 +26,7 @@ SEED_REVEALED = "seed_revealed"  # the secret seed, so that anyone can re-derive
 SEED_COMMITTED = "seed_committed"  # a fresh seed's commitment: the dice after it no longer use a revealed seed
 DISPUTE_RAISED = "dispute_raised"  # a seat disputes an event (`seq`) with `text`; changes no state
 DISPUTE_ANSWERED = "dispute_answered"  # the director dismisses it or rules (`ruling_seq`); changes no state
+DICE_ADDED = "dice_added"  # a sandbox's director forces more dice (`forced`) for a move that waits for them; changes no state
 
 EVENT_TYPES = (
     GAME_CREATED,
@@ -39,6 +40,7 @@ EVENT_TYPES = (
     SEED_COMMITTED,
     DISPUTE_RAISED,
     DISPUTE_ANSWERED,
+    DICE_ADDED,
 )
 
 DIRECTOR = "director"  # the seat name a director's rulings are recorded under

@@ -43,6 +43,12 @@ class ForkSchema(StrictSchema):
     dry_run = fields.Boolean(load_default=False)
 
 
+class AddDiceSchema(StrictSchema):
+    dice = fields.List(fields.Integer(strict=True, validate=validate.Range(min=1, max=1000)), required=True,
+                       validate=validate.Length(min=1, max=10_000),
+                       metadata={"description": "forced dice, in the order the rules will roll them"})
+
+
 class JoinSchema(StrictSchema):
     entropy = fields.String(load_default="", validate=validate.Length(max=256))
 

@@ -7,7 +7,7 @@ Strict (additionalProperties: false) so a generated client has typed attributes 
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import fields, validate
 
 from validators.actions import ActionField, StrictSchema
 
@@ -31,11 +31,11 @@ def _status() -> fields.String:
 
 
 class PositionErrorSchema(StrictSchema):
-    """One thing wrong with a sandbox position (docs/sandbox.md): where, what, and the rule."""
+    """One thing wrong with a sandbox's position or forced dice (docs/sandbox.md)."""
 
-    path = _str(metadata={"description": "a JSON Pointer into the state ('' for the whole state)"})
+    path = _str(metadata={"description": "a JSON Pointer into the state (or /dice/<n>); empty: the whole"})
     message = _str()
-    rule = fields.String(required=True, allow_none=True, metadata={"description": "the rule section, if any"})
+    rule = fields.String(required=True, allow_none=True, metadata={"description": "the rule section, if one decides"})
 
 
 class ErrorSchema(StrictSchema):
@@ -48,7 +48,7 @@ class ErrorSchema(StrictSchema):
     status = fields.String(validate=validate.OneOf(STATUSES), metadata={"description": "the game's status (409s)"})
     active_seats = fields.List(fields.String(), metadata={"description": "the seats the game waits for (409s)"})
     errors = fields.List(fields.Nested(PositionErrorSchema), metadata={
-        "description": "a sandbox position or its dice that do not fit: every error, by path and rule (422s)"})
+        "description": "a sandbox's position or dice (422s): each error's path and rule"})
 
 
 class ConflictSchema(ErrorSchema):
@@ -101,45 +101,76 @@ class GamesPageSchema(StrictSchema):
                          metadata={"description": "the path of the next page, null on the last"})
 
 
+class SeatTokenSchema(StrictSchema):
+    """One seat of a created game, typed: its token (its player's invitation) and where to use it."""
+
+    seat = _str(metadata={"description": "the role"})
+    token = _str(metadata={"description": "the seat's bearer token; give it to that player alone"})
+    display_name = _str(metadata={"description": "the seat's name as the pages show it (US, VC, Germany)"})
+    url = _str(metadata={"description": "the invitation link: opening it takes the seat in a browser"})
+
+
 class CreatedSchema(StrictSchema):
     id = _str()
     seats = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
-                        metadata={"description": "each seat (role) and its token; give each player theirs"})
+                        metadata={"description": "each seat (role) and its token; give each player theirs "
+                                                 "(the same as seat_tokens, as a map)"})
+    seat_tokens = fields.List(fields.Nested(SeatTokenSchema), required=True, metadata={
+        "description": "each seat, its token, display name and invitation link, in the game's seat order"})
     director_token = _str()
     seed_commitment = _str()
     sandbox = fields.Boolean(required=True)
     on_dice_exhausted = fields.String(validate=validate.OneOf(("stop", "derive")), metadata={
-        "description": "a sandbox with forced dice: what happens when they run out"})
+        "description": "a sandbox: when the forced dice run out, stop and ask the director for more, or derive"})
+    forced_dice = fields.Integer(metadata={"description": "a sandbox: how many dice were forced"})
 
 
 class ForkedFromSchema(StrictSchema):
     game = _str()
-    step = fields.Integer(required=True)
+    step = _int()
 
 
 class ForkedSchema(CreatedSchema):
-    """The sandbox made by POST /games/{id}/fork: as POST /games, and where it was forked from."""
+    """A sandbox forked from a game's step: as the create answer, with where it came from."""
 
     forked_from = fields.Nested(ForkedFromSchema, required=True)
 
 
 class ForkCheckSchema(StrictSchema):
-    """A fork's dry run: would this position (after the patch) be accepted, and what it is."""
+    """A fork's dry run: the edited position and what is wrong with it, nothing created."""
 
     ok = fields.Boolean(required=True)
     errors = fields.List(fields.Nested(PositionErrorSchema), required=True)
-    state = fields.Raw(required=True, allow_none=True, metadata={"description": "the position after the patch"})
+    state = fields.Raw(required=True, metadata={"description": "the edited state (the game's state document)"})
     phase = fields.String(required=True, allow_none=True)
-    step = fields.Integer(required=True)
+    step = _int()
     game = _str()
     scenario = _str()
 
 
-class StateJsonSchemaSchema(Schema):
-    """A game's state JSON Schema (draft 2020-12) with every scenario's start state in `examples`."""
+class StateSchemaDocumentSchema(StrictSchema):
+    """A game's state JSON Schema (Draft 2020-12) as published, with every scenario's start state."""
 
     class Meta:
-        unknown = INCLUDE
+        unknown = "include"
+
+    examples = fields.List(fields.Dict(keys=fields.String()), required=True)
+
+
+class WaitingForDiceSchema(StrictSchema):
+    """A sandbox that stops for dice, waiting: the move it waits for (warlog.sandbox_dice)."""
+
+    submission_seq = _int(metadata={"description": "the waiting move's submission"})
+    rejected_seq = _int(metadata={"description": "its refusal for want of dice"})
+    seat = _str()
+    needed = _int(metadata={"description": "the number of the forced die the move asked for (1-based)"})
+    action = ActionField(metadata={"description": "the waiting action, to the director and its own seat"})
+
+
+def _waiting() -> fields.Nested:
+    return fields.Nested(WaitingForDiceSchema, metadata={
+        "description": "a sandbox that stops for dice: the move that waits for the director's POST .../dice; "
+                       "absent when none waits"})
 
 
 class OutcomeSchema(StrictSchema):
@@ -166,6 +197,7 @@ class GameInfoSchema(StrictSchema):
     seed_commitment = _str()
     sandbox = fields.Boolean(required=True)
     outcome = fields.Nested(OutcomeSchema, metadata={"description": "once the game has ended"})
+    waiting_for_dice = _waiting()
 
 
 class JoinedSchema(StrictSchema):
@@ -200,6 +232,9 @@ class DieSchema(StrictSchema):
 class ReasonSchema(StrictSchema):
     message = _str()
     rule = fields.String(required=True, allow_none=True)
+    internal = fields.Boolean(metadata={"description": "the rules engine failed: a director should look"})
+    waiting_for_dice = fields.Integer(metadata={
+        "description": "a sandbox's forced dice ran out: the number of the die this move waits for"})
 
 
 class MoveResultSchema(StrictSchema):
@@ -208,7 +243,11 @@ class MoveResultSchema(StrictSchema):
     submitted = fields.Dict(keys=fields.String(), required=True,
                             metadata={"description": "the submission's payload as the caller may see it"})
     sandbox = fields.Boolean(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(("pending", "resolved", "rejected")))
+    status = fields.String(required=True, validate=validate.OneOf(("pending", "resolved", "rejected",
+                                                                  "waiting_for_dice")), metadata={
+        "description": "waiting_for_dice: refused for want of forced dice, until the director adds some"})
+    retried_as = fields.Integer(metadata={"description": "refused for want of dice: its submission again, "
+                                                          "once the director added them"})
     event_seq = fields.Integer(metadata={"description": "the judgement's event"})
     reasons = fields.List(fields.Nested(ReasonSchema), metadata={"description": "rejected: why"})
     rules = fields.List(fields.String(), metadata={"description": "the rule sections that decided"})
@@ -246,6 +285,7 @@ class StateSchema(StrictSchema):
     active_seats = fields.List(fields.String())
     viewer = fields.String()
     sandbox = fields.Boolean(required=True)
+    waiting_for_dice = _waiting()
 
 
 class ActionsSchema(StrictSchema):
@@ -256,6 +296,15 @@ class ActionsSchema(StrictSchema):
     prompt = _str()
     actions = fields.List(ActionField(), required=True, metadata={"description": "every legal action now"})
     pending = fields.Boolean()
+    waiting_for_dice = _waiting()
+
+
+class DiceAddedSchema(StrictSchema):
+    seq = _int(metadata={"description": "the dice_added event"})
+    added = _int()
+    forced_dice = _int(metadata={"description": "how many dice are forced now, in all"})
+    retry_seq = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "the waiting move, submitted again for its seat (GET .../moves/{seq}); null if none waited"})
 
 
 class TreeHeadSchema(StrictSchema):
@@ -287,6 +336,7 @@ SCHEMAS = {
     "Error": ErrorSchema, "Conflict": ConflictSchema, "Catalogue": CatalogueSchema, "GamesPage": GamesPageSchema,
     "Created": CreatedSchema, "GameInfo": GameInfoSchema, "Joined": JoinedSchema, "Accepted": AcceptedSchema,
     "MoveResult": MoveResultSchema, "Events": EventsSchema, "State": StateSchema, "Actions": ActionsSchema,
-    "Forked": ForkedSchema, "ForkCheck": ForkCheckSchema, "StateJsonSchema": StateJsonSchemaSchema,
+    "DiceAdded": DiceAddedSchema, "Forked": ForkedSchema, "ForkCheck": ForkCheckSchema,
+    "StateSchemaDocument": StateSchemaDocumentSchema,
     "TreeHead": TreeHeadSchema, "InclusionProof": InclusionProofSchema, "ConsistencyProof": ConsistencyProofSchema,
 }

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context, url_for
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
 from rules import all_games
 from validators.listing import GamesQuerySchema
 from validators.requests import (
+    AddDiceSchema,
     CreateGameSchema,
     EventsQuerySchema,
     ForkSchema,
@@ -19,10 +20,12 @@ from validators.requests import (
     RulingSchema,
     StateQuerySchema,
 )
+from warlog import sandbox_dice
 from warlog.listing import game_json, games_page, next_query
 from warlog.openapi import openapi_document
 from warlog.outage import is_outage, unavailable
 from warlog.pageutil import private
+from warlog.render import seat_label
 from warlog.sandbox import example_state, fork
 from warlog.service import NotFound, ServiceError, Unprocessable, Warlog
 
@@ -126,7 +129,16 @@ def catalogue() -> Response:
 def create_game() -> tuple[Response, int]:
     data = body(CreateGameSchema())
     created = service().create_game(data["game"], data["scenario"], data["options"], data["sandbox"])
-    return jsonify(created), 201
+    return jsonify(with_seat_tokens(created)), 201
+
+
+def with_seat_tokens(created: dict[str, Any]) -> dict[str, Any]:
+    """The create answer's `seats` map also as a typed list (validators.responses.SeatTokenSchema)."""
+    game = service().created(created["id"]).payload["game"]
+    tokens = [{"seat": seat, "token": token, "display_name": seat_label(game, seat),
+               "url": url_for("pages.invitation", game_id=created["id"], token=token, _external=True)}
+              for seat, token in created["seats"].items()]
+    return {**created, "seat_tokens": tokens}
 
 
 @api.get("/games/schemas/<game>/state")
@@ -147,7 +159,17 @@ def fork_game(game_id: str) -> tuple[Response, int]:
     data = body(ForkSchema())
     out = fork(service(), game_id, bearer(), data["step"], data["patch"], data["dice"],
                data["on_dice_exhausted"], data["dry_run"])
-    return jsonify(out), 200 if data["dry_run"] else 201
+    return jsonify(out if data["dry_run"] else with_seat_tokens(out)), 200 if data["dry_run"] else 201
+
+
+@api.post("/games/<game_id>/dice")
+def add_dice(game_id: str) -> tuple[Response, int]:
+    """A stop sandbox's director adds forced dice; the move waiting for them is judged (warlog.sandbox_dice)."""
+    token = bearer()
+    svc = service()
+    svc.viewer(game_id, token, required=True)
+    data = body(AddDiceSchema())
+    return jsonify(sandbox_dice.add_dice(svc, game_id, token, data["dice"])), 201
 
 
 @api.get("/games/<game_id>")

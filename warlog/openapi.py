@@ -100,9 +100,10 @@ def _spec() -> APISpec:
 
 def sandbox_paths(spec: APISpec) -> dict[str, dict[str, Any]]:
     """The dispute sandbox's fork and the games' state schemas (docs/sandbox.md)."""
-    from validators.requests import ForkSchema
+    from validators.requests import AddDiceSchema, ForkSchema
 
     spec.components.schema("Fork", schema=ForkSchema)
+    spec.components.schema("AddDice", schema=AddDiceSchema)
     gid = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
     return {
         "/api/v1/games/{game_id}/fork": {"post": {
@@ -110,13 +111,24 @@ def sandbox_paths(spec: APISpec) -> dict[str, dict[str, Any]]:
                        "JSON Patch, with forced dice; dry_run only checks", "parameters": [gid], "security": BEARER,
             "requestBody": _json("Fork"),
             "responses": {"201": answer("created, as POST /games, with forked_from", "Forked"),
-                          "200": answer("dry run: ok, errors, state, phase", "ForkCheck"),
+                          "200": answer("dry run: ok, errors, the edited state, its phase", "ForkCheck"),
                           "422": answer("the position or dice do not fit: each error's path and rule", "Error"),
                           **{k: ERRORS[k] for k in ("403", "404")}}}},
+        "/api/v1/games/{game_id}/dice": {"post": {
+            "summary": "a sandbox that stops for dice: its director adds forced dice (a dice_added event); the move "
+                       "waiting for them is submitted again for its seat and judged with them", "parameters": [gid],
+            "security": BEARER, "requestBody": _json("AddDice"),
+            "responses": {"201": answer("recorded: the event, the dice forced in all, the waiting move's new "
+                                        "submission", "DiceAdded"),
+                          "409": answer("the game is not active", "Conflict"),
+                          "422": answer("the dice do not fit the game's, or the game is not a sandbox that stops "
+                                        "for dice", "Error"),
+                          **{k: ERRORS[k] for k in ("401", "403", "404")}}}},
         "/api/v1/games/schemas/{game}/state": {"get": {
             "summary": "the game's state JSON Schema, with every scenario's start state as examples",
             "parameters": [{"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}],
-            "responses": {"200": answer("a JSON Schema (draft 2020-12)", "StateJsonSchema"), "404": ERRORS["404"],
+            "responses": {"200": answer("a JSON Schema (draft 2020-12) with `examples`", "StateSchemaDocument"),
+                          "404": ERRORS["404"],
                           "422": ERRORS["422"]}}},
     }
 

@@ -1,6 +1,6 @@
 """operationIds and tags of every operation of /api/v1: a generated client's function names
-(`create_game`, `submit_move`, `get_state`, ...) and modules (games, moves, sandbox, log,
-players, clock, tournaments). A path added without a name here fails the document's test."""
+(`create_game`, `submit_move`, `get_state`, ...) and modules (games, moves, log, players,
+clock, tournaments). A path added without a name here fails the document's test."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("post", G + "/moves"): ("submit_move", "moves"),
     ("get", G + "/moves/{seq}"): ("get_move", "moves"),
     ("post", G + "/rulings"): ("submit_ruling", "moves"),
+    ("post", G + "/dice"): ("add_dice", "sandbox"),
     ("post", G + "/fork"): ("fork_game", "sandbox"),
     ("get", "/api/v1/games/schemas/{game}/state"): ("get_state_schema", "sandbox"),
     ("get", "/api/v1/log/head"): ("get_log_head", "log"),

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.events import (
+    DICE_ADDED,
     DIRECTOR,
     DISPUTE_ANSWERED,
     DISPUTE_RAISED,
@@ -157,6 +158,9 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
         row.title = (f"Director: the dispute (event {p.get('dispute')}) is "
                      + ("dismissed" if p.get("decision") == "dismiss" else f"ruled (event {p.get('ruling_seq')})")
                      + f" — {p.get('text', '')}")
+    elif t == DICE_ADDED:
+        row.title = (f"Director adds forced dice {', '.join(str(d) for d in p.get('forced', []))}"
+                     + (f" for the move waiting at event {p['for_submission']}" if "for_submission" in p else ""))
     elif t == SEED_COMMITTED:
         row.title = (f"A fresh dice seed is committed (period {p.get('period')}): the rolls from here on do not "
                      "use the revealed one")

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import jsonpatch
 
 from ledger.canonical import state_hash
-from ledger.dice import ForcedDieMismatch
+from ledger.dice import ForcedDiceExhausted, ForcedDieMismatch
 from ledger.events import DIRECTOR, Event
 from ledger.fold import make_patch
 from rules.core.dice import DieFunction, RecordingDice, Roll
@@ -147,6 +147,9 @@ def _judge_move(game: Game, state: Any, submission: Event, action: Any, die: Die
         applied = game.apply(state, seat, action, dice)
     except IllegalAction as err:
         return _reject(submission, state, [err.to_json()], dice)
+    except ForcedDiceExhausted as err:  # stop and ask for more: the move waits (warlog.sandbox.waiting_for_dice)
+        return _reject(submission, state, [{"message": str(err), "rule": "sandbox dice",
+                                            "waiting_for_dice": err.needed}], dice)
     except ForcedDieMismatch as err:
         return _reject(submission, state, [{"message": str(err), "rule": "sandbox dice"}], dice)
     except Exception as err:  # a bug in the rules must not stop the game or rewrite history

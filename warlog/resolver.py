@@ -34,6 +34,7 @@ from warlog import wakeup
 from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
 from warlog.lru import BoundedCache
 from warlog.resolution import judge_keyed
+from warlog.sandbox_dice import forced_dice, stops
 from warlog.seeds import SeedBooks
 
 log = logging.getLogger("warlog.resolver")
@@ -203,9 +204,9 @@ class Resolver:
             dice_key(created.payload, submission.seq, count.number, count.refusal if refusal else 0)
         derived = DerivedDice(seed, dice_stream_of(created), key, entropy)
         sandbox = created.payload.get("sandbox")
-        if sandbox and sandbox.get("dice"):
-            used = sum(len(e.payload.get("dice", [])) for e in self.store.iter_events(game_id)
-                       if e.type == RESOLVED and e.seq < submission.seq)
-            return ForcedThenDerived(list(sandbox["dice"]), used, derived,
-                                     stop=sandbox.get("on_dice_exhausted") == "stop")
+        if sandbox and (sandbox.get("dice") or stops(sandbox)):
+            events = [e for e in self.store.iter_events(game_id) if e.seq < submission.seq]
+            used = sum(len(e.payload.get("dice", [])) for e in events if e.type == RESOLVED)
+            return ForcedThenDerived(forced_dice(sandbox, events, submission.seq), used, derived,
+                                     stop=stops(sandbox))  # with the director's added dice (warlog.sandbox_dice)
         return derived

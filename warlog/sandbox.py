@@ -39,7 +39,13 @@ def position_errors(game: Game, scenario: str, state: Any) -> list[dict[str, Any
     try:
         game.check_state(state)
     except InvalidState as err:
-        return [error("", str(err))]
+        # the game's invariants name the path and rule of what its own state check refuses (stacking,
+        # a card in two places...), where they can read the state; else the check's own message
+        try:
+            named = game.check_position(state)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            named = []
+        return named or [error("", str(err))]
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
         return [error("", f"the game's state check cannot read this state ({type(err).__name__}: {err})")]
     try:

@@ -414,7 +414,22 @@ class Warlog:
         }
         if s.status == "ended":
             out["outcome"] = self._outcome(game_id)
+        waiting = self.waiting_for_dice(game_id, None) if s.sandbox else None
+        if waiting is not None:
+            out["waiting_for_dice"] = waiting
         return out
+
+    def waiting_for_dice(self, game_id: str, viewer: Viewer | None) -> dict[str, Any] | None:
+        """The move a sandbox that stops for dice waits for (warlog.sandbox_dice), as `viewer` may
+        see it: the action only to the director and its own seat; None when nothing waits."""
+        from warlog.sandbox_dice import stops, waiting_for_dice
+
+        if not stops(self.created(game_id).payload.get("sandbox")):
+            return None
+        waiting = waiting_for_dice(self.store.read(game_id))
+        if waiting is not None and (viewer is None or not (viewer.director or viewer.seat == waiting["seat"])):
+            waiting.pop("action", None)
+        return waiting
 
     def _outcome(self, game_id: str) -> dict[str, Any] | None:
         outcome, seen = None, False
@@ -438,13 +453,23 @@ class Warlog:
         if state is None:
             return {"at": at, "state": None, "phase": "waiting for seats", "sandbox": s.sandbox}
         full = viewer.director or s.status == "ended"
-        return {"at": at, "state": state if full else game.view(state, viewer.seat), "phase": game.phase(state),
-                "active_seats": game.active_seats(state), "viewer": viewer.label, "sandbox": s.sandbox}
+        out = {"at": at, "state": state if full else game.view(state, viewer.seat), "phase": game.phase(state),
+               "active_seats": game.active_seats(state), "viewer": viewer.label, "sandbox": s.sandbox}
+        waiting = self.waiting_for_dice(game_id, viewer) if s.sandbox and at == s.last_seq else None
+        if waiting is not None:
+            out["waiting_for_dice"] = waiting
+        return out
 
     def actions(self, game_id: str, viewer: Viewer) -> dict[str, Any]:
         s = self.summary(game_id)
         game = game_of(self.created(game_id).payload)
         base = {"seat": viewer.label, "expected_seq": s.last_seq, "status": s.status, "sandbox": s.sandbox}
+        waiting = self.waiting_for_dice(game_id, viewer) if s.sandbox else None
+        if waiting is not None:
+            base["waiting_for_dice"] = waiting
+            if s.status == "active":
+                return {**base, "prompt": f"the sandbox waits for the director to add forced dice (die "
+                                          f"#{waiting['needed']} for {waiting['seat']}'s move)", "actions": []}
         if s.status != "active" or viewer.seat is None:
             why = {"waiting": "the game waits for every seat to join", "ended": "the game is over"}.get(
                 s.status, "spectators and directors make no moves")
@@ -479,13 +504,24 @@ class Warlog:
             return {**out, "status": "pending"}
         p = shown(judged)
         if judged.type == REJECTED:
-            return {**out, "status": "rejected", "event_seq": judged.seq, "reasons": p["reasons"],
-                    "rules": sorted({r["rule"] for r in p["reasons"] if r.get("rule")})}
+            out = {**out, "status": "rejected", "event_seq": judged.seq, "reasons": p["reasons"],
+                   "rules": sorted({r["rule"] for r in p["reasons"] if r.get("rule")})}
+            if s.sandbox and any(r.get("waiting_for_dice") for r in judged.payload.get("reasons", [])):
+                out.update(self._dice_wait(game_id, seq))
+            return out
         out = {**out, "status": "resolved", "event_seq": judged.seq, "facts": p["facts"], "dice": p["dice"],
                "rules": p["rules"], "active_seats": p["active_seats"]}
         if "state_hash" in p:
             out["state_hash"] = p["state_hash"]
         return out
+
+    def _dice_wait(self, game_id: str, seq: int) -> dict[str, Any]:
+        """A move refused for want of forced dice: still waiting, or submitted again (`retried_as`)."""
+        for ev in self.store.read(game_id, after=seq):
+            if ev.type == SUBMITTED and ev.payload.get("retry_of") == seq:
+                return {"retried_as": ev.seq}
+        waiting = self.waiting_for_dice(game_id, None)
+        return {"status": "waiting_for_dice"} if waiting and waiting["submission_seq"] == seq else {}
 
     def events(self, game_id: str, after: int, viewer: Viewer, limit: int = 1000) -> dict[str, Any]:
         s = self.summary(game_id)

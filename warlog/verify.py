@@ -33,6 +33,8 @@ from ledger.dice import (
     judgement_keyed,
 )
 from ledger.events import (
+    DICE_ADDED,
+    DIRECTOR,
     GAME_CREATED,
     GAME_ENDED,
     GAME_STARTED,
@@ -51,6 +53,7 @@ from ledger.fold import FoldError, fold, step
 from rules import get_game
 from rules.core.dice import RecordingDice, fixed_dice
 from warlog.resolution import judge_keyed, without_patches
+from warlog.sandbox_dice import stops
 
 
 class VerifyFailure(Exception):
@@ -155,6 +158,7 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
     state: Any = None
     ended = False
     forced_used = 0
+    forced = list(sandbox.get("dice") or [])  # the creation's forced dice, then every dice_added's
     count, keyed = JudgementCount(), judgement_keyed(created)  # ledger.dice step 8
     last_judgement: dict[str, Any] | None = None
     for ev in events:
@@ -162,6 +166,8 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             break
         if ev.seq < start:
             state, ended, forced_used = _unchecked(ev, state, ended, forced_used, submissions, joined)
+            if ev.type == DICE_ADDED:
+                forced.extend(ev.payload.get("forced", []))
             if ev.type in (RESOLVED, REJECTED):  # as recorded: its own window re-runs and compares it
                 last_judgement = ev.payload.get("outcome") if ev.type == RESOLVED else None
                 count.see(ev.type)  # ledger.dice step 8: the window's judgement numbers
@@ -175,6 +181,10 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             state = _check_start(game, ev, created, joined, seed, report)
         elif ev.type == SUBMITTED:
             submissions[ev.seq] = ev
+        elif ev.type == DICE_ADDED:  # a stop sandbox's director adds forced dice (warlog.sandbox_dice)
+            if not stops(sandbox) or ev.seat != DIRECTOR:
+                raise VerifyFailure(ev.seq, "dice are added only by the director of a sandbox that stops for them")
+            forced.extend(ev.payload.get("forced", []))
         elif ev.type in (RESOLVED, REJECTED):
             sub = submissions.get(ev.payload.get("submission_seq", -1))
             if sub is None:
@@ -183,17 +193,17 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             seed = seeds.at(sub.seq)
 
             def dice_for(refusal: int, sub: Event = sub, seed: bytes | None = seed, ev: Event = ev,
-                         entropy: str = entropy, used: int = forced_used) -> Any:
-                stop = sandbox.get("on_dice_exhausted") == "stop"
+                         entropy: str = entropy, used: int = forced_used, held: tuple[int, ...] = tuple(forced)) -> Any:
+                stop, forced = stops(sandbox), list(held)
                 if seed is None:
                     fixed: Any = fixed_dice([d["value"] for d in ev.payload.get("dice", [])]).draw
-                    if sandbox.get("dice") and stop:  # a stop is judged alike
-                        fixed = ForcedThenDerived(list(sandbox["dice"]), used, fixed, stop=True)
+                    if stop:  # a stop is judged alike
+                        fixed = ForcedThenDerived(forced, used, fixed, stop=True)
                     return fixed
                 key = dice_key(created, sub.seq, count.number, count.refusal if refusal else 0)
                 die: Any = DerivedDice(seed, dice_stream_of(events[0]), key, entropy)
-                if sandbox.get("dice"):
-                    die = ForcedThenDerived(list(sandbox["dice"]), used, die, stop=stop)
+                if forced or stop:
+                    die = ForcedThenDerived(forced, used, die, stop=stop)
                 return die
 
             history = _MemoryHistory(events, ev.seq)

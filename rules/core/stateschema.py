@@ -35,7 +35,9 @@ def error(path: list[Any] | str, message: str, rule: str | None = None) -> dict[
 
 
 def schema_path(game: Game) -> Path:
-    return Path(str(resources.files(type(game).__module__.rsplit(".", 1)[0]).joinpath("data", "state.schema.json")))
+    # one name a time: a game defined in a namespace package (a test's toy game) has a MultiplexedPath
+    base = resources.files(type(game).__module__.rsplit(".", 1)[0])
+    return Path(str(base.joinpath("data").joinpath("state.schema.json")))
 
 
 @cache

@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
-from rules.lock_n_load import flow, schema
+from rules.lock_n_load import flow, positions, schema
 from rules.lock_n_load.data import World
 from rules.lock_n_load.events import new_unit
 
@@ -81,6 +81,9 @@ class LockNLoad(Game):
 
     def check_state(self, state: State) -> None:
         schema.check_state(state, self.world)
+
+    def check_position(self, state: State) -> list[dict[str, Any]]:
+        return positions.check_position(state, self.world)
 
     def active_seats(self, state: State) -> list[str]:
         seat = flow.acting(state)

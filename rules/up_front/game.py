@@ -25,7 +25,7 @@ from rules.core.game import (
 )
 from rules.core.hands import fill, hands_view
 from rules.up_front import altitude as alt
-from rules.up_front import fire, prepare, react, reinforce, turn
+from rules.up_front import fire, positions, prepare, react, reinforce, turn
 from rules.up_front.data import CONDITIONS, CURRENT, World, world
 from rules.up_front.table import altitude_card, other, present
 
@@ -84,6 +84,9 @@ class UpFrontMountains(Game):
         cards = decks.all_cards(state["deck"], [c for h in state["hands"].values() for c in h] + _on_table(state))
         if cards != sorted(self.world().cards):
             raise InvalidState("every card of the deck must be in exactly one place")
+
+    def check_position(self, state: State) -> list[dict[str, Any]]:
+        return positions.check_position(state, self.world())
 
     def active_seats(self, state: State) -> list[str]:
         if state["over"]:

@@ -4,8 +4,9 @@ Python client from it into a temporary directory, and a whole game of Assault on
 played through that client's typed models only: the create answer, each seat's /actions (the
 legal actions as AoB action models, chosen from and sent back as they are), the judgements and
 the outcome. No raw dicts go out and none come back: every model the game is played through is
-checked to have no additional_properties (the one map is the create answer's `seats`, role ->
-token, typed str -> str, read by role)."""
+checked to have no additional_properties — the seat tokens are read from the create answer's typed
+`seat_tokens` list, not from its `seats` map — and the test's own source is checked never to read
+an `additional_properties` attribute."""
 
 from __future__ import annotations
 
@@ -61,6 +62,9 @@ def test_the_document_types_what_a_client_reads(client: Any) -> None:
                 body = resp.get("content", {}).get("application/json")
                 assert body is None or "$ref" in body["schema"], (method, path, code, body)
     assert schemas["Created"]["properties"]["seats"]["additionalProperties"] == {"type": "string"}
+    assert schemas["Created"]["properties"]["seat_tokens"]["items"] == {"$ref": "#/components/schemas/SeatToken"}
+    assert set(schemas["SeatToken"]["required"]) == {"seat", "token", "display_name", "url"}
+    assert schemas["SeatToken"]["additionalProperties"] is False
     assert "current_seq" in schemas["Conflict"]["required"]
     assert schemas["Move"]["properties"]["action"] == {"$ref": "#/components/schemas/Action"}
     aob = schemas["AobAction"]
@@ -97,6 +101,14 @@ def generated(client: Any, tmp_path: Path) -> Any:
         yield importlib.import_module(PACKAGE)
     finally:
         sys.path.remove(str(out))
+
+
+def test_this_test_reads_no_untyped_attribute() -> None:
+    """The game below is played through typed attributes only: no untyped extras attribute read, and
+    the seats' tokens come from `seat_tokens`, not the `seats` map."""
+    source = Path(__file__).read_text(encoding="utf-8")
+    for untyped in ("." + "additional_properties", "." + "seats[", "." + "seats."):
+        assert untyped not in source, untyped
 
 
 def typed(value: Any) -> Any:
@@ -181,10 +193,13 @@ def test_a_generated_client_plays_a_whole_game_of_assault_on_belgium(app: Any, g
     svc = app.extensions["warlog"]  # one fixed game (seed and id fix the dice): the same every run
     svc.new_seed, svc.new_id = (lambda: bytes([3]) * 32), (lambda: "typed-client-aob")
     created = create_game.sync(client=public, body=CreateGame(game="assault-on-belgium", scenario="may-1940"))
-    assert isinstance(created, Created)
+    assert isinstance(typed(created), Created)
     gid = created.id
     roles = typed(get_game.sync(gid, client=public)).roles
-    seats = {role: wsgi(AuthenticatedClient(base_url=base, token=created.seats[role],
+    tokens = {typed(t).seat: t for t in created.seat_tokens}
+    assert list(tokens) == roles and tokens["germany"].display_name == "Germany"
+    assert all(t.token in t.url and gid in t.url for t in tokens.values())
+    seats = {role: wsgi(AuthenticatedClient(base_url=base, token=tokens[role].token,
                                             raise_on_unexpected_status=True)) for role in roles}
     for role, seat in seats.items():
         assert typed(join_game.sync(gid, client=seat, body=Join(entropy=f"{role}-luck"))).seat == role
@@ -192,20 +207,20 @@ def test_a_generated_client_plays_a_whole_game_of_assault_on_belgium(app: Any, g
     bot, moves, started, kinds = TypedBot(), 0, time.monotonic(), set()
     while True:
         info = get_game.sync(gid, client=public)
-        assert isinstance(info, GameInfo)
+        assert isinstance(typed(info), GameInfo)
         if info.status == GameInfoStatus.ENDED:
             break
         assert moves < 3000 and time.monotonic() - started < 50, "the game did not end"
         role = info.active_seats[0]
         listing = get_actions.sync(gid, client=seats[role])
-        assert isinstance(listing, Actions) and listing.actions, listing
+        assert isinstance(typed(listing), Actions) and listing.actions, listing
         action = bot.choose(listing.actions)
         sent = submit_move.sync(gid, client=seats[role], body=Move(
             action=action, expected_seq=listing.expected_seq, idempotency_key=f"{role}-{moves}"))
-        assert isinstance(sent, Accepted)
+        assert isinstance(typed(sent), Accepted)
         while True:
             judged = get_move.sync(gid, sent.seq, client=seats[role])
-            assert isinstance(judged, MoveResult)
+            assert isinstance(typed(judged), MoveResult)
             if judged.status != MoveResultStatus.PENDING:
                 break
             time.sleep(0.002)
@@ -219,3 +234,31 @@ def test_a_generated_client_plays_a_whole_game_of_assault_on_belgium(app: Any, g
     report = verify_bytes(exported)
     assert report.seed_revealed and not report.sandbox
     assert moves > 50 and {"setup", "move", "air_mission", "battle", "tank_battle", "victory"} <= kinds, kinds
+
+
+def test_each_games_state_schema_is_an_openapi_30_component_its_examples_fit(client: Any) -> None:
+    """Issue 9 §2: each game's state schema is published in the document as `<Game>State`, an
+    OpenAPI 3.0.3 Schema Object (no `const`, `if`/`then`, `$schema` or `$id`); the full Draft 2020-12
+    JSON Schema stays at its URL, which the description names; every scenario's example state fits
+    the component under OpenAPI 3.0 semantics, and a wrong one does not."""
+    from openapi_schema_validator import OAS30Validator
+
+    from warlog.openapi_games import prefix
+
+    doc = client.get("/api/v1/openapi.json").get_json()
+    schemas = doc["components"]["schemas"]
+    for name in ("assault-on-belgium", "green-beret-vietnam", "vietnam-battles", "lock-n-load", "up-front"):
+        component = schemas[f"{prefix(name)}State"]
+        text = json.dumps(component)
+        for banned in ('"const"', '"if"', '"$schema"', '"$id"', '"examples"'):
+            assert banned not in text, (name, banned)
+        url = f"/api/v1/games/schemas/{name}/state"
+        assert f"GET {url}" in component["description"]
+        full = client.get(url).get_json()
+        assert full["$schema"].endswith("2020-12/schema")  # the full JSON Schema stays published
+        validator = OAS30Validator(component)
+        for example in full["examples"]:
+            errors = list(validator.iter_errors(example))
+            assert not errors, (name, errors[0].message, list(errors[0].path))
+        wrong = {**full["examples"][0], "phase": 7}
+        assert list(validator.iter_errors(wrong)), name

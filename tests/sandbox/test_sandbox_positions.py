@@ -147,9 +147,9 @@ def test_when_forced_dice_run_out_the_game_stops_or_derives_as_chosen(client, ap
     first = p.play("north", {"type": "roll"})
     assert first["status"] == "resolved" and first["dice"][0]["value"] == 4
     second = p.play("north", {"type": "roll"})
-    if mode == "stop":
-        assert second["status"] == "rejected" and second["rules"] == ["sandbox dice"]
-        assert "ran out" in second["reasons"][0]["message"] and "fork" in second["reasons"][0]["message"]
+    if mode == "stop":  # stop and ask for more (tests/sandbox/test_sandbox_ask_for_dice.py)
+        assert second["status"] == "waiting_for_dice" and second["rules"] == ["sandbox dice"]
+        assert "ran out" in second["reasons"][0]["message"] and "director" in second["reasons"][0]["message"]
         state_now = client.get(f"/api/v1/games/{p.id}/state").get_json()["state"]
         assert state_now["pot"] == 4  # nothing was rolled
     else:

@@ -1,0 +1,94 @@
+"""A sandbox position's invariants beyond its shape (rules.core.game.Game.check_position):
+stacking (LnL 1.3), this scenario's units only (its order of battle, its event reinforcements,
+the half squads they split into, heroes when the option is on: LnL 3.0, 1.7, 11.2), and markers
+on what exists: support weapons held by living units of this position (LnL 1.6), spotted and event
+markers on hexes of the board (LnL 10.1, 1.7), a selected or spotting unit that exists (LnL 4.0).
+A unit off the map or eliminated keeps the marker it had: play leaves it so."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rules.core.game import State
+from rules.core.stateschema import error
+from rules.lock_n_load import units as U
+from rules.lock_n_load.data import World
+
+
+def scenario_units(w: World, scenario: str) -> dict[str, tuple[str, str]]:
+    """The unit ids the scenario brings into play, with their side and kind: its order of battle
+    and the reinforcements its event markers bring (LnL 1.7)."""
+    sc = w.scenarios[scenario]
+    out = {u["id"]: (side, u["kind"]) for side, lst in sc["units"].items() for u in lst}
+    for e in sc["event_markers"]:
+        unit = (e.get("effect") or {}).get("unit")
+        if unit:
+            out[unit["id"]] = (unit["side"], unit["kind"])
+    return out
+
+
+def _origin(uid: str, known: dict[str, tuple[str, str]], heroes: bool) -> tuple[str, str | None] | None:
+    """Where a unit id can come from: (the scenario unit, None), (a split's parent, "split"),
+    (its side, "hero"); None if from nowhere in this scenario."""
+    if uid in known:
+        return uid, None
+    split = re.fullmatch(r"(.+)-(\d+)", uid)
+    if split and split.group(1) in known and int(split.group(2)) >= 2:
+        return split.group(1), "split"
+    hero = re.fullmatch(r"(us|vc)-hero(\d+)", uid)
+    if hero and heroes:
+        return hero.group(1), "hero"
+    return None
+
+
+def check_position(s: State, w: World) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    known = scenario_units(w, s["scenario"])
+    sides = w.scenarios[s["scenario"]]["sides"]
+    heroes = bool(s["options"].get("heroes"))
+    for uid, r in sorted(s["units"].items()):
+        origin = _origin(uid, known, heroes)
+        if origin is None:
+            out.append(error(["units", uid], f"{uid} is not a unit of scenario {s['scenario']} (its units: "
+                             f"{', '.join(sorted(known))}; split half squads <id>-2..., heroes <side>-heroN)",
+                             "LnL 1.7 (scenario)"))
+            continue
+        nationality = w.kinds[r["kind"]].nationality
+        if nationality not in sides[r["side"]]["nationalities"]:
+            out.append(error(["units", uid, "kind"], f"{uid} is a {r['kind']} ({nationality}), not of the "
+                             f"{r['side']} side's nationalities in this scenario "
+                             f"({', '.join(sides[r['side']]['nationalities'])})", "LnL 1.7 (scenario)"))
+        base, how = origin
+        if how is None and known[base][0] != r["side"]:
+            out.append(error(["units", uid, "side"], f"{uid} fights for {known[base][0]} in this scenario",
+                             "LnL 1.7 (scenario)"))
+    for x, sw in sorted(s["sws"].items()):
+        holder = sw["holder"]
+        if holder is not None and (holder not in s["units"] or s["units"][holder]["dead"]):
+            out.append(error(["sws", x, "holder"], f"support weapon {x} is held by {holder}, which is "
+                             + ("dead" if holder in s["units"] else "no unit of this position"), "LnL 1.6"))
+    for i, h in enumerate(s["spotted"]):
+        if not w.board.is_hex(h):
+            out.append(error(["spotted", i], f"a spotted marker in {h}, which is no hex of the board", "LnL 10.1"))
+    for eid, e in sorted(s["events"].items()):
+        if not w.board.is_hex(e["hex"]):
+            out.append(error(["events", eid, "hex"], f"event marker {eid} is in {e['hex']}, which is no hex of the "
+                             "board", "LnL 1.7"))
+    spot = s["spot"]
+    if spot is not None and spot["unit"] not in s["units"]:
+        out.append(error(["spot", "unit"], f"{spot['unit']} is spotting but is no unit of this position", "LnL 10.1"))
+    imp = s["impulse"] or {}
+    for i, uid in enumerate(imp.get("group") or []):
+        if uid not in s["units"]:
+            out.append(error(["impulse", "group", i], f"{uid} is selected but is no unit of this position", "LnL 4.0"))
+    if s["phase"] != "over":
+        hexes = sorted({r["at"] for r in s["units"].values() if r["at"]})
+        for h in hexes:
+            for side in ("us", "vc"):
+                if not U.stacking_ok(s, w, h, side):
+                    here = U.units_in(s, h, side)
+                    out.append(error(["units", here[-1], "at"], f"{side.upper()} is over-stacked in {h} "
+                                     f"({', '.join(here)}): at most 3 squad-equivalents and 2 SMCs (dense jungle: "
+                                     f"2 squads, 2 SWs)", "LnL 1.3"))
+    return out
