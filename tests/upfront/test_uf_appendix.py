@@ -460,7 +460,8 @@ def test_uf16_a_reinforcement_group_enters_up_to_the_highest_friendly_level_with
     r = act(s, "germans", {**base, "altitude": b2, "card": mv})
     g = r.state["groups"]["germans"]["C"]
     assert g["altitude"] == b2 and mv in r.state["deck"]["discard"] and g["range"] == 0
-    assert [r.state["men"][m]["status"] for m in g["men"]] == ["ok"] * 3
+    assert g["men"] == ["GE08", "GE09"]  # scenario D's reinforcements in rules v2 (OURS; 3 men in v1)
+    assert [r.state["men"][m]["status"] for m in g["men"]] == ["ok"] * 2
     check(r.state)
     conceal, brush = give(s, "germans", "concealment"), give(s, "germans", "brush")
     r0 = act(s, "germans", {"type": "reinforce", "altitude": None, "card": None, "conceal": conceal, "terrain": brush})
