@@ -2,7 +2,10 @@
 """The chaos soak (issue 14): bots play games through the HTTP API of a real deployment while
 its processes are killed at random; afterwards the ledger must show nothing lost, nothing
 judged twice, every chain verifying, and no move pending longer than the outages it lived
-through plus 5 s.
+through plus 5 s. An outage lasts from the kill until the restarted component is ready (a
+worker: RQ holds its registration with the new pid; gunicorn: /healthz answers; Redis: PING;
+PostgreSQL: it accepts a connection), not merely until its process is spawned; the soak prints
+both.
 
 The deployment is the README's, on servers of its own in a temporary directory (never the
 machine's shared ones): a PostgreSQL cluster (initdb + pg_ctl) with an owner role that runs
@@ -104,6 +107,17 @@ class Postgres:
                         "-w", "stop"], check=False, capture_output=True)
         wait_port(self.port, up=False)
 
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Ready: accepts a connection."""
+        import psycopg
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with psycopg.connect(self.url(), connect_timeout=2):
+                    return
+            except psycopg.Error:
+                time.sleep(0.05)
+
     def sql(self, statement: str, db: str = "postgres") -> None:
         import psycopg
 
@@ -143,6 +157,45 @@ class Procs:
         self.workers[name] = subprocess.Popen(
             [str(BIN / "warlog"), "worker", "--name", name], cwd=ROOT, env=self.env,
             stdout=self._log(name), stderr=subprocess.STDOUT, start_new_session=True)
+
+    def wait_worker_ready(self, name: str, timeout: float = 60.0) -> None:
+        """Ready: RQ holds its registration with the new process's pid (it listens on the queue)."""
+        import redis
+        proc = self.workers[name]
+        conn = redis.Redis(port=self.redis_port, socket_timeout=2)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                if conn.hget(f"rq:worker:{name}", "pid") == str(proc.pid).encode():
+                    return
+            except redis.RedisError:
+                pass
+            time.sleep(0.05)
+
+    def wait_web_ready(self, timeout: float = 60.0) -> None:
+        """Ready: /healthz answers."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.web_port}/healthz", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.05)
+
+    def wait_redis_ready(self, timeout: float = 30.0) -> None:
+        """Ready: PING answers."""
+        import redis
+        conn = redis.Redis(port=self.redis_port, socket_timeout=2)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if conn.ping():
+                    return
+            except redis.RedisError:
+                pass
+            time.sleep(0.05)
 
     def web_children(self) -> list[int]:
         if self.web is None:
@@ -332,7 +385,8 @@ class Bot(threading.Thread):
 class Outage:
     kind: str
     start: float  # wall clock (time.time), to compare with the ledger's recorded_at
-    end: float
+    end: float  # when the restarted component is ready again (the outage's end)
+    spawned: float = 0.0  # when its replacement process was started
 
 
 class Chaos(threading.Thread):
@@ -360,6 +414,8 @@ class Chaos(threading.Thread):
             self.procs.kill(self.procs.workers[name])
             time.sleep(down)
             self.procs.start_worker(name)
+            spawned = time.time()
+            self.procs.wait_worker_ready(name)
         elif kind == "web-worker":  # gunicorn's master starts another at once
             children = self.procs.web_children()
             if children:
@@ -369,18 +425,29 @@ class Chaos(threading.Thread):
             self.procs.kill_web()
             time.sleep(down)
             self.procs.start_web()
+            spawned = time.time()
+            self.procs.wait_web_ready()
         elif kind == "redis":
             self.procs.kill_redis()
             time.sleep(down)
             self.procs.start_redis()
+            spawned = time.time()
+            self.procs.wait_redis_ready()
         elif kind == "postgres":
             self.pg.stop("immediate")
             time.sleep(down)
             self.pg.start()
-        self.outages.append(Outage(kind, start, time.time()))
+            spawned = time.time()
+            self.pg.wait_ready()
+        ready = time.time()
+        self.outages.append(Outage(kind, start, ready, spawned if kind != "web-worker" else ready))
 
 
 # --- the checks -----------------------------------------------------------------------------
+
+def hms(t: float) -> str:
+    return datetime.fromtimestamp(t).strftime("%H:%M:%S.%f")[:-4]
+
 
 def ts(recorded_at: str) -> float:
     return datetime.fromisoformat(recorded_at.replace("Z", "+00:00")).timestamp()
@@ -425,7 +492,8 @@ def check(pg: Postgres, stats: Stats, outages: list[Outage], bots: list[Bot], ap
         worst = max(worst, took)
         worst_excess = max(worst_excess, took - allowed)
         if took > allowed:
-            near = sorted({o.kind for o in outages if o.start <= judged[s][0] and o.end >= at - 10})
+            near = [f"{o.kind} {hms(o.start)}..spawned {hms(o.spawned)}..ready {hms(o.end)}"
+                    for o in outages if o.start <= judged[s][0] and o.end >= at - 10]
             late.append((s, datetime.fromtimestamp(at).strftime("%H:%M:%S"), round(took, 2), round(allowed, 2), near))
     verified, failed = 0, []
     for bot in bots:
@@ -527,7 +595,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"submissions in the ledger {result['submissions_in_ledger']}  max pending {result['max_pending']:.2f} s  "
           f"worst (pending - outage overlap - {GRACE:.0f} s) {result['worst_excess']:+.2f} s  "
           f"over the allowance: {len(result['late'])}")
-    print(f"outages {len(chaos.outages)} {dict(sorted(kinds.items()))}  total down {down:.1f} s  longest {longest:.1f} s")
+    print(f"outages {len(chaos.outages)} {dict(sorted(kinds.items()))}  total down {down:.1f} s  longest {longest:.1f} s "
+          "(an outage ends when the restarted component is ready)")
+    for kind in sorted(kinds):
+        ready = [o.end - o.spawned for o in chaos.outages if o.kind == kind]
+        print(f"  {kind}: spawn -> ready mean {sum(ready) / len(ready):.2f} s, max {max(ready):.2f} s")
     print(f"chains verified {result['verified']}/{sum(1 for b in bots if b.gid)}  failed {len(result['verify_failed'])}")
     for what in ("lost", "duplicated", "unjudged", "late", "verify_failed"):
         if result[what]:
