@@ -65,6 +65,9 @@ CONNECT_TIMEOUT = 10  # seconds to open a connection (an unreachable host, not o
 _INHERITED_POOLS: list[ConnectionPool] = []  # kept referenced so that GC never closes them in a child
 
 
+TRANSPARENCY_NODES_GRANT = "GRANT SELECT, INSERT ON {schema}.transparency_nodes TO {role}"
+GRANTED_SINCE = {TRANSPARENCY_NODES_GRANT: 7}  # grants on tables a later migration makes: its version
+
 # What the app role may do (`warlog db upgrade --app-role ROLE`, README "The real deployment").
 APP_GRANTS = [
     "REVOKE CREATE ON SCHEMA {schema} FROM PUBLIC",
@@ -74,7 +77,7 @@ APP_GRANTS = [
     "GRANT SELECT, INSERT, DELETE ON {schema}.snapshots TO {role}",
     "GRANT SELECT ON {schema}.pending, {schema}.schema_version TO {role}",
     "GRANT SELECT, INSERT ON {schema}.transparency_log TO {role}",  # migration 5: append-only
-    "GRANT SELECT, INSERT ON {schema}.transparency_nodes TO {role}",  # migration 7: append-only
+    TRANSPARENCY_NODES_GRANT,  # migration 7: append-only
     # players, notifications, clocks, tournaments (migration 4): service tables, not history
     "GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{schema}." + t for t in service_tables()) + " TO {role}",
 ]
@@ -248,8 +251,11 @@ class PostgresStore(SqlEventStore):
         A role that owns no table cannot disable, drop or replace a trigger."""
         if not conn_role_exists(self, role):
             raise ValueError(f"no PostgreSQL role {role!r}: CREATE ROLE {role} LOGIN first")
+        version = self.schema_version()
         with self._conn() as conn, conn.transaction():
             for text in APP_GRANTS:
+                if version < GRANTED_SINCE.get(text, 0):  # a schema not yet at the migration that makes the table
+                    continue
                 conn.execute(sql.SQL(text).format(schema=sql.Identifier(self.schema), role=sql.Identifier(role)))
 
     def is_superuser(self) -> bool:

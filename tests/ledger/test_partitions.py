@@ -70,7 +70,7 @@ def test_migration_6_converts_a_version_5_ledger_keeping_every_row(pg_url: str, 
         raw(old_url, "UPDATE games SET created_at = '2025-03-04T05:06:07.000000Z' WHERE game_id = 'old'")
         old_events = open_store(pg_url).read("old")  # the v6 copy still holds the original
         converted = open_store(old_url, upgrade=True)
-        assert converted.schema_version() == 6
+        assert converted.schema_version() >= 6  # the latest release's version
         assert isinstance(converted, PostgresStore)
         assert attached(converted) == ["2025-03", THIS_MONTH]
         assert converted.read("new") == events["new"]

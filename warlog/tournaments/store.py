@@ -124,14 +124,17 @@ class TournamentStore:
         The games' director tokens are secrets no bundle holds: restored rows carry none."""
         tid = events[0].game_id
         ph = "%s" if self.db.dialect == "postgresql" else "?"
-        insert = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join([ph] * 8)})"
+        pg = self.db.dialect == "postgresql"  # events are partitioned by the stream's month (migration 6)
+        insert = (f"INSERT INTO events ({EVENT_COLUMNS}, period) VALUES ({', '.join([ph] * 9)})" if pg else
+                  f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join([ph] * 8)})")
+        period = (events[0].recorded_at[:7],) if pg else ()  # the month the tournament was created in
         try:
             with self.db.transaction() as tx:
                 found = tx.one("SELECT MAX(seq) FROM events WHERE game_id = ?", (tid,))
                 if found is not None and found[0] is not None:
                     raise Conflict(tid, -1, int(found[0]))
                 for ev in events:
-                    tx.conn.execute(insert, event_row(ev))
+                    tx.conn.execute(insert, (*event_row(ev), *period))
                 tx.execute("INSERT INTO tournaments (id, name, game, kind, status, director, created_at, last_seq) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                            (tid, projection["name"], projection["game"], projection["kind"], projection["status"],
