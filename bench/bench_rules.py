@@ -186,6 +186,7 @@ def figure_long_verify() -> float:
         report = verify_bytes(data)
         times.append(time.perf_counter() - t)
     rate = report.events / statistics.median(times)
+    say(f"verify, one long game ({path.name}, {report.events:,} events)", f"{rate:,.0f} events/s")
     try:
         from warlog.verify_parallel import verify_paths
     except ImportError:
@@ -196,8 +197,6 @@ def figure_long_verify() -> float:
     par = report.events / (time.perf_counter() - t)
     say(f"verify, the same game on {os.cpu_count()} processes (windows)", f"{par:,.0f} events/s")
     return max(rate, par)
-    say(f"verify, one long game ({path.name}, {report.events:,} events)", f"{rate:,.0f} events/s")
-    return rate
 
 
 def main() -> None:

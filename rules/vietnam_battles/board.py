@@ -7,6 +7,9 @@ occupying a land hex (VB 12.0, 12.1; A-32).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from rules.vietnam_battles.data import UnitDef, World, hexpart
@@ -39,8 +42,52 @@ def side_hexes(at: str) -> list[str]:
     return at.split("/")
 
 
+Index = tuple[dict[str, list[str]], dict[str, list[str]]]  # (land units by place, monitors by place)
+_SCOPE: ContextVar[tuple[Any, Index] | None] = ContextVar("vb_occupancy", default=None)
+
+
+def _index(s: State, w: World) -> Index:
+    """Every on-map unit by where it is, in the state's unit order (so the first is the one a scan finds)."""
+    land: dict[str, list[str]] = {}
+    mons: dict[str, list[str]] = {}
+    for u, r in s["units"].items():
+        if r["status"] == "map" and r["at"] is not None:
+            (mons if w.units[u].monitor else land).setdefault(r["at"], []).append(u)
+    return land, mons
+
+
+@contextmanager
+def occupancy(s: State, w: World) -> Iterator[None]:
+    """Within this scope, who-is-where questions on `s` answer from an index built on entry instead of
+    scanning every unit. For read-only work only: on leaving, the index is rebuilt and compared, so a
+    scope that moved a unit fails loudly instead of having answered from a stale index."""
+    cur = _SCOPE.get()
+    if cur is not None and cur[0] is s["units"]:
+        yield  # nested: the outer scope's index serves
+        return
+    idx = _index(s, w)
+    token = _SCOPE.set((s["units"], idx))
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
+    if _index(s, w) != idx:
+        raise RuntimeError("occupancy index went stale: a unit moved inside a read-only scope")
+
+
+def placed(s: State, w: World, at: str, monitor: bool) -> list[str] | None:
+    """The units (monitors or not) at `at` in unit order, from the scope's index; None outside a scope."""
+    cur = _SCOPE.get()
+    if cur is None or cur[0] is not s["units"]:
+        return None
+    return cur[1][1 if monitor else 0].get(at, [])
+
+
 def land_at(s: State, w: World, h: str) -> str | None:
     """The (non-monitor) unit in hex h, if any (VB 5.3: at most one)."""
+    here = placed(s, w, h, False)
+    if here is not None:
+        return here[0] if here else None
     for u, r in s["units"].items():
         if r["status"] == "map" and r["at"] == h and not w.units[u].monitor:
             return str(u)
@@ -48,6 +95,9 @@ def land_at(s: State, w: World, h: str) -> str | None:
 
 
 def monitor_at(s: State, w: World, space: str) -> str | None:
+    here = placed(s, w, space, True)
+    if here is not None:
+        return here[0] if here else None
     for u, r in s["units"].items():
         if r["status"] == "map" and r["at"] == space and w.units[u].monitor:
             return str(u)

@@ -17,6 +17,8 @@ from rules.vietnam_battles.board import (
     is_hexside,
     land_at,
     monitor_at,
+    occupancy,
+    placed,
     side_hexes,
     values,
 )
@@ -126,6 +128,9 @@ def step(s: State, w: World, u: str, frm: str, to: str, spent: int, been_ez: boo
 
 
 def _other_at(s: State, w: World, u: str, at: str) -> str | None:
+    here = placed(s, w, at, False)
+    if here is not None:
+        return next((v for v in here if v != u), None)
     for v, r in s["units"].items():
         if v != u and r["status"] == "map" and r["at"] == at and not w.units[v].monitor:
             return str(v)
@@ -153,6 +158,13 @@ def _can_end(s: State, w: World, u: str, at: str, spent: int, been_ez: bool) -> 
 
 
 def entries(s: State, w: World) -> list[str]:
+    """The places the moving unit may enter next (VB 5.0-5.3, 12.0, 19.0); reads the state only, so
+    its occupancy questions are answered from one index (board.occupancy)."""
+    with occupancy(s, w):
+        return _entries(s, w)
+
+
+def _entries(s: State, w: World) -> list[str]:
     mv = s["moving"]
     if mv is None or w.units[mv["unit"]].monitor:
         return []
