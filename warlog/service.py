@@ -448,8 +448,8 @@ class Warlog:
             raise NotFound(f"no step {at}: this game has events 0..{s.last_seq}")
         game = game_of(self.created(game_id).payload)
         state = self.history(game_id).state_at(at)
-        if state is None and s.status == "ended":  # an ended game has a state at every step it shows
-            self.vanished(game_id)
+        if state is None and s.status == "ended" and not self.store.read(game_id, after=-1, upto=0):
+            self.vanished(game_id)  # its events are gone (a detached month); steps before the start have no state
         if state is None:
             return {"at": at, "state": None, "phase": "waiting for seats", "sandbox": s.sandbox}
         full = viewer.director or s.status == "ended"

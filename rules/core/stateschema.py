@@ -35,8 +35,16 @@ def error(path: list[Any] | str, message: str, rule: str | None = None) -> dict[
 
 
 def schema_path(game: Game) -> Path:
-    # one name a time: a game defined in a namespace package (a test's toy game) has a MultiplexedPath
-    base = resources.files(type(game).__module__.rsplit(".", 1)[0])
+    """rules/<game>/data/state.schema.json beside the game's package. A game defined outside a
+    package (a test suite's toy game, imported as a bare module) gets a path that does not exist."""
+    module = type(game).__module__
+    if "." not in module:
+        return Path("/nonexistent") / module / "state.schema.json"
+    try:
+        # one name a time: a game defined in a namespace package (a test's toy game) has a MultiplexedPath
+        base = resources.files(module.rsplit(".", 1)[0])
+    except (TypeError, ModuleNotFoundError, ValueError):
+        return Path("/nonexistent") / module / "state.schema.json"
     return Path(str(base.joinpath("data").joinpath("state.schema.json")))
 
 

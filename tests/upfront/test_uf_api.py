@@ -92,8 +92,12 @@ def test_the_card_table_draws_groups_and_my_hand_as_clickable_cards(app, client,
         assert f'data-unit="{card}"' in html
     assert not [c for c in full["hands"]["germans"] if c in html]
     assert "Germans — hand 5 cards" in html
-    # the actions name their card and group for the script: a terrain card can be placed on a group
-    assert "Place" in html
+    # the actions name their card and group for the script: a terrain card in the hand (the deal is
+    # random) is offered as "Place" on a group
+    actions = client.get(f"/api/v1/games/{game.id}/actions", headers=game.auth("americans")).get_json()["actions"]
+    assert all(a.get("card") is None or f'data-unit="{a["card"]}"' in html for a in actions)
+    if any(a["type"] == "place" for a in actions):
+        assert "Place" in html
 
 
 def test_a_card_played_from_the_page_form_is_judged(app, client, new_game):
