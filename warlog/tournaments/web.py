@@ -8,7 +8,6 @@ director is the player who created the tournament.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -489,20 +488,7 @@ def desk_rule(tid: str) -> Any:
 @tournaments_pages.post("/tournaments/<tid>/desk/dispute/<int:dispute>")
 def desk_answer(tid: str, dispute: int) -> Any:
     f = request.form
-    ruling = None
-    if f.get("decision") == "rule":
-        kind = f.get("kind", "")
-        ruling = {"kind": kind}
-        if kind == "void":
-            ruling.update(target=int(f.get("target") or -1) if (f.get("target") or "").isdigit() else -1,
-                          re_resolve=bool(f.get("re_resolve")))
-        elif kind == "award":
-            ruling.update(winner=f.get("winner") or None, result=f.get("result") or "awarded")
-        elif kind == "adjust":
-            try:
-                ruling["patch"] = json.loads(f.get("patch") or "[]")
-            except ValueError:
-                raise PageError(400, "The adjustment is a JSON Patch list.") from None
+    ruling = ruling_from_form() if f.get("decision") == "rule" else None
     svc().answer_dispute(tid, current_player(), dispute, f.get("decision", ""), f.get("text", ""), ruling)
     return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
 
