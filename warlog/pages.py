@@ -88,8 +88,8 @@ def _context() -> dict[str, Any]:
 
 
 @pages.app_template_global("result_text")
-def _result_text(result: Any, game: Game) -> str:
-    return rp.result_text(result, game)
+def _result_text(result: Any, game: Game, winner: str | None = None) -> str:
+    return rp.result_text(result, game, winner)
 
 
 @pages.app_template_filter("en")

@@ -75,10 +75,17 @@ def titles(game: Game, scenario: str | None) -> tuple[str, str]:
     return str(getattr(renderer_for(game.name), "title", game.title)), sc.title if sc else str(scenario or "")
 
 
-def result_text(result: Any, game: Game) -> str:
+def result_text(result: Any, game: Game, winner: str | None = None) -> str:
     """An outcome's result for a heading, the seats by their display names ("VC victory",
-    "Germany wins"), never `str.capitalize` of the ids ("Vc victory")."""
-    text = " ".join(_seat_words(str(result or "").replace("_", " "), game))  # "us_win" -> "US win"
+    "Germany wins"), never `str.capitalize` of the ids ("Vc victory"). A bare result that does
+    not name the side ("win", "decisive victory") gets the winner's name: "Germans win"."""
+    words = _seat_words(str(result or "").replace("_", " "), game)  # "us_win" -> "US win"
+    seats = {seat_name(r, game) for sc in game.scenarios().values() for r in sc.roles}
+    if winner and not seats.intersection(words):
+        who = seat_name(winner, game)
+        plural = who.endswith("s") and not who.endswith("ss") and not who.isupper()  # "Americans win"
+        words = [who, "win" if plural else "wins"] if words in ([], ["win"], ["wins"]) else words + [f"({who})"]
+    text = " ".join(words)
     return text[:1].upper() + text[1:]
 
 
@@ -145,7 +152,7 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
             row.rules = sorted({r["rule"] for r in row.reasons if r.get("rule")})
     elif t == GAME_ENDED:
         o = p.get("outcome") or {}
-        row.title = english(f"Game over: {result_text(o.get('result', ''), game)}"
+        row.title = english(f"Game over: {result_text(o.get('result', ''), game, o.get('winner'))}"
                             + (f" — {o['reason']}" if o.get("reason") else ""))
         if o.get("rule"):
             row.rules = [o["rule"]]

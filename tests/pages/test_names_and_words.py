@@ -35,6 +35,17 @@ def test_results_use_the_seat_names() -> None:
     assert rp.result_text("us_win", get_game("lock-n-load")) == "US win"  # ids joined by "_" too
 
 
+def test_a_bare_win_names_the_winner() -> None:
+    """UP FRONT's outcome is {"result": "win", "winner": <seat>} (UF C.6, CORE 10): the heading
+    says who won, not just "Win"; a result that already names a side is left as it is."""
+    uf = get_game("up-front")
+    assert rp.result_text("win", uf, "germans") == "Germans win"
+    assert rp.result_text("win", get_game("assault-on-belgium"), "germany") == "Germany wins"
+    assert rp.result_text("draw", uf, None) == "Draw"
+    assert rp.result_text("vc victory", get_game("vietnam-battles"), "vc") == "VC victory"
+    assert rp.result_text("decisive victory", get_game("vietnam-battles"), "us") == "Decisive victory (US)"
+
+
 def test_the_interface_is_in_english() -> None:
     """GBV 5.0's level names come with the rulebook's Japanese in the engine's text
     ("Court-martial (軍法会議)"); the pages show the English alone."""
