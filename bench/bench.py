@@ -2,6 +2,7 @@
 
     python bench/bench.py            # everything (needs PostgreSQL and Redis, like the tests)
     python bench/bench.py --quick    # smaller counts
+    python bench/bench.py --only e2e # one figure (appends, e2e, state, judge, rules, archive)
 
 Figures:
 1. ledger appends/s on SQLite and PostgreSQL, and the `eventsourcing` library's aggregate
@@ -319,6 +320,26 @@ def figure_state_and_verify(events: int) -> None:
         schema.drop()
 
 
+def figure_judging(events: int) -> None:
+    """Only the "judging moves on PostgreSQL" row: building a game of `events` events (list the
+    legal actions, submit, judge each move), as figure 3 does on its 10,000-event game."""
+    print(f"3b. judging moves on PostgreSQL (building a {events:,}-event game)")
+    schema = PgSchema()
+    try:
+        open_store(schema.url, upgrade=True).close()
+        store = open_store(schema.url)
+        t0 = time.perf_counter()
+        gid = long_game(store, events)
+        build = time.perf_counter() - t0
+        last = store.last_seq(gid)
+        store.close()
+        FIG["build PostgreSQL"] = last / 2 / build
+        say(f"PostgreSQL building the game (judging {last // 2} moves)", f"{last / build:,.0f} events/s, "
+            f"{last / 2 / build:,.0f} moves/s")
+    finally:
+        schema.drop()
+
+
 def time_audit(url: str, gid: str, rounds: int = 7) -> float:
     """The audit page (as a spectator) of game `gid`, p50 ms; the first request warms nothing up."""
     from warlog.app import create_app
@@ -433,7 +454,7 @@ def misses(rows: list[tuple[str, str, str, str]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller counts (a smoke run)")
-    parser.add_argument("--only", choices=["appends", "e2e", "state", "rules", "archive"], default=None)
+    parser.add_argument("--only", choices=["appends", "e2e", "state", "judge", "rules", "archive"], default=None)
     parser.add_argument("--archive", type=Path, default=None,
                         help="keep the generated archive in this directory and reuse it on the next run")
     parser.add_argument("--archive-games", type=int, default=None, help="games in the generated archive")
@@ -448,6 +469,8 @@ def main() -> None:
         figure_end_to_end(games, moves)
     if args.only in (None, "state"):
         figure_state_and_verify(events)
+    if args.only == "judge":  # (the full run's figure 3 includes this row)
+        figure_judging(2000 if not args.quick else 400)
     if args.only in (None, "rules"):
         bench_rules.figure_rules_steps()
         FIG["verify long"] = bench_rules.figure_long_verify()

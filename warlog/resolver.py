@@ -140,14 +140,15 @@ class Resolver:
                   pending: int) -> tuple[Event, Any, Event | None]:
         """(creation record, state after `last_seq`, the submission at `pending`).
 
-        On a hot game, one read from the cached state's event to the end: that event's chain
+        On a hot game (cached within `snapshot_every` events), one read from the cached state's
+        event to the end: that event's chain
         hash must match the cache's (it commits to every event before it, event 0 included, so
         neither the cached state nor the cached creation record can be a stale one), the events
         after it are folded, and the seed book is brought forward with them. Otherwise the
         ordinary reads (creation record, snapshot + fold, the submission)."""
         cached = self.states.get(game_id, last_seq)
         created = self._created.get(game_id)
-        if cached is not None and created is not None:
+        if cached is not None and created is not None and last_seq - cached[0] < self.snapshot_every:
             start, chain_hash, state = cached
             events = self.store.read(game_id, after=min(start, pending) - 1, upto=last_seq)
             head = next((ev for ev in events if ev.seq == start), None)
