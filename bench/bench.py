@@ -231,6 +231,10 @@ def figure_end_to_end(games: int, moves_per_game: int) -> None:
                 t.join()
             elapsed = time.perf_counter() - start
             rss = [rss_mb(p.pid) for p in procs]
+            from rq import Worker
+
+            ran = sum(w.successful_job_count + w.failed_job_count
+                      for w in Worker.all(connection=redis.Redis.from_url(REDIS)))
             latencies.sort()
             p95 = 1000 * latencies[max(0, int(len(latencies) * 0.95) - 1)] if latencies else float("nan")
             FIG.update({"e2e": sum(done) / elapsed, "noop": noop_rate, "p95": p95})
@@ -239,6 +243,8 @@ def figure_end_to_end(games: int, moves_per_game: int) -> None:
             say("bare no-op RQ jobs, same Redis, same 2 workers", f"{noop_rate:,.1f} jobs/s  (ratio "
                 f"{sum(done) / elapsed / noop_rate:.2f})")
             say("submit -> resolved, per move", f"p50 {1000 * statistics.median(latencies):.0f} ms, p95 {p95:.0f} ms")
+            say("RQ jobs the workers ran for the moves (no-op jobs not counted)",
+                f"{ran - n:,} ({(ran - n) / max(sum(done), 1):.2f} per move)")
             say("worker RSS (now / peak), each of 2 workers",
                 ", ".join(f"{now:.0f} / {peak:.0f} MB" for now, peak in rss))
         finally:
