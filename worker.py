@@ -67,7 +67,10 @@ def _worker_class() -> Any:
         stopping = False
 
         def request_stop(self, signum: Any, frame: Any) -> None:
+            from warlog import drainer
+
             self.stopping = True
+            drainer.STOP.set()  # a draining job ends at its next turn (warlog.drainer)
             super().request_stop(signum, frame)
 
         def execute_job(self, job: Any, queue: Any) -> Any:

@@ -2,6 +2,7 @@
 
     python bench/bench.py            # everything (needs PostgreSQL and Redis, like the tests)
     python bench/bench.py --quick    # smaller counts
+    python bench/bench.py --only e2e # one figure (appends, e2e, state, judge, rules, archive)
 
 Figures:
 1. ledger appends/s on SQLite and PostgreSQL, and the `eventsourcing` library's aggregate
@@ -230,6 +231,10 @@ def figure_end_to_end(games: int, moves_per_game: int) -> None:
                 t.join()
             elapsed = time.perf_counter() - start
             rss = [rss_mb(p.pid) for p in procs]
+            from rq import Worker
+
+            ran = sum(w.successful_job_count + w.failed_job_count
+                      for w in Worker.all(connection=redis.Redis.from_url(REDIS)))
             latencies.sort()
             p95 = 1000 * latencies[max(0, int(len(latencies) * 0.95) - 1)] if latencies else float("nan")
             FIG.update({"e2e": sum(done) / elapsed, "noop": noop_rate, "p95": p95})
@@ -238,6 +243,8 @@ def figure_end_to_end(games: int, moves_per_game: int) -> None:
             say("bare no-op RQ jobs, same Redis, same 2 workers", f"{noop_rate:,.1f} jobs/s  (ratio "
                 f"{sum(done) / elapsed / noop_rate:.2f})")
             say("submit -> resolved, per move", f"p50 {1000 * statistics.median(latencies):.0f} ms, p95 {p95:.0f} ms")
+            say("RQ jobs the workers ran for the moves (no-op jobs not counted)",
+                f"{ran - n:,} ({(ran - n) / max(sum(done), 1):.2f} per move)")
             say("worker RSS (now / peak), each of 2 workers",
                 ", ".join(f"{now:.0f} / {peak:.0f} MB" for now, peak in rss))
         finally:
@@ -315,6 +322,26 @@ def figure_state_and_verify(events: int) -> None:
         report = verify_lines(lines)
         FIG["verify one"] = len(lines) / (time.perf_counter() - t)
         say("verify", f"{FIG['verify one']:,.0f} events/s  ({report.judgements} judgements)")
+    finally:
+        schema.drop()
+
+
+def figure_judging(events: int) -> None:
+    """Only the "judging moves on PostgreSQL" row: building a game of `events` events (list the
+    legal actions, submit, judge each move), as figure 3 does on its 10,000-event game."""
+    print(f"3b. judging moves on PostgreSQL (building a {events:,}-event game)")
+    schema = PgSchema()
+    try:
+        open_store(schema.url, upgrade=True).close()
+        store = open_store(schema.url)
+        t0 = time.perf_counter()
+        gid = long_game(store, events)
+        build = time.perf_counter() - t0
+        last = store.last_seq(gid)
+        store.close()
+        FIG["build PostgreSQL"] = last / 2 / build
+        say(f"PostgreSQL building the game (judging {last // 2} moves)", f"{last / build:,.0f} events/s, "
+            f"{last / 2 / build:,.0f} moves/s")
     finally:
         schema.drop()
 
@@ -433,7 +460,7 @@ def misses(rows: list[tuple[str, str, str, str]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller counts (a smoke run)")
-    parser.add_argument("--only", choices=["appends", "e2e", "state", "rules", "archive"], default=None)
+    parser.add_argument("--only", choices=["appends", "e2e", "state", "judge", "rules", "archive"], default=None)
     parser.add_argument("--archive", type=Path, default=None,
                         help="keep the generated archive in this directory and reuse it on the next run")
     parser.add_argument("--archive-games", type=int, default=None, help="games in the generated archive")
@@ -448,6 +475,8 @@ def main() -> None:
         figure_end_to_end(games, moves)
     if args.only in (None, "state"):
         figure_state_and_verify(events)
+    if args.only == "judge":  # (the full run's figure 3 includes this row)
+        figure_judging(2000 if not args.quick else 400)
     if args.only in (None, "rules"):
         bench_rules.figure_rules_steps()
         FIG["verify long"] = bench_rules.figure_long_verify()

@@ -34,6 +34,7 @@ from ledger.events import Event, NewEvent, seal, utc_now
 from ledger.migrations import VERSION_TABLE, Migration, apply
 from ledger.migrations.postgres import MIGRATIONS
 from ledger.migrations.services import tables as service_tables
+from ledger.pglocks import LockSessions
 from ledger.sqlstore import (
     EVENT_COLUMNS,
     GAME_COLUMNS,
@@ -49,7 +50,6 @@ from ledger.store import (
     GameExists,
     GameSummary,
     LedgerError,
-    LockTimeout,
     SummaryUpdate,
 )
 from ledger.urls import mask_url
@@ -100,11 +100,6 @@ def _first(row: tuple[Any, ...] | None) -> Any:
     if row is None:
         raise LedgerError("the database returned no row where one was certain")
     return row[0]
-
-
-def _locked(row: tuple[object, ...] | None) -> bool:
-    """pg_try_advisory_lock's answer (one boolean column)."""
-    return bool(row and row[0])
 
 
 def lock_key(schema: str, game_id: str) -> int:
@@ -174,6 +169,8 @@ class PostgresStore(SqlEventStore):
         self._max_size = max_size
         self._set_path = sql.SQL("SET search_path TO {}").format(sql.Identifier(self.schema))
         self._pool = self._new_pool()
+        self._locks = LockSessions(lambda: psycopg.connect(self.url, autocommit=True,
+                                                           connect_timeout=CONNECT_TIMEOUT))
 
     def _new_pool(self) -> ConnectionPool:
         set_path = self._set_path
@@ -278,6 +275,7 @@ class PostgresStore(SqlEventStore):
         return list(row[0]) if row and row[0] else []
 
     def close(self) -> None:
+        self._locks.close()
         self._pool.close()
 
     # -- writing -------------------------------------------------------------------------
@@ -412,19 +410,10 @@ class PostgresStore(SqlEventStore):
     # -- locking -------------------------------------------------------------------------
     @contextlib.contextmanager
     def game_lock(self, game_id: str, timeout: float = 30.0) -> Iterator[None]:
-        """A session advisory lock on its own connection (not from the pool), polled until
-        `timeout`. Not re-entrant across `game_lock` calls: each opens a new session."""
-        key = lock_key(self.schema, game_id)
-        deadline = time.monotonic() + timeout
-        with psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
-            while not _locked(conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()):
-                if time.monotonic() >= deadline:
-                    raise LockTimeout(f"game {game_id}: lock held elsewhere for {timeout}s")
-                time.sleep(0.05)
-            try:
-                yield
-            finally:
-                if not conn.closed:
-                    conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+        """A session advisory lock on a session of its own (not from the pool), polled until
+        `timeout`. Not re-entrant across `game_lock` calls: each takes a session no other
+        holder has. Idle sessions are kept and reused (ledger.pglocks)."""
+        with self._locks.hold(lock_key(self.schema, game_id), timeout, f"game {game_id}"):
+            yield
 
     # -- helpers -------------------------------------------------------------------------

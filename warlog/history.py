@@ -102,7 +102,8 @@ class StoreHistory:
                 assert self.cache is not None
                 self.cache.drop(self.game_id)
                 events = None
-        if self.use_snapshots and start < seq:
+        # A hot cache hit leaves only a few events to fold: no snapshot look-up then (issue 13).
+        if self.use_snapshots and start < seq and (cached is None or seq - start >= SNAPSHOT_EVERY or start < 0):
             snap = self.store.latest_snapshot(self.game_id, seq)
             if snap is not None and snap[0] > start:
                 start, state, events = snap[0], snap[1], None

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 
 from ledger.factory import open_store
 from ledger.store import EventStore
-from warlog import onejob, wakeup
+from warlog import drainer, onejob, wakeup
 from warlog.outage import LEDGER, SWEEP_SOON, is_outage
 from warlog.resolver import Resolver
 
@@ -47,17 +48,49 @@ def resolver_for(url: str | None = None) -> Resolver:
 
 
 def resolve_game(game_id: str) -> int:
-    """Judge every pending submission of one game; returns how many were judged. While the
-    ledger is unreachable it returns -1 and the submission stays pending: the sweep queues it
-    again once the ledger is back (issue 14), so the job does not fail for an outage. The
-    players owning the seats concerned are notified (warlog.notify.hooks)."""
+    """Judge every pending submission of one game, then stay as a drainer for the moves of any
+    game submitted meanwhile (warlog.drainer); returns how many were judged. While the ledger
+    is unreachable it returns -1 and the submission stays pending: the sweep queues it again
+    once the ledger is back (issue 14), so the job does not fail for an outage. The players
+    owning the seats concerned are notified (warlog.notify.hooks)."""
     try:  # first: a submission from now on queues the next job (warlog.onejob)
         onejob.release_in_job(game_id)
     except Exception as err:
         if not is_outage(err):
             raise  # Redis gone: judge anyway; the key left behind is stale and is taken over
+    judged = _judged_or_outage(lambda: resolver_for().run(game_id))
+    if judged < 0:
+        return judged
+    if judged > 0:
+        _publish(game_id)
+    more = _judged_or_outage(_drain_woken)
+    return judged + max(more, 0)
+
+
+def drain_woken() -> int:
+    """A recruit (warlog.drainer): stay as a drainer in this worker too, for a backlog."""
+    from rq import get_current_job
+
+    job = get_current_job()
+    if job is not None:
+        job.connection.delete(drainer.RECRUIT)  # from now on a backlog recruits again
+    return _judged_or_outage(_drain_woken)
+
+
+def _drain_woken() -> int:
+    from rq import get_current_job
+
+    job = get_current_job()
+    if job is None:  # run outside RQ (a test calling the job function): no Redis to wait on
+        return 0
+    store, resolver = store_for(), resolver_for()
+    return drainer.drain(job.connection, job.id, lambda gid, wait: resolver.run(gid, lock_timeout=wait),
+                         store.pending_games, _publish)
+
+
+def _judged_or_outage(judge: Callable[[], int]) -> int:
     try:
-        judged = resolver_for().run(game_id)
+        judged = judge()
     except Exception as err:
         if not is_outage(err):
             raise
@@ -65,13 +98,16 @@ def resolve_game(game_id: str) -> int:
         SWEEP_SOON.set()  # this process's sweeper queues it again as soon as the ledger answers
         return -1
     LEDGER.up()
-    if judged > 0:  # the web processes wake the pages waiting for it (issue 9 §5)
-        from rq import get_current_job
-
-        job = get_current_job()
-        if job is not None:
-            wakeup.publish(job.connection, game_id)
     return judged
+
+
+def _publish(game_id: str) -> None:
+    """The web processes wake the pages waiting for this game's judgement (issue 9 §5)."""
+    from rq import get_current_job
+
+    job = get_current_job()
+    if job is not None:
+        wakeup.publish(job.connection, game_id)
 
 
 def noop(game_id: str) -> int:

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ledger.store import EventStore
 from ledger.urls import mask_url
-from warlog import onejob
+from warlog import drainer, onejob
 from warlog.outage import LEDGER, SWEEP_SOON, Backoff, Outage, is_outage
 from warlog.resolver import Resolver
 
@@ -94,6 +94,8 @@ class RQQueue:
         """Queue a game, unless a job of it is already queued (warlog.onejob); while Redis is
         down, leave it to the sweep (the submission is in the ledger) and return False."""
         try:
+            if drainer.offer(self.redis, game_id, self._recruit):
+                return True  # a drainer in a worker will judge it (warlog.drainer): no job
             job_id = onejob.claim(self.redis, game_id)
             if job_id is None:
                 return True  # a job for this game is queued and will see this submission
@@ -113,6 +115,14 @@ class RQQueue:
             self.outage.down(err, "submissions are recorded and will be queued when it is back")
             self._watch()
             return False
+
+    def _recruit(self) -> None:
+        """Queue a job that starts one more drainer (a backlog of wake-ups)."""
+        try:
+            self.queue.enqueue_call("warlog.jobs.drain_woken", result_ttl=60, failure_ttl=86400)
+        except BaseException:
+            self.redis.delete(drainer.RECRUIT)
+            raise
 
     def _watch(self) -> None:
         """Wait for Redis in a background thread (one at a time), then sweep the ledger."""

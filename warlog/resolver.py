@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from ledger.dice import (
     DerivedDice,
@@ -27,9 +28,11 @@ from ledger.dice import (
     new_seed,
     seed_in_force,
 )
-from ledger.events import DIRECTOR, GAME_ENDED, REJECTED, RESOLVED, SUBMITTED, Event, NewEvent
+from ledger.events import DIRECTOR, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SUBMITTED, Event, NewEvent
+from ledger.fold import fold
 from ledger.store import Conflict, EventStore, SummaryUpdate
 from rules import game_of
+from rules.core.game import Game
 from warlog import wakeup
 from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
 from warlog.lru import BoundedCache
@@ -67,6 +70,9 @@ class Resolver:
         self._entropy: BoundedCache[str, str] = BoundedCache()  # game id -> entropy digest (fixed once started)
         self.states = StateCache()
         self._last_snapshot: BoundedCache[str, int] = BoundedCache()  # game id -> seq of its newest snapshot
+        self._created: BoundedCache[str, Event] = BoundedCache()  # used only beside a state cache hit
+        self._seeds: BoundedCache[str, list[tuple[int, bytes]]] = BoundedCache()  # secrets: insert-only
+        self._counts: BoundedCache[str, tuple[int, JudgementCount]] = BoundedCache()  # (seq read to, count)
 
     def run(self, game_id: str, lock_timeout: float = 60.0) -> int:
         """Judge every pending submission of the game; return how many were judged."""
@@ -75,23 +81,24 @@ class Resolver:
 
     def _drain(self, game_id: str) -> int:
         history = StoreHistory(self.store, game_id, cache=self.states)
-        created = history.created()
-        game = game_of(created.payload)  # the rules version the game was created under
+        game: Game | None = None
         judged = 0
         while True:
             summary = self.store.summary(game_id)
             if summary is None or not summary.pending:
                 return judged
-            # The oldest submission without a judgement, from the pending set the database keeps.
-            found = self.store.read(game_id, after=summary.oldest_pending - 1, upto=summary.oldest_pending) \
-                if summary.oldest_pending is not None else []
-            submission = found[0] if found and found[0].type == SUBMITTED else None
-            if submission is None:
+            if summary.oldest_pending is None:
+                log.error("game %s: pending but no submission named in the pending set", game_id)
+                return judged
+            # The oldest submission without a judgement (from the pending set the database keeps),
+            # the state before it and the creation record: one read on a hot game (issue 13).
+            created, state, submission = self._position(game_id, history, summary.last_seq, summary.oldest_pending)
+            if submission is None or submission.type != SUBMITTED:
                 log.error("game %s: pending names event %s, which is not a submission", game_id,
                           summary.oldest_pending)
                 return judged
+            game = game or game_of(created.payload)  # the rules version the game was created under
             last_seq = summary.last_seq
-            state = history.state_at(last_seq)
             count = self._count(game_id, created)
             j = judge_keyed(game, state, submission,
                             partial(self._dice, game_id, created, submission, count), history,
@@ -122,12 +129,43 @@ class Resolver:
                 continue  # a new submission (or another worker) got in first: re-read and go on
             judged += 1
             wakeup.judged(game_id)  # the page waiting for this judgement answers now (issue 9 §5)
-            if j.kind == RESOLVED:
+            if j.kind == RESOLVED:  # (a rejection's state may be one the rules began to change: not kept)
                 self.states.put(game_id, appended[-1].seq, appended[-1].hash, j.state)  # the events after it change no state
                 self._maybe_snapshot(game_id, appended[0].seq, j.state, summary.active_seats != active)
             self._tell(Judged(game_id, appended[0].seq, tuple(summary.active_seats),
                               tuple(active) if isinstance(active, list) else tuple(summary.active_seats),
                               j.outcome, submission.seat == DIRECTOR and j.kind == RESOLVED))
+
+    def _position(self, game_id: str, history: StoreHistory, last_seq: int,
+                  pending: int) -> tuple[Event, Any, Event | None]:
+        """(creation record, state after `last_seq`, the submission at `pending`).
+
+        On a hot game (cached within `snapshot_every` events), one read from the cached state's
+        event to the end: that event's chain
+        hash must match the cache's (it commits to every event before it, event 0 included, so
+        neither the cached state nor the cached creation record can be a stale one), the events
+        after it are folded, and the seed book is brought forward with them. Otherwise the
+        ordinary reads (creation record, snapshot + fold, the submission)."""
+        cached = self.states.get(game_id, last_seq)
+        created = self._created.get(game_id)
+        if cached is not None and created is not None and last_seq - cached[0] < self.snapshot_every:
+            start, chain_hash, state = cached
+            events = self.store.read(game_id, after=min(start, pending) - 1, upto=last_seq)
+            head = next((ev for ev in events if ev.seq == start), None)
+            if head is not None and head.hash == chain_hash:
+                after = [ev for ev in events if ev.seq > start]
+                if any(ev.type in (RESOLVED, GAME_STARTED) for ev in after):  # judged elsewhere meanwhile
+                    state = fold(after, state)
+                    self.states.put(game_id, after[-1].seq, after[-1].hash, state)
+                self.seed_books.see(game_id, events)
+                found = next((ev for ev in events if ev.seq == pending), None)
+                return created, state, found
+            self.states.drop(game_id)
+        created = history.created()
+        self._created[game_id] = created
+        state = history.state_at(last_seq)
+        found = self.store.read(game_id, after=pending - 1, upto=pending)
+        return created, state, found[0] if found else None
 
     def _tell(self, judged: Judged) -> None:
         """Run the hook when the turn passed, the game ended or a ruling was made; never let it
@@ -173,13 +211,19 @@ class Resolver:
 
     def _fresh_period(self, game_id: str, seq: int) -> bool:
         """Whether the submission at `seq` comes right after a fresh seed's commitment."""
-        book = self.seed_books.get(self.store, game_id)
+        book = self.seed_books.kept(self.store, game_id, seq - 1)  # periods start before `seq`
         k = book.period_of(seq)
         return k > 0 and book.periods[k][0] == seq - 1
 
     def _seed(self, game_id: str, seq: int) -> bytes:
-        """The seed in force at position `seq` (ledger.dice step 7)."""
-        seed = seed_in_force(self.store.seeds(game_id), seq)
+        """The seed in force at position `seq` (ledger.dice step 7). A game's seeds are read
+        again only when its seed book shows a period the kept list has no seed for."""
+        seeds = self._seeds.get(game_id)
+        if seeds is None or len(seeds) < len(self.seed_books.kept(self.store, game_id, seq - 1).periods):
+            seeds = self.store.seeds(game_id)
+            if seeds:
+                self._seeds[game_id] = seeds
+        seed = seed_in_force(seeds, seq)
         if seed is None:
             raise RuntimeError(f"game {game_id} has no secret seed in this store (imported?)")
         return seed
@@ -188,10 +232,14 @@ class Resolver:
         """A judgement-keyed game's judgements so far (ledger.dice step 8); None for other games."""
         if not judgement_keyed(created.payload):
             return None
+        scanned, kept = self._counts.get(game_id) or (-1, JudgementCount())
         count = JudgementCount()
-        for ev in self.store.iter_events(game_id):
+        count.resolved, count.refused = kept.resolved, kept.refused
+        for ev in self.store.iter_events(game_id, after=scanned):  # only what came since (append-only)
+            scanned = ev.seq
             if ev.type in (RESOLVED, REJECTED):
                 count.see(ev.type)
+        self._counts[game_id] = (scanned, count)
         return count
 
     def _dice(self, game_id: str, created: Event, submission: Event, count: JudgementCount | None = None,

@@ -89,3 +89,26 @@ class SeedBooks:
             if old is None or old.scanned < fresh.scanned:
                 self._books[game_id] = fresh
         return fresh
+
+    def kept(self, store: EventStore, game_id: str, upto: int) -> SeedPeriods:
+        """The game's book read at least up to `upto`: the kept one if it is, else `get`."""
+        with self._lock:
+            book = self._books.get(game_id)
+        if book is not None and book.scanned >= upto:
+            return book
+        return self.get(store, game_id)
+
+    def see(self, game_id: str, events: list[Event]) -> None:
+        """Bring a kept book up to date with events read elsewhere (the resolver's one read per
+        judgement), when they carry on exactly where the book stopped; otherwise leave it."""
+        with self._lock:
+            book = self._books.get(game_id)
+            if book is None:
+                return
+            new = [ev for ev in events if ev.seq > book.scanned]
+            if not new or new[0].seq != book.scanned + 1 or any(b.seq != a.seq + 1 for a, b in zip(new, new[1:])):
+                return
+            fresh = SeedPeriods(list(book.periods), dict(book.revealed), book.scanned)
+            for ev in new:
+                fresh.add(ev)
+            self._books[game_id] = fresh

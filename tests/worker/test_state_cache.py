@@ -74,3 +74,35 @@ def test_the_worker_keeps_one_resolver_and_its_cache_across_jobs(tmp_path: Any, 
         entry = first.states.get(gid, last)  # the job's resolver kept the state it judged
         assert entry is not None and entry[:2] == (last, store.read(gid, after=last - 1, upto=last)[0].hash)
         assert entry[2] == StoreHistory(store, gid, snapshots=False).state_at(last)
+
+
+def test_the_resolvers_one_read_path_refuses_a_state_under_another_chain_hash(db_url: str) -> None:
+    """The resolver's hot path (one read per judgement, issue 13) checks the cached entry's
+    chain hash too: a state cached under a hash that is not the ledger's is dropped, and the
+    move is judged from the state folded from the ledger."""
+    from ledger.events import RESOLVED
+
+    store = open_store(db_url, upgrade=True)
+    try:
+        svc, resolver = Warlog(store, lambda game_id: None), Resolver(store)
+        created = svc.create_game("dice-duel", "long", {})
+        gid = created["id"]
+        for token in created["seats"].values():
+            svc.join(gid, token)
+
+        def move(key: str) -> None:
+            info = svc.info(gid)
+            svc.submit_move(gid, created["seats"][info["active_seats"][0]], {"type": "roll"}, info["seq"], key)
+            assert resolver.run(gid) == 1
+
+        move("k-0")  # warms the resolver: its creation record and state are cached
+        seq = store.last_seq(gid)
+        resolver.states.drop(gid)
+        resolver.states.put(gid, seq, "0" * 64, {"not": "the state"})  # another ledger's history
+        move("k-1")
+        judged = store.read(gid, after=store.last_seq(gid) - 1)[-1]
+        assert judged.type == RESOLVED, judged.payload  # not the rules failing on the marker
+        entry = resolver.states.get(gid, judged.seq)
+        assert entry is not None and entry[:2] == (judged.seq, judged.hash)
+    finally:
+        store.close()

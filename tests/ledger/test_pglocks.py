@@ -1,0 +1,77 @@
+"""The PostgreSQL game lock's kept sessions (ledger.pglocks, issue 13): a lock opens no new
+connection when an idle session is kept; a kept session whose backend was killed is replaced,
+not reused; a session goes back only once its lock is released."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from ledger.postgres import PostgresStore, lock_key
+from tests.ledger.conftest import PG_URL, require_postgres
+
+
+@pytest.fixture
+def store() -> Iterator[PostgresStore]:
+    require_postgres()
+    schema = f"warlog_test_{uuid.uuid4().hex}"
+    st = PostgresStore(PG_URL, schema=schema)
+    st.create_schema()
+    try:
+        yield st
+    finally:
+        st.close()
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+def _lock_pid(store: PostgresStore, game_id: str) -> int:
+    """The backend pid holding the game's advisory lock (pg_locks splits the key in two)."""
+    key = lock_key(store.schema, game_id) & 0xFFFFFFFFFFFFFFFF
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        row = conn.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                           "AND classid = %s AND objid = %s", (key >> 32, key & 0xFFFFFFFF)).fetchone()
+    assert row is not None, "the lock is not held"
+    return int(row[0])
+
+
+def test_a_second_lock_reuses_the_first_ones_session(store: PostgresStore) -> None:
+    with store.game_lock("g1", timeout=1):
+        first = _lock_pid(store, "g1")
+    with store.game_lock("g2", timeout=1):
+        assert _lock_pid(store, "g2") == first
+
+
+def test_a_kept_session_whose_backend_was_killed_is_replaced(store: PostgresStore) -> None:
+    with store.game_lock("g1", timeout=1):
+        first = _lock_pid(store, "g1")
+    with psycopg.connect(PG_URL, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (first,))
+    with store.game_lock("g1", timeout=2):
+        assert _lock_pid(store, "g1") != first
+    other = PostgresStore(store.url)
+    try:
+        with other.game_lock("g1", timeout=1):  # released: another process's store takes it
+            pass
+    finally:
+        other.close()
+
+
+def test_a_session_whose_unlock_failed_is_closed_and_its_lock_gone(store: PostgresStore) -> None:
+    with pytest.raises(RuntimeError):
+        with store.game_lock("g1", timeout=1):
+            holder = _lock_pid(store, "g1")
+            with psycopg.connect(PG_URL, autocommit=True) as admin:  # the unlock will fail on it
+                admin.execute("SELECT pg_terminate_backend(%s)", (holder,))
+            raise RuntimeError("the judgement failed too")
+    assert store._locks._idle == []  # nothing went back to be reused
+    other = PostgresStore(store.url)
+    try:
+        with other.game_lock("g1", timeout=1):
+            pass
+    finally:
+        other.close()

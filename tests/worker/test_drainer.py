@@ -1,0 +1,134 @@
+"""Issue 13: a judging job drains. Moves submitted while a drainer is alive are handed to it
+(no RQ job each); a drainer's last look at the pending set finds what was offered as it left;
+a killed drainer's promise runs out by itself."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+import redis
+
+from ledger.factory import open_store
+from tests.conftest import REDIS_URL
+from warlog import drainer
+from warlog.queue import RQQueue
+from warlog.resolver import Resolver
+from warlog.service import Warlog
+
+
+@pytest.fixture
+def redis_url() -> str:
+    try:
+        conn = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+        conn.ping()
+    except redis.RedisError as exc:
+        pytest.fail(f"Redis is required at {REDIS_URL}: {exc}", pytrace=False)
+    conn.flushdb()
+    return REDIS_URL
+
+
+def _started_games(svc: Warlog, n: int) -> list[tuple[str, dict[str, str]]]:
+    games = []
+    for _ in range(n):
+        created = svc.create_game("dice-duel", "long", {})
+        for token in created["seats"].values():
+            svc.join(created["id"], token)
+        games.append((created["id"], created["seats"]))
+    return games
+
+
+def _submit(svc: Warlog, gid: str, seats: dict[str, str]) -> int:
+    info = svc.info(gid)
+    assert info["status"] == "active", info
+    return int(svc.submit_move(gid, seats[info["active_seats"][0]], {"type": "roll"}, info["seq"],
+                               f"k-{gid}-{info['seq']}")["seq"])
+
+
+def _wait(predicate: Any, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_moves_offered_to_a_live_drainer_are_judged_without_a_job_each(pg_url, redis_url):
+    store = open_store(pg_url)
+    rq = RQQueue(redis_url, store)
+    svc = Warlog(store, rq.enqueue)
+    resolver = Resolver(store)
+    judged: list[str] = []
+    conn = redis.Redis.from_url(redis_url)
+    try:
+        games = _started_games(svc, 3)
+        rq.queue.empty()  # the joins' own jobs (the games' set-up moves, if any)
+        for gid, _ in games:
+            resolver.run(gid)
+        t = threading.Thread(target=drainer.drain, args=(conn, "test-drainer",
+                             lambda gid, wait: resolver.run(gid, lock_timeout=wait), store.pending_games,
+                             judged.append), kwargs={"lifetime": 30.0})
+        t.start()
+        _wait(lambda: conn.zcount(drainer.ALIVE, time.time(), "+inf") == 1)
+        for _round in range(2):
+            for gid, seats in games:
+                _submit(svc, gid, seats)
+            _wait(lambda: store.pending_games() == [])
+        assert rq.queue.count == 0, "a move handed to the drainer queued no job"
+        assert sorted(set(judged)) == sorted(gid for gid, _ in games)
+        t.join(30)
+        assert not t.is_alive() and conn.zcount(drainer.ALIVE, "-inf", "+inf") == 0
+        gid, seats = games[0]
+        _submit(svc, gid, seats)  # no drainer now: a job is queued as before
+        assert rq.queue.count == 1
+    finally:
+        store.close()
+
+
+class _QuietRedis:
+    """A Redis for `drainer.drain` on which no wake-up ever arrives: a wake-up pushed as the
+    drainer left (after its last wait) is the one its last look must make up for."""
+
+    def __init__(self) -> None:
+        self.alive: dict[str, float] = {}
+
+    def zadd(self, key: str, mapping: dict[str, float]) -> None:
+        self.alive.update(mapping)
+
+    def zrem(self, key: str, member: str) -> None:
+        self.alive.pop(member, None)
+
+    def zremrangebyscore(self, key: str, low: Any, high: float) -> None:
+        self.alive = {m: s for m, s in self.alive.items() if s > high}
+
+    def blpop(self, keys: list[str], timeout: float) -> None:
+        time.sleep(0.01)
+        return None
+
+
+def test_a_move_offered_as_the_drainer_leaves_is_judged_by_its_last_look(pg_url):
+    store = open_store(pg_url)
+    svc = Warlog(store, lambda gid: None)  # its wake-up was lost: only the ledger knows the move
+    resolver = Resolver(store)
+    try:
+        ((gid, seats),) = _started_games(svc, 1)
+        resolver.run(gid)
+        seq = _submit(svc, gid, seats)
+        judged: list[str] = []
+        n = drainer.drain(_QuietRedis(), "m", lambda g, wait: resolver.run(g, lock_timeout=wait),
+                          store.pending_games, judged.append)
+        assert n >= 1 and judged == [gid] and store.pending_games() == []
+        assert svc.move(gid, seq, svc.viewer(gid, None))["status"] == "resolved"
+    finally:
+        store.close()
+
+
+def test_a_killed_drainers_promise_runs_out(redis_url):
+    conn = redis.Redis.from_url(redis_url)
+    recruited: list[int] = []
+    conn.zadd(drainer.ALIVE, {"killed": time.time() + 0.3})  # a drainer killed -9 while waiting
+    assert drainer.offer(conn, "g1", lambda: recruited.append(1)) is True
+    time.sleep(0.4)
+    assert drainer.offer(conn, "g2", lambda: recruited.append(1)) is False  # now a job is queued instead
+    assert recruited == []  # one wake-up waiting is no backlog

@@ -1,0 +1,101 @@
+"""A judging job drains; it does not carry one move (issue 13).
+
+After judging its own game, an RQ job stays a while as a *drainer*: it promises in Redis to
+look at the list WAKE soon (the sorted set ALIVE, member its job id, score when the promise runs
+out, renewed before each wait) and waits on WAKE. A submission that finds a live promise pushes
+its game id onto WAKE instead of queueing a job (`offer`); a drainer woken judges that game and
+waits again. So RQ's per-job cost is paid once per burst of moves, not once per move. When
+wake-ups pile up (a backlog), one *recruit* job is queued so that another worker starts a
+drainer too, and each wake-up goes to one waiter (BLPOP).
+
+Why nothing is lost: a drainer leaves ALIVE *before* its last look at the ledger's pending set,
+and a submission is committed *before* it looks at ALIVE. So a submission that saw a promise is
+committed before that drainer's last look, which finds it. Wake-ups are hints; the ledger's
+pending set says what is to judge, and the per-game lock and the ledger's (game_id, seq) key
+keep a second judgement out, as before.
+
+A drainer killed (-9) leaves a promise that runs out by itself within LEASE seconds; a move
+offered to it in that window stays pending in the ledger until another drainer's last look or
+the sweep finds it (nothing is lost, only that move waits). A judgement longer than LEASE lets
+the promise lapse meanwhile, and submissions queue jobs as before. Nothing here replaces the
+sweep.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ledger.store import LockTimeout
+
+log = logging.getLogger("warlog.drainer")
+
+ALIVE = "warlog:drainers:alive"
+WAKE = "warlog:drainers:wake"
+RECRUIT = "warlog:drainers:recruit"  # held while a recruit job is queued
+WAIT = 0.5  # seconds one wait for a wake-up lasts
+LEASE = 2.0  # seconds a promise lasts from its renewal (before each wait and each judgement)
+QUIET_ROUNDS = 2  # waits in a row without a wake-up before the drainer ends its job
+LIFETIME = 20.0  # seconds a drainer keeps its job at most (the notification queue waits meanwhile)
+WAKE_CAP = 10_000  # wake-ups kept at most (hints: the ledger's pending set is the truth)
+LOCK_WAIT = 10.0  # seconds a drainer waits for a game another holder is finishing
+STOP = threading.Event()  # set by the worker on a stop request: drainers end at their next turn
+
+
+def offer(redis: Any, game_id: str, recruit: Callable[[], object]) -> bool:
+    """Hand the game to a live drainer, if there is one: True if so (then no job is needed).
+    Call only after the submission is committed. With a backlog, `recruit()` queues one job
+    that starts another drainer (at most one such job waits at a time)."""
+    if not redis.zcount(ALIVE, time.time(), "+inf"):
+        return False
+    pipe = redis.pipeline(transaction=False)
+    pipe.rpush(WAKE, game_id)
+    pipe.ltrim(WAKE, -WAKE_CAP, -1)
+    backlog = pipe.execute()[0]
+    if backlog > 1 and redis.set(RECRUIT, "1", nx=True, ex=60):
+        recruit()
+    return True
+
+
+def drain(redis: Any, member: str, judge: Callable[[str, float], int], pending: Callable[[], list[str]],
+          on_judged: Callable[[str], None], lifetime: float = LIFETIME) -> int:
+    """Judge woken games until QUIET_ROUNDS waits pass without a wake-up (or `lifetime` is
+    spent, or STOP is set), then leave ALIVE and judge what the pending set still holds.
+    `judge(game_id, lock_timeout)` judges one game and returns how many it judged;
+    `on_judged(game_id)` is told after each game that had something judged."""
+    judged = 0
+    ends = time.monotonic() + lifetime
+    quiet = 0
+    try:
+        while time.monotonic() < ends and quiet < QUIET_ROUNDS and not STOP.is_set():
+            redis.zadd(ALIVE, {member: time.time() + LEASE})
+            woken = redis.blpop([WAKE], timeout=WAIT)
+            if woken is None:
+                quiet += 1
+                continue
+            quiet = 0
+            redis.zadd(ALIVE, {member: time.time() + LEASE})
+            judged += _judge_one(woken[1].decode(), judge, on_judged)
+    finally:
+        redis.zrem(ALIVE, member)
+        redis.zremrangebyscore(ALIVE, "-inf", time.time())  # the promises of killed drainers
+    # The last look, after leaving ALIVE: whatever was offered to us is in the pending set now.
+    for game_id in pending():
+        judged += _judge_one(game_id, judge, on_judged)
+    return judged
+
+
+def _judge_one(game_id: str, judge: Callable[[str, float], int], on_judged: Callable[[str], None]) -> int:
+    """Judge one game, waiting a while for a holder of its lock to finish (its loop re-reads
+    the pending set only before it lets go); a lock held longer is left to the sweep."""
+    try:
+        n = judge(game_id, LOCK_WAIT)
+    except LockTimeout:
+        log.warning("game %s: its lock was held for %s s; the sweep will queue it again", game_id, LOCK_WAIT)
+        return 0
+    if n > 0:
+        on_judged(game_id)
+    return n
