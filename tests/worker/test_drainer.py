@@ -75,13 +75,16 @@ def test_moves_offered_to_a_live_drainer_are_judged_without_a_job_each(pg_url, r
             for gid, seats in games:
                 _submit(svc, gid, seats)
             _wait(lambda: store.pending_games() == [])
-        assert rq.queue.count == 0, "a move handed to the drainer queued no job"
+        # Six moves on three games: without drainers each game gets a job; with one, none, or the one
+        # recruit job a backlog queues when the drainer falls behind (a loaded machine).
+        assert rq.queue.count <= 1, "moves handed to the drainer queued a job each"
         assert sorted(set(judged)) == sorted(gid for gid, _ in games)
         t.join(30)
         assert not t.is_alive() and conn.zcount(drainer.ALIVE, "-inf", "+inf") == 0
         gid, seats = games[0]
+        queued = rq.queue.count  # 0, or the recruit job above
         _submit(svc, gid, seats)  # no drainer now: a job is queued as before
-        assert rq.queue.count == 1
+        assert rq.queue.count == queued + 1
     finally:
         store.close()
 
