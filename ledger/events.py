@@ -121,6 +121,19 @@ def event_body(
     }
 
 
+def body_parts(game_id: str, seq: int, new: NewEvent, recorded_at: str) -> tuple[str, str, str]:
+    """An event's canonical body as (head, payload, tail) around its prev_hash: the body is
+    head + payload + ',"prev_hash":"' + prev_hash + tail. A store that chains on the database
+    server (ledger_append, PostgreSQL) hashes these without knowing JSON."""
+    def text(value: Any) -> str:
+        return canonical_bytes(value).decode("utf-8")
+
+    head = '{"game_id":' + text(game_id) + ',"payload":'
+    tail = ('","recorded_at":' + text(recorded_at) + ',"seat":' + text(new.seat) + ',"seq":' + text(seq)
+            + ',"type":' + text(new.type) + "}")
+    return head, text(new.payload), tail
+
+
 def seal(game_id: str, seq: int, new: NewEvent, recorded_at: str, prev_hash: str) -> Event:
     """Turn a NewEvent into a chained Event at position `seq`."""
     body = event_body(game_id, seq, new.type, new.seat, new.payload, recorded_at, prev_hash)
