@@ -32,7 +32,7 @@ from psycopg_pool import ConnectionPool
 
 from ledger import projection
 from ledger.canonical import GENESIS_HASH
-from ledger.events import Event, NewEvent, body_parts, seal, utc_now
+from ledger.events import Event, NewEvent, body_parts, parts_hash, seal, utc_now
 from ledger.migrations import VERSION_TABLE, Migration, apply
 from ledger.migrations.postgres import MIGRATIONS
 from ledger.migrations.services import tables as service_tables
@@ -349,15 +349,14 @@ class PostgresStore(SqlEventStore):
         marks = projection.batch_marks(events, expected_seq + 1)
         update = projection.checked_update(summary)
         game, scenario, sandbox = game_info if expected_seq == -1 and game_info is not None else (None, None, None)
-        row = _first_row(conn.execute(_APPEND_CALL, (
-            game_id, expected_seq, parts[0][0], [p[1] for p in parts], [p[2] for p in parts],
-            [ev.type for ev in events], [ev.seat for ev in events], now,
-            idempotency_key, None if idempotency_key is None else projection.keyed_index(events) + 1,
-            secret, None if secret is None or expected_seq == -1 else projection.new_seed_index(events) + 1,
-            game, scenario, None if sandbox is None else bool(sandbox),
-            marks.submitted, marks.handled, marks.started, marks.ended, update.status,
-            None if update.active_seats is None else json.dumps(update.active_seats))).fetchone())
-        outcome, at_seq, chained_from, hashes = row
+        args = (game_id, expected_seq, parts[0][0], [p[1] for p in parts], [p[2] for p in parts],
+                [ev.type for ev in events], [ev.seat for ev in events], now,
+                idempotency_key, None if idempotency_key is None else projection.keyed_index(events) + 1,
+                secret, None if secret is None or expected_seq == -1 else projection.new_seed_index(events) + 1,
+                game, scenario, None if sandbox is None else bool(sandbox),
+                marks.submitted, marks.handled, marks.started, marks.ended, update.status,
+                None if update.active_seats is None else json.dumps(update.active_seats))
+        outcome, at_seq, chained_from, hashes = _first_row(conn.execute(_APPEND_CALL, args).fetchone())
         if outcome == "no_row":
             return None
         if outcome == "duplicate":
@@ -366,10 +365,10 @@ class PostgresStore(SqlEventStore):
             raise Conflict(game_id, expected_seq, at_seq)
         sealed: list[Event] = []
         prev_hash = chained_from
-        for i, new in enumerate(events):
-            ev = seal(game_id, expected_seq + 1 + i, new, now, prev_hash)
-            sealed.append(ev)
-            prev_hash = ev.hash
+        for i, (new, (head, payload, tail)) in enumerate(zip(events, parts, strict=True)):
+            sealed.append(Event(game_id, expected_seq + 1 + i, new.type, new.seat, new.payload, now, prev_hash,
+                                parts_hash(head, payload, prev_hash, tail)))
+            prev_hash = sealed[-1].hash
         if [ev.hash for ev in sealed] != list(hashes):
             raise LedgerError(f"game {game_id}: the database chained events {expected_seq + 1}.. with other "
                               "hashes than their canonical bodies give (is the database's encoding UTF8?)")

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from ledger import projection
 from ledger.canonical import GENESIS_HASH
-from ledger.events import Event, NewEvent, seal, utc_now
+from ledger.events import Event, NewEvent, seal_encoded, utc_now
 from ledger.groupcommit import GroupCommit
 from ledger.migrations import VERSION_TABLE, Migration, apply
 from ledger.migrations.sqlite import MIGRATIONS
@@ -203,11 +203,16 @@ class SqliteStore(SqlEventStore):
             raise Conflict(game_id, expected_seq, current)
         now = utc_now()
         sealed: list[Event] = []
+        rows: list[tuple[object, ...]] = []
         for i, new in enumerate(events):
-            ev = seal(game_id, expected_seq + 1 + i, new, now, prev_hash)
+            ev, text = seal_encoded(game_id, expected_seq + 1 + i, new, now, prev_hash)
             sealed.append(ev)
+            rows.append((game_id, ev.seq, ev.type, ev.seat, text, now, ev.prev_hash, ev.hash))
             prev_hash = ev.hash
-        conn.executemany(_INSERT_EVENT, map(event_row, sealed))
+        if len(rows) == 1:
+            conn.execute(_INSERT_EVENT, rows[0])
+        else:
+            conn.executemany(_INSERT_EVENT, rows)
         if key is not None:
             conn.execute("INSERT INTO idempotency (game_id, key, seq) VALUES (?, ?, ?)",
                          (game_id, key, sealed[projection.keyed_index(events)].seq))

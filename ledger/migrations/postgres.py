@@ -196,17 +196,17 @@ APPEND_FUNCTION = """CREATE FUNCTION ledger_append(
     info_game TEXT, info_scenario TEXT, info_sandbox BOOLEAN,
     submitted BIGINT, handled BIGINT, started BOOLEAN, ended BOOLEAN, new_status TEXT, new_seats TEXT,
     OUT outcome TEXT, OUT at_seq BIGINT, OUT chained_from TEXT, OUT hashes TEXT[])
-LANGUAGE plpgsql SET search_path = {schema}, pg_temp AS $$
+LANGUAGE plpgsql AS $$
 DECLARE
     p TEXT;            -- the game's partition (its creation month)
     cur BIGINT := -1;  -- the game's last seq
     prev TEXT := '{genesis}';
     n INTEGER := cardinality(payloads);
 BEGIN
-    SELECT left(created_at, 7) INTO p FROM games WHERE game_id = g FOR UPDATE;
+    SELECT left(created_at, 7) INTO p FROM {schema}.games WHERE game_id = g FOR UPDATE;
     IF FOUND THEN
         -- a later statement: it sees what the previous holder of the row lock committed
-        SELECT e.seq, e.hash INTO cur, prev FROM events e WHERE e.game_id = g AND e.period = p
+        SELECT e.seq, e.hash INTO cur, prev FROM {schema}.events e WHERE e.game_id = g AND e.period = p
          ORDER BY e.seq DESC LIMIT 1;
         IF NOT FOUND THEN
             cur := -1;
@@ -217,7 +217,8 @@ BEGIN
         RETURN;
     END IF;
     IF idem_key IS NOT NULL THEN
-        SELECT i.seq INTO at_seq FROM idempotency i WHERE i.game_id = g AND i.period = p AND i.key = idem_key;
+        SELECT i.seq INTO at_seq FROM {schema}.idempotency i
+         WHERE i.game_id = g AND i.period = p AND i.key = idem_key;
         IF FOUND THEN
             outcome := 'duplicate';
             RETURN;
@@ -237,19 +238,19 @@ BEGIN
         prev := encode(sha256(convert_to(head || payloads[k] || ',"prev_hash":"' || prev || tails[k], 'UTF8')), 'hex');
         hashes := hashes || prev;
     END LOOP;
-    INSERT INTO events (game_id, seq, type, seat, payload, recorded_at, prev_hash, hash, period)
+    INSERT INTO {schema}.events (game_id, seq, type, seat, payload, recorded_at, prev_hash, hash, period)
     SELECT g, expected + k, types[k], seats[k], payloads[k], recorded,
            CASE WHEN k = 1 THEN chained_from ELSE hashes[k - 1] END, hashes[k], p
       FROM generate_series(1, n) AS k ORDER BY k;
     IF idem_key IS NOT NULL THEN
-        INSERT INTO idempotency (game_id, key, seq, period) VALUES (g, idem_key, expected + idem_at, p);
+        INSERT INTO {schema}.idempotency (game_id, key, seq, period) VALUES (g, idem_key, expected + idem_at, p);
     END IF;
     IF expected = -1 THEN
         IF fresh_secret IS NOT NULL THEN
-            INSERT INTO secrets (game_id, secret) VALUES (g, fresh_secret) ON CONFLICT DO NOTHING;
+            INSERT INTO {schema}.secrets (game_id, secret) VALUES (g, fresh_secret) ON CONFLICT DO NOTHING;
         END IF;
-        INSERT INTO games (game_id, game, scenario, status, created_at, last_seq, active_seats,
-                           last_submitted_seq, last_handled_seq, sandbox)
+        INSERT INTO {schema}.games (game_id, game, scenario, status, created_at, last_seq, active_seats,
+                                    last_submitted_seq, last_handled_seq, sandbox)
         VALUES (g, info_game, info_scenario,
                 COALESCE(new_status, CASE WHEN ended THEN 'ended' WHEN started THEN 'active' ELSE 'waiting' END),
                 recorded, expected + n, COALESCE(new_seats, '[]'), submitted, handled, info_sandbox)
@@ -259,9 +260,9 @@ BEGIN
             last_handled_seq = EXCLUDED.last_handled_seq, sandbox = EXCLUDED.sandbox;
     ELSE
         IF fresh_secret IS NOT NULL THEN  -- a fresh seed period (ledger.dice step 7)
-            INSERT INTO seed_periods (game_id, seq, secret) VALUES (g, expected + seed_at, fresh_secret);
+            INSERT INTO {schema}.seed_periods (game_id, seq, secret) VALUES (g, expected + seed_at, fresh_secret);
         END IF;
-        UPDATE games SET last_seq = expected + n,
+        UPDATE {schema}.games SET last_seq = expected + n,
                last_submitted_seq = GREATEST(last_submitted_seq, submitted),
                last_handled_seq = GREATEST(last_handled_seq, handled),
                status = COALESCE(new_status, CASE WHEN ended THEN 'ended'

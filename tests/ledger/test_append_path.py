@@ -11,13 +11,13 @@ import pytest
 
 from ledger import projection
 from ledger.canonical import GENESIS_HASH, canonical_bytes
-from ledger.events import NewEvent, body_parts, check_chain, event_body, seal
+from ledger.events import NewEvent, body_parts, check_chain, event_body, seal, seal_encoded
 from ledger.store import Conflict, DuplicateKey, SummaryUpdate
 
 ODD = {"text": 'quote " backslash \\ nul \x00 tab \t é 漢字 🎲 \u2028', "n": -12, "deep": [{"b": None, "a": True}]}
 
 
-@pytest.mark.parametrize("seat", [None, "red", "séat \"x\""])
+@pytest.mark.parametrize("seat", [None, "red", "séat \"x\"", "tab\tnul\x00 🎲"])
 def test_body_parts_rebuild_the_canonical_body(seat):
     new = NewEvent("submitted", seat, ODD)
     head, payload, tail = body_parts("gämé \"1\"", 17, new, "2026-11-24T14:00:00.000001Z")
@@ -118,3 +118,11 @@ def test_postgres_appends_in_one_statement(backend, store, make_game, monkeypatc
     assert dup.value.seq == 4 and stale.value.current_seq == 10
     monkeypatch.undo()
     assert check_chain(store.read("g1")) == 11
+
+
+@pytest.mark.parametrize("seat", [None, "red", "séat \\ \"x\" 🎲"])
+def test_seal_encoded_is_seal_with_the_payload_text(seat):
+    new = NewEvent("resolved", seat, {**ODD, "submission_seq": 3})
+    ev, text = seal_encoded("g \"1\" é", 4, new, "2026-11-24T14:00:00.000001Z", "cd" * 32)
+    assert ev == seal("g \"1\" é", 4, new, "2026-11-24T14:00:00.000001Z", "cd" * 32)
+    assert text == canonical_bytes(new.payload).decode("utf-8") and ev.computed_hash() == ev.hash
