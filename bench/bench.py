@@ -5,8 +5,9 @@
     python bench/bench.py --only e2e # one figure (appends, e2e, state, judge, rules, archive)
 
 Figures:
-1. ledger appends/s on SQLite and PostgreSQL, and the `eventsourcing` library's aggregate
-   recorder inserting the same number of same-sized events on the same backend (the ratio);
+1. ledger appends/s on SQLite and PostgreSQL, beside the `eventsourcing` library's aggregate
+   recorder and a raw chained INSERT (the commit limit) inserting the same number of same-sized
+   events on the same backend, and 8 writers on 8 games beside one (bench/bench_append.py);
 2. moves resolved/s end to end (HTTP client -> Flask -> ledger -> RQ -> 2 worker processes ->
    ledger), beside a bare no-op RQ job rate through the same Redis and 2 workers;
 3. state-at-step latency in a 10,000-event game, with and without snapshots;
@@ -32,15 +33,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import bench_append  # noqa: E402
 import bench_rules  # noqa: E402
 import bench_why  # noqa: E402
 import psycopg  # noqa: E402
 import redis  # noqa: E402
+from bench_append import time_appends  # noqa: E402
 from bench_rules import chooser  # noqa: E402
 from psycopg import sql  # noqa: E402
 
-from ledger.canonical import canonical_bytes  # noqa: E402
-from ledger.events import GAME_CREATED, SUBMITTED, NewEvent  # noqa: E402
 from ledger.export import export_lines  # noqa: E402
 from ledger.factory import open_store  # noqa: E402
 from ledger.store import EventStore  # noqa: E402
@@ -49,7 +50,6 @@ PG = os.environ.get("WARLOG_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432
 REDIS = os.environ.get("WARLOG_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 GAME = "assault-on-belgium"
 FIG: dict[str, float] = {}  # what the closing table prints
-PAYLOAD = {"action": {"type": "move", "hex": "0917"}, "expected_seq": 0, "idempotency_key": "x" * 32}
 
 
 def say(label: str, value: str) -> None:
@@ -69,67 +69,6 @@ class PgSchema:
     def drop(self) -> None:
         with psycopg.connect(PG, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.name)))
-
-
-def time_appends(store: EventStore, n: int) -> float:
-    gid = uuid.uuid4().hex[:16]
-    store.append(gid, -1, [NewEvent(GAME_CREATED, None, {"game": GAME})], game_info=(GAME, "bench", False))
-    start = time.perf_counter()
-    for seq in range(n):
-        store.append(gid, seq, [NewEvent(SUBMITTED, "germany", PAYLOAD)])
-    return n / (time.perf_counter() - start)
-
-
-def time_eventsourcing(kind: str, n: int, where: str) -> float:
-    from eventsourcing.persistence import StoredEvent
-
-    state = canonical_bytes(PAYLOAD)
-    if kind == "sqlite":
-        from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
-
-        recorder: Any = SQLiteAggregateRecorder(SQLiteDatastore(where))
-    else:
-        from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore
-
-        ds = PostgresDatastore("test", "127.0.0.1", 5432, "postgres", "", schema=where)
-        with psycopg.connect(PG, autocommit=True) as conn:
-            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(where)))
-        recorder = PostgresAggregateRecorder(ds)
-    recorder.create_table()
-    oid = uuid.uuid4()
-    start = time.perf_counter()
-    for version in range(1, n + 1):
-        recorder.insert_events([StoredEvent(oid, version, "warlog.bench:Submitted", state)])
-    return n / (time.perf_counter() - start)
-
-
-def figure_appends(n: int, rounds: int = 3) -> None:
-    """Ours and theirs alternate `rounds` times on fresh tables; medians are printed, so that
-    load from other processes on the machine hits both sides alike."""
-    print(f"1. ledger appends (one writer, one event per transaction, {n} events, median of {rounds} "
-          "alternating runs)")
-    for label in ("SQLite", "PostgreSQL"):
-        ours, theirs = [], []
-        for _ in range(rounds):
-            if label == "SQLite":
-                with tempfile.TemporaryDirectory() as tmp:
-                    ours.append(time_appends(open_store(f"sqlite:///{tmp}/w.sqlite3"), n))
-                    theirs.append(time_eventsourcing("sqlite", n, f"{tmp}/es.sqlite3"))
-                continue
-            schema = PgSchema()
-            try:
-                ours.append(time_appends(open_store(schema.url, upgrade=True), n))
-                theirs.append(time_eventsourcing("postgres", n, schema.name + "_es"))
-            finally:
-                schema.drop()
-                with psycopg.connect(PG, autocommit=True) as conn:
-                    conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(
-                        sql.Identifier(schema.name + "_es")))
-        a, b = statistics.median(ours), statistics.median(theirs)
-        recorder = "SQLiteAggregateRecorder" if label == "SQLite" else "PostgresAggregateRecorder"
-        say(f"{label} warlog ledger (hash chain, projection, row lock)", f"{a:,.0f} appends/s")
-        say(f"{label} eventsourcing {recorder}", f"{b:,.0f} inserts/s  (ratio ours/theirs {a / b:.2f})")
-        FIG[f"append {label}"], FIG[f"es {label}"] = a, b
 
 
 def start_workers(db: str, count: int, log_dir: str) -> list[subprocess.Popen[bytes]]:
@@ -381,6 +320,11 @@ def table() -> None:
          "763 (0.37x)", ">= 1.2x"),
         ("SQLite append vs eventsourcing", f"{f('append SQLite')} ({ratio('append SQLite', 'es SQLite')})", "0.74x",
          ">= 1.2x"),
+        (RAW_ROWS[0], f"{f('append PostgreSQL')} ({ratio('append PostgreSQL', 'raw PostgreSQL')})", "-", ">= 0.9x"),
+        (RAW_ROWS[1], f"{f('append SQLite')} ({ratio('append SQLite', 'raw SQLite')})", "-", ">= 0.9x"),
+        (WRITER_ROWS[0], f"{f('writers PostgreSQL')} ({ratio('writers PostgreSQL', 'append PostgreSQL')})", "-",
+         ">= 3x"),
+        (WRITER_ROWS[1], f"{f('writers SQLite')} ({ratio('writers SQLite', 'append SQLite')})", "-", ">= 3x"),
         ("judging moves on PostgreSQL (moves/s)", f("build PostgreSQL"), "129", ">= 1,000"),
         (AUDIT_ROW, f("audit"), "309 (10 k events)", "<= 50"),
         (STATE_ROW, f("state PostgreSQL", "{:.1f}"), "1.2-4.4", "<= 5 at 100 k"),
@@ -393,6 +337,8 @@ def table() -> None:
 
 
 AUDIT_ROW = "audit page p50 (ms)"
+RAW_ROWS = ("PostgreSQL append vs raw chained INSERT", "SQLite append vs raw chained INSERT")
+WRITER_ROWS = ("PostgreSQL 8 writers vs one (appends/s)", "SQLite 8 writers vs one (appends/s)")
 STATE_ROW = "state at a step p50 (ms), PostgreSQL"
 
 
@@ -447,7 +393,15 @@ def misses(rows: list[tuple[str, str, str, str]]) -> None:
          "300 ledger appends on PostgreSQL", prof_appends("PostgreSQL")),
         (rows[5][0], ratio("append SQLite", "es SQLite"), 1.2, True, "300 ledger appends on SQLite",
          prof_appends("SQLite")),
-        (rows[6][0], FIG.get("build PostgreSQL"), 1000.0, True,
+        (RAW_ROWS[0], ratio("append PostgreSQL", "raw PostgreSQL"), 0.9, True,
+         "300 ledger appends on PostgreSQL", prof_appends("PostgreSQL")),
+        (RAW_ROWS[1], ratio("append SQLite", "raw SQLite"), 0.9, True, "300 ledger appends on SQLite",
+         prof_appends("SQLite")),
+        (WRITER_ROWS[0], ratio("writers PostgreSQL", "append PostgreSQL"), 3.0, True,
+         "300 ledger appends on PostgreSQL (one writer)", prof_appends("PostgreSQL")),
+        (WRITER_ROWS[1], ratio("writers SQLite", "append SQLite"), 3.0, True,
+         "300 ledger appends on SQLite (one writer)", prof_appends("SQLite")),
+        (rows[10][0], FIG.get("build PostgreSQL"), 1000.0, True,
          "building a 400-event game on PostgreSQL (submit + judge each move)", prof_judging),
         (AUDIT_ROW, FIG.get("audit"), 50.0, False, "two audit page requests on the 10 k-event SQLite game", None),
         (STATE_ROW, FIG.get("state PostgreSQL"), 5.0, False,
@@ -470,7 +424,7 @@ def main() -> None:
     archive_games = args.archive_games or archive_games
     print(f"Warlog benchmarks on {os.uname().nodename} ({os.cpu_count()} cores), Python {sys.version.split()[0]}")
     if args.only in (None, "appends"):
-        figure_appends(n)
+        bench_append.figure_appends(n, FIG)
     if args.only in (None, "e2e"):
         figure_end_to_end(games, moves)
     if args.only in (None, "state"):

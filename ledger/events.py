@@ -7,6 +7,7 @@ game (seq 0) chains to GENESIS_HASH. Anyone holding an export can recompute the 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -119,6 +120,32 @@ def event_body(
         "recorded_at": recorded_at,
         "prev_hash": prev_hash,
     }
+
+
+def _text(value: str | None) -> str:
+    """A JSON string (or null) exactly as canonical_bytes writes it."""
+    return "null" if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def body_parts(game_id: str, seq: int, new: NewEvent, recorded_at: str) -> tuple[str, str, str]:
+    """An event's canonical body as (head, payload, tail) around its prev_hash: the body is
+    head + payload + ',"prev_hash":"' + prev_hash + tail (keys in canonical order). A store that
+    chains on the database server (ledger_append, PostgreSQL) hashes these without knowing JSON."""
+    head = '{"game_id":' + _text(game_id) + ',"payload":'
+    tail = ('","recorded_at":' + _text(recorded_at) + ',"seat":' + _text(new.seat) + ',"seq":' + str(int(seq))
+            + ',"type":' + _text(new.type) + "}")
+    return head, canonical_bytes(new.payload).decode("utf-8"), tail
+
+
+def parts_hash(head: str, payload: str, prev_hash: str, tail: str) -> str:
+    return sha256_hex((head + payload + ',"prev_hash":"' + prev_hash + tail).encode("utf-8"))
+
+
+def seal_encoded(game_id: str, seq: int, new: NewEvent, recorded_at: str, prev_hash: str) -> tuple[Event, str]:
+    """seal(), encoding the payload once: the Event and its payload's canonical text (the row)."""
+    head, payload, tail = body_parts(game_id, seq, new, recorded_at)
+    return (Event(game_id, seq, new.type, new.seat, new.payload, recorded_at, prev_hash,
+                  parts_hash(head, payload, prev_hash, tail)), payload)
 
 
 def seal(game_id: str, seq: int, new: NewEvent, recorded_at: str, prev_hash: str) -> Event:

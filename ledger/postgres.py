@@ -4,7 +4,9 @@ Tables live in one schema: `public`, the `schema=` argument, or the first entry 
 `search_path` given in the URL's `options` (e.g. `?options=-csearch_path%3Dwarlog_test_x`).
 Payloads are stored as TEXT holding their canonical JSON, never JSONB, so that what is read
 back hashes exactly as it was sealed. A plpgsql trigger refuses UPDATE, DELETE and TRUNCATE
-on `events`. Racing appenders are decided by the (game_id, seq) primary key.
+on `events`. An append is one call of `ledger_append` (migration 8): one round trip, one
+transaction; appenders to one game queue on its `games` row, and racing creators of a game are
+decided by the (game_id, seq) primary key.
 The game lock is a session advisory lock held on a dedicated connection.
 """
 
@@ -30,7 +32,7 @@ from psycopg_pool import ConnectionPool
 
 from ledger import projection
 from ledger.canonical import GENESIS_HASH
-from ledger.events import Event, NewEvent, seal, utc_now
+from ledger.events import Event, NewEvent, body_parts, parts_hash, seal, utc_now
 from ledger.migrations import VERSION_TABLE, Migration, apply
 from ledger.migrations.postgres import MIGRATIONS
 from ledger.migrations.services import tables as service_tables
@@ -41,7 +43,6 @@ from ledger.sqlstore import (
     SqlEventStore,
     event_row,
     row_event,
-    row_summary,
     summary_row,
 )
 from ledger.store import (
@@ -66,7 +67,8 @@ _INHERITED_POOLS: list[ConnectionPool] = []  # kept referenced so that GC never 
 
 
 TRANSPARENCY_NODES_GRANT = "GRANT SELECT, INSERT ON {schema}.transparency_nodes TO {role}"
-GRANTED_SINCE = {TRANSPARENCY_NODES_GRANT: 7}  # grants on tables a later migration makes: its version
+APPEND_GRANT = "GRANT EXECUTE ON FUNCTION {schema}.ledger_append TO {role}"
+GRANTED_SINCE = {TRANSPARENCY_NODES_GRANT: 7, APPEND_GRANT: 8}  # grants on tables a later migration makes: its version
 
 # What the app role may do (`warlog db upgrade --app-role ROLE`, README "The real deployment").
 APP_GRANTS = [
@@ -78,6 +80,7 @@ APP_GRANTS = [
     "GRANT SELECT ON {schema}.pending, {schema}.schema_version TO {role}",
     "GRANT SELECT, INSERT ON {schema}.transparency_log TO {role}",  # migration 5: append-only
     TRANSPARENCY_NODES_GRANT,  # migration 7: append-only
+    APPEND_GRANT,  # migration 8: an append in one statement, with the caller's rights
     # players, notifications, clocks, tournaments (migration 4): service tables, not history
     "GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{schema}." + t for t in service_tables()) + " TO {role}",
 ]
@@ -102,6 +105,13 @@ def _first(row: tuple[Any, ...] | None) -> Any:
     return row[0]
 
 
+def _first_row(row: tuple[Any, ...] | None) -> tuple[Any, ...]:
+    """A row that a query always returns (a function's OUT parameters)."""
+    if row is None:
+        raise LedgerError("the database returned no row where one was certain")
+    return row
+
+
 def lock_key(schema: str, game_id: str) -> int:
     """A stable signed 64-bit advisory-lock key for a game in a schema."""
     digest = hashlib.sha256(f"{schema}/{game_id}".encode()).digest()
@@ -115,6 +125,9 @@ _UPSERT_GAME = (
     "active_seats = EXCLUDED.active_seats, last_submitted_seq = EXCLUDED.last_submitted_seq, "
     "last_handled_seq = EXCLUDED.last_handled_seq, sandbox = EXCLUDED.sandbox"
 )
+_APPEND_CALL = ("SELECT outcome, at_seq, chained_from, hashes FROM ledger_append(%s, %s, %s, %s::text[], %s::text[], "
+                "%s::text[], %s::text[], %s, %s, %s::integer, %s::bytea, %s::integer, %s, %s, %s::boolean, %s, %s, "
+                "%s, %s, %s, %s)")
 _INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}, period) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 
 
@@ -296,10 +309,11 @@ class PostgresStore(SqlEventStore):
         key = projection.scoped_key(events, idempotency_key) if idempotency_key is not None else None
         with self._conn() as conn:
             try:
-                # Pipeline mode: BEGIN and the two reads go in one round trip, the writes and
-                # COMMIT in a second one.
-                with conn.pipeline(), conn.transaction():
-                    return self._append(conn, game_id, expected_seq, events, summary, key, secret, game_info)
+                sealed = self._append_call(conn, game_id, expected_seq, events, summary, key, secret, game_info)
+                if sealed is not None:
+                    return sealed
+                with conn.transaction():  # the games row is lost (rare)
+                    return self._append_lost_row(conn, game_id, expected_seq, events, summary, key, secret)
             except errors.UniqueViolation:
                 pass  # another writer took this seq (or key) and committed: report what won
             except DuplicateKey as dup:
@@ -315,7 +329,7 @@ class PostgresStore(SqlEventStore):
                     raise DuplicateKey(game_id, idempotency_key or "", seq)
             raise Conflict(game_id, expected_seq, self._last_seq(conn, game_id))
 
-    def _append(
+    def _append_call(
         self,
         conn: psycopg.Connection,
         game_id: str,
@@ -325,22 +339,60 @@ class PostgresStore(SqlEventStore):
         idempotency_key: str | None,
         secret: bytes | None,
         game_info: tuple[str, str, bool] | None,
+    ) -> list[Event] | None:
+        """One statement, one round trip, one transaction: ledger_append (migration 8) locks,
+        checks, chains, inserts and folds the projection. None when the games row is lost."""
+        now = utc_now()
+        parts = [body_parts(game_id, expected_seq + 1 + i, new, now) for i, new in enumerate(events)]
+        marks = projection.batch_marks(events, expected_seq + 1)
+        update = projection.checked_update(summary)
+        game, scenario, sandbox = game_info if expected_seq == -1 and game_info is not None else (None, None, None)
+        args = (game_id, expected_seq, parts[0][0], [p[1] for p in parts], [p[2] for p in parts],
+                [ev.type for ev in events], [ev.seat for ev in events], now,
+                idempotency_key, None if idempotency_key is None else projection.keyed_index(events) + 1,
+                secret, None if secret is None or expected_seq == -1 else projection.new_seed_index(events) + 1,
+                game, scenario, None if sandbox is None else bool(sandbox),
+                marks.submitted, marks.handled, marks.started, marks.ended, update.status,
+                None if update.active_seats is None else json.dumps(update.active_seats))
+        outcome, at_seq, chained_from, hashes = _first_row(conn.execute(_APPEND_CALL, args).fetchone())
+        if outcome == "no_row":
+            return None
+        if outcome == "duplicate":
+            raise DuplicateKey(game_id, idempotency_key or "", at_seq)
+        if outcome == "conflict":
+            raise Conflict(game_id, expected_seq, at_seq)
+        sealed: list[Event] = []
+        prev_hash = chained_from
+        for i, (new, (head, payload, tail)) in enumerate(zip(events, parts, strict=True)):
+            sealed.append(Event(game_id, expected_seq + 1 + i, new.type, new.seat, new.payload, now, prev_hash,
+                                parts_hash(head, payload, prev_hash, tail)))
+            prev_hash = sealed[-1].hash
+        if [ev.hash for ev in sealed] != list(hashes):
+            raise LedgerError(f"game {game_id}: the database chained events {expected_seq + 1}.. with other "
+                              "hashes than their canonical bodies give (is the database's encoding UTF8?)")
+        return sealed
+
+    def _append_lost_row(
+        self,
+        conn: psycopg.Connection,
+        game_id: str,
+        expected_seq: int,
+        events: list[NewEvent],
+        summary: SummaryUpdate | None,
+        idempotency_key: str | None,
+        secret: bytes | None,
     ) -> list[Event]:
-        # The games row is locked first, so that appenders to one game queue here; the last
-        # event is read by a later statement, which therefore sees what the previous holder
-        # committed (READ COMMITTED takes a new snapshot per statement).
-        games = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = %s FOR UPDATE", (game_id,))
-        last = conn.execute("SELECT seq, hash FROM events WHERE game_id = %s AND period = game_period(%s) "
-                            "ORDER BY seq DESC LIMIT 1", (game_id, game_id))
-        keyed = (conn.execute("SELECT seq FROM idempotency WHERE game_id = %s AND period = game_period(%s) "
-                              "AND key = %s", (game_id, game_id, idempotency_key))
-                 if idempotency_key is not None else None)
-        found, row = games.fetchone(), last.fetchone()
-        if keyed is not None:
-            hit = keyed.fetchone()
+        """The games row of a running game is lost: rebuild it from the events (rare). Without
+        the row the game's partition is unknown, so the reads look in every one; racing
+        writers are decided by the events' primary key."""
+        stream = [row_event(r) for r in conn.execute(
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s ORDER BY seq", (game_id,)).fetchall()]
+        if idempotency_key is not None:
+            hit = conn.execute("SELECT seq FROM idempotency WHERE game_id = %s AND key = %s",
+                               (game_id, idempotency_key)).fetchone()
             if hit is not None:
-                raise DuplicateKey(game_id, idempotency_key or "", hit[0])
-        current, prev_hash = row if row else (-1, GENESIS_HASH)
+                raise DuplicateKey(game_id, idempotency_key, hit[0])
+        current, prev_hash = (stream[-1].seq, stream[-1].hash) if stream else (-1, GENESIS_HASH)
         if current != expected_seq:
             raise Conflict(game_id, expected_seq, current)
         now = utc_now()
@@ -349,32 +401,16 @@ class PostgresStore(SqlEventStore):
             ev = seal(game_id, expected_seq + 1 + i, new, now, prev_hash)
             sealed.append(ev)
             prev_hash = ev.hash
-        if expected_seq == -1:
-            period = period_of(sealed[0].recorded_at)
-        elif found is not None:
-            period = period_of(found[4])  # games.created_at
-        else:
-            period = period_of(_first(conn.execute("SELECT recorded_at FROM events WHERE game_id = %s AND seq = 0",
-                                                   (game_id,)).fetchone()))
+        period = period_of(stream[0].recorded_at)
         with conn.cursor() as cur:
             cur.executemany(_INSERT_EVENT, [(*event_row(ev), period) for ev in sealed])
         if idempotency_key is not None:  # already scoped to the seat by append()
             conn.execute("INSERT INTO idempotency (game_id, key, seq, period) VALUES (%s, %s, %s, %s)",
                          (game_id, idempotency_key, sealed[projection.keyed_index(events)].seq, period))
-        if expected_seq == -1:
-            assert game_info is not None
-            before = projection.new_summary(game_id, game_info, sealed[0].recorded_at)
-            if secret is not None:
-                conn.execute("INSERT INTO secrets (game_id, secret) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                             (game_id, secret))
-        else:
-            if secret is not None:  # a fresh seed period (ledger.dice step 7)
-                conn.execute("INSERT INTO seed_periods (game_id, seq, secret) VALUES (%s, %s, %s)",
-                             (game_id, sealed[projection.new_seed_index(events)].seq, secret))
-            before = row_summary(found) if found else projection.summary_from_events(
-                [row_event(r) for r in conn.execute(
-                    f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq <= %s ORDER BY seq",
-                    (game_id, expected_seq)).fetchall()])
+        if secret is not None:  # a fresh seed period (ledger.dice step 7)
+            conn.execute("INSERT INTO seed_periods (game_id, seq, secret) VALUES (%s, %s, %s)",
+                         (game_id, sealed[projection.new_seed_index(events)].seq, secret))
+        before = projection.summary_from_events(stream)
         conn.execute(_UPSERT_GAME, summary_row(projection.fold(before, sealed, summary)))
         return sealed
 

@@ -66,6 +66,36 @@ def fold(summary: GameSummary, events: Iterable[Event], update: SummaryUpdate | 
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class BatchMarks:
+    """What a batch appended after `first_seq` does to the `games` row, as `fold` would: the
+    newest seq, the newest submission (-1: none), the newest submission judged (-1: none),
+    whether it starts and whether it ends the game. A database folds these in one UPDATE:
+    ended wins; started turns only a "waiting" game "active"; the writer's update overrides."""
+
+    last_seq: int
+    submitted: int
+    handled: int
+    started: bool
+    ended: bool
+
+
+def batch_marks(events: list[NewEvent], first_seq: int) -> BatchMarks:
+    submitted = max((first_seq + i for i, ev in enumerate(events) if ev.type == SUBMITTED), default=-1)
+    handled = max((submission_seq(ev) for ev in events if ev.type in (RESOLVED, REJECTED)), default=-1)
+    types = {ev.type for ev in events}
+    return BatchMarks(first_seq + len(events) - 1, submitted, handled, GAME_STARTED in types, GAME_ENDED in types)
+
+
+def checked_update(update: SummaryUpdate | None) -> SummaryUpdate:
+    """The writer's update, its status checked (fold's check, before a database applies it)."""
+    if update is None:
+        return SummaryUpdate()
+    if update.status is not None and update.status not in STATUSES:
+        raise ValueError(f"status must be one of {STATUSES}, not {update.status!r}")
+    return update
+
+
 def new_summary(game_id: str, game_info: tuple[str, str, bool], created_at: str) -> GameSummary:
     """The row of a game before its first event is folded in."""
     game, scenario, sandbox = game_info

@@ -3,6 +3,7 @@
 Connections come from a small per-store pool (one connection is used by one thread at a
 time). Every write runs in `BEGIN IMMEDIATE`, so writers queue on the database's write lock
 (up to `busy_timeout`) and the seq check inside the transaction sees the committed tail.
+Appends made at once by this process's threads share one transaction (ledger.groupcommit).
 Triggers refuse UPDATE, DELETE and a replacing INSERT on `events`.
 The game lock is a per-process threading lock plus `flock` on a lock file in `<db>-locks/`.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import json
 import os
 import sqlite3
 import threading
@@ -20,7 +22,8 @@ from collections.abc import Iterator
 
 from ledger import projection
 from ledger.canonical import GENESIS_HASH
-from ledger.events import Event, NewEvent, seal, utc_now
+from ledger.events import Event, NewEvent, seal_encoded, utc_now
+from ledger.groupcommit import GroupCommit
 from ledger.migrations import VERSION_TABLE, Migration, apply
 from ledger.migrations.sqlite import MIGRATIONS
 from ledger.sqlstore import (
@@ -37,6 +40,18 @@ BUSY_TIMEOUT_MS = 30_000
 _IDLE_CONNECTIONS = 8
 
 _INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+_REPLACE_GAME = f"INSERT OR REPLACE INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
+# The seat's earlier submission with this key, and the game's last seq and hash: one statement.
+_KEY_AND_TAIL = ("SELECT (SELECT seq FROM idempotency WHERE game_id = ? AND key = ?), "
+                 "(SELECT seq FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1), "
+                 "(SELECT hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1)")
+# A batch folded into the games row (ledger.projection.batch_marks): as `fold`, in SQL. SQLite
+# rewrites the index entries of every column a SET names, so `status` (in four listing indexes)
+# is named only by a batch that may change it.
+_UPDATE_GAME = ("UPDATE games SET last_seq = ?, last_submitted_seq = max(last_submitted_seq, ?), "
+                "last_handled_seq = max(last_handled_seq, ?), active_seats = coalesce(?, active_seats)")
+_UPDATE_STATUS = (", status = coalesce(?, CASE WHEN ? THEN 'ended' WHEN ? AND status = 'waiting' THEN 'active' "
+                  "ELSE status END)")
 
 _INHERITED: list[sqlite3.Connection] = []  # a parent process's connections, kept from GC in a child
 _thread_locks: dict[str, threading.Lock] = {}
@@ -70,6 +85,7 @@ class SqliteStore(SqlEventStore):
         self._idle_guard = threading.Lock()
         self._closed = False
         self._pid = os.getpid()
+        self._group = GroupCommit(self._conn)  # appends made at once by this process's threads
 
     # -- connections ---------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -80,13 +96,17 @@ class SqliteStore(SqlEventStore):
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
 
+    def _check_fork(self) -> None:
+        if self._pid != os.getpid():  # forked: never touch the parent's connections (or its guards)
+            _INHERITED.extend(self._idle)
+            self._idle, self._idle_guard, self._pid = [], threading.Lock(), os.getpid()
+            self._group.after_fork()
+
     @contextlib.contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
         if self._closed:
             raise RuntimeError("the store is closed")
-        if self._pid != os.getpid():  # forked: never touch the parent's connections (or its guard)
-            _INHERITED.extend(self._idle)
-            self._idle, self._idle_guard, self._pid = [], threading.Lock(), os.getpid()
+        self._check_fork()
         with self._idle_guard:
             conn = self._idle.pop() if self._idle else None
         if conn is None:
@@ -146,45 +166,12 @@ class SqliteStore(SqlEventStore):
         if expected_seq == -1 and game_info is None:
             raise ValueError("the first append of a game needs game_info=(game, scenario, sandbox)")
         key = projection.scoped_key(events, idempotency_key) if idempotency_key is not None else None
+        self._check_fork()
         try:
-            with self._write() as conn:
-                if key is not None:
-                    seq = self._idempotent_seq(conn, game_id, key)
-                    if seq is not None:
-                        raise DuplicateKey(game_id, idempotency_key or "", seq)
-                row = conn.execute("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                                   (game_id,)).fetchone()
-                current, prev_hash = row if row else (-1, GENESIS_HASH)
-                if current != expected_seq:
-                    raise Conflict(game_id, expected_seq, current)
-                now = utc_now()
-                sealed: list[Event] = []
-                for i, new in enumerate(events):
-                    ev = seal(game_id, expected_seq + 1 + i, new, now, prev_hash)
-                    sealed.append(ev)
-                    prev_hash = ev.hash
-                conn.executemany(_INSERT_EVENT, map(event_row, sealed))
-                if key is not None:
-                    conn.execute("INSERT INTO idempotency (game_id, key, seq) VALUES (?, ?, ?)",
-                                 (game_id, key, sealed[projection.keyed_index(events)].seq))
-                if expected_seq == -1:
-                    assert game_info is not None
-                    before = projection.new_summary(game_id, game_info, sealed[0].recorded_at)
-                    if secret is not None:
-                        conn.execute("INSERT OR IGNORE INTO secrets (game_id, secret) VALUES (?, ?)",
-                                     (game_id, secret))
-                else:
-                    if secret is not None:  # a fresh seed period (ledger.dice step 7)
-                        conn.execute("INSERT INTO seed_periods (game_id, seq, secret) VALUES (?, ?, ?)",
-                                     (game_id, sealed[projection.new_seed_index(events)].seq, secret))
-                    before = self._summary(conn, game_id) or projection.summary_from_events(  # a lost row
-                        [row_event(r) for r in conn.execute(
-                            f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq",
-                            (game_id, expected_seq))])
-                after = projection.fold(before, sealed, summary)
-                conn.execute(f"INSERT OR REPLACE INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                             summary_row(after))
-                return sealed
+            return self._group.run(lambda conn: self._append(conn, game_id, expected_seq, events, summary, key,
+                                                             secret, game_info))
+        except DuplicateKey as dup:
+            raise DuplicateKey(game_id, idempotency_key or "", dup.seq) from None
         except sqlite3.IntegrityError:
             # A writer won the race for this seq or key (BEGIN IMMEDIATE makes this rare).
             with self._conn() as conn:
@@ -193,6 +180,65 @@ class SqliteStore(SqlEventStore):
                     if seq is not None:
                         raise DuplicateKey(game_id, idempotency_key or "", seq) from None
                 raise Conflict(game_id, expected_seq, self._last_seq(conn, game_id)) from None
+
+    def _append(
+        self,
+        conn: sqlite3.Connection,
+        game_id: str,
+        expected_seq: int,
+        events: list[NewEvent],
+        summary: SummaryUpdate | None,
+        key: str | None,
+        secret: bytes | None,
+        game_info: tuple[str, str, bool] | None,
+    ) -> list[Event]:
+        """Inside the caller's BEGIN IMMEDIATE: one read (key and tail), the inserts, and the
+        projection as one UPDATE of the columns that no index holds (but a changed status)."""
+        hit, current, prev_hash = conn.execute(_KEY_AND_TAIL, (game_id, key, game_id, game_id)).fetchone()
+        if hit is not None:
+            raise DuplicateKey(game_id, key or "", hit)
+        if current is None:
+            current, prev_hash = -1, GENESIS_HASH
+        if current != expected_seq:
+            raise Conflict(game_id, expected_seq, current)
+        now = utc_now()
+        sealed: list[Event] = []
+        rows: list[tuple[object, ...]] = []
+        for i, new in enumerate(events):
+            ev, text = seal_encoded(game_id, expected_seq + 1 + i, new, now, prev_hash)
+            sealed.append(ev)
+            rows.append((game_id, ev.seq, ev.type, ev.seat, text, now, ev.prev_hash, ev.hash))
+            prev_hash = ev.hash
+        if len(rows) == 1:
+            conn.execute(_INSERT_EVENT, rows[0])
+        else:
+            conn.executemany(_INSERT_EVENT, rows)
+        if key is not None:
+            conn.execute("INSERT INTO idempotency (game_id, key, seq) VALUES (?, ?, ?)",
+                         (game_id, key, sealed[projection.keyed_index(events)].seq))
+        if expected_seq == -1:
+            assert game_info is not None
+            if secret is not None:
+                conn.execute("INSERT OR IGNORE INTO secrets (game_id, secret) VALUES (?, ?)", (game_id, secret))
+            after = projection.fold(projection.new_summary(game_id, game_info, now), sealed, summary)
+            conn.execute(_REPLACE_GAME, summary_row(after))
+            return sealed
+        if secret is not None:  # a fresh seed period (ledger.dice step 7)
+            conn.execute("INSERT INTO seed_periods (game_id, seq, secret) VALUES (?, ?, ?)",
+                         (game_id, sealed[projection.new_seed_index(events)].seq, secret))
+        marks = projection.batch_marks(events, expected_seq + 1)
+        update = projection.checked_update(summary)
+        seats = None if update.active_seats is None else json.dumps(update.active_seats)
+        args: tuple[object, ...] = (marks.last_seq, marks.submitted, marks.handled, seats)
+        text = _UPDATE_GAME
+        if marks.started or marks.ended or update.status is not None:
+            text, args = text + _UPDATE_STATUS, (*args, update.status, marks.ended, marks.started)
+        if conn.execute(text + " WHERE game_id = ?", (*args, game_id)).rowcount == 0:
+            before = projection.summary_from_events([row_event(r) for r in conn.execute(  # a lost row
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq",
+                (game_id, expected_seq))])
+            conn.execute(_REPLACE_GAME, summary_row(projection.fold(before, sealed, summary)))
+        return sealed
 
     def import_events(self, events: list[Event], secret: bytes | None, summary: GameSummary) -> None:
         projection.check_import(events, summary)
@@ -204,8 +250,7 @@ class SqliteStore(SqlEventStore):
                 if secret is not None:
                     conn.execute("INSERT OR REPLACE INTO secrets (game_id, secret) VALUES (?, ?)",
                                  (summary.game_id, secret))
-                conn.execute(f"INSERT OR REPLACE INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                             summary_row(summary))
+                conn.execute(_REPLACE_GAME, summary_row(summary))
         except sqlite3.IntegrityError as exc:
             raise GameExists(f"game {summary.game_id} already has events ({exc})") from None
 

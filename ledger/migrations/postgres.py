@@ -181,3 +181,119 @@ MIGRATIONS = [
                               "CREATE TRIGGER transparency_nodes_no_truncate BEFORE TRUNCATE ON transparency_nodes "
                               "FOR EACH STATEMENT EXECUTE FUNCTION events_append_only()"]),
 ]
+
+
+# Migration 8: an append in one statement (issue 13). The client encodes each event's canonical
+# body around its prev_hash (ledger.events.body_parts); the function locks the game's row, checks
+# the idempotency key and the expected seq, chains and hashes the events, inserts them (the
+# `pending` trigger fires as before), binds the key and the fresh seed, and folds the batch into
+# the `games` row (ledger.projection.batch_marks) — one round trip, one transaction. It runs
+# with the caller's rights (SECURITY INVOKER): the app role needs EXECUTE and the DML it
+# already has; its search_path is pinned so that no temporary table can stand in.
+APPEND_FUNCTION = """CREATE FUNCTION ledger_append(
+    g TEXT, expected BIGINT, head TEXT, payloads TEXT[], tails TEXT[], types TEXT[], seats TEXT[],
+    recorded TEXT, idem_key TEXT, idem_at INTEGER, fresh_secret BYTEA, seed_at INTEGER,
+    info_game TEXT, info_scenario TEXT, info_sandbox BOOLEAN,
+    submitted BIGINT, handled BIGINT, started BOOLEAN, ended BOOLEAN, new_status TEXT, new_seats TEXT,
+    OUT outcome TEXT, OUT at_seq BIGINT, OUT chained_from TEXT, OUT hashes TEXT[])
+LANGUAGE plpgsql AS $$
+DECLARE
+    p TEXT;            -- the game's partition (its creation month)
+    cur BIGINT := -1;  -- the game's last seq
+    prev TEXT := '{genesis}';
+    n INTEGER := cardinality(payloads);
+BEGIN
+    SELECT left(created_at, 7) INTO p FROM {schema}.games WHERE game_id = g FOR UPDATE;
+    IF FOUND THEN
+        -- a later statement: it sees what the previous holder of the row lock committed
+        SELECT e.seq, e.hash INTO cur, prev FROM {schema}.events e WHERE e.game_id = g AND e.period = p
+         ORDER BY e.seq DESC LIMIT 1;
+        IF NOT FOUND THEN
+            cur := -1;
+            prev := '{genesis}';
+        END IF;
+    ELSIF expected <> -1 THEN
+        outcome := 'no_row';  -- the projection was lost: the client rebuilds it from the events
+        RETURN;
+    END IF;
+    IF idem_key IS NOT NULL THEN
+        SELECT i.seq INTO at_seq FROM {schema}.idempotency i
+         WHERE i.game_id = g AND i.period = p AND i.key = idem_key;
+        IF FOUND THEN
+            outcome := 'duplicate';
+            RETURN;
+        END IF;
+    END IF;
+    IF cur <> expected THEN
+        outcome := 'conflict';
+        at_seq := cur;
+        RETURN;
+    END IF;
+    IF expected = -1 THEN
+        p := left(recorded, 7);
+    END IF;
+    chained_from := prev;
+    hashes := ARRAY[]::TEXT[];
+    FOR k IN 1..n LOOP
+        prev := encode(sha256(convert_to(head || payloads[k] || ',"prev_hash":"' || prev || tails[k], 'UTF8')), 'hex');
+        hashes := hashes || prev;
+    END LOOP;
+    INSERT INTO {schema}.events (game_id, seq, type, seat, payload, recorded_at, prev_hash, hash, period)
+    SELECT g, expected + k, types[k], seats[k], payloads[k], recorded,
+           CASE WHEN k = 1 THEN chained_from ELSE hashes[k - 1] END, hashes[k], p
+      FROM generate_series(1, n) AS k ORDER BY k;
+    IF idem_key IS NOT NULL THEN
+        INSERT INTO {schema}.idempotency (game_id, key, seq, period) VALUES (g, idem_key, expected + idem_at, p);
+    END IF;
+    IF expected = -1 THEN
+        IF fresh_secret IS NOT NULL THEN
+            INSERT INTO {schema}.secrets (game_id, secret) VALUES (g, fresh_secret) ON CONFLICT DO NOTHING;
+        END IF;
+        INSERT INTO {schema}.games (game_id, game, scenario, status, created_at, last_seq, active_seats,
+                                    last_submitted_seq, last_handled_seq, sandbox)
+        VALUES (g, info_game, info_scenario,
+                COALESCE(new_status, CASE WHEN ended THEN 'ended' WHEN started THEN 'active' ELSE 'waiting' END),
+                recorded, expected + n, COALESCE(new_seats, '[]'), submitted, handled, info_sandbox)
+        ON CONFLICT (game_id) DO UPDATE SET game = EXCLUDED.game, scenario = EXCLUDED.scenario,
+            status = EXCLUDED.status, created_at = EXCLUDED.created_at, last_seq = EXCLUDED.last_seq,
+            active_seats = EXCLUDED.active_seats, last_submitted_seq = EXCLUDED.last_submitted_seq,
+            last_handled_seq = EXCLUDED.last_handled_seq, sandbox = EXCLUDED.sandbox;
+    ELSE
+        IF fresh_secret IS NOT NULL THEN  -- a fresh seed period (ledger.dice step 7)
+            INSERT INTO {schema}.seed_periods (game_id, seq, secret) VALUES (g, expected + seed_at, fresh_secret);
+        END IF;
+        UPDATE {schema}.games SET last_seq = expected + n,
+               last_submitted_seq = GREATEST(last_submitted_seq, submitted),
+               last_handled_seq = GREATEST(last_handled_seq, handled),
+               status = COALESCE(new_status, CASE WHEN ended THEN 'ended'
+                                                  WHEN started AND status = 'waiting' THEN 'active'
+                                                  ELSE status END),
+               active_seats = COALESCE(new_seats, active_seats)
+         WHERE game_id = g;
+    END IF;
+    outcome := 'ok';
+    at_seq := expected + n;
+END
+$$"""
+
+# Roles that may append (INSERT on events) may call it; nobody else (migration 8).
+APPEND_GRANTS = """DO $$
+DECLARE
+    r RECORD;
+BEGIN
+    REVOKE ALL ON FUNCTION ledger_append FROM PUBLIC;
+    FOR r IN SELECT DISTINCT grantee FROM information_schema.role_table_grants
+              WHERE table_schema = current_schema() AND table_name = 'events' AND privilege_type = 'INSERT'
+                AND grantee <> (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'events'::regclass) LOOP
+        EXECUTE format('GRANT EXECUTE ON FUNCTION ledger_append TO %I', r.grantee);
+    END LOOP;
+END
+$$"""
+
+
+def append_function(schema: str) -> list[str]:
+    return [APPEND_FUNCTION.replace("{schema}", schema).replace("{genesis}", "0" * 64), APPEND_GRANTS]
+
+
+MIGRATIONS.append(Migration(8, "ledger_append(): an append in one statement, one round trip (issue 13)",
+                            append_function))

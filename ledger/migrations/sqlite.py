@@ -92,4 +92,6 @@ MIGRATIONS = [
                               "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END",
                               "CREATE TRIGGER transparency_nodes_no_delete BEFORE DELETE ON transparency_nodes "
                               "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END"]),
+    # Migration 8 makes PostgreSQL's one-statement append function; SQLite appends in-process.
+    Migration(8, "nothing on SQLite (PostgreSQL's ledger_append function, issue 13)", lambda schema: []),
 ]
