@@ -33,6 +33,59 @@ def claim(redis: Any, game_id: str) -> str | None:
     return job_id
 
 
+def claim_many(redis: Any, game_ids: list[str]) -> dict[str, str]:
+    """`claim` for many games in a few round trips (the sweep, issue 16): game id -> the id of
+    its new job, for each game whose key was free or stale; a game whose job still waits is
+    left out. One pipeline takes each free key and reads what each key holds; one reads the
+    status and queue of every job found there; and, if any says "queued", one reads that
+    queue's job ids (once, not an LPOS per job). The tests are `_waiting`'s."""
+    from rq.job import Job
+    from rq.queue import Queue
+
+    fresh = {g: f"resolve-{uuid.uuid4().hex}" for g in dict.fromkeys(game_ids)}
+    pipe = redis.pipeline(transaction=False)
+    for game_id, job_id in fresh.items():
+        pipe.set(KEY.format(game_id), job_id, nx=True, ex=TTL)
+        pipe.get(KEY.format(game_id))
+    answers = pipe.execute()
+    claimed, held, stale = {}, {}, []
+    for game_id, took, holder in zip(fresh, answers[::2], answers[1::2]):
+        if took:
+            claimed[game_id] = fresh[game_id]
+        elif holder is None:  # expired in between
+            stale.append(game_id)
+        else:
+            held[game_id] = holder.decode("ascii", "replace")
+    if held:
+        pipe = redis.pipeline(transaction=False)
+        for job_id in held.values():
+            pipe.hmget(Job.key_for(job_id), "status", "origin")
+        queues: dict[str, set[bytes]] = {}
+        for (game_id, job_id), (status, origin) in zip(held.items(), pipe.execute()):
+            state = (status or b"").decode("ascii", "replace")
+            if state == "queued" and origin:  # and really in its queue (see _waiting)
+                key = Queue.redis_queue_namespace_prefix + origin.decode("ascii", "replace")
+                if key not in queues:
+                    queues[key] = set(redis.lrange(key, 0, -1))
+                if job_id.encode("ascii") in queues[key]:
+                    continue
+            elif state in WAITING and state != "queued":
+                continue
+            stale.append(game_id)
+    if stale:  # take them over
+        pipe = redis.pipeline(transaction=False)
+        for game_id in stale:
+            pipe.set(KEY.format(game_id), fresh[game_id], ex=TTL)
+        pipe.execute()
+        claimed.update((g, fresh[g]) for g in stale)
+    return claimed
+
+
+def release_many(redis: Any, game_ids: list[str]) -> None:
+    if game_ids:
+        redis.delete(*(KEY.format(g) for g in game_ids))
+
+
 def _waiting(redis: Any, job_id: str) -> bool:
     from rq.exceptions import NoSuchJobError
     from rq.job import Job
