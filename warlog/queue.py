@@ -32,7 +32,8 @@ def sweep(store: EventStore, enqueue: Callable[[str], bool | None],
     """Re-enqueue every game that has a submission without a judgement (an `enqueue` that
     returns False could not queue it: it stays pending for the next sweep). At most one job is
     queued per game (warlog.onejob; InlineQueue's set). With `enqueue_many` (the queues'
-    method of that name) the games go in one batch: a few Redis round trips, not a few a game."""
+    method of that name) the games go in one batch: for RQ one round trip to see which need a job
+    and one pipeline to queue those, not up to four round trips a game."""
     games = store.pending_games()  # costs what is pending, not what exists (the pending set)
     if enqueue_many is not None:
         queued = enqueue_many(games) if games else []
