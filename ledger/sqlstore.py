@@ -37,10 +37,12 @@ def event_row(ev: Event) -> tuple[Any, ...]:
 def row_summary(row: Sequence[Any]) -> GameSummary:
     """A GAME_COLUMNS row, or a SUMMARY_COLUMNS row (then `pending` comes from the pending set)."""
     game_id, game, scenario, status, created_at, last_seq, seats, submitted, handled, sandbox = row[:10]
-    known = len(row) > 10
-    return GameSummary(game_id, game, scenario, status, created_at, last_seq, json.loads(seats),
-                       submitted, handled, bool(sandbox), oldest_pending=row[10] if known else None,
-                       pending_known=known)
+    active = [] if seats == "[]" else json.loads(seats)  # most rows: a list page reads 50 (issue 16)
+    if len(row) > 10:
+        return GameSummary(game_id, game, scenario, status, created_at, last_seq, active, submitted, handled,
+                           bool(sandbox), row[10], True)
+    return GameSummary(game_id, game, scenario, status, created_at, last_seq, active, submitted, handled,
+                       bool(sandbox))
 
 
 def summary_row(s: GameSummary) -> tuple[Any, ...]:
