@@ -18,6 +18,7 @@ from typing import Any
 
 KEY = "warlog:queued:{}"
 TTL = 900  # seconds
+CLAIM_BATCH = 1000  # games claimed by one call of claim_many's script
 WAITING = ("queued", "deferred", "scheduled")
 
 
@@ -71,18 +72,23 @@ def claim_many(redis: Any, game_ids: list[str]) -> dict[str, str]:
     """`claim` for many games in one round trip (the sweep, issue 16): game id -> the id of
     its new job, for each game whose key was free or stale; a game whose job still waits (see
     `_waiting`: queued and in its queue, deferred or scheduled) is left out. One Lua script
-    (atomic) does it in Redis and reads each queue's job ids once, not with an LPOS per job."""
+    (atomic) does it in Redis for up to CLAIM_BATCH games and reads each queue's job ids once,
+    not with an LPOS per job."""
     from rq.job import Job
     from rq.queue import Queue
 
-    fresh = {g: f"resolve-{uuid.uuid4().hex}" for g in dict.fromkeys(game_ids)}
-    if not fresh:
+    games = list(dict.fromkeys(game_ids))
+    if not games:
         return {}
     script = redis.register_script(_CLAIM_MANY)
-    took = script(keys=[KEY.format(g) for g in fresh],
-                  args=[TTL, Job.redis_job_namespace_prefix, Queue.redis_queue_namespace_prefix, *fresh.values()])
-    games = list(fresh)
-    return {games[int(i) - 1]: fresh[games[int(i) - 1]] for i in took}
+    claimed: dict[str, str] = {}
+    for start in range(0, len(games), CLAIM_BATCH):  # a round trip per CLAIM_BATCH games: the
+        chunk = games[start:start + CLAIM_BATCH]  # script holds Redis for a few ms at most
+        fresh = [f"resolve-{uuid.uuid4().hex}" for _ in chunk]
+        took = script(keys=[KEY.format(g) for g in chunk],
+                      args=[TTL, Job.redis_job_namespace_prefix, Queue.redis_queue_namespace_prefix, *fresh])
+        claimed.update((chunk[int(i) - 1], fresh[int(i) - 1]) for i in took)
+    return claimed
 
 
 def release_many(redis: Any, game_ids: list[str]) -> None:

@@ -186,7 +186,7 @@ def test_the_batch_claim_judges_every_held_key_as_the_single_claim_does(redis_ur
         assert rq.redis.get(onejob.KEY.format(game_id)).decode() == batch.get(game_id, held.get(game_id))
 
 
-def test_a_batch_sweep_costs_one_redis_round_trip_not_a_few_a_game(pg_url, redis_url):
+def test_a_batch_sweep_costs_one_redis_round_trip_not_a_few_a_game(pg_url, redis_url, monkeypatch):
     """Issue 16: a sweep of games whose jobs are queued already asks Redis once, whatever
     their number (it took up to four round trips a game), and queues nothing more."""
     from redis.client import Pipeline
@@ -207,6 +207,11 @@ def test_a_batch_sweep_costs_one_redis_round_trip_not_a_few_a_game(pg_url, redis
             Pipeline.execute = real_execute  # type: ignore
             rq.redis.execute_command = real_command  # type: ignore
         assert trips == ["EVALSHA"] and rq.queue.count == 6
+        monkeypatch.setattr(onejob, "CLAIM_BATCH", 4)  # more games than a batch: a round trip a batch
+        rq.queue.empty()  # every job gone: each key is stale, each game is claimed again
+        claimed = onejob.claim_many(rq.redis, ids)
+        assert sorted(claimed) == sorted(ids) and len(set(claimed.values())) == 6
+        assert all(rq.redis.get(onejob.KEY.format(g)).decode() == job for g, job in claimed.items())
     finally:
         store.close()
 
