@@ -177,11 +177,11 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
             LEDGER.down(err, "the worker starts when it is back")
             time.sleep(backoff.step())
     if burst:
-        sweep(store, rq_queue.enqueue)
+        sweep(store, rq_queue.enqueue, rq_queue.enqueue_many)
         for _, task in periodic_tasks():  # due notifications and deadlines
             task()
     else:
-        start_sweeper(store, rq_queue.enqueue, sweep_interval, also=tidy)
+        start_sweeper(store, rq_queue.enqueue, sweep_interval, also=tidy, enqueue_many=rq_queue.enqueue_many)
         start_periodic(periodic_tasks(), sweep_interval)
         start_heartbeat(Redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=10), name,
                         on_beat=rq_queue.outage.up)  # a beat that lands ends an outage RQ rode out itself
@@ -231,7 +231,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
         except Exception as err:
             if not is_outage(err):
                 raise
-        sweep(store, rq_queue.enqueue)
+        sweep(store, rq_queue.enqueue, rq_queue.enqueue_many)
 
 
 def main(argv: list[str] | None = None) -> int:

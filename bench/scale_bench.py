@@ -14,9 +14,12 @@ names. Then it prints:
 
 * list p50/p95 (ms, store.list_games through the pool, so psycopg's prepared generic plans are
   measured too) for each filter, on the first page and at a cursor half-way down that filter;
-* the API list and the lobby page p50/p95 (Flask test client, first page and deep);
-* sweep time with 0 and with `--pending` pending games, and the RQ queue length after three
-  sweeps (Redis WARLOG_TEST_REDIS_URL; only this bench's queue and keys are removed after);
+* the API list and the lobby page p50/p95 (Flask test client, first page and deep), with the
+  garbage collector's pauses during each, and what one full collection of the process costs;
+* sweep time with 0 and with `--pending` pending games, the RQ queue length after three
+  sweeps, and a sweep into RQ when every job is queued already, in one batch (as the sweepers
+  do) and a game at a time (as before) (Redis WARLOG_TEST_REDIS_URL; only this bench's queue
+  and keys are removed after);
 * a web process's RSS before and after touching `--touch` games (GET info of each);
 * one synthetic month detached and attached again (ledger.partitions): time, size, chain heads;
 * bytes per game on disk (every table and index of the schema / games).
@@ -28,6 +31,7 @@ games' months get their partitions before the fill.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
@@ -68,6 +72,33 @@ def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
         fn()
         out.append((time.perf_counter() - t) * 1000)
     return pct(out, 0.5), pct(out, 0.95)
+
+
+class GcPauses:
+    """The garbage collector's pauses while timing (a p95 far above the p50 can be a
+    generation-2 collection): a gc callback notes each collection's generation and length."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[int, float]] = []
+        self._start = 0.0
+
+    def _note(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.pauses.append((info["generation"], (time.perf_counter() - self._start) * 1000))
+
+    def __enter__(self) -> GcPauses:
+        gc.callbacks.append(self._note)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._note)
+
+    def __str__(self) -> str:
+        old = [ms for g, ms in self.pauses if g == 2]
+        return (f"gc: {len(self.pauses)} collections, longest {max((ms for _, ms in self.pauses), default=0):.1f} ms; "
+                f"generation 2: {len(old)}" + (f" (longest {max(old):.1f} ms)" if old else ""))
 
 
 def rss_mib() -> float:
@@ -212,8 +243,14 @@ def run(url: str, schema: str, args: argparse.Namespace, played: int, touch: int
                             ("API /api/v1/games?status=waiting", "/api/v1/games?status=waiting"),
                             ("API /api/v1/games deep", f"/api/v1/games?cursor={cursor}"),
                             ("lobby /", "/"), ("lobby / deep", f"/?status=all&cursor={cursor}")):
-            p50, p95 = timed(lambda: client.get(path), n)
-            print(f"  {label:<44} {p50:6.2f} / {p95:6.2f}  (ms, {n} requests)")
+            with GcPauses() as pauses:
+                p50, p95 = timed(lambda: client.get(path), n)
+            print(f"  {label:<44} {p50:6.2f} / {p95:6.2f}  (ms, {n} requests; {pauses})")
+
+        t = time.perf_counter()
+        gc.collect()
+        print(f"  (a full gc collection in this process, {len(gc.get_objects()):,} objects: "
+              f"{(time.perf_counter() - t) * 1000:.0f} ms)")
 
         from warlog.queue import RQQueue, sweep
 
@@ -228,11 +265,18 @@ def run(url: str, schema: str, args: argparse.Namespace, played: int, touch: int
         print(f"sweep with {pending:,} pending: p50 {p50:.2f} ms, p95 {p95:.2f} ms")
         rq = RQQueue(REDIS_URL)
         rq.queue.empty()
-        lengths = []
-        for _ in range(3):
-            sweep(store, rq.enqueue)
+        lengths, took = [], []
+        for _ in range(3):  # as the sweepers do: one batch (warlog.onejob.claim_many)
+            t = time.perf_counter()
+            sweep(store, rq.enqueue, rq.enqueue_many)
+            took.append((time.perf_counter() - t) * 1000)
             lengths.append(rq.queue.count)
-        print(f"RQ queue length after each of three sweeps: {', '.join(map(str, lengths))} ({pending:,} pending games)")
+        print(f"RQ queue length after each of three sweeps: {', '.join(map(str, lengths))} ({pending:,} pending games); "
+              f"each sweep into RQ took {', '.join(f'{ms:.1f}' for ms in took)} ms")
+        batch = timed(lambda: sweep(store, rq.enqueue, rq.enqueue_many), 20)
+        single = timed(lambda: sweep(store, rq.enqueue), 3)
+        print(f"sweep into RQ with every job queued already: one batch p50 {batch[0]:.1f} ms, p95 {batch[1]:.1f} ms "
+              f"(20 sweeps); a game at a time p50 {single[0]:.0f} ms (3 sweeps; the sweep before the batch)")
         rq.queue.empty()
         from warlog import onejob
 

@@ -34,13 +34,30 @@ def event_row(ev: Event) -> tuple[Any, ...]:
             ev.recorded_at, ev.prev_hash, ev.hash)
 
 
+_SEATS: dict[str, tuple[str, ...]] = {}  # the few distinct `active_seats` texts, parsed (issue 16:
+SEATS_KEPT = 1024  # json.loads was a fifth of building a list page's 50 summaries)
+
+
+def _active_seats(text: str) -> list[str]:
+    """A fresh list of the seats an `active_seats` column names."""
+    seats = _SEATS.get(text)
+    if seats is None:
+        seats = tuple(json.loads(text))
+        if len(_SEATS) >= SEATS_KEPT:
+            _SEATS.clear()
+        _SEATS[text] = seats
+    return list(seats)
+
+
 def row_summary(row: Sequence[Any]) -> GameSummary:
     """A GAME_COLUMNS row, or a SUMMARY_COLUMNS row (then `pending` comes from the pending set)."""
     game_id, game, scenario, status, created_at, last_seq, seats, submitted, handled, sandbox = row[:10]
-    known = len(row) > 10
-    return GameSummary(game_id, game, scenario, status, created_at, last_seq, json.loads(seats),
-                       submitted, handled, bool(sandbox), oldest_pending=row[10] if known else None,
-                       pending_known=known)
+    active = _active_seats(seats)
+    if len(row) > 10:
+        return GameSummary(game_id, game, scenario, status, created_at, last_seq, active, submitted, handled,
+                           bool(sandbox), row[10], True)
+    return GameSummary(game_id, game, scenario, status, created_at, last_seq, active, submitted, handled,
+                       bool(sandbox))
 
 
 def summary_row(s: GameSummary) -> tuple[Any, ...]:

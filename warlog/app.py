@@ -74,7 +74,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         def inline_beat() -> None:  # the in-process worker's heartbeat (warlog.health)
             app.extensions["warlog_inline_beat"] = time.time()
 
-        stop = start_sweeper(store, queue.enqueue, float(app.config["WARLOG_SWEEP_INTERVAL"]), also=inline_beat)
+        stop = start_sweeper(store, queue.enqueue, float(app.config["WARLOG_SWEEP_INTERVAL"]), also=inline_beat,
+                             enqueue_many=queue.enqueue_many)
         atexit.register(stop.set)
         app.extensions["warlog_sweeper_stop"] = stop
     app.extensions["warlog"] = Warlog(store, queue.enqueue)

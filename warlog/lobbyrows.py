@@ -3,7 +3,11 @@ of a lobby request on its 50 rows (a macro call and three `url_for` per row) and
 "New game" form, which lists every scenario and option of every game. A row is now HTML built
 here from the listing row, kept in a bounded LRU keyed by everything it shows (a game that
 moves gets a new key); the form is rendered once per set of games, the CSRF token put in per
-request. What the page shows is unchanged."""
+request. What the page shows is unchanged.
+
+The whole page, too, is the same for every visitor who is not signed in and holds no seat
+(issue 16: rendering it was a third of a lobby request's CPU): it is kept per app in a small
+LRU keyed by its rows (`row_key`), filters and links, and only the CSRF token is put in."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from warlog.lru import BoundedCache
 
 BADGE = {"waiting": "waiting for seats", "active": "in play", "ended": "over"}
 ROWS = 4096  # rows kept (about 1 KiB each)
+PAGES = 64  # whole lobby pages kept per app (about 30 KiB each)
 _rows: BoundedCache[tuple[Any, ...], str] = BoundedCache(ROWS)
 _forms: dict[tuple[str, ...], str] = {}
 CSRF = "\x00csrf\x00"
@@ -34,9 +39,13 @@ def seats(active: list[str], game: str) -> str:
     return " ".join(f'<span class="seat seat-{escape(s)}">{escape(rp.seat_name(s, game))}</span>' for s in active)
 
 
+def row_key(r: GameSummary) -> tuple[Any, ...]:
+    """Everything of a listing row that the lobby shows."""
+    return (r.game_id, r.game, r.scenario, r.status, r.last_seq, tuple(r.active_seats), r.sandbox, r.created_at)
+
+
 def row(r: GameSummary, title: str, link: Callable[[str], tuple[str, str, str]], where: str = "") -> str:
-    key = (r.game_id, r.game, r.scenario, r.status, r.last_seq, tuple(r.active_seats), r.sandbox, r.created_at,
-           title, where)
+    key = (*row_key(r), title, where)
     html = _rows.get(key)
     if html is None:
         watch, replay, audit = (escape(u) for u in link(quote(r.game_id, safe="")))
@@ -68,3 +77,21 @@ def create_form(games: dict[str, Any], render: Callable[[], str], token: str) ->
     if html is None:
         html = _forms[key] = render()
     return Markup(html.replace(CSRF, str(escape(token))))
+
+
+def with_token(html: str, token: str) -> str:
+    """A page rendered with the CSRF placeholder, with this visitor's token put in."""
+    return html.replace(CSRF, str(escape(token)))
+
+
+def pages_cache() -> BoundedCache[tuple[Any, ...], str]:
+    return BoundedCache(PAGES)
+
+
+def page(cache: BoundedCache[tuple[Any, ...], str], key: tuple[Any, ...], render: Callable[[], str],
+         token: str) -> str:
+    """The page `render` makes for `key` (rendered with the CSRF placeholder), once."""
+    html = cache.get(key)
+    if html is None:
+        html = cache[key] = render()
+    return with_token(html, token)

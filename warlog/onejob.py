@@ -18,6 +18,7 @@ from typing import Any
 
 KEY = "warlog:queued:{}"
 TTL = 900  # seconds
+CLAIM_BATCH = 1000  # games claimed by one call of claim_many's script
 WAITING = ("queued", "deferred", "scheduled")
 
 
@@ -31,6 +32,68 @@ def claim(redis: Any, game_id: str) -> str | None:
         return None
     redis.set(key, job_id, ex=TTL)  # stale: take it over
     return job_id
+
+
+# claim_many's one round trip: `claim` and `_waiting` for every game, in Redis (KEYS: the games'
+# keys; ARGV: the TTL, RQ's job and queue key prefixes, then a new job id per game). Answers
+# the positions (from 1) of the games it claimed.
+_CLAIM_MANY = """
+local ttl, jobs, queues, seen, claimed = ARGV[1], ARGV[2], ARGV[3], {}, {}
+for i, key in ipairs(KEYS) do
+  local job_id = ARGV[3 + i]
+  local took = redis.call('SET', key, job_id, 'NX', 'EX', ttl)
+  if not took then
+    local held, stale = redis.call('GET', key), true
+    if held then
+      local job = redis.call('HMGET', jobs .. held, 'status', 'origin')
+      if job[1] == 'queued' and job[2] then
+        local queue = queues .. job[2]
+        if not seen[queue] then
+          seen[queue] = {}
+          for _, id in ipairs(redis.call('LRANGE', queue, 0, -1)) do seen[queue][id] = true end
+        end
+        stale = not seen[queue][held]
+      elseif job[1] == 'deferred' or job[1] == 'scheduled' then
+        stale = false
+      end
+    end
+    if stale then
+      redis.call('SET', key, job_id, 'EX', ttl)
+      took = true
+    end
+  end
+  if took then claimed[#claimed + 1] = i end
+end
+return claimed
+"""
+
+
+def claim_many(redis: Any, game_ids: list[str]) -> dict[str, str]:
+    """`claim` for many games in one round trip (the sweep, issue 16): game id -> the id of
+    its new job, for each game whose key was free or stale; a game whose job still waits (see
+    `_waiting`: queued and in its queue, deferred or scheduled) is left out. One Lua script
+    (atomic) does it in Redis for up to CLAIM_BATCH games and reads each queue's job ids once,
+    not with an LPOS per job."""
+    from rq.job import Job
+    from rq.queue import Queue
+
+    games = list(dict.fromkeys(game_ids))
+    if not games:
+        return {}
+    script = redis.register_script(_CLAIM_MANY)
+    claimed: dict[str, str] = {}
+    for start in range(0, len(games), CLAIM_BATCH):  # a round trip per CLAIM_BATCH games: the
+        chunk = games[start:start + CLAIM_BATCH]  # script holds Redis for a few ms at most
+        fresh = [f"resolve-{uuid.uuid4().hex}" for _ in chunk]
+        took = script(keys=[KEY.format(g) for g in chunk],
+                      args=[TTL, Job.redis_job_namespace_prefix, Queue.redis_queue_namespace_prefix, *fresh])
+        claimed.update((chunk[int(i) - 1], fresh[int(i) - 1]) for i in took)
+    return claimed
+
+
+def release_many(redis: Any, game_ids: list[str]) -> None:
+    if game_ids:
+        redis.delete(*(KEY.format(g) for g in game_ids))
 
 
 def _waiting(redis: Any, job_id: str) -> bool:

@@ -179,14 +179,36 @@ def lobby() -> Any:
     except BadCursor:
         raise PageError(400, "That link to older games is not one this server made: start from the lobby.") from None
     more = next_query(page, game_f, status_f if status_f != OPEN else None, LOBBY_PAGE)
-    links = tuple(url_for(f"pages.{view}", game_id="GAMEID").replace("GAMEID", "{id}")
-                  for view in ("game", "replay_latest", "audit"))
-    form = lobbyrows.create_form(games, lambda: render_template("_lobby_create.html", games=games,
-                                                                csrf_token=lambda: lobbyrows.CSRF), csrf_token())
-    return render_template("lobby.html", rows=page.rows, games=games, game_f=game_f, status_f=status_f,
-                           rows_html=lobbyrows.rows_html(page.rows, games, links), create_form=form,
-                           statuses=STATUSES, older=f"{url_for('pages.lobby')}?{more}" if more else None,
-                           paged=cursor is not None, mine=_my_games(), status_badge=_badge, seats=_seats)
+    older = f"{url_for('pages.lobby')}?{more}" if more else None
+    mine = _my_games()
+    token = csrf_token()
+
+    def render() -> str:
+        links = tuple(url_for(f"pages.{view}", game_id="GAMEID").replace("GAMEID", "{id}")
+                      for view in ("game", "replay_latest", "audit"))
+        form = lobbyrows.create_form(games, lambda: render_template("_lobby_create.html", games=games,
+                                                                    csrf_token=lambda: lobbyrows.CSRF), lobbyrows.CSRF)
+        return render_template("lobby.html", rows=page.rows, games=games, game_f=game_f, status_f=status_f,
+                               rows_html=lobbyrows.rows_html(page.rows, games, links), create_form=form,
+                               statuses=STATUSES, older=older, paged=cursor is not None, mine=mine,
+                               status_badge=_badge, seats=_seats)
+
+    if mine or _signed_in():
+        return lobbyrows.with_token(render(), token)
+    # Everyone else sees the same page for the same rows: rendered once (lobbyrows.page)
+    key = (request.script_root, tuple(games), game_f, status_f, cursor is not None, older,
+           tuple(lobbyrows.row_key(r) for r in page.rows))
+    return lobbyrows.page(current_app.extensions.setdefault("warlog_lobby_pages", lobbyrows.pages_cache()),
+                          key, render, token)
+
+
+def _signed_in() -> bool:
+    """Whether the page speaks to a signed-in player (base.html names them)."""
+    if "warlog_players" not in current_app.extensions:
+        return False
+    from warlog.players.web import current_player
+
+    return current_player() is not None
 
 
 def _badge(status: str) -> Markup:

@@ -27,12 +27,18 @@ QUEUE_NAME = "warlog"
 JOB_TIMEOUT = 300
 
 
-def sweep(store: EventStore, enqueue: Callable[[str], bool | None]) -> list[str]:
+def sweep(store: EventStore, enqueue: Callable[[str], bool | None],
+          enqueue_many: Callable[[list[str]], list[str]] | None = None) -> list[str]:
     """Re-enqueue every game that has a submission without a judgement (an `enqueue` that
     returns False could not queue it: it stays pending for the next sweep). At most one job is
-    queued per game (warlog.onejob; InlineQueue's set)."""
+    queued per game (warlog.onejob; InlineQueue's set). With `enqueue_many` (the queues'
+    method of that name) the games go in one batch: for RQ one round trip to see which need a job
+    and one pipeline to queue those, not up to four round trips a game."""
     games = store.pending_games()  # costs what is pending, not what exists (the pending set)
-    queued = [game_id for game_id in games if enqueue(game_id) is not False]
+    if enqueue_many is not None:
+        queued = enqueue_many(games) if games else []
+    else:
+        queued = [game_id for game_id in games if enqueue(game_id) is not False]
     if queued:
         log.info("sweeper re-enqueued %d game(s): %s%s", len(queued), ", ".join(queued[:10]),
                  " …" if len(queued) > 10 else "")
@@ -55,6 +61,11 @@ class InlineQueue:
                 return
             self._queued.add(game_id)
         self.pool.submit(self._run, game_id)
+
+    def enqueue_many(self, game_ids: list[str]) -> list[str]:
+        for game_id in game_ids:
+            self.enqueue(game_id)
+        return list(game_ids)
 
     def _run(self, game_id: str) -> None:
         with self._queued_lock:
@@ -124,6 +135,33 @@ class RQQueue:
             self.redis.delete(drainer.RECRUIT)
             raise
 
+    def enqueue_many(self, game_ids: list[str]) -> list[str]:
+        """`enqueue` for many games in one batch (the sweep): the games now queued or already
+        queued; none while Redis is down (they stay pending; the sweep after it is back)."""
+        try:
+            claimed = onejob.claim_many(self.redis, game_ids)
+            if claimed:
+                jobs = [self.queue.prepare_data("warlog.jobs.resolve_game", args=(game_id,), result_ttl=60,
+                                                failure_ttl=86400, timeout=JOB_TIMEOUT, job_id=job_id)
+                        for game_id, job_id in claimed.items()]
+                try:
+                    with self.redis.pipeline() as pipe:
+                        self.queue.enqueue_many(jobs, pipeline=pipe)
+                        pipe.execute()
+                except BaseException:
+                    try:  # give the keys back; if Redis is gone with them, the next claim finds them stale
+                        onejob.release_many(self.redis, list(claimed))
+                    except Exception:
+                        pass
+                    raise
+            return list(game_ids)
+        except Exception as err:
+            if not is_outage(err):
+                raise
+            self.outage.down(err, "submissions are recorded and will be queued when it is back")
+            self._watch()
+            return []
+
     def _watch(self) -> None:
         """Wait for Redis in a background thread (one at a time), then sweep the ledger."""
         if not self._watching.acquire(blocking=False):
@@ -145,7 +183,7 @@ class RQQueue:
                 self._watching.release()
             if self.store is not None:
                 try:
-                    sweep(self.store, self.enqueue)
+                    sweep(self.store, self.enqueue, self.enqueue_many)
                 except Exception as err:
                     log.warning("sweep after the Redis outage failed (%s); the periodic sweep will retry", err)
 
@@ -191,7 +229,8 @@ def sync_log(store: EventStore) -> None:
 
 
 def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: float,
-                  also: Callable[[], object] | None = None) -> threading.Event:
+                  also: Callable[[], object] | None = None,
+                  enqueue_many: Callable[[list[str]], list[str]] | None = None) -> threading.Event:
     """Sweep now, then every `interval` seconds in a daemon thread (and run `also` after each
     sweep); set the returned event to stop. While the ledger is unreachable it says so once
     and tries again sooner, backing off up to `interval`."""
@@ -215,7 +254,7 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
         while not stop.is_set():
             wait = interval
             try:
-                sweep(store, enqueue)
+                sweep(store, enqueue, enqueue_many)
                 sync_log(store)
                 if also is not None:
                     also()

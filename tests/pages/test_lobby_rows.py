@@ -1,6 +1,8 @@
 """The lobby's rows and New game form built once and cached (issue 16: the lobby under 10 ms):
 a game that moves shows its new state at once, what a row shows is escaped, each seat's CSRF
-token is its own though the form is cached, and the row cache is bounded."""
+token is its own though the form is cached, and the row cache is bounded. The whole page is
+kept for visitors who hold no seat and are not signed in: it is the page rendered afresh, a
+new game shows at once, and a seat holder still gets their own page."""
 
 from __future__ import annotations
 
@@ -42,3 +44,40 @@ def test_a_row_escapes_what_it_shows_and_the_cache_is_bounded():
     assert "g&lt;1&gt;" in html and 'href="/games/g%3C1%3E"' in html and "r&lt;d" in html
     assert "sandbox" in html and "<td>5</td>" in html and "2026-01-02 03:04" in html
     assert lobbyrows._rows.maxsize == lobbyrows.ROWS
+
+
+def _fresh(app) -> None:
+    app.extensions.pop("warlog_lobby_pages", None)
+
+
+def test_a_kept_lobby_page_is_the_page_rendered_afresh_with_each_visitors_token(app, page_game):
+    page_game(join=False)
+    one, two = app.test_client(), app.test_client()
+    _fresh(app)
+    first = one.get("/?status=all").get_data(as_text=True)  # rendered, then kept
+    again = one.get("/?status=all").get_data(as_text=True)  # from the kept page
+    _fresh(app)
+    afresh = one.get("/?status=all").get_data(as_text=True)
+    assert first == again == afresh and len(app.extensions["warlog_lobby_pages"]) == 1
+    other = two.get("/?status=all").get_data(as_text=True)
+    assert csrf_of(one, "/?status=all") != csrf_of(two, "/?status=all")
+    assert other.replace(csrf_of(two, "/?status=all"), "T") == first.replace(csrf_of(one, "/?status=all"), "T")
+    assert "\x00" not in other
+
+
+def test_a_new_game_shows_at_once_on_a_kept_lobby_page(app, client, page_game):
+    one = page_game(join=False)
+    assert one.id in client.get("/").get_data(as_text=True)
+    two = page_game(join=False)
+    html = client.get("/").get_data(as_text=True)
+    assert one.id in html and two.id in html
+
+
+def test_a_seat_holder_gets_their_own_lobby_not_the_kept_one(app, client, page_game):
+    pg = page_game()
+    anonymous = client.get("/").get_data(as_text=True)  # kept for everyone without a seat
+    assert "My games" not in anonymous and pg.id in anonymous
+    html = pg.seats["belgium"].get("/").get_data(as_text=True)
+    assert "My games" in html and "Your turn" in html
+    assert "My games" not in client.get("/").get_data(as_text=True)
+    assert app.extensions["warlog_lobby_pages"].maxsize == lobbyrows.PAGES

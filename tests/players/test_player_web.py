@@ -229,3 +229,14 @@ def test_a_me_section_hook_shows_on_the_page_and_in_the_api(papp: Flask) -> None
     _, token = _api_player(papp, papp.test_client(), "bob@example.org", "Bob")
     me = papp.test_client().get("/api/v1/players/me", headers=_bearer(token)).get_json()
     assert me["sections"][0]["items"][0]["label"] == "Spring Swiss (Bob)"
+
+
+def test_a_signed_in_player_gets_their_own_lobby_not_the_page_kept_for_everyone(papp: Flask) -> None:
+    """The lobby's page is kept for visitors who hold no seat and are not signed in (issue 16):
+    a signed-in player, with the same rows, still sees their name in the top bar."""
+    anonymous, ann = papp.test_client(), papp.test_client()
+    assert "Sign in" in anonymous.get("/").get_data(as_text=True)  # now kept
+    sign_in(papp, ann, "ann@example.org", "Ann")
+    html = ann.get("/").get_data(as_text=True)
+    assert "Ann · my games" in html and ">Sign in<" not in html
+    assert "Ann" not in anonymous.get("/").get_data(as_text=True)

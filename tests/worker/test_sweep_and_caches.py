@@ -43,13 +43,19 @@ def _pending_games(svc: Warlog, n: int) -> list[str]:
     return ids
 
 
-def test_three_sweeps_queue_one_job_per_pending_game(pg_url, redis_url, monkeypatch):
+def _sweeper(rq: RQQueue, batch: bool) -> Any:
+    """The sweep as the per-game path (`enqueue`) or as the batch the sweepers use (`enqueue_many`)."""
+    return lambda store: sweep(store, rq.enqueue, rq.enqueue_many if batch else None)
+
+
+@pytest.mark.parametrize("batch", [False, True], ids=["per-game", "batch"])
+def test_three_sweeps_queue_one_job_per_pending_game(pg_url, redis_url, monkeypatch, batch):
     store = open_store(pg_url)
     try:
         ids = _pending_games(Warlog(store, lambda game_id: None), 4)
         rq = RQQueue(redis_url)
         for _ in range(3):
-            assert sorted(sweep(store, rq.enqueue)) == sorted(ids)
+            assert sorted(_sweeper(rq, batch)(store)) == sorted(ids)
         assert rq.queue.count == 4  # was 4, 8, 12 before (issue 16)
         # a worker runs them: each job gives its game's key back first, then judges
         monkeypatch.setenv("WARLOG_DB", pg_url)
@@ -58,7 +64,7 @@ def test_three_sweeps_queue_one_job_per_pending_game(pg_url, redis_url, monkeypa
                      serializer=JSONSerializer).work(burst=True)
         assert store.pending_games() == [] and rq.queue.count == 0
         assert not any(conn.exists(onejob.KEY.format(g)) for g in ids)
-        sweep(store, rq.enqueue)
+        _sweeper(rq, batch)(store)
         assert rq.queue.count == 0  # nothing pending, nothing queued
         rq.enqueue(ids[0])  # a new submission queues again once the last job has started
         assert rq.queue.count == 1
@@ -106,7 +112,8 @@ def test_per_game_caches_are_bounded_lrus(tmp_path, monkeypatch):
         app.extensions["warlog"].store.close()
 
 
-def test_a_stale_queued_key_does_not_hold_a_game_back(pg_url, redis_url):
+@pytest.mark.parametrize("batch", [False, True], ids=["per-game", "batch"])
+def test_a_stale_queued_key_does_not_hold_a_game_back(pg_url, redis_url, batch):
     """The key says queued but its job is gone (the connection broke between the two
     commands): the next sweep queues the game at once, not after the key's TTL."""
     store = open_store(pg_url)
@@ -114,15 +121,16 @@ def test_a_stale_queued_key_does_not_hold_a_game_back(pg_url, redis_url):
         (gid,) = _pending_games(Warlog(store, lambda game_id: None), 1)
         rq = RQQueue(redis_url)
         rq.redis.set(onejob.KEY.format(gid), "resolve-lost", ex=onejob.TTL)
-        sweep(store, rq.enqueue)
+        _sweeper(rq, batch)(store)
         assert rq.queue.count == 1
-        sweep(store, rq.enqueue)
+        _sweeper(rq, batch)(store)
         assert rq.queue.count == 1  # and that job is really queued, so no second one
     finally:
         store.close()
 
 
-def test_a_job_taken_off_the_queue_by_a_killed_worker_does_not_hold_a_game_back(pg_url, redis_url):
+@pytest.mark.parametrize("batch", [False, True], ids=["per-game", "batch"])
+def test_a_job_taken_off_the_queue_by_a_killed_worker_does_not_hold_a_game_back(pg_url, redis_url, batch):
     """Found by bench/chaos_soak.py: a worker killed (-9) right after it took a game's job off
     the queue, before marking it started, left the job "queued" in no queue, and every sweep
     thought the game's job was still waiting: its move stayed pending for minutes (the key's
@@ -131,14 +139,79 @@ def test_a_job_taken_off_the_queue_by_a_killed_worker_does_not_hold_a_game_back(
     try:
         (gid,) = _pending_games(Warlog(store, lambda game_id: None), 1)
         rq = RQQueue(redis_url)
-        sweep(store, rq.enqueue)
+        _sweeper(rq, batch)(store)
         (job_id,) = rq.queue.job_ids
         rq.redis.lrem(f"rq:queue:{rq.queue.name}", 0, job_id)  # what the killed worker's dequeue did
         assert rq.queue.count == 0 and rq.queue.fetch_job(job_id).get_status() == "queued"
-        sweep(store, rq.enqueue)
+        _sweeper(rq, batch)(store)
         assert rq.queue.count == 1 and rq.queue.job_ids != [job_id]
-        sweep(store, rq.enqueue)
+        _sweeper(rq, batch)(store)
         assert rq.queue.count == 1
+    finally:
+        store.close()
+
+
+def _held_keys(rq: RQQueue) -> dict[str, str]:
+    """One game per state a game's key can be found in; the state's name is the game id."""
+    from rq.job import JobStatus
+
+    rq.redis.set(onejob.KEY.format("lost"), "resolve-lost", ex=onejob.TTL)  # its job is gone
+    held = {"lost": "resolve-lost"}
+    for game_id in ("queued", "dequeued", "started", "finished", "deferred", "scheduled"):
+        job_id = onejob.claim(rq.redis, game_id)
+        assert job_id is not None
+        job = rq.queue.enqueue_call("warlog.jobs.resolve_game", args=(game_id,), job_id=job_id)
+        if game_id != "queued":
+            rq.redis.lrem(f"rq:queue:{rq.queue.name}", 0, job_id)
+        if game_id not in ("queued", "dequeued"):
+            job.set_status(JobStatus(game_id))
+        held[game_id] = job_id
+    return held
+
+
+def test_the_batch_claim_judges_every_held_key_as_the_single_claim_does(redis_url):
+    """onejob.claim_many (the sweep's batch) frees and keeps the same keys as onejob.claim:
+    a free key is taken; a key whose job is gone, started, finished or "queued" in no queue
+    is stale and taken over; one whose job waits (queued in its queue, deferred, scheduled)
+    holds its game back."""
+    rq = RQQueue(redis_url)
+    games = ["free", "lost", "queued", "dequeued", "started", "finished", "deferred", "scheduled"]
+    held = _held_keys(rq)
+    single = {g: onejob.claim(rq.redis, g) for g in games}
+    rq.redis.flushdb()
+    held = _held_keys(rq)
+    batch = onejob.claim_many(rq.redis, games)
+    assert {g for g, job in single.items() if job} == set(batch) == {"free", "lost", "dequeued", "started", "finished"}
+    for game_id in games:  # a claimed key holds the new job's id; a waiting one is untouched
+        assert rq.redis.get(onejob.KEY.format(game_id)).decode() == batch.get(game_id, held.get(game_id))
+
+
+def test_a_batch_sweep_costs_one_redis_round_trip_not_a_few_a_game(pg_url, redis_url, monkeypatch):
+    """Issue 16: a sweep of games whose jobs are queued already asks Redis once, whatever
+    their number (it took up to four round trips a game), and queues nothing more."""
+    from redis.client import Pipeline
+
+    store = open_store(pg_url)
+    try:
+        ids = _pending_games(Warlog(store, lambda game_id: None), 6)
+        rq = RQQueue(redis_url)
+        assert sorted(sweep(store, rq.enqueue, rq.enqueue_many)) == sorted(ids)
+        assert rq.queue.count == 6
+        trips: list[str] = []
+        real_command, real_execute = rq.redis.execute_command, Pipeline.execute
+        rq.redis.execute_command = lambda *a, **k: trips.append(str(a[0])) or real_command(*a, **k)  # type: ignore
+        Pipeline.execute = lambda self, *a, **k: trips.append("pipeline") or real_execute(self, *a, **k)  # type: ignore
+        try:
+            assert rq.enqueue_many(ids) == ids
+        finally:
+            Pipeline.execute = real_execute  # type: ignore
+            rq.redis.execute_command = real_command  # type: ignore
+        assert trips == ["EVALSHA"] and rq.queue.count == 6
+        monkeypatch.setattr(onejob, "CLAIM_BATCH", 4)  # more games than a batch: a round trip a batch
+        rq.queue.empty()  # every job gone: each key is stale, each game is claimed again
+        claimed = onejob.claim_many(rq.redis, ids)
+        assert sorted(claimed) == sorted(ids) and len(set(claimed.values())) == 6
+        assert all(rq.redis.get(onejob.KEY.format(g)).decode() == job for g, job in claimed.items())
     finally:
         store.close()
 
