@@ -53,9 +53,11 @@ def sync(store: EventStore) -> int:
         new: list[tuple[str, str, int, str]] = [("created", g, 0, h) for g, h in conn.execute(_NEW_CREATED).fetchall()]
         new += [("head", g, int(seq), h) for g, seq, h in conn.execute(_NEW_HEADS).fetchall()]
         now = utc_now()
-        for i, (kind, game_id, seq, hash_) in enumerate(new):
-            conn.execute(s._sql("INSERT INTO transparency_log (idx, kind, game_id, seq, hash, logged_at) "
-                                "VALUES (?, ?, ?, ?, ?, ?)"), (idx + i, kind, game_id, seq, hash_, now))
+        insert = s._sql("INSERT INTO transparency_log (idx, kind, game_id, seq, hash, logged_at) "
+                        "VALUES (?, ?, ?, ?, ?, ?)")
+        rows = [(idx + i, kind, game_id, seq, hash_, now) for i, (kind, game_id, seq, hash_) in enumerate(new)]
+        for start in range(0, len(rows), 1000):  # batched: a first sync of a large ledger is one pass
+            conn.cursor().executemany(insert, rows[start:start + 1000])
         stored = logtree.stored_size(conn)  # the subtree hashes: the new leaves, and any a new
         if stored < idx + len(new):  # migration 7 found already logged (caught up once)
             docs = [t.entry(kind, g, seq, h) for kind, g, seq, h in new]
