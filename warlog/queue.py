@@ -161,6 +161,8 @@ class RQQueue:
     def _sweep_once(self, what: str) -> None:
         """Sweep until one sweep succeeds, riding out a ledger outage; another failure is
         logged in one line and left to the workers' periodic sweep."""
+        from psycopg_pool import PoolClosed
+
         assert self.store is not None
         backoff = Backoff(first=0.25, ceiling=RETRY)
         while True:
@@ -169,7 +171,7 @@ class RQQueue:
                 LEDGER.up()
                 return
             except Exception as err:
-                if type(err).__name__ == "PoolClosed":  # the store was closed: this process is ending
+                if isinstance(err, PoolClosed):  # the store was closed: this process is ending
                     return
                 if not is_outage(err):
                     log.warning("%s failed (%s); the periodic sweep will retry", what, err)
