@@ -116,6 +116,14 @@ def claim_name(connection: Any, name: str, log: logging.Logger) -> None:
     held = {k.decode(): v.decode() for k, v in connection.hgetall(key).items()}
     if not held or "death" in held:
         return
+    if not held.get("pid") and not held.get("hostname"):
+        # Not a registration but a fragment of one: a Redis that came back empty got only RQ's
+        # heartbeat fields from the worker that had the name; it was then killed. Refusing the
+        # name for it kept a restarted worker out for minutes (found by bench/chaos_soak.py).
+        connection.delete(key)
+        log.info("worker %s: cleared a registration without pid or host (rebuilt by a heartbeat after "
+                 "Redis restarted empty)", name)
+        return
     pid, host = int(held.get("pid") or 0), held.get("hostname", "")
     if host != socket.gethostname() or (pid != os.getpid() and _alive(pid)):
         raise NameTaken(f"a live worker named {name!r} is registered (pid {pid} on {host or 'an unknown host'}); "

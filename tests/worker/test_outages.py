@@ -306,3 +306,26 @@ def test_an_idle_worker_sweeps_as_soon_as_redis_comes_back_empty(pg_url: str, ow
         app.extensions["warlog"].store.close()
     log = (tmp_path / "idle.log").read_text()
     assert "Traceback" not in log and "unreachable" in log, log[-3000:]
+
+
+def test_a_worker_restarts_under_a_name_whose_registration_a_heartbeat_rebuilt(pg_url: str, own_redis: RedisServer,
+                                                                              tmp_path: Path) -> None:
+    """Found by bench/chaos_soak.py: after Redis restarted empty, a surviving worker's heartbeat
+    put back only RQ's heartbeat fields of its registration (no pid, no host); the worker was
+    then killed, and its restart took that fragment for a live worker of another host and
+    exited ("a live worker named ... (pid 0 on an unknown host)"): one worker fewer for minutes."""
+    conn = redis.Redis.from_url(own_redis.url)
+    conn.hset("rq:worker:frag", "last_heartbeat", "2026-11-24T14:51:40.000000Z")  # what the heartbeat leaves
+    conn.expire("rq:worker:frag", 420)
+    app = create_app({"TESTING": True, "WARLOG_DB": pg_url, "WARLOG_REDIS": own_redis.url})
+    worker = _start_worker(pg_url, own_redis.url, tmp_path, "frag", "--sweep-interval", "600")
+    try:
+        game = _new(app)
+        seq = _submit(game)
+        assert _wait_judged(game, seq, 30) == "resolved", (tmp_path / "frag.log").read_text()[-2000:]
+        assert worker.poll() is None
+    finally:
+        _stop(worker)
+        app.extensions["warlog"].store.close()
+    log = (tmp_path / "frag.log").read_text()
+    assert "a live worker named" not in log and "cleared a registration without pid or host" in log, log[-3000:]
