@@ -6,10 +6,10 @@ judgement (at start and every --sweep-interval seconds), beats its heartbeat int
 Run as many as you like, on as many machines as you like: the per-game lock keeps two of them
 off one game.
 
-Outages (issue 14): when Redis goes away, even in the middle of a job, the worker says so in
-one line, waits for it with a growing back-off, and carries on when it is back, sweeping
-first (Redis may have come back empty). A ledger outage fails no job: the submission stays
-pending and the sweep queues it again once the ledger answers.
+Outages (issue 14): when Redis goes away, even in the middle of a job or while RQ waits for
+one, the worker says so in one line, tries it again every second at most (warlog.queue.RETRY),
+and sweeps as soon as it is back (Redis may have come back empty). A ledger outage fails no
+job: the submission stays pending and the sweep queues it again once the ledger answers.
 """
 
 from __future__ import annotations
@@ -34,11 +34,15 @@ def load_game_modules() -> None:
 
 class _QuietOutages(logging.Filter):
     """RQ logs a traceback when Redis fails under its loop, and a retry line every few seconds
-    while it waits: an outage is `outage`'s one line down and one line back instead."""
+    while it waits: an outage is one line down and one line back instead. When RQ rides the
+    outage out in its own loop (waiting for a job), `queue` watches for Redis and sweeps once
+    it is back: a Redis that restarts empty has lost the queued jobs (found by the chaos soak:
+    the moves queued before the outage waited for the next 30 s sweep)."""
 
-    def __init__(self, outage: Any) -> None:
+    def __init__(self, queue: Any) -> None:
         super().__init__()
-        self.outage = outage
+        self.queue = queue
+        self.outage = queue.outage
 
     def filter(self, record: logging.LogRecord) -> bool:
         from warlog.outage import is_outage
@@ -46,7 +50,7 @@ class _QuietOutages(logging.Filter):
         message = record.getMessage()
         if "could not connect to Redis instance" in message:
             cause = message.partition("instance: ")[2].rsplit(" retrying in", 1)[0]
-            self.outage.down(ConnectionError(cause), "the worker waits for it")
+            self.queue.lost(ConnectionError(cause), "the worker waits for it")
             return False
         if record.exc_info and record.exc_info[1] is not None and is_outage(record.exc_info[1]):
             self.outage.down(record.exc_info[1], "the worker waits for it")  # RQ's loop ends; ours goes on
@@ -59,11 +63,15 @@ def _worker_class() -> Any:
     from rq.worker.base import StopRequested
 
     from warlog.outage import is_outage
+    from warlog.queue import RETRY
 
     class Worker(SimpleWorker):
-        """A SimpleWorker that ends its loop quietly, noting why, when Redis fails in a job."""
+        """A SimpleWorker that ends its loop quietly, noting why, when Redis fails in a job, and
+        that tries Redis again every RETRY s while it waits for a job (RQ's own back-off grows to
+        a minute: a move queued again after the outage waited for it)."""
 
         lost_redis: BaseException | None = None
+        max_connection_wait_time = RETRY
         stopping = False
 
         def request_stop(self, signum: Any, frame: Any) -> None:
@@ -111,6 +119,14 @@ def claim_name(connection: Any, name: str, log: logging.Logger) -> None:
     held = {k.decode(): v.decode() for k, v in connection.hgetall(key).items()}
     if not held or "death" in held:
         return
+    if not held.get("pid") and not held.get("hostname"):
+        # Not a registration but a fragment of one: a Redis that came back empty got only RQ's
+        # heartbeat fields from the worker that had the name; it was then killed. Refusing the
+        # name for it kept a restarted worker out for minutes (found by bench/chaos_soak.py).
+        connection.delete(key)
+        log.info("worker %s: cleared a registration without pid or host (rebuilt by a heartbeat after "
+                 "Redis restarted empty)", name)
+        return
     pid, host = int(held.get("pid") or 0), held.get("hostname", "")
     if host != socket.gethostname() or (pid != os.getpid() and _alive(pid)):
         raise NameTaken(f"a live worker named {name!r} is registered (pid {pid} on {host or 'an unknown host'}); "
@@ -136,7 +152,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     from warlog.jobs import store_for
     from warlog.notify.jobs import notify_queue, periodic_tasks, use_redis
     from warlog.outage import LEDGER, Backoff, is_outage, quiet_pool_logs
-    from warlog.queue import QUEUE_NAME, RQQueue, start_sweeper, sweep
+    from warlog.queue import QUEUE_NAME, RETRY, RQQueue, start_sweeper, sweep
 
     check_deployment(db, redis_url, allow_embedded or os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER", ""))
     log = logging.getLogger("warlog.worker")
@@ -148,7 +164,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     check_app_role(store, allowed_by_env() if allow_superuser is None else allow_superuser)
     rq_queue = RQQueue(redis_url, store)  # ConnectionError, in words, if Redis is not there
     use_redis(redis_url)  # where this process's notification sweep enqueues
-    logging.getLogger("rq.worker").addFilter(_QuietOutages(rq_queue.outage))
+    logging.getLogger("rq.worker").addFilter(_QuietOutages(rq_queue))
     log.info("%s", describe(f"worker {name}", db, redis_url, queue=QUEUE_NAME, sweep_interval=f"{sweep_interval} s"))
 
     def tidy() -> None:
@@ -166,7 +182,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
 
     from warlog.tournaments.clockwire import attach_worker
 
-    backoff = Backoff()
+    backoff = Backoff(ceiling=RETRY)
     while True:  # its first queries: a worker (re)started while PostgreSQL restarts waits for it
         try:
             attach_worker(store, rq_queue.enqueue)  # the clock's expiries become tournament events here too
@@ -213,7 +229,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
         # The loop ended under us: Redis went away (or RQ quit on an error). Wait, then carry on.
         if worker.lost_redis is not None:
             rq_queue.outage.down(worker.lost_redis, "the worker waits for it")
-        backoff = Backoff()
+        backoff = Backoff(first=0.25, ceiling=RETRY)
         try:
             while True:
                 try:

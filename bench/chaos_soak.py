@@ -5,7 +5,8 @@ judged twice, every chain verifying, and no move pending longer than the outages
 through plus 5 s. An outage lasts from the kill until the restarted component is ready (a
 worker: RQ holds its registration with the new pid; gunicorn: /healthz answers; Redis: PING;
 PostgreSQL: it accepts a connection), not merely until its process is spawned; the soak prints
-both.
+both. A restarted worker that exits instead of becoming ready is printed and fails the soak
+(before, its wait ended when it exited, and the outage counted as over).
 
 The deployment is the README's, on servers of its own in a temporary directory (never the
 machine's shared ones): a PostgreSQL cluster (initdb + pg_ctl) with an owner role that runs
@@ -397,6 +398,7 @@ class Chaos(threading.Thread):
         super().__init__(daemon=True)
         self.procs, self.pg, self.rng, self.stop, self.gap = procs, pg, rng, stop, gap
         self.outages: list[Outage] = []
+        self.failed_starts: list[str] = []  # restarted components that exited instead of becoming ready
         self.error = ""
 
     def run(self) -> None:
@@ -416,6 +418,8 @@ class Chaos(threading.Thread):
             self.procs.start_worker(name)
             spawned = time.time()
             self.procs.wait_worker_ready(name)
+            if self.procs.workers[name].poll() is not None:  # exited: its outage did not end here
+                self.failed_starts.append(f"worker {name} at {hms(spawned)} exited {self.procs.workers[name].returncode}")
         elif kind == "web-worker":  # gunicorn's master starts another at once
             children = self.procs.web_children()
             if children:
@@ -609,7 +613,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  bot {bot.gid}: {bot.error}")
     if chaos.error:
         print(f"  chaos: {chaos.error}")
-    bad = (result["lost"] or result["duplicated"] or result["unjudged"] or result["late"] or result["verify_failed"]
+    if chaos.failed_starts:
+        print(f"  restarts that failed: {chaos.failed_starts}")
+    bad = (chaos.failed_starts or result["lost"] or result["duplicated"] or result["unjudged"] or result["late"] or result["verify_failed"]
            or result["left_pending"] or stats.server_errors or stats.unanswered or chaos.error)
     if args.keep or bad:
         print(f"logs and exports kept in {tmp}")

@@ -37,6 +37,7 @@ from ledger.migrations import VERSION_TABLE, Migration, apply
 from ledger.migrations.postgres import MIGRATIONS
 from ledger.migrations.services import tables as service_tables
 from ledger.pglocks import LockSessions
+from ledger.pgpool import PromptPool
 from ledger.sqlstore import (
     EVENT_COLUMNS,
     GAME_COLUMNS,
@@ -196,8 +197,9 @@ class PostgresStore(SqlEventStore):
         # Outages (issue 14): `check` replaces a connection broken by a database restart instead of
         # handing it out (pinging only a suspect connection: _Checker); a caller waits at most POOL_WAIT s for a connection (then PoolTimeout);
         # a reconnection gives up after RECONNECT s, so the next caller starts a fresh, short
-        # back-off rather than waiting out one that has grown to minutes.
-        pool = ConnectionPool(self.url, min_size=1, max_size=self._max_size,
+        # back-off rather than waiting out one that has grown to minutes; its attempts are at most
+        # half a second apart (ledger.pgpool), so a restarted database is used as soon as it is back.
+        pool = PromptPool(self.url, min_size=1, max_size=self._max_size,
                               kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
                               configure=configure, open=True, name=f"warlog-{self.schema}",
                               check=checker.check, timeout=POOL_WAIT,

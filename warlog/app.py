@@ -68,6 +68,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         wakeup.listen(queue.redis, stop_listening)
         atexit.register(stop_listening.set)
         app.extensions["warlog_wakeup_stop"] = stop_listening
+        queue.sweep_at_start()  # a move recorded but never queued (its web process killed between the two)
     else:
         queue = InlineQueue(store)
 

@@ -5,7 +5,11 @@ were left without a judgement (a killed worker, a lost job) at start and periodi
 Outages (issue 14): a submission taken while Redis is down stays in the ledger; the queue logs
 one line for the outage, watches for Redis to come back and then sweeps, so what was recorded
 meanwhile is queued again even if no worker survived. The sweeper rides out a ledger outage
-the same way.
+the same way. A web process in RQ mode also sweeps once as it starts (`RQQueue.sweep_at_start`):
+a move recorded by a web process killed before it could queue it is queued as soon as any web
+process is back, not at a worker's next periodic sweep. While a service is away, it is tried
+again every RETRY seconds at most: reaching a local server that is down costs one refused
+connection, and a longer wait is time a move stays pending after the service is back.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from warlog.resolver import Resolver
 log = logging.getLogger("warlog.queue")
 QUEUE_NAME = "warlog"
 JOB_TIMEOUT = 300
+RETRY = 1.0  # seconds at most between two attempts to reach Redis or the ledger while it is away
 
 
 def sweep(store: EventStore, enqueue: Callable[[str], bool | None],
@@ -124,7 +129,7 @@ class RQQueue:
             if not is_outage(err):
                 raise
             self.outage.down(err, "submissions are recorded and will be queued when it is back")
-            self._watch()
+            self.watch()
             return False
 
     def _recruit(self) -> None:
@@ -159,17 +164,23 @@ class RQQueue:
             if not is_outage(err):
                 raise
             self.outage.down(err, "submissions are recorded and will be queued when it is back")
-            self._watch()
+            self.watch()
             return []
 
-    def _watch(self) -> None:
+    def lost(self, err: BaseException, meanwhile: str) -> None:
+        """Redis failed under someone else (a worker's RQ loop): note the outage, and sweep when
+        it is back (it may come back empty)."""
+        self.outage.down(err, meanwhile)
+        self.watch()
+
+    def watch(self) -> None:
         """Wait for Redis in a background thread (one at a time), then sweep the ledger."""
         if not self._watching.acquire(blocking=False):
             return
 
         def loop() -> None:
             try:
-                backoff = Backoff()
+                backoff = Backoff(first=0.25, ceiling=RETRY)
                 while True:
                     time.sleep(backoff.step())
                     try:
@@ -182,12 +193,39 @@ class RQQueue:
             finally:
                 self._watching.release()
             if self.store is not None:
-                try:
-                    sweep(self.store, self.enqueue, self.enqueue_many)
-                except Exception as err:
-                    log.warning("sweep after the Redis outage failed (%s); the periodic sweep will retry", err)
+                self._sweep_once("the sweep after the Redis outage")
 
         threading.Thread(target=loop, name="warlog-redis-watch", daemon=True).start()
+
+    def sweep_at_start(self) -> None:
+        """Sweep once in a background thread, as a web process starts (issue 14): a move whose web
+        process was killed after recording it and before queueing it is queued now, not at a
+        worker's next periodic sweep. While the ledger is unreachable it tries again every
+        RETRY s; while Redis is, `enqueue` leaves the move to the sweep after it is back."""
+        if self.store is not None:
+            threading.Thread(target=self._sweep_once, args=("the sweep at start",), name="warlog-start-sweep",
+                             daemon=True).start()
+
+    def _sweep_once(self, what: str) -> None:
+        """Sweep until one sweep succeeds, riding out a ledger outage; another failure is
+        logged in one line and left to the workers' periodic sweep."""
+        from psycopg_pool import PoolClosed
+
+        assert self.store is not None
+        backoff = Backoff(first=0.25, ceiling=RETRY)
+        while True:
+            try:
+                sweep(self.store, self.enqueue, self.enqueue_many)
+                LEDGER.up()
+                return
+            except Exception as err:
+                if isinstance(err, PoolClosed):  # the store was closed: this process is ending
+                    return
+                if not is_outage(err):
+                    log.warning("%s failed (%s); the periodic sweep will retry", what, err)
+                    return
+                LEDGER.down(err, "submissions wait; sweeping again when it is back")
+                time.sleep(backoff.step())
 
     def clean_failed(self, now: float | None = None) -> int:
         """Drop the jobs of killed workers (issue 14): RQ moves a job whose worker died to its
@@ -233,7 +271,7 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
                   enqueue_many: Callable[[list[str]], list[str]] | None = None) -> threading.Event:
     """Sweep now, then every `interval` seconds in a daemon thread (and run `also` after each
     sweep); set the returned event to stop. While the ledger is unreachable it says so once
-    and tries again sooner, backing off up to `interval`."""
+    and tries again every RETRY s at most, so it sweeps as soon as the ledger is back."""
     stop = threading.Event()
 
     def pause(seconds: float) -> bool:
@@ -250,7 +288,7 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
         return True
 
     def loop() -> None:
-        backoff = Backoff(ceiling=interval)
+        backoff = Backoff(first=0.25, ceiling=min(interval, RETRY))
         while not stop.is_set():
             wait = interval
             try:

@@ -268,6 +268,13 @@ class Warlog:
         created = self.created(game_id)
         summary = self.summary(game_id)
         status = summary.status
+        if status != "active" or viewer.seat not in summary.active_seats:
+            # A resend of a move already recorded (its answer lost with a killed web process) is
+            # answered as the duplicate it is, although the turn, or the game, has moved on since
+            # (found by bench/chaos_soak.py: such a resend was refused with 409).
+            seq = self.store.idempotent_seq(game_id, idempotency_key, viewer.seat) if idempotency_key else None
+            if seq is not None:
+                return {"seq": seq, "status": "duplicate", "duplicate": True}
         if status != "active":
             raise StaleSeq(f"the game is {status}: no moves are taken now", status=status,
                            current_seq=summary.last_seq)

@@ -106,3 +106,46 @@ def test_with_redis_the_limit_is_shared_by_every_web_process(tmp_path: Any, pg_u
     finally:
         first.extensions["warlog"].store.close()
         second.extensions["warlog"].store.close()
+
+
+def _send(p: Player, seat: str, action: dict[str, Any], expected: int, key: str) -> Any:
+    return p.client.post(f"/api/v1/games/{p.id}/moves", headers=p.auth(seat), json={
+        "action": action, "expected_seq": expected, "idempotency_key": key})
+
+
+def test_a_resent_move_is_answered_as_its_duplicate_after_the_turn_has_passed(new_game: Any) -> None:
+    """Found by bench/chaos_soak.py: a move recorded and judged whose 202 was lost (its web
+    process killed) was sent again with its key once the turn had passed to the other seat, and
+    refused with 409 ("not north's turn") instead of answered as the duplicate it is."""
+    p: Player = new_game()
+    expected = p.info()["seq"]
+    first = _send(p, "north", {"type": "bank"}, expected, "lost-answer")
+    assert first.status_code == 202, first.get_json()
+    p.wait()
+    assert p.info()["active_seats"] == ["south"]
+    again = _send(p, "north", {"type": "bank"}, expected, "lost-answer")
+    assert again.status_code == 202, again.get_json()
+    assert again.get_json() == {"seq": first.get_json()["seq"], "status": "duplicate", "duplicate": True}
+    other = _send(p, "north", {"type": "bank"}, p.info()["seq"], "a-new-key")  # a new move is still refused
+    assert other.status_code == 409 and "south" in other.get_json()["error"]
+
+
+def test_a_resent_final_move_is_answered_as_its_duplicate_after_the_game_ended(new_game: Any) -> None:
+    p: Player = new_game(scenario="short")
+    sent: dict[str, tuple[int, int]] = {}  # key -> (expected seq, seq)
+    for turn in range(200):
+        info = p.info()
+        if info["status"] != "active":
+            break
+        (seat,) = info["active_seats"]
+        key = f"move-{turn}"
+        r = _send(p, seat, {"type": "roll"}, info["seq"], key)
+        assert r.status_code == 202, r.get_json()
+        sent[key] = (info["seq"], r.get_json()["seq"])
+        p.wait()
+    assert p.info()["status"] == "ended"
+    key, (expected, seq) = list(sent.items())[-1]
+    winner = p.client.get(f"/api/v1/games/{p.id}/moves/{seq}").get_json()["seat"]
+    again = _send(p, winner, {"type": "roll"}, expected, key)
+    assert again.status_code == 202, again.get_json()
+    assert again.get_json() == {"seq": seq, "status": "duplicate", "duplicate": True}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -244,3 +245,87 @@ def test_a_worker_started_while_postgresql_restarts_waits_for_it_and_starts(own_
         pg.remove()
     log = (tmp_path / "early.log").read_text()
     assert "Traceback" not in log and "the ledger is back" in log, log[-3000:]
+
+
+def _still_pending(p: Player, seq: int, seconds: float) -> bool:
+    """Whether submission `seq` stays pending for `seconds` (nothing is about to judge it)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if p.client.get(f"/api/v1/games/{p.id}/moves/{seq}").get_json().get("status", "pending") != "pending":
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def test_a_move_recorded_but_never_queued_is_judged_as_soon_as_a_web_process_starts(
+        pg_url: str, own_redis: RedisServer, tmp_path: Path) -> None:
+    """Found by bench/chaos_soak.py: gunicorn killed after recording a move and before queueing
+    it left the move pending until a worker's next periodic sweep (every 30 s). A web process in
+    RQ mode sweeps as it starts, so the restarted web process queues it at once."""
+    killed = create_app({"TESTING": True, "WARLOG_DB": pg_url, "WARLOG_REDIS": own_redis.url})
+    worker = _start_worker(pg_url, own_redis.url, tmp_path, "idle", "--sweep-interval", "600")
+    restarted = None
+    try:
+        _wait_for_text(tmp_path / "idle.log", "Listening on", timeout=60)
+        time.sleep(1)  # its sweep at start is over: its next one is 600 s away
+        game = _new(killed)
+        killed.extensions["warlog"].enqueue = lambda game_id: None  # recorded, then killed before queueing
+        seq = _submit(game)
+        assert _still_pending(game, seq, 3), "nothing else queues it"
+        restarted = create_app({"TESTING": True, "WARLOG_DB": pg_url, "WARLOG_REDIS": own_redis.url})
+        assert _wait_judged(game, seq, 20) == "resolved"
+    finally:
+        _stop(worker)
+        for app in (killed, restarted):
+            if app is not None:
+                app.extensions["warlog"].store.close()
+
+
+def test_an_idle_worker_sweeps_as_soon_as_redis_comes_back_empty(pg_url: str, own_redis: RedisServer,
+                                                                tmp_path: Path) -> None:
+    """Found by bench/chaos_soak.py: a worker waiting for a job rode a Redis outage out in RQ's
+    own loop, and a Redis that came back empty had lost the jobs queued before it died; nothing
+    swept until the worker's next periodic sweep. It now sweeps as soon as Redis answers."""
+    app = create_app({"TESTING": True, "WARLOG_DB": pg_url, "WARLOG_REDIS": own_redis.url})
+    worker = _start_worker(pg_url, own_redis.url, tmp_path, "idle", "--sweep-interval", "600")
+    try:
+        _wait_for_text(tmp_path / "idle.log", "Listening on", timeout=60)
+        time.sleep(1)  # its sweep at start is over: its next one is 600 s away
+        game = _new(app)
+        os.kill(worker.pid, signal.SIGSTOP)  # so that it cannot take the job before Redis dies
+        try:
+            seq = _submit(game)  # queued in Redis
+            own_redis.kill()
+            own_redis.start()  # back, empty: the job is gone; only the ledger knows
+        finally:
+            os.kill(worker.pid, signal.SIGCONT)
+        assert _wait_judged(game, seq, 20) == "resolved"
+        assert worker.poll() is None
+    finally:
+        _stop(worker)
+        app.extensions["warlog"].store.close()
+    log = (tmp_path / "idle.log").read_text()
+    assert "Traceback" not in log and "unreachable" in log, log[-3000:]
+
+
+def test_a_worker_restarts_under_a_name_whose_registration_a_heartbeat_rebuilt(pg_url: str, own_redis: RedisServer,
+                                                                              tmp_path: Path) -> None:
+    """Found by bench/chaos_soak.py: after Redis restarted empty, a surviving worker's heartbeat
+    put back only RQ's heartbeat fields of its registration (no pid, no host); the worker was
+    then killed, and its restart took that fragment for a live worker of another host and
+    exited ("a live worker named ... (pid 0 on an unknown host)"): one worker fewer for minutes."""
+    conn = redis.Redis.from_url(own_redis.url)
+    conn.hset("rq:worker:frag", "last_heartbeat", "2026-11-24T14:51:40.000000Z")  # what the heartbeat leaves
+    conn.expire("rq:worker:frag", 420)
+    app = create_app({"TESTING": True, "WARLOG_DB": pg_url, "WARLOG_REDIS": own_redis.url})
+    worker = _start_worker(pg_url, own_redis.url, tmp_path, "frag", "--sweep-interval", "600")
+    try:
+        game = _new(app)
+        seq = _submit(game)
+        assert _wait_judged(game, seq, 30) == "resolved", (tmp_path / "frag.log").read_text()[-2000:]
+        assert worker.poll() is None
+    finally:
+        _stop(worker)
+        app.extensions["warlog"].store.close()
+    log = (tmp_path / "frag.log").read_text()
+    assert "a live worker named" not in log and "cleared a registration without pid or host" in log, log[-3000:]
