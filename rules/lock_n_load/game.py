@@ -9,6 +9,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
+from rules.core.plaincopy import clone
 from rules.lock_n_load import flow, positions, schema
 from rules.lock_n_load.data import World
 from rules.lock_n_load.events import new_unit
@@ -158,10 +159,3 @@ class LockNLoadV1(LockNLoad):
     def options(self) -> dict[str, OptionSpec]:
         return dict(_V1_OPTIONS)
 
-
-def clone(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: clone(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [clone(v) for v in x]
-    return x

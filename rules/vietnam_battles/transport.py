@@ -14,7 +14,7 @@ from typing import Any
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
 from rules.core.hexgrid import hexside
-from rules.vietnam_battles.board import in_ezoc, is_hexside, land_at
+from rules.vietnam_battles.board import in_ezoc, is_hexside, land_at, occupancy
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.entry import entry_of
 from rules.vietnam_battles.losses import lose_step
@@ -75,6 +75,13 @@ def phase_actions(s: State, w: World) -> list[Action]:
 
 
 def destinations(s: State, w: World) -> list[str]:
+    """Where the moving transport may land; reads the state only, so who is where is answered
+    from one index (board.occupancy: it asked every unit of every hex of the map)."""
+    with occupancy(s, w):
+        return _destinations(s, w)
+
+
+def _destinations(s: State, w: World) -> list[str]:
     mv = s["moving"]
     if mv.get("mode") == "slick":
         # VB 10.0 step 3: any hex not jungle and not all-water, with no unit in it (VB 27.0: turn-1 entry, clear only)
