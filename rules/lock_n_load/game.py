@@ -95,6 +95,9 @@ class LockNLoad(Game):
             return []
         return flow.legal(state, self.world)
 
+    def is_legal(self, state: State, seat: str, action: Action) -> bool:
+        return seat in self.active_seats(state) and flow.is_legal(state, self.world, action)
+
     def prompt(self, state: State, seat: str) -> str:
         return schema.ask(state, self.world, seat)
 
@@ -110,7 +113,7 @@ class LockNLoad(Game):
         if seat != who:
             raise IllegalAction(f"it is {str(who).upper()}'s decision now, not {seat.upper()}'s", "LnL 4.0")
         action = schema.check_action_shape(action)
-        if action not in flow.legal(state, w):
+        if not flow.is_legal(state, w, action):
             raise schema.explain(state, w, action)
         s = clone(state)
         facts: list[Fact] = []
