@@ -10,8 +10,9 @@ Figures:
    events on the same backend, and 8 writers on 8 games beside one (bench/bench_append.py);
 2. moves resolved/s end to end (HTTP client -> Flask -> ledger -> RQ -> 2 worker processes ->
    ledger), beside a bare no-op RQ job rate through the same Redis and 2 workers;
-3. state-at-step latency in a 10,000-event game, with and without snapshots;
-4. verify events/s on that game's export, and the audit page's time on it;
+3. state-at-step latency and the replay page in a 100,000-event game (built in memory and
+   imported: bench/fast_game.py), the audit page on its first 10,000 events;
+4. verify events/s on those 10,000 events;
 5. per-game rules step time (legal actions + apply), from the golden ledgers (bench/bench_rules.py);
 6. verify on a generated archive of bot games (1,000 games, or 20 with --quick).
 Last, a table: every row of issue 13's table, the figure now, its anchor and the goal.
@@ -42,7 +43,6 @@ from bench_append import time_appends  # noqa: E402
 from bench_rules import chooser  # noqa: E402
 from psycopg import sql  # noqa: E402
 
-from ledger.export import export_lines  # noqa: E402
 from ledger.factory import open_store  # noqa: E402
 from ledger.store import EventStore  # noqa: E402
 
@@ -216,11 +216,24 @@ def long_game(store: EventStore, events: int) -> str:
     return gid
 
 
-def figure_state_and_verify(events: int) -> None:
+def figure_state_and_verify(events: int, audit_events: int) -> None:
+    """State at a step and the replay page at `events` events, the audit page and verify at
+    `audit_events` (a prefix of the same game): built in memory by bench/fast_game.py and
+    imported once into each ledger, with the snapshots the worker leaves."""
+    import fast_game
+
+    from ledger.events import RESOLVED
     from warlog.history import StoreHistory
-    from warlog.verify import verify_lines
+    from warlog.verify import verify_events
 
     print(f"3. state at a step in a {events:,}-event game (SQLite and PostgreSQL)")
+    t0 = time.perf_counter()
+    evs, secret = fast_game.build_events(events)
+    say(f"building the game in memory (judging {len(evs) // 2:,} moves)", f"{time.perf_counter() - t0:.1f} s, "
+        f"{len(evs):,} events")
+    prefix = evs[:audit_events]
+    while prefix[-1].type != RESOLVED:
+        prefix.pop()
     schema = PgSchema()
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -229,14 +242,14 @@ def figure_state_and_verify(events: int) -> None:
                     open_store(url, upgrade=True).close()
                 store = open_store(url)
                 t0 = time.perf_counter()
-                gid = long_game(store, events)
-                build = time.perf_counter() - t0
+                gid = fast_game.import_game(store, evs, secret)
+                say(f"{label} importing it with snapshots", f"{time.perf_counter() - t0:.1f} s")
                 last = store.last_seq(gid)
                 steps = [last * k // 20 for k in range(1, 21)]
                 for snaps in (True, False):
                     hist = StoreHistory(store, gid, snapshots=snaps)
                     times = []
-                    for s in steps:
+                    for s in steps if snaps else steps[:3]:  # without: a fold of the whole game per step
                         t = time.perf_counter()
                         hist.state_at(s)
                         times.append((time.perf_counter() - t) * 1000)
@@ -245,21 +258,25 @@ def figure_state_and_verify(events: int) -> None:
                         FIG[f"state {label}"] = statistics.median(times)
                         if label == "PostgreSQL":
                             bench_why.capture(STATE_ROW, lambda h=hist: [h.state_at(s) for s in steps])
-                    say(f"{label} state_at, {'with' if snaps else 'without'} snapshots",
-                        f"p50 {statistics.median(times):.1f} ms, p95 {times[int(len(times) * 0.95) - 1]:.1f} ms")
-                say(f"{label} building the game (judging {last // 2} moves)", f"{last / build:,.0f} events/s, "
-                    f"{last / 2 / build:,.0f} moves/s")
-                FIG[f"build {label}"] = last / 2 / build
-                if label == "SQLite":
-                    lines = list(export_lines(store, gid))
-                    FIG["audit"] = time_audit(url, gid)
-                    bench_why.capture(AUDIT_ROW, lambda u=url, g=gid: time_audit(u, g, rounds=2))
-                    say("SQLite audit page", f"p50 {FIG['audit']:.0f} ms")
+                    say(f"{label} state_at, {'with' if snaps else 'without'} snapshots ({len(times)} steps)",
+                        f"p50 {statistics.median(times):.1f} ms, p95 {times[max(0, int(len(times) * 0.95) - 1)]:.1f} ms")
                 store.close()
-        print(f"4. verify ({len(lines):,} events, every move re-run through the rules)")
+                replay = time_replay(url, gid, last)
+                FIG[f"replay {label}"] = replay[1]
+                say(f"{label} replay page, 40 steps over 0..{last:,}", f"p50 {replay[0]:.1f} ms, p95 {replay[1]:.1f} ms")
+                store = open_store(url)
+                agid = fast_game.import_game(store, fast_game.renamed(prefix), secret)
+                store.close()
+                cold, warm = time_audit(url, agid)
+                FIG[f"audit {label}"] = warm
+                if label == "SQLite":
+                    FIG["audit"] = warm
+                    bench_why.capture(AUDIT_ROW, lambda u=url, g=agid: time_audit(u, g, rounds=2))
+                say(f"{label} audit page, {len(prefix):,}-event game", f"first {cold:.0f} ms, then p50 {warm:.1f} ms")
+        print(f"4. verify ({len(prefix):,} events, every move re-run through the rules)")
         t = time.perf_counter()
-        report = verify_lines(lines)
-        FIG["verify one"] = len(lines) / (time.perf_counter() - t)
+        report = verify_events(prefix)
+        FIG["verify one"] = len(prefix) / (time.perf_counter() - t)
         say("verify", f"{FIG['verify one']:,.0f} events/s  ({report.judgements} judgements)")
     finally:
         schema.drop()
@@ -285,21 +302,40 @@ def figure_judging(events: int) -> None:
         schema.drop()
 
 
-def time_audit(url: str, gid: str, rounds: int = 7) -> float:
-    """The audit page (as a spectator) of game `gid`, p50 ms; the first request warms nothing up."""
+def time_replay(url: str, gid: str, last: int, steps: int = 40) -> tuple[float, float]:
+    """The replay page (as a spectator) at `steps` steps spread over the game: (p50, p95) ms,
+    after one request that warms the map caches."""
     from warlog.app import create_app
 
-    app = create_app({"WARLOG_DB": url})
+    app = create_app({"WARLOG_DB": url, "WARLOG_SWEEP_INTERVAL": 3600.0, "WARLOG_ALLOW_SUPERUSER": True})
+    client = app.test_client()
+    assert client.get(f"/games/{gid}/replay/{last}").status_code == 200
+    times = []
+    for k in range(steps):
+        t = time.perf_counter()
+        r = client.get(f"/games/{gid}/replay/{last * k // (steps - 1)}")
+        times.append((time.perf_counter() - t) * 1000)
+        assert r.status_code == 200, r.status_code
+    app.extensions["warlog"].store.close()
+    times.sort()
+    return statistics.median(times), times[max(0, int(len(times) * 0.95) - 1)]
+
+
+def time_audit(url: str, gid: str, rounds: int = 7) -> tuple[float, float]:
+    """The audit page (as a spectator) of game `gid`: the first request's ms (it reads and checks
+    every event) and the p50 ms of the `rounds` after it (the events after the last one seen)."""
+    from warlog.app import create_app
+
+    app = create_app({"WARLOG_DB": url, "WARLOG_SWEEP_INTERVAL": 3600.0, "WARLOG_ALLOW_SUPERUSER": True})
     client = app.test_client()
     times = []
-    for _ in range(rounds):
+    for _ in range(rounds + 1):
         t = time.perf_counter()
         r = client.get(f"/games/{gid}/audit")
         times.append((time.perf_counter() - t) * 1000)
         assert r.status_code == 200, r.status_code
-    app.extensions["warlog_sweeper_stop"].set()  # its periodic tasks end before the store closes
     app.extensions["warlog"].store.close()
-    return statistics.median(times)
+    return times[0], statistics.median(times[1:])
 
 
 def table() -> None:
@@ -328,6 +364,7 @@ def table() -> None:
         ("judging moves on PostgreSQL (moves/s)", f("build PostgreSQL"), "129", ">= 1,000"),
         (AUDIT_ROW, f("audit"), "309 (10 k events)", "<= 50"),
         (STATE_ROW, f("state PostgreSQL", "{:.1f}"), "1.2-4.4", "<= 5 at 100 k"),
+        (REPLAY_ROW, f("replay SQLite", "{:.1f}"), "11 (10 k events)", "<= 30 at 100 k"),
     ]
     print("\nIssue 13's table (this run)")
     print(f"  {'figure':<40} {'now':>18}  {'anchor':>18}  {'goal':>16}")
@@ -340,6 +377,7 @@ AUDIT_ROW = "audit page p50 (ms)"
 RAW_ROWS = ("PostgreSQL append vs raw chained INSERT", "SQLite append vs raw chained INSERT")
 WRITER_ROWS = ("PostgreSQL 8 writers vs one (appends/s)", "SQLite 8 writers vs one (appends/s)")
 STATE_ROW = "state at a step p50 (ms), PostgreSQL"
+REPLAY_ROW = "replay page p95 (ms), SQLite"
 
 
 def misses(rows: list[tuple[str, str, str, str]]) -> None:
@@ -405,8 +443,8 @@ def misses(rows: list[tuple[str, str, str, str]]) -> None:
          "building a 400-event game on PostgreSQL (submit + judge each move)", prof_judging),
         (AUDIT_ROW, FIG.get("audit"), 50.0, False, "two audit page requests on the 10 k-event SQLite game", None),
         (STATE_ROW, FIG.get("state PostgreSQL"), 5.0, False,
-         "state_at at 20 steps of the 10 k-event PostgreSQL game (the figure is at 10 k, the goal at 100 k)",
-         None),
+         "state_at at 20 steps of the PostgreSQL game", None),
+        (REPLAY_ROW, FIG.get("replay SQLite"), 30.0, False, "the replay page on the SQLite game", None),
     ]
     bench_why.report_misses(spec)
 
@@ -418,8 +456,11 @@ def main() -> None:
     parser.add_argument("--archive", type=Path, default=None,
                         help="keep the generated archive in this directory and reuse it on the next run")
     parser.add_argument("--archive-games", type=int, default=None, help="games in the generated archive")
+    parser.add_argument("--state-events", type=int, default=None,
+                        help="events of the game the state, replay and audit figures read (100,000; 2,000 with --quick)")
     args = parser.parse_args()
-    n, games, moves, events = (300, 2, 20, 1000) if args.quick else (3000, 50, 20, 10_000)
+    n, games, moves, events = (300, 2, 20, 2000) if args.quick else (3000, 50, 20, 100_000)
+    events = args.state_events or events
     archive_games, archive_moves = (20, 30) if args.quick else (1000, 30)
     archive_games = args.archive_games or archive_games
     print(f"Warlog benchmarks on {os.uname().nodename} ({os.cpu_count()} cores), Python {sys.version.split()[0]}")
@@ -428,8 +469,8 @@ def main() -> None:
     if args.only in (None, "e2e"):
         figure_end_to_end(games, moves)
     if args.only in (None, "state"):
-        figure_state_and_verify(events)
-    if args.only == "judge":  # (the full run's figure 3 includes this row)
+        figure_state_and_verify(events, min(events, 10_000))
+    if args.only in (None, "judge"):
         figure_judging(2000 if not args.quick else 400)
     if args.only in (None, "rules"):
         bench_rules.figure_rules_steps()

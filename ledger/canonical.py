@@ -73,10 +73,17 @@ def canonical_bytes(value: Any) -> bytes:
     ).encode("utf-8")
 
 
+def plain_canonical_bytes(value: Any) -> bytes:
+    """`canonical_bytes` of a value known to be plain JSON already (parsed by `json.loads` with
+    floats refused, or folded from such values): the same bytes, without the look for floats."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def state_hash(state: Any) -> str:
-    """SHA-256 of a game state's canonical encoding."""
-    return sha256_hex(canonical_bytes(state))
+def state_hash(state: Any, plain: bool = False) -> str:
+    """SHA-256 of a game state's canonical encoding (`plain`: the state is known to be plain
+    JSON, as `plain_canonical_bytes` says)."""
+    return sha256_hex(plain_canonical_bytes(state) if plain else canonical_bytes(state))

@@ -165,10 +165,11 @@ class ChainError(ValueError):
 
 
 def check_chain(events: Iterable[Event], types: Collection[str] | None = None, stream: str = "game",
-                kind: str = "event type", after: Event | None = None) -> int:
+                kind: str = "event type", after: Event | None = None, hashes: list[str] | None = None) -> int:
     """Check one stream's events (a game's, or a tournament's with its own `types`): gapless from
     0, each hash right, each linked to the one before. `after`: the events continue a prefix
-    already checked, which ends with this event.
+    already checked, which ends with this event. `hashes`: each event's body hash, computed
+    already from the bytes it was parsed from (ledger.export.parse_export_hashed).
 
     Returns the number of events; raises ChainError naming the first bad event.
     """
@@ -187,7 +188,7 @@ def check_chain(events: Iterable[Event], types: Collection[str] | None = None, s
             raise ChainError(ev.seq, f"unknown {kind} {ev.type!r}")
         if ev.prev_hash != prev:
             raise ChainError(ev.seq, "prev_hash does not match the previous event's hash")
-        if ev.computed_hash() != ev.hash:
+        if (ev.computed_hash() if hashes is None else hashes[count]) != ev.hash:
             raise ChainError(ev.seq, "hash does not match the event's content (it was altered)")
         prev = ev.hash
         count += 1

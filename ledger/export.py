@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from typing import Any
 
-from ledger.canonical import canonical_bytes
+from ledger.canonical import NotCanonical, canonical_bytes, plain_canonical_bytes, sha256_hex
 from ledger.events import EVENT_TYPES, Event
 from ledger.projection import summary_from_events
 from ledger.store import EventStore, LedgerError
@@ -44,8 +45,24 @@ def _strip_newline(line: str) -> str:
     return line
 
 
+def _no_float(text: str) -> Any:
+    raise NotCanonical(f"floats are not allowed in canonical JSON ({text})")
+
+
+def _no_constant(text: str) -> Any:
+    raise NotCanonical(f"{text} is not allowed in canonical JSON")
+
+
 def parse_line(line_number: int, raw: str | bytes) -> Event | None:
     """One export line as an Event, None for an empty line; ExportFormatError otherwise."""
+    parsed = _parse_line(line_number, raw)
+    return parsed[0] if parsed is not None else None
+
+
+def _parse_line(line_number: int, raw: str | bytes) -> tuple[Event, str] | None:
+    """`parse_line`, and the event's body hash (what `Event.computed_hash` returns), taken from
+    the line itself: a line is the canonical encoding of its event, and the body is the event
+    without its `hash` member, which canonical order puts right after `game_id`."""
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")
@@ -54,34 +71,49 @@ def parse_line(line_number: int, raw: str | bytes) -> Event | None:
     text = _strip_newline(raw)
     if not text:
         return None
-    try:
-        doc = json.loads(text)
+    try:  # floats and NaN refused here, so what is parsed is plain JSON (ledger.canonical)
+        doc = json.loads(text, parse_float=_no_float, parse_constant=_no_constant)
+    except NotCanonical as exc:
+        raise ExportFormatError(line_number, str(exc)) from None
     except (ValueError, RecursionError) as exc:
         raise ExportFormatError(line_number, f"not JSON ({exc})") from None
     if not isinstance(doc, dict):
         raise ExportFormatError(line_number, f"an event is a JSON object, not {type(doc).__name__}")
     try:
         ev = Event.from_json(doc)
-        canonical = canonical_bytes(doc)
-    except (ValueError, RecursionError) as exc:  # NotCanonical is a ValueError
+        canonical = plain_canonical_bytes(doc)
+    except (ValueError, RecursionError) as exc:
         raise ExportFormatError(line_number, str(exc)) from None
     if ev.type not in EVENT_TYPES:
         raise ExportFormatError(line_number, f"unknown event type {ev.type!r}")
     if canonical != text.encode("utf-8"):
         raise ExportFormatError(line_number, "not in canonical form (sorted keys, no spaces, minimal escapes)")
-    return ev
+    game_id = plain_canonical_bytes(ev.game_id)
+    head = b'{"game_id":' + game_id + b',"hash":' + plain_canonical_bytes(ev.hash) + b","
+    if canonical.startswith(head):
+        return ev, sha256_hex(b'{"game_id":' + game_id + b"," + canonical[len(head):])
+    return ev, ev.computed_hash()  # pragma: no cover (canonical order puts `hash` there)
 
 
 def parse_export(lines: Iterable[str | bytes]) -> list[Event]:
     """Parse a whole export of one game. Does not check the hash chain: run check_chain."""
+    return parse_export_hashed(lines)[0]
+
+
+def parse_export_hashed(lines: Iterable[str | bytes]) -> tuple[list[Event], list[str]]:
+    """`parse_export`, and each event's body hash as its line encodes it, for
+    `check_chain(events, hashes=...)` (one encoding of each event saved)."""
     events: list[Event] = []
+    hashes: list[str] = []
     for number, raw in enumerate(lines, start=1):
-        ev = parse_line(number, raw)
-        if ev is None:
+        parsed = _parse_line(number, raw)
+        if parsed is None:
             continue
+        ev = parsed[0]
+        hashes.append(parsed[1])
         if events and ev.game_id != events[0].game_id:
             raise ExportFormatError(number, f"event of game {ev.game_id!r} in an export of {events[0].game_id!r}")
         events.append(ev)
     if not events:
         raise ExportFormatError(0, "the export holds no events")
-    return events
+    return events, hashes

@@ -7,6 +7,7 @@ seats they are addressed to."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import threading
 from collections.abc import Callable, Iterable
@@ -135,56 +136,134 @@ def build(events: Iterable[Event], describe: Any, seat: str | None = None, full:
     the seat a die belongs to (by default: the seat whose move rolled it). `watermark`: a key
     (the ledger and the game) under which WATERMARKS keeps how far the chain is checked."""
     evs = list(events)
-    view = shown or (lambda e: e.payload)
-    created = evs[0].payload if evs and evs[0].type == GAME_CREATED else {}
-    audit = Audit(commitment=str(created.get("seed_commitment", "")), events=len(evs),
-                  sandbox=bool(created.get("sandbox")))
+    builder = _Builder(evs, seat, full)
     try:
         if watermark is None:
             check_chain(evs)
         else:
             WATERMARKS.check(watermark, evs)
-        audit.chain_ok = True
+        builder.audit.chain_ok = True
     except ChainError as err:
-        audit.chain_error = str(err)
-    audit.periods = _periods(evs, view)
-    audit.seed, audit.seed_matches = audit.periods[0].seed, audit.periods[0].matches
-    entropy = ""
-    subs: dict[int, Event] = {}
-    stream = str(created.get("dice_stream") or (evs[0].game_id if evs else ""))
-    count = JudgementCount()  # ledger.dice step 8
-    for ev in evs:
-        seed = _period_of(audit.periods, ev.seq).key()
-        if ev.type == GAME_STARTED:
-            entropy = str(ev.payload.get("entropy", ""))
-            if ev.payload.get("dice"):
-                audit.groups.append(_group(ev, view(ev), ev.seq, None, "the set-up", [], seed, entropy,
-                                           audit.sandbox, full, stream, dice_key(created, ev.seq, 0)))
-        elif ev.type == SUBMITTED:
-            subs[ev.seq] = ev
-            if ev.seat == DIRECTOR:
-                audit.rulings.append({"seq": ev.seq, "ruling": view(ev).get("ruling", {}), "judgement": None})
-        elif ev.type in (RESOLVED, REJECTED):
-            p = view(ev)
-            sub_seq = int(ev.payload.get("submission_seq", -1))
-            sub = subs.get(sub_seq)
-            for r in audit.rulings:
-                if r["seq"] == sub_seq:
-                    r["judgement"] = {"type": ev.type, "payload": p}
-            if p.get("dice"):
-                title = describe(sub) if sub else f"move #{sub_seq}"
-                decided = [f for f in p.get("facts", []) if _decides(f) and
-                           (full or f.get("visible_to") is None or seat in f["visible_to"])]
-                key = dice_key(created, sub_seq, count.number, count.refusal if ev.type == REJECTED else 0)
-                audit.groups.append(_group(ev, p, sub_seq, p.get("seat"), title, decided,
-                                           _period_of(audit.periods, sub_seq).key(), entropy, audit.sandbox, full,
-                                           stream, key))
-            count.see(ev.type)
-    if owner is not None:
-        for d in audit.dice:
-            d.seat = owner(d.purpose) or d.seat
-    audit.fairness = fairness(audit.dice)
-    return audit
+        builder.audit.chain_error = str(err)
+    return builder.feed(evs, describe, owner, shown)
+
+
+class _Builder:
+    """The audit of a game's events so far, fed in seq order (one `feed` per request of the page:
+    AuditCache keeps it between them)."""
+
+    def __init__(self, evs: list[Event], seat: str | None, full: bool) -> None:
+        self.seat, self.full = seat, full
+        self.created = evs[0].payload if evs and evs[0].type == GAME_CREATED else {}
+        self.audit = Audit(commitment=str(self.created.get("seed_commitment", "")),
+                           sandbox=bool(self.created.get("sandbox")))
+        self.all_events = evs  # only until the first feed: the seed periods need every event
+        self.stream = str(self.created.get("dice_stream") or (evs[0].game_id if evs else ""))
+        self.entropy = ""
+        self.subs: dict[int, Event] = {}
+        self.count = JudgementCount()  # ledger.dice step 8
+        self.last: Event | None = None
+
+    def feed(self, evs: list[Event], describe: Any, owner: Callable[[str], str | None] | None,
+             shown: Callable[[Event], dict[str, Any]] | None) -> Audit:
+        """Add `evs` (the events after the last one fed) and return the audit so far (a copy)."""
+        audit, created, full, seat = self.audit, self.created, self.full, self.seat
+        view = shown or (lambda e: e.payload)
+        if self.all_events is not None:
+            audit.periods = _periods(self.all_events, view)
+            audit.seed, audit.seed_matches = audit.periods[0].seed, audit.periods[0].matches
+            self.all_events = None
+        first_die = len(audit.groups)
+        for ev in evs:
+            seed = _period_of(audit.periods, ev.seq).key()
+            if ev.type == GAME_STARTED:
+                self.entropy = str(ev.payload.get("entropy", ""))
+                if ev.payload.get("dice"):
+                    audit.groups.append(_group(ev, view(ev), ev.seq, None, "the set-up", [], seed, self.entropy,
+                                               audit.sandbox, full, self.stream, dice_key(created, ev.seq, 0)))
+            elif ev.type == SUBMITTED:
+                self.subs[ev.seq] = ev
+                if ev.seat == DIRECTOR:
+                    audit.rulings.append({"seq": ev.seq, "ruling": view(ev).get("ruling", {}), "judgement": None})
+            elif ev.type in (RESOLVED, REJECTED):
+                p = view(ev)
+                sub_seq = int(ev.payload.get("submission_seq", -1))
+                sub = self.subs.get(sub_seq)
+                for r in audit.rulings:
+                    if r["seq"] == sub_seq:
+                        r["judgement"] = {"type": ev.type, "payload": p}
+                if p.get("dice"):
+                    title = describe(sub) if sub else f"move #{sub_seq}"
+                    decided = [f for f in p.get("facts", []) if _decides(f) and
+                               (full or f.get("visible_to") is None or seat in f["visible_to"])]
+                    key = dice_key(created, sub_seq, self.count.number,
+                                   self.count.refusal if ev.type == REJECTED else 0)
+                    audit.groups.append(_group(ev, p, sub_seq, p.get("seat"), title, decided,
+                                               _period_of(audit.periods, sub_seq).key(), self.entropy, audit.sandbox,
+                                               full, self.stream, key))
+                self.count.see(ev.type)
+        if evs:
+            self.last = evs[-1]
+            audit.events = evs[-1].seq + 1
+        if owner is not None:
+            for g in audit.groups[first_die:]:
+                for d in g.dice:
+                    d.seat = owner(d.purpose) or d.seat
+        audit.fairness = fairness(audit.dice)
+        return dataclasses.replace(audit, periods=list(audit.periods), groups=list(audit.groups),
+                                   rulings=[dict(r) for r in audit.rulings], fairness=list(audit.fairness))
+
+
+class AuditCache:
+    """The audit page's findings kept between requests (issue 13), per ledger and game and per
+    view (the viewer's seat, whether everything is shown): the ledger is append-only, so a
+    request reads and checks only the events after the last one it saw. That event is read back
+    and its hash recomputed first; a different one (a restored or replaced ledger) or a new seed
+    period or revealed seed (which changes how earlier dice read) builds the audit again from
+    the start, as does a game whose chain is broken (never kept)."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._entries: LRUCache[tuple[str, str | None, bool], _Builder] = LRUCache(maxsize=size)
+        self._lock = threading.Lock()
+
+    def build(self, store: Any, game_id: str, key: str, describe: Any, seat: str | None = None, full: bool = True,
+              owner: Callable[[str], str | None] | None = None,
+              shown: Callable[[Event], dict[str, Any]] | None = None) -> Audit:
+        """The audit of game `game_id` of `store` (an EventStore); `key` names the ledger and game."""
+        ck = (key, seat, full)
+        with self._lock:
+            builder = self._entries.pop(ck, None)  # this request's alone until put back
+        if builder is not None and builder.last is not None:
+            mark = builder.last
+            evs = store.read(game_id, after=mark.seq - 1)
+            if evs and evs[0].seq == mark.seq and evs[0].hash == mark.hash == evs[0].computed_hash() \
+                    and not any(e.type in (SEED_COMMITTED, SEED_REVEALED) for e in evs[1:]):
+                try:
+                    check_chain(evs[1:], after=evs[0])
+                except ChainError:
+                    pass  # built again from the start below, which names the event
+                else:
+                    report = builder.feed(evs[1:], describe, owner, shown)
+                    self._keep(ck, builder)
+                    return report
+        evs = list(store.iter_events(game_id))
+        builder = _Builder(evs, seat, full)
+        try:
+            check_chain(evs)
+            builder.audit.chain_ok = True
+        except ChainError as err:
+            builder.audit.chain_error = str(err)
+        report = builder.feed(evs, describe, owner, shown)
+        if builder.audit.chain_ok and evs:
+            self._keep(ck, builder)
+        return report
+
+    def _keep(self, ck: tuple[str, str | None, bool], builder: _Builder) -> None:
+        with self._lock:
+            self._entries[ck] = builder
+
+
+AUDITS = AuditCache()
 
 
 def _periods(evs: list[Event], view: Callable[[Event], dict[str, Any]]) -> list[SeedPeriod]:

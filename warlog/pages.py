@@ -659,8 +659,8 @@ def audit(game_id: str) -> Any:
 
     owner = getattr(renderer_for(g.name), "die_owner", None)
     shown = None if full else (lambda ev: redact_payload(ev, g, viewer))  # rulings as this viewer may see them
-    report = audit_mod.build(svc.store.iter_events(game_id), describe, viewer.seat, full, owner, shown,
-                             watermark=f"{svc.store.display_url()} {game_id}")
+    report = audit_mod.AUDITS.build(svc.store, game_id, f"{svc.store.display_url()} {game_id}", describe,
+                                    viewer.seat, full, owner, shown)
     charts = [(label, test, audit_mod.histogram_svg(test, label)) for label, test in report.fairness]
     return render_template("audit.html", info=info, game=g, report=report, charts=charts, can_export=full,
                            viewer=viewer, export_name=f"warlog-{game_id}.jsonl")

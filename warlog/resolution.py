@@ -53,13 +53,16 @@ def _reject(submission: Event, state: Any, reasons: list[dict[str, Any]], dice: 
 
 
 # verify re-runs judgements to compare facts, dice and state hashes; it checks the recorded patch
-# by folding it, so it has no use for a new one (the whole-state diff is its costliest step).
+# by folding it, so it has no use for a new one (the whole-state diff is its costliest step). Nor
+# does it look for floats before hashing the re-run state: a recorded state never holds one (the
+# worker's hash refuses them), so a state that did would not match its recorded hash anyway.
 _MAKE_PATCHES: ContextVar[bool] = ContextVar("warlog_make_patches", default=True)
 
 
 @contextmanager
 def without_patches() -> Iterator[None]:
-    """Judge without diffing the state into a patch (payload["patch"] is left out)."""
+    """Judge without diffing the state into a patch (payload["patch"] is left out), and hash the
+    state without the look for floats (as verify judges)."""
     token = _MAKE_PATCHES.set(False)
     try:
         yield
@@ -70,14 +73,15 @@ def without_patches() -> Iterator[None]:
 def _resolved(
     game: Game, submission: Event, before: Any, after: Any, facts: list[dict[str, Any]], dice: RecordingDice, **extra: Any
 ) -> Judgement:
+    patches = _MAKE_PATCHES.get()
     payload: dict[str, Any] = {
         "submission_seq": submission.seq,
         "seat": submission.seat,
         "facts": facts,
         "rules": sorted({f["rule"] for f in facts if f.get("rule")}),
         "dice": dice.to_json(),
-        **({"patch": make_patch(before, after)} if _MAKE_PATCHES.get() else {}),
-        "state_hash": state_hash(after),
+        **({"patch": make_patch(before, after)} if patches else {}),
+        "state_hash": state_hash(after, plain=not patches),
         "active_seats": game.active_seats(after) if after is not None else [],
         "phase": game.phase(after) if after is not None else "",
     }

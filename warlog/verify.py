@@ -48,7 +48,7 @@ from ledger.events import (
     Event,
     check_chain,
 )
-from ledger.export import ExportFormatError, parse_export
+from ledger.export import ExportFormatError, parse_export_hashed
 from ledger.fold import FoldError, fold, step
 from rules import get_game
 from rules.core.dice import RecordingDice, fixed_dice
@@ -123,14 +123,16 @@ class PrefixBroken(Exception):
 
 
 def verify_events(events: list[Event], progress: Callable[[int], None] | None = None,
-                  window: tuple[int, int] | None = None) -> Report:
+                  window: tuple[int, int] | None = None, hashes: list[str] | None = None) -> Report:
     """Verify a game's events. `window` (warlog.verify_parallel): re-run only the events whose seq
     is in [start, end); the ones before are folded from their recorded patches, unchecked (another
-    window checks them), and the ones after are left. The windows of a game partition it."""
+    window checks them), and the ones after are left. The windows of a game partition it.
+    `hashes`: each event's body hash as its export line encodes it (parse_export_hashed)."""
     start, end = window if window is not None else (0, len(events))
+    plain = hashes is not None  # parsed with floats refused: every state folded from them is plain JSON
     if start == 0:
         try:
-            check_chain(events)
+            check_chain(events, hashes=hashes)
         except ChainError as err:
             raise VerifyFailure(err.seq, err.reason) from None
     if not events or events[0].type != GAME_CREATED:
@@ -221,9 +223,12 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             if ev.type == RESOLVED:
                 forced_used += len(ev.payload.get("dice", []))
                 try:
-                    state = step(state, ev, check_hashes=True)
+                    state = step(state, ev)
                 except FoldError as err:
                     raise VerifyFailure(ev.seq, str(err).split(": ", 1)[-1]) from None
+                # as step(check_hashes=True), the state known plain: folded from parsed JSON
+                if state_hash(state, plain=plain) != ev.payload.get("state_hash"):
+                    raise VerifyFailure(ev.seq, "the recorded state hash does not match the folded state")
                 if j.reopen:
                     ended = False
             last_judgement = j.outcome
@@ -263,19 +268,19 @@ def _unchecked(ev: Event, state: Any, ended: bool, forced_used: int, submissions
 
 def verify_lines(lines: Iterable[str], progress: Callable[[int], None] | None = None) -> Report:
     try:
-        events = parse_export(lines)
+        events, hashes = parse_export_hashed(lines)
     except ExportFormatError as err:
         raise VerifyFailure(None, str(err)) from None
-    return verify_events(events, progress)
+    return verify_events(events, progress, hashes=hashes)
 
 
 def verify_bytes(data: bytes, progress: Callable[[int], None] | None = None) -> Report:
     """Verify an export file's raw bytes (a byte that breaks UTF-8 is a failure, not a crash)."""
     try:
-        events = parse_export(io.BytesIO(data))
+        events, hashes = parse_export_hashed(io.BytesIO(data))
     except ExportFormatError as err:
         raise VerifyFailure(None, str(err)) from None
-    return verify_events(events, progress)
+    return verify_events(events, progress, hashes=hashes)
 
 
 class _Seeds:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.events import DIRECTOR, Event
-from ledger.export import ExportFormatError, parse_export
+from ledger.export import ExportFormatError, parse_export_hashed
 from warlog.verify import PrefixBroken, Report, VerifyFailure, verify_bytes, verify_events
 
 MIN_WINDOW = 400  # events: below this a window's unchecked prefix costs more than it saves
@@ -49,13 +49,14 @@ def windows(data: bytes, jobs: int) -> list[tuple[int, int] | None]:
 
 def _run(task: _Task) -> tuple[int, Report | VerifyFailure | PrefixBroken, int]:
     try:
+        hashes = None
         if task.events is not None:
             events = task.events
         else:
             assert task.path is not None
             with open(task.path, "rb") as fh:
-                events = parse_export(fh)
-        return task.key, verify_events(events, None, task.window), task.size
+                events, hashes = parse_export_hashed(fh)
+        return task.key, verify_events(events, None, task.window, hashes), task.size
     except ExportFormatError as err:
         return task.key, VerifyFailure(None, str(err)), task.size
     except (VerifyFailure, PrefixBroken) as err:

@@ -20,6 +20,7 @@ from rules.core.game import (
     Scenario,
     State,
 )
+from rules.core.plaincopy import clone
 
 SCENARIO = "may-1940"
 ROLES = ("germany", "belgium")
@@ -160,14 +161,6 @@ class AssaultOnBelgium(Game):
         except (OSError, ValueError):
             return None
 
-
-def clone(x: Any) -> Any:
-    """A deep copy of plain JSON data (faster than copy.deepcopy: no memo, no reductions)."""
-    if isinstance(x, dict):
-        return {k: clone(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [clone(v) for v in x]
-    return x
 
 
 def describe(a: Action, w: World | None) -> str:

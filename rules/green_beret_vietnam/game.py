@@ -11,6 +11,7 @@ from typing import Any
 from rules.core.chits import draw
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
+from rules.core.plaincopy import clone
 from rules.green_beret_vietnam import flow, positions, schema
 from rules.green_beret_vietnam.board import net_score
 from rules.green_beret_vietnam.data import World, load_world
@@ -177,13 +178,6 @@ class GreenBeretVietnam(Game):
         except (OSError, ValueError):
             return None
 
-
-def clone(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: clone(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [clone(v) for v in x]
-    return x
 
 
 def describe(a: Action, w: World | None) -> str:

@@ -32,6 +32,28 @@ def acting(s: State) -> str | None:
 
 
 # -- what may be done ---------------------------------------------------------------------------
+def is_legal(s: State, w: World, a: Action) -> bool:
+    """`a in legal(s, w)`, without listing what cannot match (issue 13): at an opportunity-fire
+    prompt (LnL 5.2, W9) the list is the fire hexes and holding fire, the sniper's placings and
+    shots (11.4) and the standing orders (A43), each kind with its own action type, so an action
+    is compared with its own kind's only (dicts of another type are never equal to it)."""
+    d = s["decision"] if s["phase"] != "over" else None
+    if d is None or d["kind"] != "opp_fire" or not isinstance(a, dict):
+        return a in legal(s, w)
+    t = a.get("type")
+    if t in ("opp_fire", "hold_fire"):
+        return a in [{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
+    if t == "order":
+        return a in orders.actions(s, w, d["seat"])
+    if d.get("retreat"):
+        return False  # W9: no sniper at a retreat's prompt
+    if t == "place_sniper":
+        return a in sniper_actions(s, w, d["seat"])
+    if t == "snipe":
+        return a in snipe_actions(s, w, d["seat"])
+    return False
+
+
 def legal(s: State, w: World) -> list[Action]:
     if s["phase"] == "over":
         return []

@@ -9,6 +9,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
+from rules.core.plaincopy import clone
 from rules.lock_n_load import flow, positions, schema
 from rules.lock_n_load.data import World
 from rules.lock_n_load.events import new_unit
@@ -94,6 +95,9 @@ class LockNLoad(Game):
             return []
         return flow.legal(state, self.world)
 
+    def is_legal(self, state: State, seat: str, action: Action) -> bool:
+        return seat in self.active_seats(state) and flow.is_legal(state, self.world, action)
+
     def prompt(self, state: State, seat: str) -> str:
         return schema.ask(state, self.world, seat)
 
@@ -109,7 +113,7 @@ class LockNLoad(Game):
         if seat != who:
             raise IllegalAction(f"it is {str(who).upper()}'s decision now, not {seat.upper()}'s", "LnL 4.0")
         action = schema.check_action_shape(action)
-        if action not in flow.legal(state, w):
+        if not flow.is_legal(state, w, action):
             raise schema.explain(state, w, action)
         s = clone(state)
         facts: list[Fact] = []
@@ -158,10 +162,3 @@ class LockNLoadV1(LockNLoad):
     def options(self) -> dict[str, OptionSpec]:
         return dict(_V1_OPTIONS)
 
-
-def clone(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: clone(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [clone(v) for v in x]
-    return x

@@ -10,6 +10,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource, RecordingDice
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
+from rules.core.plaincopy import clone
 from rules.vietnam_battles import flow, hidden, legal_check, positions, scenarios, schema
 from rules.vietnam_battles.data import World
 
@@ -205,10 +206,3 @@ class VietnamBattles(Game):
     def describe_action(self, action: Action) -> str:
         return schema.describe(action, self.world)  # both maps share the counters and the markers
 
-
-def clone(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: clone(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [clone(v) for v in x]
-    return x

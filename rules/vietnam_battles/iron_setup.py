@@ -16,7 +16,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
-from rules.vietnam_battles.board import land_at
+from rules.vietnam_battles.board import land_at, occupancy
 from rules.vietnam_battles.data import World
 
 State = dict[str, Any]
@@ -54,7 +54,8 @@ def legal(s: State, w: World) -> list[Action]:
     if st["pending"] is None:
         return [{"type": "place", "unit": u} for u in _unplaced(s, w, s["player"])]
     region = sorted(w.regions.get(_region_of(w, st["pending"]["unit"]), []))
-    return [{"type": "at", "hex": h} for h in region if land_at(s, w, h) is None and not w.prohibited(h)]
+    with occupancy(s, w):  # read only: one index instead of a scan of every unit per hex
+        return [{"type": "at", "hex": h} for h in region if land_at(s, w, h) is None and not w.prohibited(h)]
 
 
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], start: Any) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
 from rules.core.hexgrid import hexside
-from rules.vietnam_battles.board import in_ezoc, is_hexside, land_at
+from rules.vietnam_battles.board import in_ezoc, is_hexside, land_at, occupancy
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.entry import entry_of
 from rules.vietnam_battles.losses import lose_step
@@ -75,17 +75,38 @@ def phase_actions(s: State, w: World) -> list[Action]:
 
 
 def destinations(s: State, w: World) -> list[str]:
+    """Where the moving transport may land; reads the state only, so who is where is answered
+    from one index (board.occupancy: it asked every unit of every hex of the map)."""
+    with occupancy(s, w):
+        return _destinations(s, w)
+
+
+def _destinations(s: State, w: World) -> list[str]:
     mv = s["moving"]
     if mv.get("mode") == "slick":
         # VB 10.0 step 3: any hex not jungle and not all-water, with no unit in it (VB 27.0: turn-1 entry, clear only)
         only = (mv.get("entry") or {}).get("slick_terrain")
-        return [h for h in sorted(w.hexes) if w.terrain_of(h) != "jungle" and not w.prohibited(h) and not _split(w, h)
-                and land_at(s, w, h) is None and (only is None or w.terrain_of(h) == only)]
+        return [h for h in _landing_hexes(w, "slick") if land_at(s, w, h) is None
+                and (only is None or w.terrain_of(h) == only)]
     if mv.get("entry"):
         return _tango_from(s, w, mv["entry"])
     comp = river_component(w, mv["from"])
-    return [h for h in sorted(river_access(w)) if river_access(w)[h] & comp and land_at(s, w, h) is None
-            and not w.prohibited(h) and not _split(w, h) and h != mv["from"]]
+    access = river_access(w)
+    return [h for h in _landing_hexes(w, "river") if access[h] & comp and land_at(s, w, h) is None
+            and h != mv["from"]]
+
+
+def _landing_hexes(w: World, mode: str) -> list[str]:
+    """The map's part of where a transport may land, in label order, computed once per map (issue 13:
+    per-map geometry precomputed): a slick's hexes not jungle (VB 10.0 step 3), a boat's hexes on
+    the water (VB 11.0); for both not all-water (VB 5.1) and not a split Mekong hex (VB 19.0)."""
+    cache = w.__dict__.setdefault("_cache", {})
+    key = "landing " + mode
+    if key not in cache:
+        hexes = sorted(w.hexes) if mode == "slick" else sorted(river_access(w))
+        cache[key] = [h for h in hexes if (mode != "slick" or w.terrain_of(h) != "jungle")
+                      and not w.prohibited(h) and not _split(w, h)]
+    return cache[key]  # type: ignore[no-any-return]
 
 
 def push_hexes(s: State, w: World, h: str) -> list[str]:

@@ -91,3 +91,45 @@ def test_every_game_is_legal_agrees_with_the_listing(seed: int, name: str) -> No
     g = GAMES[name]
     scenario = sorted(g.scenarios())[seed % len(g.scenarios())]
     assert check_agreement(g, scenario, seed, steps=40, probes=2) > 0
+
+
+
+def test_lock_n_load_opportunity_fire_check_agrees_with_the_listing() -> None:
+    """Lock 'n Load's check at an opportunity-fire prompt compares an action with its own kind only
+    (rules/lock_n_load/flow.py is_legal): at every such prompt of the golden games (random play
+    seldom reaches one), each listed action and its near misses are legal exactly when listed."""
+    import copy
+    from pathlib import Path
+
+    from ledger.events import GAME_STARTED, RESOLVED
+    from ledger.export import parse_export
+    from ledger.fold import step
+    from rules.lock_n_load import flow
+
+    rng, prompts, checked = random.Random(13), 0, 0
+    for path in sorted((Path(__file__).resolve().parents[1] / "golden").glob("lock-n-load--*.jsonl")):
+        with path.open("rb") as fh:
+            events = parse_export(fh)
+        g = GAMES["lock-n-load"]
+        state: Any = None
+        for ev in events:
+            if ev.type not in (GAME_STARTED, RESOLVED):
+                continue
+            state = step(state, ev) if ev.type == RESOLVED else copy.deepcopy(ev.payload["state"])
+            d = state["decision"] if state["phase"] != "over" else None
+            if d is None or d["kind"] != "opp_fire":
+                continue
+            prompts += 1
+            w = g.world  # type: ignore[attr-defined]
+            legal = flow.legal(state, w)
+            listed = {json.dumps(x, sort_keys=True) for x in legal}
+            types = sorted({str(a["type"]) for a in legal} | {"opp_fire", "hold_fire", "order", "place_sniper",
+                                                              "snipe", "move"})
+            pool = [v for a in legal for k, v in a.items() if k != "type"] + [None, "a1", 3]
+            for a in legal:
+                assert flow.is_legal(state, w, a)
+            for a in rng.sample(legal, min(4, len(legal))):
+                for miss in near_misses(a, pool, types, rng):
+                    assert flow.is_legal(state, w, miss) == (json.dumps(miss, sort_keys=True) in listed), miss
+                    checked += 1
+    assert prompts > 0 and checked > 0

@@ -8,7 +8,7 @@ import pytest
 
 from ledger.canonical import GENESIS_HASH, canonical_bytes
 from ledger.events import Event, NewEvent, check_chain, seal
-from ledger.export import ExportFormatError, parse_export, summary_from_events
+from ledger.export import ExportFormatError, parse_export, parse_export_hashed, summary_from_events
 
 T = "2026-01-01T00:00:00.000000Z"
 
@@ -128,3 +128,27 @@ def test_summary_from_events():
         summary_from_events([])
     with pytest.raises(ValueError, match="game_created"):
         summary_from_events(chain("g1", NewEvent("submitted", "red", {})))
+
+
+def test_the_body_hash_taken_from_each_line_is_the_events_own() -> None:
+    """parse_export_hashed hashes each event's body from its line (issue 13): the same hash
+    Event.computed_hash gives, with game ids and payloads that need escapes."""
+    odd = chain('g"\\/é\u2028', created(), NewEvent("submitted", "red", {"move": 'a"b\\c', "hash": "x"}),
+                NewEvent("resolved", None, {"submission_seq": 1, "n": [1, -2, True, None]}))
+    for events in (EVENTS, odd):
+        parsed, hashes = parse_export_hashed([line(e.to_json()) for e in events])
+        assert hashes == [e.computed_hash() for e in events] == [e.hash for e in events]
+        assert check_chain(parsed, hashes=hashes) == len(events)
+
+
+def test_an_altered_event_fails_the_chain_check_with_the_hashes_from_its_line() -> None:
+    doc = EVENTS[1].to_json()
+    doc["payload"] = {"move": "e"}  # its stored hash kept
+    parsed, hashes = parse_export_hashed([LINES[0], line(doc), LINES[2]])
+    with pytest.raises(ValueError, match="event 1: hash does not match"):
+        check_chain(parsed, hashes=hashes)
+
+
+def test_a_float_anywhere_is_refused_by_name() -> None:
+    refused([line(_doc(payload={"x": [{"y": 1}]})).replace('"y":1', '"y":1e3')], 1, "floats are not allowed")
+    refused([line(_doc(payload={"x": 1})).replace('"x":1', '"x":-Infinity')], 1, "not allowed")
