@@ -61,16 +61,19 @@ def offer(redis: Any, game_id: str, recruit: Callable[[], object]) -> bool:
 
 
 def drain(redis: Any, member: str, judge: Callable[[str, float], int], pending: Callable[[], list[str]],
-          on_judged: Callable[[str], None], lifetime: float = LIFETIME) -> int:
+          on_judged: Callable[[str], None], lifetime: float = LIFETIME,
+          others_wait: Callable[[], bool] = lambda: False) -> int:
     """Judge woken games until QUIET_ROUNDS waits pass without a wake-up (or `lifetime` is
-    spent, or STOP is set), then leave ALIVE and judge what the pending set still holds.
+    spent, or STOP is set, or `others_wait()`: jobs queued behind this one, such as the
+    sweep's or a notification, must not wait for a drainer's lifetime), then leave ALIVE and
+    judge what the pending set still holds.
     `judge(game_id, lock_timeout)` judges one game and returns how many it judged;
     `on_judged(game_id)` is told after each game that had something judged."""
     judged = 0
     ends = time.monotonic() + lifetime
     quiet = 0
     try:
-        while time.monotonic() < ends and quiet < QUIET_ROUNDS and not STOP.is_set():
+        while time.monotonic() < ends and quiet < QUIET_ROUNDS and not STOP.is_set() and not others_wait():
             redis.zadd(ALIVE, {member: time.time() + LEASE})
             woken = redis.blpop([WAKE], timeout=WAIT)
             if woken is None:
@@ -86,6 +89,19 @@ def drain(redis: Any, member: str, judge: Callable[[str, float], int], pending: 
     for game_id in pending():
         judged += _judge_one(game_id, judge, on_judged)
     return judged
+
+
+def jobs_waiting(redis: Any, queue_keys: list[str]) -> Callable[[], bool]:
+    """`others_wait` for `drain`: True when any of the RQ queues (their Redis list keys) holds a
+    job (one pipelined LLEN a wait)."""
+
+    def check() -> bool:
+        pipe = redis.pipeline(transaction=False)
+        for key in queue_keys:
+            pipe.llen(key)
+        return any(pipe.execute())
+
+    return check
 
 
 def _judge_one(game_id: str, judge: Callable[[str, float], int], on_judged: Callable[[str], None]) -> int:

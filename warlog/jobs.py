@@ -83,9 +83,15 @@ def _drain_woken() -> int:
     job = get_current_job()
     if job is None:  # run outside RQ (a test calling the job function): no Redis to wait on
         return 0
+    from rq import Queue
+
+    from warlog.notify.jobs import notify_queue
+    from warlog.queue import QUEUE_NAME
+
     store, resolver = store_for(), resolver_for()
+    keys = [Queue(QUEUE_NAME, connection=job.connection).key, notify_queue(job.connection).key]
     return drainer.drain(job.connection, job.id, lambda gid, wait: resolver.run(gid, lock_timeout=wait),
-                         store.pending_games, _publish)
+                         store.pending_games, _publish, others_wait=drainer.jobs_waiting(job.connection, keys))
 
 
 def _judged_or_outage(judge: Callable[[], int]) -> int:

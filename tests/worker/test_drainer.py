@@ -135,3 +135,40 @@ def test_a_killed_drainers_promise_runs_out(redis_url):
     time.sleep(0.4)
     assert drainer.offer(conn, "g2", lambda: recruited.append(1)) is False  # now a job is queued instead
     assert recruited == []  # one wake-up waiting is no backlog
+
+
+def test_a_busy_drainer_gives_its_worker_back_when_a_job_waits(redis_url):
+    """A drainer kept busy by wake-ups (each one renews it) would hold its worker for its whole
+    lifetime while jobs queued behind it wait: the sweep's, a notification's (found by the chaos
+    soak: moves waited 20 s behind two busy drainers). It ends as soon as a job waits."""
+    conn = redis.Redis.from_url(redis_url)
+    queue_key = "rq:queue:test-drainer-busy"
+    stop = threading.Event()
+    ended: list[float] = []
+
+    def run() -> None:
+        drainer.drain(conn, "busy", lambda gid, wait: 0, lambda: [], lambda gid: None, lifetime=15.0,
+                      others_wait=drainer.jobs_waiting(conn, [queue_key]))
+        ended.append(time.monotonic())
+
+    def keep_waking() -> None:
+        while not stop.is_set():
+            drainer.offer(conn, "g", lambda: None)
+            time.sleep(0.1)
+
+    t = threading.Thread(target=run)
+    t.start()
+    _wait(lambda: conn.zcount(drainer.ALIVE, time.time(), "+inf") == 1)
+    waker = threading.Thread(target=keep_waking)
+    waker.start()
+    try:
+        time.sleep(1.5)  # busy: longer than QUIET_ROUNDS quiet waits would last
+        assert t.is_alive() and not ended
+        conn.rpush(queue_key, "a-job")
+        queued_at = time.monotonic()
+        t.join(10)
+        assert ended and ended[0] - queued_at < 2.0, "the drainer kept its worker while a job waited"
+    finally:
+        stop.set()
+        waker.join()
+        t.join(20)
