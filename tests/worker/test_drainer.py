@@ -8,26 +8,13 @@ import threading
 import time
 from typing import Any
 
-import pytest
 import redis
 
 from ledger.factory import open_store
-from tests.conftest import REDIS_URL
 from warlog import drainer
 from warlog.queue import RQQueue
 from warlog.resolver import Resolver
 from warlog.service import Warlog
-
-
-@pytest.fixture
-def redis_url() -> str:
-    try:
-        conn = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-        conn.ping()
-    except redis.RedisError as exc:
-        pytest.fail(f"Redis is required at {REDIS_URL}: {exc}", pytrace=False)
-    conn.flushdb()
-    return REDIS_URL
 
 
 def _started_games(svc: Warlog, n: int) -> list[tuple[str, dict[str, str]]]:

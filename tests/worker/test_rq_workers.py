@@ -15,23 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 
-from tests.conftest import REDIS_URL, Player
+from tests.conftest import Player
 from warlog.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def redis_url() -> str:
-    try:
-        conn = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-        conn.ping()
-    except redis.RedisError as exc:
-        pytest.fail(f"Redis is required at {REDIS_URL}: {exc}", pytrace=False)
-    conn.flushdb()
-    return REDIS_URL
 
 
 class Workers:

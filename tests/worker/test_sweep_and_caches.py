@@ -12,21 +12,9 @@ from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
 from ledger.factory import open_store
-from tests.conftest import REDIS_URL
 from warlog import lru, onejob
 from warlog.queue import QUEUE_NAME, InlineQueue, RQQueue, sweep
 from warlog.service import Warlog
-
-
-@pytest.fixture
-def redis_url() -> str:
-    try:
-        conn = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-        conn.ping()
-    except redis.RedisError as exc:
-        pytest.fail(f"Redis is required at {REDIS_URL}: {exc}", pytrace=False)
-    conn.flushdb()
-    return REDIS_URL
 
 
 def _pending_games(svc: Warlog, n: int) -> list[str]:
