@@ -7,6 +7,7 @@ is required: if it is unreachable the postgres tests fail, they do not skip.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import uuid
@@ -33,6 +34,21 @@ def require_postgres() -> None:
     except psycopg.Error as exc:
         pytest.fail(f"PostgreSQL is required for the postgres ledger tests but {PG_URL} is unreachable "
                     f"(set WARLOG_TEST_PG_URL): {exc}", pytrace=False)
+
+
+@contextlib.contextmanager
+def throwaway_pg_store(**options: Any) -> Iterator[PostgresStore]:
+    """A PostgresStore in a fresh schema `warlog_test_<uuid hex>`, dropped afterwards."""
+    require_postgres()
+    schema = f"warlog_test_{uuid.uuid4().hex}"
+    st = PostgresStore(PG_URL, schema=schema, **options)
+    st.create_schema()
+    try:
+        yield st
+    finally:
+        st.close()
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
 class Backend:

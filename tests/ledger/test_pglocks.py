@@ -4,29 +4,19 @@ not reused; a session goes back only once its lock is released."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 
 import psycopg
 import pytest
-from psycopg import sql
 
 from ledger.postgres import PostgresStore, lock_key
-from tests.ledger.conftest import PG_URL, require_postgres
+from tests.ledger.conftest import PG_URL, throwaway_pg_store
 
 
 @pytest.fixture
 def store() -> Iterator[PostgresStore]:
-    require_postgres()
-    schema = f"warlog_test_{uuid.uuid4().hex}"
-    st = PostgresStore(PG_URL, schema=schema)
-    st.create_schema()
-    try:
+    with throwaway_pg_store() as st:
         yield st
-    finally:
-        st.close()
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
 def _lock_pid(store: PostgresStore, game_id: str) -> int:

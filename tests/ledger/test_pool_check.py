@@ -5,30 +5,20 @@ is replaced, never handed out."""
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Iterator
 
 import psycopg
 import pytest
-from psycopg import sql
 
 from ledger import postgres
 from ledger.postgres import PostgresStore
-from tests.ledger.conftest import PG_URL, require_postgres
+from tests.ledger.conftest import PG_URL, throwaway_pg_store
 
 
 @pytest.fixture
 def store() -> Iterator[PostgresStore]:
-    require_postgres()
-    schema = f"warlog_test_{uuid.uuid4().hex}"
-    st = PostgresStore(PG_URL, schema=schema, max_size=1)
-    st.create_schema()
-    try:
+    with throwaway_pg_store(max_size=1) as st:
         yield st
-    finally:
-        st.close()
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
 def _pings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
