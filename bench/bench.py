@@ -40,7 +40,7 @@ import bench_why  # noqa: E402
 import psycopg  # noqa: E402
 import redis  # noqa: E402
 from bench_append import time_appends  # noqa: E402
-from bench_rules import chooser  # noqa: E402
+from bench_rules import chooser, started_game  # noqa: E402
 from psycopg import sql  # noqa: E402
 
 from ledger.factory import open_store  # noqa: E402
@@ -200,10 +200,8 @@ def long_game(store: EventStore, events: int) -> str:
 
     queue = InlineQueue(store)
     svc = Warlog(store, lambda gid: None)
-    created = svc.create_game(GAME, None, {})
+    created = started_game(svc, GAME)
     gid = created["id"]
-    for token in created["seats"].values():
-        svc.join(gid, token)
     resolver, pick = Resolver(store), chooser(7)
     token = created["seats"]["belgium"]
     viewer = svc.viewer(gid, token)

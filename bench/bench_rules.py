@@ -92,12 +92,18 @@ def chooser(seed: int) -> Callable[[list[dict[str, Any]]], dict[str, Any]]:
     return pick
 
 
+def started_game(svc: Any, game: str) -> dict[str, Any]:
+    """A new game of `game` (its first scenario) with every seat joined: the create answer."""
+    created: dict[str, Any] = svc.create_game(game, None, {})
+    for token in created["seats"].values():
+        svc.join(created["id"], token)
+    return created
+
+
 def bot_game(svc: Any, resolver: Any, store: Any, game: str, moves: int, seed: int) -> str:
     """One game of `game` played by a deterministic bot for up to `moves` moves (or its end)."""
-    created = svc.create_game(game, None, {})
+    created = started_game(svc, game)
     gid = created["id"]
-    for token in created["seats"].values():
-        svc.join(gid, token)
     pick = chooser(seed)
     viewers = {seat: (token, svc.viewer(gid, token)) for seat, token in created["seats"].items()}
     for _ in range(moves):

@@ -22,7 +22,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_rules import chooser  # noqa: E402
+from bench_rules import chooser, started_game  # noqa: E402
 
 from ledger.canonical import GENESIS_HASH  # noqa: E402
 from ledger.dice import DerivedDice, dice_stream_of  # noqa: E402
@@ -49,10 +49,8 @@ def build_events(events: int, seed: int = 7) -> tuple[list[Event], bytes]:
         store = open_store(f"sqlite:///{tmp}/start.sqlite3")
         queue = InlineQueue(store)
         svc = Warlog(store, lambda gid: None)
-        created = svc.create_game(GAME, None, {})
+        created = started_game(svc, GAME)
         gid = created["id"]
-        for token in created["seats"].values():
-            svc.join(gid, token)
         out = list(store.iter_events(gid))
         secret = store.secret(gid)
         entropy = entropy_of(store, gid, len(out[0].payload["roles"]))

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import psycopg  # noqa: E402
-from bench_rules import chooser  # noqa: E402
+from bench_rules import chooser, started_game  # noqa: E402
 from psycopg import sql  # noqa: E402
 
 from ledger.factory import open_store  # noqa: E402
@@ -67,10 +67,8 @@ def build(store: Any, moves: int) -> tuple[int, dict[str, float]]:
 
     queue = InlineQueue(store)
     svc = Warlog(store, lambda gid: None)
-    created = svc.create_game("assault-on-belgium", None, {})
+    created = started_game(svc, "assault-on-belgium")
     gid = created["id"]
-    for token in created["seats"].values():
-        svc.join(gid, token)
     resolver, pick = Resolver(store), chooser(7)
     token = created["seats"]["belgium"]
     viewer = svc.viewer(gid, token)
