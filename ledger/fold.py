@@ -133,7 +133,21 @@ def _apply_op(doc: Any, op: dict[str, Any]) -> Any:
 
 def fold(events: Iterable[Event], state: Any = None, check_hashes: bool = False) -> Any:
     """Apply `events` to a private copy of `state` (None before the game started)."""
-    state = copy.deepcopy(state)
+    state = _copy(state)
     for ev in events:
         state = step(state, ev, check_hashes)
     return state
+
+
+_LEAVES = frozenset({str, int, bool, float, type(None)})
+
+
+def _copy(x: Any) -> Any:
+    """copy.deepcopy of plain JSON data (a state), without its memo: leaves are shared, as
+    they are immutable; anything else goes to copy.deepcopy."""
+    t = type(x)
+    if t is dict:
+        return {k: v if type(v) in _LEAVES else _copy(v) for k, v in x.items()}
+    if t is list:
+        return [v if type(v) in _LEAVES else _copy(v) for v in x]
+    return x if t in _LEAVES else copy.deepcopy(x)

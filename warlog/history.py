@@ -29,27 +29,32 @@ class StateCache:
     hash, which commits to every event before it (issue 13): `StoreHistory.state_at` uses an
     entry only after reading that event back and finding the same hash, so a cache that outlived
     its ledger (a restored or replaced database, a game id reused) is dropped, never used.
-    Entries are copied in and out, so no caller can mutate a cached state."""
+    Entries are copied in and out, so no caller can mutate a cached state; `get(shared=True)`
+    and `put(shared=True)` skip the copy for an owner that never mutates a state it holds or
+    hands in (the worker's Resolver, which gives states only to the rules, whose apply never
+    changes its input: tests/worker/test_state_cache.py)."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
         self._entries: LRUCache[str, tuple[int, str, Any]] = LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
-    def get(self, game_id: str, at_or_before: int) -> tuple[int, str, Any] | None:
-        """(seq, chain hash of event seq, a copy of the state after it), if one at or before."""
+    def get(self, game_id: str, at_or_before: int, shared: bool = False) -> tuple[int, str, Any] | None:
+        """(seq, chain hash of event seq, a copy of the state after it), if one at or before;
+        `shared`: the cached state itself, which the caller must not change."""
         with self._lock:
             entry = self._entries.get(game_id)  # a hit counts as a use
             if entry is None or entry[0] > at_or_before:
                 return None
-            return entry[0], entry[1], plain_copy(entry[2])
+            return entry if shared else (entry[0], entry[1], plain_copy(entry[2]))
 
-    def put(self, game_id: str, seq: int, event_hash: str, state: Any) -> None:
+    def put(self, game_id: str, seq: int, event_hash: str, state: Any, shared: bool = False) -> None:
+        """Keep a copy of `state` (`shared`: `state` itself, which no one may change after)."""
         with self._lock:
             entry = self._entries.get(game_id)
             if entry is not None and entry[0] >= seq:
                 return
-            self._entries[game_id] = (seq, event_hash, plain_copy(state))
+            self._entries[game_id] = (seq, event_hash, state if shared else plain_copy(state))
 
     def drop(self, game_id: str) -> None:
         with self._lock:
@@ -89,11 +94,13 @@ class StoreHistory:
             raise KeyError(seq)
         return events[0]
 
-    def state_at(self, seq: int) -> Any:
-        """The state after event `seq` (None before the game started)."""
+    def state_at(self, seq: int, shared: bool = False) -> Any:
+        """The state after event `seq` (None before the game started): the caller's own copy,
+        or with `shared` one that the cache may hold too, which the caller must not change
+        (it saves the cache's copy in and out: `Warlog.actions` only reads the state)."""
         start, state = -1, None
         events: list[Event] | None = None
-        cached = self.cache.get(self.game_id, seq) if self.cache is not None else None
+        cached = self.cache.get(self.game_id, seq, shared=shared) if self.cache is not None else None
         if cached is not None:
             events = self.store.read(self.game_id, after=cached[0] - 1, upto=seq)
             if events and events[0].seq == cached[0] and events[0].hash == cached[1]:
@@ -110,9 +117,9 @@ class StoreHistory:
         if start < seq:
             if events is None:
                 events = self.store.read(self.game_id, after=start, upto=seq)
-            state = fold(events, state)
+            state = fold(events, state)  # a fresh state: fold copies what it starts from
             if self.cache is not None and events:
-                self.cache.put(self.game_id, events[-1].seq, events[-1].hash, state)
+                self.cache.put(self.game_id, events[-1].seq, events[-1].hash, state, shared=shared)
         return state
 
     def resolved_after(self, seq: int) -> list[int]:

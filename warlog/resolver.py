@@ -68,6 +68,9 @@ class Resolver:
         self.on_judged = on_judged  # told after each judgement is appended; its failure is only logged
         self.snapshot_every = snapshot_every
         self._entropy: BoundedCache[str, str] = BoundedCache()  # game id -> entropy digest (fixed once started)
+        # The newest judged state of each hot game, held without copies (`shared`): the resolver
+        # only hands a state to the rules, which never change their input, and to `fold`, which
+        # copies it first (tests/worker/test_state_cache.py).
         self.states = StateCache()
         self._last_snapshot: BoundedCache[str, int] = BoundedCache()  # game id -> seq of its newest snapshot
         self._created: BoundedCache[str, Event] = BoundedCache()  # used only beside a state cache hit
@@ -129,12 +132,20 @@ class Resolver:
                 continue  # a new submission (or another worker) got in first: re-read and go on
             judged += 1
             wakeup.judged(game_id)  # the page waiting for this judgement answers now (issue 9 §5)
-            if j.kind == RESOLVED:  # (a rejection's state may be one the rules began to change: not kept)
-                self.states.put(game_id, appended[-1].seq, appended[-1].hash, j.state)  # the events after it change no state
+            if j.kind == RESOLVED:  # the events after it change no state
+                self.states.put(game_id, appended[-1].seq, appended[-1].hash, j.state, shared=True)
                 self._maybe_snapshot(game_id, appended[0].seq, j.state, summary.active_seats != active)
+            else:  # the state the rules refused a move on may be one they began to change: not kept
+                self.states.drop(game_id)
             self._tell(Judged(game_id, appended[0].seq, tuple(summary.active_seats),
                               tuple(active) if isinstance(active, list) else tuple(summary.active_seats),
                               j.outcome, submission.seat == DIRECTOR and j.kind == RESOLVED))
+            if summary.last_submitted_seq <= submission.seq:
+                # It was the newest submission, and the append found the ledger where the summary
+                # left it (else Conflict): nothing else was pending at the commit. A submission
+                # committed after it queues its own wake-up (a running job is not counted as
+                # queued), as one committed after a last re-read here would: no re-read (issue 13).
+                return judged
 
     def _position(self, game_id: str, history: StoreHistory, last_seq: int,
                   pending: int) -> tuple[Event, Any, Event | None]:
@@ -146,7 +157,7 @@ class Resolver:
         neither the cached state nor the cached creation record can be a stale one), the events
         after it are folded, and the seed book is brought forward with them. Otherwise the
         ordinary reads (creation record, snapshot + fold, the submission)."""
-        cached = self.states.get(game_id, last_seq)
+        cached = self.states.get(game_id, last_seq, shared=True)
         created = self._created.get(game_id)
         if cached is not None and created is not None and last_seq - cached[0] < self.snapshot_every:
             start, chain_hash, state = cached
@@ -155,15 +166,15 @@ class Resolver:
             if head is not None and head.hash == chain_hash:
                 after = [ev for ev in events if ev.seq > start]
                 if any(ev.type in (RESOLVED, GAME_STARTED) for ev in after):  # judged elsewhere meanwhile
-                    state = fold(after, state)
-                    self.states.put(game_id, after[-1].seq, after[-1].hash, state)
+                    state = fold(after, state)  # a copy: the cached state is not changed
+                    self.states.put(game_id, after[-1].seq, after[-1].hash, state, shared=True)
                 self.seed_books.see(game_id, events)
                 found = next((ev for ev in events if ev.seq == pending), None)
                 return created, state, found
             self.states.drop(game_id)
         created = history.created()
         self._created[game_id] = created
-        state = history.state_at(last_seq)
+        state = history.state_at(last_seq, shared=True)
         found = self.store.read(game_id, after=pending - 1, upto=pending)
         return created, state, found[0] if found else None
 

@@ -481,7 +481,7 @@ class Warlog:
             why = {"waiting": "the game waits for every seat to join", "ended": "the game is over"}.get(
                 s.status, "spectators and directors make no moves")
             return {**base, "prompt": why, "actions": []}
-        state = self.history(game_id).state_at(s.last_seq)
+        state = self.history(game_id).state_at(s.last_seq, shared=True)  # only read here: no copies
         if viewer.seat not in game.active_seats(state):
             waiting = ", ".join(game.active_seats(state)) or "nobody"
             return {**base, "prompt": f"waiting for {waiting}", "actions": [], "pending": s.pending}

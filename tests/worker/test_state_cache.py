@@ -106,3 +106,177 @@ def test_the_resolvers_one_read_path_refuses_a_state_under_another_chain_hash(db
         assert entry is not None and entry[:2] == (judged.seq, judged.hash)
     finally:
         store.close()
+
+
+def _aob_moves(svc: Warlog, resolver: Resolver, gid: str, token: str, moves: int, seed: int) -> None:
+    """`moves` set-up moves of Belgium's in Assault on Belgium, picked by a seeded chooser."""
+    import random
+    import uuid
+
+    rng, viewer = random.Random(seed), svc.viewer(gid, token)
+    for _ in range(moves):
+        listing = svc.actions(gid, viewer)
+        legal = [a for a in listing["actions"] if a["type"] in ("select", "place", "unplace")]
+        svc.submit_move(gid, token, rng.choice(legal), listing["expected_seq"], uuid.uuid4().hex)
+        assert resolver.run(gid) == 1
+
+
+def test_a_ledger_changed_behind_the_resolvers_cache_is_detected(tmp_path: Any) -> None:
+    """The resolver's hot state (held without copies) is keyed by the seq and the chain hash of
+    the event last judged (which commits to that event's recorded state hash): a ledger whose
+    history at that seq is another one (here: a database replaced by one where the game went
+    another way from move 2) is read and folded, never judged from the cached state. The
+    ledger the resolver wrote to then folds, hash by hash, to every recorded state."""
+    import dataclasses
+
+    from ledger.events import RESOLVED
+    from ledger.fold import fold
+    from ledger.projection import summary_from_events
+
+    first, other = open_store(f"sqlite:///{tmp_path}/a.sqlite3", upgrade=True), \
+        open_store(f"sqlite:///{tmp_path}/b.sqlite3", upgrade=True)
+    try:
+        svc, resolver = Warlog(first, lambda game_id: None), Resolver(first)
+        created = svc.create_game("assault-on-belgium", None, {})
+        gid = created["id"]
+        for token in created["seats"].values():
+            svc.join(gid, token)
+        token = created["seats"]["belgium"]
+        _aob_moves(svc, resolver, gid, token, 2, seed=1)
+        prefix = list(first.iter_events(gid))
+        _aob_moves(svc, resolver, gid, token, 3, seed=1)
+        last = first.last_seq(gid)
+        cached = resolver.states.get(gid, last)
+        assert cached is not None and cached[0] == last  # hot
+
+        other.import_events(prefix, first.secret(gid),  # (an import leaves the active seats to the caller)
+                            dataclasses.replace(summary_from_events(prefix), active_seats=["belgium"]))
+        svc_b = Warlog(other, lambda game_id: None)
+        _aob_moves(svc_b, Resolver(other), gid, token, 3, seed=99)  # the same seqs, another game
+        assert other.last_seq(gid) == last
+        theirs = fold(other.iter_events(gid))
+        assert theirs != cached[2]
+
+        resolver.store = other  # the ledger replaced behind the resolver's back
+        _aob_moves(svc_b, resolver, gid, token, 1, seed=5)
+        events = list(other.iter_events(gid))
+        assert events[-1].type == RESOLVED, events[-1].payload  # judged on the ledger's state
+        fold(events, check_hashes=True)  # every recorded patch and hash agrees with the ledger
+        entry = resolver.states.get(gid, events[-1].seq)
+        assert entry is not None and entry[:2] == (events[-1].seq, events[-1].hash)
+    finally:
+        first.close()
+        other.close()
+
+
+def test_the_rules_never_change_the_state_they_are_given() -> None:
+    """Why the resolver and `Warlog.actions` may hold a state without copies: over random play of
+    every game, apply (legal moves and refused ones), legal_actions, prompt, active_seats,
+    outcome and phase leave the state they were given exactly as it was."""
+    import copy
+    import json
+    import random
+
+    from rules import all_games
+    from rules.core.game import IllegalAction
+    from tests.support.fuzzing import seeded_dice
+
+    def frozen(x: Any) -> str:
+        return json.dumps(x, sort_keys=True)  # tells True from 1
+
+    games = [g for g in all_games() if type(g).__module__.startswith("rules.")]
+    steps = 0
+    for g in games:
+        for scenario in sorted(g.scenarios()):
+            rng, dice = random.Random(scenario), seeded_dice(len(scenario))
+            s = g.setup(scenario, g.resolve_options({}), dice)
+            for _ in range(30):
+                if g.outcome(s) is not None or not g.active_seats(s):
+                    break
+                before = frozen(s)
+                seat = g.active_seats(s)[0]
+                legal = g.legal_actions(s, seat)
+                g.prompt(s, seat)
+                g.phase(s)
+                if not legal:
+                    break
+                wrong = {**copy.deepcopy(rng.choice(legal)), "type": "no-such-action"}
+                try:
+                    g.apply(s, seat, wrong, dice)
+                except IllegalAction:
+                    pass
+                after = g.apply(s, seat, rng.choice(legal), dice).state
+                assert frozen(s) == before, (g.name, scenario)
+                assert after is not s
+                steps += 1
+                s = after
+    assert steps > 50 * len(games)
+
+
+def test_a_state_handed_out_cannot_change_the_cache(tmp_path: Any) -> None:
+    """A caller's copy (the default) may be changed freely: the cache and the next reader still
+    see the ledger's state; `Warlog.actions` reads the shared one and leaves it as it was."""
+    store = open_store(f"sqlite:///{tmp_path}/w.sqlite3", upgrade=True)
+    try:
+        svc = Warlog(store, lambda game_id: None)
+        created = svc.create_game("assault-on-belgium", None, {})
+        gid = created["id"]
+        for token in created["seats"].values():
+            svc.join(gid, token)
+        _aob_moves(svc, Resolver(store), gid, created["seats"]["belgium"], 2, seed=3)
+        seq = store.last_seq(gid)
+        true = StoreHistory(store, gid, snapshots=False).state_at(seq)
+        cache = StateCache()
+        history = StoreHistory(store, gid, cache=cache)
+        mine = history.state_at(seq)
+        mine["corrupted"] = True
+        again = history.state_at(seq)
+        assert again == true
+        again.clear()
+        assert history.state_at(seq, shared=True) == true
+
+        svc.states.drop(gid)
+        assert svc.history(gid).state_at(seq - 2, shared=True) != true  # the cache now holds an older state
+        assert svc.actions(gid, svc.viewer(gid, created["seats"]["belgium"]))["actions"]  # folds it forward
+        entry = svc.states.get(gid, seq, shared=True)
+        assert entry is not None and entry[0] == seq and entry[2] == true
+    finally:
+        store.close()
+
+
+def test_the_resolver_reads_the_pending_set_once_a_move_yet_judges_every_pending_one(db_url: str) -> None:
+    """Issue 13 (statements per judged move): after appending the judgement of the newest
+    submission the resolver does not read the summary again; with two submissions pending it
+    does, and judges both in one run."""
+    store = open_store(db_url, upgrade=True)
+    try:
+        svc, resolver = Warlog(store, lambda game_id: None), Resolver(store)
+        created = svc.create_game("dice-duel", "long", {})
+        gid = created["id"]
+        for token in created["seats"].values():
+            svc.join(gid, token)
+        reads = []
+        summary = store.summary
+
+        def counted(game_id: str) -> Any:
+            reads.append(game_id)
+            return summary(game_id)
+
+        store.summary = counted  # type: ignore[method-assign]  # a spy on the real store
+        info = svc.info(gid)
+        token = created["seats"][info["active_seats"][0]]
+        svc.submit_move(gid, token, {"type": "roll"}, info["seq"], "k-0")
+        reads.clear()
+        assert resolver.run(gid) == 1
+        assert len(reads) == 1
+
+        info = svc.info(gid)
+        token = created["seats"][info["active_seats"][0]]
+        svc.submit_move(gid, token, {"type": "roll"}, info["seq"], "k-1")
+        svc.submit_move(gid, token, {"type": "roll"}, info["seq"] + 1, "k-2")  # before the first is judged
+        reads.clear()
+        assert resolver.run(gid) == 2
+        assert len(reads) == 2
+        assert not store.summary(gid).pending
+    finally:
+        store.close()
