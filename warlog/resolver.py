@@ -8,6 +8,7 @@ two workers off one game; the (game_id, seq) key would refuse the second writer 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import time
@@ -30,7 +31,7 @@ from ledger.dice import (
 )
 from ledger.events import DIRECTOR, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SUBMITTED, Event, NewEvent
 from ledger.fold import fold
-from ledger.store import Conflict, EventStore, SummaryUpdate
+from ledger.store import Conflict, EventStore, GameSummary, SummaryUpdate
 from rules import game_of
 from rules.core.game import Game
 from warlog import wakeup
@@ -76,6 +77,7 @@ class Resolver:
         self._created: BoundedCache[str, Event] = BoundedCache()  # used only beside a state cache hit
         self._seeds: BoundedCache[str, list[tuple[int, bytes]]] = BoundedCache()  # secrets: insert-only
         self._counts: BoundedCache[str, tuple[int, JudgementCount]] = BoundedCache()  # (seq read to, count)
+        self._quiet: BoundedCache[str, GameSummary] = BoundedCache()  # summary after our append, nothing pending
 
     def run(self, game_id: str, lock_timeout: float = 60.0) -> int:
         """Judge every pending submission of the game; return how many were judged."""
@@ -87,7 +89,8 @@ class Resolver:
         game: Game | None = None
         judged = 0
         while True:
-            summary = self.store.summary(game_id)
+            hot = self._hot_summary(game_id) if judged == 0 else None
+            summary = hot[0] if hot else self.store.summary(game_id)
             if summary is None or not summary.pending:
                 return judged
             if summary.oldest_pending is None:
@@ -95,7 +98,8 @@ class Resolver:
                 return judged
             # The oldest submission without a judgement (from the pending set the database keeps),
             # the state before it and the creation record: one read on a hot game (issue 13).
-            created, state, submission = self._position(game_id, history, summary.last_seq, summary.oldest_pending)
+            created, state, submission = self._position(game_id, history, summary.last_seq, summary.oldest_pending,
+                                                        hot[1] if hot else None)
             if submission is None or submission.type != SUBMITTED:
                 log.error("game %s: pending names event %s, which is not a submission", game_id,
                           summary.oldest_pending)
@@ -145,11 +149,44 @@ class Resolver:
                 # left it (else Conflict): nothing else was pending at the commit. A submission
                 # committed after it queues its own wake-up (a running job is not counted as
                 # queued), as one committed after a last re-read here would: no re-read (issue 13).
+                if j.kind == RESOLVED:  # the game's summary as this append left it, for _hot_summary
+                    self._quiet[game_id] = dataclasses.replace(
+                        summary, last_seq=appended[-1].seq, status=status or summary.status,
+                        active_seats=list(active) if isinstance(active, list) else summary.active_seats,
+                        last_handled_seq=submission.seq, oldest_pending=None, pending_known=True)
                 return judged
 
-    def _position(self, game_id: str, history: StoreHistory, last_seq: int,
-                  pending: int) -> tuple[Event, Any, Event | None]:
-        """(creation record, state after `last_seq`, the submission at `pending`).
+    def _hot_summary(self, game_id: str) -> tuple[GameSummary, list[Event]] | None:
+        """The summary without reading it, on a game whose last event is this resolver's own
+        append with nothing left pending (`_quiet`, used once): one read of the events from that
+        append's last event on gives it, if that event's chain hash is the cached state's and
+        every event after it is a submission (the summary changes only with an append, and only
+        a judgement changes what a submission leaves alone). Anything else (another writer's
+        judgement, a ledger changed behind the cache): None, and the summary is read.
+        Returns (summary, the events read: the cached state's event, then the submissions)."""
+        known = self._quiet.pop(game_id)
+        if known is None or self._created.get(game_id) is None:
+            return None
+        cached = self.states.get(game_id, known.last_seq, shared=True)
+        if cached is None or cached[0] != known.last_seq:
+            return None
+        events = self.store.read(game_id, after=known.last_seq - 1)
+        if not events or events[0].seq != known.last_seq or events[0].hash != cached[1]:
+            self.states.drop(game_id)
+            return None
+        subs = events[1:]
+        if any(ev.type != SUBMITTED for ev in subs):
+            return None
+        if not subs:
+            self._quiet[game_id] = known  # still so
+            return known, events
+        return dataclasses.replace(known, last_seq=subs[-1].seq, last_submitted_seq=subs[-1].seq,
+                                   oldest_pending=subs[0].seq), events
+
+    def _position(self, game_id: str, history: StoreHistory, last_seq: int, pending: int,
+                  read: list[Event] | None = None) -> tuple[Event, Any, Event | None]:
+        """(creation record, state after `last_seq`, the submission at `pending`). `read`: the
+        events from the cached state's event to `last_seq`, already read by `_hot_summary`.
 
         On a hot game (cached within `snapshot_every` events), one read from the cached state's
         event to the end: that event's chain
@@ -161,7 +198,8 @@ class Resolver:
         created = self._created.get(game_id)
         if cached is not None and created is not None and last_seq - cached[0] < self.snapshot_every:
             start, chain_hash, state = cached
-            events = self.store.read(game_id, after=min(start, pending) - 1, upto=last_seq)
+            events = read if read is not None and read[0].seq <= min(start, pending) else \
+                self.store.read(game_id, after=min(start, pending) - 1, upto=last_seq)
             head = next((ev for ev in events if ev.seq == start), None)
             if head is not None and head.hash == chain_hash:
                 after = [ev for ev in events if ev.seq > start]

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.events import RESOLVED
 from ledger.factory import open_store
+from ledger.fold import fold
 from warlog import jobs
 from warlog.history import StateCache, StoreHistory
 from warlog.resolver import Resolver
@@ -80,8 +82,6 @@ def test_the_resolvers_one_read_path_refuses_a_state_under_another_chain_hash(db
     """The resolver's hot path (one read per judgement, issue 13) checks the cached entry's
     chain hash too: a state cached under a hash that is not the ledger's is dropped, and the
     move is judged from the state folded from the ledger."""
-    from ledger.events import RESOLVED
-
     store = open_store(db_url, upgrade=True)
     try:
         svc, resolver = Warlog(store, lambda game_id: None), Resolver(store)
@@ -129,8 +129,6 @@ def test_a_ledger_changed_behind_the_resolvers_cache_is_detected(tmp_path: Any) 
     ledger the resolver wrote to then folds, hash by hash, to every recorded state."""
     import dataclasses
 
-    from ledger.events import RESOLVED
-    from ledger.fold import fold
     from ledger.projection import summary_from_events
 
     first, other = open_store(f"sqlite:///{tmp_path}/a.sqlite3", upgrade=True), \
@@ -246,8 +244,9 @@ def test_a_state_handed_out_cannot_change_the_cache(tmp_path: Any) -> None:
 
 def test_the_resolver_reads_the_pending_set_once_a_move_yet_judges_every_pending_one(db_url: str) -> None:
     """Issue 13 (statements per judged move): after appending the judgement of the newest
-    submission the resolver does not read the summary again; with two submissions pending it
-    does, and judges both in one run."""
+    submission the resolver does not read the summary again, and on its next run it knows the
+    summary from its own append and the one read of the events after it; with two submissions
+    pending it reads the summary after judging the first, and judges both in one run."""
     store = open_store(db_url, upgrade=True)
     try:
         svc, resolver = Warlog(store, lambda game_id: None), Resolver(store)
@@ -262,21 +261,51 @@ def test_the_resolver_reads_the_pending_set_once_a_move_yet_judges_every_pending
             reads.append(game_id)
             return summary(game_id)
 
+        def submit(key: str) -> None:
+            info = svc.info(gid)
+            token = created["seats"][info["active_seats"][0]]
+            svc.submit_move(gid, token, {"type": "roll"}, info["seq"], key)
+
         store.summary = counted  # type: ignore[method-assign]  # a spy on the real store
-        info = svc.info(gid)
-        token = created["seats"][info["active_seats"][0]]
-        svc.submit_move(gid, token, {"type": "roll"}, info["seq"], "k-0")
+        submit("k-0")
         reads.clear()
         assert resolver.run(gid) == 1
-        assert len(reads) == 1
+        assert len(reads) == 1  # cold: read once, not again after the append
 
-        info = svc.info(gid)
-        token = created["seats"][info["active_seats"][0]]
-        svc.submit_move(gid, token, {"type": "roll"}, info["seq"], "k-1")
-        svc.submit_move(gid, token, {"type": "roll"}, info["seq"] + 1, "k-2")  # before the first is judged
+        submit("k-1")
+        reads.clear()
+        assert resolver.run(gid) == 1
+        assert reads == []  # hot: known from its own append
+        assert resolver.run(gid) == 0 and reads == []  # nothing pending, still known
+
+        submit("k-2")
+        submit("k-3")  # before the first is judged
         reads.clear()
         assert resolver.run(gid) == 2
-        assert len(reads) == 2
+        assert len(reads) == 1
+        assert not summary(gid).pending
+        fold(store.iter_events(gid), check_hashes=True)
+    finally:
+        store.close()
+
+
+def test_two_resolvers_taking_turns_on_one_game_judge_from_the_ledgers_state(db_url: str) -> None:
+    """Two workers judging one game by turns: each finds the other's judgement after its own
+    append (so its summary and state from that append are not used) and judges on the ledger's
+    state; every recorded patch folds to its recorded hash."""
+    store = open_store(db_url, upgrade=True)
+    try:
+        svc, resolvers = Warlog(store, lambda game_id: None), [Resolver(store), Resolver(store)]
+        created = svc.create_game("assault-on-belgium", None, {})
+        gid = created["id"]
+        for token in created["seats"].values():
+            svc.join(gid, token)
+        token = created["seats"]["belgium"]
+        for i in range(8):
+            _aob_moves(svc, resolvers[i % 2 if i < 4 else (i // 2) % 2], gid, token, 1, seed=i)
+        events = list(store.iter_events(gid))
         assert not store.summary(gid).pending
+        assert sum(ev.type == RESOLVED for ev in events) == 8
+        fold(events, check_hashes=True)
     finally:
         store.close()
