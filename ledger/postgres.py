@@ -4,7 +4,7 @@ Tables live in one schema: `public`, the `schema=` argument, or the first entry 
 `search_path` given in the URL's `options` (e.g. `?options=-csearch_path%3Dwarlog_test_x`).
 Payloads are stored as TEXT holding their canonical JSON, never JSONB, so that what is read
 back hashes exactly as it was sealed. A plpgsql trigger refuses UPDATE, DELETE and TRUNCATE
-on `events`. An append is one call of `ledger_append` (migration 8): one round trip, one
+on `events`. An append is one call of `ledger_append` (migrations 8 and 9): one round trip, one
 transaction; appenders to one game queue on its `games` row, and racing creators of a game are
 decided by the (game_id, seq) primary key.
 The game lock is a session advisory lock held on a dedicated connection.
@@ -344,7 +344,7 @@ class PostgresStore(SqlEventStore):
         secret: bytes | None,
         game_info: tuple[str, str, bool] | None,
     ) -> list[Event] | None:
-        """One statement, one round trip, one transaction: ledger_append (migration 8) locks,
+        """One statement, one round trip, one transaction: ledger_append (migrations 8, 9) locks,
         checks, chains, inserts and folds the projection. None when the games row is lost."""
         now = utc_now()
         parts = [body_parts(game_id, expected_seq + 1 + i, new, now) for i, new in enumerate(events)]
