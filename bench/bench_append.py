@@ -8,8 +8,9 @@ On each backend, with the same payload and one event per transaction:
   with the hash chained in Python, on the same connection settings as the ledger (the commit
   limit: what any ledger with this durability can reach);
 * 8 writers on 8 games at once (threads sharing one store), beside the one-writer rate, and
-  the raw chained INSERT's own 8-writer rate (8 threads, 8 connections): the scaling this
-  machine (its cores, its disk's syncs) allows any ledger.
+  the raw chained INSERT's own 8-writer rate (8 threads, 8 connections): on PostgreSQL the
+  scaling this machine (its cores, its disk's syncs) allows any ledger; on SQLite what writers
+  that do not share commits get (they queue on the file's one write lock).
 """
 
 from __future__ import annotations
@@ -239,7 +240,7 @@ def figure_appends(n: int, fig: dict[str, float], rounds: int = 3,
         say(f"{label} warlog ledger, {WRITERS} writers on {WRITERS} games", f"{many:,.0f} appends/s  (ratio to one "
             f"writer {many / a:.2f})")
         say(f"{label} raw chained INSERT, {WRITERS} writers on {WRITERS} games", f"{raw_many:,.0f} inserts/s  (ratio "
-            f"to one writer {raw_many / raw:.2f}: what this machine allows)")
+            f"to one writer {raw_many / raw:.2f}: the commit limit's own scaling)")
         fig[f"append {label}"], fig[f"es {label}"] = a, es
         fig[f"raw {label}"], fig[f"writers {label}"] = raw, many
         fig[f"raw writers {label}"] = raw_many
