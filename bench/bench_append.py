@@ -7,7 +7,10 @@ On each backend, with the same payload and one event per transaction:
 * a raw chained INSERT: one `INSERT` per transaction of (game, seq, payload, prev_hash, hash)
   with the hash chained in Python, on the same connection settings as the ledger (the commit
   limit: what any ledger with this durability can reach);
-* 8 writers on 8 games at once (threads sharing one store), beside the one-writer rate.
+* 8 writers on 8 games at once (threads sharing one store), beside the one-writer rate, and
+  the raw chained INSERT's own 8-writer rate (8 threads, 8 connections): on PostgreSQL the
+  scaling this machine (its cores, its disk's syncs) allows any ledger; on SQLite what writers
+  that do not share commits get (they queue on the file's one write lock).
 """
 
 from __future__ import annotations
@@ -46,8 +49,8 @@ def new_game(store: EventStore) -> str:
     return gid
 
 
-def append_run(store: EventStore, gid: str, n: int) -> None:
-    for seq in range(n):
+def append_run(store: EventStore, gid: str, n: int, first: int = 0) -> None:
+    for seq in range(first, first + n):
         store.append(gid, seq, [NewEvent(SUBMITTED, "germany", PAYLOAD)])
 
 
@@ -59,22 +62,34 @@ def time_appends(store: EventStore, n: int) -> float:
     return n / (time.perf_counter() - start)
 
 
+WARM = 5  # appends each writer makes before the clock starts: the store's pool grows to 8 connections
+
+
 def time_writers(store: EventStore, n: int, writers: int = WRITERS) -> float:
-    """`writers` threads, each appending n // writers events to its own game: appends/s overall."""
+    """`writers` threads, each appending n // writers events to its own game: appends/s overall.
+    The clock starts once every writer has made WARM appends, as the raw anchor's 8 connections
+    are open before its clock starts (a pool grows one connection at a time, when asked)."""
     per = max(1, n // writers)
     games = [new_game(store) for _ in range(writers)]
     errors: list[BaseException] = []
+    ready = threading.Barrier(writers + 1)
 
     def run(gid: str) -> None:
         try:
-            append_run(store, gid, per)
+            append_run(store, gid, WARM)
+        except BaseException as exc:  # reported after the join
+            errors.append(exc)
+        ready.wait()
+        try:
+            append_run(store, gid, per, first=WARM)
         except BaseException as exc:  # reported after the join
             errors.append(exc)
 
     threads = [threading.Thread(target=run, args=(g,)) for g in games]
-    start = time.perf_counter()
     for t in threads:
         t.start()
+    ready.wait()
+    start = time.perf_counter()
     for t in threads:
         t.join()
     elapsed = time.perf_counter() - start
@@ -87,31 +102,69 @@ RAW_TABLE = ("CREATE TABLE raw_events (game_id TEXT NOT NULL, seq BIGINT NOT NUL
              "prev_hash TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (game_id, seq))")
 
 
-def time_raw(kind: str, n: int, where: str) -> float:
-    """The commit limit: one chained INSERT per transaction (autocommit), nothing else."""
-    payload = canonical_bytes(PAYLOAD)
-    text = payload.decode("utf-8")
-    gid, prev = uuid.uuid4().hex[:16], GENESIS_HASH
+def _raw_connection(kind: str, where: str) -> tuple[Any, str]:
+    """A connection on the ledger's own settings (SQLite: journal, sync) and the raw INSERT."""
     conn: Any
     if kind == "sqlite":
         from ledger.sqlite import SqliteStore
 
-        conn = SqliteStore(where)._connect()  # the ledger's own connection settings (journal, sync)
-        insert = "INSERT INTO raw_events VALUES (?, ?, ?, ?, ?)"
-    else:
-        conn = psycopg.connect(PG, autocommit=True)
-        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {0}; SET search_path TO {0}").format(sql.Identifier(where)))
-        insert = "INSERT INTO raw_events VALUES (%s, %s, %s, %s, %s)"
+        return SqliteStore(where)._connect(), "INSERT INTO raw_events VALUES (?, ?, ?, ?, ?)"
+    conn = psycopg.connect(PG, autocommit=True)
+    conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {0}; SET search_path TO {0}").format(sql.Identifier(where)))
+    return conn, "INSERT INTO raw_events VALUES (%s, %s, %s, %s, %s)"
+
+
+def _raw_run(conn: Any, insert: str, n: int) -> None:
+    """n chained INSERTs of one new game, one per transaction (autocommit)."""
+    payload = canonical_bytes(PAYLOAD)
+    text = payload.decode("utf-8")
+    gid, prev = uuid.uuid4().hex[:16], GENESIS_HASH
+    for seq in range(n):
+        digest = hashlib.sha256(prev.encode() + payload).hexdigest()
+        conn.execute(insert, (gid, seq, text, prev, digest))
+        prev = digest
+
+
+def time_raw(kind: str, n: int, where: str) -> float:
+    """The commit limit: one chained INSERT per transaction (autocommit), nothing else."""
+    conn, insert = _raw_connection(kind, where)
     try:
         conn.execute(RAW_TABLE)
         start = time.perf_counter()
-        for seq in range(n):
-            digest = hashlib.sha256(prev.encode() + payload).hexdigest()
-            conn.execute(insert, (gid, seq, text, prev, digest))
-            prev = digest
+        _raw_run(conn, insert, n)
         return n / (time.perf_counter() - start)
     finally:
         conn.close()
+
+
+def time_raw_writers(kind: str, n: int, where: str, writers: int = WRITERS) -> float:
+    """The commit limit's own scaling: `writers` threads, each on its own connection, each
+    INSERTing n // writers chained rows of its own game (to the table `time_raw` made):
+    inserts/s overall. Its ratio to `time_raw` is what this machine allows 8 writers at all."""
+    per = max(1, n // writers)
+    conns = [_raw_connection(kind, where) for _ in range(writers)]
+    errors: list[BaseException] = []
+
+    def run(conn: Any, insert: str) -> None:
+        try:
+            _raw_run(conn, insert, per)
+        except BaseException as exc:  # reported after the join
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=c) for c in conns]
+    try:
+        start = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        elapsed = time.perf_counter() - start
+    finally:
+        for conn, _ in conns:
+            conn.close()
+    if errors:
+        raise errors[0]
+    return per * writers / elapsed
 
 
 def time_eventsourcing(kind: str, n: int, where: str) -> float:
@@ -153,6 +206,7 @@ def one_round(label: str, n: int) -> dict[str, float]:
             out["es"] = time_eventsourcing("sqlite", n, f"{tmp}/es.sqlite3")
             out["raw"] = time_raw("sqlite", n, f"{tmp}/raw.sqlite3")
             out["writers"] = time_writers(store, n)
+            out["raw writers"] = time_raw_writers("sqlite", n, f"{tmp}/raw.sqlite3")
             store.close()
         return out
     name = f"warlog_bench_{uuid.uuid4().hex[:10]}"
@@ -162,6 +216,7 @@ def one_round(label: str, n: int) -> dict[str, float]:
         out["es"] = time_eventsourcing("postgres", n, name + "_es")
         out["raw"] = time_raw("postgres", n, name + "_raw")
         out["writers"] = time_writers(store, n)
+        out["raw writers"] = time_raw_writers("postgres", n, name + "_raw")
         store.close()
     finally:
         drop_schemas(name, name + "_es", name + "_raw")
@@ -176,7 +231,7 @@ def figure_appends(n: int, fig: dict[str, float], rounds: int = 3,
     for label in backends:
         runs = [one_round(label, n) for _ in range(rounds)]
         med: Callable[[str], float] = lambda k: statistics.median(r[k] for r in runs)
-        a, es, raw, many = med("ours"), med("es"), med("raw"), med("writers")
+        a, es, raw, many, raw_many = med("ours"), med("es"), med("raw"), med("writers"), med("raw writers")
         recorder = "SQLiteAggregateRecorder" if label == "SQLite" else "PostgresAggregateRecorder"
         say(f"{label} warlog ledger (hash chain, projection, one writer)", f"{a:,.0f} appends/s")
         say(f"{label} eventsourcing {recorder}", f"{es:,.0f} inserts/s  (ratio ours/theirs {a / es:.2f})")
@@ -184,5 +239,8 @@ def figure_appends(n: int, fig: dict[str, float], rounds: int = 3,
             f"{a / raw:.2f})")
         say(f"{label} warlog ledger, {WRITERS} writers on {WRITERS} games", f"{many:,.0f} appends/s  (ratio to one "
             f"writer {many / a:.2f})")
+        say(f"{label} raw chained INSERT, {WRITERS} writers on {WRITERS} games", f"{raw_many:,.0f} inserts/s  (ratio "
+            f"to one writer {raw_many / raw:.2f}: the commit limit's own scaling)")
         fig[f"append {label}"], fig[f"es {label}"] = a, es
         fig[f"raw {label}"], fig[f"writers {label}"] = raw, many
+        fig[f"raw writers {label}"] = raw_many

@@ -11,6 +11,8 @@ import hashlib
 import json
 from typing import Any
 
+import orjson
+
 GENESIS_HASH = "0" * 64
 
 
@@ -64,19 +66,34 @@ def _plainly_json(value: Any) -> bool:
     return True
 
 
+def _json_bytes(value: Any) -> bytes:
+    """The standard library's canonical encoding: the reference `_fast_bytes` must agree with."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+def _fast_bytes(value: Any) -> bytes:
+    """`_json_bytes` of a plain value (exact str/int/bool/None, lists, tuples, str-keyed dicts),
+    by orjson: compact, UTF-8 unescaped, keys sorted by code point, the same escapes (tests/ledger/
+    test_canonical_fast.py proves the bytes equal). What orjson refuses (an int beyond 64 bits, a
+    lone surrogate, nesting deeper than 255) goes the standard library's way, as before."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return _json_bytes(value)
+
+
 def canonical_bytes(value: Any) -> bytes:
     """Encode `value` as canonical JSON bytes."""
-    if not _plainly_json(value):
-        _check(value)
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode("utf-8")
+    if _plainly_json(value):
+        return _fast_bytes(value)
+    _check(value)
+    return _json_bytes(value)
 
 
 def plain_canonical_bytes(value: Any) -> bytes:
     """`canonical_bytes` of a value known to be plain JSON already (parsed by `json.loads` with
     floats refused, or folded from such values): the same bytes, without the look for floats."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return _fast_bytes(value)
 
 
 def sha256_hex(data: bytes) -> str:

@@ -2,10 +2,16 @@
 same time share one transaction, so one commit (one WAL sync) serves them all (issue 13).
 
 A writer queues its work; if no transaction is under way it leads: it takes every queued work,
-runs them in one transaction, each inside its own savepoint (so one writer's conflict undoes
-only its own statements), commits, and hands each writer its own result or exception. Writers
-queued meanwhile wait and the next of them leads. Nobody returns before the commit that holds
-their rows has succeeded: durability is exactly that of one transaction per append.
+runs them in one transaction, commits, and hands each writer its own result or exception.
+Writers queued meanwhile wait and the next of them leads. Nobody returns before the commit that
+holds their rows has succeeded: durability is exactly that of one transaction per append.
+
+One writer's failure undoes only its own statements. The works first run without savepoints
+(two statements fewer per work, issue 13): a work that fails having changed nothing (a conflict
+found by its read; a refused statement, which SQLite undoes by itself) leaves the others' rows
+intact. If a failed work had changed rows, the batch is rolled back and run again, each work
+inside its own savepoint, as before: so a work must be safe to run twice (it only reads and
+writes through `conn`).
 """
 
 from __future__ import annotations
@@ -67,8 +73,10 @@ class GroupCommit:
         try:
             with self._connection() as conn:
                 conn.execute(self._begin)
-                for work in batch:
-                    self._one(conn, work, savepoint=len(batch) > 1)
+                if not self._run_all(conn, batch, savepoint=False):  # a failed work left rows behind
+                    conn.execute("ROLLBACK")
+                    conn.execute(self._begin)
+                    self._run_all(conn, batch, savepoint=True)
                 if len(batch) == 1 and batch[0].error is not None:
                     conn.execute("ROLLBACK")
                 else:
@@ -80,6 +88,19 @@ class GroupCommit:
         finally:
             for work in batch:
                 work.done = True
+
+    @classmethod
+    def _run_all(cls, conn: Connection, batch: list[_Work[Any]], savepoint: bool) -> bool:
+        """Run every work; False (and stop) when one of several failed without a savepoint after
+        changing rows, or took the transaction with it (then only a rerun can undo it)."""
+        for work in batch:
+            work.error = work.result = None
+            before = getattr(conn, "total_changes", None)  # rows changed by completed statements
+            cls._one(conn, work, savepoint)
+            if work.error is not None and not savepoint and len(batch) > 1 and (
+                    before is None or conn.total_changes != before or not getattr(conn, "in_transaction", True)):
+                return False
+        return True
 
     @staticmethod
     def _one(conn: Connection, work: _Work[Any], savepoint: bool) -> None:

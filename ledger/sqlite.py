@@ -40,6 +40,12 @@ BUSY_TIMEOUT_MS = 30_000
 _IDLE_CONNECTIONS = 8
 
 _INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+# The first event of a batch chained to a tail this store saw committed (SqliteStore._tails): it
+# is inserted only if that event is still the one at expected_seq (the chain and no gap, checked
+# by the statement itself); a later event already there is refused by the primary key.
+_INSERT_AFTER = (f"INSERT INTO events ({EVENT_COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, ? "
+                 "WHERE EXISTS (SELECT 1 FROM events WHERE game_id = ? AND seq = ? AND hash = ?)")
+_TAILS_MAX = 10_000  # games whose last committed (seq, hash) a store remembers
 _REPLACE_GAME = f"INSERT OR REPLACE INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
 # The seat's earlier submission with this key, and the game's last seq and hash: one statement.
 _KEY_AND_TAIL = ("SELECT (SELECT seq FROM idempotency WHERE game_id = ? AND key = ?), "
@@ -86,6 +92,9 @@ class SqliteStore(SqlEventStore):
         self._closed = False
         self._pid = os.getpid()
         self._group = GroupCommit(self._conn)  # appends made at once by this process's threads
+        # game -> (seq, hash) of the last event this store committed: events are immutable
+        # (append-only triggers), so it is a fact about the file, checked again by _INSERT_AFTER.
+        self._tails: dict[str, tuple[int, str]] = {}
 
     # -- connections ---------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -168,8 +177,12 @@ class SqliteStore(SqlEventStore):
         key = projection.scoped_key(events, idempotency_key) if idempotency_key is not None else None
         self._check_fork()
         try:
-            return self._group.run(lambda conn: self._append(conn, game_id, expected_seq, events, summary, key,
-                                                             secret, game_info))
+            sealed = self._group.run(lambda conn: self._append(conn, game_id, expected_seq, events, summary, key,
+                                                               secret, game_info))
+            if len(self._tails) >= _TAILS_MAX:
+                self._tails.clear()
+            self._tails[game_id] = (sealed[-1].seq, sealed[-1].hash)
+            return sealed
         except DuplicateKey as dup:
             raise DuplicateKey(game_id, idempotency_key or "", dup.seq) from None
         except sqlite3.IntegrityError:
@@ -193,26 +206,28 @@ class SqliteStore(SqlEventStore):
         game_info: tuple[str, str, bool] | None,
     ) -> list[Event]:
         """Inside the caller's BEGIN IMMEDIATE: one read (key and tail), the inserts, and the
-        projection as one UPDATE of the columns that no index holds (but a changed status)."""
-        hit, current, prev_hash = conn.execute(_KEY_AND_TAIL, (game_id, key, game_id, game_id)).fetchone()
-        if hit is not None:
-            raise DuplicateKey(game_id, key or "", hit)
-        if current is None:
-            current, prev_hash = -1, GENESIS_HASH
-        if current != expected_seq:
-            raise Conflict(game_id, expected_seq, current)
+        projection as one UPDATE of the columns that no index holds (but a changed status).
+        The read is skipped when this store committed the game's tail at expected_seq itself
+        (issue 13): the first INSERT then checks that tail, the primary keys refuse a taken seq
+        or key (the caller turns that into Conflict or DuplicateKey, as the read would have)."""
         now = utc_now()
-        sealed: list[Event] = []
-        rows: list[tuple[object, ...]] = []
-        for i, new in enumerate(events):
-            ev, text = seal_encoded(game_id, expected_seq + 1 + i, new, now, prev_hash)
-            sealed.append(ev)
-            rows.append((game_id, ev.seq, ev.type, ev.seat, text, now, ev.prev_hash, ev.hash))
-            prev_hash = ev.hash
-        if len(rows) == 1:
+        tail = self._tails.get(game_id)
+        inserted = False
+        if tail is not None and tail[0] == expected_seq:
+            sealed, rows = self._sealed(game_id, expected_seq, events, now, tail[1])
+            inserted = conn.execute(_INSERT_AFTER, (*rows[0], game_id, expected_seq, tail[1])).rowcount == 1
+        if not inserted:
+            hit, current, prev_hash = conn.execute(_KEY_AND_TAIL, (game_id, key, game_id, game_id)).fetchone()
+            if hit is not None:
+                raise DuplicateKey(game_id, key or "", hit)
+            if current is None:
+                current, prev_hash = -1, GENESIS_HASH
+            if current != expected_seq:
+                raise Conflict(game_id, expected_seq, current)
+            sealed, rows = self._sealed(game_id, expected_seq, events, now, prev_hash)
             conn.execute(_INSERT_EVENT, rows[0])
-        else:
-            conn.executemany(_INSERT_EVENT, rows)
+        if len(rows) > 1:
+            conn.executemany(_INSERT_EVENT, rows[1:])
         if key is not None:
             conn.execute("INSERT INTO idempotency (game_id, key, seq) VALUES (?, ?, ?)",
                          (game_id, key, sealed[projection.keyed_index(events)].seq))
@@ -239,6 +254,19 @@ class SqliteStore(SqlEventStore):
                 (game_id, expected_seq))])
             conn.execute(_REPLACE_GAME, summary_row(projection.fold(before, sealed, summary)))
         return sealed
+
+    @staticmethod
+    def _sealed(game_id: str, expected_seq: int, events: list[NewEvent], now: str,
+                prev_hash: str) -> tuple[list[Event], list[tuple[object, ...]]]:
+        """The events chained after `prev_hash`, and their rows."""
+        sealed: list[Event] = []
+        rows: list[tuple[object, ...]] = []
+        for i, new in enumerate(events):
+            ev, text = seal_encoded(game_id, expected_seq + 1 + i, new, now, prev_hash)
+            sealed.append(ev)
+            rows.append((game_id, ev.seq, ev.type, ev.seat, text, now, ev.prev_hash, ev.hash))
+            prev_hash = ev.hash
+        return sealed, rows
 
     def import_events(self, events: list[Event], secret: bytes | None, summary: GameSummary) -> None:
         projection.check_import(events, summary)

@@ -297,3 +297,33 @@ def append_function(schema: str) -> list[str]:
 
 MIGRATIONS.append(Migration(8, "ledger_append(): an append in one statement, one round trip (issue 13)",
                             append_function))
+
+
+# Migration 9: the same function, its common case made cheaper (issue 13). The batch INSERT's
+# `generate_series(1, n)` made PostgreSQL's plan cache plan that statement afresh on every call
+# (a custom plan, the generic one being estimated at 1,000 rows): a one-event append now takes
+# an INSERT ... VALUES, whose generic plan is cached (~45 us of ~210 us of server time per call,
+# measured with EXPLAIN ANALYZE on this machine). CREATE OR REPLACE keeps the grants (migration 8).
+_BATCH_INSERT = """    INSERT INTO {schema}.events (game_id, seq, type, seat, payload, recorded_at, prev_hash, hash, period)
+    SELECT g, expected + k, types[k], seats[k], payloads[k], recorded,
+           CASE WHEN k = 1 THEN chained_from ELSE hashes[k - 1] END, hashes[k], p
+      FROM generate_series(1, n) AS k ORDER BY k;
+"""
+_ONE_OR_BATCH_INSERT = """    IF n = 1 THEN
+        INSERT INTO {schema}.events (game_id, seq, type, seat, payload, recorded_at, prev_hash, hash, period)
+        VALUES (g, expected + 1, types[1], seats[1], payloads[1], recorded, chained_from, hashes[1], p);
+    ELSE
+    """ + _BATCH_INSERT.replace("\n    ", "\n        ") + """    END IF;
+"""
+
+
+def append_function_one_insert(schema: str) -> list[str]:
+    if _BATCH_INSERT not in APPEND_FUNCTION:
+        raise AssertionError("migration 9 rewrites migration 8's batch INSERT, which has changed")
+    text = APPEND_FUNCTION.replace("CREATE FUNCTION ledger_append(", "CREATE OR REPLACE FUNCTION ledger_append(")
+    text = text.replace(_BATCH_INSERT, _ONE_OR_BATCH_INSERT)
+    return [text.replace("{schema}", schema).replace("{genesis}", "0" * 64)]
+
+
+MIGRATIONS.append(Migration(9, "ledger_append(): one event is one INSERT ... VALUES, its plan cached (issue 13)",
+                            append_function_one_insert))

@@ -94,4 +94,6 @@ MIGRATIONS = [
                               "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END"]),
     # Migration 8 makes PostgreSQL's one-statement append function; SQLite appends in-process.
     Migration(8, "nothing on SQLite (PostgreSQL's ledger_append function, issue 13)", lambda schema: []),
+    Migration(9, "nothing on SQLite (PostgreSQL's ledger_append: one event, one cached INSERT, issue 13)",
+              lambda schema: []),
 ]

@@ -280,3 +280,30 @@ def test_migration_6_keeps_the_app_roles_grants(deployment: Deployment) -> None:
         store.close()
     with pytest.raises(psycopg.Error, match="permission denied"):
         deployment.as_app("DELETE FROM events")
+
+
+def test_migration_9_keeps_the_app_roles_right_to_append(deployment: Deployment) -> None:
+    """A deployment at version 8 (app role granted EXECUTE on ledger_append) upgraded by the owner
+    without --app-role: the replaced function keeps the grant, and appends one event or several."""
+    from ledger.migrations import VERSION_TABLE, apply
+    from ledger.postgres import PostgresStore
+
+    with psycopg.connect(deployment.owner_url, autocommit=True) as conn, conn.transaction():
+        conn.execute(VERSION_TABLE)
+        apply(lambda text, args: conn.execute(text, args or None), pg_migrations.MIGRATIONS[:8], 0,
+              deployment.schema, "2026-01-01T00:00:00Z", "%s")
+    owner = PostgresStore(deployment.owner_url)
+    owner.grant_app_role(deployment.app)
+    owner.close()
+    r = CliRunner().invoke(main, ["db", "upgrade", "--db", deployment.owner_url])
+    assert r.exit_code == 0 and f"schema at version {LATEST}" in r.output, r.output
+    store = open_store(deployment.app_url)
+    try:
+        created = NewEvent("game_created", None, {"game": "g", "scenario": "s", "sandbox": None})
+        store.append("g1", -1, [created], game_info=("g", "s", False))
+        store.append("g1", 0, [NewEvent("submitted", "red", {"action": {}})], idempotency_key="k")
+        store.append("g1", 1, [NewEvent("resolved", None, {"submission_seq": 1}), NewEvent("submitted", "blue", {})])
+        assert [e.seq for e in store.read("g1")] == [0, 1, 2, 3] and store.pending_games() == ["g1"]
+        assert store.summary("g1").last_seq == 3 and store.idempotent_seq("g1", "k", "red") == 1
+    finally:
+        store.close()

@@ -37,6 +37,14 @@ class Recorded:
         self.log.append(text)
         return self.conn.execute(text, args)
 
+    @property
+    def total_changes(self) -> int:
+        return self.conn.total_changes
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.conn.in_transaction
+
 
 def wait_until(test, seconds: float = 10.0) -> None:
     deadline = time.monotonic() + seconds
@@ -81,7 +89,68 @@ def test_writers_queued_behind_a_commit_share_the_next_one(tmp_path):
     with contextlib.closing(sqlite3.connect(db.path)) as conn:
         assert [r[0] for r in conn.execute("SELECT k FROM t ORDER BY k")] == [1, 2, 3]
     assert db.log.count("COMMIT") == 2  # the leader's own, then one for the three queued behind it
-    assert db.log.count("ROLLBACK TO one_append") == 1
+    assert "SAVEPOINT one_append" not in db.log  # SQLite undid the refused INSERT by itself
+
+
+def run_batch(group: GroupCommit, works: list) -> list[object]:
+    """Run `works` as one batch (queued behind a leader held at a gate): each one's result or error."""
+    gate, results = threading.Event(), [None] * len(works)
+
+    def writer(i: int, work) -> None:
+        try:
+            results[i] = group.run(work)
+        except Exception as exc:  # noqa: BLE001 - inspected by the caller
+            results[i] = exc
+
+    leader = threading.Thread(target=writer, args=(0, lambda conn: gate.wait(10) and "leader"))
+    leader.start()
+    wait_until(lambda: group._leading)
+    threads = [threading.Thread(target=writer, args=(i, w)) for i, w in enumerate(works) if i]
+    for t in threads:
+        t.start()
+    wait_until(lambda: len(group._queue) == len(works) - 1)
+    gate.set()
+    for t in [leader, *threads]:
+        t.join(10)
+    return results[1:]
+
+
+def test_a_work_failing_after_its_writes_is_undone_alone_by_a_rerun_in_savepoints(tmp_path):
+    db = Recorded(str(tmp_path / "g.db"))
+    group = GroupCommit(db.connection)
+    runs: list[int] = []
+
+    def insert(k: int, fail: bool = False):
+        def work(conn):
+            runs.append(k)
+            conn.execute("INSERT INTO t VALUES (?)", (k,))
+            if fail:
+                raise RuntimeError("refused after writing")
+            return k
+        return work
+
+    results = run_batch(group, [None, insert(1), insert(2, fail=True), insert(3)])
+    assert results[:1] == [1] and isinstance(results[1], RuntimeError) and results[2] == 3
+    with contextlib.closing(sqlite3.connect(db.path)) as conn:
+        assert [r[0] for r in conn.execute("SELECT k FROM t ORDER BY k")] == [1, 3]
+    assert db.log.count("ROLLBACK TO one_append") == 1 and db.log.count("SAVEPOINT one_append") == 3
+    assert runs == [1, 2, 1, 2, 3]  # stopped at the dirty failure, then every work again in a savepoint
+
+
+def test_a_work_failing_before_any_write_needs_no_savepoint(tmp_path):
+    db = Recorded(str(tmp_path / "g.db"))
+    group = GroupCommit(db.connection)
+
+    def stale(conn):
+        conn.execute("SELECT count(*) FROM t").fetchone()
+        raise LookupError("a conflict found by the read")
+
+    results = run_batch(group, [None, lambda c: c.execute("INSERT INTO t VALUES (1)") and 1, stale,
+                                lambda c: c.execute("INSERT INTO t VALUES (2)") and 2])
+    assert results[0] == 1 and isinstance(results[1], LookupError) and results[2] == 2
+    with contextlib.closing(sqlite3.connect(db.path)) as conn:
+        assert [r[0] for r in conn.execute("SELECT k FROM t ORDER BY k")] == [1, 2]
+    assert "SAVEPOINT one_append" not in db.log and db.log.count("COMMIT") == 2
 
 
 def test_a_lone_failure_rolls_its_transaction_back(tmp_path):
