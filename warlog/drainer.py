@@ -46,17 +46,28 @@ THREADS = 4  # waiters per draining job: judgements overlap their waits on the l
 STOP = threading.Event()  # set by the worker on a stop request: drainers end at their next turn
 
 
+# offer's one round trip (KEYS: ALIVE, WAKE, RECRUIT; ARGV: now, the game id, WAKE_CAP): no live
+# promise -> 0; else the game pushed onto WAKE, which is kept to WAKE_CAP entries, and {backlog,
+# 1 if this offer took RECRUIT (a backlog: the caller queues the recruit job) else 0}.
+_OFFER = """
+if redis.call('ZCOUNT', KEYS[1], ARGV[1], '+inf') == 0 then return 0 end
+local backlog = redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[3]), -1)
+local recruit = 0
+if backlog > 1 and redis.call('SET', KEYS[3], '1', 'NX', 'EX', 60) then recruit = 1 end
+return {backlog, recruit}
+"""
+
+
 def offer(redis: Any, game_id: str, recruit: Callable[[], object]) -> bool:
     """Hand the game to a live drainer, if there is one: True if so (then no job is needed).
     Call only after the submission is committed. With a backlog, `recruit()` queues one job
-    that starts another drainer (at most one such job waits at a time)."""
-    if not redis.zcount(ALIVE, time.time(), "+inf"):
+    that starts another drainer (at most one such job waits at a time). One round trip to
+    Redis (a script: the look at ALIVE and the push are one step), the recruit's aside."""
+    answer = redis.register_script(_OFFER)(keys=[ALIVE, WAKE, RECRUIT], args=[time.time(), game_id, WAKE_CAP])
+    if not answer:
         return False
-    pipe = redis.pipeline(transaction=False)
-    pipe.rpush(WAKE, game_id)
-    pipe.ltrim(WAKE, -WAKE_CAP, -1)
-    backlog = pipe.execute()[0]
-    if backlog > 1 and redis.set(RECRUIT, "1", nx=True, ex=60):
+    if int(answer[1]):
         recruit()
     return True
 

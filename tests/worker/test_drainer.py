@@ -228,3 +228,19 @@ def test_a_failing_waiter_fails_the_drain_after_every_waiter_has_left(redis_url)
     with pytest.raises(RuntimeError, match="boom"):
         drainer.drain(conn, "failing", judge, lambda: [], lambda gid: None, lifetime=5.0, threads=3)
     assert conn.zcount(drainer.ALIVE, "-inf", "+inf") == 0
+
+
+def test_a_backlog_of_wake_ups_recruits_one_job_at_a_time(redis_url):
+    """`offer` (one script in Redis): a wake-up for a live drainer is pushed; a second one waiting
+    is a backlog and recruits one job, and no other while that one waits (RECRUIT held); once
+    the recruit has started (it deletes RECRUIT), a backlog recruits again."""
+    conn = redis.Redis.from_url(redis_url)
+    recruited: list[str] = []
+    conn.zadd(drainer.ALIVE, {"waiting": time.time() + 5})
+    for gid in ("g1", "g2", "g3"):
+        assert drainer.offer(conn, gid, lambda gid=gid: recruited.append(gid)) is True
+    assert recruited == ["g2"]
+    conn.delete(drainer.RECRUIT)
+    assert drainer.offer(conn, "g4", lambda: recruited.append("g4")) is True
+    assert recruited == ["g2", "g4"]
+    assert [g.decode() for g in conn.lrange(drainer.WAKE, 0, -1)] == ["g1", "g2", "g3", "g4"]
