@@ -336,6 +336,9 @@ def main() -> None:
                         help="events of the game the state, replay and audit figures read (100,000; 2,000 with --quick)")
     parser.add_argument("--e2e-client", choices=["wait", "poll"], default="wait",
                         help="how the e2e players wait for a judgement: the play page's long-poll, or GET every 2 ms")
+    parser.add_argument("--e2e-web", default="2:32", metavar="W:T|inprocess",
+                        help="gunicorn's gthread workers:threads for the e2e figure (README's deployment), or the "
+                             "app in the bench's own process (its test client)")
     args = parser.parse_args()
     n, games, moves, events = (300, 2, 20, 2000) if args.quick else (3000, 50, 20, 100_000)
     events = args.state_events or events
@@ -345,7 +348,8 @@ def main() -> None:
     if args.only in (None, "appends"):
         bench_append.figure_appends(n, FIG)
     if args.only in (None, "e2e"):
-        bench_e2e.figure_end_to_end(PgSchema, REDIS, GAME, games, moves, FIG, args.e2e_client)
+        bench_e2e.figure_end_to_end(PgSchema, REDIS, GAME, games, moves, FIG, args.e2e_client,
+                                    None if args.e2e_web == "inprocess" else args.e2e_web)
     if args.only in (None, "state"):
         figure_state_and_verify(events, min(events, 10_000))
     if args.only in (None, "judge"):
