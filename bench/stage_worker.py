@@ -52,6 +52,10 @@ def main(argv: list[str] | None = None) -> Any:
     """Run worker.py instrumented; with WARLOG_BENCH_PROFILE (a directory), under cProfile (wall
     time), its stats written there as worker-<pid>.prof when the worker ends."""
     instrument(os.environ["WARLOG_BENCH_STAGES"])
+    if os.environ.get("BENCH_DRAIN_THREADS"):  # an A/B of the drainer's waiters (warlog.drainer.THREADS)
+        from warlog import drainer
+
+        drainer.THREADS = int(os.environ["BENCH_DRAIN_THREADS"])
     import worker
 
     out = os.environ.get("WARLOG_BENCH_PROFILE")

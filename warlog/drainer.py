@@ -42,7 +42,11 @@ QUIET_ROUNDS = 2  # waits in a row without a wake-up before the drainer ends its
 LIFETIME = 20.0  # seconds a drainer keeps its job at most (the notification queue waits meanwhile)
 WAKE_CAP = 10_000  # wake-ups kept at most (hints: the ledger's pending set is the truth)
 LOCK_WAIT = 10.0  # seconds a drainer waits for a game another holder is finishing
-THREADS = 4  # waiters per draining job: judgements overlap their waits on the ledger and Redis
+# Waiters per draining job (`drain`'s `threads`). 1: on this 2-core machine, under load, 4 waiters
+# judged no faster end to end (bench e2e A/B, 2026-11-24: 42 and 41 moves/s with 1, 40 and 34 with
+# 4; more runs found nothing to judge, and RQ ran more jobs); more may pay where the worker has cores
+# to spare and the ledger is farther away.
+THREADS = 1
 STOP = threading.Event()  # set by the worker on a stop request: drainers end at their next turn
 
 
