@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,10 +34,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import bench_append  # noqa: E402
+import bench_e2e  # noqa: E402
 import bench_rules  # noqa: E402
 import bench_why  # noqa: E402
 import psycopg  # noqa: E402
-import redis  # noqa: E402
 from bench_append import time_appends  # noqa: E402
 from bench_rules import chooser, started_game  # noqa: E402
 from psycopg import sql  # noqa: E402
@@ -69,127 +68,6 @@ class PgSchema:
     def drop(self) -> None:
         with psycopg.connect(PG, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.name)))
-
-
-def start_workers(db: str, count: int, log_dir: str) -> list[subprocess.Popen[bytes]]:
-    procs = []
-    for i in range(count):
-        log = open(f"{log_dir}/worker{i}.log", "wb")
-        procs.append(subprocess.Popen([sys.executable, str(ROOT / "worker.py"), "--db", db, "--redis", REDIS,
-                                       "--sweep-interval", "5"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                      env={**os.environ, "PYTHONPATH": str(ROOT),
-                                           "WARLOG_ALLOW_SUPERUSER": "1"}))
-    time.sleep(1.5)
-    return procs
-
-
-def stop(procs: list[subprocess.Popen[bytes]]) -> None:
-    for p in procs:
-        p.terminate()
-    for p in procs:
-        try:
-            p.wait(10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-
-
-def rss_mb(pid: int) -> tuple[float, float]:
-    """(resident, peak resident) MB of a process, from /proc."""
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, rest = line.partition(":")
-        fields[key] = rest
-    return (int(fields.get("VmRSS", "0 kB").split()[0]) / 1024, int(fields.get("VmHWM", "0 kB").split()[0]) / 1024)
-
-
-def figure_end_to_end(games: int, moves_per_game: int) -> None:
-    import threading
-
-    from rq import Queue
-    from rq.serializers import JSONSerializer
-
-    from warlog.app import create_app
-
-    print(f"2. end to end with 2 RQ workers ({games} games played concurrently, {moves_per_game} moves each)")
-    redis.Redis.from_url(REDIS).flushdb()
-    schema = PgSchema()
-    with tempfile.TemporaryDirectory() as tmp:
-        open_store(schema.url, upgrade=True).close()
-        app = create_app({"WARLOG_DB": schema.url, "WARLOG_REDIS": REDIS, "WARLOG_ALLOW_SUPERUSER": True})
-        procs = start_workers(schema.url, 2, tmp)
-        try:
-            # bare RQ: no-op jobs through the same Redis and workers
-            q = Queue("warlog", connection=redis.Redis.from_url(REDIS), serializer=JSONSerializer)
-            n = games * moves_per_game
-            start = time.perf_counter()
-            jobs = [q.enqueue_call("warlog.jobs.noop", args=("x",), result_ttl=60) for _ in range(n)]
-            while any(j.get_status(refresh=True) != "finished" for j in jobs[-5:]) or q.count:
-                time.sleep(0.01)
-            noop_rate = n / (time.perf_counter() - start)
-            done: list[int] = []
-            latencies: list[float] = []
-
-            def play(i: int) -> None:
-                client = app.test_client()
-                created = client.post("/api/v1/games", json={"game": GAME}).get_json()
-                assert "id" in created, created
-                gid, seats = created["id"], created["seats"]
-                for _role, token in seats.items():
-                    client.post(f"/api/v1/games/{gid}/join", json={}, headers={"Authorization": f"Bearer {token}"})
-                pick, moves = chooser(i + 1), 0
-                while moves < moves_per_game:
-                    info = client.get(f"/api/v1/games/{gid}").get_json()
-                    if info["status"] != "active":
-                        break
-                    if info["pending"]:
-                        time.sleep(0.002)
-                        continue
-                    auth = {"Authorization": f"Bearer {seats[info['active_seats'][0]]}"}
-                    listing = client.get(f"/api/v1/games/{gid}/actions", headers=auth).get_json()
-                    if not listing["actions"]:
-                        time.sleep(0.002)
-                        continue
-                    sent = time.perf_counter()
-                    r = client.post(f"/api/v1/games/{gid}/moves", headers=auth, json={
-                        "action": pick(listing["actions"]), "expected_seq": listing["expected_seq"],
-                        "idempotency_key": uuid.uuid4().hex})
-                    if r.status_code == 202:
-                        moves += 1
-                        while client.get(f"/api/v1/games/{gid}").get_json()["pending"]:
-                            time.sleep(0.002)
-                        latencies.append(time.perf_counter() - sent)
-                while client.get(f"/api/v1/games/{gid}").get_json()["pending"]:
-                    time.sleep(0.002)
-                done.append(moves)
-
-            start = time.perf_counter()
-            threads = [threading.Thread(target=play, args=(i,)) for i in range(games)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            elapsed = time.perf_counter() - start
-            rss = [rss_mb(p.pid) for p in procs]
-            from rq import Worker
-
-            ran = sum(w.successful_job_count + w.failed_job_count
-                      for w in Worker.all(connection=redis.Redis.from_url(REDIS)))
-            latencies.sort()
-            p95 = 1000 * latencies[max(0, int(len(latencies) * 0.95) - 1)] if latencies else float("nan")
-            FIG.update({"e2e": sum(done) / elapsed, "noop": noop_rate, "p95": p95})
-            say("moves resolved end to end (submit, judge, read back)", f"{sum(done) / elapsed:,.1f} moves/s "
-                f"({sum(done)} moves in {elapsed:.1f} s)")
-            say("bare no-op RQ jobs, same Redis, same 2 workers", f"{noop_rate:,.1f} jobs/s  (ratio "
-                f"{sum(done) / elapsed / noop_rate:.2f})")
-            say("submit -> resolved, per move", f"p50 {1000 * statistics.median(latencies):.0f} ms, p95 {p95:.0f} ms")
-            say("RQ jobs the workers ran for the moves (no-op jobs not counted)",
-                f"{ran - n:,} ({(ran - n) / max(sum(done), 1):.2f} per move)")
-            say("worker RSS (now / peak), each of 2 workers",
-                ", ".join(f"{now:.0f} / {peak:.0f} MB" for now, peak in rss))
-        finally:
-            stop(procs)
-            app.extensions["warlog"].store.close()
-            schema.drop()
 
 
 def long_game(store: EventStore, events: int, judging: list[float] | None = None) -> str:
@@ -469,6 +347,11 @@ def main() -> None:
     parser.add_argument("--archive-games", type=int, default=None, help="games in the generated archive")
     parser.add_argument("--state-events", type=int, default=None,
                         help="events of the game the state, replay and audit figures read (100,000; 2,000 with --quick)")
+    parser.add_argument("--e2e-client", choices=["wait", "poll"], default="wait",
+                        help="how the e2e players wait for a judgement: the play page's long-poll, or GET every 2 ms")
+    parser.add_argument("--e2e-web", default="2:32", metavar="W:T|inprocess",
+                        help="gunicorn's gthread workers:threads for the e2e figure (README's deployment), or the "
+                             "app in the bench's own process (its test client)")
     args = parser.parse_args()
     n, games, moves, events = (300, 2, 20, 2000) if args.quick else (3000, 50, 20, 100_000)
     events = args.state_events or events
@@ -478,7 +361,8 @@ def main() -> None:
     if args.only in (None, "appends"):
         bench_append.figure_appends(n, FIG)
     if args.only in (None, "e2e"):
-        figure_end_to_end(games, moves)
+        bench_e2e.figure_end_to_end(PgSchema, REDIS, GAME, games, moves, FIG, args.e2e_client,
+                                    None if args.e2e_web == "inprocess" else args.e2e_web)
     if args.only in (None, "state"):
         figure_state_and_verify(events, min(events, 10_000))
     if args.only in (None, "judge"):

@@ -90,8 +90,10 @@ def _drain_woken() -> int:
 
     store, resolver = store_for(), resolver_for()
     keys = [Queue(QUEUE_NAME, connection=job.connection).key, notify_queue(job.connection).key]
-    return drainer.drain(job.connection, job.id, lambda gid, wait: resolver.run(gid, lock_timeout=wait),
-                         store.pending_games, _publish, others_wait=drainer.jobs_waiting(job.connection, keys))
+    conn = job.connection  # the drainer's waiters are threads: RQ's current job is not theirs to look up
+    return drainer.drain(conn, job.id, lambda gid, wait: resolver.run(gid, lock_timeout=wait),
+                         store.pending_games, lambda gid: wakeup.publish(conn, gid),
+                         others_wait=drainer.jobs_waiting(conn, keys), threads=drainer.THREADS)
 
 
 def _judged_or_outage(judge: Callable[[], int]) -> int:

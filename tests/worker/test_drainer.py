@@ -8,6 +8,7 @@ import threading
 import time
 from typing import Any
 
+import pytest
 import redis
 
 from ledger.factory import open_store
@@ -159,3 +160,87 @@ def test_a_busy_drainer_gives_its_worker_back_when_a_job_waits(redis_url):
         stop.set()
         waker.join()
         t.join(20)
+
+
+def test_a_drainer_with_several_waiters_judges_every_offered_move_once(pg_url, redis_url):
+    """Issue 13: one draining job runs several waiters at once (drainer.THREADS); each is a member
+    of ALIVE while it waits, every offered move is judged, none twice (one judgement per
+    submission in the ledger), and all of them have left ALIVE when the drain returns."""
+    store = open_store(pg_url)
+    rq = RQQueue(redis_url, store)
+    svc = Warlog(store, rq.enqueue)
+    resolver = Resolver(store)
+    conn = redis.Redis.from_url(redis_url)
+    judged: list[str] = []
+    try:
+        games = _started_games(svc, 6)
+        rq.queue.empty()
+        for gid, _ in games:
+            resolver.run(gid)
+        t = threading.Thread(target=drainer.drain, args=(conn, "threaded",
+                             lambda gid, wait: resolver.run(gid, lock_timeout=wait), store.pending_games,
+                             judged.append), kwargs={"lifetime": 30.0, "threads": 3})
+        t.start()
+        _wait(lambda: conn.zcount(drainer.ALIVE, time.time(), "+inf") == 3)
+        seqs = []
+        for _round in range(3):
+            seqs += [(gid, _submit(svc, gid, seats)) for gid, seats in games]
+            _wait(lambda: store.pending_games() == [])
+        t.join(30)
+        assert not t.is_alive() and conn.zcount(drainer.ALIVE, "-inf", "+inf") == 0
+        assert sorted(set(judged)) == sorted(gid for gid, _ in games)
+        for gid, seq in seqs:
+            rulings = [ev for ev in store.read(gid, after=seq)
+                       if ev.type in ("resolved", "rejected") and ev.payload.get("submission_seq") == seq]
+            assert len(rulings) == 1, (gid, seq, rulings)
+    finally:
+        store.close()
+
+
+def test_a_move_offered_as_a_threaded_drainer_leaves_is_judged_by_the_shared_last_look(pg_url):
+    store = open_store(pg_url)
+    svc = Warlog(store, lambda gid: None)  # the wake-ups were lost: only the ledger knows the moves
+    resolver = Resolver(store)
+    try:
+        games = _started_games(svc, 3)
+        for gid, _ in games:
+            resolver.run(gid)
+        seqs = [(gid, _submit(svc, gid, seats)) for gid, seats in games]
+        judged: list[str] = []
+        n = drainer.drain(_QuietRedis(), "m", lambda g, wait: resolver.run(g, lock_timeout=wait),
+                          store.pending_games, judged.append, threads=3)
+        assert n == 3 and sorted(judged) == sorted(gid for gid, _ in games) and store.pending_games() == []
+        for gid, seq in seqs:
+            assert svc.move(gid, seq, svc.viewer(gid, None))["status"] in ("resolved", "rejected")
+    finally:
+        store.close()
+
+
+def test_a_failing_waiter_fails_the_drain_after_every_waiter_has_left(redis_url):
+    """A judgement that raises (not an outage: that is jobs._judged_or_outage's) fails the drain,
+    but only once every waiter has ended and left ALIVE: none is left behind as a promise."""
+    conn = redis.Redis.from_url(redis_url)
+
+    def judge(gid: str, wait: float) -> int:
+        raise RuntimeError("boom")
+
+    conn.rpush(drainer.WAKE, "g")  # one waiter is woken and fails; the others wait out their quiet rounds
+    with pytest.raises(RuntimeError, match="boom"):
+        drainer.drain(conn, "failing", judge, lambda: [], lambda gid: None, lifetime=5.0, threads=3)
+    assert conn.zcount(drainer.ALIVE, "-inf", "+inf") == 0
+
+
+def test_a_backlog_of_wake_ups_recruits_one_job_at_a_time(redis_url):
+    """`offer` (one script in Redis): a wake-up for a live drainer is pushed; a second one waiting
+    is a backlog and recruits one job, and no other while that one waits (RECRUIT held); once
+    the recruit has started (it deletes RECRUIT), a backlog recruits again."""
+    conn = redis.Redis.from_url(redis_url)
+    recruited: list[str] = []
+    conn.zadd(drainer.ALIVE, {"waiting": time.time() + 5})
+    for gid in ("g1", "g2", "g3"):
+        assert drainer.offer(conn, gid, lambda gid=gid: recruited.append(gid)) is True
+    assert recruited == ["g2"]
+    conn.delete(drainer.RECRUIT)
+    assert drainer.offer(conn, "g4", lambda: recruited.append("g4")) is True
+    assert recruited == ["g2", "g4"]
+    assert [g.decode() for g in conn.lrange(drainer.WAKE, 0, -1)] == ["g1", "g2", "g3", "g4"]
