@@ -22,6 +22,10 @@ import sys
 import time
 from typing import Any
 
+# Fault injection for the outage test: seconds a worker waits after its banner, before its services'
+# first query (so PostgreSQL can be stopped in that window).
+FAULT_DELAY_SERVICES_ENV = "WARLOG_FAULT_DELAY_BEFORE_SERVICES"
+
 
 def load_game_modules() -> None:
     """Import extra game modules named in WARLOG_GAME_MODULES (comma-separated); each registers
@@ -182,6 +186,9 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
 
     from warlog.tournaments.clockwire import attach_worker
 
+    delay = os.environ.get(FAULT_DELAY_SERVICES_ENV)  # fault injection: the outage test's window
+    if delay:
+        time.sleep(float(delay))
     backoff = Backoff(ceiling=RETRY)
     while True:  # its first queries: a worker (re)started while PostgreSQL restarts waits for it
         try:

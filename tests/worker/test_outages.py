@@ -231,10 +231,11 @@ def test_a_worker_started_while_postgresql_restarts_waits_for_it_and_starts(own_
     pg = PostgresServer()
     pg.start()
     open_store(pg.url, upgrade=True).close()
-    worker = _start_worker(pg.url, own_redis.url, tmp_path, "early", WARLOG_ALLOW_SUPERUSER="1")
+    worker = _start_worker(pg.url, own_redis.url, tmp_path, "early", WARLOG_ALLOW_SUPERUSER="1",
+                           WARLOG_FAULT_DELAY_BEFORE_SERVICES="3")  # held before its services' first query
     try:
         _wait_for_text(tmp_path / "early.log", "judging:", timeout=60)
-        pg.stop()  # before the worker's first query of its services
+        pg.stop()  # before the worker's first query of its services (it waits 3 s after the banner)
         time.sleep(4)
         pg.start()
         _wait_for_text(tmp_path / "early.log", "Listening on", timeout=60)
