@@ -29,6 +29,20 @@ def _nodes_of(w: World, h: str) -> set[str]:
 
 def near_nodes(w: World, at: str, monitor: bool) -> set[str]:
     """Land positions adjacent to (or sharing the hex of) a unit at `at`."""
+    return set(_near(w, at, monitor)[0])
+
+
+def _near(w: World, at: str, monitor: bool) -> tuple[frozenset[str], frozenset[str]]:
+    """(near_nodes, their hexes), worked out once per map, place and kind of unit."""
+    cache = w.__dict__.setdefault("_vb_near", {})
+    got = cache.get((at, monitor))
+    if got is None:
+        nodes = _near_nodes(w, at, monitor)
+        got = cache[at, monitor] = (frozenset(nodes), frozenset(hexpart(n) for n in nodes))
+    return got  # type: ignore[no-any-return]
+
+
+def _near_nodes(w: World, at: str, monitor: bool) -> set[str]:
     if is_hexside(at):
         out: set[str] = set()
         for h in side_hexes(at):
@@ -55,11 +69,12 @@ def reveal_check(s: State, w: World, facts: list[Fact]) -> None:
         return
     us = [(u, r["at"]) for u, r in sorted(s["units"].items()) if r["status"] == "map" and w.units[u].side == "us"]
     for u, at in us:
-        near = near_nodes(w, at, w.units[u].monitor)
+        if not sec["hidden"] and not sec["camps"]:
+            break  # nothing left to find
+        near, near_hexes = _near(w, at, w.units[u].monitor)
         for h in sorted(sec["hidden"]):
             if sec["hidden"][h] in near and sec["hidden"][h] != at:
                 reveal_unit(s, w, h, facts, f"{w.units[u].name} is adjacent")
-        near_hexes = {hexpart(n) for n in near}
         for c in sorted(sec["camps"]):
             if sec["camps"][c] in near_hexes:
                 hx = sec["camps"].pop(c)
