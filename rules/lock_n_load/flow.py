@@ -40,6 +40,11 @@ def is_legal(s: State, w: World, a: Action) -> bool:
     d = s["decision"] if s["phase"] != "over" else None
     if d is None or d["kind"] != "opp_fire" or not isinstance(a, dict):
         return a in legal(s, w)
+    with U.indexed(s):
+        return _is_legal_at_opp_fire(s, w, d, a)
+
+
+def _is_legal_at_opp_fire(s: State, w: World, d: dict[str, Any], a: dict[str, Any]) -> bool:
     t = a.get("type")
     if t in ("opp_fire", "hold_fire"):
         return a in [{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
@@ -55,6 +60,12 @@ def is_legal(s: State, w: World, a: Action) -> bool:
 
 
 def legal(s: State, w: World) -> list[Action]:
+    """Every legal action; the listing moves no unit, so who is where answers from one index."""
+    with U.indexed(s):
+        return _legal(s, w)
+
+
+def _legal(s: State, w: World) -> list[Action]:
     if s["phase"] == "over":
         return []
     d = s["decision"]

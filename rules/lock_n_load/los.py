@@ -87,17 +87,13 @@ def line_of_sight(world: World, a: str, b: str, smoke: Iterable[str] = (), *,
     board.parse(b)
     smoke_set = frozenset(smoke)
     first, second = (a, b) if _order(board, a) <= _order(board, b) else (b, a)
-    steps = board.line_pair(first, second)
+    steps, hexes_met, slivers = _trace(world, first, second)
     la, lb = world.level(first), world.level(second)
     lo, hi = min(la, lb), max(la, lb)
     low_ends = [h for h, lv in ((first, la), (second, lb)) if lv == lo] if lo < hi else []
     obstacles: list[Obstacle] = []
     traced: list[str] = []
-    hexes: list[str] = []
-    for p, m in steps:
-        for h in (p, m):
-            if h is not None and h not in hexes:
-                hexes.append(h)
+    hexes = list(hexes_met)
     ctx = _Ctx(world, lo, hi, low_ends, smoke_set, tall_obstacles_block)
     for p, m in steps[1:-1]:
         if p is None or m is None:  # off the board: cannot happen between two on-board hexes
@@ -110,7 +106,7 @@ def line_of_sight(world: World, a: str, b: str, smoke: Iterable[str] = (), *,
             ob = ctx.traced_obstacle(p, m, side)
         if ob is not None:
             obstacles.append(ob)
-    for sl in _slivers_met(world, steps, first, second):
+    for sl in slivers:
         ob = ctx.sliver_obstacle(sl)
         if ob is not None:
             obstacles.append(ob)
@@ -123,6 +119,25 @@ def line_of_sight(world: World, a: str, b: str, smoke: Iterable[str] = (), *,
     if (a, b) != (first, second):
         hexes.reverse()
     return Los(a, b, blocked, tuple(obstacles), tuple(hexes), tuple(traced))
+
+
+Steps = list[tuple[str | None, str | None]]
+
+
+def _trace(world: World, first: str, second: str) -> tuple[Steps, tuple[str, ...], list[dict[str, Any]]]:
+    """The smoke-free geometry of the line first-second (10.0): its steps (geometry.line_pair), the
+    hexes met in order, the slivers met; worked out once per pair and board, shared read-only."""
+    key = ("trace", first, second)
+    hit = world.cache.get(key)
+    if hit is None:
+        steps = world.board.line_pair(first, second)
+        hexes: list[str] = []
+        for p, m in steps:
+            for h in (p, m):
+                if h is not None and h not in hexes:
+                    hexes.append(h)
+        hit = world.cache[key] = (steps, tuple(hexes), _slivers_met(world, steps, first, second))
+    return hit
 
 
 def cached_los(world: World, a: str, b: str, smoke: Iterable[str] = (), *, tall_obstacles_block: bool = False) -> Los:

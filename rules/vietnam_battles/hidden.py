@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core.game import Fact
-from rules.vietnam_battles.board import in_ezoc, is_hexside, land_at, side_hexes
+from rules.vietnam_battles.board import in_ezoc, is_hexside, land_at, occupancy, side_hexes
 from rules.vietnam_battles.data import World, hexpart
 
 State = dict[str, Any]
@@ -93,6 +93,11 @@ def reveal_check(s: State, w: World, facts: list[Fact]) -> None:
 
 
 def capture_check(s: State, w: World, facts: list[Fact]) -> None:
+    with occupancy(s, w):  # no unit moves here: who is where answers from one index
+        _capture_check(s, w, facts)
+
+
+def _capture_check(s: State, w: World, facts: list[Fact]) -> None:
     for c, rec in sorted(s.get("camps", {}).items()):
         if rec["status"] != "revealed":
             continue

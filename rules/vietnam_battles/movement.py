@@ -47,6 +47,11 @@ def can_select(s: State, w: World, u: str) -> bool:
 
 def _off_entries(s: State, w: World, u: str, spec: dict[str, Any]) -> list[str]:
     """G13 (INFERRED): the first hex entered from off the map costs its terrain (a monitor: 1 MP)."""
+    with occupancy(s, w):  # reads the state only
+        return _off_entries_in(s, w, u, spec)
+
+
+def _off_entries_in(s: State, w: World, u: str, spec: dict[str, Any]) -> list[str]:
     d = w.units[u]
     out = []
     for h in entry_hexes(w, spec):
