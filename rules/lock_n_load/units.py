@@ -34,6 +34,11 @@ def units_in(s: State, hex_id: str, side: str | None = None) -> list[str]:
     cur = _SCOPE.get()
     if cur is not None and cur[0] is s["units"]:
         return list(cur[1].get((hex_id, side), ()))
+    return scan_units_in(s, hex_id, side)
+
+
+def scan_units_in(s: State, hex_id: str, side: str | None = None) -> list[str]:
+    """units_in by a scan of every unit (outside a scope; the index's reference)."""
     return sorted(u for u, r in s["units"].items() if r["at"] == hex_id and (side is None or r["side"] == side))
 
 
