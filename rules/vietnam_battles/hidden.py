@@ -93,6 +93,8 @@ def reveal_check(s: State, w: World, facts: list[Fact]) -> None:
 
 
 def capture_check(s: State, w: World, facts: list[Fact]) -> None:
+    if not any(rec["status"] == "revealed" for rec in s.get("camps", {}).values()):
+        return  # only a revealed camp can be captured
     with occupancy(s, w):  # no unit moves here: who is where answers from one index
         _capture_check(s, w, facts)
 
