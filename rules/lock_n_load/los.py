@@ -141,11 +141,29 @@ def _trace(world: World, first: str, second: str) -> tuple[Steps, tuple[str, ...
 
 
 def cached_los(world: World, a: str, b: str, smoke: Iterable[str] = (), *, tall_obstacles_block: bool = False) -> Los:
-    """`line_of_sight`, memoised on the world (the board never changes; smoke is part of the key)."""
-    key = ("los", a, b, frozenset(smoke), tall_obstacles_block)
+    """`line_of_sight`, memoised on the world (the board never changes). Smoke counts only in the
+    hexes the line meets (7.0, T3), so only those are part of the key: smoke laid elsewhere on the
+    map leaves the answer, and the memo, as they were."""
+    smoke_met = frozenset(smoke)
+    if smoke_met:
+        smoke_met &= _met(world, a, b)
+    key = ("los", a, b, smoke_met, tall_obstacles_block)
     hit = world.cache.get(key)
     if hit is None:
-        hit = world.cache[key] = line_of_sight(world, a, b, smoke, tall_obstacles_block=tall_obstacles_block)
+        hit = world.cache[key] = line_of_sight(world, a, b, smoke_met, tall_obstacles_block=tall_obstacles_block)
+    return hit
+
+
+def _met(world: World, a: str, b: str) -> frozenset[str]:
+    """Every hex the line a-b meets (both nudged lines), as line_of_sight traces it."""
+    key = ("met", a, b)
+    hit = world.cache.get(key)
+    if hit is None:
+        board = world.board
+        board.parse(a)
+        board.parse(b)
+        first, second = (a, b) if _order(board, a) <= _order(board, b) else (b, a)
+        hit = world.cache[key] = frozenset(_trace(world, first, second)[1])
     return hit
 
 

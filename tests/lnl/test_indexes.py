@@ -58,3 +58,20 @@ def test_a_scope_that_moves_a_unit_fails_loudly() -> None:
     u = next(u for u, r in s["units"].items() if r["at"] is not None)
     with pytest.raises(RuntimeError, match="stale"), U.indexed(s):
         s["units"][u]["at"] = None
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_memoised_los_keyed_on_the_smoke_it_meets_equals_a_fresh_trace(data: st.DataObject) -> None:
+    """LnL 7.0, T3: smoke anywhere else on the map does not change a LOS, so the memo keyed on the
+    smoke the line meets answers as line_of_sight traced afresh with all the smoke."""
+    from rules.lock_n_load.los import cached_los, line_of_sight
+
+    hexes = GAME.world.board.hexes()
+    a, b = data.draw(st.sampled_from(hexes)), data.draw(st.sampled_from(hexes))
+    near = [h for h in hexes if GAME.world.board.distance(a, h) <= 3 or GAME.world.board.distance(b, h) <= 3]
+    smoke = data.draw(st.lists(st.sampled_from(near), max_size=5)) + data.draw(st.lists(st.sampled_from(hexes),
+                                                                                        max_size=3))
+    tall = data.draw(st.booleans())
+    assert cached_los(GAME.world, a, b, smoke, tall_obstacles_block=tall) == \
+        line_of_sight(GAME.world, a, b, smoke, tall_obstacles_block=tall)
