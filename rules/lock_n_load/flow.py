@@ -39,7 +39,13 @@ def is_legal(s: State, w: World, a: Action) -> bool:
     is compared with its own kind's only (dicts of another type are never equal to it)."""
     d = s["decision"] if s["phase"] != "over" else None
     if d is None or d["kind"] != "opp_fire" or not isinstance(a, dict):
-        return a in legal(s, w)
+        # the standing orders listed are all of type "order": another action is never one of them
+        return a in legal(s, w, orders_too=not isinstance(a, dict) or a.get("type") == "order")
+    with U.indexed(s):
+        return _is_legal_at_opp_fire(s, w, d, a)
+
+
+def _is_legal_at_opp_fire(s: State, w: World, d: dict[str, Any], a: dict[str, Any]) -> bool:
     t = a.get("type")
     if t in ("opp_fire", "hold_fire"):
         return a in [{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
@@ -54,7 +60,15 @@ def is_legal(s: State, w: World, a: Action) -> bool:
     return False
 
 
-def legal(s: State, w: World) -> list[Action]:
+def legal(s: State, w: World, *, orders_too: bool = True) -> list[Action]:
+    """Every legal action; the listing moves no unit, so who is where answers from one index.
+    `orders_too=False` leaves out the standing orders given outside an opportunity-fire prompt
+    (the `actions` of rules/lock_n_load/orders.py), for a question about any other action."""
+    with U.indexed(s):
+        return _legal(s, w, orders_too)
+
+
+def _legal(s: State, w: World, orders_too: bool) -> list[Action]:
     if s["phase"] == "over":
         return []
     d = s["decision"]
@@ -84,7 +98,8 @@ def legal(s: State, w: World) -> list[Action]:
         out += [{"type": "activate", "hex": h} for h in activatable(s, w, side)]
         out += spot_actions(s, w, side)
         out += sniper_actions(s, w, side)
-        out += orders.actions(s, w, side)
+        if orders_too:
+            out += orders.actions(s, w, side)
         return out
     mv = imp["move"]
     if mv is not None:
@@ -373,6 +388,16 @@ def _drops(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
         return
 
 
+def _only(s: State, w: World) -> list[Action] | None:
+    """The one legal action as a list of one, or None if there are none or several. The listing
+    without standing orders decides it, unless it is one action and orders could join it."""
+    acts = legal(s, w, orders_too=False)
+    if len(acts) != 1:
+        return None  # several stay several with orders added; none plus orders is not one non-order
+    full = legal(s, w)
+    return full if len(full) == 1 else None
+
+
 def _auto(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
     """Close what needs no decision: a move with no step left stops; a side whose only choice is to
     pass (or to end an empty rally step) does so without being asked."""
@@ -383,7 +408,7 @@ def _auto(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
         if imp is not None and imp["move"] is not None and not movement.legal_steps(s, w, imp["move"]):
             imp["move"] = None
             continue
-        acts = legal(s, w)
+        acts = _only(s, w)
         if s["phase"] == "rally" and acts == [{"type": "end_rally"}]:
             _next_rally_step(s, w, dice, facts)
             continue

@@ -13,6 +13,7 @@ from rules.core.plaincopy import clone
 from rules.lock_n_load import flow, positions, schema
 from rules.lock_n_load.data import World
 from rules.lock_n_load.events import new_unit
+from rules.vietnam_battles.statecopy import copy_state  # the faster clone (a candidate for rules.core.plaincopy)
 
 ROLES = ("us", "vc")
 _V1_OPTIONS = {"tall_obstacles_block": OptionSpec(
@@ -115,7 +116,7 @@ class LockNLoad(Game):
         action = schema.check_action_shape(action)
         if not flow.is_legal(state, w, action):
             raise schema.explain(state, w, action)
-        s = clone(state)
+        s = copy_state(state)
         facts: list[Fact] = []
         flow.perform(s, w, action, dice, facts)
         return Applied(s, facts)

@@ -87,17 +87,13 @@ def line_of_sight(world: World, a: str, b: str, smoke: Iterable[str] = (), *,
     board.parse(b)
     smoke_set = frozenset(smoke)
     first, second = (a, b) if _order(board, a) <= _order(board, b) else (b, a)
-    steps = board.line_pair(first, second)
+    steps, hexes_met, slivers = _trace(world, first, second)
     la, lb = world.level(first), world.level(second)
     lo, hi = min(la, lb), max(la, lb)
     low_ends = [h for h, lv in ((first, la), (second, lb)) if lv == lo] if lo < hi else []
     obstacles: list[Obstacle] = []
     traced: list[str] = []
-    hexes: list[str] = []
-    for p, m in steps:
-        for h in (p, m):
-            if h is not None and h not in hexes:
-                hexes.append(h)
+    hexes = list(hexes_met)
     ctx = _Ctx(world, lo, hi, low_ends, smoke_set, tall_obstacles_block)
     for p, m in steps[1:-1]:
         if p is None or m is None:  # off the board: cannot happen between two on-board hexes
@@ -110,7 +106,7 @@ def line_of_sight(world: World, a: str, b: str, smoke: Iterable[str] = (), *,
             ob = ctx.traced_obstacle(p, m, side)
         if ob is not None:
             obstacles.append(ob)
-    for sl in _slivers_met(world, steps, first, second):
+    for sl in slivers:
         ob = ctx.sliver_obstacle(sl)
         if ob is not None:
             obstacles.append(ob)
@@ -125,12 +121,49 @@ def line_of_sight(world: World, a: str, b: str, smoke: Iterable[str] = (), *,
     return Los(a, b, blocked, tuple(obstacles), tuple(hexes), tuple(traced))
 
 
-def cached_los(world: World, a: str, b: str, smoke: Iterable[str] = (), *, tall_obstacles_block: bool = False) -> Los:
-    """`line_of_sight`, memoised on the world (the board never changes; smoke is part of the key)."""
-    key = ("los", a, b, frozenset(smoke), tall_obstacles_block)
+Steps = list[tuple[str | None, str | None]]
+
+
+def _trace(world: World, first: str, second: str) -> tuple[Steps, tuple[str, ...], list[dict[str, Any]]]:
+    """The smoke-free geometry of the line first-second (10.0): its steps (geometry.line_pair), the
+    hexes met in order, the slivers met; worked out once per pair and board, shared read-only."""
+    key = ("trace", first, second)
     hit = world.cache.get(key)
     if hit is None:
-        hit = world.cache[key] = line_of_sight(world, a, b, smoke, tall_obstacles_block=tall_obstacles_block)
+        steps = world.board.line_pair(first, second)
+        hexes: list[str] = []
+        for p, m in steps:
+            for h in (p, m):
+                if h is not None and h not in hexes:
+                    hexes.append(h)
+        hit = world.cache[key] = (steps, tuple(hexes), _slivers_met(world, steps, first, second))
+    return hit
+
+
+def cached_los(world: World, a: str, b: str, smoke: Iterable[str] = (), *, tall_obstacles_block: bool = False) -> Los:
+    """`line_of_sight`, memoised on the world (the board never changes). Smoke counts only in the
+    hexes the line meets (7.0, T3), so only those are part of the key: smoke laid elsewhere on the
+    map leaves the answer, and the memo, as they were."""
+    smoke_met = frozenset(smoke)
+    if smoke_met:
+        smoke_met &= _met(world, a, b)
+    key = ("los", a, b, smoke_met, tall_obstacles_block)
+    hit = world.cache.get(key)
+    if hit is None:
+        hit = world.cache[key] = line_of_sight(world, a, b, smoke_met, tall_obstacles_block=tall_obstacles_block)
+    return hit
+
+
+def _met(world: World, a: str, b: str) -> frozenset[str]:
+    """Every hex the line a-b meets (both nudged lines), as line_of_sight traces it."""
+    key = ("met", a, b)
+    hit = world.cache.get(key)
+    if hit is None:
+        board = world.board
+        board.parse(a)
+        board.parse(b)
+        first, second = (a, b) if _order(board, a) <= _order(board, b) else (b, a)
+        hit = world.cache[key] = frozenset(_trace(world, first, second)[1])
     return hit
 
 

@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from operator import itemgetter
 from typing import Any
 
 from rules.lock_n_load.data import Kind, World
@@ -25,7 +29,66 @@ def on_map(s: State) -> list[str]:
 
 
 def units_in(s: State, hex_id: str, side: str | None = None) -> list[str]:
+    """The units in hex_id (of `side`, if given), in id order; inside an `indexed` scope on s, from
+    its index of the units by hex instead of a scan of every unit."""
+    cur = _SCOPE.get()
+    if cur is not None and cur[0] is s["units"]:
+        return list(cur[1].get((hex_id, side), ()))
+    return scan_units_in(s, hex_id, side)
+
+
+def scan_units_in(s: State, hex_id: str, side: str | None = None) -> list[str]:
+    """units_in by a scan of every unit (outside a scope; the index's reference)."""
     return sorted(u for u, r in s["units"].items() if r["at"] == hex_id and (side is None or r["side"] == side))
+
+
+_AT_SIDE = itemgetter("at", "side")
+Where = tuple[list[str], list[tuple[Any, Any]]]  # every unit, and each one's (at, side), in unit order
+ByHex = dict[tuple[Any, Any], list[str]]  # (hex, side or None) -> its units, sorted
+_SCOPE: ContextVar[tuple[Any, ByHex] | None] = ContextVar("lnl_units_by_hex", default=None)
+_RECENT: tuple[tuple[Where, ByHex], ...] = ()  # the last few indexes, newest first; swapped whole
+_KEEP = 4
+
+
+def _where(s: State) -> Where:
+    units = s["units"]
+    return list(units), list(map(_AT_SIDE, units.values()))
+
+
+def _by_hex(where: Where) -> ByHex:
+    """The index for these places: a recent one if the units stood just so, else built and kept."""
+    global _RECENT
+    recent = _RECENT
+    for where2, idx in recent:
+        if where2 == where:
+            return idx
+    idx = {}
+    for u, (at, side) in zip(*where):
+        idx.setdefault((at, None), []).append(u)
+        idx.setdefault((at, side), []).append(u)
+    for lst in idx.values():
+        lst.sort()
+    _RECENT = ((where, idx), *recent[: _KEEP - 1])
+    return idx
+
+
+@contextmanager
+def indexed(s: State) -> Iterator[None]:
+    """Within this scope units_in(s, ...) answers from an index. For work that moves no unit: on
+    leaving, every unit's hex and side are compared with those on entry, so a scope that moved one
+    fails loudly instead of having answered from a stale index."""
+    cur = _SCOPE.get()
+    if cur is not None and cur[0] is s["units"]:
+        yield  # nested: the outer scope's index serves
+        return
+    where = _where(s)
+    token = _SCOPE.set((s["units"], _by_hex(where)))
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
+    if _where(s) != where:
+        raise RuntimeError("units-by-hex index went stale: a unit moved inside a read-only scope")
 
 
 def side_hexes(s: State, side: str) -> list[str]:

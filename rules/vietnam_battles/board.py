@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from operator import itemgetter
 from typing import Any
 
 from rules.vietnam_battles.data import UnitDef, World, hexpart
@@ -43,35 +44,64 @@ def side_hexes(at: str) -> list[str]:
 
 
 Index = tuple[dict[str, list[str]], dict[str, list[str]]]  # (land units by place, monitors by place)
-_SCOPE: ContextVar[tuple[Any, Index] | None] = ContextVar("vb_occupancy", default=None)
+Memo = dict[tuple[str, str], bool]  # in_ezoc's answers by (side, hex)
+# The scope: the units dict it indexes, its index, and the memo of ZOC answers for that index.
+_SCOPE: ContextVar[tuple[Any, Index, Memo] | None] = ContextVar("vb_occupancy", default=None)
+_WHERE = itemgetter("status", "at")
+Where = tuple[list[str], list[tuple[Any, Any]]]  # every unit, and each one's (status, at), in unit order
+_RECENT: tuple[tuple[World, Where, Index, Memo], ...] = ()  # the last few indexes built, newest first
+_KEEP = 4
+
+
+def _where(s: State) -> Where:
+    """All that the index is built from (with the map's unit definitions), taken at C speed."""
+    units = s["units"]
+    return list(units), list(map(_WHERE, units.values()))
 
 
 def _index(s: State, w: World) -> Index:
     """Every on-map unit by where it is, in the state's unit order (so the first is the one a scan finds)."""
     land: dict[str, list[str]] = {}
     mons: dict[str, list[str]] = {}
+    units = w.units
     for u, r in s["units"].items():
         if r["status"] == "map" and r["at"] is not None:
-            (mons if w.units[u].monitor else land).setdefault(r["at"], []).append(u)
+            (mons if units[u].monitor else land).setdefault(r["at"], []).append(u)
     return land, mons
+
+
+def _indexed(s: State, w: World, where: Where) -> tuple[Index, Memo]:
+    """The index of `s` (and its ZOC memo): reused when the same map had the same units in the same
+    places lately (one apply asks about the state before the move, its copy, and the state after),
+    else built and kept."""
+    global _RECENT
+    recent = _RECENT  # swapped whole, never changed in place: safe beside other threads
+    for w2, where2, idx, memo in recent:
+        if w2 is w and where2 == where:
+            return idx, memo
+    idx, memo = _index(s, w), {}
+    _RECENT = ((w, where, idx, memo), *recent[: _KEEP - 1])
+    return idx, memo
 
 
 @contextmanager
 def occupancy(s: State, w: World) -> Iterator[None]:
-    """Within this scope, who-is-where questions on `s` answer from an index built on entry instead of
-    scanning every unit. For read-only work only: on leaving, the index is rebuilt and compared, so a
-    scope that moved a unit fails loudly instead of having answered from a stale index."""
+    """Within this scope, who-is-where questions on `s` answer from an index (built on entry, or a
+    recent one for the very same places) instead of scanning every unit. For read-only work only:
+    on leaving, every unit's place is compared with the one on entry, so a scope that moved a unit
+    fails loudly instead of having answered from a stale index."""
     cur = _SCOPE.get()
     if cur is not None and cur[0] is s["units"]:
         yield  # nested: the outer scope's index serves
         return
-    idx = _index(s, w)
-    token = _SCOPE.set((s["units"], idx))
+    where = _where(s)
+    idx, memo = _indexed(s, w, where)
+    token = _SCOPE.set((s["units"], idx, memo))
     try:
         yield
     finally:
         _SCOPE.reset(token)
-    if _index(s, w) != idx:
+    if _where(s) != where:
         raise RuntimeError("occupancy index went stale: a unit moved inside a read-only scope")
 
 
@@ -85,8 +115,9 @@ def placed(s: State, w: World, at: str, monitor: bool) -> list[str] | None:
 
 def land_at(s: State, w: World, h: str) -> str | None:
     """The (non-monitor) unit in hex h, if any (VB 5.3: at most one)."""
-    here = placed(s, w, h, False)
-    if here is not None:
+    cur = _SCOPE.get()
+    if cur is not None and cur[0] is s["units"]:
+        here = cur[1][0].get(h)
         return here[0] if here else None
     for u, r in s["units"].items():
         if r["status"] == "map" and r["at"] == h and not w.units[u].monitor:
@@ -95,8 +126,9 @@ def land_at(s: State, w: World, h: str) -> str | None:
 
 
 def monitor_at(s: State, w: World, space: str) -> str | None:
-    here = placed(s, w, space, True)
-    if here is not None:
+    cur = _SCOPE.get()
+    if cur is not None and cur[0] is s["units"]:
+        here = cur[1][1].get(space)
         return here[0] if here else None
     for u, r in s["units"].items():
         if r["status"] == "map" and r["at"] == space and w.units[u].monitor:
@@ -110,8 +142,23 @@ def values(s: State, w: World, uid: str) -> tuple[int, int, int]:
 
 
 def in_ezoc(s: State, w: World, side: str, h: str) -> bool:
-    """VB 6.0: h is in an enemy ZOC for `side` if an enemy non-monitor unit is adjacent."""
-    for n in w.land_nbrs(h):
+    """VB 6.0: h is in an enemy ZOC for `side` if an enemy non-monitor unit is adjacent. Within an
+    occupancy scope each (side, hex) is worked out once, from the index."""
+    cur = _SCOPE.get()
+    if cur is None or cur[0] is not s["units"]:
+        with occupancy(s, w):
+            return in_ezoc(s, w, side, h)
+    memo = cur[2]
+    got = memo.get((side, h))
+    if got is None:
+        land, units = cur[1][0], w.units
+        got = memo[side, h] = any((here := land.get(n)) and units[here[0]].side != side for n in w.adjacent(h))
+    return got
+
+
+def _in_ezoc(s: State, w: World, side: str, h: str) -> bool:
+    """in_ezoc by a scan of the units (outside an occupancy scope)."""
+    for n in w.adjacent(h):
         u = land_at(s, w, n)
         if u is not None and w.units[u].side != side:
             return True
@@ -120,7 +167,7 @@ def in_ezoc(s: State, w: World, side: str, h: str) -> bool:
 
 def enemy_monitor_blocks(s: State, w: World, side: str, a: str, b: str) -> bool:
     """VB 12.0: enemy units may not cross the hexside a monitor occupies."""
-    m = monitor_at(s, w, "/".join(sorted((hexpart(a), hexpart(b)))))
+    m = monitor_at(s, w, w.side_key(a, b))
     return m is not None and w.units[m].side != side
 
 
@@ -145,7 +192,7 @@ def in_contact(s: State, w: World, a: str, b: str) -> bool:
     if w.units[a].monitor or w.units[b].monitor:
         # a monitor in a Mekong hex: the land portions of that hex and the hexes around it (G6, INFERRED)
         return hexpart(pa) == hexpart(pb) or hexpart(pb) in w.neighbours(pa)
-    return pb in w.land_nbrs(pa)
+    return pb in w.adjacent(pa)
 
 
 def hex_of(s: State, uid: str) -> str | None:

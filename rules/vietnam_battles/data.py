@@ -91,21 +91,42 @@ class World:
 
     def land_nbrs(self, node: str) -> list[str]:
         """VB 19.0: the land positions adjacent to `node`; never across the Mekong portion of a hex."""
+        return list(self.adjacent(node))
+
+    def adjacent(self, node: str) -> tuple[str, ...]:
+        """land_nbrs, worked out once per position and shared read-only (the hot paths' form)."""
         cache = self.__dict__.setdefault("_nbrs", {})
-        if node not in cache:
-            if ":" in node:
-                h, p = node.split(":")
-                out = list(self.hexes[h]["portions"][p])
-            else:
-                out = []
-                for n in self.neighbours(node):
-                    por = self.hexes[n].get("portions") if self.hexes[n].get("mekong") == "split" else None
-                    if por:
-                        out += [f"{n}:{p}" for p, lst in sorted(por.items()) if node in lst]
-                    else:
-                        out.append(n)
-            cache[node] = sorted(out)
-        return list(cache[node])
+        got = cache.get(node)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        if ":" in node:
+            h, p = node.split(":")
+            out = list(self.hexes[h]["portions"][p])
+        else:
+            out = []
+            for n in self.neighbours(node):
+                por = self.hexes[n].get("portions") if self.hexes[n].get("mekong") == "split" else None
+                if por:
+                    out += [f"{n}:{p}" for p, lst in sorted(por.items()) if node in lst]
+                else:
+                    out.append(n)
+        got = cache[node] = tuple(sorted(out))
+        return got
+
+    def side_key(self, a: str, b: str) -> str:
+        """The hexside key between the hexes of positions a and b (rules.core.hexgrid.hexside), once per pair."""
+        cache = self.__dict__.setdefault("_side_keys", {})
+        got = cache.get((a, b))
+        if got is None:
+            got = cache[a, b] = hexside(hexpart(a), hexpart(b))
+        return got  # type: ignore[no-any-return]
+
+    def tunnels(self) -> frozenset[str]:
+        """The tunnel hexes (VB 22.0: the map's `tunnels` region)."""
+        got = self.__dict__.get("_tunnels")
+        if got is None:
+            got = self.__dict__["_tunnels"] = frozenset(self.regions.get("tunnels", []))
+        return got
 
     def portions(self, h: str) -> list[str]:
         por = self.hexes[h].get("portions") if self.hexes[h].get("mekong") == "split" else None
@@ -121,18 +142,33 @@ class World:
         return self.grid.distance(hexpart(a), hexpart(b))  # HexGrid keeps each label's axial coordinates
 
     def side(self, a: str, b: str) -> dict[str, Any]:
-        return self.hexsides.get(hexside(hexpart(a), hexpart(b)), {})
+        """The hexside record between the hexes of a and b ({} if the map has none): one lookup per pair."""
+        cache = self.__dict__.setdefault("_sides", {})
+        try:
+            got = cache[a, b]
+        except KeyError:
+            got = cache[a, b] = self.hexsides.get(hexside(hexpart(a), hexpart(b)))
+        return {} if got is None else got  # a fresh {} as before, never one shared empty record
 
     def terrain_of(self, h: str) -> str:
         return str(self.hexes[hexpart(h)].get("terrain", "clear"))
 
     def terrain_info(self, h: str) -> dict[str, Any]:
-        t = self.terrain_of(h)
-        return self.terrain.get(t) or DEFAULT_TERRAIN.get(t) or {"mp": 1, "row": "clear"}
+        cache = self.__dict__.setdefault("_tinfo", {})
+        got = cache.get(h)
+        if got is None:
+            t = self.terrain_of(h)
+            got = cache[h] = self.terrain.get(t) or DEFAULT_TERRAIN.get(t) or {"mp": 1, "row": "clear"}
+        return got  # type: ignore[no-any-return]
 
     def prohibited(self, h: str) -> bool:
         """VB 5.1, 19.0: all-water (Mekong) hexes are closed to land units; so is a split hex taken whole."""
-        return bool(self.terrain_info(h).get("prohibited")) or (":" not in h and bool(self.portions(hexpart(h))))
+        cache = self.__dict__.setdefault("_prohibited", {})
+        got = cache.get(h)
+        if got is None:
+            got = cache[h] = bool(self.terrain_info(h).get("prohibited")) or (
+                ":" not in h and bool(self.portions(hexpart(h))))
+        return got  # type: ignore[no-any-return]
 
     def fortified(self, h: str) -> bool:
         """VB 7.5 [Generic]: a fortification hex (the shipped maps have none: Part VIII)."""
@@ -163,7 +199,8 @@ class World:
 
 
 def hexpart(node: str) -> str:
-    return node.split(":")[0]
+    """The map hex of a land position ("0510:north" -> "0510")."""
+    return node.partition(":")[0]
 
 
 def _unit_from_json(uid: str, d: dict[str, Any]) -> UnitDef:

@@ -58,6 +58,20 @@ def only(s: State, w: World, action: Action) -> bool:
     return next(it, None) == action and next(it, None) is None
 
 
+def only_end_move(s: State, w: World) -> bool:
+    """`only(s, w, {"type": "end_move"})` for a unit on the move, asking whether any place is left to
+    enter rather than listing them all (the order below is iter_legal's)."""
+    mv = s["moving"]
+    if s["phase"] in ("over", "setup") or s["decision"] is not None or s["battle"] is not None \
+            or mv is None or mv.get("mode"):
+        return only(s, w, {"type": "end_move"})
+    if not mv.get("stopped") and movement.has_entry(s, w):
+        return False
+    if movement.sail_targets(s, w) or (not mv.get("demolished") and bridges.demolish_actions(s, w)):
+        return False
+    return not iron.exit_actions(s, w) and movement.may_end_here(s, w)
+
+
 def iter_legal(s: State, w: World) -> Iterator[Action]:
     if s["phase"] == "over":
         return
@@ -248,7 +262,7 @@ def settle(s: State, w: World, dice: DiceSource, facts: list[Fact], victory: Cal
             break
         mv = s["moving"]
         if mv is not None:
-            if only(s, w, {"type": "end_move"}):
+            if only_end_move(s, w):
                 end_move(s, w, facts)
                 continue
             break

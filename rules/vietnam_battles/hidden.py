@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core.game import Fact
-from rules.vietnam_battles.board import in_ezoc, is_hexside, land_at, side_hexes
+from rules.vietnam_battles.board import in_ezoc, is_hexside, land_at, occupancy, side_hexes
 from rules.vietnam_battles.data import World, hexpart
 
 State = dict[str, Any]
@@ -29,6 +29,20 @@ def _nodes_of(w: World, h: str) -> set[str]:
 
 def near_nodes(w: World, at: str, monitor: bool) -> set[str]:
     """Land positions adjacent to (or sharing the hex of) a unit at `at`."""
+    return set(_near(w, at, monitor)[0])
+
+
+def _near(w: World, at: str, monitor: bool) -> tuple[frozenset[str], frozenset[str]]:
+    """(near_nodes, their hexes), worked out once per map, place and kind of unit."""
+    cache = w.__dict__.setdefault("_vb_near", {})
+    got = cache.get((at, monitor))
+    if got is None:
+        nodes = _near_nodes(w, at, monitor)
+        got = cache[at, monitor] = (frozenset(nodes), frozenset(hexpart(n) for n in nodes))
+    return got  # type: ignore[no-any-return]
+
+
+def _near_nodes(w: World, at: str, monitor: bool) -> set[str]:
     if is_hexside(at):
         out: set[str] = set()
         for h in side_hexes(at):
@@ -55,11 +69,12 @@ def reveal_check(s: State, w: World, facts: list[Fact]) -> None:
         return
     us = [(u, r["at"]) for u, r in sorted(s["units"].items()) if r["status"] == "map" and w.units[u].side == "us"]
     for u, at in us:
-        near = near_nodes(w, at, w.units[u].monitor)
+        if not sec["hidden"] and not sec["camps"]:
+            break  # nothing left to find
+        near, near_hexes = _near(w, at, w.units[u].monitor)
         for h in sorted(sec["hidden"]):
             if sec["hidden"][h] in near and sec["hidden"][h] != at:
                 reveal_unit(s, w, h, facts, f"{w.units[u].name} is adjacent")
-        near_hexes = {hexpart(n) for n in near}
         for c in sorted(sec["camps"]):
             if sec["camps"][c] in near_hexes:
                 hx = sec["camps"].pop(c)
@@ -78,6 +93,13 @@ def reveal_check(s: State, w: World, facts: list[Fact]) -> None:
 
 
 def capture_check(s: State, w: World, facts: list[Fact]) -> None:
+    if not any(rec["status"] == "revealed" for rec in s.get("camps", {}).values()):
+        return  # only a revealed camp can be captured
+    with occupancy(s, w):  # no unit moves here: who is where answers from one index
+        _capture_check(s, w, facts)
+
+
+def _capture_check(s: State, w: World, facts: list[Fact]) -> None:
     for c, rec in sorted(s.get("camps", {}).items()):
         if rec["status"] != "revealed":
             continue

@@ -61,7 +61,7 @@ def is_legal(s: State, w: World, a: Action) -> bool:
 
 def _moving(s: State, w: World, mv: dict[str, Any], a: Action, t: Any) -> bool:
     if t == "enter":
-        return _keys(a, "hex") and not mv.get("stopped") and a["hex"] in movement.entries(s, w)
+        return _keys(a, "hex") and not mv.get("stopped") and movement.can_enter(s, w, a["hex"])
     if t == "sail":
         return _keys(a, "to") and a["to"] in movement.sail_targets(s, w)
     if t == "demolish":

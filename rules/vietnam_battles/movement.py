@@ -7,6 +7,7 @@ A unit is selected, enters hexes one by one, and ends its move; its move is then
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rules.core.game import Fact, IllegalAction
@@ -46,6 +47,11 @@ def can_select(s: State, w: World, u: str) -> bool:
 
 def _off_entries(s: State, w: World, u: str, spec: dict[str, Any]) -> list[str]:
     """G13 (INFERRED): the first hex entered from off the map costs its terrain (a monitor: 1 MP)."""
+    with occupancy(s, w):  # reads the state only
+        return _off_entries_in(s, w, u, spec)
+
+
+def _off_entries_in(s: State, w: World, u: str, spec: dict[str, Any]) -> list[str]:
     d = w.units[u]
     out = []
     for h in entry_hexes(w, spec):
@@ -71,18 +77,24 @@ def mp_total(s: State, w: World, u: str) -> int:
 
 def _ez(s: State, w: World, u: str, h: str) -> bool:
     d = w.units[u]
-    if d.side == "vc" and s.get("iron") is not None and h in _tunnels(w):
+    if d.side == "vc" and s.get("iron") is not None and h in w.tunnels():
         return False  # VB 22.0, A-21: VC units ignore US ZOC in the tunnel hexes
     return not d.special_forces and in_ezoc(s, w, d.side, h)  # VB 20.0: Special Forces ignore EZOC
 
 
-def _tunnels(w: World) -> set[str]:
-    return set(w.regions.get("tunnels", []))
-
-
 def base_cost(s: State, w: World, frm: str, to: str) -> int:
-    """VB 5.2, 5.2.1, 5.2.2 in half MP: road ½, trail 1, else terrain plus an unbridged river hexside."""
+    """VB 5.2, 5.2.1, 5.2.2 in half MP: road ½, trail 1, else terrain plus an unbridged river hexside.
+    The map is fixed, so each (from, to, demolished bridges, engineer bridge) is worked out once per map."""
     down, eng = s.get("bridges_down", []), s.get("eng_bridge")
+    cache = w.__dict__.setdefault("_base_cost", {})
+    key = (frm, to, eng, tuple(down))
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = _base_cost(w, frm, to, down, eng)
+    return got  # type: ignore[no-any-return]
+
+
+def _base_cost(w: World, frm: str, to: str, down: Any, eng: Any) -> int:
     if w.road_along(frm, to, down):
         return 1
     if w.trail_along(frm, to, down, eng):
@@ -149,7 +161,7 @@ def _can_end(s: State, w: World, u: str, at: str, spent: int, been_ez: bool) -> 
         seen.add((here, sp, ez))
         if _other_at(s, w, u, here) is None:
             return True
-        for n in w.land_nbrs(here):
+        for n in w.adjacent(here):
             r = step(s, w, u, here, n, sp, ez, 1)
             if r is None or (r[1] and _other_at(s, w, u, n) is not None):
                 continue
@@ -161,42 +173,71 @@ def entries(s: State, w: World) -> list[str]:
     """The places the moving unit may enter next (VB 5.0-5.3, 12.0, 19.0); reads the state only, so
     its occupancy questions are answered from one index (board.occupancy)."""
     with occupancy(s, w):
-        return _entries(s, w)
+        return sorted(_entries(s, w))
 
 
-def _entries(s: State, w: World) -> list[str]:
+def has_entry(s: State, w: World) -> bool:
+    """`entries(s, w) != []`, stopping at the first place found."""
+    with occupancy(s, w):
+        return next(_entries(s, w), None) is not None
+
+
+def can_enter(s: State, w: World, to: Any) -> bool:
+    """`to in entries(s, w)`, asking the rules about `to` alone (issue 13: check one, don't list all)."""
     mv = s["moving"]
     if mv is None or w.units[mv["unit"]].monitor:
-        return []
+        return False
+    with occupancy(s, w):
+        u = mv["unit"]
+        frm = s["units"][u]["at"]
+        if frm is None:
+            return to in _off_entries(s, w, u, mv["entry"])
+        if to in _crossings(s, w, u, frm):
+            return True
+        return to in _exits(s, w, u, frm) and _may_enter(s, w, u, frm, to, mv)
+
+
+def _entries(s: State, w: World) -> Iterator[str]:
+    """The places `entries` lists, unsorted (a place may come twice)."""
+    mv = s["moving"]
+    if mv is None or w.units[mv["unit"]].monitor:
+        return
     u = mv["unit"]
     frm = s["units"][u]["at"]
     if frm is None:
-        return sorted(_off_entries(s, w, u, mv["entry"]))
-    out = []
-    for other in _crossings(s, w, u, frm):
-        out.append(other)
+        yield from _off_entries(s, w, u, mv["entry"])
+        return
+    yield from _crossings(s, w, u, frm)
     for n in _exits(s, w, u, frm):
-        r = step(s, w, u, frm, n, mv["spent"], mv["been_ez"], mv["steps"])
-        if r is None:
-            continue
-        if _other_at(s, w, u, n) is not None:
-            if r[1] or not _can_end(s, w, u, n, r[0], mv["been_ez"] or _ez(s, w, u, n)):
-                continue
-        out.append(n)
-    return sorted(out)
+        if _may_enter(s, w, u, frm, n, mv):
+            yield n
 
 
-def _exits(s: State, w: World, u: str, frm: str) -> list[str]:
+def _may_enter(s: State, w: World, u: str, frm: str, n: str, mv: dict[str, Any]) -> bool:
+    """VB 5.1-5.3: may the moving unit step from `frm` into the adjacent place `n`, and (through a
+    friendly unit, VB 5.3) still end its move somewhere?"""
+    r = step(s, w, u, frm, n, mv["spent"], mv["been_ez"], mv["steps"])
+    if r is None:
+        return False
+    if _other_at(s, w, u, n) is not None:
+        if r[1] or not _can_end(s, w, u, n, r[0], mv["been_ez"] or _ez(s, w, u, n)):
+            return False
+    return True
+
+
+def _exits(s: State, w: World, u: str, frm: str) -> Sequence[str]:
     """VB 12.0: a unit in a split Mekong hex that an enemy monitor has entered may leave it from either
     side of the water."""
+    if ":" not in frm:
+        return w.adjacent(frm)
     h = hexpart(frm)
     m = monitor_at(s, w, h)
-    if ":" in frm and m is not None and w.units[m].side != w.units[u].side:
+    if m is not None and w.units[m].side != w.units[u].side:
         out: set[str] = set()
         for p in w.portions(h):
             out |= set(w.land_nbrs(f"{h}:{p}"))
         return sorted(out - {frm})
-    return w.land_nbrs(frm)
+    return w.adjacent(frm)
 
 
 def _crossings(s: State, w: World, u: str, frm: str) -> list[str]:
@@ -258,7 +299,7 @@ def enter(s: State, w: World, to: str, facts: list[Fact]) -> None:
     mv = s["moving"]
     u = mv["unit"]
     frm = s["units"][u]["at"]
-    if to not in entries(s, w):
+    if not can_enter(s, w, to):
         raise IllegalAction(f"{w.units[u].name} may not enter {to} now", "VB 5.1")
     if frm is None:
         to_ez = _ez(s, w, u, to)

@@ -17,9 +17,10 @@ from rules.vietnam_battles.board import (
     land_at,
     monitor_at,
     near_hexes,
+    occupancy,
     space_distance,
 )
-from rules.vietnam_battles.data import World
+from rules.vietnam_battles.data import World, hexpart
 from rules.vietnam_battles.movement import water_links
 
 State = dict[str, Any]
@@ -36,12 +37,12 @@ def _ok_land(s: State, w: World, u: str, frm: str, to: str) -> bool:
     occ = land_at(s, w, to)
     if occ is not None and w.units[occ].side != d.side:
         return False
-    m = monitor_at(s, w, to.split(":")[0])
+    m = monitor_at(s, w, hexpart(to))
     if m is not None and w.units[m].side != d.side:
         return False
     if enemy_monitor_blocks(s, w, d.side, frm, to):
         return False
-    tunnel = d.side == "vc" and s.get("iron") is not None and to in set(w.regions.get("tunnels", []))
+    tunnel = d.side == "vc" and s.get("iron") is not None and to in w.tunnels()
     if not d.special_forces and not tunnel and in_ezoc(s, w, d.side, to):
         return False  # VB 7.7: never into an EZOC hex (Special Forces excepted, VB 20.0)
     return True
@@ -74,7 +75,8 @@ def _paths(s: State, w: World, u: str, n: int, away: list[str]) -> list[list[str
             out.append(p)
             grow(p)
 
-    grow([])
+    with occupancy(s, w):  # reads the state only
+        grow([])
     return out
 
 
@@ -88,7 +90,14 @@ def _occupied(s: State, w: World, u: str, at: str) -> str | None:
 
 def retreat_options(s: State, w: World, u: str, n: int, away: list[str], participants: list[str]
                     ) -> tuple[str, list[list[str]]]:
-    """(kind, paths): kind is "empty", "through", "displace", "short" or "none" (VB 7.7, 7.7.2)."""
+    """(kind, paths): kind is "empty", "through", "displace", "short" or "none" (VB 7.7, 7.7.2). Reads
+    the state only: who is where is answered from one index (board.occupancy)."""
+    with occupancy(s, w):
+        return _retreat_options(s, w, u, n, away, participants)
+
+
+def _retreat_options(s: State, w: World, u: str, n: int, away: list[str], participants: list[str]
+                     ) -> tuple[str, list[list[str]]]:
     paths = _paths(s, w, u, n, away)
     full = [p for p in paths if len(p) == n]
     empty = [p for p in full if all(_occupied(s, w, u, h) is None for h in p)]
@@ -112,7 +121,9 @@ def displace_options(s: State, w: World, blocker: str, coming_from: str, away: l
     """VB 7.7.2: the displaced unit moves 1 hex as if retreating; not into the hex the retreating unit comes from."""
     at = s["units"][blocker]["at"]
     out = []
-    for nx in _next(s, w, blocker, at):
+    with occupancy(s, w):
+        nexts = _next(s, w, blocker, at)
+    for nx in nexts:
         if nx == coming_from or nx in chain:
             continue
         if any(b < a for a, b in zip(_dist_to(w, at, away), _dist_to(w, nx, away))):

@@ -16,7 +16,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
-from rules.vietnam_battles.board import land_at
+from rules.vietnam_battles.board import land_at, occupancy
 from rules.vietnam_battles.data import World, hexpart
 
 State = dict[str, Any]
@@ -28,7 +28,9 @@ def _jungle(w: World, h: str) -> bool:
 
 
 def _forbidden(w: World, h: str) -> bool:
-    bad = set(w.regions.get("vc_setup_forbidden", [])) | {"0934", "1606"}
+    bad = w.__dict__.get("_vc_forbidden")  # the map's region, read once per map
+    if bad is None:
+        bad = w.__dict__["_vc_forbidden"] = frozenset(w.regions.get("vc_setup_forbidden", [])) | {"0934", "1606"}
     return hexpart(h) in bad or w.terrain_of(h) == "village" or w.prohibited(h)
 
 
@@ -74,8 +76,9 @@ def legal(s: State, w: World) -> list[Action]:
         if _open_attack(s, w) >= s["vc_setup"]["roll"]:
             out += [{"type": "hide", "unit": u} for u in _unplaced(s, w)]
         return out
-    return [{"type": "at", "hex": n} for n in _nodes(w)
-            if not _forbidden(w, n) and not _taken(s, w, n) and (not pend["hidden"] or _jungle(w, n))]
+    with occupancy(s, w):  # reads the state only: who is where answers from one index
+        return [{"type": "at", "hex": n} for n in _nodes(w)
+                if not _forbidden(w, n) and not _taken(s, w, n) and (not pend["hidden"] or _jungle(w, n))]
 
 
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], start: Any) -> None:

@@ -68,9 +68,10 @@ def phase_actions(s: State, w: World) -> list[Action]:
     if s["phase"] != "movement" or s["player"] != "us" or s["moving"] is not None:
         return []
     out: list[Action] = []
-    for kind, have in (("slick", w.slicks), ("tango", w.tangos)):
-        if s["chits"][kind] < have:
-            out += [{"type": kind, "unit": u} for u in sorted(s["units"]) if _eligible(s, w, u, kind)]
+    with occupancy(s, w):  # reads the state only: who is where answers from one index
+        for kind, have in (("slick", w.slicks), ("tango", w.tangos)):
+            if s["chits"][kind] < have:
+                out += [{"type": kind, "unit": u} for u in sorted(s["units"]) if _eligible(s, w, u, kind)]
     return out
 
 

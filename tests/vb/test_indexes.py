@@ -1,0 +1,148 @@
+"""Issue 13: Vietnam Battles' fast paths answer as the slow ones over random play.
+
+The occupancy index (board.occupancy, reused for the same places, with its memo of ZOC answers)
+answers land_at, monitor_at and in_ezoc (VB 5.3, 6.0, 12.0) as a scan of every unit does; the
+targeted movement checks (can_enter, has_entry, flow.only_end_move) answer as the full listing of
+entries (VB 5.0-5.3, 19.0); the per-map tables (move costs, hexside records, prohibited places,
+the positions near a unit) equal their formulas; copy_state equals clone and shares nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.core.plaincopy import clone
+from rules.vietnam_battles import board, flow, hidden, movement
+from rules.vietnam_battles.data import DEFAULT_TERRAIN, hexpart
+from rules.vietnam_battles.game import VietnamBattles
+from rules.vietnam_battles.statecopy import copy_state
+from tests.support.fuzzing import seeded_dice
+
+GAME = VietnamBattles()
+MOVING = {"enter": 8.0, "select": 4.0, "end_move": 0.5, "end_phase": 0.3}
+
+
+def _play(scenario: str, seed: int, steps: int) -> Any:
+    """Random legal play (moves favoured): yields (state, world) before every action."""
+    rng, dice = random.Random(seed), seeded_dice(seed)
+    s = GAME.setup(scenario, GAME.resolve_options({}), dice)
+    for _ in range(steps):
+        seats = GAME.active_seats(s)
+        if GAME.outcome(s) is not None or not seats:
+            return
+        legal = GAME.legal_actions(s, seats[0])
+        if not legal:
+            return
+        yield s, GAME.w(s)
+        a = rng.choices(legal, [MOVING.get(x["type"], 1.0) for x in legal])[0]
+        s = GAME.apply(s, seats[0], a, dice).state
+
+
+def _places(s: dict[str, Any], w: Any, rng: random.Random) -> list[str]:
+    """Every place a unit is or touches, a sample of the rest of the map, and a hexside or two."""
+    near: set[str] = set()
+    for r in s["units"].values():
+        if r["status"] == "map" and r["at"] is not None:
+            near |= board.touches(w, r["at"]) | {r["at"]}
+    nodes = sorted({f"{h}:{p}" for h in w.hexes for p in w.portions(h)} | set(w.hexes))
+    return sorted(near) + rng.sample(nodes, 40) + sorted(w.hexsides)[:5]
+
+
+def _answers(s: dict[str, Any], w: Any, h: str, ezoc: Any) -> tuple[Any, ...]:
+    """land_at, monitor_at and (for a land position, not a hexside) `ezoc` for both sides."""
+    zoc = () if "/" in h else (ezoc(s, w, "us", h), ezoc(s, w, "vc", h))
+    return (board.land_at(s, w, h), board.monitor_at(s, w, h), *zoc)
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**31), scenario=st.sampled_from(sorted(GAME.scenarios())))
+def test_occupancy_index_answers_as_a_scan_of_every_unit(seed: int, scenario: str) -> None:
+    rng, states = random.Random(seed), 0
+    for s, w in _play(scenario, seed, 120):
+        places = _places(s, w, rng)
+        want = {h: _answers(s, w, h, board._in_ezoc) for h in places}  # no scope: every unit scanned
+        for copy in (s, clone(s)):  # the copy has the same places: the index built for s serves it
+            with board.occupancy(copy, w):
+                got = {h: _answers(copy, w, h, board.in_ezoc) for h in places}
+            assert got == want, (scenario, seed, s["turn"], s["phase"])
+        states += 1
+    assert states > 0
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**31), scenario=st.sampled_from(sorted(GAME.scenarios())))
+def test_targeted_movement_checks_agree_with_the_listed_entries(seed: int, scenario: str) -> None:
+    rng, moving = random.Random(seed), 0
+    for s, w in _play(scenario, seed, 200):
+        if s["moving"] is None or s["battle"] is not None or s["decision"] is not None:
+            continue
+        listed = movement.entries(s, w)
+        assert movement.has_entry(s, w) == bool(listed)
+        for to in set(listed) | set(_places(s, w, rng)) | {"9999", "", None}:
+            assert movement.can_enter(s, w, to) == (to in listed), (scenario, seed, to)
+        assert flow.only_end_move(s, w) == flow.only(s, w, {"type": "end_move"})
+        moving += 1
+    assert moving > 0
+
+
+@pytest.mark.parametrize("scenario", ["boys67", "iron_triangle"])
+def test_per_map_tables_equal_their_formulas(scenario: str) -> None:
+    """Every neighbouring pair of the map: the memoised move cost (VB 5.2), hexside record and key,
+    terrain and prohibition (VB 5.1, 19.0) and near positions (VB 15.0) equal a fresh computation."""
+    w = GAME.w(scenario)
+    fresh = type(w)(w.map_id, w.grid, w.hexes, w.hexsides, w.units, w.terrain, w.river_mp, regions=w.regions)
+    downs = [[], sorted(k for k, v in w.hexsides.items() if v.get("bridge"))[:3]]
+    for a in sorted(w.hexes)[::3]:
+        nodes = [f"{a}:{p}" for p in w.portions(a)] or [a]
+        for frm in nodes:
+            for to in w.land_nbrs(frm):
+                assert w.side(frm, to) == fresh.hexsides.get("/".join(sorted((hexpart(frm), hexpart(to)))), {})
+                assert w.side_key(frm, to) == "/".join(sorted((hexpart(frm), hexpart(to))))
+                for down in downs:
+                    for eng in (None, w.side_key(frm, to)):
+                        got = movement.base_cost({"bridges_down": down, "eng_bridge": eng}, w, frm, to)
+                        assert got == movement._base_cost(fresh, frm, to, down, eng)
+                t = fresh.terrain_of(to)
+                assert w.terrain_info(to) == (fresh.terrain.get(t) or DEFAULT_TERRAIN.get(t) or {"mp": 1, "row": "clear"})
+                assert w.prohibited(to) == (bool(w.terrain_info(to).get("prohibited"))
+                                            or (":" not in to and bool(fresh.portions(hexpart(to)))))
+            for monitor in (False, True):
+                assert hidden.near_nodes(w, frm, monitor) == hidden._near_nodes(fresh, frm, monitor)
+
+
+def test_a_scope_that_moves_a_unit_fails_loudly() -> None:
+    s, w = next(_play("boys67", 1, 1))
+    u = next(u for u, r in s["units"].items() if r["status"] == "map")
+    with pytest.raises(RuntimeError, match="stale"), board.occupancy(s, w):
+        s["units"][u]["at"] = "0101"
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=3),
+                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=3), kids, max_size=4),
+                    max_leaves=30)
+
+
+def _containers(x: Any) -> list[Any]:
+    if isinstance(x, dict):
+        return [x] + [c for v in x.values() for c in _containers(v)]
+    if isinstance(x, list):
+        return [x] + [c for v in x for c in _containers(v)]
+    return []
+
+
+@given(JSON)
+def test_copy_state_equals_clone_and_shares_no_container(x: Any) -> None:
+    got = copy_state(x)
+    assert got == clone(x) and type(got) is type(clone(x))
+    assert not {id(c) for c in _containers(got)} & {id(c) for c in _containers(x)}
+
+
+def test_copy_state_of_a_real_state_shares_no_container() -> None:
+    for s, _ in _play("iron_triangle", 3, 60):
+        got = copy_state(s)
+        assert got == s and not {id(c) for c in _containers(got)} & {id(c) for c in _containers(s)}
