@@ -267,20 +267,31 @@ def infiltrate(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSourc
         fire.maybe_remove_first(s, w, c, facts)
 
 
-def _use_discard(s: State, w: World, seat: str, n: int) -> None:
+def _check_discard_count(s: State, w: World, seat: str, n: int) -> None:
     nation = w.nations[s["nation"][seat]]
     if nation["discard_when"] == "no_action" and s["acted"]:
         raise IllegalAction(f"{nation['name']} discard only in a turn without actions", "UF C.4")
     if s["discarded"] + n > nation["discard"]:
         raise IllegalAction(f"{nation['name']} discard at most {nation['discard']} a turn", "UF C.4")
+
+
+def _use_discard(s: State, w: World, seat: str, n: int) -> None:
+    _check_discard_count(s, w, seat, n)
     s["discarded"] += n
 
 
-def discard(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+def check_discard(s: State, w: World, seat: str, a: dict[str, Any]) -> None:
+    """Everything that may refuse a discard (UF C.4); it reads the state only."""
     cards = list(a["cards"])
     if not cards or len(set(cards)) != len(cards) or not all(c in s["hands"][seat] for c in cards):
         raise IllegalAction("discard cards you hold, each once", "UF C.4")
-    _use_discard(s, w, seat, len(cards))
+    _check_discard_count(s, w, seat, len(cards))
+
+
+def discard(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+    check_discard(s, w, seat, a)
+    cards = list(a["cards"])
+    s["discarded"] += len(cards)
     for c in cards:
         play_card(s, seat, c)
     facts.append(Fact(f"{seat} discards {', '.join(w.card_name(c) for c in cards)}", "UF C.4", "discard",
@@ -354,12 +365,17 @@ def score(s: State, w: World, seat: str) -> tuple[int, list[str]]:
     return vp, why
 
 
-def turn_standing(s: State, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+def check_turn_standing(a: dict[str, Any]) -> None:
+    """Everything that may refuse a standing answer given in the turn (CORE 11); it reads no state."""
     reactions.check_standing(a["kind"], a["answer"], a["when"], react.KINDS, react.FIELDS)
     if a["when"] and not (a["kind"] == "concealment" and len(a["when"]) == 1 and a["when"][0][:2] == ["men", "<="]
                           and a["when"][0][2] in range(1, 11)):
         raise IllegalAction("a standing answer's condition is [\"men\", \"<=\", 1..10] on a concealment window",
                             "CORE 11")
+
+
+def turn_standing(s: State, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+    check_turn_standing(a)
     reactions.set_standing(s, seat, a["kind"], a["answer"], a["when"])
     facts.append(Fact(f"{seat} records a standing answer for {a['kind']} windows", "CORE 11", "standing",
                       {"kind": a["kind"]}, visible_to=(seat,)))
