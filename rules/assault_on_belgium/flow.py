@@ -15,7 +15,7 @@ from rules.assault_on_belgium import air, battle_flow, movement, placement
 from rules.assault_on_belgium.board import ATTACKER, DEFENDER, battle_hexes, fact, land_units
 from rules.assault_on_belgium.data import World
 from rules.core.dice import DiceSource
-from rules.core.game import Action, Fact, IllegalAction, State
+from rules.core.game import Action, Fact, IllegalAction, State, same_json
 
 
 @dataclass(frozen=True)
@@ -149,6 +149,21 @@ def legal(s: State, w: World) -> list[Action]:
             continue
         out.append(a)
     return out
+
+
+def is_legal(s: State, w: World, a: Action) -> bool:
+    """`a` is in `legal(s, w)` as JSON: the phase's check runs on the candidate equal to it alone
+    (issue 13: the checks, not the candidates, are the listing's cost)."""
+    ph = PHASES[s["phase"]]
+    return any(_passes(ph, s, w, c) for c in ph.candidates(s, w) if same_json(c, a))
+
+
+def _passes(ph: Phase, s: State, w: World, a: Action) -> bool:
+    try:
+        ph.check(s, w, a)
+    except IllegalAction:
+        return False
+    return True
 
 
 def enter(s: State, w: World, phase: str, dice: DiceSource, facts: list[Fact]) -> None:
