@@ -196,16 +196,21 @@ class UpFrontMountains(Game):
     def _passes(self, s: State, seat: str, a: Action) -> bool:
         """A turn's candidate is legal when a trial apply accepts it. A standing answer, a discard and
         the end of the turn are refused only by checks that read the state: those run without the
-        trial's copy of the state (a third of the candidates)."""
+        trial's copy of the state (a third of the candidates). A move, completion, transfer, altitude
+        placement or infiltration is tried only once the checks that come first in its apply pass
+        (`turn.CHECKS`: most candidates fail there)."""
         kind = a.get("type")
+        w = self.world()
         try:
             if kind == "standing":
                 turn.check_turn_standing(a)
             elif kind == "discard":
-                turn.check_discard(s, self.world(), seat, a)
+                turn.check_discard(s, w, seat, a)
             elif kind == "end_turn":
                 _check_end_turn(s, seat)
             else:
+                if kind in turn.CHECKS:
+                    turn.CHECKS[kind](s, w, seat, a)
                 self._apply(s, seat, a, _TrialDice(), trial=True)
         except IllegalAction:
             return False
