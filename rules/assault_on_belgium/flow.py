@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from rules.assault_on_belgium import air, battle_flow, movement, placement
 from rules.assault_on_belgium.board import ATTACKER, DEFENDER, battle_hexes, fact, land_units
@@ -28,6 +29,8 @@ class Phase:
     check: Callable[[State, World, Action], None]
     perform: Callable[[State, World, Action, DiceSource, list[Fact]], None]
     ends_with: tuple[str, ...]  # the action types that close the phase
+    # The candidates of one action type (`is_legal`); None: all of them, `candidates`.
+    candidates_like: Callable[[State, World, Any], list[Action]] | None = None
 
 
 def _fixed(side: str) -> Callable[[State], str | None]:
@@ -74,7 +77,8 @@ def _move(side: str) -> Phase:
 
     label = "German land movement" if side == ATTACKER else "Belgian reaction"
     return Phase(name_, label, _fixed(side), ask, lambda s, w: movement.candidates(s, w, side),
-                 lambda s, w, a: movement.check(s, w, side, a), perform, (end,))
+                 lambda s, w, a: movement.check(s, w, side, a), perform, (end,),
+                 lambda s, w, kind: movement.candidates(s, w, side, kind))
 
 
 def _air(side: str) -> Phase:
@@ -152,10 +156,13 @@ def legal(s: State, w: World) -> list[Action]:
 
 
 def is_legal(s: State, w: World, a: Action) -> bool:
-    """`a` is in `legal(s, w)` as JSON: the phase's check runs on the candidate equal to it alone
-    (issue 13: the checks, not the candidates, are the listing's cost)."""
+    """`a` is in `legal(s, w)` as JSON: the phase's check runs on the candidate equal to it alone, and
+    a movement phase lists only the candidates of its type (issue 13)."""
     ph = PHASES[s["phase"]]
-    return any(_passes(ph, s, w, c) for c in ph.candidates(s, w) if same_json(c, a))
+    if not isinstance(a, dict):
+        return False
+    cands = ph.candidates(s, w) if ph.candidates_like is None else ph.candidates_like(s, w, a.get("type"))
+    return any(_passes(ph, s, w, c) for c in cands if same_json(c, a))
 
 
 def _passes(ph: Phase, s: State, w: World, a: Action) -> bool:
