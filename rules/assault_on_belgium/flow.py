@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from rules.assault_on_belgium import air, battle_flow, movement, placement
 from rules.assault_on_belgium.board import ATTACKER, DEFENDER, battle_hexes, fact, land_units
 from rules.assault_on_belgium.data import World
 from rules.core.dice import DiceSource
-from rules.core.game import Action, Fact, IllegalAction, State
+from rules.core.game import Action, Fact, IllegalAction, State, same_json
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class Phase:
     check: Callable[[State, World, Action], None]
     perform: Callable[[State, World, Action, DiceSource, list[Fact]], None]
     ends_with: tuple[str, ...]  # the action types that close the phase
+    # The candidates of one action type (`is_legal`); None: all of them, `candidates`.
+    candidates_like: Callable[[State, World, Any], list[Action]] | None = None
 
 
 def _fixed(side: str) -> Callable[[State], str | None]:
@@ -74,7 +77,8 @@ def _move(side: str) -> Phase:
 
     label = "German land movement" if side == ATTACKER else "Belgian reaction"
     return Phase(name_, label, _fixed(side), ask, lambda s, w: movement.candidates(s, w, side),
-                 lambda s, w, a: movement.check(s, w, side, a), perform, (end,))
+                 lambda s, w, a: movement.check(s, w, side, a), perform, (end,),
+                 lambda s, w, kind: movement.candidates(s, w, side, kind))
 
 
 def _air(side: str) -> Phase:
@@ -149,6 +153,24 @@ def legal(s: State, w: World) -> list[Action]:
             continue
         out.append(a)
     return out
+
+
+def is_legal(s: State, w: World, a: Action) -> bool:
+    """`a` is in `legal(s, w)` as JSON: the phase's check runs on the candidate equal to it alone, and
+    a movement phase lists only the candidates of its type (issue 13)."""
+    ph = PHASES[s["phase"]]
+    if not isinstance(a, dict):
+        return False
+    cands = ph.candidates(s, w) if ph.candidates_like is None else ph.candidates_like(s, w, a.get("type"))
+    return any(_passes(ph, s, w, c) for c in cands if same_json(c, a))
+
+
+def _passes(ph: Phase, s: State, w: World, a: Action) -> bool:
+    try:
+        ph.check(s, w, a)
+    except IllegalAction:
+        return False
+    return True
 
 
 def enter(s: State, w: World, phase: str, dice: DiceSource, facts: list[Fact]) -> None:

@@ -183,18 +183,23 @@ def _need_map(w: World, battles: frozenset[str], german: frozenset[str], full: f
 
 # -- actions ------------------------------------------------------------------------------
 
-def candidates(s: State, w: World, side: str) -> list[Action]:
+def candidates(s: State, w: World, side: str, kind: Any = None) -> list[Action]:
+    """The movement phase's candidates; with `kind`, only those of that action type (issue 13)."""
+    def want(t: str) -> bool:
+        return kind is None or kind == t
+
     out: list[Action] = []
     sel = s["selected"]
     leave = _leave_problem(s, w, side)
-    if leave is None:
+    if leave is None and want("select"):
         for uid in land_units(s, w, side):
             if uid != sel and _movable(s, w, side, uid) is None:
                 if side == ATTACKER or _moves(s, w, side, uid):
                     out.append({"type": "select", "unit": uid})
     if sel is not None:
-        out.extend(_moves(s, w, side, sel))
-        if side == ATTACKER or _reaction_end_ok(s, w, sel):
+        if want("move"):
+            out.extend(_moves(s, w, side, sel))
+        if want("end_unit_move") and (side == ATTACKER or _reaction_end_ok(s, w, sel)):
             out.append({"type": "end_unit_move"})
     if leave is None:
         out.append({"type": "end_movement" if side == ATTACKER else "end_reaction"})

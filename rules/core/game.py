@@ -28,6 +28,7 @@ the state it is given.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
@@ -184,9 +185,9 @@ class Game(ABC):
     def legal_actions(self, state: State, seat: str) -> list[Action]: ...
 
     def is_legal(self, state: State, seat: str, action: Action) -> bool:
-        """`action in legal_actions(state, seat)`; a game may answer it without listing them all
-        (a targeted check per action type that must agree with the listing)."""
-        return action in self.legal_actions(state, seat)
+        """`action` is in `legal_actions(state, seat)` as JSON (`listed`); a game may answer it without
+        listing them all (a targeted check per action type that must agree with the listing)."""
+        return listed(action, self.legal_actions(state, seat))
 
     @abstractmethod
     def prompt(self, state: State, seat: str) -> str: ...
@@ -224,3 +225,18 @@ class Game(ABC):
 
     def roles(self, scenario: str) -> tuple[str, ...]:
         return self.scenarios()[scenario].roles
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """`a == b` as JSON documents: Python's `==` also takes 1 for true and 0.0 for 0, JSON does not."""
+    if a != b:
+        return False
+    try:
+        return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    except (TypeError, ValueError):
+        return False
+
+
+def listed(action: Any, actions: list[Action]) -> bool:
+    """`action` is one of `actions` as a JSON document (the `/actions` listing a client reads)."""
+    return any(same_json(action, a) for a in actions)

@@ -215,36 +215,45 @@ def common(s: State) -> list[Action]:
     return out
 
 
-def phase_candidates(s: State, w: World) -> list[Action]:
+def phase_candidates(s: State, w: World, kind: Any = None) -> list[Action]:
+    """The phase's legal actions; with `kind`, only those of that type (issue 13: `candidates_like`)."""
+    def want(*types: str) -> bool:
+        return kind is None or kind in types
+
     ph = s["phase"]
+    out: list[Action] = []
     if ph == "setup_camp":
         return procurement.setup_candidates(s, w)
     if ph == "procurement":
-        return (procurement.buy_candidates(s, w) + procurement.camp_candidates(s, w)
-                + procurement.relocate_candidates(s, w) + common(s) + [{"type": "done"}])
+        out += procurement.buy_candidates(s, w) if want("buy") else []
+        out += procurement.camp_candidates(s, w) if want("buy_camp") else []
+        out += procurement.relocate_candidates(s, w) if want("relocate") else []
+        return out + common(s) + [{"type": "done"}]
     if ph == "movement":
         mv = s["moving"]
         if mv is None:
-            return ([{"type": "begin_move", "counter": c} for c in movement.movers(s, w)]
-                    + [{"type": "take", "item": c} for c in movement.takeable(s, w)]
-                    + common(s) + [{"type": "end_movement"}])
-        out: list[Action] = []
-        if mv["steps"] == 0:
+            out += [{"type": "begin_move", "counter": c} for c in movement.movers(s, w)] if want("begin_move") else []
+            out += [{"type": "take", "item": c} for c in movement.takeable(s, w)] if want("take") else []
+            return out + common(s) + [{"type": "end_movement"}]
+        if mv["steps"] == 0 and want("join"):
             out += [{"type": "join", "counter": c} for c in _at(s, mv["hex"])
                     if movement.join_problem(s, w, mv, c) is None]
-        out += [{"type": "drop", "counter": c} for c in mv["members"] if movement.drop_problem(s, w, mv, c) is None]
-        out += [{"type": "step", "hex": h} for h in movement.legal_steps(s, w, mv)]
+        if want("drop"):
+            out += [{"type": "drop", "counter": c} for c in mv["members"]
+                    if movement.drop_problem(s, w, mv, c) is None]
+        out += [{"type": "step", "hex": h} for h in movement.legal_steps(s, w, mv)] if want("step") else []
         out.append({"type": "end_move"})
         return out
     if ph == "combat":
-        attacks = attack_candidates(s, w)
+        attacks = attack_candidates(s, w) if want("attack", "jettison") else []
         ready = {a["hex"] for a in attacks}
         jettison = [{"type": "jettison", "item": c} for h in sorted(ready) for c in items_at(s, w, h)
-                    if not s["gb"][c]["left"]]
+                    if not s["gb"][c]["left"]] if want("jettison") else []
         return attacks + jettison + common(s) + [{"type": "end_combat"}]
     if ph == "enemy" and s["enemy_step"] == "suppression":
-        out = [{"type": "suppress", "item": c, "enemy": e} for c in combat.suppressors(s, w)
-               for e in combat.suppression_targets(s, w, c)]
+        if want("suppress"):
+            out = [{"type": "suppress", "item": c, "enemy": e} for c in combat.suppressors(s, w)
+                   for e in combat.suppression_targets(s, w, c)]
         return out + [{"type": "end_suppression"}] + common(s)
     if ph == "victory":
         return [{"type": "continue"}] + common(s)
@@ -291,6 +300,16 @@ def legal(s: State, w: World) -> list[Action]:
     if s["decision"] is not None:
         return decision_candidates(s, w)
     return phase_candidates(s, w)
+
+
+def candidates_like(s: State, w: World, a: Any) -> list[Action]:
+    """The part of `legal(s, w)` that may equal `a`: in a phase, only the actions of its type are
+    listed (a decision's answers are a short list, taken whole)."""
+    if s["phase"] == "over" or not isinstance(a, dict):
+        return []
+    if s["decision"] is not None:
+        return decision_candidates(s, w)
+    return phase_candidates(s, w, a.get("type"))
 
 
 # -- doing it ------------------------------------------------------------------------------------

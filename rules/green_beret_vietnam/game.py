@@ -10,7 +10,18 @@ from typing import Any
 
 from rules.core.chits import draw
 from rules.core.dice import DiceSource
-from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
+from rules.core.game import (
+    Action,
+    Applied,
+    Fact,
+    Game,
+    IllegalAction,
+    OptionSpec,
+    Outcome,
+    Scenario,
+    State,
+    listed,
+)
 from rules.core.plaincopy import clone
 from rules.green_beret_vietnam import flow, positions, schema
 from rules.green_beret_vietnam.board import net_score
@@ -97,6 +108,10 @@ class GreenBeretVietnam(Game):
             return []
         return flow.legal(state, self.world)
 
+    def is_legal(self, state: State, seat: str, action: Action) -> bool:
+        """In the listing, as JSON; only the actions of its type are listed (issue 13)."""
+        return seat in self.active_seats(state) and listed(action, flow.candidates_like(state, self.world, action))
+
     def prompt(self, state: State, seat: str) -> str:
         return flow.ask(state, self.world)
 
@@ -110,7 +125,7 @@ class GreenBeretVietnam(Game):
         if seat != "player":
             raise IllegalAction(f"this is a solitaire game: the only seat is 'player', not {seat!r}", "GBV 1.1")
         action = schema.check_action_shape(action)
-        if action not in flow.legal(state, w):
+        if action not in flow.candidates_like(state, w, action):  # `flow.legal`, only the action's type
             raise flow.explain(state, w, action)
         s = clone(state)
         facts: list[Fact] = []

@@ -22,8 +22,11 @@ from rules.core.game import (
     Outcome,
     Scenario,
     State,
+    listed,
+    same_json,
 )
 from rules.core.hands import fill, hands_view
+from rules.core.plaincopy import clone
 from rules.up_front import altitude as alt
 from rules.up_front import fire, positions, prepare, react, reinforce, turn
 from rules.up_front.data import CONDITIONS, CURRENT, World, world
@@ -36,6 +39,10 @@ TURN_ACTIONS = {
 }
 DICE_ACTIONS = {"fire": turn.fire_at, "entrench": turn.entrench, "infiltrate": turn.infiltrate,
                 "discard_onto": turn.discard_onto}
+# The turn's candidates played with a card from the hand (the loop over cards in `_candidates`).
+_CARD_KINDS = ("move", "alt_step", "remove", "infiltrate", "shift", "transfer", "fire", "rally", "complete",
+               "altitude", "discard_onto")
+_NONE = object()  # a key the action lacks: equal to no card or group
 STATE_KEYS = {"scenario", "roles", "first", "attacker", "terrain_type", "condition", "mountain_troops", "level4", "nf",
               "remove_first", "objective", "passes", "nation", "phase", "turn", "turn_no", "acted", "discarded",
               "ready", "drew_until", "deck", "hands", "reaction", "standing", "over", "notes", "groups", "men",
@@ -105,18 +112,34 @@ class UpFrontMountains(Game):
             return prepare.prepare_actions(state, w, seat)
         return [a for a in self._candidates(state, seat) if self._passes(state, seat, a)]
 
-    def _candidates(self, s: State, seat: str) -> list[Action]:
-        """Every action that might be legal, cheaply pre-filtered; `_passes` decides."""
+    def is_legal(self, state: State, seat: str, action: Action) -> bool:
+        """`action in legal_actions(state, seat)`: in a turn, only the candidates of the action's type,
+        card and group are built, and the one equal to it is tried (a reaction window's answers and
+        Prepare for Play's actions are short lists, taken whole). Equal as JSON (`same_json`)."""
+        if seat not in self.active_seats(state) or not isinstance(action, dict):
+            return False
+        if reactions.current(state) or state["phase"] == "prepare":
+            return listed(action, self.legal_actions(state, seat))
+        return any(self._passes(state, seat, c) for c in self._candidates(state, seat, action) if same_json(c, action))
+
+    def _candidates(self, s: State, seat: str, like: Action | None = None) -> list[Action]:
+        """Every action that might be legal, cheaply pre-filtered; `_passes` decides. With `like`,
+        only those that may equal it: its type, and its card and group where it names them."""
         w = self.world()
         hand = s["hands"][seat]
         foe = other(s, seat)
         theirs = [t for t in sorted(s["groups"][foe]) if present(s, s["groups"][foe][t])]
         moving_foes = [t for t in sorted(s["groups"][foe]) if s["groups"][foe][t]["moves"]]
         ready = [g for g, grp in sorted(s["groups"][seat].items()) if g not in s["acted"] and present(s, grp)]
+        kind_of = None if like is None else like.get("type", _NONE)
+        played, acting = hand, ready
+        if like is not None:
+            played = [c for c in hand if c == like.get("card", _NONE)] if kind_of in _CARD_KINDS else []
+            acting = [g for g in ready if g == like.get("group", _NONE)]
         out: list[Action] = []
-        for c in hand:
+        for c in played:
             kind = w.cards[c]["type"]
-            for g in ready:
+            for g in acting:
                 grp = s["groups"][seat][g]
                 normal = bool(grp["moves"]) and not grp["alt_stage"]
                 if kind == "movement":
@@ -146,20 +169,49 @@ class UpFrontMountains(Game):
                                 for o in (False, True)]
             if kind in ("terrain", "wire"):
                 out += [{"type": "discard_onto", "card": c, "target": t} for t in moving_foes]
-        out += [{"type": "entrench", "group": g} for g in ready]
-        out += reinforce.candidates(s, w, seat)
-        limit = int(w.nations[s["nation"][seat]]["discard"]) - s["discarded"]
-        for n in range(1, max(0, limit) + 1):
-            out += [{"type": "discard", "cards": list(cs)} for cs in combinations(hand, n)]
-        out.append({"type": "end_turn"})
-        out += [{"type": "standing", "kind": "concealment", "answer": a, "when": wh}
-                for a in ("play", "decline") for wh in ([], [["men", "<=", 2]])]
-        out.append({"type": "standing", "kind": "concealment", "answer": "ask", "when": []})
+        if like is not None:
+            return out + self._rest(s, seat, acting, kind_of)
+        return out + self._rest(s, seat, ready, None)
+
+    def _rest(self, s: State, seat: str, ready: list[str], kind: Any) -> list[Action]:
+        """The candidates not played with a card from the hand onto a group (all of them, kind None)."""
+        w = self.world()
+        out: list[Action] = []
+        if kind in (None, "entrench"):
+            out += [{"type": "entrench", "group": g} for g in ready]
+        if kind in (None, "reinforce"):
+            out += reinforce.candidates(s, w, seat)
+        if kind in (None, "discard"):
+            limit = int(w.nations[s["nation"][seat]]["discard"]) - s["discarded"]
+            for n in range(1, max(0, limit) + 1):
+                out += [{"type": "discard", "cards": list(cs)} for cs in combinations(s["hands"][seat], n)]
+        if kind in (None, "end_turn"):
+            out.append({"type": "end_turn"})
+        if kind in (None, "standing"):
+            out += [{"type": "standing", "kind": "concealment", "answer": a, "when": wh}
+                    for a in ("play", "decline") for wh in ([], [["men", "<=", 2]])]
+            out.append({"type": "standing", "kind": "concealment", "answer": "ask", "when": []})
         return out
 
     def _passes(self, s: State, seat: str, a: Action) -> bool:
+        """A turn's candidate is legal when a trial apply accepts it. A standing answer, a discard and
+        the end of the turn are refused only by checks that read the state: those run without the
+        trial's copy of the state (a third of the candidates). A move, completion, transfer, altitude
+        placement or infiltration is tried only once the checks that come first in its apply pass
+        (`turn.CHECKS`: most candidates fail there)."""
+        kind = a.get("type")
+        w = self.world()
         try:
-            self._apply(s, seat, a, _TrialDice(), trial=True)
+            if kind == "standing":
+                turn.check_turn_standing(a)
+            elif kind == "discard":
+                turn.check_discard(s, w, seat, a)
+            elif kind == "end_turn":
+                _check_end_turn(s, seat)
+            else:
+                if kind in turn.CHECKS:
+                    turn.CHECKS[kind](s, w, seat, a)
+                self._apply(s, seat, a, _TrialDice(), trial=True)
         except IllegalAction:
             return False
         return True
@@ -186,7 +238,7 @@ class UpFrontMountains(Game):
         if seat not in self.active_seats(state):
             raise IllegalAction(f"it is not {seat}'s decision now", "CORE 4")
         w = self.world()
-        s = jcopy(state)
+        s = clone(state)
         facts: list[Fact] = []
         passes_before = s["deck"]["pass"]
         kind = a.get("type")
@@ -221,8 +273,7 @@ class UpFrontMountains(Game):
 
     def _end_turn(self, s: State, seat: str, dice: DiceSource, facts: list[Fact]) -> None:
         w = self.world()
-        if not (s["acted"] or s["discarded"] or not s["hands"][seat]):
-            raise IllegalAction("a turn plays or discards at least one card", "CORE 4")
+        _check_end_turn(s, seat)
         _, got = fill(s["hands"], seat, int(w.nations[s["nation"][seat]]["hand"]), s["deck"], dice, w.card_name,
                       "UF C.4")
         facts.extend(got)
@@ -312,15 +363,9 @@ class UpFrontMountainsV1(UpFrontMountains):
     data_version = "1"
 
 
-def jcopy(x: Any) -> Any:
-    """A copy of plain JSON data (several times faster than copy.deepcopy)."""
-    if isinstance(x, dict):
-        return {k: jcopy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        if x and all(type(v) is str for v in x):
-            return list(x)  # card and man ids: a flat copy is a full one
-        return [jcopy(v) for v in x]
-    return x
+def _check_end_turn(s: State, seat: str) -> None:
+    if not (s["acted"] or s["discarded"] or not s["hands"][seat]):
+        raise IllegalAction("a turn plays or discards at least one card", "CORE 4")
 
 
 def _on_table(s: State) -> list[str]:

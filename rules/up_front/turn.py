@@ -5,6 +5,7 @@ the turn and refills his hand. Actions that attack the other seat open its react
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rules.core import deck as decks
@@ -59,8 +60,8 @@ def play_card(s: State, seat: str, card: str) -> None:
 # -- the actions -------------------------------------------------------------------------------
 
 
-def move(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
-    """A Movement card on a group: it is moving until a terrain card completes the move (UF C.5)."""
+def check_move(s: State, w: World, seat: str, a: dict[str, Any]) -> Group:
+    """Everything that may refuse a move (CORE 5; UFM 10.3), reading the state only: the group."""
     g = _own_group(s, w, seat, a["group"])
     _card(s, w, seat, a["card"], "movement", "CORE 5")
     if a["mode"] not in MODES:
@@ -75,6 +76,12 @@ def move(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) ->
     elif s["condition"] in alt.MUDDY and a["mode"] != "sideways":
         raise IllegalAction("in Mud or Heavy snow a sideways Movement card comes before one that changes the "
                             "range", "UFM 10.3")
+    return g
+
+
+def move(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+    """A Movement card on a group: it is moving until a terrain card completes the move (UF C.5)."""
+    g = check_move(s, w, seat, a)
     take(s["hands"], seat, a["card"], "CORE 4")
     g["moves"].append({"card": a["card"], "mode": a["mode"], "alt": False})
     g["entrenched"] = False
@@ -83,7 +90,8 @@ def move(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) ->
                       {"group": a["group"], "seat": seat, "card": a["card"]}))
 
 
-def complete(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+def check_complete(s: State, w: World, seat: str, a: dict[str, Any]) -> None:
+    """Everything that may refuse completing a move (CORE 5), reading the state only."""
     g = _own_group(s, w, seat, a["group"])
     if not g["moves"] or g["alt_stage"]:
         raise IllegalAction("only a group in a normal move completes it with a terrain card", "CORE 5")
@@ -92,13 +100,18 @@ def complete(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]
     if a["card"] not in s["hands"][seat]:
         raise IllegalAction(f"{seat} does not hold card {a['card']}", "CORE 4")
     alt.check_completion_terrain(s, w, a["card"], a.get("as_open", False))
+
+
+def complete(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+    check_complete(s, w, seat, a)
     take(s["hands"], seat, a["card"], "CORE 4")
     s["acted"].append(a["group"])
     occupy(s, w, seat, a["group"], a["card"], a.get("as_open", False), facts, "CORE 5")
 
 
-def place_altitude(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
-    """The altitude card and a terrain card, on a later turn than the second Movement card (UFM 5.1.d–h)."""
+def check_place_altitude(s: State, w: World, seat: str, a: dict[str, Any]) -> tuple[Group, int]:
+    """Everything that may refuse an altitude placement (UFM 5.1.d–h), reading the state only: the
+    group and its new level."""
     g = _own_group(s, w, seat, a["group"])
     if g["alt_stage"] != 2:
         raise IllegalAction("two Movement cards must be down before the altitude card", "UFM 5.1.d")
@@ -110,6 +123,13 @@ def place_altitude(s: State, w: World, seat: str, a: dict[str, Any], facts: list
         raise IllegalAction("the altitude card and the terrain card come from your hand", "UFM 5.1.f")
     level = alt.new_level(s, w, g, alt_card)
     alt.check_completion_terrain(s, w, terrain, a.get("as_open", False))
+    return g, level
+
+
+def place_altitude(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+    """The altitude card and a terrain card, on a later turn than the second Movement card (UFM 5.1.d–h)."""
+    g, level = check_place_altitude(s, w, seat, a)
+    alt_card, terrain = a.get("altitude"), a["card"]
     old = g["altitude"]
     if alt_card is not None:
         take(s["hands"], seat, alt_card, "UFM 5.1.d")
@@ -188,8 +208,8 @@ def entrench(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSource,
     fire.maybe_remove_first(s, w, drawn.card, facts)
 
 
-def transfer(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
-    """A man moves to an adjacent group with a Movement card (CORE 5.5; UFM 5.5: same range, same altitude)."""
+def check_transfer(s: State, w: World, seat: str, a: dict[str, Any]) -> tuple[Group, Group]:
+    """Everything that may refuse a transfer (CORE 5.5; UFM 5.5), reading the state only: the groups."""
     src, dst = _own_group(s, w, seat, a["group"]), _own_group(s, w, seat, a["to"])
     _card(s, w, seat, a["card"], "movement", "CORE 5.5")
     if not adjacent(a["group"], a["to"]):
@@ -198,6 +218,12 @@ def transfer(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]
         raise IllegalAction("both groups need the same range chit and the same altitude", "UFM 5.5")
     if a["man"] not in present(s, src):
         raise IllegalAction(f"{a['man']} is not in group {a['group']}", "CORE 5.5")
+    return src, dst
+
+
+def transfer(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+    """A man moves to an adjacent group with a Movement card (CORE 5.5; UFM 5.5: same range, same altitude)."""
+    src, dst = check_transfer(s, w, seat, a)
     play_card(s, seat, a["card"])
     src["men"].remove(a["man"])
     dst["men"].append(a["man"])
@@ -232,8 +258,8 @@ def shift(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -
                       "UFM 5.1.i" if g["alt_stage"] else "CORE 5.7", "shift", {"seat": seat, "group": to}))
 
 
-def infiltrate(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSource, facts: list[Fact]) -> None:
-    """Infiltration at RR 5 starts close combat (CORE 8; UFM 5.3 altitude guard)."""
+def check_infiltrate(s: State, w: World, seat: str, a: dict[str, Any]) -> tuple[Group, Group]:
+    """The checks before an infiltration, reading the state only (CORE 8; UFM 5.3): the two groups."""
     g = _own_group(s, w, seat, a["group"])
     _card(s, w, seat, a["card"], "movement", "CORE 8")
     foe = other(s, seat)
@@ -245,6 +271,13 @@ def infiltrate(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSourc
     if not alt.infiltration_allowed(w, g, t):
         raise IllegalAction("infiltration needs the same altitude, or one level with two Movement cards down, "
                             "the first sideways", "UFM 5.3")
+    return g, t
+
+
+def infiltrate(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSource, facts: list[Fact]) -> None:
+    """Infiltration at RR 5 starts close combat (CORE 8; UFM 5.3 altitude guard)."""
+    g, t = check_infiltrate(s, w, seat, a)
+    foe = other(s, seat)
     play_card(s, seat, a["card"])
     s["acted"].append(a["group"])
     bonus = int(w.tables["fire"]["close_combat_bonus"])
@@ -267,20 +300,31 @@ def infiltrate(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSourc
         fire.maybe_remove_first(s, w, c, facts)
 
 
-def _use_discard(s: State, w: World, seat: str, n: int) -> None:
+def _check_discard_count(s: State, w: World, seat: str, n: int) -> None:
     nation = w.nations[s["nation"][seat]]
     if nation["discard_when"] == "no_action" and s["acted"]:
         raise IllegalAction(f"{nation['name']} discard only in a turn without actions", "UF C.4")
     if s["discarded"] + n > nation["discard"]:
         raise IllegalAction(f"{nation['name']} discard at most {nation['discard']} a turn", "UF C.4")
+
+
+def _use_discard(s: State, w: World, seat: str, n: int) -> None:
+    _check_discard_count(s, w, seat, n)
     s["discarded"] += n
 
 
-def discard(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+def check_discard(s: State, w: World, seat: str, a: dict[str, Any]) -> None:
+    """Everything that may refuse a discard (UF C.4); it reads the state only."""
     cards = list(a["cards"])
     if not cards or len(set(cards)) != len(cards) or not all(c in s["hands"][seat] for c in cards):
         raise IllegalAction("discard cards you hold, each once", "UF C.4")
-    _use_discard(s, w, seat, len(cards))
+    _check_discard_count(s, w, seat, len(cards))
+
+
+def discard(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+    check_discard(s, w, seat, a)
+    cards = list(a["cards"])
+    s["discarded"] += len(cards)
     for c in cards:
         play_card(s, seat, c)
     facts.append(Fact(f"{seat} discards {', '.join(w.card_name(c) for c in cards)}", "UF C.4", "discard",
@@ -336,6 +380,14 @@ def discard_onto(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSou
         react.offer_terrain(s, w, foe, a["target"], card, facts)
 
 
+# Each action's checks that come before its apply changes anything, reading the state only: a
+# candidate they refuse needs no trial apply (rules/up_front/game.py `_passes`).
+CHECKS: dict[str, Callable[[State, World, str, dict[str, Any]], object]] = {
+    "move": check_move, "complete": check_complete, "transfer": check_transfer, "altitude": check_place_altitude,
+    "infiltrate": check_infiltrate,
+}
+
+
 def score(s: State, w: World, seat: str) -> tuple[int, list[str]]:
     """Victory points (UF C.6: 2 per enemy man killed, 1 per routed; CORE 10 objective)."""
     vp, why = 0, []
@@ -354,12 +406,17 @@ def score(s: State, w: World, seat: str) -> tuple[int, list[str]]:
     return vp, why
 
 
-def turn_standing(s: State, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+def check_turn_standing(a: dict[str, Any]) -> None:
+    """Everything that may refuse a standing answer given in the turn (CORE 11); it reads no state."""
     reactions.check_standing(a["kind"], a["answer"], a["when"], react.KINDS, react.FIELDS)
     if a["when"] and not (a["kind"] == "concealment" and len(a["when"]) == 1 and a["when"][0][:2] == ["men", "<="]
                           and a["when"][0][2] in range(1, 11)):
         raise IllegalAction("a standing answer's condition is [\"men\", \"<=\", 1..10] on a concealment window",
                             "CORE 11")
+
+
+def turn_standing(s: State, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+    check_turn_standing(a)
     reactions.set_standing(s, seat, a["kind"], a["answer"], a["when"])
     facts.append(Fact(f"{seat} records a standing answer for {a['kind']} windows", "CORE 11", "standing",
                       {"kind": a["kind"]}, visible_to=(seat,)))

@@ -3,8 +3,9 @@ worker and `verify`) agrees with the full listing (`legal_actions`, the `/action
 
 Random legal play from each scenario's set-up; at every step each listed action is legal, and
 near misses (an action with one value swapped for another seen in play or on the map, another
-type, an extra key) are legal exactly when listed. Vietnam Battles, whose check is targeted
-(rules/vietnam_battles/legal_check.py), is played longest.
+type, an extra key) are legal exactly when listed, as JSON (`rules.core.game.listed`: 1 is not
+true). The games with a targeted check (Vietnam Battles, UP FRONT, Assault on Belgium, Green
+Beret: Vietnam) are played longest; UP FRONT with its own misses (cards, groups, discards).
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ GAMES = {g.name: g for g in all_games() if type(g).__module__.startswith("rules.
 
 
 def _pool(g: Game, s: dict[str, Any]) -> list[Any]:
-    """Values a near miss may take: Vietnam Battles' hexes, hexsides, units and markers in play."""
+    """Values a near miss may take: Vietnam Battles' hexes, hexsides, units and markers in play;
+    UP FRONT's cards, group letters, men and odd values."""
+    if g.name == "up-front":
+        return sorted(g.world().cards)[::7] + list("ABCDE") + sorted(s["men"])[::3] + [  # type: ignore[attr-defined]
+            None, True, False, 0, 1, 2, "", [], ["A"], {"card": "A"}, "forward", "sideways", "play", "decline"]
     if g.name != "vietnam-battles":
         return []
     w = g.w(s)  # type: ignore[attr-defined]
@@ -40,6 +45,37 @@ def near_misses(a: dict[str, Any], seen: list[Any], types: list[str], rng: rando
         out += [{**a, key: v} for v in rng.sample(seen, min(12, len(seen)))]
         out.append({k: v for k, v in a.items() if k != key})
     out += [{**a, "type": t} for t in rng.sample(types, min(4, len(types)))]
+    return out
+
+
+def up_front_misses(s: dict[str, Any], seat: str, a: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """UP FRONT's near misses: each card of either hand in the action's card slots, each group letter
+    and enemy group, discards of held and unheld cards, repeated, reordered, one more than the
+    nation's limit, and empty, and a standing answer's other conditions."""
+    hands = [c for h in s["hands"].values() for c in h]
+    mine = s["hands"][seat]
+    out: list[dict[str, Any]] = []
+    for key in ("card", "altitude", "conceal", "terrain"):
+        if key in a:
+            out += [{**a, key: c} for c in hands + [None]]
+    for key in ("group", "to", "target"):
+        if key in a:
+            out += [{**a, key: x} for x in "ABCDE"]
+    if "man" in a:
+        out += [{**a, "man": m} for m in sorted(s["men"])]
+    if a.get("type") == "discard":
+        cards = a["cards"]
+        out += [{**a, "cards": cards[::-1]}, {**a, "cards": cards + cards[:1]}, {**a, "cards": []},
+                {**a, "cards": cards[0]}]
+        out += [{**a, "cards": cards + [c]} for c in mine if c not in cards]
+        out += [{**a, "cards": [c]} for c in hands]
+        out += [{**a, "cards": rng.sample(mine, n)} for n in range(1, len(mine) + 1)]
+    if a.get("type") == "standing":
+        out += [{**a, "when": w} for w in ([["men", "<=", n]] for n in (0, 1, 3, 10, 11))]
+        out += [{**a, "answer": x} for x in ("play", "decline", "ask", "never")]
+    for key in ("as_open", "one_card"):
+        if key in a:
+            out += [{**a, key: v} for v in (0, 1, None, "yes")]
     return out
 
 
@@ -71,7 +107,10 @@ def check_agreement(g: Game, scenario: str, seed: int, steps: int, probes: int) 
                     assert not g.is_legal(s, other, a)
         pool = list(seen_values.values()) + _pool(g, s)
         for a in rng.sample(legal, min(probes, len(legal))):
-            for miss in near_misses(a, pool, sorted(seen_types), rng):
+            misses = near_misses(a, pool, sorted(seen_types), rng)
+            if g.name == "up-front":
+                misses += up_front_misses(s, seat, a, rng)
+            for miss in misses:
                 want = json.dumps(miss, sort_keys=True) in listed
                 assert g.is_legal(s, seat, miss) == want, (scenario, seed, s["phase"] if "phase" in s else "", miss)
                 checked += 1
@@ -83,6 +122,23 @@ def check_agreement(g: Game, scenario: str, seed: int, steps: int, probes: int) 
 @given(seed=st.integers(0, 2**31), scenario=st.sampled_from(sorted(GAMES["vietnam-battles"].scenarios())))
 def test_vietnam_battles_targeted_check_agrees_with_the_listing(seed: int, scenario: str) -> None:
     assert check_agreement(GAMES["vietnam-battles"], scenario, seed, steps=150, probes=3) > 0
+
+
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**31), scenario=st.sampled_from(sorted(GAMES["up-front"].scenarios())))
+def test_up_front_targeted_check_agrees_with_the_listing(seed: int, scenario: str) -> None:
+    """UP FRONT's check builds only the candidates of the action's type, card and group
+    (rules/up_front/game.py is_legal): played long enough to pass the deck, with its own misses."""
+    assert check_agreement(GAMES["up-front"], scenario, seed, steps=160, probes=3) > 0
+
+
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**31), name=st.sampled_from(["assault-on-belgium", "green-beret-vietnam"]))
+def test_assault_on_belgium_and_green_beret_targeted_checks_agree_with_the_listing(seed: int, name: str) -> None:
+    """AoB checks only the candidate equal to the action (rules/assault_on_belgium/flow.py is_legal);
+    GBV lists only the actions of its type (rules/green_beret_vietnam/flow.py candidates_like)."""
+    g = GAMES[name]
+    assert check_agreement(g, sorted(g.scenarios())[0], seed, steps=120, probes=3) > 0
 
 
 @settings(max_examples=3, deadline=None)
