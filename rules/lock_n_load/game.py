@@ -13,7 +13,6 @@ from rules.core.plaincopy import clone
 from rules.lock_n_load import flow, positions, schema
 from rules.lock_n_load.data import World
 from rules.lock_n_load.events import new_unit
-from rules.vietnam_battles.statecopy import copy_state  # the faster clone (a candidate for rules.core.plaincopy)
 
 ROLES = ("us", "vc")
 _V1_OPTIONS = {"tall_obstacles_block": OptionSpec(
@@ -116,7 +115,7 @@ class LockNLoad(Game):
         action = schema.check_action_shape(action)
         if not flow.is_legal(state, w, action):
             raise schema.explain(state, w, action)
-        s = copy_state(state)
+        s = clone(state)
         facts: list[Fact] = []
         flow.perform(s, w, action, dice, facts)
         return Applied(s, facts)

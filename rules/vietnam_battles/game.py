@@ -13,7 +13,6 @@ from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSp
 from rules.core.plaincopy import clone
 from rules.vietnam_battles import flow, hidden, legal_check, positions, scenarios, schema
 from rules.vietnam_battles.data import World
-from rules.vietnam_battles.statecopy import copy_state
 
 ROLES = ("us", "vc")
 SCENARIOS = {
@@ -162,7 +161,7 @@ class VietnamBattles(Game):
         action = schema.check_action_shape(action)
         if not legal_check.is_legal(state, w, action):  # the targeted check; `legal_actions` lists them all
             raise schema.explain(state, w, action)
-        s = copy_state(state)
+        s = clone(state)
         facts: list[Fact] = []
         flow.perform(s, w, action, dice, facts, scenarios.victory)
         return Applied(s, facts)

@@ -4,7 +4,7 @@ The occupancy index (board.occupancy, reused for the same places, with its memo 
 answers land_at, monitor_at and in_ezoc (VB 5.3, 6.0, 12.0) as a scan of every unit does; the
 targeted movement checks (can_enter, has_entry, flow.only_end_move) answer as the full listing of
 entries (VB 5.0-5.3, 19.0); the per-map tables (move costs, hexside records, prohibited places,
-the positions near a unit) equal their formulas; copy_state equals clone and shares nothing.
+the positions near a unit) equal their formulas; the state copy (rules.core.plaincopy) shares nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from rules.core.plaincopy import clone
 from rules.vietnam_battles import board, flow, hidden, movement
 from rules.vietnam_battles.data import DEFAULT_TERRAIN, hexpart
 from rules.vietnam_battles.game import VietnamBattles
-from rules.vietnam_battles.statecopy import copy_state
 from tests.support.fuzzing import seeded_dice
 
 GAME = VietnamBattles()
@@ -122,11 +121,6 @@ def test_a_scope_that_moves_a_unit_fails_loudly() -> None:
         s["units"][u]["at"] = "0101"
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=3),
-                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=3), kids, max_size=4),
-                    max_leaves=30)
-
-
 def _containers(x: Any) -> list[Any]:
     if isinstance(x, dict):
         return [x] + [c for v in x.values() for c in _containers(v)]
@@ -135,14 +129,7 @@ def _containers(x: Any) -> list[Any]:
     return []
 
 
-@given(JSON)
-def test_copy_state_equals_clone_and_shares_no_container(x: Any) -> None:
-    got = copy_state(x)
-    assert got == clone(x) and type(got) is type(clone(x))
-    assert not {id(c) for c in _containers(got)} & {id(c) for c in _containers(x)}
-
-
-def test_copy_state_of_a_real_state_shares_no_container() -> None:
+def test_the_state_copy_of_a_real_state_shares_no_container() -> None:
     for s, _ in _play("iron_triangle", 3, 60):
-        got = copy_state(s)
+        got = clone(s)
         assert got == s and not {id(c) for c in _containers(got)} & {id(c) for c in _containers(s)}
