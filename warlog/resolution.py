@@ -21,7 +21,7 @@ from ledger.events import DIRECTOR, Event
 from ledger.fold import make_patch
 from rules.core.dice import DieFunction, RecordingDice, Roll
 from rules.core.game import Game, IllegalAction, InvalidState
-from validators.actions import ActionShapeError, validate_action
+from validators.actions import ActionShapeError, check_action
 
 
 class History(Protocol):
@@ -143,7 +143,7 @@ def _judge_move(game: Game, state: Any, submission: Event, action: Any, die: Die
         waiting = ", ".join(active) or "nobody"
         return _reject(submission, state, [{"message": f"it is not {seat}'s turn: waiting for {waiting}", "rule": "turn order"}])
     try:
-        validate_action(game.name, action)
+        check_action(game.name, action)
     except ActionShapeError as err:
         return _reject(submission, state, [{"message": f"malformed action: {err.messages}", "rule": None}])
     dice = RecordingDice(die)
