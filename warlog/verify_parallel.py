@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from warlog.verify import PrefixBroken, Report, VerifyFailure, verify_bytes, ver
 
 MIN_WINDOW = 400  # events: below this a window's unchecked prefix costs more than it saves
 MIN_PARALLEL = 5_000  # events in all: below this, starting the processes costs more than it saves
+PRELOAD = ["warlog.verify", "warlog.verify_parallel", "rules"]  # what a child needs, imported by the forkserver
 NO_CUT = (b'"seat":"' + DIRECTOR.encode() + b'"', b'"type":"seed_committed"')
 
 
@@ -83,16 +85,27 @@ def _merge(parts: list[Report | VerifyFailure | PrefixBroken], redo: Callable[[]
     return out
 
 
+def start_context() -> Any:
+    """How the verifying processes start. A plain fork only from a single-threaded process
+    (`warlog verify`): its children start at once with the rules imported and their tables built.
+    Never from one with other threads (connection pools, the web process's wake-up listener): a
+    child forked while one of them holds a lock waits on it forever. There a forkserver's
+    children start from a clean single-threaded process, which imports the rules once for all."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(PRELOAD)
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
 def _pool_map(tasks: Iterable[_Task], jobs: int) -> Iterator[tuple[int, Any, int]]:
     if jobs < 2:
         yield from map(_run, tasks)
         return
-    # Never a plain fork: the caller may have other threads (connection pools, the web process's
-    # wake-up listener), and a child forked while one of them holds a lock waits on it forever.
-    # A forkserver's children start from a clean single-threaded process.
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ctx.Pool(jobs) as pool:
+    with start_context().Pool(jobs) as pool:
         yield from pool.imap(_run, tasks, chunksize=1)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -13,7 +14,7 @@ from ledger.canonical import canonical_bytes
 from ledger.events import Event, NewEvent, seal
 from warlog.cli import main
 from warlog.verify import VerifyFailure, verify_bytes
-from warlog.verify_parallel import verify_games, verify_paths, windows
+from warlog.verify_parallel import start_context, verify_games, verify_paths, windows
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 LONG = GOLDEN / "vietnam-battles--snoopys_nose--v1.jsonl"
@@ -75,3 +76,20 @@ def test_games_of_a_bundle_on_processes_report_as_in_series() -> None:
     first, second = list(verify_games(games, jobs=2))
     assert not isinstance(first, VerifyFailure) and first.judgements > 0
     assert isinstance(second, VerifyFailure) and second.seq == 3
+
+
+def test_a_process_with_other_threads_verifies_on_a_forkserver_with_the_same_answers() -> None:
+    """A plain fork only from a single-threaded process (a child forked while another thread
+    holds a lock would wait on it forever); beside a thread, a forkserver, and the same reports."""
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, daemon=True)
+    other.start()
+    try:
+        assert start_context().get_start_method() != "fork"
+        got = [r.summary() for _, r in verify_paths([SHORT, LONG], jobs=2) if not isinstance(r, VerifyFailure)]
+    finally:
+        stop.set()
+        other.join()
+    assert got == [verify_bytes(p.read_bytes()).summary() for p in (SHORT, LONG)]
+    if threading.active_count() == 1:
+        assert start_context().get_start_method() == "fork"
