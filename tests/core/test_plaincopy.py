@@ -10,7 +10,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rules import all_games
 from rules.core.plaincopy import clone
+from tests.support.fuzzing import seeded_dice
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=3),
                     lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=3), kids, max_size=4),
@@ -56,3 +58,19 @@ def test_subclasses_are_copied_as_plain_dicts_and_lists_even_when_they_hold_only
     assert type(got["a"]) is dict and type(got["c"]) is list and type(got["d"][0]) is dict
     assert got["a"] is not x["a"] and got["d"][0]["e"] is not x["d"][0]["e"] and got["leaves"] is not x["leaves"]
     assert type(clone(Sub(b=1))) is dict and type(clone(Items([1]))) is list
+
+
+def test_the_copy_of_real_states_of_every_game_shares_no_container() -> None:
+    for g in (g for g in all_games() if type(g).__module__.startswith("rules.")):
+        scenario = sorted(g.scenarios())[0]
+        dice = seeded_dice(3)
+        s = g.setup(scenario, g.resolve_options({}), dice)
+        for _ in range(25):
+            got = clone(s)
+            assert _shape(got) == _shape(s)
+            assert not {id(c) for c in _containers(got)} & {id(c) for c in _containers(s)}
+            seats = g.active_seats(s)
+            legal = g.legal_actions(s, seats[0]) if seats and g.outcome(s) is None else []
+            if not legal:
+                break
+            s = g.apply(s, seats[0], legal[len(legal) // 2], dice).state

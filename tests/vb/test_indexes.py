@@ -119,17 +119,3 @@ def test_a_scope_that_moves_a_unit_fails_loudly() -> None:
     u = next(u for u, r in s["units"].items() if r["status"] == "map")
     with pytest.raises(RuntimeError, match="stale"), board.occupancy(s, w):
         s["units"][u]["at"] = "0101"
-
-
-def _containers(x: Any) -> list[Any]:
-    if isinstance(x, dict):
-        return [x] + [c for v in x.values() for c in _containers(v)]
-    if isinstance(x, list):
-        return [x] + [c for v in x for c in _containers(v)]
-    return []
-
-
-def test_the_state_copy_of_a_real_state_shares_no_container() -> None:
-    for s, _ in _play("iron_triangle", 3, 60):
-        got = clone(s)
-        assert got == s and not {id(c) for c in _containers(got)} & {id(c) for c in _containers(s)}
