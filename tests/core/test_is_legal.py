@@ -5,7 +5,8 @@ Random legal play from each scenario's set-up; at every step each listed action 
 near misses (an action with one value swapped for another seen in play or on the map, another
 type, an extra key) are legal exactly when listed, as JSON (`rules.core.game.listed`: 1 is not
 true). The games with a targeted check (Vietnam Battles, UP FRONT, Assault on Belgium, Green
-Beret: Vietnam) are played longest; UP FRONT with its own misses (cards, groups, discards).
+Beret: Vietnam, Lock 'n Load) are played longest; UP FRONT with its own misses (cards, groups,
+discards), Lock 'n Load with its own (every action type's keys over both sides' units and hexes).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import all_games
+from rules import all_games, get_game
 from rules.core.game import Game
 from tests.support.fuzzing import seeded_dice
 
@@ -79,6 +80,58 @@ def up_front_misses(s: dict[str, Any], seat: str, a: dict[str, Any], rng: random
     return out
 
 
+# Lock 'n Load's action types and their keys (rules/lock_n_load/flow.py _legal, rally.py, orders.py)
+LNL_SHAPES: dict[str, tuple[str, ...]] = {
+    "pass": (), "activate": ("hex",), "spot": ("unit", "hex"), "place_sniper": ("unit", "hex"), "order": ("hex", "order"),
+    "step": ("hex",), "stop": (), "select": ("unit",), "fire": ("target",), "move": ("mode",), "smoke": ("hex",),
+    "clear": (), "melee": ("hex",), "withdraw": ("hex",), "end_impulse": (), "opp_fire": ("hex",), "hold_fire": (),
+    "snipe": ("unit", "target"), "melee_targets": ("units",), "drop_sw": ("unit", "sw"), "retreat": ("unit", "hex"),
+    "place_hero": ("unit", "hex"), "rally": ("unit",), "medic": ("unit", "patient"), "pickup": ("unit", "sw"),
+    "end_rally": (), "give_sw": ("unit", "sw", "to"), "swap_sw": ("sw", "for"), "split": ("unit",),
+    "combine": ("unit", "with"),
+}
+LNL_ORDERS = ["ask", "hold", "fire", "within1", "within2", "within3", "within4", "at:", "Fire", 1]
+
+
+def lnl_misses(g: Game, s: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """Lock 'n Load's near misses: every action type with its own keys filled from both sides' units
+    (and their SWs), the hexes the units are in and next to, movement modes, standing orders (simple,
+    "at:" a hex near, malformed), and values of the wrong JSON type (true for 1, a list for a hex)."""
+    w = g.world  # type: ignore[attr-defined]
+    units = sorted(s["units"])
+    at = sorted({r["at"] for r in s["units"].values() if r["at"] is not None})
+    near = sorted({n for h in at for n in w.board.neighbours(h)} | set(at))
+    values: dict[str, list[Any]] = {
+        "unit": units + ["", "x"], "hex": near, "target": near, "mode": ["normal", "crawl", "assault", "double", "run"],
+        "sw": sorted(s["sws"]) + [None], "order": LNL_ORDERS + [f"at:{h}" for h in rng.sample(near, min(6, len(near)))],
+        "units": [[u] for u in units[:6]] + [units[:2], []], "patient": units, "to": units, "with": units,
+        "for": sorted(s["sws"]),
+    }
+    odd: list[Any] = [None, True, 1, 0, [], {}, "", [near[0]] if near else "z"]
+    out: list[dict[str, Any]] = []
+    for t, keys in LNL_SHAPES.items():
+        for _ in range(3 if keys else 1):
+            out.append({"type": t, **{k: rng.choice(values[k]) for k in keys}})
+        if keys:
+            out.append({"type": t, **{k: rng.choice(odd) for k in keys}})
+            out.append({"type": t})
+    for h in at[:8]:
+        out += [{"type": "order", "hex": h, "order": o} for o in rng.sample(values["order"], 5)]
+        out.append({"type": "activate", "hex": h})
+        out.append({"type": "spot", "unit": rng.choice(units), "hex": h})
+    out += [{"type": None}, {"type": 1}, {"type": ["pass"]}, {"hex": near[0]} if near else {}]
+    return out
+
+
+def _by_type(legal: list[Any]) -> list[list[Any]]:
+    """The listing split by action type: Lock 'n Load lists hundreds of standing orders, so a pick
+    of one type first, then one of its actions, keeps random play moving (impulses, moves, prompts)."""
+    out: dict[str, list[Any]] = {}
+    for a in legal:
+        out.setdefault(str(a.get("type")), []).append(a)
+    return list(out.values())
+
+
 def check_agreement(g: Game, scenario: str, seed: int, steps: int, probes: int) -> int:
     rng = random.Random(seed)
     dice = seeded_dice(seed)
@@ -106,15 +159,24 @@ def check_agreement(g: Game, scenario: str, seed: int, steps: int, probes: int) 
                 if other not in g.active_seats(s):
                     assert not g.is_legal(s, other, a)
         pool = list(seen_values.values()) + _pool(g, s)
-        for a in rng.sample(legal, min(probes, len(legal))):
-            misses = near_misses(a, pool, sorted(seen_types), rng)
+        kinds = _by_type(legal) if g.name == "lock-n-load" else [legal]
+        sampled = [rng.choice(k) for k in kinds] if g.name == "lock-n-load" else rng.sample(legal, min(probes, len(legal)))
+        for a in sampled:
+            misses: list[Any] = near_misses(a, pool, sorted(seen_types), rng)
             if g.name == "up-front":
                 misses += up_front_misses(s, seat, a, rng)
+            if g.name == "lock-n-load":
+                misses += [{**a, "hex": True}, {**a, "unit": 1}, [a], json.dumps(a)]
             for miss in misses:
-                want = json.dumps(miss, sort_keys=True) in listed
+                want = isinstance(miss, dict) and json.dumps(miss, sort_keys=True) in listed
                 assert g.is_legal(s, seat, miss) == want, (scenario, seed, s["phase"] if "phase" in s else "", miss)
                 checked += 1
-        s = g.apply(s, seat, rng.choice(legal), dice).state
+        if g.name == "lock-n-load":  # once a step: every action type with its own keys
+            for miss in lnl_misses(g, s, rng):
+                want = json.dumps(miss, sort_keys=True) in listed
+                assert g.is_legal(s, seat, miss) == want, (scenario, seed, s["phase"], s["decision"], miss)
+                checked += 1
+        s = g.apply(s, seat, rng.choice(rng.choice(kinds)), dice).state
     return checked
 
 
@@ -139,6 +201,17 @@ def test_assault_on_belgium_and_green_beret_targeted_checks_agree_with_the_listi
     GBV lists only the actions of its type (rules/green_beret_vietnam/flow.py candidates_like)."""
     g = GAMES[name]
     assert check_agreement(g, sorted(g.scenarios())[0], seed, steps=120, probes=3) > 0
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**31), version=st.sampled_from(["1", "2"]))
+def test_lock_n_load_targeted_check_agrees_with_the_listing(seed: int, version: str) -> None:
+    """LnL's check asks only the action type's own generator in the phase or prompt at hand, and a
+    standing order only its own hex (rules/lock_n_load/flow.py is_legal, orders.allowed): both rules
+    versions played through several turns (rally, impulses, moves, prompts), with LnL's own misses."""
+    g = get_game("lock-n-load", version)
+    for scenario in sorted(g.scenarios()):
+        assert check_agreement(g, scenario, seed, steps=300, probes=2) > 0
 
 
 @settings(max_examples=3, deadline=None)
