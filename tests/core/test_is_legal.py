@@ -262,3 +262,43 @@ def test_lock_n_load_opportunity_fire_check_agrees_with_the_listing() -> None:
                     assert flow.is_legal(state, w, miss) == (json.dumps(miss, sort_keys=True) in listed), miss
                     checked += 1
     assert prompts > 0 and checked > 0
+
+
+def test_lock_n_load_check_agrees_with_the_listing_at_every_golden_position() -> None:
+    """Every position of the Lock 'n Load golden games (both rules versions: melees, withdrawals,
+    prompts and moves random play seldom reaches): one listed action of each type and its near
+    misses, and LnL's own misses, are legal exactly when listed (rules/lock_n_load/flow.py is_legal)."""
+    import copy
+    from pathlib import Path
+
+    from ledger.events import GAME_STARTED, RESOLVED
+    from ledger.export import parse_export
+    from ledger.fold import step
+
+    rng, positions, checked = random.Random(31), 0, 0
+    for path in sorted((Path(__file__).resolve().parents[1] / "golden").glob("lock-n-load--*.jsonl")):
+        with path.open("rb") as fh:
+            events = parse_export(fh)
+        state: Any = None
+        for ev in events:
+            if ev.type not in (GAME_STARTED, RESOLVED):
+                continue
+            state = step(state, ev) if ev.type == RESOLVED else copy.deepcopy(ev.payload["state"])
+            g = get_game("lock-n-load", state["version"])
+            seats = g.active_seats(state)
+            if not seats:
+                continue
+            positions += 1
+            legal = g.legal_actions(state, seats[0])
+            listed = {json.dumps(x, sort_keys=True) for x in legal}
+            pool = [v for a in legal[:40] for k, v in a.items() if k != "type"] + [None, True, 1]
+            misses: list[Any] = lnl_misses(g, state, rng)
+            for kind in _by_type(legal):
+                a = rng.choice(kind)
+                assert g.is_legal(state, seats[0], a), a
+                misses += near_misses(a, pool, sorted(LNL_SHAPES), rng)
+            for miss in misses:
+                want = json.dumps(miss, sort_keys=True) in listed
+                assert g.is_legal(state, seats[0], miss) == want, (path.name, ev.seq, state["decision"], miss)
+                checked += 1
+    assert positions > 1000 and checked > positions
