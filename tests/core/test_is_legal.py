@@ -105,7 +105,7 @@ def lnl_misses(g: Game, s: dict[str, Any], rng: random.Random) -> list[dict[str,
         "unit": units + ["", "x"], "hex": near, "target": near, "mode": ["normal", "crawl", "assault", "double", "run"],
         "sw": sorted(s["sws"]) + [None], "order": LNL_ORDERS + [f"at:{h}" for h in rng.sample(near, min(6, len(near)))],
         "units": [[u] for u in units[:6]] + [units[:2], []], "patient": units, "to": units, "with": units,
-        "for": sorted(s["sws"]),
+        "for": sorted(s["sws"]) + ["sw0"],
     }
     odd: list[Any] = [None, True, 1, 0, [], {}, "", [near[0]] if near else "z"]
     out: list[dict[str, Any]] = []
@@ -117,7 +117,7 @@ def lnl_misses(g: Game, s: dict[str, Any], rng: random.Random) -> list[dict[str,
             out.append({"type": t})
     for h in at[:8]:
         out += [{"type": "order", "hex": h, "order": o} for o in rng.sample(values["order"], 5)]
-        out.append({"type": "activate", "hex": h})
+        out += [{"type": t, "hex": h} for t in ("activate", "melee", "withdraw", "smoke", "step", "opp_fire")]
         out.append({"type": "spot", "unit": rng.choice(units), "hex": h})
     out += [{"type": None}, {"type": 1}, {"type": ["pass"]}, {"hex": near[0]} if near else {}]
     return out
@@ -132,10 +132,11 @@ def _by_type(legal: list[Any]) -> list[list[Any]]:
     return list(out.values())
 
 
-def check_agreement(g: Game, scenario: str, seed: int, steps: int, probes: int) -> int:
+def check_agreement(g: Game, scenario: str, seed: int, steps: int, probes: int,
+                    start: dict[str, Any] | None = None, roles: tuple[str, ...] = ()) -> int:
     rng = random.Random(seed)
     dice = seeded_dice(seed)
-    s = g.setup(scenario, g.resolve_options({}), dice)
+    s = g.setup(scenario, g.resolve_options({}), dice) if start is None else start
     seen_types: set[str] = set()
     seen_values: dict[str, Any] = {}
     checked = 0
@@ -152,7 +153,7 @@ def check_agreement(g: Game, scenario: str, seed: int, steps: int, probes: int) 
             for k, v in a.items():
                 if k != "type":
                     seen_values.setdefault(json.dumps(v, sort_keys=True), v)
-        others = [x for x in g.roles(scenario) if x != seat]
+        others = [x for x in (roles or g.roles(scenario)) if x != seat]
         for a in legal:
             assert g.is_legal(s, seat, a), (scenario, seed, a)
             for other in others:
@@ -302,3 +303,30 @@ def test_lock_n_load_check_agrees_with_the_listing_at_every_golden_position() ->
                 assert g.is_legal(state, seats[0], miss) == want, (path.name, ev.seq, state["decision"], miss)
                 checked += 1
     assert positions > 1000 and checked > positions
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_lock_n_load_check_agrees_with_the_listing_in_melee(seed: int) -> None:
+    """LnL 8.0-8.1 positions neither random play from the demo nor the golden games reach: two
+    locked melees (one already fought) and free units on both sides, on a small open board, played
+    randomly (melee, withdraw, melee_targets, moves into enemy hexes) with LnL's own misses; half
+    the seeds start inside an impulse of a locked hex that has acted."""
+    from rules.lock_n_load.game import LockNLoad
+    from tests.lnl.helpers import blank_state, tiny
+
+    w = tiny(["ooo"] * 4)
+    g = LockNLoad(w)
+    s = blank_state(w, {"us1": ("us", "us-sq-264", "9A2"), "vc1": ("vc", "vc-sq-143", "9A2"),
+                        "us2": ("us", "us-sq-264", "9B3"), "vc2": ("vc", "vc-hs-033", "9B3"),
+                        "us3": ("us", "us-sq-264", "9C1"), "vc3": ("vc", "vc-sq-143", "9C4"),
+                        "vc4": ("vc", "vc-sq-143", "9A2")},
+                    melee={"9A2": {"fought": 0}, "9B3": {"fought": seed % 2}})
+    for u in ("us1", "vc1", "vc4", "us2", "vc2"):
+        s["units"][u]["melee_locked"] = True
+    s["player"] = "us" if seed % 3 else "vc"
+    if seed % 2:  # 8.0: an impulse in the locked hex that has acted already may melee, not withdraw
+        s["player"] = "us"
+        s["impulse"] = {"hexes": ["9A2"], "group": [], "done": [], "fired": {}, "move": None, "acted": True,
+                        "visible": {}}
+    assert check_agreement(g, "test", seed, steps=80, probes=2, start=s, roles=("us", "vc")) > 0
