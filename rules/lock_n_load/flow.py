@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core.dice import DiceSource
-from rules.core.game import Action, Fact, IllegalAction
+from rules.core.game import Action, Fact, IllegalAction, listed
 from rules.lock_n_load import events, fire, melee, movement, orders, rally
 from rules.lock_n_load import units as U
 from rules.lock_n_load.data import World
@@ -33,31 +33,90 @@ def acting(s: State) -> str | None:
 
 # -- what may be done ---------------------------------------------------------------------------
 def is_legal(s: State, w: World, a: Action) -> bool:
-    """`a in legal(s, w)`, without listing what cannot match (issue 13): at an opportunity-fire
-    prompt (LnL 5.2, W9) the list is the fire hexes and holding fire, the sniper's placings and
-    shots (11.4) and the standing orders (A43), each kind with its own action type, so an action
-    is compared with its own kind's only (dicts of another type are never equal to it)."""
-    d = s["decision"] if s["phase"] != "over" else None
-    if d is None or d["kind"] != "opp_fire" or not isinstance(a, dict):
-        # the standing orders listed are all of type "order": another action is never one of them
-        return a in legal(s, w, orders_too=not isinstance(a, dict) or a.get("type") == "order")
+    """`a` is in `legal(s, w)` as a JSON document (issue 13), found without listing what cannot
+    match: every action listed is a dict whose "type" names the one generator (or constant) it
+    comes from in the phase or prompt at hand, so only that generator is asked. An action of any
+    other shape (not a dict, no or a foreign type, missing, extra or wrong-typed keys) is False."""
+    if not isinstance(a, dict) or not isinstance(a.get("type"), str) or s["phase"] == "over":
+        return False
     with U.indexed(s):
-        return _is_legal_at_opp_fire(s, w, d, a)
+        if a["type"] == "order":  # standing orders (ours): asked about the action's own hex
+            who = _order_seat(s)
+            return who is not None and orders.allowed(s, w, who, a)
+        return listed(a, _candidates(s, w, a["type"]))
 
 
-def _is_legal_at_opp_fire(s: State, w: World, d: dict[str, Any], a: dict[str, Any]) -> bool:
-    t = a.get("type")
-    if t in ("opp_fire", "hold_fire"):
-        return a in [{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
-    if t == "order":
-        return a in orders.actions(s, w, d["seat"])
-    if d.get("retreat"):
-        return False  # W9: no sniper at a retreat's prompt
-    if t == "place_sniper":
-        return a in sniper_actions(s, w, d["seat"])
-    if t == "snipe":
-        return a in snipe_actions(s, w, d["seat"])
-    return False
+def _order_seat(s: State) -> str | None:
+    """The side whose standing orders `_legal` lists: at an opportunity-fire prompt its seat,
+    between impulses of the operations phase the side to play, else none."""
+    d = s["decision"]
+    if d is not None:
+        return str(d["seat"]) if d["kind"] == "opp_fire" else None
+    if s["phase"] != "rally" and s["impulse"] is None:
+        return str(s["player"])
+    return None
+
+
+def _candidates(s: State, w: World, t: str) -> list[Action]:
+    """The actions of type `t` (not "order": `orders.allowed`) in `_legal(s, w, True)`, in its
+    order (a property test in tests/core/test_is_legal.py holds the two together)."""
+    d = s["decision"]
+    if d is not None:
+        if d["kind"] == "opp_fire":  # LnL 5.2, W9
+            if t == "opp_fire":
+                return [{"type": "opp_fire", "hex": h} for h in d["hexes"]]
+            if t == "hold_fire":
+                return [{"type": "hold_fire"}]
+            if d.get("retreat"):
+                return []  # W9: no sniper at a retreat's prompt
+            if t == "place_sniper":
+                return sniper_actions(s, w, d["seat"])
+            if t == "snipe":
+                return snipe_actions(s, w, d["seat"])
+            return []
+        return [x for x in _legal(s, w, True) if x["type"] == t]  # one decision's short list
+    if s["phase"] == "rally":
+        return [x for x in rally.legal(s, w, s["rally_side"]) if x["type"] == t]
+    side = s["player"]
+    imp = s["impulse"]
+    if imp is None:  # 4.0: between impulses
+        if t == "pass":
+            return [{"type": "pass"}]
+        if t == "activate":
+            return [{"type": "activate", "hex": h} for h in activatable(s, w, side)]
+        if t == "spot":
+            return spot_actions(s, w, side)
+        if t == "place_sniper":
+            return sniper_actions(s, w, side)
+        return []
+    mv = imp["move"]
+    if mv is not None:  # 6.0: a move under way
+        if t == "step":
+            return [{"type": "step", "hex": h} for h in movement.legal_steps(s, w, mv)]
+        return [{"type": "stop"}] if t == "stop" else []
+    g = imp["group"]
+    if t == "select":
+        return [{"type": "select", "unit": u} for u in selectable(s, w, imp)]
+    if t == "fire":
+        return [{"type": "fire", "target": x} for x in fire_targets(s, w, imp)] if g else []
+    if t == "move":
+        ok = g and all(s["units"][u]["marker"] == "" and U.kind(s, w, u).mf > 0 for u in g)
+        return [{"type": "move", "mode": m} for m in movement.modes(s, w, g)] if ok else []
+    if t == "smoke":
+        if len(g) != 1 or not smoke_ok(s, w, g[0]):
+            return []
+        at = s["units"][g[0]]["at"]
+        return [{"type": "smoke", "hex": h} for h in [at] + w.board.neighbours(at) if h not in s["smoke"]]
+    if t == "clear":
+        return [{"type": "clear"}] if g else []
+    if t == "melee":
+        return [{"type": "melee", "hex": h} for h in melee_hexes(s, w, imp)]
+    if t == "withdraw":
+        return [] if imp["acted"] else [{"type": "withdraw", "hex": h}
+                                        for h in withdraw_hexes(s, w, imp["hexes"], side)]
+    if t == "spot":
+        return spot_actions(s, w, side)
+    return [{"type": "end_impulse"}] if t == "end_impulse" else []
 
 
 def legal(s: State, w: World, *, orders_too: bool = True) -> list[Action]:
@@ -394,8 +453,12 @@ def _only(s: State, w: World) -> list[Action] | None:
     acts = legal(s, w, orders_too=False)
     if len(acts) != 1:
         return None  # several stay several with orders added; none plus orders is not one non-order
-    full = legal(s, w)
-    return full if len(full) == 1 else None
+    who = _order_seat(s) if s["decision"] is None else None  # a prompt's listing has its orders
+    if who is not None:
+        with U.indexed(s):
+            if orders.any_order(s, w, who):
+                return None
+    return acts
 
 
 def _auto(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:

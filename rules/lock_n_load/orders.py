@@ -46,13 +46,7 @@ def actions(s: State, w: World, side: str) -> list[Action]:
     orders and "at:" each hex within its longest range and in LOS."""
     out: list[Action] = []
     for h in U.side_hexes(s, side):
-        reach = 0
-        for u in U.units_in(s, h, side):
-            k = U.kind(s, w, u)
-            rng = k.range if (k.is_mmc or k.cls == "sniper") else 0
-            for x in s["units"][u]["sws"]:
-                rng = max(rng, w.sws[s["sws"][x]["kind"]].range)
-            reach = max(reach, rng)
+        reach = _reach(s, w, side, h)
         if reach == 0:
             continue
         now = order_of(s, side, h)
@@ -63,6 +57,39 @@ def actions(s: State, w: World, side: str) -> list[Action]:
             if f"at:{t}" != now:
                 out.append({"type": "order", "hex": h, "order": f"at:{t}"})
     return out
+
+
+def allowed(s: State, w: World, side: str, a: dict[str, Any]) -> bool:
+    """`a` is one of `actions(s, w, side)` as a JSON document, asking about its own hex only."""
+    if a.keys() != {"type", "hex", "order"} or a["type"] != "order":
+        return False
+    h, o = a["hex"], a["order"]
+    if not isinstance(h, str) or not isinstance(o, str) or not U.units_in(s, h, side):
+        return False
+    reach = _reach(s, w, side, h)
+    if reach == 0 or o == order_of(s, side, h):
+        return False
+    if o in SIMPLE:
+        return True
+    return o.startswith("at:") and o[3:] in _watched(w, h, reach, tuple(sorted(s["smoke"])))
+
+
+def any_order(s: State, w: World, side: str) -> bool:
+    """`actions(s, w, side)` is not empty: a hex of the side has a unit that can fire (its simple
+    orders other than the one it holds are then listed)."""
+    return any(_reach(s, w, side, h) > 0 for h in U.side_hexes(s, side))
+
+
+def _reach(s: State, w: World, side: str, h: str) -> int:
+    """The longest range among the side's units in h that can fire (0: none)."""
+    reach = 0
+    for u in U.units_in(s, h, side):
+        k = U.kind(s, w, u)
+        rng = k.range if (k.is_mmc or k.cls == "sniper") else 0
+        for x in s["units"][u]["sws"]:
+            rng = max(rng, w.sws[s["sws"][x]["kind"]].range)
+        reach = max(reach, rng)
+    return reach
 
 
 def _watched(w: World, h: str, reach: int, smoke: tuple[str, ...]) -> list[str]:
