@@ -369,9 +369,9 @@ def main() -> None:
         figure_judging(2000 if not args.quick else 400)
     if args.only in (None, "rules"):
         bench_rules.figure_rules_steps()
-        FIG["verify long"] = bench_rules.figure_long_verify()
+        FIG["verify long"] = bench_rules.in_fresh_process("long")  # as `warlog verify` runs
     if args.only in (None, "archive"):
-        FIG["verify archive"] = bench_rules.figure_archive(archive_games, archive_moves, args.archive)
+        FIG["verify archive"] = bench_rules.in_fresh_process("archive", archive_games, archive_moves, args.archive)
     table()
 
 

@@ -205,12 +205,34 @@ def figure_long_verify() -> float:
     return max(rate, par)
 
 
+def in_fresh_process(figure: str, games: int = 20, moves: int = 30, archive: Path | None = None) -> float:
+    """A verify figure ("long" or "archive") measured in a process of its own, as `warlog verify`
+    runs: a process with other threads (the pools of bench.py's earlier figures) may not fork its
+    verifying processes and starts a forkserver instead (warlog.verify_parallel.start_context).
+    Its lines are printed here; returns its rate."""
+    import subprocess
+
+    cmd = [sys.executable, str(Path(__file__)), "--figure", figure, "--games", str(games), "--moves", str(moves)]
+    if archive is not None:
+        cmd += ["--archive", str(archive)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT).stdout.splitlines()
+    for line in out[:-1]:
+        print(line, flush=True)
+    return float(out[-1].removeprefix("rate="))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--moves", type=int, default=30)
     p.add_argument("--archive", type=Path, default=None, help="keep the generated archive here and reuse it")
+    p.add_argument("--figure", choices=["long", "archive"], default=None,
+                   help="only this verify figure, its rate on a last line (bench.py runs it so)")
     a = p.parse_args()
+    if a.figure is not None:
+        rate = figure_long_verify() if a.figure == "long" else figure_archive(a.games, a.moves, a.archive)
+        print(f"rate={rate}")
+        return
     figure_rules_steps()
     figure_long_verify()
     figure_archive(a.games, a.moves, a.archive)
