@@ -253,21 +253,26 @@ def test_the_readme_deployment_commands_give_a_least_privilege_app(monkeypatch) 
                 conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
 
 
-def test_migration_6_keeps_the_app_roles_grants(deployment: Deployment) -> None:
-    """A deployment at version 5 (app role granted) upgraded by the owner without --app-role:
-    the partitioned tables carry the grants the old ones had."""
+def _granted_at_then_upgraded(deployment: Deployment, version: int) -> None:
+    """A deployment at `version` with the app role granted, upgraded by the owner without --app-role."""
     from ledger.migrations import VERSION_TABLE, apply
     from ledger.postgres import PostgresStore
 
     with psycopg.connect(deployment.owner_url, autocommit=True) as conn, conn.transaction():
         conn.execute(VERSION_TABLE)
-        apply(lambda text, args: conn.execute(text, args or None), pg_migrations.MIGRATIONS[:5], 0,
+        apply(lambda text, args: conn.execute(text, args or None), pg_migrations.MIGRATIONS[:version], 0,
               deployment.schema, "2026-01-01T00:00:00Z", "%s")
     owner = PostgresStore(deployment.owner_url)
     owner.grant_app_role(deployment.app)
     owner.close()
     r = CliRunner().invoke(main, ["db", "upgrade", "--db", deployment.owner_url])
     assert r.exit_code == 0 and f"schema at version {LATEST}" in r.output, r.output
+
+
+def test_migration_6_keeps_the_app_roles_grants(deployment: Deployment) -> None:
+    """A deployment at version 5 (app role granted) upgraded by the owner without --app-role:
+    the partitioned tables carry the grants the old ones had."""
+    _granted_at_then_upgraded(deployment, 5)
     store = open_store(deployment.app_url)
     try:
         created = NewEvent("game_created", None, {"game": "g", "scenario": "s", "sandbox": None})
@@ -285,18 +290,7 @@ def test_migration_6_keeps_the_app_roles_grants(deployment: Deployment) -> None:
 def test_migration_9_keeps_the_app_roles_right_to_append(deployment: Deployment) -> None:
     """A deployment at version 8 (app role granted EXECUTE on ledger_append) upgraded by the owner
     without --app-role: the replaced function keeps the grant, and appends one event or several."""
-    from ledger.migrations import VERSION_TABLE, apply
-    from ledger.postgres import PostgresStore
-
-    with psycopg.connect(deployment.owner_url, autocommit=True) as conn, conn.transaction():
-        conn.execute(VERSION_TABLE)
-        apply(lambda text, args: conn.execute(text, args or None), pg_migrations.MIGRATIONS[:8], 0,
-              deployment.schema, "2026-01-01T00:00:00Z", "%s")
-    owner = PostgresStore(deployment.owner_url)
-    owner.grant_app_role(deployment.app)
-    owner.close()
-    r = CliRunner().invoke(main, ["db", "upgrade", "--db", deployment.owner_url])
-    assert r.exit_code == 0 and f"schema at version {LATEST}" in r.output, r.output
+    _granted_at_then_upgraded(deployment, 8)
     store = open_store(deployment.app_url)
     try:
         created = NewEvent("game_created", None, {"game": "g", "scenario": "s", "sandbox": None})
