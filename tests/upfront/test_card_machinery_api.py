@@ -142,6 +142,20 @@ def test_the_opening_hands_cannot_be_found_by_hashing_candidates(client, duel):
     assert hits(full["payload"]["blind"]) == [hand[0]]
 
 
+def _north_attack_ready(duel: Any) -> dict[str, Any] | None:
+    """Turns pass until north holds an attack card; then its attack action. North discards (its
+    hand refills from the pile) rather than drawing a random number, which leaves its hand as it
+    is: a hand of four shields would never change, and the game would end at its time limit."""
+    for _ in range(40):
+        acts = duel.actions("north")["actions"]
+        attack = next((a for a in acts if a["type"] == "attack"), None)
+        if attack:
+            return attack
+        duel.play("north", next(a for a in acts if a["type"] == "discard"))
+        duel.play("south", next(a for a in duel.actions("south")["actions"] if a["type"] == "random"))
+    return None
+
+
 def test_a_reaction_window_makes_the_other_seat_active_and_a_standing_answer_spares_the_ask(client, duel):
     """The attacked seat is asked in the attacker's turn (reaction window); with a secret standing
     answer "decline when strength >= 2" it is not asked for such an attack, and north never
@@ -150,13 +164,7 @@ def test_a_reaction_window_makes_the_other_seat_active_and_a_standing_answer_spa
         "action": {"type": "standing", "kind": "shield", "answer": "decline", "when": [["strength", ">=", 2]]},
         "expected_seq": duel.info()["seq"], "idempotency_key": "early"})
     assert r.status_code == 409  # not south's turn: standing answers are set in one's own turn
-    for _ in range(40):
-        acts = duel.actions("north")["actions"]
-        attack = next((a for a in acts if a["type"] == "attack"), None)
-        if attack:
-            break
-        duel.play("north", next(a for a in acts if a["type"] == "random"))
-        duel.play("south", next(a for a in duel.actions("south")["actions"] if a["type"] == "random"))
+    attack = _north_attack_ready(duel)
     assert attack is not None
     res = duel.play("north", attack)
     assert duel.info()["active_seats"] == ["south"]
@@ -174,13 +182,7 @@ def test_a_reaction_window_makes_the_other_seat_active_and_a_standing_answer_spa
     assert north_state["standing"] == {"north": {}}
     duel.play("south", {"type": "random"})
     before = _full_state(client, duel)["damage"]["south"]
-    for _ in range(40):
-        acts = duel.actions("north")["actions"]
-        attack = next((a for a in acts if a["type"] == "attack"), None)
-        if attack:
-            break
-        duel.play("north", next(a for a in acts if a["type"] == "random"))
-        duel.play("south", next(a for a in duel.actions("south")["actions"] if a["type"] == "random"))
+    attack = _north_attack_ready(duel)
     res = duel.play("north", attack)
     assert duel.info()["active_seats"] == ["south"]
     assert "attack, discard" in duel.actions("south")["prompt"]  # not asked: the turn passed straight on
