@@ -170,8 +170,9 @@ def jobs_waiting(redis: Any, queue_keys: list[str]) -> Callable[[], bool]:
 
 
 def _judge_one(game_id: str, judge: Callable[[str, float], int], on_judged: Callable[[str], None]) -> int:
-    """Judge one game, waiting a while for a holder of its lock to finish (its loop re-reads
-    the pending set only before it lets go); a lock held longer is left to the sweep."""
+    """Judge one game, waiting a while for a holder of its lock to finish (a holder does not
+    look again for moves committed after its last read: warlog.resolver); a lock held longer is
+    left to the sweep."""
     try:
         n = judge(game_id, LOCK_WAIT)
     except LockTimeout:
