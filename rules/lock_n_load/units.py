@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from operator import itemgetter
 from typing import Any
 
+from rules.core.readscope import read_only_scope
 from rules.lock_n_load.data import Kind, World
 
 State = dict[str, Any]
@@ -72,23 +72,12 @@ def _by_hex(where: Where) -> ByHex:
     return idx
 
 
-@contextmanager
-def indexed(s: State) -> Iterator[None]:
+def indexed(s: State) -> AbstractContextManager[None]:
     """Within this scope units_in(s, ...) answers from an index. For work that moves no unit: on
     leaving, every unit's hex and side are compared with those on entry, so a scope that moved one
     fails loudly instead of having answered from a stale index."""
-    cur = _SCOPE.get()
-    if cur is not None and cur[0] is s["units"]:
-        yield  # nested: the outer scope's index serves
-        return
-    where = _where(s)
-    token = _SCOPE.set((s["units"], _by_hex(where)))
-    try:
-        yield
-    finally:
-        _SCOPE.reset(token)
-    if _where(s) != where:
-        raise RuntimeError("units-by-hex index went stale: a unit moved inside a read-only scope")
+    return read_only_scope(_SCOPE, s["units"], lambda: _where(s), lambda where: (_by_hex(where),),
+                           "units-by-hex index")
 
 
 def side_hexes(s: State, side: str) -> list[str]:

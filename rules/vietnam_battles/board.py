@@ -7,12 +7,12 @@ occupying a land hex (VB 12.0, 12.1; A-32).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from operator import itemgetter
 from typing import Any
 
+from rules.core.readscope import read_only_scope
 from rules.vietnam_battles.data import UnitDef, World, hexpart
 
 State = dict[str, Any]
@@ -84,25 +84,13 @@ def _indexed(s: State, w: World, where: Where) -> tuple[Index, Memo]:
     return idx, memo
 
 
-@contextmanager
-def occupancy(s: State, w: World) -> Iterator[None]:
+def occupancy(s: State, w: World) -> AbstractContextManager[None]:
     """Within this scope, who-is-where questions on `s` answer from an index (built on entry, or a
     recent one for the very same places) instead of scanning every unit. For read-only work only:
     on leaving, every unit's place is compared with the one on entry, so a scope that moved a unit
     fails loudly instead of having answered from a stale index."""
-    cur = _SCOPE.get()
-    if cur is not None and cur[0] is s["units"]:
-        yield  # nested: the outer scope's index serves
-        return
-    where = _where(s)
-    idx, memo = _indexed(s, w, where)
-    token = _SCOPE.set((s["units"], idx, memo))
-    try:
-        yield
-    finally:
-        _SCOPE.reset(token)
-    if _where(s) != where:
-        raise RuntimeError("occupancy index went stale: a unit moved inside a read-only scope")
+    return read_only_scope(_SCOPE, s["units"], lambda: _where(s), lambda where: _indexed(s, w, where),
+                           "occupancy index")
 
 
 def placed(s: State, w: World, at: str, monitor: bool) -> list[str] | None:
