@@ -14,12 +14,18 @@ from warlog.resolver import Resolver
 from warlog.service import Warlog
 
 
-def _played(store: Any, moves: int) -> str:
+def _started(store: Any, scenario: str) -> tuple[Warlog, Resolver, dict[str, Any], str]:
+    """A dice-duel game both seats have joined: the service, a resolver, the creation, its id."""
     svc, resolver = Warlog(store, lambda game_id: None), Resolver(store)
-    created = svc.create_game("dice-duel", "short", {})
+    created = svc.create_game("dice-duel", scenario, {})
     gid = created["id"]
     for token in created["seats"].values():
         svc.join(gid, token)
+    return svc, resolver, created, gid
+
+
+def _played(store: Any, moves: int) -> str:
+    svc, resolver, created, gid = _started(store, "short")
     for i in range(moves):
         info = svc.info(gid)
         if info["status"] != "active":
@@ -84,11 +90,7 @@ def test_the_resolvers_one_read_path_refuses_a_state_under_another_chain_hash(db
     move is judged from the state folded from the ledger."""
     store = open_store(db_url, upgrade=True)
     try:
-        svc, resolver = Warlog(store, lambda game_id: None), Resolver(store)
-        created = svc.create_game("dice-duel", "long", {})
-        gid = created["id"]
-        for token in created["seats"].values():
-            svc.join(gid, token)
+        svc, resolver, created, gid = _started(store, "long")
 
         def move(key: str) -> None:
             info = svc.info(gid)
@@ -249,11 +251,7 @@ def test_the_resolver_reads_the_pending_set_once_a_move_yet_judges_every_pending
     pending it reads the summary after judging the first, and judges both in one run."""
     store = open_store(db_url, upgrade=True)
     try:
-        svc, resolver = Warlog(store, lambda game_id: None), Resolver(store)
-        created = svc.create_game("dice-duel", "long", {})
-        gid = created["id"]
-        for token in created["seats"].values():
-            svc.join(gid, token)
+        svc, resolver, created, gid = _started(store, "long")
         reads = []
         summary = store.summary
 
