@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from rules import all_games
 from rules.core.plaincopy import clone
-from tests.support.fuzzing import seeded_dice
+from tests.support.fuzzing import random_play, seeded_dice
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=3),
                     lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=3), kids, max_size=4),
@@ -64,13 +64,8 @@ def test_the_copy_of_real_states_of_every_game_shares_no_container() -> None:
     for g in (g for g in all_games() if type(g).__module__.startswith("rules.")):
         scenario = sorted(g.scenarios())[0]
         dice = seeded_dice(3)
-        s = g.setup(scenario, g.resolve_options({}), dice)
-        for _ in range(25):
+        start = g.setup(scenario, g.resolve_options({}), dice)
+        for s, _, _ in random_play(g, start, dice, 25, lambda s, legal: legal[len(legal) // 2]):
             got = clone(s)
             assert _shape(got) == _shape(s)
             assert not {id(c) for c in _containers(got)} & {id(c) for c in _containers(s)}
-            seats = g.active_seats(s)
-            legal = g.legal_actions(s, seats[0]) if seats and g.outcome(s) is None else []
-            if not legal:
-                break
-            s = g.apply(s, seats[0], legal[len(legal) // 2], dice).state

@@ -15,7 +15,7 @@ from rules.core.plaincopy import clone
 from rules.lock_n_load import units as U
 from rules.lock_n_load.game import LockNLoad
 from tests.lnl.lnl_fuzz import choose
-from tests.support.fuzzing import seeded_dice
+from tests.support.fuzzing import random_play, seeded_dice
 
 GAME = LockNLoad()
 
@@ -23,16 +23,9 @@ GAME = LockNLoad()
 def _play(seed: int, steps: int) -> Any:
     """Random legal play of the demo (the fuzzer's weights): yields each state before its action."""
     rng, dice = random.Random(seed), seeded_dice(seed)
-    s = GAME.setup("demo", {}, dice)
-    for _ in range(steps):
-        seats = GAME.active_seats(s)
-        if GAME.outcome(s) is not None or not seats:
-            return
-        legal = GAME.legal_actions(s, seats[0])
-        if not legal:
-            return
+    for s, _, _ in random_play(GAME, GAME.setup("demo", {}, dice), dice, steps,
+                               lambda s, legal: choose(s, legal, rng, GAME)):
         yield s
-        s = GAME.apply(s, seats[0], choose(s, legal, rng, GAME), dice).state
 
 
 def _all_answers(s: dict[str, Any], hexes: list[Any]) -> dict[tuple[Any, Any], list[str]]:

@@ -20,7 +20,7 @@ from rules.core.plaincopy import clone
 from rules.vietnam_battles import board, flow, hidden, movement
 from rules.vietnam_battles.data import DEFAULT_TERRAIN, hexpart
 from rules.vietnam_battles.game import VietnamBattles
-from tests.support.fuzzing import seeded_dice
+from tests.support.fuzzing import random_play, seeded_dice
 
 GAME = VietnamBattles()
 MOVING = {"enter": 8.0, "select": 4.0, "end_move": 0.5, "end_phase": 0.3}
@@ -30,16 +30,9 @@ def _play(scenario: str, seed: int, steps: int) -> Any:
     """Random legal play (moves favoured): yields (state, world) before every action."""
     rng, dice = random.Random(seed), seeded_dice(seed)
     s = GAME.setup(scenario, GAME.resolve_options({}), dice)
-    for _ in range(steps):
-        seats = GAME.active_seats(s)
-        if GAME.outcome(s) is not None or not seats:
-            return
-        legal = GAME.legal_actions(s, seats[0])
-        if not legal:
-            return
+    for s, _, _ in random_play(GAME, s, dice, steps,
+                               lambda s, legal: rng.choices(legal, [MOVING.get(x["type"], 1.0) for x in legal])[0]):
         yield s, GAME.w(s)
-        a = rng.choices(legal, [MOVING.get(x["type"], 1.0) for x in legal])[0]
-        s = GAME.apply(s, seats[0], a, dice).state
 
 
 def _places(s: dict[str, Any], w: Any, rng: random.Random) -> list[str]:
