@@ -10,6 +10,8 @@ import json
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -313,11 +315,18 @@ def live(game_id: str) -> Any:
     """The play page's board and panel (`#play-root`), for the page's script to put in place
     of its own without reloading the page. With `?last=N&wait=1` it first waits (up to
     `LIVE_WAIT` seconds) for the umpire to judge submission N; with `?panel=0` it answers the
-    judgement alone (a move of several steps needs only the last one's panel)."""
+    judgement alone (a move of several steps needs only the last one's panel).
+
+    A wait holds a web thread, so at most `LIVE_WAITERS` wait at once in a process: beyond,
+    503 with Retry-After (the page asks again then). Deployments serve the waiting pages from
+    `warlog live` (warlog/live.py) instead, and the page asks here without waiting."""
     svc = service()
     last = _int_arg("last")
     if last is not None and request.args.get("wait") == "1":
-        _wait_for_judgement(game_id, last)
+        with _waiter_slot() as admitted:
+            if not admitted:
+                return _busy()
+            _wait_for_judgement(game_id, last)
     if request.args.get("panel") == "0":
         if last is None:
             raise PageError(400, "'last' names the submission whose judgement is asked for")
@@ -332,23 +341,57 @@ def live(game_id: str) -> Any:
 
 
 LIVE_WAIT = 8.0
+LIVE_WAITERS = 8  # waits one web process holds at once (keep it well under gunicorn's --threads)
+BUSY_RETRY = 1  # seconds, the Retry-After of a wait refused for want of a slot
 POLL_INLINE = 0.1  # a judgement by this process's worker wakes the wait (warlog.wakeup); another process's is polled
-POLL_QUEUE = 0.05  # RQ workers publish their judgements (warlog.wakeup.listen); the poll is the fallback
+POLL_QUEUE = 0.05  # RQ workers publish their judgements (warlog.wakeup.listen); the poll is the fallback...
+POLL_HEARD = 1.0  # ...while the Redis listener is down; while it listens, the poll is only a safety net
+_waiting = 0
+_waiting_lock = threading.Lock()
+
+
+@contextmanager
+def _waiter_slot() -> Iterator[bool]:
+    """One of the process's LIVE_WAITERS slots for a wait (True), or none free (False)."""
+    global _waiting
+    with _waiting_lock:
+        admitted = _waiting < LIVE_WAITERS
+        if admitted:
+            _waiting += 1
+    try:
+        yield admitted
+    finally:
+        if admitted:
+            with _waiting_lock:
+                _waiting -= 1
+
+
+def _busy() -> Response:
+    message = "Too many pages are waiting on this server; ask again in a moment."
+    if wants_json():
+        resp = jsonify({"error": message})
+    else:
+        resp = Response(*error_page(503, "Busy", message))
+    resp.status_code = 503
+    resp.headers["Retry-After"] = str(BUSY_RETRY)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 def _wait_for_judgement(game_id: str, seq: int) -> None:
     """Block until submission `seq` has its judgement in the ledger (or LIVE_WAIT passes): woken
-    by this process's worker as it records it (warlog.wakeup), else by polling the ledger."""
+    by this process's worker as it records it, or by a judgement published on Redis
+    (warlog.wakeup), else by polling the ledger."""
     import time
 
     svc = service()
     if not 0 <= seq <= svc.store.last_seq(game_id) or svc.history(game_id).event(seq).type != SUBMITTED:
         return  # nothing to wait for: the answer says what `seq` is
     inline = isinstance(current_app.extensions.get("warlog_queue"), InlineQueue)
-    poll = POLL_INLINE if inline else POLL_QUEUE
     deadline = time.monotonic() + LIVE_WAIT
     seen = -1
     while (left := deadline - time.monotonic()) > 0:
+        poll = POLL_INLINE if inline else POLL_HEARD if wakeup.listening() else POLL_QUEUE
         mark = wakeup.generation(game_id)  # taken before reading: a judgement after it ends the wait below
         now = svc.store.last_seq(game_id)
         if now != seen:
