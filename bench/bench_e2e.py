@@ -223,8 +223,12 @@ def player(app: Any, base_url: str | None, game: str, moves_per_game: int, clien
                 while client.get(f"/api/v1/games/{gid}")["pending"]:
                     time.sleep(0.002)
                 return
-            while client.get(f"/games/{gid}/live?last={seq}&wait=1&panel=0")["status"] == "pending":
-                pass  # the long-poll gave up (LIVE_WAIT): ask again
+            while True:  # pending: the long-poll gave up (LIVE_WAIT): ask again
+                status = client.get(f"/games/{gid}/live?last={seq}&wait=1&panel=0").get("status")
+                if status is None:  # 503: the process's long-poll slots are taken (warlog.pages.LIVE_WAITERS)
+                    time.sleep(0.05)
+                elif status != "pending":
+                    return
 
         while count < moves_per_game:
             asked = time.time()

@@ -136,3 +136,21 @@ def test_behind_the_proxy_200_live_streams_and_64_slowloris_leave_healthz_and_a_
     finally:
         for s in streams + slow:
             s.close()
+
+
+def test_the_long_poll_holds_at_most_half_of_gunicorns_threads(stack: Stack) -> None:
+    """deploy/gunicorn.conf.py sets the process's waiter slots to half its threads: with
+    `--threads 4`, two pages wait and a third is told 503 with Retry-After at once."""
+    port = stack.web(1, "--threads", "4")
+    game, seq = _pending_move(stack, port)
+    path = f"/games/{game['id']}/live?panel=0&wait=1&last={seq}"
+    waiting = [threading.Thread(target=get, args=(port, path, 30, {"Accept": "application/json"}), daemon=True)
+               for _ in range(2)]
+    for t in waiting:
+        t.start()
+    time.sleep(1.0)
+    status, _ = get(port, path, timeout=5, headers={"Accept": "application/json"})
+    assert status == 503  # answered at once (within the timeout), not after a wait
+    assert get(port, "/healthz", timeout=5)[0] == 200
+    for t in waiting:
+        t.join(15)
