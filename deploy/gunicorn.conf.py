@@ -9,6 +9,8 @@ thread is busy only while the app works. The pages that wait for a judgement wai
 fallback and holds at most half of a process's threads (`post_worker_init` below).
 """
 
+from typing import Any
+
 bind = "127.0.0.1:8000"  # behind the proxy only
 worker_class = "gthread"
 workers = 4  # about one per core
@@ -21,7 +23,7 @@ limit_request_fields = 100
 limit_request_field_size = 8190
 
 
-def post_worker_init(worker):  # type: ignore[no-untyped-def]
+def post_worker_init(worker: Any) -> None:
     """The long-poll fallback may hold at most half of this process's threads (then 503 with
     Retry-After), whatever `threads` is set to."""
     from warlog import pages
