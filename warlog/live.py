@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import re
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -42,7 +43,7 @@ class Limits:
     total: int = 10_000  # streams in all; beyond: 503
     per_client: int = 16  # streams per client address; beyond: 429
     heartbeat: float = 15.0  # seconds between comment lines
-    lifetime: float = 600.0  # seconds a stream is kept before the page is asked to reconnect
+    lifetime: float = 600.0  # seconds (less up to a quarter, at random) a stream is kept; the page reconnects
     retry_after: int = 10  # seconds, in a refusal's Retry-After
     write_timeout: float = 30.0  # a client that reads nothing for this long is dropped
     trusted: frozenset[str] = field(default_factory=lambda: frozenset({"127.0.0.1", "::1"}))
@@ -136,7 +137,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         await resp.prepare(request)
         await _send(resp, READY, lim)
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + lim.lifetime
+        deadline = loop.time() + lim.lifetime * random.uniform(0.75, 1.0)  # spread: no herd of reconnections
         while (left := deadline - loop.time()) > 0:
             try:
                 await asyncio.wait_for(stream.wake.wait(), min(lim.heartbeat, left))
