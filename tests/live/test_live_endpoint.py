@@ -93,3 +93,16 @@ def test_streams_are_told_to_look_again_after_a_redis_outage(tmp_path, own_redis
         assert b"event: judged" in _publish_until(own_redis.url, "game-a", s)
     finally:
         st.stop()
+
+
+def test_without_a_live_endpoint_the_web_app_answers_404_so_the_page_long_polls(tmp_path) -> None:
+    """The page's script falls back to `/live?wait=1` on a 404 from /games/ID/events: the
+    embedded server (scripts/serve) must keep answering that path 404."""
+    from warlog.app import create_app
+
+    app = create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp_path}/w.sqlite3"})
+    try:
+        r = app.test_client().get("/games/abcdef0123456789/events", headers={"Accept": "text/event-stream"})
+        assert r.status_code == 404
+    finally:
+        app.extensions["warlog"].store.close()
