@@ -341,11 +341,11 @@ def live(game_id: str) -> Any:
 
 
 LIVE_WAIT = 8.0
-LIVE_WAITERS = 8  # waits one web process holds at once (keep it well under gunicorn's --threads)
+LIVE_WAITERS = 8  # waits one web process holds at once (deploy/gunicorn.conf.py: half its threads)
 BUSY_RETRY = 1  # seconds, the Retry-After of a wait refused for want of a slot
 POLL_INLINE = 0.1  # a judgement by this process's worker wakes the wait (warlog.wakeup); another process's is polled
-POLL_QUEUE = 0.05  # RQ workers publish their judgements (warlog.wakeup.listen); the poll is the fallback...
-POLL_HEARD = 1.0  # ...while the Redis listener is down; while it listens, the poll is only a safety net
+POLL_QUEUE = 0.05  # with RQ, while this process's Redis listener (warlog.wakeup.listen) is down
+POLL_HEARD = 1.0  # with RQ, while it listens: a published judgement wakes the wait; the poll is a safety net
 _waiting = 0
 _waiting_lock = threading.Lock()
 
