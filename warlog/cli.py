@@ -31,7 +31,14 @@ class _Main(click.Group):
             raise click.ClickException(mask_url(str(err))) from None
 
 
+def _version() -> str:
+    from warlog import version
+
+    return version()
+
+
 @click.group(cls=_Main, help="Warlog: an event-sourced umpire for play-by-email wargames.")
+@click.version_option(_version(), "--version", prog_name="warlog", message="%(prog)s %(version)s")
 def main() -> None:
     pass
 
