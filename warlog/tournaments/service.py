@@ -36,6 +36,8 @@ from warlog.tournaments.standings import crosstable, standings, standings_doc
 from warlog.tournaments.store import TournamentStore
 
 ENGINES = ("auto", "dutch", "casual")
+SWISS_FEED = 2  # how a new Swiss tournament's history is fed to the pairing engine (pairing.swiss_feed)
+FORFEITS = ("unplayed", "played")  # how a Swiss round counts a forfeited game (FIDE: unplayed)
 
 
 class Tournaments:
@@ -150,6 +152,10 @@ class Tournaments:
             doc["engine"] = fmt.get("engine") or "auto"
             if doc["engine"] not in ENGINES:
                 raise Unprocessable(f"format.engine must be one of {', '.join(ENGINES)}")
+            doc["feed"] = SWISS_FEED  # FIDE's reading of the history (warlog.tournaments.pairing.swiss_feed)
+            doc["forfeits"] = fmt.get("forfeits") or "unplayed"
+            if doc["forfeits"] not in FORFEITS:
+                raise Unprocessable("format.forfeits must be unplayed (FIDE: no side, a rematch allowed) or played")
         if kind == "pools":
             doc["pools"] = int(fmt.get("pools") or 1)
             doc["playoff"] = int(fmt.get("playoff") or 0)
