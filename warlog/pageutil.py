@@ -59,6 +59,16 @@ def viewer_for(game_id: str) -> Viewer:
         return SPECTATOR
 
 
+def guard_private(*credentials: str | None) -> None:
+    """Before any route of a game (`game_id` in the path): refuse a duplicate round's game to
+    anyone but its player and its tournament's director while the round runs
+    (`Warlog.check_private`, PrivateGame 403). The API passes its bearer token; the pages, the
+    seat cookie, the player session and an invitation's token."""
+    game_id = (request.view_args or {}).get("game_id")
+    if isinstance(game_id, str):
+        service().check_private(game_id, *credentials)
+
+
 def set_seat_cookie(resp: BaseResponse, game_id: str, token: str) -> None:
     resp.set_cookie(SEAT_COOKIE + game_id, token, max_age=COOKIE_AGE, path="/", httponly=True, samesite="Lax",
                     secure=request.is_secure)
@@ -131,7 +141,7 @@ def wants_json() -> bool:
     return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
 
 
-__all__ = ["PageError", "NotFound", "service", "viewer_for", "seat_token", "csrf_token", "check_csrf", "finish", "private",
+__all__ = ["PageError", "NotFound", "service", "viewer_for", "guard_private", "seat_token", "csrf_token", "check_csrf", "finish", "private",
            "error_page", "wants_json", "set_seat_cookie", "forget_seat_cookie", "seat_cookies"]
 
 
