@@ -54,7 +54,7 @@ def _routes(game_id: str) -> list[str]:
     """Every route that reads a game: the API's, the pages', replay and its PNG, audit, export, live."""
     api = f"/api/v1/games/{game_id}"
     return [api, f"{api}/state", f"{api}/state?at=0", f"{api}/actions", f"{api}/events", f"{api}/moves/3",
-            f"{api}/export", f"/games/{game_id}", f"/games/{game_id}/live", f"/games/{game_id}/replay",
+            f"{api}/export", f"{api}/clock", f"/games/{game_id}", f"/games/{game_id}/live", f"/games/{game_id}/replay",
             f"/games/{game_id}/replay/0", f"/games/{game_id}/replay/0.png", f"/games/{game_id}/replay.html",
             f"/games/{game_id}/audit", f"/games/{game_id}/export.jsonl"]
 
