@@ -214,3 +214,25 @@ def test_a_round_whose_games_do_not_reveal_still_re_derives_from_the_pairing_see
     report = verify_bundle(cut)
     assert report.results == 2 and report.seed_revealed
     assert f"game {games['Ann']} does not reveal its seed: its dice were re-derived from round 1's seed" in report.notes
+
+
+def test_the_rounds_reveal_survives_a_crash_halfway(desk: Desk) -> None:
+    """The reveal is made by the tournament's sync before it records the round's last result, and
+    each game's reveal is idempotent: a process that died after revealing one game of the round
+    (before the others, before the result) leaves the next sync to finish the round's reveal —
+    nothing is lost and nothing is revealed twice."""
+    tid, games = _league(desk)
+    ga, gb = games["Ann"], games["Bob"]
+    warlog = desk.app.extensions["warlog"]
+    _end(desk, tid, ga)
+    desk.post(f"{API}/{tid}/games/{gb}/adjudicate", "Director", {"decision": "end", "reason": "deadline"},
+              status=202)
+    desk.drain()  # the round's last game has ended; no sync has looked since
+    assert desk.client.get(f"/api/v1/games/{gb}").status_code == 403
+    assert warlog.reveal_round_seed(ga)  # what the dead process had done
+    assert not warlog.reveal_round_seed(ga)
+    doc = desk.get(f"{API}/{tid}")
+    assert sorted(g["game_id"] for g in doc["games"] if g.get("result")) == sorted((ga, gb))
+    for gid in (ga, gb):
+        assert [e.type for e in warlog.store.read(gid)].count(SEED_REVEALED) == 1
+        assert desk.client.get(f"/api/v1/games/{gid}").status_code == 200
