@@ -26,6 +26,7 @@ from warlog.openapi import openapi_document
 from warlog.outage import is_outage, unavailable
 from warlog.pageutil import guard_private, private
 from warlog.render import seat_label
+from warlog.rounds import public_rows
 from warlog.sandbox import example_state, fork
 from warlog.service import NotFound, ServiceError, Unprocessable, Warlog
 
@@ -115,7 +116,7 @@ def list_games() -> Response:
         raise ServiceError("bad query parameters", fields=err.messages) from None
     page = games_page(service().store, q["game"], q["status"], q["limit"], q["cursor"])
     more = next_query(page, q["game"], q["status"], q["limit"])
-    return jsonify({"games": [game_json(r) for r in service().public_rows(page.rows)],
+    return jsonify({"games": [game_json(r) for r in public_rows(service(), page.rows)],
                     "next": f"{request.path}?{more}" if more else None})
 
 

@@ -57,6 +57,7 @@ from warlog.pageutil import (
 from warlog.planner import PlanError, reach
 from warlog.queue import InlineQueue
 from warlog.render import Scene, TextRenderer, renderer_for
+from warlog.rounds import private_reason, public_rows
 from warlog.service import SPECTATOR, ServiceError, Viewer, redact, redact_payload
 
 pages = Blueprint("pages", __name__)
@@ -185,7 +186,7 @@ def lobby() -> Any:
         page = games_page(svc.store, game_f, None if status_f == "all" else status_f, LOBBY_PAGE, cursor)
     except BadCursor:
         raise PageError(400, "That link to older games is not one this server made: start from the lobby.") from None
-    rows = svc.public_rows(page.rows)  # a duplicate round's games are not listed while the round runs
+    rows = public_rows(svc, page.rows)  # a duplicate round's games are not listed while the round runs
     more = next_query(page, game_f, status_f if status_f != OPEN else None, LOBBY_PAGE)
     older = f"{url_for('pages.lobby')}?{more}" if more else None
     mine = _my_games()
@@ -618,7 +619,7 @@ def replay_png(game_id: str, step: int) -> Any:
                 _PNGS.popitem(last=False)
     resp = Response(png, mimetype="image/png")
     resp.headers["Content-Disposition"] = f'inline; filename="warlog-{game_id}-step-{step}.png"'
-    shared = st.info["status"] == "ended" and service().private_reason(game_id) is None  # a round's game: never
+    shared = st.info["status"] == "ended" and private_reason(service(), game_id) is None  # a round's game: never
     resp.headers["Cache-Control"] = "public, max-age=86400" if shared else "no-store"
     return resp
 

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from flask import Response, current_app, g, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
+from warlog.rounds import check_private
 from warlog.service import SPECTATOR, Forbidden, NotFound, Viewer, Warlog
 
 SEAT_COOKIE = "warlog_seat_"
@@ -62,11 +63,11 @@ def viewer_for(game_id: str) -> Viewer:
 def guard_private(*credentials: str | None) -> None:
     """Before any route of a game (`game_id` in the path): refuse a duplicate round's game to
     anyone but its player and its tournament's director while the round runs
-    (`Warlog.check_private`, PrivateGame 403). The API passes its bearer token; the pages, the
+    (warlog.rounds.check_private, PrivateGame 403). The API passes its bearer token; the pages, the
     seat cookie, the player session and an invitation's token."""
     game_id = (request.view_args or {}).get("game_id")
     if isinstance(game_id, str):
-        service().check_private(game_id, *credentials)
+        check_private(service(), game_id, *credentials)
 
 
 def set_seat_cookie(resp: BaseResponse, game_id: str, token: str) -> None:

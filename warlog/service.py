@@ -93,8 +93,8 @@ class Unprocessable(ServiceError):
 
 
 class PrivateGame(ServiceError):
-    """A duplicate round's game while its round runs (`Warlog.check_private`): not a Forbidden,
-    which a page reads as "a spectator"."""
+    """A duplicate round's game while its round runs (warlog.rounds.check_private): not a
+    Forbidden, which a page reads as "a spectator"."""
 
     status = 403
 
@@ -132,9 +132,8 @@ class Warlog:
         # told (game id, seq of game_started, active seats) when a game starts (clocks, "your turn")
         self.on_started: Callable[[str, int, list[str]], None] | None = None
         # (game id, credential) -> whether that credential may read a private game although it
-        # holds none of its seats (a duplicate tournament's director: warlog.tournaments.privacy)
+        # holds none of its seats (a duplicate tournament's director: warlog.rounds, warlog.tournaments.privacy)
         self.private_reader: Callable[[str, str], bool] | None = None
-        self._public: BoundedCache[str, bool] = BoundedCache()  # games whose round seed is out (for good)
 
     # -- commands --------------------------------------------------------------------
     def create_game(self, game_name: str, scenario: str | None, options: dict[str, Any] | None,
@@ -410,77 +409,6 @@ class Warlog:
         if seat is not None and seat in created.payload["roles"]:
             return Viewer(seat)  # a signed-in player acting in the seat they own
         raise Forbidden("that token is not a seat of this game")
-
-    # -- a duplicate round's games (ledger.dice step 9) ------------------------------------
-    def private_reason(self, game_id: str) -> str | None:
-        """Why the game is private, or None: a duplicate round's game (its game_created names a
-        shared `dice_stream`) is, until its round's seed (period 0) is revealed, since every
-        game of the round meets the same dice: reading one would show another's next dice."""
-        if self._public.get(game_id):
-            return None
-        created = self.created(game_id).payload
-        stream = created.get("dice_stream")
-        if not stream:
-            return None
-        book = self.seed_books.get(self.store, game_id)
-        if book.periods and book.periods[0][1] in book.revealed:
-            self._public[game_id] = True  # a revealed seed stays revealed
-            return None
-        found = created.get("duplicate_round") or {}
-        which = f"round {found['round']} of tournament {found['tournament']}" if "round" in found else str(stream)
-        return (f"game {game_id} is a duplicate round's game ({which}): every entrant of the round plays the same "
-                f"dice, so it is private to its player and the tournament's director until every game of the "
-                f"round has ended")
-
-    def check_private(self, game_id: str, *credentials: str | None) -> None:
-        """The one privacy check every game route makes (the API's and the pages' blueprints,
-        before the route): a private game (`private_reason`) is read only with one of its seat
-        or director tokens, by the player who owns its seat, or by whoever `private_reader`
-        admits; anyone else gets PrivateGame (403)."""
-        why = self.private_reason(game_id)
-        if why is None:
-            return
-        created = self.created(game_id).payload
-        for token in filter(None, credentials):
-            assert token is not None
-            h = token_hash(token)
-            if hmac.compare_digest(h, created["director_token_sha256"]) or any(
-                    hmac.compare_digest(h, th) for th in created["seat_token_sha256"].values()):
-                return
-            if self.player_seat is not None and self.player_seat(game_id, token) in created["roles"]:
-                return
-            if self.private_reader is not None and self.private_reader(game_id, token):
-                return
-        raise PrivateGame(why)
-
-    def public_rows(self, rows: list[GameSummary]) -> list[GameSummary]:
-        """The listing rows anyone may see: without the private games (`private_reason`; only a
-        solitaire game's can be one, so only those rows are looked at)."""
-        def private(r: GameSummary) -> bool:
-            try:
-                solitaire = get_game(r.game).solitaire
-            except KeyError:
-                return False
-            return bool(solitaire) and not r.sandbox and self.private_reason(r.game_id) is not None
-
-        return [r for r in rows if not private(r)]
-
-    def reveal_round_seed(self, game_id: str) -> bool:
-        """Publish the round's seed (period 0) in an ended game of a duplicate round, whose end
-        withheld it (ledger.dice step 9): the tournament calls this for every game of the round
-        once all have ended. Idempotent; False when there is nothing to reveal here."""
-        while True:
-            if self.summary(game_id).status != "ended":
-                return False
-            book = self.seed_books.get(self.store, game_id)
-            seeds = self.store.seeds(game_id)
-            if not seeds or not book.periods or book.periods[0][1] in book.revealed or len(book.periods) != 1:
-                return False  # revealed already, an imported game, or reopened on a fresh seed of its own
-            try:
-                self.store.append(game_id, book.scanned, [book.reveal(seeds[0][1])])
-            except Conflict:
-                continue  # a ruling came in meanwhile: look again
-            return True
 
     def summary(self, game_id: str) -> GameSummary:
         self.created(game_id)

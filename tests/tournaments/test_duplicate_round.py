@@ -11,6 +11,7 @@ import pytest
 
 from ledger.events import GAME_ENDED, SEED_REVEALED
 from tests.tournaments.conftest import Desk
+from warlog.rounds import reveal_round_seed
 from warlog.tournaments.bundle import verify_bundle
 from warlog.verify import verify_lines
 
@@ -229,8 +230,8 @@ def test_the_rounds_reveal_survives_a_crash_halfway(desk: Desk) -> None:
               status=202)
     desk.drain()  # the round's last game has ended; no sync has looked since
     assert desk.client.get(f"/api/v1/games/{gb}").status_code == 403
-    assert warlog.reveal_round_seed(ga)  # what the dead process had done
-    assert not warlog.reveal_round_seed(ga)
+    assert reveal_round_seed(warlog, ga)  # what the dead process had done
+    assert not reveal_round_seed(warlog, ga)
     doc = desk.get(f"{API}/{tid}")
     assert sorted(g["game_id"] for g in doc["games"] if g.get("result")) == sorted((ga, gb))
     for gid in (ga, gb):

@@ -19,6 +19,7 @@ from ledger.events import GAME_ENDED
 from ledger.store import Conflict
 from rules import get_game
 from warlog.lru import BoundedCache
+from warlog.rounds import reveal_round_seed
 from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog, token_hash
 from warlog.tournaments import events as T
 from warlog.tournaments.model import (
@@ -314,7 +315,7 @@ class Tournaments:
             if all(status.get(p.game_id or "", ("missing", []))[0] == "ended" for p in t.rounds[number].pairings):
                 for game_id, (state, _seats) in self.store.game_status(t.id, number).items():
                     if state == "ended":  # a replaced table's game too (it shares the seed)
-                        self.warlog.reveal_round_seed(game_id)
+                        reveal_round_seed(self.warlog, game_id)
 
     def _result_payload(self, t: Tournament, number: int, p: Pairing) -> dict[str, Any]:
         events = self.warlog.store.read(p.game_id or "")
