@@ -30,6 +30,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
+from ledger.dice import round_withheld
 from ledger.events import SUBMITTED, Event
 from ledger.paging import OPEN, BadCursor
 from rules import all_games, game_of, get_game
@@ -39,12 +40,15 @@ from warlog import layerkeep, lobbyrows, share, wakeup
 from warlog import replay as rp
 from warlog.listing import games_page, next_query
 from warlog.pageutil import (
+    PLAYER_COOKIE,
+    SEAT_COOKIE,
     PageError,
     check_csrf,
     csrf_token,
     error_page,
     finish,
     forget_seat_cookie,
+    guard_private,
     seat_cookies,
     seat_token,
     service,
@@ -55,6 +59,7 @@ from warlog.pageutil import (
 from warlog.planner import PlanError, reach
 from warlog.queue import InlineQueue
 from warlog.render import Scene, TextRenderer, renderer_for
+from warlog.rounds import private_reason, public_rows
 from warlog.service import SPECTATOR, ServiceError, Viewer, redact, redact_payload
 
 pages = Blueprint("pages", __name__)
@@ -71,6 +76,9 @@ WINDOW = 15  # events either side of the replay step
 def _guard() -> None:
     if request.method == "POST":
         check_csrf()
+    game_id = (request.view_args or {}).get("game_id", "")
+    guard_private(request.cookies.get(SEAT_COOKIE + str(game_id)), request.cookies.get(PLAYER_COOKIE),
+                  (request.view_args or {}).get("token"))
 
 
 @pages.after_request
@@ -180,6 +188,7 @@ def lobby() -> Any:
         page = games_page(svc.store, game_f, None if status_f == "all" else status_f, LOBBY_PAGE, cursor)
     except BadCursor:
         raise PageError(400, "That link to older games is not one this server made: start from the lobby.") from None
+    rows = public_rows(svc, page.rows)  # a duplicate round's games are not listed while the round runs
     more = next_query(page, game_f, status_f if status_f != OPEN else None, LOBBY_PAGE)
     older = f"{url_for('pages.lobby')}?{more}" if more else None
     mine = _my_games()
@@ -190,8 +199,8 @@ def lobby() -> Any:
                       for view in ("game", "replay_latest", "audit"))
         form = lobbyrows.create_form(games, lambda: render_template("_lobby_create.html", games=games,
                                                                     csrf_token=lambda: lobbyrows.CSRF), lobbyrows.CSRF)
-        return render_template("lobby.html", rows=page.rows, games=games, game_f=game_f, status_f=status_f,
-                               rows_html=lobbyrows.rows_html(page.rows, games, links), create_form=form,
+        return render_template("lobby.html", rows=rows, games=games, game_f=game_f, status_f=status_f,
+                               rows_html=lobbyrows.rows_html(rows, games, links), create_form=form,
                                statuses=STATUSES, older=older, paged=cursor is not None, mine=mine,
                                status_badge=_badge, seats=_seats)
 
@@ -199,7 +208,7 @@ def lobby() -> Any:
         return lobbyrows.with_token(render(), token)
     # Everyone else sees the same page for the same rows: rendered once (lobbyrows.page)
     key = (request.script_root, tuple(games), game_f, status_f, cursor is not None, older,
-           tuple(lobbyrows.row_key(r) for r in page.rows))
+           tuple(lobbyrows.row_key(r) for r in rows))
     return lobbyrows.page(current_app.extensions.setdefault("warlog_lobby_pages", lobbyrows.pages_cache()),
                           key, render, token)
 
@@ -653,7 +662,8 @@ def replay_png(game_id: str, step: int) -> Any:
                 _PNGS.popitem(last=False)
     resp = Response(png, mimetype="image/png")
     resp.headers["Content-Disposition"] = f'inline; filename="warlog-{game_id}-step-{step}.png"'
-    resp.headers["Cache-Control"] = "no-store" if st.info["status"] != "ended" else "public, max-age=86400"
+    shared = st.info["status"] == "ended" and private_reason(service(), game_id) is None  # a round's game: never
+    resp.headers["Cache-Control"] = "public, max-age=86400" if shared else "no-store"
     return resp
 
 
@@ -705,8 +715,9 @@ def audit(game_id: str) -> Any:
     report = audit_mod.AUDITS.build(svc.store, game_id, f"{svc.store.display_url()} {game_id}", describe,
                                     viewer.seat, full, owner, shown)
     charts = [(label, test, audit_mod.histogram_svg(test, label)) for label, test in report.fairness]
+    withheld = round_withheld(svc.created(game_id).payload) if not report.seed else None  # ledger.dice step 9
     return render_template("audit.html", info=info, game=g, report=report, charts=charts, can_export=full,
-                           viewer=viewer, export_name=f"warlog-{game_id}.jsonl")
+                           viewer=viewer, export_name=f"warlog-{game_id}.jsonl", round_withheld=withheld)
 
 
 @pages.get("/games/<game_id>/export.jsonl")
