@@ -20,6 +20,7 @@ from rules.lock_n_load.los import cached_los
 
 State = dict[str, Any]
 SIMPLE = ("ask", "hold", "fire", "within1", "within2", "within3")
+HIDDEN = "hidden"  # from rules version 3: another side's order as its view shows it (a face-down marker)
 
 
 def order_of(s: State, side: str, hex_id: str) -> str:
