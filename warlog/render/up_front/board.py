@@ -6,7 +6,7 @@ terrain card, Movement cards, Wire or Minefield, entrenchment, and its men with 
 then my hand (mine only: a seat's view holds no other), the deck count and pass, the discards' top,
 and any reaction prompt. The whole table (the director's "everything" view, or any view once the
 game has ended) holds both hands: both are drawn, each under its side's name, with the standing
-answers. Cards are `.counter` elements and groups `.terrain [data-hex]` boxes, so
+answers (a seat's view: its own, and from rules version 3 the other's face down). Cards are `.counter` elements and groups `.terrain [data-hex]` boxes, so
 the page's script plays a card by clicking it and then its target group. It only ever sees
 `Game.view(state, seat)`."""
 
@@ -75,12 +75,14 @@ def _hand(state: dict[str, Any], seat: str, y: float, targets: frozenset[str], t
 
 
 def _standing(state: dict[str, Any]) -> str:
-    """Every seat's standing answers (CORE 11), for the whole table only."""
+    """The standing answers (CORE 11) the view holds: every seat's on the whole table; from rules
+    version 3 another seat's as face-down markers (their windows and conditions, not their words)."""
     out = []
     for seat, answers in sorted((state.get("standing") or {}).items()):
         for kind, rec in sorted(answers.items()):
             when = " and ".join(" ".join(str(x) for x in c) for c in rec.get("when") or [])
-            out.append(f"{seat} {kind}: {rec.get('answer')}" + (f" when {when}" if when else ""))
+            answer = "face down" if rec.get("answer") == "hidden" else rec.get("answer")
+            out.append(f"{seat} {kind}: {answer}" + (f" when {when}" if when else ""))
     return "Standing answers: " + ("; ".join(out) if out else "none")
 
 
@@ -169,7 +171,7 @@ def board_svg(scene: Scene) -> str:
              else f"Your hand ({me.title()}, yours alone)")
     mine, y = _hand(s, me, y, targets, title)
     parts += mine
-    if whole:
+    if whole or any((s.get("standing") or {}).values()):
         parts.append(_t(GAP, y + 4, _standing(s), size=11))
         y += 16
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="cardtable" viewBox="0 0 {width} {y + 10}" '
