@@ -127,3 +127,18 @@ def test_an_order_given_shows_the_mover_its_marker_never_its_words(order: str) -
     assert shown["facts"] == [{"text": "VC puts a face-down standing order in 9A6", "rule": "standing orders (ours)",
                                "kind": "order_marker", "data": {"hex": "9A6", "marker": True}}]
     assert shown["rules"] == ["standing orders (ours)"] and order not in json.dumps(shown)
+
+
+def test_a_recorded_judgements_rules_list_cites_only_what_its_public_facts_cite() -> None:
+    """Every judgement of the version 3 golden game: the rules list, which every seat reads, is the
+    rules of the public facts (a private fact cites only what a public one of the same judgement does)."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "golden" / "lock-n-load--demo--v3.jsonl"
+    payloads = [ev["payload"] for ev in map(json.loads, path.read_text(encoding="utf-8").splitlines())
+                if ev["type"] == "resolved" and "facts" in ev["payload"]]
+    for p in payloads:
+        public = sorted({f["rule"] for f in p["facts"] if f.get("rule") and "visible_to" not in f})
+        assert p["rules"] == public, p["facts"]
+    kinds = [f["kind"] for p in payloads for f in p["facts"]]
+    assert "order" in kinds and "order_marker" in kinds and "standing_order" in kinds

@@ -102,3 +102,27 @@ def test_recording_an_answer_shows_its_marker_never_its_words() -> None:
 class _NoDice:
     def roll(self, faces: int, purpose: str, secret: bool = False) -> int:
         raise AssertionError("no die here")
+
+
+def _resolutions(pattern: str) -> list[dict[str, Any]]:
+    from pathlib import Path
+
+    golden = Path(__file__).resolve().parents[1] / "golden"
+    out = []
+    for path in sorted(golden.glob(pattern)):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            ev = json.loads(line)
+            if ev["type"] == "resolved" and "facts" in ev["payload"]:
+                out.append(ev["payload"])
+    return out
+
+
+def test_a_recorded_judgements_rules_list_cites_only_what_its_public_facts_cite() -> None:
+    """Every judgement of the version 3 golden games: the rules list, which every seat reads, is the
+    rules of the public facts (a private fact cites only what a public one of the same judgement does)."""
+    payloads = _resolutions("up-front--*--v3.jsonl")
+    assert len(payloads) > 1000
+    for p in payloads:
+        public = sorted({f["rule"] for f in p["facts"] if f.get("rule") and "visible_to" not in f})
+        assert p["rules"] == public, p["facts"]
+    assert any(f["kind"] == "standing_marker" for p in payloads for f in p["facts"])
