@@ -74,11 +74,27 @@ def test_what_the_attacker_sees_depends_only_on_what_it_saw_before_and_the_publi
 
 def test_version_2_told_the_attacker_of_a_secret_standing_answer() -> None:
     """The leak this version closes: under version 2 nothing showed the marker, yet the window was
-    not asked and the rules list said "CORE 11"."""
+    not asked (the judgement's rules list recorded "CORE 11" too; the service no longer shows it)."""
     game = UpFrontMountainsV2()
     (before_none, seen_none), (before_decline, seen_decline) = _record(game, None), _record(game, ("decline", []))
     assert before_none == before_decline and seen_none != seen_decline
-    assert "CORE 11" in seen_decline[0]
+
+
+def test_the_service_shows_a_rules_list_citing_only_the_facts_the_viewer_reads() -> None:
+    """A game recorded under version 2 keeps its private "CORE 11" fact in the ledger; the service
+    shows the other seat and a spectator a rules list without it (warlog.service.redact_payload),
+    and the owner its own."""
+    game = UpFrontMountainsV2()
+    s = playing()
+    s["turn"] = "germans"
+    sub = Event("g", 2, SUBMITTED, "germans", {"action": {"type": "standing", "kind": "concealment",
+                                                          "answer": "play", "when": []}}, "", "", "")
+    j = judge(game, s, sub, _die, None, False)  # type: ignore[arg-type]
+    assert j.payload["rules"] == ["CORE 11"] and [f.get("visible_to") for f in j.payload["facts"]] == [["germans"]]
+    ev = Event("g", 3, RESOLVED, None, j.payload, "", "", "")
+    for viewer in (Viewer("americans"), SPECTATOR):
+        assert redact_payload(ev, game, viewer)["rules"] == [] and redact_payload(ev, game, viewer)["facts"] == []
+    assert redact_payload(ev, game, Viewer("germans"))["rules"] == ["CORE 11"]
 
 
 def test_recording_an_answer_shows_its_marker_never_its_words() -> None:
