@@ -591,7 +591,7 @@ def redact_payload(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
     by trying each one), nor a seed a director had revealed, nor what a director's adjustment
     changed (see `redact_ruling`). In a game with hidden information a seat sees its own actions
     and rejections, facts addressed to it and public facts; never another seat's action or
-    rejection reasons."""
+    rejection reasons, and a judgement's rules list names only the rules of the facts it reads."""
     payload = dict(ev.payload)
     payload.pop("blind", None)
     if ev.type == SUBMITTED and ev.seat != viewer.seat:
@@ -623,6 +623,8 @@ def redact_payload(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
         if ev.type == RESOLVED:
             payload["facts"] = [f for f in payload.get("facts", [])
                                 if f.get("visible_to") is None or viewer.seat in f["visible_to"]]
+            if "rules" in payload:  # the rules list cites only the facts the viewer reads
+                payload["rules"] = sorted({f["rule"] for f in payload["facts"] if f.get("rule")})
         if ev.type == REJECTED and payload.get("seat") not in (viewer.seat, DIRECTOR):
             payload["reasons"] = [{"message": "another seat's move was refused (hidden until the game ends)",
                                    "rule": None}]
