@@ -57,7 +57,7 @@ def test_rule_from_the_desk_page(tapp) -> None:  # type: ignore[no-untyped-def]
     page = f"/tournaments/{tid}/desk"
     r = director.post(f"/tournaments/{tid}/desk/rule", headers=ORIGIN, data={
         "csrf": csrf_of(director, page), "game_id": g["game_id"], "kind": "award", "winner": "belgium",
-        "result": "Belgium wins (conceded)", "text": "Germany conceded by mail"})
+        "result": "Belgium wins (conceded)", "text": "Germany conceded by mail", "confirmed": "1"})
     assert r.status_code == 303, r.get_data(as_text=True)
     desk.drain()
     doc = desk.get(f"{API}/{tid}")
