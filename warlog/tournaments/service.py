@@ -331,7 +331,8 @@ class Tournaments:
             if judged is None:
                 continue
             outcome = "made" if judged.type == "resolved" else "refused"
-            reasons = [str(x.get("message", "")) for x in judged.payload.get("reasons", [])] if outcome == "refused" else []
+            reasons = [_short(str(x.get("message", ""))) for x in judged.payload.get("reasons", [])
+                       ] if outcome == "refused" else []
             out.append((T.RULING_JUDGED, None, {"ruling": r["ruling_seq"], "game_id": r["game_id"],
                                                 "game_ruling_seq": r["game_ruling_seq"],
                                                 "judgement_seq": judged.seq, "outcome": outcome,
@@ -667,6 +668,11 @@ class Tournaments:
                     n["player_id"], "ruling", f"{t.name}: {n['subject']}", n["text"], game_id=n.get("game_id"),
                     tid=t.id, link=link):
                 self._sent.add((t.id, n["seq"]))
+
+
+def _short(text: str, limit: int = 300) -> str:
+    """A reason as the tournament's stream keeps it: the game's own ledger keeps it whole."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class _Actor:

@@ -616,7 +616,7 @@ def _ruling_lines(t: Tournament, game_id: str, ruling: dict[str, Any]) -> tuple[
     if kind == "void":
         p = svc().void_preview(game_id, int(ruling["target"]), bool(ruling.get("re_resolve")))
         lines = [f"Void #{p['target']} in game {game_id}"
-                 + (f" and judge move #{p['re_resolve']} again with fresh dice" if p["re_resolve"] is not None
+                 + (f" and judge its move (submitted at step {p['re_resolve']}) again with fresh dice" if p["re_resolve"] is not None
                     else "") + "."]
         return lines, p
     if kind == "award":
