@@ -270,7 +270,7 @@ def _check_judged(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> 
     events = streams.get(p.get("game_id", "")) or []
     seq = p.get("judgement_seq")
     judged = events[seq] if isinstance(seq, int) and 0 <= seq < len(events) else None
-    want = {"made": "resolved", "refused": "rejected"}.get(p.get("outcome"))
+    want = {"made": "resolved", "refused": "rejected"}.get(str(p.get("outcome")))
     if (judged is None or judged.type != want
             or judged.payload.get("submission_seq") != p.get("game_ruling_seq")):
         raise BundleFailure(t.id, ev.seq, f"says game {p.get('game_id')} {p.get('outcome')} ruling "

@@ -211,15 +211,15 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
         t.results[p["game_id"]] = Result(int(p["round"]), p["game_id"], dict(p["points"]), p.get("winner"),
                                          p["how"], ev.seq, p.get("score"), final_seq=p.get("final_seq"))
     elif ev.type == T.RESULT_CORRECTED:
-        old = t.results.get(p["game_id"])
-        if old is None:
+        standing = t.results.get(p["game_id"])
+        if standing is None:
             raise ModelError(ev.seq, f"corrects the result of game {p['game_id']}, which has none")
-        if p.get("corrects") != old.seq:
+        if p.get("corrects") != standing.seq:
             raise ModelError(ev.seq, f"corrects event {p.get('corrects')}, but game {p['game_id']}'s result is "
-                                     f"event {old.seq}")
-        t.results[p["game_id"]] = Result(old.round, p["game_id"], dict(p["points"]), p.get("winner"), p["how"],
-                                         ev.seq, p.get("score"), corrects=old.seq, reason=str(p.get("reason", "")),
-                                         final_seq=p.get("final_seq"))
+                                     f"event {standing.seq}")
+        t.results[p["game_id"]] = Result(standing.round, p["game_id"], dict(p["points"]), p.get("winner"),
+                                         p["how"], ev.seq, p.get("score"), corrects=standing.seq,
+                                         reason=str(p.get("reason", "")), final_seq=p.get("final_seq"))
         t.corrections.append({**p, "seq": ev.seq, "at": ev.recorded_at})
     elif ev.type == T.EXTENSION:
         t.extensions.append({**p, "seq": ev.seq, "at": ev.recorded_at})
@@ -245,9 +245,10 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
             t.notices.append({"seq": ev.seq, "player_id": p["notify"], "game_id": p.get("game_id"),
                               "subject": "your dispute was answered", "text": f"Dismissed: {p.get('text', '')}"})
     elif ev.type == T.RULING_JUDGED:
-        ruling = t.ruling_at(int(p["ruling"]))
-        if ruling is None or ruling["status"] != "pending":
+        judged = t.ruling_at(int(p["ruling"]))
+        if judged is None or judged["status"] != "pending":
             raise ModelError(ev.seq, f"judges ruling {p.get('ruling')}, which is not a pending ruling")
+        ruling = judged
         ruling.update(status=p["outcome"], judgement_seq=p["judgement_seq"], reasons=list(p.get("reasons", [])))
         d = t.disputes.get(int(ruling["dispute"])) if ruling.get("dispute") is not None else None
         if d is not None:
