@@ -18,6 +18,7 @@ from flask import Flask
 from tests.browser.test_tournament_in_browser import _sign_in, _submit, fake, server  # noqa: F401
 from tests.notify.conftest import Smtp, smtp  # noqa: F401
 from tests.players.conftest import FakeNow
+from tests.tournaments.test_desk_truth import held
 
 
 def _call(base: str, method: str, path: str, token: str, body: dict[str, Any] | None = None) -> Any:
@@ -129,8 +130,9 @@ def test_the_desk_tells_the_truth_in_a_browser(browser: Any, server: Any, smtp: 
     row.locator("form.award input[name=reason]").fill("resigned by mail")
     _submit(director, f"tr#game-{second.game_id} form.award button")
     assert f"{name[loser]} forfeits; {name[winner]} wins" in director.inner_text("section.confirm")
-    _submit(director, "button:text('Confirm')")
-    assert "Pending" in director.locator(f"tr#game-{second.game_id}").inner_text()  # at once, before judging
+    with held(app):
+        _submit(director, "button:text('Confirm')")
+        assert "Pending" in director.locator(f"tr#game-{second.game_id}").inner_text()  # at once, before judging
     app.extensions["warlog_queue"].drain()
     director.goto(f"{base}/tournaments/{tid}")
     t = svc.get(tid)

@@ -7,6 +7,9 @@ a void shows what it will undo before it is confirmed."""
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
@@ -38,6 +41,18 @@ def _club(tapp: Flask) -> tuple[Desk, FlaskClient, str, dict[str, Any]]:
         desk.post(f"{API}/{tid}/register", name)
     g = desk.post(f"{API}/{tid}/rounds", "Director", status=201)["games"][0]
     return desk, director, tid, g
+
+
+@contextmanager
+def held(app: Flask) -> Iterator[None]:
+    """The game's umpire waits (its one thread is busy) until the block ends: what is submitted
+    in it stays pending, not judged yet."""
+    gate = threading.Event()
+    app.extensions["warlog_queue"].pool.submit(gate.wait, 30)
+    try:
+        yield
+    finally:
+        gate.set()
 
 
 def _play(desk: Desk, g: dict[str, Any], moves: int) -> list[int]:
@@ -111,8 +126,11 @@ def test_a_refused_ruling_is_shown_refused_leaves_the_dispute_open_and_mails_not
     # A ruling the game refuses (an adjustment of a path the state does not have) is pending, then refused.
     bad = {"kind": "adjust", "patch": [{"op": "replace", "path": "/no/such/thing", "value": 1}]}
     body = {"decision": "rule", "text": "fix the state", "ruling": bad}
-    answered = desk.post(f"{API}/{tid}/disputes/{opened}", "Director", body)
-    assert answered["status"] in ("pending", "open")  # "open" if the game has judged it already
+    with held(tapp):
+        answered = desk.post(f"{API}/{tid}/disputes/{opened}", "Director", body)
+        assert answered["status"] == "pending" and answered["answer"]["status"] == "pending"
+        page = director.get(f"/tournaments/{tid}/desk").get_data(as_text=True)
+        assert "Ruling pending" in page and "<strong>pending</strong>" in page
     desk.drain()
     settle(tapp)
     d = desk.get(f"{API}/{tid}")["disputes"][0]
@@ -258,14 +276,15 @@ def test_sync_records_a_correction_when_a_ruling_changes_a_games_outcome_after_i
 def test_a_repeated_award_is_one_ruling_and_the_desk_shows_it_pending_at_once(tapp: Flask) -> None:
     desk, director, tid, g = _club(tapp)
     data = {"game_id": g["game_id"], "verdict": f"win:{desk.ids['Ann']}", "reason": "conceded", "confirmed": "1"}
-    r = _form(director, f"/tournaments/{tid}/desk/adjudicate", data, f"/tournaments/{tid}/desk")
-    assert r.status_code == 303
-    page = director.get(r.headers["Location"]).get_data(as_text=True)  # not judged yet: the queue waits
-    row = page[page.index(f'id="game-{g["game_id"]}"'):]
-    row = row[:row.index("</tr>")]
-    assert "Pending" in row and "Award…" not in row and "Rule…" not in row
-    r = _form(director, f"/tournaments/{tid}/desk/adjudicate", data, f"/tournaments/{tid}/desk")
-    assert r.status_code == 303 and "Already" in director.get(r.headers["Location"]).get_data(as_text=True)
+    with held(tapp):  # not judged yet
+        r = _form(director, f"/tournaments/{tid}/desk/adjudicate", data, f"/tournaments/{tid}/desk")
+        assert r.status_code == 303
+        page = director.get(r.headers["Location"]).get_data(as_text=True)
+        row = page[page.index(f'id="game-{g["game_id"]}"'):]
+        row = row[:row.index("</tr>")]
+        assert "Pending" in row and "Award…" not in row and "Rule…" not in row
+        r = _form(director, f"/tournaments/{tid}/desk/adjudicate", data, f"/tournaments/{tid}/desk")
+        assert r.status_code == 303 and "Already" in director.get(r.headers["Location"]).get_data(as_text=True)
     desk.drain()
     r = _form(director, f"/tournaments/{tid}/desk/adjudicate", data, f"/tournaments/{tid}/desk")
     assert r.status_code == 303  # judged and recorded: still the same act, no error page
@@ -300,3 +319,22 @@ def test_a_void_shows_what_it_will_undo_before_it_is_confirmed(tapp: Flask) -> N
     assert r.status_code == 303
     desk.drain()
     assert desk.get(f"{API}/{tid}")["rulings"][0]["status"] == "made"
+
+
+def test_the_tournament_does_not_end_while_a_ruling_waits_for_its_game(tapp: Flask) -> None:
+    desk, _director, tid, g = _club(tapp)
+    desk.post(f"{API}/{tid}/games/{g['game_id']}/adjudicate", "Director",
+              {"decision": "win", "winner": desk.ids["Ann"], "reason": "position won"}, status=202)
+    desk.drain()
+    desk.get(f"{API}/{tid}")
+    _ann_seat, bob = _ann(desk, g)
+    with held(tapp):
+        desk.post(f"{API}/{tid}/games/{g['game_id']}/rulings", "Director", {
+            "ruling": {"kind": "award", "winner": bob, "result": "Bob wins (appeal)"}, "text": "appeal upheld"},
+            status=202)
+        desk.post(f"{API}/{tid}/end", "Director", status=409)  # its verdict could change the result
+    desk.drain()
+    doc = desk.post(f"{API}/{tid}/end", "Director")
+    assert doc["status"] == "ended" and doc["games"][0]["result"]["winner"] == desk.ids["Bob"]
+    svc = tapp.extensions["warlog_tournaments"]
+    assert verify_bundle(list(bundle_lines(svc.warlog.store, svc.store, tid))).results == 1

@@ -291,8 +291,10 @@ class Tournaments:
         notices these events ask for are sent (each once; a crash before it leaves it to the
         next look)."""
         t = self.get(tid)
-        if t.ended is None:
-            new: list[tuple[str, str | None, dict[str, Any]]] = []
+        new: list[tuple[str, str | None, dict[str, Any]]] = []
+        if t.ended is not None:  # its results stand; the verdict on a ruling made before the end is still news
+            new += self._judgements(t)
+        else:
             if len(t.results) < len(t.games()):
                 status = status if status is not None else self.store.game_status(tid)
                 for number, p in t.games():
@@ -303,21 +305,21 @@ class Tournaments:
                     new.append((T.RESULT, None, self._result_payload(t, number, p)))
             new += self._judgements(t)
             new += self._corrections(t)
-            if new:
-                try:
-                    t = self._append(t, new, retry=True)
-                except StaleSeq:  # another request recorded one of these first: look again
-                    return self.sync(tid, None, _depth + 1) if _depth < 3 else self.get(tid)
+        if new:
+            try:
+                t = self._append(t, new, retry=True)
+            except StaleSeq:  # another request recorded one of these first: look again
+                return self.sync(tid, None, _depth + 1) if _depth < 3 else self.get(tid)
         self._deliver(t)
         return t
 
     def needs_sync(self, t: Tournament) -> bool:
         """Whether `sync` has anything to look at beyond missing results: a ruling the stream has
         not seen judged, a notice not sent, a game whose ledger moved past its recorded result."""
-        if t.ended is not None:
-            return bool(self._unsent(t))
         if t.pending_rulings() or self._unsent(t):
             return True
+        if t.ended is not None:
+            return False
         heads = self.store.game_heads(t.id)
         return any(heads.get(gid, -1) > self._checked.get(gid, r.final_seq if r.final_seq is not None else -1)
                    for gid, r in t.results.items())
@@ -630,6 +632,11 @@ class Tournaments:
             raise StaleSeq("the tournament has ended")
         if t.current_round < rounds_planned(t) or not t.round_complete(t.current_round):
             raise StaleSeq("every round must be paired and have every result before the end")
+        if t.pending_rulings():  # its verdict could change a result the end would then freeze
+            raise StaleSeq("a ruling is waiting for its game's judgement: end the tournament once it is judged")
+        status = self.store.game_status(tid)
+        if any(status.get(gid, ("ended", []))[0] != "ended" for gid in t.results):
+            raise StaleSeq("a game was reopened after its result: end the tournament once it has ended again")
         seed = self.store.secret(tid)
         assert seed is not None
         standing = standings_doc(t)
