@@ -113,8 +113,12 @@ class RatingsSchema(StrictSchema):
 
 
 class TournamentRulingSchema(StrictSchema):
-    event = _int()
+    event = fields.Integer(required=True, metadata={"description": "the ruling_made event in the tournament"})
     game_ruling_seq = _int()
+    status = fields.String(required=True, metadata={
+        "description": "pending until the game has judged the ruling, then made or refused (with `reasons`); "
+                       "the same ruling submitted again answers with the first"})
+    reasons = fields.List(fields.String(), required=True)
 
 
 class TournamentAwardSchema(StrictSchema):

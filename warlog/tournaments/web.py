@@ -289,7 +289,9 @@ def api_extend(tid: str, game_id: str) -> Response:
 def api_rule(tid: str, game_id: str) -> tuple[Response, int]:
     data = _load(schemas.GameRulingSchema())
     t, ruled = svc().rule(tid, current_player(), game_id, data["ruling"], data["text"])
-    return jsonify({"event": t.last_seq, "game_ruling_seq": ruled}), 202
+    made = next(r for r in reversed(t.rulings) if r["game_id"] == game_id and r["game_ruling_seq"] == ruled)
+    return jsonify({"event": made["ruling_seq"], "game_ruling_seq": ruled, "status": made["status"],
+                    "reasons": made["reasons"]}), 202
 
 
 @tournaments_api.post("/<tid>/disputes")
