@@ -160,6 +160,7 @@ def test_a_small_swiss_through_the_pages(browser: Any, server: Any, smtp: Smtp, 
         app.extensions["warlog_queue"].drain()
     director.goto(f"{base}/tournaments/{tid}/desk")
     _submit(director, "button:has-text('End the tournament')")
+    _submit(director, "button:text('Confirm')")  # it cannot be undone: the desk asks first
     page = pages["Ann"]
     page.goto(f"{base}/tournaments/{tid}")
     assert "ended" in page.inner_text(".status")

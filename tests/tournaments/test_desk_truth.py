@@ -338,3 +338,26 @@ def test_the_tournament_does_not_end_while_a_ruling_waits_for_its_game(tapp: Fla
     assert doc["status"] == "ended" and doc["games"][0]["result"]["winner"] == desk.ids["Bob"]
     svc = tapp.extensions["warlog_tournaments"]
     assert verify_bundle(list(bundle_lines(svc.warlog.store, svc.store, tid))).results == 1
+
+
+def test_a_duplicate_rounds_desk_ends_games_as_they_stand_and_corrects_them(tapp: Flask) -> None:
+    desk = Desk(tapp)
+    director = tapp.test_client()
+    sign_in(tapp, director, "director@example.org", "Director")
+    store = tapp.extensions["warlog_players"]
+    me = store.by_email("director@example.org")
+    desk.tokens["Director"], desk.ids["Director"] = store.issue_token(me.id), me.id
+    for name in ("Ann", "Bob"):
+        desk.player(name)
+    tid = desk.post(API, "Director", {"name": "League", "game": "green-beret-vietnam",
+                                      "format": {"kind": "duplicate", "rounds": 1}}, status=201)["id"]
+    for name in ("Ann", "Bob"):
+        desk.post(f"{API}/{tid}/register", name)
+    games = desk.post(f"{API}/{tid}/rounds", "Director", status=201)["games"]
+    page = director.get(f"/tournaments/{tid}/desk").get_data(as_text=True)
+    assert "End the game, scored as it stands" in page and "forfeits" not in page
+    data = {"game_id": games[0]["game_id"], "verdict": "end", "reason": "deadline", "confirmed": "1"}
+    assert _form(director, f"/tournaments/{tid}/desk/adjudicate", data, f"/tournaments/{tid}/desk").status_code == 303
+    desk.drain()
+    page = director.get(f"/tournaments/{tid}/desk").get_data(as_text=True)
+    assert f'id="result-{games[0]["game_id"]}"' in page and "Correct…" in page

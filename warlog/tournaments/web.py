@@ -690,6 +690,11 @@ def desk_sandbox(tid: str, dispute: int) -> Any:
 
 @tournaments_pages.post("/tournaments/<tid>/desk/end")
 def desk_end(tid: str) -> Any:
+    if not request.form.get("confirmed"):
+        t = _director_page(tid)
+        return _confirm(t, "End the tournament", [
+            "The tournament ends: its results and standings stand, no ruling is made in its games after it, "
+            "and the pairing seed is revealed. This cannot be undone."])
     svc().finish(tid, current_player())
     return redirect(url_for("tournaments_pages.show", tid=tid), code=303)
 
