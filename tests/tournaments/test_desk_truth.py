@@ -140,6 +140,8 @@ def test_a_refused_ruling_is_shown_refused_leaves_the_dispute_open_and_mails_not
     assert not any("Ruled" in m["body"] or "answered" in m["subject"] for m in mails), mails
     page = director.get(f"/tournaments/{tid}/desk").get_data(as_text=True)
     assert "Refused by the game" in page and "adjustment refused" in page and "<strong>refused</strong>" in page
+    public = desk.client.get(f"/tournaments/{tid}").get_data(as_text=True)
+    assert '<strong class="dispute-status">open</strong>' in public and "1 ruling(s) refused by the game" in public
     # Answered again with a ruling the game makes: the dispute closes and Ann is mailed once.
     void = {"decision": "rule", "text": "replayed", "ruling": {"kind": "void", "target": resolutions[0],
                                                                 "re_resolve": True}}
