@@ -84,7 +84,8 @@ class ExtendSchema(StrictSchema):
 
 class DisputeSchema(StrictSchema):
     game_id = fields.String(required=True, validate=ID)
-    seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                         metadata={"description": "the disputed event of the game (the replay's step)"})
     text = fields.String(required=True, validate=TEXT)
 
 
