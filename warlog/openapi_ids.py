@@ -44,6 +44,8 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("post", T + "/rounds"): ("pair_round", "tournaments"),
     ("post", T + "/rounds/{number}/repair"): ("repair_round", "tournaments"),
     ("post", T + "/games/{game_id}/adjudicate"): ("adjudicate_game", "tournaments"),
+    ("post", T + "/games/{game_id}/correct"): ("correct_result", "tournaments"),
+    ("get", T + "/games/{game_id}/void-preview"): ("preview_void", "tournaments"),
     ("post", T + "/games/{game_id}/extend"): ("extend_deadline", "tournaments"),
     ("post", T + "/games/{game_id}/rulings"): ("tournament_ruling", "tournaments"),
     ("post", T + "/disputes"): ("open_dispute", "tournaments"),
