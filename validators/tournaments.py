@@ -48,6 +48,10 @@ class CreateTournamentSchema(StrictSchema):
     time_control = fields.Nested(TimeControlSchema, load_default=None, allow_none=True)
 
 
+class AddDirectorSchema(StrictSchema):
+    player_id = fields.String(required=True, validate=ID, metadata={"description": "the co-director's player id"})
+
+
 class WithdrawSchema(StrictSchema):
     player_id = fields.String(load_default=None, allow_none=True, validate=ID)
     reason = fields.String(load_default="", validate=validate.Length(max=4000))
@@ -121,6 +125,6 @@ class TournamentQuerySchema(Schema):
                            metadata={"description": "list only this round's games"})
 
 
-SCHEMAS = {"CreateTournament": CreateTournamentSchema, "Withdraw": WithdrawSchema, "Repair": RepairSchema,
+SCHEMAS = {"CreateTournament": CreateTournamentSchema, "AddDirector": AddDirectorSchema, "Withdraw": WithdrawSchema, "Repair": RepairSchema,
            "Adjudicate": AdjudicateSchema, "Extend": ExtendSchema, "Dispute": DisputeSchema, "Answer": AnswerSchema,
            "GameRuling": GameRulingSchema}

@@ -27,9 +27,10 @@ DISPUTE = "dispute_raised"  # game_id, seq, player_id, text
 RULING = "ruling_made"  # dispute id (its seq), decision (ruling/dismissal), text, game ruling seq
 ENDED = "tournament_ended"  # final standings
 SEED_REVEALED = "tournament_seed_revealed"  # the pairing seed and its commitment
+DIRECTOR_ADDED = "director_added"  # player_id, display_name: a co-director (by the director who created the tournament)
 
 TYPES = (CREATED, REGISTERED, WITHDRAWN, ROUND_PAIRED, REPAIRED, RESULT, EXTENSION, TIMEOUT, DISPUTE, RULING,
-         ENDED, SEED_REVEALED)
+         ENDED, SEED_REVEALED, DIRECTOR_ADDED)
 
 ID_PREFIX = "t"
 

@@ -116,8 +116,34 @@ class Tournaments:
     def _director(self, t: Tournament, player: Any) -> None:
         if player is None:
             raise Forbidden("sign in as the tournament's director")
-        if player.id != t.director:
-            raise Forbidden("only the tournament's director may do this")
+        if not t.directs(player.id):
+            raise Forbidden("only the tournament's director (or a co-director) may do this")
+
+    def director_for_game(self, t: Tournament, player: Any, game_id: str) -> None:
+        """A director acts on a game only if they do not play in it: a director who is also an
+        entrant would see (or probe) their opponent's hidden information. A co-director, or a
+        named deputy (`add_director`), rules there instead."""
+        self._director(t, player)
+        found = t.game_round(game_id)
+        if found is not None and player.id in found[1].players():
+            raise Forbidden("you play in this game: a co-director rules your own games (the tournament's "
+                            "director names one on the tournament page)")
+
+    def add_director(self, tid: str, actor: Any, player_id: str) -> Tournament:
+        """The tournament's director names a co-director (a `director_added` event), who may do
+        everything a director does except name others; each ruling records who made it."""
+        t = self.get(tid)
+        if actor is None or actor.id != t.director:
+            raise Forbidden("only the director who created the tournament names co-directors")
+        if t.ended is not None:
+            raise StaleSeq("the tournament has ended")
+        player = self.players.get(player_id) if self.players is not None and player_id else None
+        if player is None:
+            raise NotFound(f"no player {player_id!r}")
+        if t.directs(player.id):
+            return t
+        return self._append(t, [(T.DIRECTOR_ADDED, "director", {"player_id": player.id,
+                                                                 "display_name": player.display_name})], retry=True)
 
     # -- creating and registering ------------------------------------------------------------
     def create(self, director: Any, name: str, game_name: str, scenario: str | None, options: dict[str, Any] | None,
@@ -319,6 +345,8 @@ class Tournaments:
         found = t.game_round(game_id)
         if found is None:
             raise NotFound(f"game {game_id} is not in this tournament")
+        if not isinstance(director, _Actor):  # a deadline's forfeit is the policy's, not a person's
+            self.director_for_game(t, director, game_id)
         if game_id in t.results:
             raise StaleSeq("that game has a result already")
         allowed = ("end",) if t.kind == "duplicate" else ("win", "draw", "forfeit")
@@ -342,7 +370,7 @@ class Tournaments:
         """Record an extension; the director's also moves the player's open deadline on the clock."""
         t = self.get(tid)
         if not by_policy:
-            self._director(t, director)
+            self.director_for_game(t, director, game_id)
         if t.game_round(game_id) is None:
             raise NotFound(f"game {game_id} is not in this tournament")
         if not isinstance(days, int) or not 1 <= days <= 60:
@@ -418,6 +446,7 @@ class Tournaments:
         d = t.disputes.get(dispute_seq)
         if d is None:
             raise NotFound(f"no dispute {dispute_seq}")
+        self.director_for_game(t, director, d["game_id"])
         if d["answer"] is not None:
             raise StaleSeq("that dispute has been answered")
         if decision not in ("dismiss", "rule"):
@@ -426,7 +455,8 @@ class Tournaments:
             raise Unprocessable("an answer needs its reasons")
         ruled_seq = self._game_ruling(d["game_id"], ruling, text) if decision == "rule" else None
         t = self._append(t, [(T.RULING, "director", {"dispute": dispute_seq, "decision": decision, "text": text[:4000],
-                                                      "game_id": d["game_id"], "game_ruling_seq": ruled_seq})])
+                                                      "game_id": d["game_id"], "game_ruling_seq": ruled_seq,
+                                                      "by": director.id})])
         self._tell(d["player_id"], "ruling", f"{t.name}: your dispute was answered",
                    f"{'Dismissed' if decision == 'dismiss' else 'Ruled'}: {text}", game_id=d["game_id"], tid=tid)
         return t
@@ -439,9 +469,11 @@ class Tournaments:
         self._director(t, director)
         if t.game_round(game_id) is None:
             raise NotFound(f"game {game_id} is not in this tournament")
+        self.director_for_game(t, director, game_id)
         ruled = self._game_ruling(game_id, ruling, text)
         t = self._append(t, [(T.RULING, "director", {"dispute": None, "decision": "rule", "text": text[:4000],
-                                                      "game_id": game_id, "game_ruling_seq": ruled})], retry=True)
+                                                      "game_id": game_id, "game_ruling_seq": ruled,
+                                                      "by": director.id})], retry=True)
         return t, ruled
 
     def _game_ruling(self, game_id: str, ruling: dict[str, Any] | None, text: str) -> int:
