@@ -61,7 +61,7 @@ LOBBY_STATUSES = (OPEN, *STATUSES, "all")
 LOBBY_PAGE = 50
 RECENT = 12  # events shown on the play page
 WINDOW = 15  # events either side of the replay step
-LOOKS_RECENT = 300  # the play page lists the looks at hidden information among this many last events
+LOOKS_RECENT = 120  # the play page lists the looks at hidden information among this many last events
 
 
 # -- plumbing ---------------------------------------------------------------------------------

@@ -83,3 +83,15 @@ def test_a_co_director_rules_the_directors_own_game_and_the_ruling_names_who_mad
         "ruling": {"kind": "award", "winner": "germans", "result": "Germans win"}, "text": "conceded"}, status=202)
     ruling = tapp.extensions["warlog_tournaments"].store.read(tid)[out["event"]]
     assert ruling.type == T.RULING and ruling.payload["by"] == cole
+
+
+def test_a_director_who_plays_a_running_game_cannot_export_the_bundle_and_a_co_directors_export_is_recorded(
+        tapp: Flask) -> None:
+    desk, _dana, tid, game = _event_where_the_director_plays(tapp)
+    r = desk.client.get(f"{API}/{tid}/export", headers=desk.auth("Dana"))
+    assert r.status_code == 403 and "co-director" in r.get_json()["error"]
+    cole = desk.player("Cole")
+    desk.post(f"{API}/{tid}/directors", "Dana", {"player_id": cole})
+    assert desk.client.get(f"{API}/{tid}/export", headers=desk.auth("Cole")).status_code == 200
+    looks = [e for e in tapp.extensions["warlog"].store.read(game["game_id"]) if e.type == "hidden_viewed"]
+    assert len(looks) == 1 and cole in looks[0].payload["by"] and "bundle" in looks[0].payload["what"]

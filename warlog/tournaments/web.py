@@ -299,6 +299,8 @@ def api_export(tid: str) -> Response:
     if (t.ended is None or any(s != "ended" for s, _seats in status.values())) and (me is None or not t.directs(me.id)):
         raise Forbidden("the bundle opens when the tournament and all its games have ended "
                         "(the director may export it at any time)")
+    if t.ended is None or any(s != "ended" for s, _seats in status.values()):
+        bundle_looks(t, me, status)
     lines = bundle_lines(svc().warlog.store, svc().store, tid)
     return Response(lines, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{tid}.bundle.jsonl"'})
@@ -515,6 +517,22 @@ def desk_sandbox(tid: str, dispute: int) -> Any:
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["Referrer-Policy"] = "no-referrer"
     return resp
+
+
+def bundle_looks(t: Tournament, me: Any, status: dict[str, tuple[str, list[str]]]) -> None:
+    """A director's bundle of a running tournament holds every game's full ledger: refused to a
+    director who plays in a game still running (a co-director exports it), and recorded as a
+    look in every running game that hides something, before it is given."""
+    from warlog.service import Viewer
+
+    running = [p.game_id for _n, p in t.games() if p.game_id and status.get(p.game_id, ("", []))[0] != "ended"]
+    if any(me.id in p.players() for _n, p in t.games() if p.game_id in running):
+        raise Forbidden("you play in a running game of this tournament: a co-director rules your own games, "
+                        "and only the bundle of a tournament whose games have all ended is open to you")
+    viewer = Viewer(None, director=True, who=f"{t.name_of(me.id)} ({me.id})")
+    for game_id in running:
+        svc().warlog.record_look(str(game_id), viewer, svc().warlog.store.last_seq(str(game_id)),
+                                 "the full export (the tournament's bundle)")
 
 
 def own_games_apart(t: Tournament, me: Any, queue: list[dict[str, Any]], disputes: list[dict[str, Any]]
