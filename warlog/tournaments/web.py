@@ -599,9 +599,9 @@ def init_app(app: Flask, tournaments: Tournaments) -> None:
         items = []
         for tid in tournaments.store.all_ids():
             t = tournaments.get(tid)
-            if player.id in t.entrants or player.id == t.director:
+            if player.id in t.entrants or t.directs(player.id):
                 items.append({"label": t.name, "href": f"/tournaments/{t.id}", "status": t.status,
-                              "detail": "director" if player.id == t.director else f"round {t.current_round}"})
+                              "detail": "director" if t.directs(player.id) else f"round {t.current_round}"})
         return {"title": "My tournaments", "items": items} if items else None
 
     add_me_section(app, my_tournaments)
