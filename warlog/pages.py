@@ -412,7 +412,7 @@ def _play_context(game_id: str, last: int | None) -> dict[str, Any]:
     result = None
     if last is not None:
         try:
-            result = svc.move(game_id, last, viewer)
+            result = svc.move(game_id, last, viewer, look=None)  # within the full view recorded above
         except ServiceError:
             result = None
     los_pair = _los_arg()

@@ -603,8 +603,10 @@ class Warlog:
         return {**base, "prompt": game.prompt(state, viewer.seat), "actions": game.legal_actions(state, viewer.seat),
                 "pending": s.pending}
 
-    def move(self, game_id: str, seq: int, viewer: Viewer) -> dict[str, Any]:
-        """A submission and its judgement, as `viewer` may see them (see `redact_payload`)."""
+    def move(self, game_id: str, seq: int, viewer: Viewer, look: str | None = "a move and its judgement"
+             ) -> dict[str, Any]:
+        """A submission and its judgement, as `viewer` may see them (see `redact_payload`); a
+        director's look is recorded as in `state` (None: the caller has recorded one that covers it)."""
         s = self.summary(game_id)
         if not 0 <= seq <= s.last_seq:
             raise NotFound(f"no event {seq} in game {game_id}")
@@ -617,8 +619,8 @@ class Warlog:
         judged = self.history(game_id).find_judgement(seq)
         full = viewer.director or self.open_book(game_id)
         game = game_of(self.created(game_id).payload)
-        if viewer.director:
-            self.record_look(game_id, viewer, judged.seq if judged is not None else seq, "a move and its judgement")
+        if viewer.director and look is not None:
+            self.record_look(game_id, viewer, judged.seq if judged is not None else seq, look)
 
         def shown(ev: Event) -> dict[str, Any]:
             return dict(ev.payload) if full else redact_payload(ev, game, viewer)

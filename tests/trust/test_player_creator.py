@@ -66,3 +66,21 @@ def test_an_umpire_invitation_is_recorded_and_each_look_of_the_umpire_too(
     ruled = new_game("up-front", "A")
     assert client.post(f"/api/v1/games/{ruled.id}/umpire", headers=ruled.auth("germans"),
                        json={"text": "x"}).status_code == 403
+
+
+def test_a_seat_asks_for_an_umpire_from_the_game_page(app: Flask, client: FlaskClient, new_game: Any) -> None:
+    game = new_game("up-front", "A", creator="germans")
+    seat = app.test_client()
+    assert seat.get(f"/games/{game.id}/seat/{game.created['seats']['americans']}").status_code == 303
+    assert 'id="umpire-form"' in seat.get(f"/games/{game.id}").get_data(as_text=True)
+    r = post_form(seat, f"/games/{game.id}/umpire", {"text": "a card we disagree on"}, f"/games/{game.id}")
+    assert r.status_code == 201
+    link = re.search(r'value="http://localhost(/games/[0-9a-f]+/seat/[^"]+)" aria-label="Umpire link"',
+                     r.get_data(as_text=True)).group(1)
+    umpire = app.test_client()
+    assert umpire.get(link).status_code == 303
+    assert 'id="rule-form"' in umpire.get(f"/games/{game.id}").get_data(as_text=True)  # the umpire rules
+    other = app.test_client()
+    other.get(f"/games/{game.id}/seat/{game.created['seats']['germans']}")
+    html = other.get(f"/games/{game.id}").get_data(as_text=True)
+    assert "had an umpire invitation made" in html and "umpire viewed the full state" in html
