@@ -188,11 +188,13 @@ def game_paths() -> dict[str, dict[str, Any]]:
             "responses": {"200": answer("the submission and its judgement as the caller may see them", "MoveResult"),
                           **seen}}},
         "/api/v1/games/{game_id}/events": {"get": {
-            "summary": "events after N, as the caller may see them", "security": OPTIONAL_BEARER,
+            "summary": "events after N, as the caller may see them (a director's look at a running game that hides "
+                       "something is recorded in it first, as a hidden_viewed event)", "security": OPTIONAL_BEARER,
             "parameters": [gid, {"in": "query", "schema": EventsQuerySchema}],  # limits from the schema that checks them
             "responses": {"200": answer("a page of events", "Events"), **seen}}},
         "/api/v1/games/{game_id}/state": {"get": {
-            "summary": "the state at step N as the caller may see it", "security": OPTIONAL_BEARER,
+            "summary": "the state at step N as the caller may see it (a director's full view of a running game "
+                       "that hides something is recorded in it first, as a hidden_viewed event)", "security": OPTIONAL_BEARER,
             "parameters": [gid, {"in": "query", "schema": StateQuerySchema}],
             "responses": {"200": answer("the state", "State"), **seen}}},
         "/api/v1/games/{game_id}/actions": {"get": {

@@ -331,7 +331,7 @@ class Warlog:
         viewer = self.viewer(game_id, token, required=True)
         if not viewer.director:
             raise Forbidden("only the game's director may rule")
-        return self._rule(game_id, ruling, idempotency_key)
+        return self._rule(game_id, ruling, idempotency_key, viewer.who)
 
     def rule_as_owner(self, game_id: str, director_token_sha256: str, ruling: dict[str, Any]) -> dict[str, Any]:
         """A ruling by the in-process owner of the game (a tournament, which checked its own
@@ -341,7 +341,8 @@ class Warlog:
             raise Forbidden("that is not the director of this game")
         return self._rule(game_id, ruling, None)
 
-    def _rule(self, game_id: str, ruling: dict[str, Any], idempotency_key: str | None) -> dict[str, Any]:
+    def _rule(self, game_id: str, ruling: dict[str, Any], idempotency_key: str | None,
+              who: str = DIRECTOR) -> dict[str, Any]:
         summary = self.summary(game_id)
         if summary.status == "waiting":
             raise StaleSeq("the game has not started", status=summary.status, current_seq=summary.last_seq)
@@ -353,6 +354,9 @@ class Warlog:
         if ruling.get("kind") == "award" and ruling.get("winner") not in (*roles, "draw", None):  # issue 14
             raise Unprocessable(f"an award's winner is one of the seats ({', '.join(roles)}) or \"draw\"",
                                 fields={"winner": [f"not a seat of this game: {ruling.get('winner')!r}"]})
+        if ruling.get("kind") == "adjust":  # made or refused, its outcome tells something of the hidden state
+            self.record_look(game_id, Viewer(None, director=True, who=who), summary.last_seq,
+                             "the hidden state, through an adjustment's outcome")
         while True:
             last = self.store.last_seq(game_id)
             try:

@@ -33,3 +33,13 @@ def test_a_test_op_ruling_is_refused_in_a_tournament(tapp: Flask) -> None:
     out = desk.post(f"{API}/{tid}/games/{game['game_id']}/rulings", "Cole",
                     {"ruling": {"kind": "adjust", "patch": PROBE}, "text": "is it UF120?"}, status=422)
     assert "test" in str(out)
+
+
+def test_an_adjustment_of_a_running_up_front_game_is_recorded_as_a_look(
+        app: Flask, client: FlaskClient, new_game: Any) -> None:
+    game = new_game("up-front", "A")
+    r = client.post(f"/api/v1/games/{game.id}/rulings", headers=game.auth("director"), json={
+        "kind": "adjust", "patch": [{"op": "replace", "path": "/turn_no", "value": 1}], "reason": "the turn"})
+    assert r.status_code == 202
+    looks = [e for e in app.extensions["warlog"].store.read(game.id) if e.type == "hidden_viewed"]
+    assert len(looks) == 1 and "adjustment" in looks[0].payload["what"] and looks[0].seq < r.get_json()["seq"]
