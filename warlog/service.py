@@ -50,6 +50,7 @@ from rules import game_of, get_game
 from rules.core.dice import RecordingDice
 from rules.core.game import Game, IllegalAction
 from validators.actions import ActionShapeError, validate_action
+from validators.requests import PROBE_REFUSED, probe_ops
 from warlog import sandbox as sandboxing
 from warlog.history import StateCache, StoreHistory, seat_entropy
 from warlog.lru import BoundedCache
@@ -124,6 +125,7 @@ class Warlog:
         self.enqueue = enqueue
         self.new_seed, self.new_id = new_seed, new_id  # injectable for reproducible test games
         self._created: BoundedCache[str, Event] = BoundedCache()  # an LRU: a process may touch every game
+        self._umpires: BoundedCache[str, tuple[int, list[str]]] = BoundedCache()  # game -> (seq read to, hashes)
         self.states = StateCache()
         self.seed_books = SeedBooks()
         # (game id, credential) -> the seat owned by the player that credential signs in (warlog.players)
@@ -347,8 +349,6 @@ class Warlog:
         if summary.status == "waiting":
             raise StaleSeq("the game has not started", status=summary.status, current_seq=summary.last_seq)
         roles = self.created(game_id).payload["roles"]
-        from validators.requests import PROBE_REFUSED, probe_ops
-
         if probe_ops(ruling.get("patch")):  # every path in: the API's, a page's, a tournament's
             raise Unprocessable(PROBE_REFUSED, fields={"patch": [PROBE_REFUSED]})
         if ruling.get("kind") == "award" and ruling.get("winner") not in (*roles, "draw", None):  # issue 14
@@ -441,10 +441,14 @@ class Warlog:
         raise Forbidden("that token is not a seat of this game")
 
     def umpire_hashes(self, game_id: str) -> list[str]:
-        """The hashes of the umpire invitations made in a player-created game (read only when a
-        token is no seat's: the umpire's own requests)."""
-        return [str(ev.payload.get("token_sha256")) for ev in self.store.iter_events(game_id)
-                if ev.type == UMPIRE_INVITED]
+        """The hashes of the umpire invitations made in a player-created game (asked only when a
+        token is no seat's); the events are read once, then only those after the last read."""
+        seen, hashes = self._umpires.get(game_id) or (-1, [])
+        new = self.store.read(game_id, after=seen) if self.store.last_seq(game_id) > seen else []
+        if new:
+            hashes = hashes + [str(ev.payload.get("token_sha256")) for ev in new if ev.type == UMPIRE_INVITED]
+            self._umpires[game_id] = (new[-1].seq, hashes)
+        return hashes
 
     def invite_umpire(self, game_id: str, token: str | None, text: Any) -> dict[str, Any]:
         """A seat of a player-created game (which has no director) has an umpire invitation made,
@@ -473,11 +477,11 @@ class Warlog:
             except Conflict:
                 continue
 
-    def open_book(self, game_id: str) -> bool:
+    def open_book(self, game_id: str, summary: GameSummary | None = None) -> bool:
         """Whether everything is open to everyone: the game has ended and, if it is a sandbox
         forked from another game, that game has ended too (a sandbox of a running game's position
-        keeps its seats' secrets as long as that game runs)."""
-        if self.summary(game_id).status != "ended":
+        keeps its seats' secrets as long as that game runs). `summary`: the game's, if just read."""
+        if (summary or self.summary(game_id)).status != "ended":
             return False
         source = ((self.created(game_id).payload.get("sandbox") or {}).get("forked_from") or {}).get("game")
         if not source or source == game_id:
@@ -576,7 +580,7 @@ class Warlog:
             self.vanished(game_id)  # its events are gone (a detached month); steps before the start have no state
         if state is None:
             return {"at": at, "state": None, "phase": "waiting for seats", "sandbox": s.sandbox}
-        full = viewer.director or self.open_book(game_id)
+        full = viewer.director or self.open_book(game_id, s)
         if viewer.director and look is not None:
             self.record_look(game_id, viewer, at, look)
         out = {"at": at, "state": state if full else game.view(state, viewer.seat), "phase": game.phase(state),
@@ -621,7 +625,7 @@ class Warlog:
         if sub.type != SUBMITTED:
             raise NotFound(f"event {seq} is a {sub.type}, not a submission")
         judged = self.history(game_id).find_judgement(seq)
-        full = viewer.director or self.open_book(game_id)
+        full = viewer.director or self.open_book(game_id, s)
         game = game_of(self.created(game_id).payload)
         if viewer.director and look is not None:
             self.record_look(game_id, viewer, judged.seq if judged is not None else seq, look)
@@ -656,7 +660,7 @@ class Warlog:
     def events(self, game_id: str, after: int, viewer: Viewer, limit: int = 1000) -> dict[str, Any]:
         s = self.summary(game_id)
         game = game_of(self.created(game_id).payload)
-        full = viewer.director or self.open_book(game_id)
+        full = viewer.director or self.open_book(game_id, s)
         read = self.store.read(game_id, after=after, upto=after + limit)
         if viewer.director and any(ev.type not in NO_STATE for ev in read):
             self.record_look(game_id, viewer, read[-1].seq, "the events, unredacted")
@@ -670,7 +674,7 @@ class Warlog:
 
     def export(self, game_id: str, viewer: Viewer) -> Iterator[str]:
         s = self.summary(game_id)
-        if not self.open_book(game_id) and not viewer.director:
+        if not self.open_book(game_id, s) and not viewer.director:
             raise Forbidden("the full export opens when the game has ended (a director may export at any time)"
                             if s.status != "ended" else "the export of a sandbox of a running game opens when "
                             "that game has ended")
