@@ -95,3 +95,26 @@ def test_a_director_who_plays_a_running_game_cannot_export_the_bundle_and_a_co_d
     assert desk.client.get(f"{API}/{tid}/export", headers=desk.auth("Cole")).status_code == 200
     looks = [e for e in tapp.extensions["warlog"].store.read(game["game_id"]) if e.type == "hidden_viewed"]
     assert len(looks) == 1 and cole in looks[0].payload["by"] and "bundle" in looks[0].payload["what"]
+
+
+def test_a_dispute_on_the_directors_own_game_is_told_to_the_co_director_not_to_the_director(tapp: Flask) -> None:
+    from tests.players.conftest import settle
+
+    desk = Desk(tapp)
+    for name in ("Dana", "Ann", "Cole"):
+        desk.player(name)
+    tid = desk.post(API, "Dana", {"name": "Cards", "game": "up-front", "scenario": "A",
+                                  "format": {"kind": "swiss", "rounds": 1}}, status=201)["id"]
+    desk.post(f"{API}/{tid}/directors", "Dana", {"player_id": desk.ids["Cole"]})
+    for name in ("Dana", "Ann"):
+        desk.post(f"{API}/{tid}/register", name)
+    game = desk.post(f"{API}/{tid}/rounds", "Dana", status=201)["games"][0]
+    desk.post(f"{API}/{tid}/disputes", "Ann", {"game_id": game["game_id"], "seq": 3, "text": "that card?"},
+              status=201)
+    settle(tapp)
+    outbox = tapp.extensions["warlog_notifier"].outbox
+
+    def told(name: str) -> bool:
+        return any("a dispute on game" in m["subject"] for m in outbox(to=f"{name.lower()}@example.org"))
+
+    assert told("Cole") and not told("Dana")

@@ -129,6 +129,13 @@ class Tournaments:
             raise Forbidden("you play in this game: a co-director rules your own games (the tournament's "
                             "director names one on the tournament page)")
 
+    @staticmethod
+    def directors_for(t: Tournament, game_id: str) -> list[str]:
+        """The directors who may act on a game: the director and co-directors who do not play in it."""
+        found = t.game_round(game_id)
+        players = found[1].players() if found is not None else []
+        return [pid for pid in (t.director, *t.co_directors) if pid not in players]
+
     def add_director(self, tid: str, actor: Any, player_id: str) -> Tournament:
         """The tournament's director names a co-director (a `director_added` event), who may do
         everything a director does except name others; each ruling records who made it."""
@@ -434,8 +441,10 @@ class Tournaments:
             raise Unprocessable(f"game {game_id} has no event {seq}")
         t = self._append(t, [(T.DISPUTE, None, {"game_id": game_id, "seq": seq, "player_id": player.id,
                                                  "text": text[:4000]})], retry=True)
-        self._tell(t.director, "ruling", f"{t.name}: a dispute on game {game_id}",
-                   f"{player.display_name} disputes event {seq} of game {game_id}:\n\n{text}", game_id=game_id, tid=tid)
+        for director in self.directors_for(t, game_id):
+            self._tell(director, "ruling", f"{t.name}: a dispute on game {game_id}",
+                       f"{player.display_name} disputes event {seq} of game {game_id}:\n\n{text}", game_id=game_id,
+                       tid=tid)
         return t
 
     def answer_dispute(self, tid: str, director: Any, dispute_seq: int, decision: str, text: str,
