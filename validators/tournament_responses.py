@@ -106,6 +106,8 @@ class TournamentSchema(TournamentSummarySchema):
     timeouts = fields.Raw(required=True)
     ended = _obj(allow_none=True, metadata={"description": "the end record (the seed revealed); null while it runs"})
     champion = _str(allow_none=True)
+    co_directors = fields.List(fields.Dict(), required=True,
+                               metadata={"description": "player_id and name of each co-director (director_added)"})
 
 
 class RatingsSchema(StrictSchema):

@@ -50,6 +50,10 @@ class CreateTournamentSchema(StrictSchema):
     time_control = fields.Nested(TimeControlSchema, load_default=None, allow_none=True)
 
 
+class AddDirectorSchema(StrictSchema):
+    player_id = fields.String(required=True, validate=ID, metadata={"description": "the co-director's player id"})
+
+
 class WithdrawSchema(StrictSchema):
     player_id = fields.String(load_default=None, allow_none=True, validate=ID)
     reason = fields.String(load_default="", validate=validate.Length(max=4000))
@@ -142,6 +146,6 @@ class VoidPreviewQuerySchema(Schema):
     re_resolve = fields.Boolean(load_default=False, metadata={"description": "judge the voided move again"})
 
 
-SCHEMAS = {"CreateTournament": CreateTournamentSchema, "Withdraw": WithdrawSchema, "Repair": RepairSchema,
+SCHEMAS = {"CreateTournament": CreateTournamentSchema, "AddDirector": AddDirectorSchema, "Withdraw": WithdrawSchema, "Repair": RepairSchema,
            "Adjudicate": AdjudicateSchema, "Extend": ExtendSchema, "Dispute": DisputeSchema, "Answer": AnswerSchema,
            "GameRuling": GameRulingSchema}

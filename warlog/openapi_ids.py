@@ -20,6 +20,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("post", G + "/moves"): ("submit_move", "moves"),
     ("get", G + "/moves/{seq}"): ("get_move", "moves"),
     ("post", G + "/rulings"): ("submit_ruling", "moves"),
+    ("post", G + "/umpire"): ("invite_umpire", "moves"),
     ("post", G + "/dice"): ("add_dice", "sandbox"),
     ("post", G + "/fork"): ("fork_game", "sandbox"),
     ("get", "/api/v1/games/schemas/{game}/state"): ("get_state_schema", "sandbox"),
@@ -50,6 +51,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("post", T + "/games/{game_id}/rulings"): ("tournament_ruling", "tournaments"),
     ("post", T + "/disputes"): ("open_dispute", "tournaments"),
     ("post", T + "/disputes/{dispute}"): ("answer_dispute", "tournaments"),
+    ("post", T + "/directors"): ("add_co_director", "tournaments"),
     ("post", T + "/end"): ("end_tournament", "tournaments"),
     ("get", T + "/export"): ("export_tournament", "tournaments"),
 }

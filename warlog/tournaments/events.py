@@ -29,9 +29,11 @@ RULING = "ruling_made"  # dispute id (its seq), decision (ruling/dismissal), tex
 RULING_JUDGED = "ruling_judged"  # the game's verdict on a ruling_made: made or refused, with the game's reasons
 ENDED = "tournament_ended"  # final standings
 SEED_REVEALED = "tournament_seed_revealed"  # the pairing seed and its commitment
+DIRECTOR_ADDED = "director_added"  # player_id, display_name: a co-director (by the director who created the tournament)
 
 TYPES = (CREATED, REGISTERED, WITHDRAWN, ROUND_PAIRED, REPAIRED, RESULT, EXTENSION, TIMEOUT, DISPUTE, RULING,
-         ENDED, SEED_REVEALED, RULING_JUDGED, RESULT_CORRECTED)
+         ENDED, SEED_REVEALED, RULING_JUDGED, RESULT_CORRECTED,
+         DIRECTOR_ADDED)
 
 ID_PREFIX = "t"
 

@@ -92,6 +92,7 @@ class Tournament:
     ended: dict[str, Any] | None = None
     round_of: dict[str, int] = field(default_factory=dict)  # game id -> its round (the latest pairing)
     seed: str | None = None
+    co_directors: dict[str, str] = field(default_factory=dict)  # player id -> name (director_added)
     last_seq: int = -1
     last_hash: str = ""
 
@@ -138,7 +139,11 @@ class Tournament:
 
     def name_of(self, player_id: str) -> str:
         e = self.entrants.get(player_id)
-        return e.display_name if e else player_id
+        return e.display_name if e else self.co_directors.get(player_id, player_id)
+
+    def directs(self, player_id: str) -> bool:
+        """Whether the player is the tournament's director or one of its co-directors."""
+        return player_id == self.director or player_id in self.co_directors
 
 
 class ModelError(ValueError):
@@ -260,6 +265,10 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
         if ruling.get("notify") and p["outcome"] == "made":
             t.notices.append({"seq": ev.seq, "player_id": ruling["notify"], "game_id": ruling.get("game_id"),
                               "subject": "your dispute was answered", "text": f"Ruled: {ruling.get('text', '')}"})
+    elif ev.type == T.DIRECTOR_ADDED:
+        if t.directs(p["player_id"]):
+            raise ModelError(ev.seq, f"{p['player_id']} directs this tournament already")
+        t.co_directors[p["player_id"]] = str(p.get("display_name") or p["player_id"])
     elif ev.type == T.ENDED:
         t.ended = dict(p)
     elif ev.type == T.SEED_REVEALED:

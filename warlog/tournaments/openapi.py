@@ -81,6 +81,11 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
             "summary": "director: dismiss a dispute, or rule (void, adjust, award) in the game",
             "parameters": [tid, {"name": "dispute", "in": "path", "required": True, "schema": {"type": "integer"}}],
             "security": PLAYER, "requestBody": body("Answer"), "responses": {"200": typed("the dispute", "DisputeRecord"), **act}}},
+        base + "/{tid}/directors": {"post": {
+            "summary": "the director who created the tournament names a co-director (a director_added event); a "
+                       "director who plays in a game never acts on it: a co-director rules there",
+            "parameters": [tid], "security": PLAYER, "requestBody": body("AddDirector"),
+            "responses": {"200": typed("the tournament", "Tournament"), **act}}},
         base + "/{tid}/end": {"post": {"summary": "director: end after the last round; reveals the pairing seed",
                                        "parameters": [tid], "security": PLAYER,
                                        "responses": {"200": typed("the tournament", "Tournament"), **act}}},

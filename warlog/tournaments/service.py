@@ -122,8 +122,41 @@ class Tournaments:
     def _director(self, t: Tournament, player: Any) -> None:
         if player is None:
             raise Forbidden("sign in as the tournament's director")
-        if player.id != t.director:
-            raise Forbidden("only the tournament's director may do this")
+        if not t.directs(player.id):
+            raise Forbidden("only the tournament's director (or a co-director) may do this")
+
+    def director_for_game(self, t: Tournament, player: Any, game_id: str) -> None:
+        """A director acts on a game only if they do not play in it: a director who is also an
+        entrant would see (or probe) their opponent's hidden information. A co-director, or a
+        named deputy (`add_director`), rules there instead."""
+        self._director(t, player)
+        found = t.game_round(game_id)
+        if found is not None and player.id in found[1].players():
+            raise Forbidden("you play in this game: a co-director rules your own games (the tournament's "
+                            "director names one on the tournament page)")
+
+    @staticmethod
+    def directors_for(t: Tournament, game_id: str) -> list[str]:
+        """The directors who may act on a game: the director and co-directors who do not play in it."""
+        found = t.game_round(game_id)
+        players = found[1].players() if found is not None else []
+        return [pid for pid in (t.director, *t.co_directors) if pid not in players]
+
+    def add_director(self, tid: str, actor: Any, player_id: str) -> Tournament:
+        """The tournament's director names a co-director (a `director_added` event), who may do
+        everything a director does except name others; each ruling records who made it."""
+        t = self.get(tid)
+        if actor is None or actor.id != t.director:
+            raise Forbidden("only the director who created the tournament names co-directors")
+        if t.ended is not None:
+            raise StaleSeq("the tournament has ended")
+        player = self.players.get(player_id) if self.players is not None and player_id else None
+        if player is None:
+            raise NotFound(f"no player {player_id!r}")
+        if t.directs(player.id):
+            return t
+        return self._append(t, [(T.DIRECTOR_ADDED, "director", {"player_id": player.id,
+                                                                 "display_name": player.display_name})], retry=True)
 
     # -- creating and registering ------------------------------------------------------------
     def create(self, director: Any, name: str, game_name: str, scenario: str | None, options: dict[str, Any] | None,
@@ -414,6 +447,8 @@ class Tournaments:
         found = t.game_round(game_id)
         if found is None:
             raise NotFound(f"game {game_id} is not in this tournament")
+        if not isinstance(director, _Actor):  # a deadline's forfeit is the policy's, not a person's
+            self.director_for_game(t, director, game_id)
         ruling = self._award(t, found[1], decision, winner, forfeiting, reason)
         earlier = self._same_ruling(game_id, ruling)
         if earlier is not None:
@@ -429,6 +464,7 @@ class Tournaments:
         ledger says it too; once the game has judged it, `sync` records `result_corrected`."""
         t = self.sync(tid)
         self._director(t, director)
+        self.director_for_game(t, director, game_id)
         if t.ended is not None:
             raise StaleSeq("the tournament has ended: its results stand")
         found = t.game_round(game_id)
@@ -487,7 +523,7 @@ class Tournaments:
         """Record an extension; the director's also moves the player's open deadline on the clock."""
         t = self.get(tid)
         if not by_policy:
-            self._director(t, director)
+            self.director_for_game(t, director, game_id)
         if t.game_round(game_id) is None:
             raise NotFound(f"game {game_id} is not in this tournament")
         if not isinstance(days, int) or not 1 <= days <= 60:
@@ -552,8 +588,10 @@ class Tournaments:
             raise Unprocessable(f"game {game_id} has no event {seq}")
         t = self._append(t, [(T.DISPUTE, None, {"game_id": game_id, "seq": seq, "player_id": player.id,
                                                  "text": text[:4000]})], retry=True)
-        self._tell(t.director, "ruling", f"{t.name}: a dispute on game {game_id}",
-                   f"{player.display_name} disputes event {seq} of game {game_id}:\n\n{text}", game_id=game_id, tid=tid)
+        for director in self.directors_for(t, game_id):
+            self._tell(director, "ruling", f"{t.name}: a dispute on game {game_id}",
+                       f"{player.display_name} disputes event {seq} of game {game_id}:\n\n{text}", game_id=game_id,
+                       tid=tid)
         return t
 
     def answer_dispute(self, tid: str, director: Any, dispute_seq: int, decision: str, text: str,
@@ -567,6 +605,7 @@ class Tournaments:
         d = t.disputes.get(dispute_seq)
         if d is None:
             raise NotFound(f"no dispute {dispute_seq}")
+        self.director_for_game(t, director, d["game_id"])
         if decision not in ("dismiss", "rule"):
             raise Unprocessable("decision must be dismiss or rule")
         if not text.strip():
@@ -582,7 +621,8 @@ class Tournaments:
         ruled_seq = self._game_ruling(t, d["game_id"], ruling, text) if decision == "rule" else None
         t = self._append(t, [(T.RULING, "director", {"dispute": dispute_seq, "decision": decision, "text": text[:4000],
                                                       "game_id": d["game_id"], "game_ruling_seq": ruled_seq,
-                                                      "notify": d["player_id"]})], retry=decision == "rule")
+                                                      "notify": d["player_id"], "by": director.id})],
+                         retry=decision == "rule")
         return self.sync(tid)
 
     def rule(self, tid: str, director: Any, game_id: str, ruling: dict[str, Any],
@@ -594,13 +634,15 @@ class Tournaments:
         self._director(t, director)
         if t.game_round(game_id) is None:
             raise NotFound(f"game {game_id} is not in this tournament")
+        self.director_for_game(t, director, game_id)
         if t.ended is not None:
             raise StaleSeq("the tournament has ended: its results stand")
         ruled = self._game_ruling(t, game_id, ruling, text)
         if any(r.get("game_id") == game_id and r.get("game_ruling_seq") == ruled for r in t.rulings):
             return t, ruled
         t = self._append(t, [(T.RULING, "director", {"dispute": None, "decision": "rule", "text": text[:4000],
-                                                      "game_id": game_id, "game_ruling_seq": ruled})], retry=True)
+                                                      "game_id": game_id, "game_ruling_seq": ruled,
+                                                      "by": director.id})], retry=True)
         return self.sync(tid), ruled
 
     def ruling_doc(self, game_id: str, ruling: dict[str, Any] | None, text: str,

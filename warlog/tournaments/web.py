@@ -115,7 +115,8 @@ def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | Non
             "disputes": list(t.disputes.values()), "rulings": t.rulings, "corrections": t.corrections,
             "extensions": t.extensions,
             "timeouts": t.timeouts,
-            "ended": t.ended, "champion": champion(t)}
+            "ended": t.ended, "champion": champion(t),
+            "co_directors": [{"player_id": pid, "name": name} for pid, name in t.co_directors.items()]}
 
 
 def champion(t: Tournament) -> str | None:
@@ -272,7 +273,7 @@ def api_correct(tid: str, game_id: str) -> tuple[Response, int]:
 def api_void_preview(tid: str, game_id: str) -> Response:
     q = _query(schemas.VoidPreviewQuerySchema())
     t = svc().get(tid)
-    svc()._director(t, current_player())
+    svc().director_for_game(t, current_player(), game_id)
     if t.game_round(game_id) is None:
         raise NotFound(f"game {game_id} is not in this tournament")
     return jsonify(svc().void_preview(game_id, q["target"], q["re_resolve"]))
@@ -320,9 +321,11 @@ def api_export(tid: str) -> Response:
     t = svc().get(tid)
     status = svc().store.game_status(tid)
     me = current_player()
-    if (t.ended is None or any(s != "ended" for s, _seats in status.values())) and (me is None or me.id != t.director):
+    if (t.ended is None or any(s != "ended" for s, _seats in status.values())) and (me is None or not t.directs(me.id)):
         raise Forbidden("the bundle opens when the tournament and all its games have ended "
                         "(the director may export it at any time)")
+    if t.ended is None or any(s != "ended" for s, _seats in status.values()):
+        bundle_looks(t, me, status)
     lines = bundle_lines(svc().warlog.store, svc().store, tid)
     return Response(lines, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{tid}.bundle.jsonl"'})
@@ -418,7 +421,7 @@ def show(tid: str) -> Any:
     me = current_player()
     shown_round = shown_round_of(t)
     doc = tournament_doc(t, status, shown_round)
-    return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and me.id == t.director),
+    return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and t.directs(me.id)),
                            shown_round=shown_round, standings_html=standings_html(t),
                            entered=bool(me and me.id in t.entrants and not t.entrants[me.id].withdrawn))
 
@@ -452,7 +455,7 @@ def dispute_page(tid: str) -> Any:
 def _director_page(tid: str) -> Tournament:
     t = svc().sync(tid)
     me = current_player()
-    if me is None or me.id != t.director:
+    if me is None or not t.directs(me.id):
         raise PageError(403, "The desk is the tournament director's. Sign in as the director.")
     return t
 
@@ -487,12 +490,13 @@ def desk(tid: str) -> Any:
             targets = voidable(events, t.game)
             open_disputes.append({**d, "names": names, "voidable": targets[:VOIDABLE] + [
                 v for v in targets[VOIDABLE:] if v["seq"] == names["void_target"]]})
+    queue, open_disputes, own = own_games_apart(t, current_player(), queue, open_disputes)
     results = [row for row in doc["games"] if row["result"] is not None]
     failed = []
     notifier = current_app.extensions.get("warlog_notifier")
     if notifier is not None:
         failed = notifier.failed(tournament_id=tid)
-    return render_template("desk.html", t=t, doc=doc, queue=queue, disputes=open_disputes, failed=failed,
+    return render_template("desk.html", t=t, doc=doc, queue=queue, disputes=open_disputes, failed=failed, own=own,
                            results=results, rulings=list(reversed(t.rulings))[:RULINGS_SHOWN],
                            done=request.args.get("done", ""),
                            can_pair=t.current_round < rounds_planned(t) and (t.current_round == 0
@@ -667,14 +671,7 @@ def desk_sandbox(tid: str, dispute: int) -> Any:
     d = t.disputes.get(dispute)
     if d is None:
         raise PageError(404, f"There is no dispute {dispute}.")
-    warlog = svc().warlog
-    history = warlog.history(d["game_id"])  # the position before the disputed step (the start: at it)
-    state = history.state_at(max(0, int(d["game_seq"]) - 1))
-    if state is None:
-        state = history.state_at(int(d["game_seq"]))
-    if state is None:
-        raise PageError(409, "The game had not started at that step: there is no position to rebuild.")
-    created = warlog.create_game(t.game, t.scenario, t.options, {"state": state, "dice": []})
+    created = desk_sandbox_game(t, current_player(), d)
     gid = created["id"]
     game = get_game(t.game)
     links = {seat: url_for("pages.invitation", game_id=gid, token=tok, _external=True)
@@ -686,6 +683,69 @@ def desk_sandbox(tid: str, dispute: int) -> Any:
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["Referrer-Policy"] = "no-referrer"
     return resp
+
+
+def bundle_looks(t: Tournament, me: Any, status: dict[str, tuple[str, list[str]]]) -> None:
+    """A director's bundle of a running tournament holds every game's full ledger: refused to a
+    director who plays in a game still running (a co-director exports it), and recorded as a
+    look in every running game that hides something, before it is given."""
+    from warlog.service import Viewer
+
+    running = [p.game_id for _n, p in t.games() if p.game_id and status.get(p.game_id, ("", []))[0] != "ended"]
+    if any(me.id in p.players() for _n, p in t.games() if p.game_id in running):
+        raise Forbidden("you play in a running game of this tournament: a co-director rules your own games, "
+                        "and only the bundle of a tournament whose games have all ended is open to you")
+    viewer = Viewer(None, director=True, who=f"{t.name_of(me.id)} ({me.id})")
+    for game_id in running:
+        svc().warlog.record_look(str(game_id), viewer, svc().warlog.store.last_seq(str(game_id)),
+                                 "the full export (the tournament's bundle)")
+
+
+def own_games_apart(t: Tournament, me: Any, queue: list[dict[str, Any]], disputes: list[dict[str, Any]]
+                    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The desk's games and disputes less those of games the signed-in director plays in (a
+    co-director rules those: Tournaments.director_for_game), and those games, for the desk to
+    say why it shows them without forms."""
+    mine = {p.game_id for _n, p in t.games() if me is not None and me.id in p.players()}
+    own = [{"game_id": g, "disputes": [d["dispute_seq"] for d in disputes if d["game_id"] == g]} for g in sorted(mine)
+           if any(r["game_id"] == g for r in queue) or any(d["game_id"] == g for d in disputes)]
+    return ([r for r in queue if r["game_id"] not in mine], [d for d in disputes if d["game_id"] not in mine], own)
+
+
+def desk_sandbox_game(t: Tournament, me: Any, d: dict[str, Any]) -> dict[str, Any]:
+    """The dispute sandbox of dispute `d`: refused to a director who plays in the game; the look
+    at the game's hidden position is recorded in the game under the director's name first
+    (every seat sees it), and the sandbox names the game it was forked from, so that it keeps
+    the seats' secrets until that game has ended (Warlog.open_book)."""
+    from warlog.service import Viewer
+
+    svc().director_for_game(t, me, d["game_id"])
+    warlog = svc().warlog
+    history = warlog.history(d["game_id"])  # the position before the disputed step (the start: at it)
+    step = max(0, int(d["game_seq"]) - 1)
+    state = history.state_at(step)
+    if state is None:
+        step = int(d["game_seq"])
+        state = history.state_at(step)
+    if state is None:
+        raise PageError(409, "The game had not started at that step: there is no position to rebuild.")
+    who = f"{t.name_of(me.id)} ({me.id})"
+    warlog.record_look(d["game_id"], Viewer(None, director=True, who=who), step,
+                       "the full position, to open the dispute sandbox")
+    return warlog.create_game(t.game, t.scenario, t.options, {
+        "state": state, "dice": [], "forked_from": {"game": d["game_id"], "step": step, "edits": 0}})
+
+
+@tournaments_pages.post("/tournaments/<tid>/directors")
+def add_director_page(tid: str) -> Any:
+    svc().add_director(tid, current_player(), request.form.get("player_id", "").strip())
+    return redirect(url_for("tournaments_pages.show", tid=tid), code=303)
+
+
+@tournaments_api.post("/<tid>/directors")
+def api_add_director(tid: str) -> Response:
+    data = _load(schemas.AddDirectorSchema())
+    return jsonify(tournament_doc(svc().add_director(tid, current_player(), data["player_id"])))
 
 
 @tournaments_pages.post("/tournaments/<tid>/desk/end")
@@ -714,9 +774,9 @@ def init_app(app: Flask, tournaments: Tournaments) -> None:
         items = []
         for tid in tournaments.store.all_ids():
             t = tournaments.get(tid)
-            if player.id in t.entrants or player.id == t.director:
+            if player.id in t.entrants or t.directs(player.id):
                 items.append({"label": t.name, "href": f"/tournaments/{t.id}", "status": t.status,
-                              "detail": "director" if player.id == t.director else f"round {t.current_round}"})
+                              "detail": "director" if t.directs(player.id) else f"round {t.current_round}"})
         return {"title": "My tournaments", "items": items} if items else None
 
     add_me_section(app, my_tournaments)
