@@ -50,7 +50,7 @@ def test_an_entrant_who_is_also_the_director_can_neither_rule_nor_open_the_sandb
         tapp: Flask) -> None:
     desk, dana, tid, game = _event_where_the_director_plays(tapp)
     gid = game["game_id"]
-    dispute = desk.get(f"{API}/{tid}")["disputes"][0]["seq"]
+    dispute = desk.get(f"{API}/{tid}")["disputes"][0]["dispute_seq"]
     before = tapp.extensions["warlog"].store.last_seq(gid)
     r = dana.post(f"/tournaments/{tid}/desk/sandbox/{dispute}", headers=ORIGIN,
                   data={"csrf": csrf_of(dana, f"/tournaments/{tid}/desk")})

@@ -22,7 +22,7 @@ def test_an_up_front_desk_sandbox_shows_no_seat_of_the_game_its_opponents_hand(t
     desk, dana, tid, game = _event_where_the_director_plays(tapp)
     gid = game["game_id"]
     warlog = tapp.extensions["warlog"]
-    dispute = desk.get(f"{API}/{tid}")["disputes"][0]["seq"]
+    dispute = desk.get(f"{API}/{tid}")["disputes"][0]["dispute_seq"]
     # Dana plays in the game: her desk cannot open its sandbox at all
     r = dana.post(f"/tournaments/{tid}/desk/sandbox/{dispute}", headers=ORIGIN,
                   data={"csrf": csrf_of(dana, f"/tournaments/{tid}/desk")})
