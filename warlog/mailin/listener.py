@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -27,6 +28,9 @@ from warlog.mailin.tokens import split_address
 log = logging.getLogger("warlog.mailin")
 HARD_LIMIT = 32 * 1024 * 1024
 SWEEP_EVERY = 30.0
+# Fault injection for the crash test: seconds the processing thread waits before each stored mail
+# (so the process can be killed between its 250 and the mail's processing).
+FAULT_HOLD_ENV = "WARLOG_FAULT_MAIL_IN_HOLD"
 
 
 def headers_of(raw: bytes) -> bytes:
@@ -111,6 +115,8 @@ class Listener:
                 self._sweep()
                 continue
             if item is None:
+                return
+            if self._stop.wait(float(os.environ.get(FAULT_HOLD_ENV) or 0)):
                 return
             try:
                 if not self.processor.process(item):

@@ -1,0 +1,67 @@
+"""A reply is stored before the listener answers 250: killed between the two steps, the next
+`warlog mail-in` plays it (once); a mail server's resend of the same message is not taken twice;
+the listener also speaks LMTP."""
+
+from __future__ import annotations
+
+import signal
+import smtplib
+import time
+from pathlib import Path
+
+from flask import Flask
+
+from tests.mailin.conftest import MailIn, Table, mail_config, reply, text_of
+from tests.notify.conftest import Smtp
+from warlog.mailin.listener import FAULT_HOLD_ENV
+
+
+def test_a_reply_taken_before_a_crash_is_played_once_by_the_next_listener(mail_app: Flask, smtp: Smtp,
+                                                                          db_url: str, log_key: str,
+                                                                          tmp_path: Path) -> None:
+    env = mail_config(db_url, smtp.url, log_key)
+    held = MailIn({**env, FAULT_HOLD_ENV: "600"}, tmp_path).start()
+    table = Table(mail_app, smtp, held, "dice-duel", "long")
+    turn = table.next_turn()
+    assert turn is not None
+    msg = reply(turn, "north@example.org", "A2")
+    held.send(msg)  # answered 250: stored, not yet processed
+    mail = mail_app.extensions["warlog_services"].mail.mail
+    [stored] = mail.recent()
+    assert stored.status == "received" and stored.verdict is None
+    assert held.proc is not None
+    held.proc.send_signal(signal.SIGKILL)
+    held.proc.wait(timeout=30)
+    seq = table.game.info()["seq"]
+    again = MailIn(env, tmp_path).start()
+    try:
+        table.mail_in = again
+        answer = table.wait_answers(1)[-1]
+        assert str(answer["Subject"]).startswith("Played:"), text_of(answer)
+        assert table.game.info()["seq"] == seq + 2  # the bank, submitted and judged once
+        again.send(msg)  # the mail server did not see the 250 and sends the very same message again
+        time.sleep(1.0)
+        assert len(mail.recent()) == 1 and len(table.answers()) == 1
+        assert table.game.info()["seq"] == seq + 2
+    finally:
+        again.stop()
+
+
+def test_the_listener_speaks_lmtp(mail_app: Flask, smtp: Smtp, db_url: str, log_key: str, tmp_path: Path) -> None:
+    lmtp = MailIn(mail_config(db_url, smtp.url, log_key), tmp_path, "--lmtp").start()
+    try:
+        table = Table(mail_app, smtp, lmtp, "dice-duel", "long")
+        turn = table.next_turn()
+        assert turn is not None
+        with smtplib.LMTP("127.0.0.1", lmtp.port, timeout=30) as client:
+            refused = client.send_message(reply(turn, "north@example.org", "A2"))
+        assert refused == {}
+        assert str(table.wait_answers(1)[-1]["Subject"]).startswith("Played:")
+        with smtplib.LMTP("127.0.0.1", lmtp.port, timeout=30) as client:
+            try:
+                client.sendmail("north@example.org", ["postmaster@warlog.test"], b"Subject: hi\r\n\r\nhello\r\n")
+                raise AssertionError("an address that is not a reply address was taken")
+            except smtplib.SMTPRecipientsRefused as err:
+                assert err.recipients["postmaster@warlog.test"][0] == 550
+    finally:
+        lmtp.stop()
