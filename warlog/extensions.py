@@ -209,5 +209,8 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
     init_clock_web(app, services.clock)
     app.extensions["warlog_services"] = services
     if services.mail is not None:
+        from warlog.mailin.web import init_app as init_mail_web
+
         services.mail.service = service  # the app's own service (its caches; submissions enqueue for real)
+        init_mail_web(app, services.mail)
     return services
