@@ -146,3 +146,22 @@ def test_an_address_nobody_was_given_is_refused(table: Table) -> None:
         time.sleep(0.05)
     assert _verdicts(table.app)[0][0] == "refused:unknown-address"
     assert table.game.info()["seq"] == before
+
+
+def test_refusals_answered_to_one_address_are_capped_so_nobody_floods_an_inbox(table: Table) -> None:
+    from warlog.mailin.processor import MAX_REFUSALS_ANSWERED
+
+    turn = _first(table)
+    for i in range(MAX_REFUSALS_ANSWERED):
+        table.mail_in.send(reply(turn, "mallory@example.net", f"A2 (try {i})"))
+    table.wait_answers(MAX_REFUSALS_ANSWERED)
+    table.mail_in.send(reply(turn, "mallory@example.net", "A2 (once more)"))
+    deadline = time.monotonic() + 20
+    while len(table.app.extensions["warlog_services"].mail.mail.recent()) <= MAX_REFUSALS_ANSWERED or \
+            table.app.extensions["warlog_services"].mail.mail.recent()[0].verdict is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    last = table.app.extensions["warlog_services"].mail.mail.recent()[0]
+    assert last.verdict == "refused:other-sender" and "not answered" in (last.reason or "")
+    time.sleep(0.5)
+    assert len(table.answers()) == MAX_REFUSALS_ANSWERED

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from warlog.mailin import parser
@@ -31,6 +32,9 @@ from warlog.service import ServiceError, Viewer, Warlog
 log = logging.getLogger("warlog.mailin")
 MAX_BYTES = 2 * 1024 * 1024  # a reply quoting the board's picture fits; a big attachment does not
 JUDGED_WITHIN = 120.0  # seconds to wait for the worker's judgement before leaving it to the next sweep
+# refusals answered to one address per window, at most: nobody can flood a player's inbox through us
+MAX_REFUSALS_ANSWERED = 10
+ANSWER_WINDOW = timedelta(hours=1)
 
 
 @dataclass
@@ -135,8 +139,11 @@ class Processor:
 
     def _refuse(self, m: Inbound, r: Refusal) -> None:
         answer_id = None
-        if r.to is not None:
-            row = self.mail.token(m.rcpt.rpartition("+")[2][:16]) if "+" in m.rcpt else None
+        if r.to is not None and self.mail.refusals_answered(r.to, ANSWER_WINDOW) >= MAX_REFUSALS_ANSWERED:
+            r.reason += " (not answered: too many refused mails for this address within the hour)"
+        elif r.to is not None:
+            nonce = m.rcpt.rpartition("+")[2][:16] if "+" in m.rcpt else ""
+            row = self.mail.token(nonce) if nonce and r.verdict != "refused:unknown-address" else None
             if r.position is not None:
                 prow, owner = r.position
                 body = self.play.position_body(prow.game_id, prow.seat, owner.id, [f"Not played: {r.reason}"])
@@ -147,7 +154,7 @@ class Processor:
                 body = f"Not played: {r.reason}\n"
             subject = f"Not played: {row.content['name']}" if row is not None else "Your mail to Warlog was not read"
             answer_id = self.play.answer(r.to, subject, body, row.game_id if row else None)
-        self.mail.finish(m.id, r.verdict, r.reason, answer_id)
+        self.mail.finish(m.id, r.verdict, r.reason, answer_id, r.to if answer_id else None)
         log.info("inbound mail %s: %s (%s)", m.id, r.verdict, r.reason)
 
     def _again(self, row: TokenRow, intro: str) -> str:
@@ -182,9 +189,11 @@ class Processor:
                                             "why": "an earlier code was not played"})
                         self.mail.note(m.id, results=results)
                         break
+                    # the first code is played against the very position its mail showed, never a later one
+                    expected = row.at_seq if i == 0 else int(listing["expected_seq"])
                     try:
-                        sub = self.service.submit_move(row.game_id, session, choice["action"],
-                                                       int(listing["expected_seq"]), f"mail-{m.id}-{i}")
+                        sub = self.service.submit_move(row.game_id, session, choice["action"], expected,
+                                                       f"mail-{m.id}-{i}")
                     except ServiceError as err:
                         results.append({"code": code, "text": choice["text"], "status": "skipped",
                                         "why": err.message})
@@ -210,7 +219,8 @@ class Processor:
         lines += [_result_words(r) for r in results]
         body = self.play.position_body(row.game_id, row.seat, owner.id, lines)
         answer_id = self.play.answer(owner.email, f"Played: {row.content['name']}", body, row.game_id)
-        self.mail.finish(m.id, "applied" if played else "refused:not-played", " ".join(lines[1:]), answer_id)
+        self.mail.finish(m.id, "applied" if played else "refused:not-played", " ".join(lines[1:]), answer_id,
+                         owner.email)
         return True
 
     def _judged(self, game_id: str, seat: str, seq: int) -> dict[str, Any] | None:

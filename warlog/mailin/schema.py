@@ -50,11 +50,13 @@ CREATE TABLE IF NOT EXISTS mail_inbound (
     codes TEXT,
     results TEXT,
     answer_id TEXT,
+    answered_to TEXT,
     processed_at TEXT,
     UNIQUE (rcpt, digest)
 );
 CREATE INDEX IF NOT EXISTS mail_inbound_status ON mail_inbound (status, received_at);
 CREATE INDEX IF NOT EXISTS mail_inbound_game ON mail_inbound (game_id, received_at);
+CREATE INDEX IF NOT EXISTS mail_inbound_answered ON mail_inbound (answered_to, processed_at);
 CREATE TABLE IF NOT EXISTS mail_modes (
     player_id TEXT NOT NULL,
     game_id TEXT NOT NULL,

@@ -8,6 +8,7 @@ import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from psycopg import errors as pg_errors
@@ -131,9 +132,18 @@ class MailStore:
         sets = ", ".join(f"{k} = ?" for k in vals)
         self.db.execute(f"UPDATE mail_inbound SET {sets} WHERE id = ?", (*vals.values(), inbound_id))
 
-    def finish(self, inbound_id: str, verdict: str, reason: str, answer_id: str | None) -> None:
+    def finish(self, inbound_id: str, verdict: str, reason: str, answer_id: str | None,
+               answered_to: str | None = None) -> None:
         self.db.execute("UPDATE mail_inbound SET status = 'done', verdict = ?, reason = ?, answer_id = ?, "
-                        "processed_at = ? WHERE id = ?", (verdict, reason, answer_id, iso(self.now()), inbound_id))
+                        "answered_to = ?, processed_at = ? WHERE id = ?",
+                        (verdict, reason, answer_id, answered_to.lower() if answered_to else None, iso(self.now()),
+                         inbound_id))
+
+    def refusals_answered(self, address: str, within: timedelta) -> int:
+        """How many refused mails were answered to `address` lately."""
+        row = self.db.one("SELECT COUNT(*) FROM mail_inbound WHERE answered_to = ? AND verdict <> 'applied' "
+                          "AND processed_at >= ?", (address.lower(), iso(self.now() - within)))
+        return int(row[0]) if row else 0
 
     # -- modes ---------------------------------------------------------------------------
     def mode(self, player_id: str, game_id: str) -> str:
