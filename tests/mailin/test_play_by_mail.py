@@ -4,14 +4,17 @@ the replies over SMTP, plays them and answers; the game ends and its export veri
 
 from __future__ import annotations
 
+import random
+import time
 from email.message import Message
 from pathlib import Path
 
 from click.testing import CliRunner
 from flask import Flask
 
-from tests.mailin.conftest import Table, codes_of, text_of
+from tests.mailin.conftest import MailIn, Table, codes_of, mail_config, text_of
 from tests.notify.conftest import Smtp
+from tests.players.conftest import close_app, make_app
 from warlog.cli import main
 
 
@@ -64,3 +67,27 @@ def test_assault_on_belgium_by_mail_shows_the_board_and_plays_to_the_end(mail_ap
     table.play(_last_code)
     assert table.game.info()["status"] == "ended"
     verify_export(table, tmp_path)
+
+
+def test_an_assault_on_belgium_game_of_random_codes_is_played_whole_by_mail(db_url: str, smtp: Smtp, log_key: str,
+                                                                 tmp_path: Path) -> None:
+    """Both seats choose a code at random (seeded) from every mail until the game ends (about a
+    hundred replies, each stored, judged and answered; the board's picture is left out for speed:
+    the test above checks it), and the export verifies."""
+    env = mail_config(db_url, smtp.url, log_key, WARLOG_MAIL_BOARD="0")
+    app = make_app(db_url, **env, WARLOG_PERIODIC=False)
+    mail_in = MailIn(env, tmp_path).start()
+    try:
+        table = Table(app, smtp, mail_in, "assault-on-belgium", "may-1940")
+        rng = random.Random(1940)
+        started = time.monotonic()
+        replies = table.play(lambda seat, msg, codes: rng.choice(sorted(codes)), limit=5000)
+        took = time.monotonic() - started
+        print(f"AoB by mail: {replies} replies in {took:.0f} s ({took / replies * 1000:.0f} ms a reply)")
+        info = table.game.info()
+        print(f"outcome: {info.get('outcome')}")
+        assert info["status"] == "ended" and replies > 50
+        verify_export(table, tmp_path)
+    finally:
+        mail_in.stop()
+        close_app(app)
