@@ -165,3 +165,24 @@ def test_refusals_answered_to_one_address_are_capped_so_nobody_floods_an_inbox(t
     assert last.verdict == "refused:other-sender" and "not answered" in (last.reason or "")
     time.sleep(0.5)
     assert len(table.answers()) == MAX_REFUSALS_ANSWERED
+
+
+def test_an_absence_notice_is_recorded_and_never_answered(table: Table) -> None:
+    turn = _first(table)
+    before = table.game.info()["seq"]
+    table.mail_in.send(reply(turn, "north@example.org", "I am away until Monday.", Auto_Submitted="auto-replied"))
+    deadline = time.monotonic() + 20
+    while not _verdicts(table.app) or _verdicts(table.app)[0][0] is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert _verdicts(table.app)[0][0] == "refused:automatic"
+    time.sleep(0.5)
+    assert table.answers() == [] and table.game.info()["seq"] == before
+
+
+def test_a_bounce_domain_of_the_senders_own_domain_is_not_a_forgery(table: Table) -> None:
+    turn = _first(table)
+    table.mail_in.send(reply(turn, "north@example.org", "A2"), envelope_from="bounce-123@mail.example.org")
+    answer = table.wait_answers(1)[-1]
+    assert str(answer["Subject"]).startswith("Played:"), text_of(answer)
+    assert answer["Auto-Submitted"] == "auto-replied"

@@ -43,6 +43,21 @@ def domain(address: str) -> str:
     return address.rpartition("@")[2].lower() if "@" in address else ""
 
 
+def same_organisation(a: str, b: str) -> bool:
+    """Whether two domains are one or one is a subdomain of the other (a provider's bounce
+    domain, e.g. bounces.example.org for example.org)."""
+    a, b = a.lower().rstrip("."), b.lower().rstrip(".")
+    return a == b or a.endswith("." + b) or b.endswith("." + a)
+
+
+def automatic(msg: Message) -> bool:
+    """An automatic message (RFC 3834 Auto-Submitted, or a bulk/list/junk Precedence): a vacation
+    notice is not a move, and answering it could start a loop between two robots."""
+    auto = str(msg.get("Auto-Submitted") or "no").strip().lower()
+    precedence = str(msg.get("Precedence") or "").strip().lower()
+    return auto != "no" or precedence in ("bulk", "list", "junk") or bool(msg.get("X-Autoreply"))
+
+
 def plain_text(msg: Message) -> str | None:
     """The reply's own plain text: the first text/plain part that is not an attachment."""
     for part in msg.walk():

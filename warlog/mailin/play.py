@@ -20,6 +20,7 @@ from warlog.mailin import position as pos
 from warlog.mailin.store import MailStore, TokenRow
 from warlog.mailin.tokens import Signer
 from warlog.notify.notifier import Delivery, Notifier
+from warlog.notify.transports import mail_message
 from warlog.players.store import PlayerStore
 from warlog.service import Warlog
 from warlog.sqldb import SqlDb
@@ -90,7 +91,11 @@ class MailPlay:
             return None
         found = self.token_in(d.body)
         if found is None:
-            return None
+            if d.kind != "mail_answer":
+                return None
+            plain = mail_message(sender, d.address, d.subject, d.body)
+            plain["Auto-Submitted"] = "auto-replied"  # RFC 3834: an answer no robot should answer
+            return plain
         token, row = found
         intro = d.body.split("\n\n", 1)[0].splitlines() if d.body else []
         msg = EmailMessage()
@@ -98,6 +103,8 @@ class MailPlay:
         msg["Reply-To"] = self.reply_address(token)
         msg["Date"] = formatdate(usegmt=True)
         msg["Message-ID"] = make_msgid(domain=self.domain)
+        if d.kind == "mail_answer":
+            msg["Auto-Submitted"] = "auto-replied"
         msg.set_content(d.body + (f"\n{d.link}\n" if d.link else ""))
         png = None
         if self.board:

@@ -6,8 +6,9 @@ again after a crash: the token is spent by this mail's id, each move is submitte
 idempotency key of this mail's id and step, and the results so far are kept on the row.
 
 Checks, in order (each refusal is recorded and answered with its reason):
-too big → unknown or forged reply address → a sender other than the seat's owner → a forged
-sender (envelope domain, or the operator's Authentication-Results) → a seat no longer the
+unknown or forged reply address → a sender other than the seat's owner → a forged sender
+(envelope domain, or the operator's Authentication-Results) → an automatic message (never
+answered) → too big → a seat no longer the
 sender's, or a game played on the page → no plain text (an HTML-only mail) → a replayed token
 (answered with the position now) → a reply written against an older position (answered with the
 position now, nothing applied) → no codes, or codes not in that mail (answered with the codes).
@@ -94,11 +95,14 @@ class Processor:
                           owner.email)
         envelope = parser.envelope_address(m.envelope_from)
         failures = parser.auth_failures(msg, self.authserv_id)
-        if failures or (envelope and parser.domain(envelope) != parser.domain(sender)):
+        if failures or (envelope and not parser.same_organisation(parser.domain(envelope), parser.domain(sender))):
             why = ", ".join(failures) if failures else f"it was sent by {envelope}, another domain"
             raise Refusal("refused:forged-sender", f"a reply to your turn mail said it was from {owner.email} but "
                           f"{why}: it was not played. If it was yours, reply from your own mail account.",
                           owner.email)
+        if parser.automatic(msg):
+            raise Refusal("refused:automatic", "an automatic message (an absence notice?) came to your reply "
+                          "address: it was not read, and is not answered (robots must not talk to each other).")
         if m.size > self.max_bytes:
             raise Refusal("refused:too-big", f"your reply was {m.size // 1024} KB; replies are taken up to "
                           f"{self.max_bytes // 1024} KB. Reply again with only the codes (no attachments).",
