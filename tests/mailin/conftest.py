@@ -143,7 +143,8 @@ class Table:
         self.seen = 0
         self.replied: set[str] = set()
         self.game.join_all()
-        settle(app)
+        if "warlog_notify_pool" in app.extensions:  # the embedded app sends its first turn mail itself
+            settle(app)
 
     def seat_of(self, address: str) -> str:
         return next(s for s, a in self.address.items() if a == address)
