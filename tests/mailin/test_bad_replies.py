@@ -27,9 +27,18 @@ def _refused(table: Table, msg: EmailMessage, verdict: str, mail_in: MailIn | No
     answer = table.wait_answers(count + 1)[-1]
     assert str(answer["Subject"]).startswith("Not played"), text_of(answer)
     assert answer["To"] == "north@example.org"
-    assert _verdicts(table.app)[0][0] == verdict, _verdicts(table.app)
+    assert _verdict(table) == verdict, _verdicts(table.app)
     assert table.game.info()["seq"] == before  # nothing recorded in the game
     return answer
+
+
+def _verdict(table: Table) -> str | None:
+    """The newest inbound mail's verdict, once recorded (the answer may arrive a moment before)."""
+    deadline = time.monotonic() + 20
+    while not _verdicts(table.app) or _verdicts(table.app)[0][0] is None:
+        assert time.monotonic() < deadline, _verdicts(table.app)
+        time.sleep(0.05)
+    return _verdicts(table.app)[0][0]
 
 
 @pytest.fixture
@@ -140,11 +149,7 @@ def test_an_address_nobody_was_given_is_refused(table: Table) -> None:
     msg.replace_header("To", f"play+{forged}@warlog.test")
     before = table.game.info()["seq"]
     table.mail_in.send(msg)
-    deadline = time.monotonic() + 20
-    while not _verdicts(table.app) or _verdicts(table.app)[0][0] is None:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    assert _verdicts(table.app)[0][0] == "refused:unknown-address"
+    assert _verdict(table) == "refused:unknown-address"
     assert table.game.info()["seq"] == before
 
 
@@ -171,11 +176,7 @@ def test_an_absence_notice_is_recorded_and_never_answered(table: Table) -> None:
     turn = _first(table)
     before = table.game.info()["seq"]
     table.mail_in.send(reply(turn, "north@example.org", "I am away until Monday.", Auto_Submitted="auto-replied"))
-    deadline = time.monotonic() + 20
-    while not _verdicts(table.app) or _verdicts(table.app)[0][0] is None:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    assert _verdicts(table.app)[0][0] == "refused:automatic"
+    assert _verdict(table) == "refused:automatic"
     time.sleep(0.5)
     assert table.answers() == [] and table.game.info()["seq"] == before
 
