@@ -14,6 +14,7 @@ from flask import Flask
 from tests.mailin.conftest import MailIn, Table, mail_config, reply, text_of
 from tests.notify.conftest import Smtp
 from warlog.mailin.listener import FAULT_HOLD_ENV
+from warlog.mailin.processor import FAULT_EXIT_ENV
 
 
 def test_a_reply_taken_before_a_crash_is_played_once_by_the_next_listener(mail_app: Flask, smtp: Smtp,
@@ -65,3 +66,29 @@ def test_the_listener_speaks_lmtp(mail_app: Flask, smtp: Smtp, db_url: str, log_
                 assert err.recipients["postmaster@warlog.test"][0] == 550
     finally:
         lmtp.stop()
+
+
+def test_a_listener_killed_between_a_move_and_its_note_answers_what_was_played(mail_app: Flask, smtp: Smtp,
+                                                                               db_url: str, log_key: str,
+                                                                               tmp_path: Path) -> None:
+    """Resumed, the mail finds its own submission by its idempotency key: it is neither submitted
+    again nor reported as not played because the turn has passed since."""
+    env = mail_config(db_url, smtp.url, log_key)
+    dying = MailIn({**env, FAULT_EXIT_ENV: "1"}, tmp_path).start()
+    table = Table(mail_app, smtp, dying, "dice-duel", "long")
+    turn = table.next_turn()
+    assert turn is not None
+    seq = table.game.info()["seq"]
+    dying.send(reply(turn, "north@example.org", "A2"))  # bank: submitted, then the process exits
+    assert dying.proc is not None and dying.proc.wait(timeout=30) == 70
+    again = MailIn(env, tmp_path).start()
+    try:
+        table.mail_in = again
+        answer = table.wait_answers(1)[-1]
+        said = text_of(answer)
+        assert str(answer["Subject"]).startswith("Played:") and "A2 (type=bank): played" in said, said
+        events = table.game.client.get(f"/api/v1/games/{table.game.id}/events?after={seq}").get_json()["events"]
+        assert [e["type"] for e in events][:2] == ["submitted", "resolved"]
+        assert sum(1 for e in events if e["type"] == "submitted") == 1
+    finally:
+        again.stop()

@@ -17,6 +17,7 @@ position now, nothing applied) → no codes, or codes not in that mail (answered
 from __future__ import annotations
 
 import logging
+import os
 import time
 from dataclasses import dataclass
 from datetime import timedelta
@@ -33,6 +34,8 @@ from warlog.service import ServiceError, Viewer, Warlog
 log = logging.getLogger("warlog.mailin")
 MAX_BYTES = 2 * 1024 * 1024  # a reply quoting the board's picture fits; a big attachment does not
 JUDGED_WITHIN = 120.0  # seconds to wait for the worker's judgement before leaving it to the next sweep
+# Fault injection for the crash test: exit right after a move is submitted, before it is noted.
+FAULT_EXIT_ENV = "WARLOG_FAULT_MAIL_IN_EXIT_AFTER_SUBMIT"
 # refusals answered to one address per window, at most: nobody can flood a player's inbox through us
 MAX_REFUSALS_ANSWERED = 10
 ANSWER_WINDOW = timedelta(hours=1)
@@ -125,7 +128,10 @@ class Processor:
         if row.used_by is not None and row.used_by != m.id:
             raise Refusal("refused:replayed", "this reply address was used already (each turn mail takes one "
                           "reply): nothing was played. Here is the position now.", owner.email, (row, owner))
-        summary = self.service.summary(row.game_id)
+        try:
+            summary = self.service.summary(row.game_id)
+        except ServiceError as err:  # the game is gone (archived, deleted): nothing to play it on
+            raise Refusal("refused:no-game", f"{err.message}: nothing was played.", owner.email) from None
         if summary.last_seq != row.at_seq and row.used_by != m.id:
             raise Refusal("stale", f"your reply was written against event {row.at_seq} but the game has moved on "
                           f"to event {summary.last_seq}: it was not played. Here is the position now.",
@@ -183,6 +189,11 @@ class Processor:
                 if i < len(results) and results[i].get("status") in ("resolved", "rejected", "skipped"):
                     continue
                 choice = by_code[code]
+                key = f"mail-{m.id}-{i}"
+                if i >= len(results):  # submitted already, if the process died before noting it
+                    seq = self.service.store.idempotent_seq(row.game_id, key, row.seat)
+                    if seq is not None:
+                        results.append({"code": code, "text": choice["text"], "seq": seq, "status": "pending"})
                 if i >= len(results):
                     listing = self.service.actions(row.game_id, Viewer(row.seat))
                     if choice["action"] not in listing["actions"]:
@@ -196,13 +207,14 @@ class Processor:
                     # the first code is played against the very position its mail showed, never a later one
                     expected = row.at_seq if i == 0 else int(listing["expected_seq"])
                     try:
-                        sub = self.service.submit_move(row.game_id, session, choice["action"], expected,
-                                                       f"mail-{m.id}-{i}")
+                        sub = self.service.submit_move(row.game_id, session, choice["action"], expected, key)
                     except ServiceError as err:
                         results.append({"code": code, "text": choice["text"], "status": "skipped",
                                         "why": err.message})
                         self.mail.note(m.id, results=results)
                         break
+                    if os.environ.get(FAULT_EXIT_ENV):  # the crash test: die between the move and its note
+                        os._exit(70)
                     results.append({"code": code, "text": choice["text"], "seq": sub["seq"], "status": "pending"})
                     self.mail.note(m.id, results=results)
                 judged = self._judged(row.game_id, row.seat, int(results[i]["seq"]))
@@ -222,7 +234,8 @@ class Processor:
         lines = [f"Your reply ({' '.join(codes)}) was read: {played} of {len(codes)} move(s) played."]
         lines += [_result_words(r) for r in results]
         body = self.play.position_body(row.game_id, row.seat, owner.id, lines)
-        answer_id = self.play.answer(owner.email, f"Played: {row.content['name']}", body, row.game_id)
+        answer_id = self.play.answer(owner.email, f"{'Played' if played else 'Not played'}: {row.content['name']}",
+                                     body, row.game_id)
         self.mail.finish(m.id, "applied" if played else "refused:not-played", " ".join(lines[1:]), answer_id,
                          owner.email)
         return True
