@@ -16,6 +16,7 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 
 from ledger.store import EventStore
+from warlog.config import ConfigError
 from warlog.mailin import position as pos
 from warlog.mailin.store import MailStore, TokenRow
 from warlog.mailin.tokens import Signer
@@ -35,7 +36,7 @@ class MailPlay:
                  service: Warlog | None = None) -> None:
         local, _, dom = address.strip().partition("@")
         if not local or not dom or "+" in local:
-            raise ValueError(f"WARLOG_MAIL_IN_ADDRESS must be like play@warlog.example, not {address!r}")
+            raise ConfigError(f"WARLOG_MAIL_IN_ADDRESS must be like play@warlog.example, not {address!r}")
         self.local, self.domain = local, dom
         self.db, self.store, self.players, self.notifier, self.signer = db, store, players, notifier, signer
         self.mail = MailStore(db)

@@ -49,19 +49,20 @@ def key_path(conf: Mapping[str, Any]) -> tuple[Path | None, bool]:
 
 def derive_key(conf: Mapping[str, Any]) -> bytes:
     """The HMAC key of reply tokens, from the server's signing key (made if the embedded
-    default may make it). ValueError when there is none."""
+    default may make it). ConfigError when there is none."""
+    from warlog.config import ConfigError
     from warlog.tlog import LogError, load_key
 
     path, create = key_path(conf)
     if path is None:
-        raise ValueError("reply tokens are signed with the server's key: set WARLOG_LOG_KEY to its PEM file "
-                         "(make one with `warlog log key`)")
+        raise ConfigError("play by mail (WARLOG_MAIL_IN_ADDRESS) signs its reply addresses with the server's key: "
+                          "set WARLOG_LOG_KEY to its PEM file (make one with `warlog log key PATH`)")
     try:
         key = load_key(path, create)
     except FileExistsError:  # another process made it a moment ago
         key = load_key(path, False)
     except LogError as err:
-        raise ValueError(err.message) from None
+        raise ConfigError(err.message) from None
     raw = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
     return hmac.new(raw, _INFO, hashlib.sha256).digest()
 
