@@ -7,6 +7,7 @@ mail (its token keeps them), never reused across mails for a different action.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,30 +100,37 @@ def board_png(svc: Warlog, game_id: str, seat: str, at: int) -> bytes | None:
                 scale=0.75)
 
 
+WIDTH = 76  # prose is wrapped for plain-text clients; a code's line and a link are never cut
+
+
+def _wrap(line: str, indent: str = "") -> str:
+    return textwrap.fill(line, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+
+
 def text(intro: list[str], content: dict[str, Any] | None, codes: list[dict[str, Any]], reply_to: str | None,
          link: str | None) -> str:
     """The plain-text body (the whole mail for a plain-text client)."""
-    lines = list(intro)
+    lines = [_wrap(line, "  " if line.startswith("- ") else "") for line in intro]
     if content is not None:
         if lines:
             lines.append("")
-        lines.append(f"{content['name']} — {content['seat_name']}, at event {content['at_seq']}.")
+        lines.append(_wrap(f"{content['name']} — {content['seat_name']}, at event {content['at_seq']}."))
         if content.get("outcome"):
-            lines.append(f"The game is over: {content['outcome']}.")
+            lines.append(_wrap(f"The game is over: {content['outcome']}."))
         elif content["to_move"]:
-            lines.append(f"Your move: {content['prompt']}")
+            lines.append(_wrap(f"Your move: {content['prompt']}"))
         elif content.get("waiting_for"):
-            lines.append(f"Waiting for {', '.join(content['waiting_for'])}.")
+            lines.append(_wrap(f"Waiting for {', '.join(content['waiting_for'])}."))
         if content.get("recent"):
-            lines += ["", "Last moves:"] + [f"  - {r}" for r in content["recent"]]
+            lines += ["", "Last moves:"] + ["  " + _wrap(f"- {r}", "    ") for r in content["recent"]]
     if codes and reply_to:
         lines += ["", "Your legal actions (reply with a code):"]
         width = max(len(c["code"]) for c in codes)
         lines += [f"  {c['code']:<{width}}  {c['text']}" for c in codes]
-        lines += ["", f"To play, reply to this mail (it goes to {reply_to}) with a code on a line of its own, "
-                      "e.g. \"A1\". Several codes in order (\"A3 A1\") play one after another while each is "
-                      "still legal and it is still your turn. Quoted text is ignored. This address takes one "
-                      "reply, from your own address, written against this position only."]
+        lines += ["", _wrap(f"To play, reply to this mail (it goes to {reply_to}) with a code on a line of its "
+                            "own, e.g. \"A1\". Several codes in order (\"A3 A1\") play one after another while "
+                            "each is still legal and it is still your turn. Quoted text is ignored. This address "
+                            "takes one reply, from your own address, written against this position only.")]
     if link:
         lines += ["", f"On the page: {link}"]
     return "\n".join(lines) + "\n"
