@@ -137,6 +137,7 @@ def _mail_play(settings: Settings, db: SqlDb, store: EventStore, players: Player
     play = MailPlay(db, store, players, notifier, Signer(key), settings.mail_in_address, base_url,
                     board=settings.mail_board)
     notifier.compose = rich_sender(play, settings.mail_from)
+    notifier.private_text = play.without_reply_address
     return play
 
 

@@ -128,7 +128,8 @@ class Table:
     """The players of one game: each reads the mails sent to their address and replies."""
 
     def __init__(self, app: Flask, smtp: Smtp, mail_in: MailIn, game: str, scenario: str,  # noqa: F811
-                 options: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any] | None = None,
+                 before_join: Callable[[dict[str, str]], None] | None = None) -> None:
         self.app, self.smtp, self.mail_in = app, smtp, mail_in
         client = app.test_client()
         r = client.post("/api/v1/games", json={"game": game, "scenario": scenario, "options": options or {}})
@@ -142,6 +143,8 @@ class Table:
             self.address[seat] = p.email
         self.seen = 0
         self.replied: set[str] = set()
+        if before_join is not None:
+            before_join({seat: players.by_email(a).id for seat, a in self.address.items()})
         self.game.join_all()
         if "warlog_notify_pool" in app.extensions:  # the embedded app sends its first turn mail itself
             settle(app)

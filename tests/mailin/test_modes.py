@@ -6,11 +6,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from email.message import Message
+from pathlib import Path
 
 from flask import Flask
 
-from tests.mailin.conftest import MailIn, Table, reply, text_of
-from tests.notify.conftest import Smtp
+from tests.mailin.conftest import MailIn, Table, mail_config, reply, text_of
+from tests.notify.conftest import Receiver, Smtp, receiver  # noqa: F401  (the webhook receiver fixture)
+from tests.players.conftest import close_app, make_app
 
 
 def _bearer(app: Flask, email: str) -> dict[str, str]:
@@ -59,3 +61,27 @@ def _wait(smtp: Smtp, found: Callable[[], list[Message]], timeout: float = 20.0)
         assert time.monotonic() < deadline, [m["Subject"] for m in smtp.messages]
         time.sleep(0.05)
     return got
+
+
+def test_a_webhook_gets_the_turn_notice_without_the_reply_address(db_url: str, smtp: Smtp, log_key: str,
+                                                                   receiver: Receiver, tmp_path: Path) -> None:
+    """A webhook may post where others read it (a Discord channel): the reply address, which plays
+    the seat's move, stays in the player's mailbox."""
+    env = mail_config(db_url, smtp.url, log_key)
+    app = make_app(db_url, **env, WARLOG_PERIODIC=False, WARLOG_WEBHOOK_ALLOW_PRIVATE="1")
+    mail_in = MailIn(env, tmp_path)  # not started: no reply is sent here
+    try:
+        def hook(ids: dict[str, str]) -> None:
+            app.extensions["warlog_notifier"].set_prefs(ids["north"], webhook_url=receiver.url)
+
+        table = Table(app, smtp, mail_in, "dice-duel", "long", before_join=hook)
+        turn = table.next_turn()
+        assert turn is not None and "play+" in text_of(turn)
+        deadline = time.monotonic() + 20
+        while not receiver.requests:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        said = receiver.requests[0]["json"]["text"]
+        assert "A1" in said and "play+" not in said and "reply address of your turn mail" in said
+    finally:
+        close_app(app)

@@ -124,6 +124,10 @@ class MailPlay:
                                   disposition="inline")
         return msg
 
+    def without_reply_address(self, text: str) -> str:
+        """`text` with its reply addresses hidden (a webhook may post it where others read it)."""
+        return self._address.sub("(the reply address of your turn mail)", text)
+
     def answer(self, address: str, subject: str, body: str, game_id: str | None) -> str:
         """Record an answer mail to `address` (sent in the background like any delivery)."""
         return self.notifier.send_mail(address, subject, body, kind="mail_answer")

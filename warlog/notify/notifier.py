@@ -92,6 +92,8 @@ class Notifier:
         self.allow_private_webhooks = allow_private_webhooks
         # a delivery's own message (a turn mail with its board and reply address: warlog.mailin), or None
         self.compose: Callable[[Delivery], EmailMessage | None] | None = None
+        # a text as a webhook may carry it (a turn mail's reply address is for the player's mailbox only)
+        self.private_text: Callable[[str], str] | None = None
 
     def create_schema(self) -> None:
         self.db.create_schema(DDL)
@@ -190,7 +192,8 @@ class Notifier:
             prefs = self.prefs(d.player_id) if d.player_id else Prefs()
             if not prefs.webhook_secret:
                 raise DeliveryError("the player's webhook has no secret any more (removed?)")
-            doc = {"id": d.id, "kind": d.kind, "subject": d.subject, "text": d.body, "link": d.link,
+            text = self.private_text(d.body) if self.private_text else d.body
+            doc = {"id": d.id, "kind": d.kind, "subject": d.subject, "text": text, "link": d.link,
                    "game_id": d.game_id, "tournament_id": d.tournament_id, "player_id": d.player_id,
                    "created_at": d.created_at}
             post_webhook(d.address, prefs.webhook_secret, webhook_body(prefs.webhook_format, doc),
