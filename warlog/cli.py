@@ -740,8 +740,10 @@ def mail_in(db: str, redis_url: str | None, address: str | None, host: str, port
     if not address:
         raise click.ClickException("give the inbound address: --address play@warlog.example (or "
                                    "WARLOG_MAIL_IN_ADDRESS)")
+    # the notification and deadline sweeps are the server's (or its workers'): not run here a second time
     app = create_app({"WARLOG_DB": db, "WARLOG_REDIS": redis_url, "WARLOG_MAIL_IN_ADDRESS": address,
-                      "WARLOG_ALLOW_EMBEDDED_LEDGER": allow_embedded_ledger, "WARLOG_ALLOW_SUPERUSER": allowed_by_env()})
+                      "WARLOG_ALLOW_EMBEDDED_LEDGER": allow_embedded_ledger, "WARLOG_ALLOW_SUPERUSER": allowed_by_env(),
+                      "WARLOG_PERIODIC": False})
     services = app.extensions["warlog_services"]
     processor = Processor(services.mail, app.extensions["warlog"], max_bytes=max_kb * 1024, authserv_id=authserv_id)
     listener = Listener(processor, host, port, lmtp=lmtp)
