@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import signal
 import smtplib
+import socket
 import time
 from pathlib import Path
 
@@ -92,3 +93,43 @@ def test_a_listener_killed_between_a_move_and_its_note_answers_what_was_played(m
         assert sum(1 for e in events if e["type"] == "submitted") == 1
     finally:
         again.stop()
+
+
+def test_lmtp_answers_data_once_per_recipient(mail_app: Flask, smtp: Smtp, db_url: str, log_key: str,
+                                              tmp_path: Path) -> None:
+    """RFC 2033: after DATA, one reply per accepted recipient (a Postfix lmtp client delivers
+    several recipients in one transaction and waits for each reply)."""
+    lmtp = MailIn(mail_config(db_url, smtp.url, log_key), tmp_path, "--lmtp").start()
+    try:
+        table = Table(mail_app, smtp, lmtp, "dice-duel", "long")
+        turn = table.next_turn()
+        assert turn is not None
+        other = "play+" + "a" * 32 + "@warlog.test"  # well formed, never given: taken, then refused
+        with socket.create_connection(("127.0.0.1", lmtp.port), timeout=30) as conn:
+            f = conn.makefile("rwb")
+
+            def say(line: bytes) -> None:
+                f.write(line + b"\r\n")
+                f.flush()
+
+            def answer() -> bytes:
+                lines = [f.readline()]
+                while lines[-1][3:4] == b"-":
+                    lines.append(f.readline())
+                return lines[-1]
+
+            answer()  # the greeting
+            for line in (b"LHLO client.test", b"MAIL FROM:<north@example.org>",
+                         b"RCPT TO:<" + str(turn["Reply-To"]).encode() + b">", b"RCPT TO:<" + other.encode() + b">"):
+                say(line)
+                assert answer().startswith(b"250"), line
+            say(b"DATA")
+            assert answer().startswith(b"354")
+            body = reply(turn, "north@example.org", "A2").as_bytes().replace(b"\n", b"\r\n").replace(b"\r\r", b"\r")
+            f.write(body + b"\r\n.\r\n")
+            f.flush()
+            assert answer().startswith(b"250") and answer().startswith(b"250")  # one per recipient
+            say(b"QUIT")
+        assert str(table.wait_answers(1)[-1]["Subject"]).startswith("Played:")
+    finally:
+        lmtp.stop()

@@ -43,8 +43,12 @@ def headers_of(raw: bytes) -> bytes:
 
 
 class Handler:
-    def __init__(self, mail: MailStore, local: str, max_bytes: int, on_stored: Callable[[str], None]) -> None:
+    """`lmtp`: answer DATA once per recipient, as LMTP requires (RFC 2033 4.2)."""
+
+    def __init__(self, mail: MailStore, local: str, max_bytes: int, on_stored: Callable[[str], None],
+                 lmtp: bool = False) -> None:
         self.mail, self.local, self.max_bytes, self.on_stored = mail, local, max_bytes, on_stored
+        self.lmtp = lmtp
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
                           rcpt_options: list[str]) -> str:
@@ -59,18 +63,21 @@ class Handler:
             raw = raw.encode("utf-8", "surrogateescape")
         kept = raw if len(raw) <= self.max_bytes else headers_of(raw)
         loop = asyncio.get_running_loop()
-        stored = []
-        try:
-            for rcpt in envelope.rcpt_tos:
+        statuses = []
+        for rcpt in envelope.rcpt_tos:
+            try:
                 found = await loop.run_in_executor(None, self._store, envelope.mail_from or "", rcpt, raw, kept)
-                if found is not None:
-                    stored.append(found)
-        except Exception:
-            log.exception("could not store an inbound mail; the sending server will try again")
-            return "451 4.3.0 Warlog cannot store mail just now; try again later"
-        for inbound_id in stored:
-            self.on_stored(inbound_id)
-        return "250 OK: stored"
+            except Exception:
+                log.exception("could not store an inbound mail; the sending server will try again")
+                statuses.append("451 4.3.0 Warlog cannot store mail just now; try again later")
+                continue
+            if found is not None:
+                self.on_stored(found)
+            statuses.append("250 2.0.0 stored")
+        if self.lmtp:
+            return "\r\n".join(statuses)  # one reply line per recipient
+        failed = [s for s in statuses if not s.startswith("250")]
+        return failed[0] if failed else "250 2.0.0 stored"
 
     def _store(self, mail_from: str, rcpt: str, raw: bytes, kept: bytes) -> str | None:
         return self.mail.receive(mail_from, rcpt, raw, kept)
@@ -88,7 +95,7 @@ class Listener:
                  sweep_every: float = SWEEP_EVERY) -> None:
         self.processor = processor
         self.work: queue.Queue[str | None] = queue.Queue()
-        self.handler = Handler(processor.mail, processor.play.local, processor.max_bytes, self.work.put)
+        self.handler = Handler(processor.mail, processor.play.local, processor.max_bytes, self.work.put, lmtp)
         cls = _LmtpController if lmtp else Controller
         self.controller = cls(self.handler, hostname=host, port=port, data_size_limit=HARD_LIMIT,
                               server_hostname=processor.play.domain)
