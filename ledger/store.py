@@ -129,6 +129,10 @@ class EventStore(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    def probe_write(self, name: str) -> None:
+        """Write one throwaway row (readiness, warlog.health): raise what a real write would."""
+        raise NotImplementedError(f"{type(self).__name__} has no write probe")
+
     # -- writing ---------------------------------------------------------------------
     @abstractmethod
     def append(

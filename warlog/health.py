@@ -1,8 +1,12 @@
 """Liveness, readiness and worker heartbeats (issue 14, defect 6).
 
-`GET /healthz` is liveness: the process answers (restart it if not). `GET /readyz` is
-readiness: 200 only when the ledger answers a query, Redis answers a PING (when the
-deployment has a queue) and some worker has beaten recently; otherwise 503 with what failed.
+`GET /healthz` is liveness: the process answers (restart it if not; it reads nothing, so a
+database outage never restarts a healthy process). `GET /readyz` is readiness: 200 only when
+the ledger's schema is this release's, the ledger can be read and written (a write of this
+process's row in `ready_probe`), no write has met a storage fault (ledger.faults: a full disk,
+a read-only database, a missing schema) in the last STORAGE_QUIET seconds, Redis answers a PING
+(when the deployment has a queue) and some worker has beaten recently; otherwise 503 with what
+failed.
 
 Heartbeats: each `warlog worker` writes its name into the Redis sorted set `warlog:workers`
 with the Unix time as score, every HEARTBEAT_EVERY seconds, from a thread of its own (so a long
@@ -13,6 +17,8 @@ The embedded in-process worker beats in memory, from its sweeper.
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -20,13 +26,15 @@ from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, request
 
-from warlog.outage import LEDGER, is_outage, one_line
+from ledger.faults import storage_fault
+from warlog.outage import LEDGER, STORAGE, is_outage, one_line
 
 log = logging.getLogger("warlog.health")
 HEARTBEATS_KEY = "warlog:workers"
 HEARTBEAT_EVERY = 10.0
 FRESH = 60.0
 FORGET_AFTER = 86400.0
+STORAGE_QUIET = 30.0  # seconds after a write met a storage fault during which the process is not ready
 NO_LEDGER = {"healthz", "readyz", "static", "api.openapi", "api.catalogue", None}  # endpoints that read no ledger
 
 
@@ -70,13 +78,51 @@ def _check(fn: Any) -> dict[str, Any]:
     try:
         return {"ok": True, **(fn() or {})}
     except Exception as err:
-        return {"ok": False, "error": one_line(err)}
+        return {"ok": False, "error": storage_fault(err) or one_line(err)}
+
+
+def probe_name() -> str:
+    return f"web {socket.gethostname()} pid {os.getpid()}"
+
+
+def ledger_check(store: Any) -> dict[str, Any]:
+    """The schema is this release's, the ledger reads, and a write goes through."""
+    store.check_schema()
+    store.list_games(limit=1)
+    try:
+        store.probe_write(probe_name())
+    except Exception as err:
+        if storage_fault(err) is not None:
+            STORAGE.down(err, "writes answer 503 until it is fixed")
+        raise
+    quiet = time.monotonic() - STORAGE.last_met
+    if STORAGE.down_now and quiet < STORAGE_QUIET:
+        raise RuntimeError(f"a write met a storage fault {quiet:.0f} s ago: {STORAGE.reason}")
+    STORAGE.up()
+    return {"writes": True}
+
+
+def check_storage_at_start(store: Any) -> None:
+    """Refuse to start on a ledger that cannot be written (a read-only file or database, a
+    full disk, a missing schema), saying why, instead of answering every write with an error."""
+    from ledger.store import LedgerError
+
+    try:
+        store.probe_write(probe_name())
+    except Exception as err:
+        fault = storage_fault(err)
+        if fault is None:  # e.g. an app role not yet granted `ready_probe`: /readyz will say so
+            log.warning("could not check that the ledger can be written: %s", one_line(err))
+            return
+        raise LedgerError(f"cannot write the ledger at {store.display_url()}: {fault}. Warlog needs to write it "
+                          "(for SQLite: the file and its directory writable by this process, space on its "
+                          "disk); fix it and start again") from None
 
 
 def readiness(app: Flask) -> dict[str, Any]:
     svc = app.extensions["warlog"]
     queue = app.extensions["warlog_queue"]
-    checks: dict[str, Any] = {"database": _check(lambda: (svc.store.list_games(limit=1), None)[1])}
+    checks: dict[str, Any] = {"database": _check(lambda: ledger_check(svc.store))}
     redis = getattr(queue, "redis", None)
     if redis is not None:
         checks["redis"] = _check(lambda: (redis.ping(), None)[1])
@@ -105,6 +151,9 @@ def install(app: Flask) -> None:
     def _ledger_answers(resp: Response) -> Response:
         if LEDGER.down_now and resp.status_code < 500 and request.endpoint not in NO_LEDGER:
             LEDGER.up()  # a request went through: the outage the web process reported is over
+        if (STORAGE.down_now and resp.status_code < 400 and request.endpoint not in NO_LEDGER
+                and request.method not in ("GET", "HEAD", "OPTIONS")):
+            STORAGE.up()  # a write went through: the storage fault is over
         return resp
 
     @app.get("/healthz")
@@ -114,6 +163,7 @@ def install(app: Flask) -> None:
 
     @app.get("/readyz")
     def readyz() -> tuple[Response, int]:
-        """Readiness: the ledger, Redis (with a queue) and a recent worker heartbeat."""
+        """Readiness: the ledger (schema, a read, a write), Redis (with a queue) and a recent
+        worker heartbeat."""
         report = readiness(current_app)
         return jsonify(report), 200 if report["ready"] else 503
