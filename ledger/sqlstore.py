@@ -129,6 +129,10 @@ class SqlEventStore(EventStore):
     def pending_games(self) -> list[str]:
         return [r[0] for r in self._rows("SELECT DISTINCT game_id FROM pending ORDER BY game_id", ())]
 
+    def unjudged_games(self) -> list[str]:
+        return [r[0] for r in self._rows("SELECT game_id FROM games WHERE status <> 'ended' "
+                                         "AND last_submitted_seq > last_handled_seq ORDER BY game_id", ())]
+
     def schema_version(self) -> int:
         try:
             rows = self._rows("SELECT MAX(version) FROM schema_version", ())

@@ -185,6 +185,12 @@ class EventStore(ABC):
         from the `pending` set, so it costs what is pending, not what exists."""
 
     @abstractmethod
+    def unjudged_games(self) -> list[str]:
+        """Running games whose newest submission has no judgement, from the `games` projection
+        (its last submitted seq is after its last judged one), whatever the `pending` set says:
+        the sweep's check that nothing was taken out of that set by hand."""
+
+    @abstractmethod
     def idempotent_seq(self, game_id: str, key: str, seat: str | None = None) -> int | None:
         """The submission `seat` made with `key`, if any."""
 

@@ -40,6 +40,7 @@ def sweep(store: EventStore, enqueue: Callable[[str], bool | None],
     method of that name) the games go in one batch: for RQ one round trip to see which need a job
     and one pipeline to queue those, not up to four round trips a game."""
     games = store.pending_games()  # costs what is pending, not what exists (the pending set)
+    games += unlisted_submissions(store, games)
     if enqueue_many is not None:
         queued = enqueue_many(games) if games else []
     else:
@@ -48,6 +49,18 @@ def sweep(store: EventStore, enqueue: Callable[[str], bool | None],
         log.info("sweeper re-enqueued %d game(s): %s%s", len(queued), ", ".join(queued[:10]),
                  " …" if len(queued) > 10 else "")
     return games
+
+
+def unlisted_submissions(store: EventStore, pending: list[str]) -> list[str]:
+    """Running games with a submission that has no judgement but is not in the `pending` set
+    (its row deleted by hand: nothing else removes one without a judgement), found from the
+    games' projection; logged loudly, and judged like any other (warlog.resolver)."""
+    listed = set(pending)
+    missing = [game_id for game_id in store.unjudged_games() if game_id not in listed]
+    for game_id in missing:
+        log.error("game %s has a submission without a judgement that is not in the ledger's pending set "
+                  "(was a row deleted from `pending`?): judging it now", game_id)
+    return missing
 
 
 class InlineQueue:
