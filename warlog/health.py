@@ -146,6 +146,55 @@ def readiness(app: Flask) -> dict[str, Any]:
     return {"ready": all(c["ok"] for c in checks.values()), "checks": checks}
 
 
+FAILING_FOR = 30.0  # seconds of nothing but unexpected 500s (and at least FAILING_AFTER of them) ...
+FAILING_AFTER = 20  # ... after which the process is not live: a restart may mend it
+
+
+class Failing:
+    """Unexpected 500s in a row, and since when (a 503 for an outage or a storage fault is not
+    counted: a restart would not mend those, the operator must)."""
+
+    def __init__(self) -> None:
+        self.count, self.since = 0, 0.0
+        self._lock = threading.Lock()
+
+    def saw(self, status: int, endpoint: str | None) -> None:
+        if endpoint in NO_LEDGER:
+            return
+        with self._lock:
+            if status != 500:
+                self.count = 0
+            else:
+                if self.count == 0:
+                    self.since = time.monotonic()
+                self.count += 1
+
+    def problem(self) -> str | None:
+        with self._lock:
+            lasted = time.monotonic() - self.since
+            if self.count >= FAILING_AFTER and lasted >= FAILING_FOR:
+                return f"the last {self.count} requests, over {lasted:.0f} s, all failed with an internal error"
+        return None
+
+
+FAILING = Failing()
+
+
+def liveness(app: Flask) -> list[str]:
+    """Why this process should be restarted, if it should: the in-process worker's thread has
+    died (moves would never be judged), or every request has failed with an internal error for
+    FAILING_FOR seconds. Dependencies are readiness's business: an outage of the database or a
+    full disk never makes a process not live."""
+    problems = []
+    sweeper = app.extensions.get("warlog_sweeper_stop")
+    if sweeper is not None and hasattr(sweeper, "alive") and not sweeper.alive():
+        problems.append("the in-process worker's sweeper thread has died")
+    failing = FAILING.problem()
+    if failing:
+        problems.append(failing)
+    return problems
+
+
 def install(app: Flask) -> None:
     @app.after_request
     def _ledger_answers(resp: Response) -> Response:
@@ -156,10 +205,18 @@ def install(app: Flask) -> None:
             STORAGE.up()  # a write went through: the storage fault is over
         return resp
 
+    @app.after_request
+    def _count_failures(resp: Response) -> Response:
+        FAILING.saw(resp.status_code, request.endpoint)
+        return resp
+
     @app.get("/healthz")
-    def healthz() -> Response:
-        """Liveness: the process is up and answering."""
-        return jsonify({"ok": True})
+    def healthz() -> tuple[Response, int]:
+        """Liveness: what a restart of this process would mend (see `liveness`)."""
+        problems = liveness(current_app)
+        if problems:
+            return jsonify({"ok": False, "errors": problems}), 503
+        return jsonify({"ok": True}), 200
 
     @app.get("/readyz")
     def readyz() -> tuple[Response, int]:

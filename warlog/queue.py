@@ -20,10 +20,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from ledger.faults import storage_fault
 from ledger.store import EventStore
 from ledger.urls import mask_url
 from warlog import drainer, onejob
-from warlog.outage import LEDGER, SWEEP_SOON, Backoff, Outage, is_outage
+from warlog.outage import LEDGER, STORAGE, SWEEP_SOON, Backoff, Outage, is_outage
 from warlog.resolver import Resolver
 
 log = logging.getLogger("warlog.queue")
@@ -279,13 +280,22 @@ def sync_log(store: EventStore) -> None:
         log.info("transparency log: %d new entr%s", n, "y" if n == 1 else "ies")
 
 
+class Sweeper(threading.Event):
+    """The in-process sweeper: set it to stop; `thread` runs it (liveness: warlog.health)."""
+
+    thread: threading.Thread | None = None
+
+    def alive(self) -> bool:
+        return self.is_set() or self.thread is None or self.thread.is_alive()
+
+
 def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: float,
                   also: Callable[[], object] | None = None,
-                  enqueue_many: Callable[[list[str]], list[str]] | None = None) -> threading.Event:
+                  enqueue_many: Callable[[list[str]], list[str]] | None = None) -> Sweeper:
     """Sweep now, then every `interval` seconds in a daemon thread (and run `also` after each
     sweep); set the returned event to stop. While the ledger is unreachable it says so once
     and tries again every RETRY s at most, so it sweeps as soon as the ledger is back."""
-    stop = threading.Event()
+    stop = Sweeper()
 
     def pause(seconds: float) -> bool:
         """Wait `seconds`, or about a second once a job met a ledger outage (SWEEP_SOON);
@@ -314,7 +324,10 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
             except Exception as err:
                 if stop.is_set():
                     return  # shutting down: the store may already be closed
-                if is_outage(err):
+                if storage_fault(err) is not None:
+                    STORAGE.down(err, "the sweep tries again")
+                    wait = backoff.step()
+                elif is_outage(err):
                     LEDGER.down(err, "submissions wait; sweeping again when it is back")
                     wait = backoff.step()
                 else:
@@ -322,5 +335,6 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
             if pause(wait):
                 return
 
-    threading.Thread(target=loop, name="warlog-sweeper", daemon=True).start()
+    stop.thread = threading.Thread(target=loop, name="warlog-sweeper", daemon=True)
+    stop.thread.start()
     return stop
