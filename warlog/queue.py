@@ -60,7 +60,7 @@ def unlisted_submissions(store: EventStore, pending: list[str]) -> list[str]:
     missing = [game_id for game_id in store.unjudged_games() if game_id not in listed]
     for game_id in missing:
         log.error("game %s has a submission without a judgement that is not in the ledger's pending set "
-                  "(was a row deleted from `pending`?): judging it now", game_id)
+                  "(was a row deleted from pending?): judging it now", game_id)
     return missing
 
 
