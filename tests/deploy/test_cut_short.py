@@ -81,3 +81,34 @@ def test_a_game_cut_short_under_the_server_is_refused_loudly(pg_url: str, caplog
         assert again.test_client().get(f"/api/v1/games/{kept.id}").status_code == 200
     finally:
         _close(again)
+
+
+def test_a_game_cut_short_with_its_log_entries_is_refused_with_every_game(
+        pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The owner also deletes the log's tail (entries and stored subtrees): the log no longer
+    extends the tree this server saw, and no game is served until it does again."""
+    app = create_app({"TESTING": True, "WARLOG_DB": pg_url})
+    try:
+        cut, kept = _play(app), _play(app)
+        store = app.extensions["warlog"].store
+        sync(store)
+        assert check_heads(app) == {}  # the server sees the log
+        schema = pg_url.rsplit("%3D", 1)[1]
+        with psycopg.connect(PG_URL, autocommit=True) as conn, conn.transaction():
+            conn.execute("SET LOCAL session_replication_role = replica")
+            conn.execute(sql.SQL("SET LOCAL search_path TO {}").format(sql.Identifier(schema)))
+            (first,) = conn.execute("SELECT MIN(idx) FROM transparency_log WHERE game_id = %s AND kind = 'head'",
+                                    (cut.id,)).fetchone()
+            conn.execute("DELETE FROM transparency_log WHERE idx >= %s", (first,))
+            conn.execute("DELETE FROM transparency_nodes WHERE (idx + 1) * (1::bigint << level) > %s", (first,))
+        _cut_short(schema, cut.id, 2)
+
+        with caplog.at_level("CRITICAL"):
+            refused = check_heads(app)
+        assert "fewer than" in refused["*"], refused
+        assert any("REFUSING TO SERVE EVERY GAME" in r.getMessage() for r in caplog.records)
+        for game in (cut, kept):
+            r = game.client.get(f"/api/v1/games/{game.id}")
+            assert r.status_code == 503 and "transparency log" in r.get_json()["error"]
+    finally:
+        _close(app)
