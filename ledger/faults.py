@@ -32,8 +32,7 @@ _LEDGER_FUNCTIONS = ("ledger_append", "game_period")
 def storage_fault(err: BaseException) -> str | None:
     """The storage fault `err` reports ("the database's disk is full: ..."), or None."""
     text = " ".join(str(err).split())[:200]
-    if isinstance(err, sqlite3.OperationalError | sqlite3.DatabaseError) and not isinstance(
-            err, sqlite3.IntegrityError | sqlite3.ProgrammingError):
+    if isinstance(err, sqlite3.DatabaseError) and not isinstance(err, sqlite3.IntegrityError):
         low = text.lower()
         for needle, what in _SQLITE:
             if needle in low:

@@ -1,7 +1,9 @@
 """Liveness, readiness and worker heartbeats (issue 14, defect 6).
 
-`GET /healthz` is liveness: the process answers (restart it if not; it reads nothing, so a
-database outage never restarts a healthy process). `GET /readyz` is readiness: 200 only when
+`GET /healthz` is liveness: 503 only when a restart may mend the process (`liveness`: its
+in-process worker's thread died, or every request has failed with an internal error for a
+while); it reads nothing, so an outage or a storage fault never restarts a healthy process.
+`GET /readyz` is readiness: 200 only when
 the ledger's schema is this release's, the ledger can be read and written (a write of this
 process's row in `ready_probe`), no write has met a storage fault (ledger.faults: a full disk,
 a read-only database, a missing schema) in the last STORAGE_QUIET seconds, Redis answers a PING

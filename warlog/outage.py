@@ -1,6 +1,7 @@
 """Riding out an outage of Redis or PostgreSQL (issue 14, defect 1).
 
-`is_outage` tells an unreachable service from a bug; `Outage` logs one line when a service
+`is_outage` tells an unreachable service, or a storage fault (ledger.faults: a full disk, a
+read-only database, a missing schema), from a bug; `Outage` logs one line when a service
 goes away and one when it is back, and nothing in between, so an outage under load is two
 clear lines in the log rather than a traceback per request; `Backoff` is the wait between
 attempts to reach it again.
