@@ -1,11 +1,11 @@
 """An accepted move is judged or the game says so: an owner who deletes a row of `pending` by
 hand leaves a submission that no worker looks for. `warlog verify` fails on an ended game with a
 submission that has no judgement (naming its seq), and the sweep finds a running game's unjudged
-submission from the games' projection, not only from `pending`, and gets it judged."""
+submission from the games' projection, not only from `pending`, and gets it judged. On SQLite
+and PostgreSQL."""
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 import uuid
@@ -26,12 +26,20 @@ from warlog.verify import VerifyFailure, verify_bytes
 
 
 @pytest.fixture
-def quiet_app(tmp_path: Path) -> Iterator[Flask]:
-    """An embedded deployment whose periodic sweep is stopped (the test sweeps when it says so)."""
-    app = create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp_path}/warlog.sqlite3"})
+def quiet_app(db_url: str) -> Iterator[Flask]:
+    """A deployment (SQLite, PostgreSQL) with the in-process worker, its periodic sweep stopped
+    (the test sweeps when it says so)."""
+    app = create_app({"TESTING": True, "WARLOG_DB": db_url})
     app.extensions["warlog_sweeper_stop"].set()
     yield app
     app.extensions["warlog"].store.close()
+
+
+def _delete_pending(app: Flask, game_id: str) -> None:
+    """What the database's owner can do by hand (here the test's owner or superuser role)."""
+    store = app.extensions["warlog"].store
+    with store._write() as conn:
+        conn.execute(store._sql("DELETE FROM pending WHERE game_id = ?"), (game_id,))
 
 
 def _game(app: Flask) -> Player:
@@ -41,7 +49,7 @@ def _game(app: Flask) -> Player:
     return p
 
 
-def _submit_then_delete_its_pending_row(app: Flask, p: Player, db: Path, meanwhile: Any = None) -> int:
+def _submit_then_delete_its_pending_row(app: Flask, p: Player, meanwhile: Any = None) -> int:
     """A seat's move accepted, and its `pending` row deleted by the owner before any worker ran
     (then `meanwhile()`, still before any worker runs)."""
     queue: Any = app.extensions["warlog_queue"]
@@ -51,8 +59,7 @@ def _submit_then_delete_its_pending_row(app: Flask, p: Player, db: Path, meanwhi
     r = p.client.post(f"/api/v1/games/{p.id}/moves", headers=p.auth(info["active_seats"][0]), json={
         "action": {"type": "roll"}, "expected_seq": info["seq"], "idempotency_key": uuid.uuid4().hex})
     assert r.status_code == 202, r.get_json()
-    with sqlite3.connect(db) as conn:
-        conn.execute("DELETE FROM pending WHERE game_id = ?", (p.id,))
+    _delete_pending(app, p.id)
     if meanwhile is not None:
         meanwhile()
     hold.set()
@@ -68,7 +75,7 @@ def test_verify_fails_on_an_ended_game_with_a_submission_never_judged(quiet_app:
             "kind": "award", "reason": "the club closes", "result": "ended by the director", "winner": "draw"})
         assert r.status_code == 202, r.get_json()
 
-    lost = _submit_then_delete_its_pending_row(quiet_app, p, tmp_path / "warlog.sqlite3", director_ends_the_game)
+    lost = _submit_then_delete_its_pending_row(quiet_app, p, director_ends_the_game)
     p.wait()
     assert p.client.get(f"/api/v1/games/{p.id}/moves/{lost}").get_json()["status"] == "pending"
     assert p.info()["status"] == "ended"
@@ -85,7 +92,7 @@ def test_verify_fails_on_an_ended_game_with_a_submission_never_judged(quiet_app:
     assert cli.exit_code == 1 and f"event {lost}" in cli.output, cli.output
 
 
-def test_a_running_game_with_an_unjudged_submission_verifies_with_a_note(quiet_app: Flask, tmp_path: Path) -> None:
+def test_a_running_game_with_an_unjudged_submission_verifies_with_a_note(quiet_app: Flask) -> None:
     p = _game(quiet_app)
     reports = []
 
@@ -93,12 +100,12 @@ def test_a_running_game_with_an_unjudged_submission_verifies_with_a_note(quiet_a
         export = p.client.get(f"/api/v1/games/{p.id}/export", headers=p.auth("director")).get_data()
         reports.append(verify_bytes(export))
 
-    lost = _submit_then_delete_its_pending_row(quiet_app, p, tmp_path / "warlog.sqlite3", verify_meanwhile)
+    lost = _submit_then_delete_its_pending_row(quiet_app, p, verify_meanwhile)
     assert any(f"not judged yet (seq {lost})" in note for note in reports[0].notes), reports[0].notes
 
 
 def test_the_sweep_finds_a_submission_missing_from_pending_and_gets_it_judged(
-        quiet_app: Flask, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        quiet_app: Flask, caplog: pytest.LogCaptureFixture) -> None:
     p = _game(quiet_app)
     store = quiet_app.extensions["warlog"].store
     queue: Any = quiet_app.extensions["warlog_queue"]
@@ -108,8 +115,7 @@ def test_the_sweep_finds_a_submission_missing_from_pending_and_gets_it_judged(
     seat = info["active_seats"][0]
     lost = dying.submit_move(p.id, p.created["seats"][seat], {"type": "roll"}, info["seq"], uuid.uuid4().hex)["seq"]
     # ... and an owner who deleted its row of `pending`: only the events say it is unjudged.
-    with sqlite3.connect(tmp_path / "warlog.sqlite3") as conn:
-        conn.execute("DELETE FROM pending WHERE game_id = ?", (p.id,))
+    _delete_pending(quiet_app, p.id)
     assert store.pending_games() == []
     with caplog.at_level("ERROR", logger="warlog.queue"):
         found = sweep(store, queue.enqueue, queue.enqueue_many)
