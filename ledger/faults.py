@@ -8,6 +8,7 @@ answers None for any other error.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 DISK_FULL = "the database's disk is full"
@@ -49,3 +50,20 @@ def storage_fault(err: BaseException) -> str | None:
     if isinstance(err, errors.UndefinedFunction) and any(f in text for f in _LEDGER_FUNCTIONS):
         return f"{NO_SCHEMA} ({text})"
     return None
+
+
+def file_fault(path: str, fault: str) -> str:
+    """A SQLite fault about `path` made precise: "cannot be opened" on a read-only file system
+    or a file this process may not write is the file being read-only."""
+    if not fault.startswith(CANNOT_OPEN):
+        return fault
+    folder = os.path.dirname(path) or "."
+    try:
+        read_only_fs = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return fault
+    if read_only_fs:
+        return f"{READ_ONLY} (its file system is mounted read-only)"
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return f"{READ_ONLY} (this process may not write the file or its directory)"
+    return fault

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from ledger import projection
 from ledger.canonical import GENESIS_HASH
 from ledger.events import Event, NewEvent, seal_encoded, utc_now
-from ledger.faults import storage_fault
+from ledger.faults import file_fault, storage_fault
 from ledger.groupcommit import GroupCommit
 from ledger.migrations import VERSION_TABLE, Migration, apply
 from ledger.migrations.sqlite import MIGRATIONS
@@ -157,7 +157,7 @@ class SqliteStore(SqlEventStore):
             fault = storage_fault(err)
             if fault is None:
                 raise
-            raise LedgerError(f"cannot write the SQLite ledger {self.path}: {fault}. Warlog needs the file and "
+            raise LedgerError(f"cannot write the SQLite ledger {self.path}: {file_fault(self.path, fault)}. Warlog needs the file and "
                               "its directory writable by this process and space on its disk") from None
 
     def close(self) -> None:

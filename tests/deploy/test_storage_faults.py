@@ -57,13 +57,16 @@ def _new_game(client: Any) -> Any:
 
 def _fill(disk: Path) -> Path:
     filler = disk / "filler"
-    with open(filler, "wb") as f:
-        try:
-            while True:
-                f.write(b"\0" * 65536)
-                f.flush()
-        except OSError:
-            pass
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        for size in (65536, 4096, 512, 1):  # to the last byte
+            try:
+                while True:
+                    os.write(fd, b"\0" * size)
+            except OSError:
+                pass
+    finally:
+        os.close(fd)
     return filler
 
 
@@ -115,7 +118,7 @@ def test_a_read_only_ledger_is_refused_at_start_with_a_clear_error(tmp_path: Pat
             create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{db}"})
         message = str(refused.value)
         assert "cannot write the" in message, message
-        assert "read-only" in message or "cannot be opened" in message, message
+        assert "read-only" in message, message
         assert str(db.parent) in message
     finally:
         subprocess.run(undo, check=False)
