@@ -130,7 +130,8 @@ def test_a_backup_of_a_running_deployment_restores_under_a_new_name_and_plays_on
         assert again.info()["status"] == "ended"
         exported = client.get(f"/api/v1/games/{p.id}/export")
         assert exported.status_code == 200
-        verify_bytes(exported.get_data())
+        report = verify_bytes(exported.get_data())  # every die, before and after the restore, from the seed
+        assert report.seed_revealed and report.dice_derived > 0 and report.events > at_backup + 1, report.summary()
         fresh = client.post("/api/v1/games", json={"game": "dice-duel", "scenario": "short"})
         assert fresh.status_code == 201
     finally:
