@@ -47,6 +47,7 @@ class Outage:
         self.since: float | None = None
         self.reason = ""
         self.last_met = 0.0
+        self.storage: Outage | None = None  # where a storage fault met as this service's outage goes
         self._lock = threading.Lock()
 
     @property
@@ -55,6 +56,8 @@ class Outage:
 
     def down(self, err: BaseException, meanwhile: str = "") -> bool:
         """Note a failure; log it only if it starts an outage. True when it did."""
+        if self.storage is not None and storage_fault(err) is not None:
+            return self.storage.down(err, meanwhile)
         with self._lock:
             self.last_met, self.reason = time.monotonic(), one_line(err)
             if self.since is not None:
@@ -115,6 +118,7 @@ class StorageFault(Outage):
 
 
 STORAGE = StorageFault("the ledger's storage", logging.getLogger("warlog.ledger"))
+LEDGER.storage = STORAGE  # a job or a sweep that meets a full disk says so, and /readyz knows
 
 # Set by a job that met a ledger outage and left its submission pending: this process's sweeper
 # then tries again within a second, backing off while the ledger stays away, instead of waiting

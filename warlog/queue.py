@@ -20,11 +20,10 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from ledger.faults import storage_fault
 from ledger.store import EventStore
 from ledger.urls import mask_url
 from warlog import drainer, onejob
-from warlog.outage import LEDGER, STORAGE, SWEEP_SOON, Backoff, Outage, is_outage
+from warlog.outage import LEDGER, SWEEP_SOON, Backoff, Outage, is_outage
 from warlog.resolver import Resolver
 
 log = logging.getLogger("warlog.queue")
@@ -324,10 +323,7 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
             except Exception as err:
                 if stop.is_set():
                     return  # shutting down: the store may already be closed
-                if storage_fault(err) is not None:
-                    STORAGE.down(err, "the sweep tries again")
-                    wait = backoff.step()
-                elif is_outage(err):
+                if is_outage(err):
                     LEDGER.down(err, "submissions wait; sweeping again when it is back")
                     wait = backoff.step()
                 else:
