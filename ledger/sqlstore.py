@@ -164,7 +164,7 @@ class SqlEventStore(EventStore):
         return ([(0, first)] if first is not None else []) + [(int(r[0]), bytes(r[1])) for r in later]
 
     def probe_write(self, name: str) -> None:
-        """Write this process's row of `ready_probe` (migration 10): raises what a real write
+        """Write a row of `ready_probe` (migration 10): raises what a real write
         would meet (a full disk, a read-only database, a missing schema)."""
         from ledger.events import utc_now
 

@@ -5,7 +5,7 @@ in-process worker's thread died, or every request has failed with an internal er
 while); it reads nothing, so an outage or a storage fault never restarts a healthy process.
 `GET /readyz` is readiness: 200 only when
 the ledger's schema is this release's, the ledger can be read and written (a write of this
-process's row in `ready_probe`), no write has met a storage fault (ledger.faults: a full disk,
+host's row in `ready_probe`), no write has met a storage fault (ledger.faults: a full disk,
 a read-only database, a missing schema) in the last STORAGE_QUIET seconds, Redis answers a PING
 (when the deployment has a queue) and some worker has beaten recently; otherwise 503 with what
 failed.
@@ -19,7 +19,6 @@ The embedded in-process worker beats in memory, from its sweeper.
 from __future__ import annotations
 
 import logging
-import os
 import socket
 import threading
 import time
@@ -84,7 +83,8 @@ def _check(fn: Any) -> dict[str, Any]:
 
 
 def probe_name() -> str:
-    return f"web {socket.gethostname()} pid {os.getpid()}"
+    """This host's row of `ready_probe` (one per host, so the table stays as small as the club)."""
+    return f"web {socket.gethostname()}"
 
 
 def ledger_check(store: Any) -> dict[str, Any]:
