@@ -108,6 +108,56 @@ def test_a_full_disk_answers_503_with_retry_after_and_readyz_says_why(small_disk
         _close(app)
 
 
+def test_a_full_disk_under_postgresql_answers_503_and_readyz_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PostgreSQL cluster of the test's own whose ledger tables live in a tablespace on a
+    small tmpfs (its WAL on the ordinary disk): a table that cannot grow is SQLSTATE 53100."""
+    import shutil
+
+    from ledger.factory import open_store
+    from tests.support.services import PostgresServer
+
+    if os.geteuid() != 0:
+        pytest.skip("a real full disk needs a small tmpfs, and mounting one needs root")
+    pg = PostgresServer()
+    small_disk = pg.root / "small"
+    small_disk.mkdir()
+    try:
+        _mount(small_disk, "size=8m")
+    except subprocess.CalledProcessError as err:
+        pg.remove()
+        pytest.skip(f"cannot mount a tmpfs here: {err.stderr.decode().strip()}")
+    shutil.chown(small_disk, "postgres")
+    pg.start()
+    app = None
+    try:
+        with psycopg.connect(pg.url, autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE TABLESPACE small LOCATION {}").format(sql.Literal(str(small_disk))))
+            conn.execute("ALTER DATABASE postgres SET default_tablespace = small")
+        open_store(pg.url, upgrade=True).close()
+        monkeypatch.setenv("WARLOG_ALLOW_SUPERUSER", "1")  # this private cluster has only its superuser
+        app = create_app({"TESTING": True, "WARLOG_DB": pg.url})
+        client = app.test_client()
+        assert _new_game(client).status_code == 201
+        filler = _fill(small_disk)
+        answers = [_new_game(client) for _ in range(300)]
+        statuses = {r.status_code for r in answers}
+        assert 500 not in statuses, [r.get_json() for r in answers if r.status_code == 500][:1]
+        refused = [r for r in answers if r.status_code == 503]
+        assert refused, f"the tablespace never filled: {statuses}"
+        assert refused[-1].headers["Retry-After"] and "disk is full" in refused[-1].get_json()["error"]
+        ready = client.get("/readyz")
+        assert ready.status_code == 503 and "disk is full" in ready.get_json()["checks"]["database"]["error"]
+        filler.unlink()
+        assert _new_game(client).status_code == 201
+        assert client.get("/readyz").status_code == 200
+    finally:
+        if app is not None:
+            _close(app)
+        pg.stop()
+        subprocess.run(["umount", "-l", str(small_disk)], check=False)
+        pg.remove()
+
+
 def test_a_read_only_ledger_is_refused_at_start_with_a_clear_error(tmp_path: Path) -> None:
     db = tmp_path / "ro" / "warlog.sqlite3"
     db.parent.mkdir()
