@@ -61,6 +61,17 @@ class Judged:
     ruling: bool
 
 
+def unlisted_submission(store: EventStore, summary: GameSummary) -> GameSummary:
+    """The summary naming the oldest submission after the last judged one when the `pending`
+    set lists none but the projection says the newest submission has no judgement."""
+    if summary.status == "ended" or summary.last_submitted_seq <= summary.last_handled_seq:
+        return summary
+    after = max(summary.last_handled_seq, 0)
+    oldest = next((ev.seq for ev in store.read(summary.game_id, after=after, upto=summary.last_submitted_seq)
+                   if ev.type == SUBMITTED), None)
+    return summary if oldest is None else dataclasses.replace(summary, oldest_pending=oldest, pending_known=True)
+
+
 class Resolver:
     def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY,
                  new_seed: Callable[[], bytes] = new_seed, on_judged: Callable[[Judged], None] | None = None) -> None:
@@ -92,6 +103,8 @@ class Resolver:
         while True:
             hot = self._hot_summary(game_id) if judged == 0 else None
             summary = hot[0] if hot else self.store.summary(game_id)
+            if summary is not None and not summary.pending:
+                summary = unlisted_submission(self.store, summary)  # not in the pending set (warlog.queue)
             if summary is None or not summary.pending:
                 return judged
             if summary.oldest_pending is None:

@@ -254,6 +254,8 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
         if progress:
             progress(1)
     report.ended = ended
+    if start == 0:  # the first window sees the whole game too: the check runs once
+        check_every_submission_judged(events, ended, report)
     if not report.seed_revealed and not report.sandbox:
         withheld = round_withheld(created) if seeds.seeds[0] is None else None
         report.notes.append(f"the seed is not revealed{f' ({withheld})' if withheld else ''}: dice were replayed, "
@@ -283,6 +285,26 @@ def _check_beside(ev: Event, created: dict[str, Any]) -> None:
     elif ev.type == UMPIRE_INVITED:
         if ev.seat not in created.get("roles", []) or created.get("director_token_sha256") is not None:
             raise VerifyFailure(ev.seq, "an umpire is invited by a seat, in a game made without a director")
+
+
+def unjudged_submissions(events: list[Event]) -> list[int]:
+    """The seqs of the submissions that no `resolved` or `rejected` event answers."""
+    judged = {ev.payload.get("submission_seq") for ev in events if ev.type in (RESOLVED, REJECTED)}
+    return [ev.seq for ev in events if ev.type == SUBMITTED and ev.seq not in judged]
+
+
+def check_every_submission_judged(events: list[Event], ended: bool, report: Report) -> None:
+    """An ended game has judged every move it accepted: one without a judgement was lost or
+    withheld (e.g. its row deleted from the server's pending set), and the export is not the
+    whole game. A running game's unjudged submissions are pending: noted, not failed."""
+    unjudged = unjudged_submissions(events)
+    if not unjudged:
+        return
+    if ended:
+        raise VerifyFailure(unjudged[0], f"the game has ended but submission {unjudged[0]} was never judged"
+                            + (f" (nor {', '.join(map(str, unjudged[1:]))})" if len(unjudged) > 1 else "")
+                            + ": a judgement was lost or withheld")
+    report.notes.append(f"{len(unjudged)} submission(s) not judged yet (seq {', '.join(map(str, unjudged))})")
 
 
 def _unchecked(ev: Event, state: Any, ended: bool, forced_used: int, submissions: dict[int, Event],
