@@ -65,8 +65,22 @@ def pg_url(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     open_store(pg_schema_url(schema), upgrade=True).close()
     monkeypatch.setenv("WARLOG_ALLOW_SUPERUSER", "1")
     yield pg_schema_url(schema)
+    stop_sweepers_of(schema)
     with psycopg.connect(PG_URL, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+def stop_sweepers_of(schema: str) -> None:
+    """Stop the in-process sweepers still reading a schema about to be dropped (an app the test
+    did not close): left running, each would meet the missing schema, a storage fault, and keep
+    this process's /readyz not ready for every later test."""
+    from warlog.queue import RUNNING
+
+    for sweeper in list(RUNNING):
+        if getattr(sweeper.store, "schema", None) == schema:
+            sweeper.set()
+            if sweeper.thread is not None:
+                sweeper.thread.join(timeout=5)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

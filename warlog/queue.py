@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -280,12 +281,18 @@ def sync_log(store: EventStore) -> None:
 
 
 class Sweeper(threading.Event):
-    """The in-process sweeper: set it to stop; `thread` runs it (liveness: warlog.health)."""
+    """The in-process sweeper: set it to stop; `thread` runs it (liveness: warlog.health) over
+    `store`. Every running one is in RUNNING, so that whoever removes a ledger (a test dropping
+    its schema) can stop the sweepers still reading it first."""
 
     thread: threading.Thread | None = None
+    store: EventStore | None = None
 
     def alive(self) -> bool:
         return self.is_set() or self.thread is None or self.thread.is_alive()
+
+
+RUNNING: weakref.WeakSet[Sweeper] = weakref.WeakSet()
 
 
 def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: float,
@@ -295,6 +302,8 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
     sweep); set the returned event to stop. While the ledger is unreachable it says so once
     and tries again every RETRY s at most, so it sweeps as soon as the ledger is back."""
     stop = Sweeper()
+    stop.store = store
+    RUNNING.add(stop)
 
     def pause(seconds: float) -> bool:
         """Wait `seconds`, or about a second once a job met a ledger outage (SWEEP_SOON);
