@@ -103,3 +103,24 @@ def entries(store: EventStore, size: int | None = None) -> list[dict[str, Any]]:
 
 def leaf_hashes(docs: list[dict[str, Any]]) -> list[bytes]:
     return [t.leaf_hash(t.entry_bytes(d)) for d in docs]
+
+
+def entries_range(store: EventStore, start: int, end: int) -> list[tuple[int, dict[str, Any], str]]:
+    """(index, entry, logged_at) of entries start..end inclusive (RFC 6962 §4.6 get-entries)."""
+    rows = _sql_store(store)._rows(f"SELECT idx, {ENTRY_COLUMNS}, logged_at FROM transparency_log "
+                                   "WHERE idx >= ? AND idx <= ? ORDER BY idx", (start, end))
+    return [(int(i), t.entry(kind, g, int(seq), h), str(at)) for i, kind, g, seq, h, at in rows]
+
+
+EPOCH = "1970-01-01T00:00:00.000000Z"
+
+
+def reached_at(store: EventStore, size: int) -> str:
+    """When the log reached `size` entries: the time its last entry was logged (the empty log: the epoch).
+    A head of that size is stamped with this time, however late it is signed."""
+    if size <= 0:
+        return EPOCH
+    row = _sql_store(store)._rows("SELECT logged_at FROM transparency_log WHERE idx = ?", (size - 1,))
+    if not row:
+        raise LookupError(f"the log holds fewer than {size} entries")
+    return str(row[0][0])
