@@ -68,11 +68,37 @@ def note_text(origin: str, size: int, root_hash: bytes) -> str:
     return f"{origin}\n{size}\n{base64.b64encode(root_hash).decode()}\n"
 
 
+def sign_note(key: Ed25519PrivateKey, name: str, text: str) -> str:
+    """A signed note: `text` (ending in a newline), a blank line, its Ed25519 signature line by `name`."""
+    blob = key_id(name, _raw(key)) + key.sign(text.encode())
+    return f"{text}\n{DASH} {name} {base64.b64encode(blob).decode()}\n"
+
+
 def sign(key: Ed25519PrivateKey, origin: str, size: int, root_hash: bytes) -> str:
     """A checkpoint of (size, root) signed by the log's key under its origin."""
-    text = note_text(origin, size, root_hash)
-    blob = key_id(origin, _raw(key)) + key.sign(text.encode())
-    return f"{text}\n{DASH} {origin} {base64.b64encode(blob).decode()}\n"
+    return sign_note(key, origin, note_text(origin, size, root_hash))
+
+
+def parse_verifier_key(vkey: str) -> tuple[str, str, int]:
+    """(name, public key hex, signature type) of a verifier key `<name>+<hex key ID>+<base64(type || key)>`
+    (type 0x01 Ed25519, 0x04 a tlog-cosignature/v1 witness); ProofError if it is malformed."""
+    parts = vkey.split("+", 2) if isinstance(vkey, str) else []
+    try:
+        name, id_hex, rest = parts
+        blob = base64.b64decode(rest, validate=True)
+    except (ValueError, binascii.Error):
+        raise ProofError(f"a verifier key is <name>+<hex key ID>+<base64>, not {vkey!r}") from None
+    if len(blob) != 33 or blob[0] not in (ED25519, COSIGNATURE_V1) or not name:
+        raise ProofError("a verifier key holds an Ed25519 key (type 0x01, or 0x04 for a witness)")
+    if key_id(name, blob[1:], blob[0]).hex() != id_hex.lower():
+        raise ProofError(f"the verifier key's ID {id_hex} does not match its name and key")
+    return name, blob[1:].hex(), blob[0]
+
+
+def witness_key(name: str, public_key: str) -> str:
+    """A witness's verifier key `<name>+<hex key ID>+<base64(0x04 || key)>`."""
+    raw = _key(public_key)
+    return f"{name}+{key_id(name, raw, COSIGNATURE_V1).hex()}+{base64.b64encode(bytes([COSIGNATURE_V1]) + raw).decode()}"
 
 
 def parse(note: str) -> Checkpoint:

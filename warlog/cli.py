@@ -487,8 +487,8 @@ def import_cmd(path: str, db: str) -> None:
               help="with --tree-head: the game's inclusion proofs (GET /api/v1/log/proof/<game>?size=<tree_size>)")
 @click.option("--public-key", help="with --tree-head: the log's Ed25519 public key (hex) the head must be signed by "
                                     "(default: the key pinned on first use, see --pin-file)")
-@click.option("--witness-key", help="with --tree-head: accept the head only if cosigned by this witness "
-                                     "(NAME+HEX, as `warlog log witness` prints it)")
+@click.option("--witness-key", help="with --tree-head: accept the head only if cosigned by this witness (its verifier key "
+                                     "NAME+KEYID+BASE64, as `warlog log witness` prints it, or NAME+HEX)")
 @click.option("--pin-file", type=click.Path(dir_okay=False),
               help="the log keys pinned on first use (default: WARLOG_PIN_FILE or ~/.config/warlog/log-keys.json)")
 @click.option("--rotations", type=click.Path(exists=True, dir_okay=False),
@@ -629,11 +629,18 @@ def _check_log(data: bytes, head_path: str, proof_path: str, public_key: str | N
 
 
 def _witness_key(text: str) -> tuple[str, str]:
+    """A witness's (name, key hex) from its verifier key (NAME+KEYID+BASE64, C2SP) or NAME+HEX."""
+    from ledger.checkpoint import COSIGNATURE_V1, parse_verifier_key
     from ledger.transparency import ProofError
 
+    if text.count("+") >= 2:
+        name, key, kind = parse_verifier_key(text)
+        if kind != COSIGNATURE_V1:
+            raise ProofError("--witness-key is a witness's key (type 0x04, cosignature/v1), not a log's")
+        return name, key
     name, sep, key = text.rpartition("+")
     if not sep or not name or len(key) != 64:
-        raise ProofError(f"--witness-key is NAME+HEX (the witness's name and 32-byte public key), not {text!r}")
+        raise ProofError(f"--witness-key is the witness's verifier key or NAME+HEX, not {text!r}")
     return name, key.lower()
 
 
@@ -826,6 +833,7 @@ def log_monitor(url: str, public_key: str | None, pin_file: str | None, state: s
 def log_witness(key_path: str, name: str, state: str, logs: tuple[str, ...], host: str, port: int) -> None:
     from werkzeug.serving import run_simple
 
+    from ledger.checkpoint import witness_key
     from ledger.transparency import public_key_hex
     from warlog.tlog import LogError, load_key
     from warlog.witness import Witness, create_app
@@ -840,7 +848,7 @@ def log_witness(key_path: str, name: str, state: str, logs: tuple[str, ...], hos
         key = load_key(Path(key_path), create=False)
     except LogError as err:
         raise click.ClickException(err.message) from None
-    click.echo(f"witness {name}: verifiers pass --witness-key {name}+{public_key_hex(key)}")
+    click.echo(f"witness {name}: verifiers pass --witness-key {witness_key(name, public_key_hex(key))}")
     run_simple(host, port, create_app(Witness(key, name, known, Path(state))), threaded=True)
 
 

@@ -118,11 +118,12 @@ def test_the_witness_cosigns_one_side_of_a_fork_and_refuses_the_other(tmp_path: 
         proof = a.test_client().get(f"/api/v1/log/proof/{game_id}").get_json()
         (tmp_path / "proof.json").write_text(json.dumps(proof))
         runner = CliRunner()
-        for head, ok in [(cosigned, True), (a_cp(), False)]:
+        for head, ok, wk in [(cosigned, True, cpt.witness_key("witness.example.net", wpub)),
+                             (cosigned, True, f"witness.example.net+{wpub}"), (a_cp(), False, f"witness.example.net+{wpub}")]:
             (tmp_path / "cp.txt").write_text(head)
             r = runner.invoke(main, ["verify", str(game), "--tree-head", str(tmp_path / "cp.txt"), "--proof",
                                      str(tmp_path / "proof.json"), "--public-key", pub,
-                                     "--witness-key", f"witness.example.net+{wpub}"])
+                                     "--witness-key", wk])
             assert (r.exit_code == 0) == ok, r.output
             assert ("cosigned by witness witness.example.net" in r.output) if ok else \
                 ("no cosignature of witness 'witness.example.net'" in r.output), r.output
@@ -167,6 +168,7 @@ def test_the_witness_is_its_own_process_and_the_log_is_cosigned_over_http(tmp_pa
             assert "not consistent with the checkpoint of size 17" in r.output and not (tmp_path / "b.txt").exists()
         finally:
             witness.terminate()
-            witness.wait(10)
+            out = witness.communicate(timeout=10)[0].decode()
             for s in servers:
                 s.shutdown()
+        assert "verifiers pass --witness-key witness.example.net+" in out, out
