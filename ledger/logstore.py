@@ -112,7 +112,7 @@ def entries_range(store: EventStore, start: int, end: int) -> list[tuple[int, di
     return [(int(i), t.entry(kind, g, int(seq), h), str(at)) for i, kind, g, seq, h, at in rows]
 
 
-EPOCH = "1970-01-01T00:00:00.000000Z"
+EPOCH = logtree.EPOCH
 
 
 def reached_at(store: EventStore, size: int) -> str:

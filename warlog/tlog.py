@@ -27,7 +27,7 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ledger import checkpoint as cpt
-from ledger import logstore
+from ledger import logstore, logtree
 from ledger import transparency as t
 from ledger.factory import sqlite_path
 from validators.listing import MAX_ENTRIES, LogConsistencyQuerySchema, LogEntriesQuerySchema, LogProofQuerySchema
@@ -107,9 +107,11 @@ def _head(leaves: list[bytes]) -> dict[str, Any]:
     return _signed(len(leaves), t.root(leaves))
 
 
-def _signed(size: int, root_hash: bytes) -> dict[str, Any]:
-    """The v1 JSON head of `size`, stamped with the time the log reached that size, and its checkpoint."""
-    head = t.sign_head(signing_key(), size, root_hash, logstore.reached_at(_store(), size))
+def _signed(size: int, root_hash: bytes, tree: logtree.Tree | None = None) -> dict[str, Any]:
+    """The v1 JSON head of `size`, stamped with the time the log reached that size (read on the
+    tree's connection when there is one), and its checkpoint."""
+    at = tree.reached_at(size) if tree is not None else logstore.reached_at(_store(), size)
+    head = t.sign_head(signing_key(), size, root_hash, at)
     head["checkpoint"] = cpt.sign(signing_key(), log_origin(), size, root_hash)
     return head
 
@@ -119,7 +121,7 @@ def head() -> Response:
     """The latest signed tree head (from the stored subtree hashes: O(log n) reads)."""
     with logstore.tree(_store()) as tree:
         if tree is not None:
-            return jsonify(_signed(tree.size, tree.root()))
+            return jsonify(_signed(tree.size, tree.root(), tree))
     return jsonify(_head(logstore.leaf_hashes(logstore.entries(_store()))))
 
 
@@ -134,7 +136,7 @@ def proof(game_id: str) -> Response:
             paths = tree.inclusion_paths([i for i, _ in mine], size)
             found = [{"index": i, "entry": doc, "audit_path": [p.hex() for p in path]}
                      for (i, doc), path in zip(mine, paths, strict=True)]
-            tree_head = _signed(size, tree.root(size)) if found else {}
+            tree_head = _signed(size, tree.root(size), tree) if found else {}
     if tree is None:  # no stored subtrees yet: rebuilt from the entries
         docs = logstore.entries(_store())
         size = _at_most("size", len(docs) if q["size"] is None else q["size"], len(docs))
@@ -156,7 +158,8 @@ def consistency() -> Response:
         if tree is not None:
             second = _at_most("to", tree.size if q["to"] is None else q["to"], tree.size)
             first = _at_most("from", q["from_"], second)
-            return jsonify({"first": _signed(first, tree.root(first)), "second": _signed(second, tree.root(second)),
+            return jsonify({"first": _signed(first, tree.root(first), tree),
+                            "second": _signed(second, tree.root(second), tree),
                             "proof": [p.hex() for p in tree.consistency_proof(first, second)]})
     docs = logstore.entries(_store())
     leaves = logstore.leaf_hashes(docs)
