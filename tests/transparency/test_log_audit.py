@@ -18,6 +18,7 @@ from ledger import checkpoint as cpt
 from ledger import logstore
 from ledger import transparency as t
 from ledger.export import parse_export
+from tests.support.documented import Documented
 from tests.transparency.helpers import app_on, key_file
 from tests.transparency.test_log_api import export, start
 from warlog.cli import main
@@ -83,13 +84,17 @@ def test_the_log_is_read_in_ranges_and_the_monitor_checks_every_entry(db_url: st
         n = logstore.size(store)
         assert n == 6  # created and the latest head of each game
 
-        got = client.get(f"/api/v1/log/entries?start=2&end={n + 50}").get_json()
+        doc = Documented(client)  # every answer here as the OpenAPI document describes it
+        for path in ("/api/v1/log/key", "/api/v1/log/head", "/api/v1/log/checkpoint?size=3",
+                     f"/api/v1/log/proof/{games[0].id}", "/api/v1/log/consistency?from=2", "/api/v1/log/entries?start=0&end=0"):
+            assert doc.call("get", path).status_code == 200, path
+        got = doc.call("get", f"/api/v1/log/entries?start=2&end={n + 50}").get_json()
         assert got["tree_size"] == n and [e["index"] for e in got["entries"]] == list(range(2, n))
         assert got["entries"][0]["entry"] == logstore.entries(store)[2] and got["entries"][0]["logged_at"]
         for path in ("/api/v1/log/entries", "/api/v1/log/entries?start=3", "/api/v1/log/entries?start=3&end=1",
                      f"/api/v1/log/entries?start={n}&end={n}", "/api/v1/log/entries?start=-1&end=2",
                      "/api/v1/log/entries?start=x&end=2"):
-            r = client.get(path)
+            r = doc.call("get", path)
             assert r.status_code == 400 and "error" in r.get_json(), (path, r.get_data())
 
         pins, state = tmp_path / "pins.json", tmp_path / "monitor.json"
