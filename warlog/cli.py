@@ -496,6 +496,9 @@ def import_cmd(path: str, db: str) -> None:
 @click.option("--accept-v1-head", is_flag=True, help="accept an old-format (v1) JSON tree head (no checkpoint)")
 @click.option("--allow-newer-export", is_flag=True,
               help="an export whose last events the proof does not cover is a note, not a failure")
+@click.option("--entries", type=click.Path(exists=True, dir_okay=False),
+              help="every entry of the log (`warlog log monitor --save-entries`): the proof must leave none of "
+                   "the game's out")
 def verify(paths: tuple[str, ...], quiet: bool, jobs: int | None = None, tree_head: str | None = None,
            proof: str | None = None, public_key: str | None = None, **log_opts: Any) -> None:
     from warlog.tournaments.bundle import is_bundle
@@ -588,7 +591,7 @@ class _NoBar:
 
 def _check_log(data: bytes, head_path: str, proof_path: str, public_key: str | None, witness_key: str | None = None,
                pin_file: str | None = None, rotations: str | None = None, accept_v1_head: bool = False,
-               allow_newer_export: bool = False) -> None:
+               allow_newer_export: bool = False, entries: str | None = None) -> None:
     """The export against a signed tree head of the transparency log (warlog.logcheck), the log's key
     pinned on first use (warlog.logpin)."""
     import io
@@ -605,8 +608,9 @@ def _check_log(data: bytes, head_path: str, proof_path: str, public_key: str | N
         with open(proof_path, "rb") as fh:
             proof = json.load(fh)
         statements = json.loads(Path(rotations).read_text(encoding="utf-8")) if rotations else []
+        log_entries = json.loads(Path(entries).read_text(encoding="utf-8")) if entries else None
     except (ValueError, OSError) as err:
-        click.echo(f"FAIL tree head, proof or rotations file: {err}")
+        click.echo(f"FAIL tree head, proof, rotations or entries file: {err}")
         sys.exit(1)
     try:
         witness = _witness_key(witness_key) if witness_key else None
@@ -619,7 +623,7 @@ def _check_log(data: bytes, head_path: str, proof_path: str, public_key: str | N
             click.echo(pin.message)
             public_key = pin.public_key
         lines = check_against_head(parse_export(io.BytesIO(data)), head, proof, public_key, allow_v1=accept_v1_head,
-                                   allow_newer=allow_newer_export, witness=witness)
+                                   allow_newer=allow_newer_export, witness=witness, log_entries=log_entries)
     except ProofError as err:
         click.echo(f"FAIL transparency log: {err}")
         sys.exit(1)
@@ -800,10 +804,14 @@ def _http_json(base: str) -> Any:
 @click.option("--state", type=click.Path(dir_okay=False),
               help="where the monitor keeps the last head it saw (default: log-monitor.json beside the pin file)")
 @click.option("--no-games", is_flag=True, help="skip the maximum merge delay check over the games list")
-def log_monitor(url: str, public_key: str | None, pin_file: str | None, state: str | None, no_games: bool) -> None:
+@click.option("--save-entries", type=click.Path(dir_okay=False),
+              help="write every entry read, with the head, for `warlog verify --entries`")
+def log_monitor(url: str, public_key: str | None, pin_file: str | None, state: str | None, no_games: bool,
+                save_entries: str | None) -> None:
     from ledger.transparency import ProofError
     from warlog import logpin
     from warlog.monitor import monitor
+    from warlog.monitor import save_entries as save
 
     pins = Path(pin_file) if pin_file else logpin.default_path()
     try:
@@ -816,6 +824,9 @@ def log_monitor(url: str, public_key: str | None, pin_file: str | None, state: s
         click.echo(line)
     for problem in rep.problems:
         click.echo(f"FAIL {problem}")
+    if save_entries:
+        save(Path(save_entries), rep.entries, rep.head)
+        click.echo(f"wrote {len(rep.entries)} entries to {save_entries}")
     if rep.problems:
         sys.exit(1)
     click.echo("OK the log is consistent with its signed head")

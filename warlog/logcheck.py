@@ -70,7 +70,7 @@ def read_head(head: Any, public_key: str | None, *, allow_v1: bool = False,
 
 def check_against_head(events: list[Event], head: Any, proof: Any, public_key: str | None = None, *,
                        allow_v1: bool = False, allow_newer: bool = False,
-                       witness: tuple[str, str] | None = None) -> list[str]:
+                       witness: tuple[str, str] | None = None, log_entries: Any = None) -> list[str]:
     """Lines describing what was checked (notes start "note: "); raises transparency.ProofError on any
     failure. The entry for the export's last event must be among the proven ones: a proof that leaves
     out the game's latest entries fails (unless `allow_newer`: the export is then newer than the log)."""
@@ -108,8 +108,33 @@ def check_against_head(events: list[Event], head: Any, proof: Any, public_key: s
         out.append(f"  entry {index} ({doc['kind']}, seq {doc['seq']}) is in the tree and matches the export")
     if "created" not in kinds:
         raise t.ProofError("the proof holds no 'created' entry for the game")
+    if log_entries is not None:
+        out.append(check_complete(log_entries, checked, game_id, {int(i["index"]) for i in proof["entries"]}))
     out += [f"note: {n}" for n in checked.notes]
     return out + _last_event(events[-1].seq, max(seqs), size, allow_newer)
+
+
+def check_complete(log_entries: Any, head: Head, game_id: str, proven: set[int]) -> str:
+    """With every entry of the log (`warlog log monitor --save-entries`): they hash to the head's root,
+    and the proof leaves out none of the game's entries (a game cut short at a logged point, served
+    with a proof trimmed to match, fails here)."""
+    items = log_entries.get("entries") if isinstance(log_entries, dict) else log_entries
+    if not isinstance(items, list) or len(items) < head.size:
+        raise t.ProofError(f"the entries file does not hold the {head.size} entries of the head")
+    try:
+        docs = [t.entry(i["entry"]["kind"], i["entry"]["game_id"], i["entry"]["seq"], i["entry"]["hash"])
+                for i in items[:head.size]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise t.ProofError(f"malformed entry in the entries file ({exc})") from None
+    if t.root([t.leaf_hash(t.entry_bytes(d)) for d in docs]) != head.root_hash:
+        raise t.ProofError("the entries file does not hash to the head's root")
+    mine = [(i, d) for i, d in enumerate(docs) if d["game_id"] == game_id]
+    left_out = [(i, d) for i, d in mine if i not in proven]
+    if left_out:
+        i, d = left_out[-1]
+        raise t.ProofError(f"the proof leaves out entry {i} ({d['kind']}, seq {d['seq']}) of this game, which "
+                           "the log holds under this head: the export is cut short or rewritten")
+    return f"  all {head.size} entries of the log read: the proof leaves out none of the game's {len(mine)}"
 
 
 def _last_event(last: int, logged: int, size: int, allow_newer: bool) -> list[str]:

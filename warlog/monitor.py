@@ -24,6 +24,8 @@ Get = Callable[[str], Any]  # a path under the server -> its JSON answer (raises
 class Report:
     lines: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    entries: list[tuple[int, dict[str, Any], str]] = field(default_factory=list)
+    head: Any = None
 
 
 @dataclass
@@ -67,12 +69,14 @@ def monitor(get: Get, pin_file: Path, state_file: Path | None, public_key: str |
     checked = logcheck.read_head(head, pin.public_key)
     rep.lines += checked.lines
     entries = read_entries(get, checked.size)
+    rep.entries, rep.head = entries, head
     leaves = [t.leaf_hash(t.entry_bytes(doc)) for _, doc, _ in entries]
     if t.root(leaves) != checked.root_hash:
         rep.problems.append("the entries served do not hash to the signed head's root: the log serves "
                             "different entries than it signed")
     else:
         rep.lines.append(f"all {len(entries)} entries read; their root is the signed head's")
+    _times(entries, head, rep)
     _against_state(state_file, origin, leaves, checked, rep)
     per_game = _per_game(entries, rep)
     for game_id, g in per_game.items():
@@ -99,6 +103,24 @@ def _per_game(entries: list[tuple[int, dict[str, Any], str]], rep: Report) -> di
                                     f"past the previous one (seq {g.heads[-1][1]})")
             g.heads.append((index, doc["seq"]))
     return out
+
+
+def _times(entries: list[tuple[int, dict[str, Any], str]], head: Any, rep: Report) -> None:
+    """The times entries were logged never go back, and the last is the signed head's time (a head is
+    stamped when its size is reached), so every entry's time is bounded by a signature."""
+    stamps = [at for _, _, at in entries]
+    back = next((i for i in range(1, len(stamps)) if stamps[i] < stamps[i - 1]), None)
+    if back is not None:
+        rep.problems.append(f"entry {back} was logged at {stamps[back]}, before entry {back - 1} ({stamps[back - 1]})")
+    signed = head.get("timestamp") if isinstance(head, dict) else None
+    if stamps and signed is not None and signed != stamps[-1]:
+        rep.problems.append(f"the signed head's time {signed} is not the time its last entry was logged, {stamps[-1]}")
+
+
+def save_entries(path: Path, entries: list[tuple[int, dict[str, Any], str]], head: Any) -> None:
+    """All the entries read, for `warlog verify --entries` (a proof's completeness)."""
+    doc = {"tree_head": head, "entries": [{"index": i, "entry": d, "logged_at": at} for i, d, at in entries]}
+    path.write_text(json.dumps(doc), encoding="utf-8")
 
 
 def _against_state(state_file: Path | None, origin: str, leaves: list[bytes], head: logcheck.Head,

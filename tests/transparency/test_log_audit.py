@@ -23,7 +23,7 @@ from tests.transparency.helpers import app_on, key_file
 from tests.transparency.test_log_api import export, start
 from warlog.cli import main
 from warlog.logcheck import check_against_head
-from warlog.monitor import monitor
+from warlog.monitor import monitor, save_entries
 
 
 def _json(client: Any) -> Any:
@@ -72,6 +72,21 @@ def test_a_proof_without_the_games_latest_entry_fails_verify(db_url: str, tmp_pa
         with pytest.raises(t.ProofError, match="newer than the log"):
             check_against_head(events[:-1], head, partial, head["public_key"])
 
+        # Cut short at an event the log did commit to, the proof trimmed to match: the proof alone
+        # cannot show the later entry; with every entry of the log (the monitor's) verify sees it.
+        joined = proof["entries"][1]["entry"]["seq"]
+        short = tmp_path / "short.jsonl"
+        short.write_bytes(b"".join(honest.read_bytes().splitlines(keepends=True)[:joined + 1]))
+        assert _verify(tmp_path, short, head, partial, *key).exit_code == 0
+        rep = monitor(_json(client), tmp_path / "monitor-pins.json", None, games=False)
+        assert not rep.problems, rep.problems
+        save_entries(tmp_path / "entries.json", rep.entries, rep.head)
+        every = ["--entries", str(tmp_path / "entries.json")]
+        r = _verify(tmp_path, short, head, partial, *key, *every)
+        assert r.exit_code == 1 and "the proof leaves out entry 2 (head, seq" in r.output, r.output
+        r = _verify(tmp_path, honest, head, proof, *key, *every)
+        assert r.exit_code == 0 and "the proof leaves out none of the game's 3" in r.output, r.output
+
 
 def test_the_log_is_read_in_ranges_and_the_monitor_checks_every_entry(db_url: str, tmp_path: Path) -> None:
     with app_on(db_url, WARLOG_LOG_KEY=str(key_file(tmp_path / "log.pem")), WARLOG_LOG_MMD=60,
@@ -113,6 +128,15 @@ def test_the_log_is_read_in_ranges_and_the_monitor_checks_every_entry(db_url: st
                         e["entry"]["seq"] = 1
             return doc
         assert any("do not hash to the signed head's root" in p for p in monitor(lying, pins, None).problems)
+
+        def backdated(path: str) -> Any:  # a time of logging that goes back, or is not the head's
+            doc = _json(client)(path)
+            if path.startswith("/api/v1/log/entries"):
+                doc["entries"][-1]["logged_at"] = "2000-01-01T00:00:00.000000Z"
+            return doc
+        problems = monitor(backdated, pins, None, games=False).problems
+        assert any(f"entry {n - 1} was logged at 2000-01-01" in p for p in problems), problems
+        assert any("is not the time its last entry was logged" in p for p in problems), problems
 
         # A game the log has not logged within its maximum merge delay is reported.
         late = start(client, app)
