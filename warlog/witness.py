@@ -7,7 +7,8 @@ Request body (POST /add-checkpoint): `old <size>\\n`, the RFC 6962 consistency p
 to the checkpoint's (one base64 hash a line), a blank line, then the checkpoint. Answers: 200 and the
 cosignature line; 409 with the witness's size (text/x.tlog.size) when `old` is not the size it last
 cosigned; 422 when the proof does not verify; 403 for a log it does not know or a bad signature;
-400 for a malformed request. `warlog log cosign` is the client (docs/ledger.md)."""
+400 for a malformed request. GET /checkpoint/<origin> gives the last checkpoint it cosigned for
+that log. `warlog log cosign` is the client (docs/ledger.md)."""
 
 from __future__ import annotations
 
@@ -133,6 +134,14 @@ def create_app(witness: Witness) -> Flask:
         except t.ProofError as err:
             return Response(f"{err}\n", 400, mimetype="text/plain")
         return Response(line, 200, mimetype="text/plain")
+
+    @app.get("/checkpoint/<path:origin>")
+    def latest(origin: str) -> Response:
+        """The last checkpoint this witness cosigned for the log `origin`, with its cosignature."""
+        got = witness.latest(origin)
+        if got is None:
+            return Response(f"no checkpoint of {origin} cosigned here\n", 404, mimetype="text/plain")
+        return Response(str(got["checkpoint"]), 200, mimetype="text/plain")
 
     return app
 

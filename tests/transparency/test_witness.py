@@ -109,6 +109,8 @@ def test_the_witness_cosigns_one_side_of_a_fork_and_refuses_the_other(tmp_path: 
         r = http.post("/add-checkpoint", data=request_body(15, b_cons(15, 19), b_cp()))
         assert r.status_code == 409 and r.get_data(as_text=True) == "17\n"
         assert json.loads((tmp_path / "witness" / "state.json").read_text())[ORIGIN]["size"] == 17
+        assert http.get(f"/checkpoint/{ORIGIN}").get_data(as_text=True) == cosigned
+        assert http.get("/checkpoint/other.example/log").status_code == 404
         for bad, code in [("nonsense", 400), ("old 0\n\n" + a_cp().replace(ORIGIN, "other.example/log"), 403)]:
             assert http.post("/add-checkpoint", data=bad).status_code == code
 
