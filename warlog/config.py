@@ -39,6 +39,14 @@ OTHER_KNOWN = {"WARLOG_FAULT_DELAY_BEFORE_APPEND", "WARLOG_FAULT_DELAY_BEFORE_SE
                "WARLOG_CHROMIUM", "WARLOG_BENCH_PG_URL", "WARLOG_BENCH_REDIS_URL",
                "WARLOG_FAULT_MAIL_IN_HOLD", "WARLOG_FAULT_MAIL_IN_EXIT_AFTER_SUBMIT"}
 
+SETTINGS.update({  # the transparency log (warlog.tlog; docs/ledger.md "Transparency log")
+    "WARLOG_LOG_KEY": "the transparency log's Ed25519 signing key, a PEM file (`warlog log key PATH`)",
+    "WARLOG_LOG_ORIGIN": "the transparency log's checkpoint origin, e.g. games.example.org/log (keep it across keys)",
+    "WARLOG_LOG_MMD": "seconds within which a new game is logged (the maximum merge delay; default 3600)",
+    "WARLOG_LOG_ROTATIONS": "a JSON file of key rotation statements (`warlog log rotate`), served at /api/v1/log/key",
+    "WARLOG_PIN_FILE": "the tools' file of log keys pinned on first use (default ~/.config/warlog/log-keys.json)",
+})
+
 
 class ConfigError(ValueError):
     """A deployment whose configuration would silently misbehave."""
