@@ -21,6 +21,7 @@ from marshmallow import Schema, ValidationError
 from werkzeug.wrappers import Response as BaseResponse
 
 from validators.players import ClaimSchema, RegisterSchema, SigninSchema, UseLinkSchema
+from warlog.boundary import json_object
 from warlog.pageutil import PLAYER_COOKIE, PageError, check_csrf, error_page, finish, seat_cookies, wants_json
 from warlog.players.store import LinkThrottled, Player, PlayerError, PlayerStore, clean_email
 from warlog.service import ServiceError
@@ -124,21 +125,10 @@ def _me_json(player: Player) -> dict[str, Any]:
 
 # -- the JSON API -------------------------------------------------------------------------------
 
-def _json_body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if data is None and request.data.strip():
-        raise PlayerError("the request body is not valid JSON")
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise PlayerError("the request body must be a JSON object")
-    return data
-
-
 def _load(schema: Schema) -> dict[str, Any]:
     """The body, loaded by the schema the OpenAPI document shows for it (validators.players)."""
     try:
-        loaded: dict[str, Any] = schema.load(_json_body())
+        loaded: dict[str, Any] = schema.load(json_object(PlayerError))
     except ValidationError as err:
         msgs = err.messages if isinstance(err.messages, dict) else {"body": err.messages}
         raise PlayerError("; ".join(f"{k!r}: {' '.join(map(str, v))}" for k, v in msgs.items())) from None
