@@ -23,6 +23,8 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from validators.names import control_character
+
 SMTP_TIMEOUT = 20.0
 WEBHOOK_TIMEOUT = 10.0
 SIGNATURE_HEADER = "X-Warlog-Signature"
@@ -56,9 +58,15 @@ class SmtpConfig:
                    password=unquote(parts.password) if parts.password else None)
 
 
+def header_text(text: str) -> str:
+    """`text` on one header line: control characters (a CR/LF in a name recorded before names were
+    checked) become spaces, so the mail still goes out."""
+    return " ".join("".join(" " if control_character(ch) else ch for ch in text).split())
+
+
 def mail_message(sender: str, to: str, subject: str, body: str) -> EmailMessage:
     msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = sender, to, subject
+    msg["From"], msg["To"], msg["Subject"] = sender, to, header_text(subject)
     msg["Date"] = formatdate(usegmt=True)
     msg["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or "warlog.local")
     msg.set_content(body)

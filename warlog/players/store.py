@@ -16,6 +16,7 @@ from typing import Any
 from marshmallow import ValidationError
 from marshmallow.validate import Email
 
+from validators.names import NO_CONTROLS, control_character
 from warlog.players.schema import DDL
 from warlog.sqldb import Clock, SqlDb, iso, sha256_hex, utc_now
 
@@ -86,7 +87,11 @@ class LinkInfo:
 
 
 def clean_name(name: Any) -> str:
-    text = " ".join(str(name or "").split())
+    raw = str(name or "")
+    found = control_character(raw)
+    if found:
+        raise InvalidPlayer(f"a display name {NO_CONTROLS} (found {found})")
+    text = " ".join(raw.split())
     if not text:
         raise InvalidPlayer("a display name is needed")
     if len(text) > NAME_MAX:
