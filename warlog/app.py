@@ -14,6 +14,7 @@ from typing import Any
 from flask import Flask
 
 from ledger.factory import open_store, sqlite_path
+from warlog.config import ALL as ALL_SETTINGS
 from warlog.config import ConfigError, check_deployment, describe, unknown_settings
 from warlog.dbrole import SuperuserRefused, check_app_role
 from warlog.outage import quiet_pool_logs
@@ -40,7 +41,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a larger body is a 413 (JSON under /api/)
     )
     app.config.from_prefixed_env("WARLOG")  # WARLOG_DB=... -> app.config["DB"]
-    for key in ("DB", "REDIS", "SWEEP_INTERVAL", "REFUSED_LIMIT", "ALLOW_EMBEDDED_LEDGER", "ALLOW_SUPERUSER"):
+    for key in (s.name.removeprefix("WARLOG_") for s in ALL_SETTINGS):
         if key in app.config:
             app.config["WARLOG_" + key] = app.config.pop(key)
     if test_config:
