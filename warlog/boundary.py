@@ -1,5 +1,11 @@
 """Request hygiene at the edge, before any route runs (issue 14, defect 2; URI and body size).
 
+A state-changing API request that a browser's cookie authenticates (the signed-in player's
+`warlog_player`, a seat's `warlog_seat_…`; no Authorization header) must come from this site:
+its Origin names this host (or, without one, Sec-Fetch-Site says same-origin), or it carries the
+page's anti-forgery token in X-CSRF-Token. Another site's auto-submitted form is a 403. Calls
+with a bearer token (a player's, a seat's) are not affected: no other site can set that header.
+
 A JSON body is parsed here, once, by `parse_json` (and read by routes through `json_object`):
 nesting deeper than MAX_DEPTH, a lone UTF-16 surrogate (a `\\ud800` escape, which is not text
 and cannot be stored) or a NUL is a 400 that says what and where, before any route runs.
@@ -11,8 +17,10 @@ is refused here with a 400 that names where it was, so no route ever hands one t
 
 from __future__ import annotations
 
+import hmac
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, RequestURITooLarge
@@ -156,6 +164,44 @@ def _refuse(message: str, field: str | None) -> Response | tuple[Any, int]:
     return finish(Response(*error_page(400, "Bad request", message)))
 
 
+UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
+CSRF_HEADER = "X-CSRF-Token"
+
+
+def cookie_authenticated() -> bool:
+    """No Authorization header, and a Warlog session or seat cookie that a route may act on."""
+    from warlog.pageutil import PLAYER_COOKIE, SEAT_COOKIE
+
+    if request.headers.get("Authorization"):
+        return False
+    return any(name == PLAYER_COOKIE or name.startswith(SEAT_COOKIE) for name in request.cookies)
+
+
+def from_this_site() -> bool:
+    """The request's Origin is this host; without an Origin, Sec-Fetch-Site says same-origin; or it
+    carries the page's CSRF token (the `warlog_csrf` cookie's value) in X-CSRF-Token."""
+    from warlog.pageutil import CSRF_COOKIE
+
+    sent, cookie = request.headers.get(CSRF_HEADER, ""), request.cookies.get(CSRF_COOKIE, "")
+    if sent and cookie and hmac.compare_digest(sent, cookie):
+        return True
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        here, src = urlsplit(request.host_url), urlsplit(origin)
+        return (src.scheme, src.netloc) == (here.scheme, here.netloc)
+    return request.headers.get("Sec-Fetch-Site") == "same-origin"
+
+
+def refuse_cross_site_api() -> Response | tuple[Any, int] | None:
+    if request.method not in UNSAFE or not request.path.startswith("/api/") or not cookie_authenticated():
+        return None
+    if from_this_site():
+        return None
+    return jsonify({"error": "this request carries a signed-in browser's cookie but does not come from a Warlog "
+                             "page (its Origin is foreign or missing): send it from this site with the "
+                             f"{CSRF_HEADER} header, or use 'Authorization: Bearer <token>'"}), 403
+
+
 def raw_uri() -> str:
     env = request.environ
     raw = env.get("RAW_URI") or env.get("REQUEST_URI")
@@ -184,6 +230,7 @@ def too_large(err: HTTPException) -> Any:
 
 def install(app: Flask) -> None:
     app.before_request(refuse_long_uri)
+    app.before_request(refuse_cross_site_api)
     app.before_request(refuse_bad_json)
     app.before_request(refuse_nul)
     app.register_error_handler(RequestURITooLarge, too_large)
