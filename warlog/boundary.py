@@ -229,6 +229,11 @@ def too_large(err: HTTPException) -> Any:
 
 
 def install(app: Flask) -> None:
+    proxies = int(app.config.get("WARLOG_PROXIES") or 0)
+    if proxies > 0:  # the proxies' X-Forwarded-* name the client (limits, logs, the outbox's "local")
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
     app.before_request(refuse_long_uri)
     app.before_request(refuse_cross_site_api)
     app.before_request(refuse_bad_json)

@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from flask import Flask
@@ -45,6 +46,7 @@ class Settings:
     mail_from: str = "Warlog <warlog@localhost>"
     public_url: str | None = None
     allow_private_webhooks: bool = False
+    signin_every: float = 5.0  # minutes (WARLOG_SIGNIN_EVERY)
 
     @classmethod
     def from_mapping(cls, conf: Mapping[str, Any]) -> Settings:
@@ -53,7 +55,8 @@ class Settings:
 
         return cls(smtp_url=get("SMTP_URL") or None, mail_from=get("MAIL_FROM") or cls.mail_from,
                    public_url=get("PUBLIC_URL") or None,
-                   allow_private_webhooks=str(get("WEBHOOK_ALLOW_PRIVATE") or "").lower() in ("1", "true", "yes"))
+                   allow_private_webhooks=str(get("WEBHOOK_ALLOW_PRIVATE") or "").lower() in ("1", "true", "yes"),
+                   signin_every=float(get("SIGNIN_EVERY") if get("SIGNIN_EVERY") not in (None, "") else 5.0))
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -92,7 +95,7 @@ def build(store: EventStore, settings: Settings, base_url: Callable[[], str] | N
     if base_url is None:
         base_url = lambda: settings.public_url or DEFAULT_URL  # noqa: E731
     db = SqlDb(store)
-    players = PlayerStore(db)
+    players = PlayerStore(db, signin_every=timedelta(minutes=settings.signin_every))
     players.create_schema()
 
     def address(player_id: str) -> str | None:
