@@ -191,6 +191,7 @@ def test_claim_the_seat_this_browser_holds_from_the_me_page(papp: Flask) -> None
 
 
 def test_outbox_page_is_whole_only_for_the_local_embedded_server(papp: Flask) -> None:
+    papp.config["WARLOG_OUTBOX_LOCAL"] = "1"
     client = papp.test_client()
     client.post("/api/v1/players/signin", json={"email": "ann@example.org"})
     settle(papp)
