@@ -14,6 +14,7 @@ from typing import Any
 from flask import Flask
 
 from ledger.factory import open_store, sqlite_path
+from warlog import logs
 from warlog.config import ALL as ALL_SETTINGS
 from warlog.config import ConfigError, check_deployment, describe, unknown_settings
 from warlog.dbrole import SuperuserRefused, check_app_role
@@ -46,6 +47,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             app.config["WARLOG_" + key] = app.config.pop(key)
     if test_config:
         app.config.update(test_config)
+    logs.configure(app)  # first: the lines below are logged, and every request gets its id
 
     db = str(app.config["WARLOG_DB"])
     check_deployment(db, app.config["WARLOG_REDIS"], app.config.get("WARLOG_ALLOW_EMBEDDED_LEDGER"))
