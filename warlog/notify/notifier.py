@@ -19,7 +19,15 @@ from datetime import timedelta
 from typing import Any
 
 from warlog.notify.schema import DDL
-from warlog.notify.transports import DeliveryError, SmtpConfig, mail_message, post_webhook, send_smtp, webhook_body
+from warlog.notify.transports import (
+    DeliveryError,
+    SmtpConfig,
+    check_webhook_url,
+    mail_message,
+    post_webhook,
+    send_smtp,
+    webhook_body,
+)
 from warlog.sqldb import Clock, SqlDb, iso, sortable_id, utc_now
 
 log = logging.getLogger("warlog.notify")
@@ -309,6 +317,11 @@ class Notifier:
         url = (webhook_url or "").strip() or None
         if url and not url.startswith(("http://", "https://")):
             raise ValueError("a webhook URL starts with http:// or https://")
+        if url and url != old.webhook_url:
+            try:  # checked when saved too, not only at each delivery
+                check_webhook_url(url, self.allow_private_webhooks)
+            except DeliveryError as err:
+                raise ValueError(str(err)) from None
         tournaments = old.muted_tournaments if muted_tournaments is None else muted_tournaments
         secret = old.webhook_secret if url and url == old.webhook_url else (secrets.token_hex(24) if url else None)
         with self.db.transaction() as tx:

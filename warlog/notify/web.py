@@ -100,8 +100,11 @@ def prefs_post() -> Any:
     if fmt not in ("json", "discord"):
         raise PageError(400, "The webhook body is 'json' or 'discord'.")
     muted = tuple(k for k in KINDS if form.get(f"mute_{k}"))
-    saved = notifier().set_prefs(player.id, email_on=bool(form.get("email_on")), digest=bool(form.get("digest")),
-                                 webhook_url=url or None, webhook_format=fmt, muted_kinds=muted)
+    try:
+        saved = notifier().set_prefs(player.id, email_on=bool(form.get("email_on")), digest=bool(form.get("digest")),
+                                     webhook_url=url or None, webhook_format=fmt, muted_kinds=muted)
+    except ValueError as err:  # e.g. a webhook whose host is not a public address
+        raise PageError(400, f"The webhook cannot be saved: {err}.") from None
     return render_template("notifications.html", player=player, prefs=saved, kinds=KINDS,
                            deliveries=notifier().deliveries(player.id, limit=30), saved=True)
 
