@@ -105,7 +105,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages)
     rulings_pages.init_app(app)
 
-    from warlog import extensions, health, limits  # extensions: players, notifications, deadlines
+    from warlog import extensions, health, limits, metrics  # extensions: players, notifications, deadlines
 
     extensions.init_app(app, store, queue)
 
@@ -113,6 +113,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     tournaments.init_app(app)
     health.install(app)
+    metrics.install(app)
     limits.install(app)
     log.info("%s", describe("web", db, app.config["WARLOG_REDIS"],
                             sweep_interval=f"{app.config['WARLOG_SWEEP_INTERVAL']} s",

@@ -30,6 +30,16 @@ FORGET_AFTER = 86400.0
 NO_LEDGER = {"healthz", "readyz", "static", "api.openapi", "api.catalogue", None}  # endpoints that read no ledger
 
 
+def version() -> str:
+    """This build's version (the installed package's, from pyproject.toml)."""
+    try:
+        from importlib.metadata import version as installed
+
+        return installed("warlog")
+    except Exception:
+        return "unknown"
+
+
 def beat(redis: Any, name: str) -> None:
     now = time.time()
     with redis.pipeline() as p:
@@ -109,8 +119,8 @@ def install(app: Flask) -> None:
 
     @app.get("/healthz")
     def healthz() -> Response:
-        """Liveness: the process is up and answering."""
-        return jsonify({"ok": True})
+        """Liveness: the process is up and answering; and which build it runs."""
+        return jsonify({"ok": True, "version": version()})
 
     @app.get("/readyz")
     def readyz() -> tuple[Response, int]:

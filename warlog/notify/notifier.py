@@ -17,7 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
+from warlog import metrics
 from warlog.notify.schema import DDL
 from warlog.notify.transports import (
     DeliveryError,
@@ -210,7 +212,9 @@ class Notifier:
             status, due = "retrying", self.now() + self.first_backoff * (2 ** (attempts - 1))
         self.db.execute("UPDATE notify_deliveries SET status = ?, attempts = ?, last_error = ?, next_attempt_at = ? "
                         "WHERE id = ?", (status, attempts, error[:1000], iso(due), d.id))
-        log.warning("delivery %s (%s to %s) attempt %d failed: %s", d.id, d.channel, d.address, attempts, error)
+        where = d.address if d.channel == "email" else (urlsplit(d.address).hostname or "?")  # a hook's path may be its key
+        log.warning("delivery %s (%s to %s) attempt %d failed: %s", d.id, d.channel, where, attempts, error)
+        metrics.count_mail_failure(d.channel)
         return status
 
     def retry(self, delivery_id: str) -> None:
