@@ -119,3 +119,22 @@ def test_the_games_listing_hint_masks_the_password(pg_url: str) -> None:
     assert PASSWORD not in result.output
     bad = CliRunner().invoke(main, ["games", "--db", with_password(pg_url).replace("5432", "1"), "--limit", "1"])
     assert bad.exit_code != 0 and PASSWORD not in bad.output
+
+
+def test_the_development_servers_request_lines_are_masked(tmp_path: Path, caplog: Any) -> None:
+    """`warlog serve` (werkzeug) logs each request line by the `werkzeug` logger: masked there,
+    whichever handler shows it."""
+    import logging
+
+    from warlog.app import create_app
+
+    app = create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp_path}/w.sqlite3"})
+    try:
+        with caplog.at_level(logging.INFO, logger="werkzeug"):
+            logging.getLogger("werkzeug").info('127.0.0.1 - - "%s %s HTTP/1.1" %s -', "GET", "/signin/Sekr3t-link", 200)
+            logging.getLogger("werkzeug").info('127.0.0.1 - - "GET /games/g1/seat/T0ken-seat HTTP/1.1" 200 -')
+    finally:
+        app.extensions["warlog_sweeper_stop"].set()
+        app.extensions["warlog"].store.close()
+    assert "Sekr3t-link" not in caplog.text and "T0ken-seat" not in caplog.text
+    assert "/signin/***" in caplog.text and "/seat/***" in caplog.text
