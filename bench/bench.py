@@ -63,7 +63,7 @@ class PgSchema:
 
     @property
     def url(self) -> str:
-        return f"{PG}?options=-csearch_path%3D{self.name}"
+        return f"{PG}?options=-csearch_path%3D{self.name}&application_name=warlog-bench"
 
     def drop(self) -> None:
         with psycopg.connect(PG, autocommit=True) as conn:

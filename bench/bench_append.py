@@ -177,8 +177,12 @@ def time_eventsourcing(kind: str, n: int, where: str) -> float:
         recorder: Any = SQLiteAggregateRecorder(SQLiteDatastore(where))
     else:
         from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore
+        from psycopg.conninfo import conninfo_to_dict
 
-        ds = PostgresDatastore("test", "127.0.0.1", 5432, "postgres", "", schema=where)
+        dsn = conninfo_to_dict(PG)  # the same server and database as every other figure
+        ds = PostgresDatastore(str(dsn.get("dbname", "postgres")), str(dsn.get("host", "127.0.0.1")),
+                               int(dsn.get("port", 5432)), str(dsn.get("user", "postgres")),
+                               str(dsn.get("password", "")), schema=where)
         with psycopg.connect(PG, autocommit=True) as conn:
             conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(where)))
         recorder = PostgresAggregateRecorder(ds)

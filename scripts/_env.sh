@@ -9,11 +9,13 @@ if [ ! -x "$VENV/bin/python" ]; then
   echo "warlog: creating virtualenv $VENV" >&2
   "$PY" -m venv "$VENV"
 fi
-stamp="$VENV/.warlog-installed"
-if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
-  echo "warlog: installing dependencies (pip install -e .[test,deploy])" >&2
+# $extras: the optional dependency groups the calling script needs (unset = the runtime only)
+EXTRAS="${extras-}"
+stamp="$VENV/.warlog-installed${EXTRAS:+-${EXTRAS//,/-}}"
+if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ] || [ "$ROOT/setup.py" -nt "$stamp" ]; then
+  echo "warlog: installing dependencies (pip install -e .${EXTRAS:+[$EXTRAS]})" >&2
   "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2
-  "$VENV/bin/python" -m pip install --quiet -e "$ROOT[test,deploy]" >&2
+  "$VENV/bin/python" -m pip install --quiet -e "$ROOT${EXTRAS:+[$EXTRAS]}" >&2
   if "$VENV/bin/python" -m pip show validators >/dev/null 2>&1; then
     echo "warlog: the PyPI package 'validators' got installed; it shadows our validators/ package" >&2
     exit 1

@@ -17,6 +17,8 @@ class FormatSchema(StrictSchema):
     engine = fields.String(validate=validate.OneOf(("auto", "dutch", "casual")))
     pools = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
     playoff = fields.Integer(strict=True, validate=validate.Range(min=0, max=8))  # qualifiers per pool
+    # Swiss: a forfeited game counts as unplayed (FIDE: no side, a rematch allowed) or as played
+    forfeits = fields.String(validate=validate.OneOf(("unplayed", "played")))
 
 
 class PointsSchema(StrictSchema):

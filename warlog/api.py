@@ -25,8 +25,9 @@ from warlog.boundary import json_object
 from warlog.listing import game_json, games_page, next_query
 from warlog.openapi import openapi_document
 from warlog.outage import is_outage, unavailable
-from warlog.pageutil import private
+from warlog.pageutil import guard_private, private
 from warlog.render import seat_label
+from warlog.rounds import public_rows
 from warlog.sandbox import example_state, fork
 from warlog.service import NotFound, ServiceError, Unprocessable, Warlog
 
@@ -62,6 +63,14 @@ def query(schema: Schema) -> dict[str, Any]:
     except ValidationError as err:
         raise ServiceError("bad query parameters", fields=err.messages) from None
     return loaded
+
+
+@api.before_request
+def _private_game() -> None:
+    # a duplicate round's game while the round runs: its player's alone (a malformed header is
+    # the route's to refuse, as before)
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    guard_private(token.strip() if scheme.lower() == "bearer" else None)
 
 
 @api.after_request
@@ -102,7 +111,7 @@ def list_games() -> Response:
         raise ServiceError("bad query parameters", fields=err.messages) from None
     page = games_page(service().store, q["game"], q["status"], q["limit"], q["cursor"])
     more = next_query(page, q["game"], q["status"], q["limit"])
-    return jsonify({"games": [game_json(r) for r in page.rows],
+    return jsonify({"games": [game_json(r) for r in public_rows(service(), page.rows)],
                     "next": f"{request.path}?{more}" if more else None})
 
 

@@ -8,13 +8,12 @@ import os
 import threading
 import time
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
 from ledger.factory import open_store, sqlite_path
-from warlog import logs
+from warlog import logs, templates_dir
 from warlog.config import ALL as ALL_SETTINGS
 from warlog.config import ConfigError, check_deployment, describe, unknown_settings
 from warlog.dbrole import SuperuserRefused, check_app_role
@@ -22,7 +21,7 @@ from warlog.outage import quiet_pool_logs
 from warlog.queue import InlineQueue, RQQueue, start_sweeper
 from warlog.service import Warlog
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = templates_dir()
 log = logging.getLogger("warlog.app")
 __all__ = ["ConfigError", "create_app"]
 

@@ -35,7 +35,14 @@ class _Main(click.Group):
             raise
 
 
+def _version() -> str:
+    from warlog import version
+
+    return version()
+
+
 @click.group(cls=_Main, help="Warlog: an event-sourced umpire for play-by-email wargames.")
+@click.version_option(_version(), "--version", prog_name="warlog", message="%(prog)s %(version)s")
 def main() -> None:
     pass
 
@@ -92,6 +99,32 @@ def worker(db: str, redis_url: str, burst: bool, sweep_interval: float, name: st
     except NameTaken as err:
         raise click.ClickException(str(err)) from None
     sys.exit(code)
+
+
+@main.command(help="Serve the play pages' live notices (Server-Sent Events at /games/ID/events, fed by "
+                    "Redis) from one event loop, behind the same proxy as the web processes.")
+@click.option("--redis", "redis_url", default=lambda: os.environ.get("WARLOG_REDIS", "redis://127.0.0.1:6379/0"),
+              show_default="redis://127.0.0.1:6379/0")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8001, show_default=True, type=int)
+@click.option("--max-streams", default=10_000, show_default=True, type=click.IntRange(1),
+              help="streams in all; beyond it a page is answered 503 with Retry-After and polls meanwhile")
+@click.option("--per-client", default=16, show_default=True, type=click.IntRange(1),
+              help="streams per client address (the proxy's X-Real-IP); beyond it 429 with Retry-After")
+@click.option("--trusted-proxy", multiple=True, default=("127.0.0.1", "::1"), show_default=True,
+              help="peer addresses whose X-Real-IP header names the client (repeatable)")
+def live(redis_url: str, host: str, port: int, max_streams: int, per_client: int,
+         trusted_proxy: tuple[str, ...]) -> None:
+    import logging
+
+    from ledger.urls import mask_url
+    from warlog.live import Limits, run
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    limits = Limits(total=max_streams, per_client=per_client, trusted=frozenset(trusted_proxy))
+    logging.getLogger("warlog.live").info("warlog live on http://%s:%d/ (notices from %s; at most %d streams, "
+                                          "%d per client)", host, port, mask_url(redis_url), max_streams, per_client)
+    run(redis_url, host, port, limits)
 
 
 @main.command(help="List the games this build knows (with scenarios and options), or with --db the "

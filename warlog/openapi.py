@@ -54,7 +54,8 @@ ERRORS = {
     "400": answer("bad request: the body is not a JSON object, a query parameter is malformed, the Authorization "
                   "header is not 'Bearer <token>', or a field holds the NUL character", "Error"),
     "401": answer("missing Authorization: Bearer token", "Error"),
-    "403": answer("the token is not a seat (or director) of this game", "Error"),
+    "403": answer("the token is not a seat (or director) of this game; or the game is a duplicate round's, private "
+                  "to its player and its tournament's director until every game of the round has ended", "Error"),
     "404": answer("no such game or step", "Error"),
     "409": answer("stale expected_seq, not this seat's turn, or the game is not active: current_seq is the game's "
                   "last event", "Conflict"),
@@ -169,7 +170,8 @@ def game_paths() -> dict[str, dict[str, Any]]:
                 **_errors("422")}},
         },
         "/api/v1/games/{game_id}": {"get": {"summary": "status, active_seats, seq", "parameters": [gid],
-                                            "responses": {"200": answer("the game", "GameInfo"), **_errors("404")}}},
+                                            "responses": {"200": answer("the game", "GameInfo"),
+                                                          **_errors("403", "404")}}},
         "/api/v1/games/{game_id}/join": {"post": {
             "summary": "take a seat (optionally adding entropy to the dice)", "parameters": [gid], "security": BEARER,
             "requestBody": _json("Join"),

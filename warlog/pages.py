@@ -10,6 +10,8 @@ import json
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +30,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
+from ledger.dice import round_withheld
 from ledger.events import SUBMITTED, Event
 from ledger.paging import OPEN, BadCursor
 from rules import all_games, game_of, get_game
@@ -38,12 +41,15 @@ from warlog import replay as rp
 from warlog.boundary import parse_json
 from warlog.listing import games_page, next_query
 from warlog.pageutil import (
+    PLAYER_COOKIE,
+    SEAT_COOKIE,
     PageError,
     check_csrf,
     csrf_token,
     error_page,
     finish,
     forget_seat_cookie,
+    guard_private,
     seat_cookies,
     seat_token,
     service,
@@ -54,6 +60,7 @@ from warlog.pageutil import (
 from warlog.planner import PlanError, reach
 from warlog.queue import InlineQueue
 from warlog.render import Scene, TextRenderer, renderer_for
+from warlog.rounds import private_reason, public_rows
 from warlog.service import SPECTATOR, ServiceError, Viewer, redact, redact_payload
 
 pages = Blueprint("pages", __name__)
@@ -70,6 +77,9 @@ WINDOW = 15  # events either side of the replay step
 def _guard() -> None:
     if request.method == "POST":
         check_csrf()
+    game_id = (request.view_args or {}).get("game_id", "")
+    guard_private(request.cookies.get(SEAT_COOKIE + str(game_id)), request.cookies.get(PLAYER_COOKIE),
+                  (request.view_args or {}).get("token"))
 
 
 @pages.after_request
@@ -179,6 +189,7 @@ def lobby() -> Any:
         page = games_page(svc.store, game_f, None if status_f == "all" else status_f, LOBBY_PAGE, cursor)
     except BadCursor:
         raise PageError(400, "That link to older games is not one this server made: start from the lobby.") from None
+    rows = public_rows(svc, page.rows)  # a duplicate round's games are not listed while the round runs
     more = next_query(page, game_f, status_f if status_f != OPEN else None, LOBBY_PAGE)
     older = f"{url_for('pages.lobby')}?{more}" if more else None
     mine = _my_games()
@@ -189,8 +200,8 @@ def lobby() -> Any:
                       for view in ("game", "replay_latest", "audit"))
         form = lobbyrows.create_form(games, lambda: render_template("_lobby_create.html", games=games,
                                                                     csrf_token=lambda: lobbyrows.CSRF), lobbyrows.CSRF)
-        return render_template("lobby.html", rows=page.rows, games=games, game_f=game_f, status_f=status_f,
-                               rows_html=lobbyrows.rows_html(page.rows, games, links), create_form=form,
+        return render_template("lobby.html", rows=rows, games=games, game_f=game_f, status_f=status_f,
+                               rows_html=lobbyrows.rows_html(rows, games, links), create_form=form,
                                statuses=STATUSES, older=older, paged=cursor is not None, mine=mine,
                                status_badge=_badge, seats=_seats)
 
@@ -198,7 +209,7 @@ def lobby() -> Any:
         return lobbyrows.with_token(render(), token)
     # Everyone else sees the same page for the same rows: rendered once (lobbyrows.page)
     key = (request.script_root, tuple(games), game_f, status_f, cursor is not None, older,
-           tuple(lobbyrows.row_key(r) for r in page.rows))
+           tuple(lobbyrows.row_key(r) for r in rows))
     return lobbyrows.page(current_app.extensions.setdefault("warlog_lobby_pages", lobbyrows.pages_cache()),
                           key, render, token)
 
@@ -314,11 +325,18 @@ def live(game_id: str) -> Any:
     """The play page's board and panel (`#play-root`), for the page's script to put in place
     of its own without reloading the page. With `?last=N&wait=1` it first waits (up to
     `LIVE_WAIT` seconds) for the umpire to judge submission N; with `?panel=0` it answers the
-    judgement alone (a move of several steps needs only the last one's panel)."""
+    judgement alone (a move of several steps needs only the last one's panel).
+
+    A wait holds a web thread, so at most `LIVE_WAITERS` wait at once in a process: beyond,
+    503 with Retry-After (the page asks again then). Deployments serve the waiting pages from
+    `warlog live` (warlog/live.py) instead, and the page asks here without waiting."""
     svc = service()
     last = _int_arg("last")
     if last is not None and request.args.get("wait") == "1":
-        _wait_for_judgement(game_id, last)
+        with _waiter_slot() as admitted:
+            if not admitted:
+                return _busy()
+            _wait_for_judgement(game_id, last)
     if request.args.get("panel") == "0":
         if last is None:
             raise PageError(400, "'last' names the submission whose judgement is asked for")
@@ -333,23 +351,57 @@ def live(game_id: str) -> Any:
 
 
 LIVE_WAIT = 8.0
+LIVE_WAITERS = 8  # waits one web process holds at once (deploy/gunicorn.conf.py: half its threads)
+BUSY_RETRY = 1  # seconds, the Retry-After of a wait refused for want of a slot
 POLL_INLINE = 0.1  # a judgement by this process's worker wakes the wait (warlog.wakeup); another process's is polled
-POLL_QUEUE = 0.05  # RQ workers publish their judgements (warlog.wakeup.listen); the poll is the fallback
+POLL_QUEUE = 0.05  # with RQ, while this process's Redis listener (warlog.wakeup.listen) is down
+POLL_HEARD = 1.0  # with RQ, while it listens: a published judgement wakes the wait; the poll is a safety net
+_waiting = 0
+_waiting_lock = threading.Lock()
+
+
+@contextmanager
+def _waiter_slot() -> Iterator[bool]:
+    """One of the process's LIVE_WAITERS slots for a wait (True), or none free (False)."""
+    global _waiting
+    with _waiting_lock:
+        admitted = _waiting < LIVE_WAITERS
+        if admitted:
+            _waiting += 1
+    try:
+        yield admitted
+    finally:
+        if admitted:
+            with _waiting_lock:
+                _waiting -= 1
+
+
+def _busy() -> Response:
+    message = "Too many pages are waiting on this server; ask again in a moment."
+    if wants_json():
+        resp = jsonify({"error": message})
+    else:
+        resp = Response(*error_page(503, "Busy", message))
+    resp.status_code = 503
+    resp.headers["Retry-After"] = str(BUSY_RETRY)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 def _wait_for_judgement(game_id: str, seq: int) -> None:
     """Block until submission `seq` has its judgement in the ledger (or LIVE_WAIT passes): woken
-    by this process's worker as it records it (warlog.wakeup), else by polling the ledger."""
+    by this process's worker as it records it, or by a judgement published on Redis
+    (warlog.wakeup), else by polling the ledger."""
     import time
 
     svc = service()
     if not 0 <= seq <= svc.store.last_seq(game_id) or svc.history(game_id).event(seq).type != SUBMITTED:
         return  # nothing to wait for: the answer says what `seq` is
     inline = isinstance(current_app.extensions.get("warlog_queue"), InlineQueue)
-    poll = POLL_INLINE if inline else POLL_QUEUE
     deadline = time.monotonic() + LIVE_WAIT
     seen = -1
     while (left := deadline - time.monotonic()) > 0:
+        poll = POLL_INLINE if inline else POLL_HEARD if wakeup.listening() else POLL_QUEUE
         mark = wakeup.generation(game_id)  # taken before reading: a judgement after it ends the wait below
         now = svc.store.last_seq(game_id)
         if now != seen:
@@ -611,7 +663,8 @@ def replay_png(game_id: str, step: int) -> Any:
                 _PNGS.popitem(last=False)
     resp = Response(png, mimetype="image/png")
     resp.headers["Content-Disposition"] = f'inline; filename="warlog-{game_id}-step-{step}.png"'
-    resp.headers["Cache-Control"] = "no-store" if st.info["status"] != "ended" else "public, max-age=86400"
+    shared = st.info["status"] == "ended" and private_reason(service(), game_id) is None  # a round's game: never
+    resp.headers["Cache-Control"] = "public, max-age=86400" if shared else "no-store"
     return resp
 
 
@@ -663,8 +716,9 @@ def audit(game_id: str) -> Any:
     report = audit_mod.AUDITS.build(svc.store, game_id, f"{svc.store.display_url()} {game_id}", describe,
                                     viewer.seat, full, owner, shown)
     charts = [(label, test, audit_mod.histogram_svg(test, label)) for label, test in report.fairness]
+    withheld = round_withheld(svc.created(game_id).payload) if not report.seed else None  # ledger.dice step 9
     return render_template("audit.html", info=info, game=g, report=report, charts=charts, can_export=full,
-                           viewer=viewer, export_name=f"warlog-{game_id}.jsonl")
+                           viewer=viewer, export_name=f"warlog-{game_id}.jsonl", round_withheld=withheld)
 
 
 @pages.get("/games/<game_id>/export.jsonl")

@@ -92,6 +92,13 @@ class Unprocessable(ServiceError):
     status = 422
 
 
+class PrivateGame(ServiceError):
+    """A duplicate round's game while its round runs (warlog.rounds.check_private): not a
+    Forbidden, which a page reads as "a spectator"."""
+
+    status = 403
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -124,14 +131,20 @@ class Warlog:
         self.player_seat: Callable[[str, str], str | None] | None = None
         # told (game id, seq of game_started, active seats) when a game starts (clocks, "your turn")
         self.on_started: Callable[[str, int, list[str]], None] | None = None
+        # (game id, credential) -> whether that credential may read a private game although it
+        # holds none of its seats (a duplicate tournament's director: warlog.rounds, warlog.tournaments.privacy)
+        self.private_reader: Callable[[str, str], bool] | None = None
 
     # -- commands --------------------------------------------------------------------
     def create_game(self, game_name: str, scenario: str | None, options: dict[str, Any] | None,
                     sandbox: dict[str, Any] | None = None, *, seed: bytes | None = None,
-                    dice_stream: str | None = None, keying: str | None = None) -> dict[str, Any]:
+                    dice_stream: str | None = None, keying: str | None = None,
+                    duplicate_round: dict[str, Any] | None = None) -> dict[str, Any]:
         """`seed` and `dice_stream` (a duplicate tournament's games: one seed, one dice stream name
         in place of the game id, so the same choices meet the same dice) default to fresh ones;
-        `keying="judgement"` keys the dice by judgement number (ledger.dice step 8)."""
+        `keying="judgement"` keys the dice by judgement number (ledger.dice step 8);
+        `duplicate_round` ({"tournament", "round"}) withholds the seed at the game's end until the
+        round's reveal (ledger.dice step 9)."""
         game = self._game(game_name)
         scenarios = game.scenarios()
         scenario = scenario or next(iter(scenarios))
@@ -163,6 +176,7 @@ class Warlog:
             "sandbox": sandbox_doc,
             **({"dice_stream": dice_stream} if dice_stream else {}),
             **({"dice_key": "judgement"} if keying == "judgement" else {}),
+            **({"duplicate_round": dict(duplicate_round)} if duplicate_round else {}),
         }
         self.store.append(game_id, -1, [NewEvent(GAME_CREATED, None, payload)], secret=seed,
                           game_info=(game.name, scenario, sandbox_doc is not None),

@@ -27,12 +27,13 @@ from ledger.fold import fold
 from rules import game_of
 from rules.core.game import Game
 from warlog import replay as rp
+from warlog import templates_dir
 from warlog.history import ended
 from warlog.render import Renderer, Scene, renderer_for
 from warlog.service import SPECTATOR, redact
 
 ROOT = Path(__file__).resolve().parent
-TEMPLATES = ROOT.parent / "templates"
+TEMPLATES = templates_dir()
 STATIC = ROOT / "static"
 # a group of the board at least this big is stored as its children (see `pieces`)
 SPLIT_MIN = 1200

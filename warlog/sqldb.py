@@ -112,6 +112,18 @@ class SqlDb:
                     conn.execute(statement)
 
 
+    def now(self) -> datetime:
+        """The database server's clock (UTC): what deadlines are compared with, so that a process
+        whose own clock is off neither fires a deadline early nor holds it late."""
+        if self.dialect == "postgresql":
+            found = self.one("SELECT clock_timestamp()")
+            assert found is not None
+            moment: datetime = found[0]
+            return moment.astimezone(UTC)
+        found = self.one("SELECT strftime('%Y-%m-%dT%H:%M:%f', 'now')")
+        assert found is not None
+        return datetime.fromisoformat(str(found[0])).replace(tzinfo=UTC)
+
     def _exists(self, table: str) -> bool:
         if self.dialect == "postgresql":
             return self.one("SELECT to_regclass(?) IS NOT NULL", (table,)) == (True,)

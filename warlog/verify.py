@@ -31,6 +31,7 @@ from ledger.dice import (
     dice_stream_of,
     entropy_digest,
     judgement_keyed,
+    round_withheld,
 )
 from ledger.events import (
     DICE_ADDED,
@@ -123,11 +124,15 @@ class PrefixBroken(Exception):
 
 
 def verify_events(events: list[Event], progress: Callable[[int], None] | None = None,
-                  window: tuple[int, int] | None = None, hashes: list[str] | None = None) -> Report:
+                  window: tuple[int, int] | None = None, hashes: list[str] | None = None,
+                  round_seed: bytes | None = None) -> Report:
     """Verify a game's events. `window` (warlog.verify_parallel): re-run only the events whose seq
     is in [start, end); the ones before are folded from their recorded patches, unchecked (another
     window checks them), and the ones after are left. The windows of a game partition it.
-    `hashes`: each event's body hash as its export line encodes it (parse_export_hashed)."""
+    `hashes`: each event's body hash as its export line encodes it (parse_export_hashed).
+    `round_seed`: a duplicate round's seed, known from its tournament's revealed pairing seed
+    (ledger.dice step 9), used as period 0's seed where the game's own ledger does not reveal it
+    (it must match the commitment in event 0)."""
     start, end = window if window is not None else (0, len(events))
     plain = hashes is not None  # parsed with floats refused: every state folded from them is plain JSON
     if start == 0:
@@ -151,6 +156,10 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
         raise VerifyFailure(0, f"the game was played under rules version {report.rules_version}; "
                                f"this build has version {game.version} and cannot re-run it") from None
     seeds = _Seeds(events, created["seed_commitment"])
+    if round_seed is not None and seeds.seeds[0] is None:
+        if hashlib.sha256(round_seed).hexdigest() != created["seed_commitment"]:
+            raise VerifyFailure(0, "the round's seed does not match the commitment in event 0")
+        seeds.seeds[0] = round_seed
     report.seed_revealed = seeds.all_revealed()
     report.periods, report.periods_revealed = len(seeds.seeds), sum(s is not None for s in seeds.seeds)
     report.notes.extend(seeds.notes)
@@ -241,7 +250,9 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             progress(1)
     report.ended = ended
     if not report.seed_revealed and not report.sandbox:
-        report.notes.append("the seed is not revealed: dice were replayed, not re-derived")
+        withheld = round_withheld(created) if seeds.seeds[0] is None else None
+        report.notes.append(f"the seed is not revealed{f' ({withheld})' if withheld else ''}: dice were replayed, "
+                            "not re-derived")
     return report
 
 

@@ -21,6 +21,12 @@ CHANNEL = "warlog:judged"
 _cond = threading.Condition()
 _generation: dict[str, int] = {}
 _MAX_GAMES = 10_000  # forgetting them all only costs one poll interval to each waiter
+_listening = threading.Event()  # set while a listener is subscribed to CHANNEL
+
+
+def listening() -> bool:
+    """True while this process hears the judgements published on Redis (then waiters need not poll)."""
+    return _listening.is_set()
 
 
 def generation(game_id: str) -> int:
@@ -61,6 +67,7 @@ def listen(redis: Any, stop: threading.Event) -> threading.Thread:
             try:
                 sub = redis.pubsub(ignore_subscribe_messages=True)
                 sub.subscribe(CHANNEL)
+                _listening.set()
                 if down:
                     log.info("judgement notices from Redis resumed")
                     down = False
@@ -71,6 +78,7 @@ def listen(redis: Any, stop: threading.Event) -> threading.Thread:
                             data = msg["data"]
                             judged(data.decode("utf-8", "replace") if isinstance(data, bytes) else str(data))
                 finally:
+                    _listening.clear()
                     sub.close()
             except Exception as err:
                 if not down:

@@ -131,8 +131,10 @@ def test_a_judgement_published_on_redis_wakes_this_process() -> None:
                 woken = True
                 break
         assert woken and wakeup.generation(game_id) > mark
+        assert wakeup.listening()  # so a waiting page polls the ledger only as a safety net
     finally:
         stop.set()
         thread.join(5)
     assert not thread.is_alive()
+    assert not wakeup.listening()
     wakeup.publish(Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.2), game_id)  # logged, not raised

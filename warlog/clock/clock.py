@@ -11,7 +11,9 @@ into a forfeit or a director's task, and a timeout becomes a game result only by
 Policies on expiry: `notify_director` (record it; the handler tells the director), `forfeit`
 (record it; the handler forfeits), `extend` (draw `extension_days` from the seat's bank and
 carry on; when the bank is spent, apply the fallback `then`, one of the other two).
-The time source is injected (`now`), so tests move time without sleeping.
+Deadlines are set and compared in the database's time, not the process's: a worker whose own
+clock is more than `SKEW_TOLERANCE` off the database's fires nothing and says why (`skew`).
+Tests inject the time source (`now`), so they move time without sleeping.
 """
 
 from __future__ import annotations
@@ -133,6 +135,7 @@ class ClockAct:
 
 Notify = Callable[[list[dict[str, Any]]], Any]  # Notifier.notify_many
 BATCH = 200  # deadlines with an extension policy handled per transaction by the sweep
+SKEW_TOLERANCE = timedelta(seconds=30)  # how far a process's clock may be off the database's before its sweep fires nothing
 
 
 class GameClock:
@@ -140,11 +143,16 @@ class GameClock:
     `notify` (Notifier.notify_many) tell players of reminders, extensions and expiries; both
     optional."""
 
-    def __init__(self, db: SqlDb, store: EventStore, *, now: Clock = utc_now,
+    def __init__(self, db: SqlDb, store: EventStore, *, now: Clock | None = None,
                  owners: Callable[[list[tuple[str, str]]], dict[tuple[str, str], str]] | None = None,
                  notify: Notify | None = None,
-                 base_url: Callable[[], str] = lambda: "") -> None:
-        self.db, self.store, self.now = db, store, now
+                 base_url: Callable[[], str] = lambda: "",
+                 host_now: Clock = utc_now, skew_tolerance: timedelta = SKEW_TOLERANCE) -> None:
+        self.db, self.store = db, store
+        # the time deadlines are set and compared with: the database's, unless a test injects one
+        self.now: Clock = now if now is not None else db.now
+        # this process's own clock, checked against the database's before a sweep fires anything
+        self.host_now, self.skew_tolerance = host_now, skew_tolerance
         self.owners, self.notify = owners, notify
         self.base_url = base_url  # the site's address for links, read when a notice is made
         self._handlers: dict[str, list[Callable[[ClockAct], None]]] = {}
@@ -287,6 +295,12 @@ class GameClock:
         is claimed by a conditional UPDATE (one statement for all the due reminders, one for all
         the due expiries that need no bank); the players are told, and the handlers called,
         after the claim commits."""
+        skew = self.skew()
+        if skew is not None:
+            log.warning("clock sweep fired nothing: this process's clock is %+.0f s off the database's "
+                        "(tolerance %.0f s); fix its time (NTP) and the next sweep catches up",
+                        skew, self.skew_tolerance.total_seconds())
+            return {"handled": 0, "started": 0, "reminded": 0, "extended": 0, "expired": 0, "skew_seconds": round(skew)}
         counts = {"handled": self._retry_handlers(),  # first: a handler that failed gets a sweep's rest
                   "started": self._catch_up(), "reminded": 0, "extended": 0, "expired": 0}
         now = self.now()
@@ -313,6 +327,13 @@ class GameClock:
             counts[{"reminder_sent": "reminded"}.get(act.act, act.act)] += 1
             self._run_handlers(act)
         return counts
+
+    def skew(self) -> float | None:
+        """Seconds by which this process's clock is off the database's, when more than the
+        tolerance (else None). A worker on a host whose clock jumped must not forfeit a game early
+        (an expiry cannot be taken back) nor send reminders late: its sweep fires nothing."""
+        offset = (self.host_now() - self.db.now()).total_seconds()
+        return offset if abs(offset) > self.skew_tolerance.total_seconds() else None
 
     def _claimed(self, tx: Tx, update: str, now: datetime, nows: int) -> list[Deadline]:
         """UPDATE the deadlines `update` selects and return them (claimed: a concurrent sweeper's

@@ -23,9 +23,97 @@
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return String(Date.now()) + Math.random().toString(16).slice(2);
   }
+  function sleep(ms) { return new Promise(function (ok) { setTimeout(ok, ms); }); }
+  /* fetch, asking again after a 503's Retry-After (a server with too many pages waiting) */
+  function fetchPatient(url, opts, tries) {
+    tries = tries === undefined ? 20 : tries;
+    return fetch(url, opts).then(function (r) {
+      var after = Number(r.headers.get("Retry-After"));
+      if (r.status !== 503 || !after || tries <= 0) return r;
+      return sleep(after * 1000 * (1 + Math.random())).then(function () { return fetchPatient(url, opts, tries - 1); });
+    });
+  }
   function getJSON(url) {
-    return fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" }).then(function (r) {
+    return fetchPatient(url, { headers: { Accept: "application/json" }, credentials: "same-origin" }).then(function (r) {
       return r.json().then(function (j) { if (!r.ok) { throw new Error(j.error || ("HTTP " + r.status)); } return j; });
+    });
+  }
+
+  /* ---------------------------------------------------------------- live notices (warlog/live.py) */
+  /* "This game has a new judgement", pushed by the live endpoint (GET /games/{id}/events,
+     Server-Sent Events, served by `warlog live` behind the proxy), so that a page waiting for
+     the umpire holds no web thread and polls nothing. Read with fetch, so that the status is
+     known: 404 (no live endpoint, e.g. `scripts/serve`) -> the web app's long-poll, as before;
+     429/503 (over the endpoint's caps) -> short polls until its Retry-After has passed; a stream
+     lost -> reconnect with a back-off. The stream is closed while the tab is hidden. */
+  var live = { state: "off", waiters: [], backoff: 1000, abort: null, onNotice: function () {} };
+  function liveNotify(kind) {
+    var w = live.waiters; live.waiters = [];
+    w.forEach(function (f) { f(); });
+    if (kind) live.onNotice(kind);
+  }
+  /* a promise that settles at the next notice (or reconnection), or after `ms` at most */
+  function liveNext(ms) {
+    return new Promise(function (ok) {
+      var t = setTimeout(function () { live.waiters = live.waiters.filter(function (f) { return f !== go; }); ok(); }, ms);
+      function go() { clearTimeout(t); ok(); }
+      live.waiters.push(go);
+    });
+  }
+  function liveConnect(gid) {
+    if (live.state === "absent") return;
+    if (document.hidden) { live.state = "hidden"; return; }
+    var ctrl = window.AbortController ? new AbortController() : null, mine = {};
+    live.abort = ctrl; live.state = "connecting"; live.current = mine;
+    function lost() {
+      if (live.current !== mine || live.state === "absent" || live.state === "hidden") return;
+      live.state = "connecting";
+      liveNotify("resync");  /* notices may have been missed: whoever waits looks again */
+      setTimeout(function () { if (live.current === mine) liveConnect(gid); }, live.backoff * (1 + Math.random()));
+      live.backoff = Math.min(live.backoff * 2, 30000);
+    }
+    fetch("/games/" + gid + "/events", { credentials: "same-origin", cache: "no-store",
+                                         headers: { Accept: "text/event-stream" }, signal: ctrl ? ctrl.signal : undefined })
+      .then(function (r) {
+        var type = r.headers.get("Content-Type") || "";
+        if (r.status === 404 || r.status === 405 || (r.ok && type.indexOf("text/event-stream") !== 0) || !r.body) {
+          live.state = "absent"; liveNotify(); return;
+        }
+        if (r.status === 429 || r.status === 503) {
+          live.state = "busy";
+          var after = Number(r.headers.get("Retry-After")) || 10;
+          setTimeout(function () { if (live.current === mine) liveConnect(gid); }, after * 1000 * (1 + Math.random()));
+          return;
+        }
+        if (!r.ok) { lost(); return; }
+        live.state = "open"; live.backoff = 1000;
+        var reader = r.body.getReader(), dec = new TextDecoder(), buf = "";
+        function pump() {
+          return reader.read().then(function (x) {
+            if (x.done) { lost(); return; }
+            buf += dec.decode(x.value, { stream: true }).replace(/\r\n?/g, "\n");
+            var cut;
+            while ((cut = buf.indexOf("\n\n")) >= 0) {
+              var block = buf.slice(0, cut), m = /^event: *(\S+)/m.exec(block);
+              buf = buf.slice(cut + 2);
+              if (m) liveNotify(m[1]);
+            }
+            return pump();
+          });
+        }
+        return pump();
+      }).catch(lost);
+  }
+  function liveStart(gid) {
+    liveConnect(gid);
+    document.addEventListener("visibilitychange", function () {
+      if (live.state === "absent") return;
+      if (document.hidden) {
+        live.state = "hidden"; live.current = null;
+        if (live.abort) live.abort.abort();
+      } else if (live.state === "hidden") {
+        liveConnect(gid);
+      }
     });
   }
 
@@ -275,12 +363,16 @@
         return r.json().then(function (j) { if (!r.ok) throw new Error(j.error || ("HTTP " + r.status)); return j; });
       });
     }
-    /* the server answers when the umpire has judged submission `seq` (it waits for it) */
+    /* submission `seq`'s judgement: asked again at each live notice (or every 8 s, every
+       second while the live endpoint is away); without a live endpoint the server waits for it */
     function judged(seq) {
+      var url = "/games/" + gid + "/live?panel=0&last=" + seq;
       function ask() {
-        return getJSON("/games/" + gid + "/live?panel=0&wait=1&last=" + seq).then(function (m) {
-          return m.status === "pending" ? ask() : m;
-        });
+        if (live.state === "absent") {
+          return getJSON(url + "&wait=1").then(function (m) { return m.status === "pending" ? ask() : m; });
+        }
+        var next = liveNext(live.state === "open" ? 8000 : 1000);  /* before asking: no notice is missed */
+        return getJSON(url).then(function (m) { return m.status === "pending" ? next.then(ask) : m; });
       }
       return ask();
     }
@@ -307,7 +399,9 @@
         if (lastSeq === null) { busy = play.busy = false; body.classList.remove("busy"); fail(e.message); return "failed"; }
       }).then(function (failed) {
         if (failed) return;
-        return refresh(lastSeq, true).catch(function () { location.replace("/games/" + gid + "?last=" + lastSeq); });
+        var shown = live.state === "absent" ? refresh(lastSeq, true)
+          : judged(lastSeq).then(function () { return refresh(lastSeq, false); });
+        return shown.catch(function () { location.replace("/games/" + gid + "?last=" + lastSeq); });
       });
     }
 
@@ -397,7 +491,7 @@
     /* the board layers this page holds (data-k) are answered as placeholders (warlog.layerkeep) */
     var have = $$("#play-root [data-k]").map(function (g) { return g.dataset.k; }).join(" ");
     refreshing += 1;
-    return fetch(url, { credentials: "same-origin", headers: { "X-Warlog-Have": have } }).then(function (r) {
+    return fetchPatient(url, { credentials: "same-origin", headers: { "X-Warlog-Have": have } }).then(function (r) {
       if (!r.ok) throw new Error("HTTP " + r.status);
       return r.text();
     }).then(function (html) {
@@ -457,15 +551,24 @@
   function initPlay() {
     bindPlay();
     document.addEventListener("keydown", function (ev) { play.keydown(ev); });
-    /* live updates: a fresh panel when the ledger moves on (another seat moved, the umpire judged) */
+    /* live updates: a fresh panel when the ledger moves on (another seat moved, the umpire
+       judged): looked up at each live notice, or every 2 s when there is no live stream (with
+       one, every 30 s as a safety net) */
     var gid = body.dataset.gameId;
-    if (body.dataset.status !== "ended") setInterval(function () {
+    if (body.dataset.status === "ended") return;
+    var dirty = true, lastCheck = 0;
+    function check() {
       if (play.busy || refreshing || !play.idle() || document.hidden || body.dataset.status === "ended") return;
+      if (live.state === "open" && !dirty && Date.now() - lastCheck < 30000) return;
+      dirty = false; lastCheck = Date.now();
       getJSON("/api/v1/games/" + gid).then(function (info) {
         var moved = info.seq !== Number(body.dataset.seq) || (body.dataset.pending === "1" && !info.pending);
         if (moved && !info.pending && play.idle() && !refreshing) return refresh(body.dataset.last || null, false);
-      }).catch(function () {});
-    }, 2000);
+      }).catch(function () { dirty = true; });
+    }
+    live.onNotice = function () { dirty = true; check(); };
+    liveStart(gid);
+    setInterval(check, 2000);
   }
 
   /* ---------------------------------------------------------------- replay */

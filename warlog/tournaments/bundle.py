@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.canonical import canonical_bytes
-from ledger.events import ChainError, Event
+from ledger.events import SEED_REVEALED, ChainError, Event
 from ledger.export import export_lines
 from ledger.fold import fold as fold_game
 from warlog.tournaments import events as T
 from warlog.tournaments.model import ModelError, Tournament, apply, pairings_doc
-from warlog.tournaments.pairing import DiceMismatch, PairingDice, PairingError, pair_next
+from warlog.tournaments.pairing import DiceMismatch, PairingDice, PairingError, duplicate_seed, pair_next
 from warlog.tournaments.standings import standings_doc
 from warlog.verify import VerifyFailure, verify_events
 
@@ -147,10 +147,10 @@ def verify_bundle(lines: Iterable[bytes | str], jobs: int | None = 1) -> BundleR
     for ev in events:
         try:
             if ev.type in (T.ROUND_PAIRED,) and t is not None:
-                _check_pairing(t, ev, seed, streams)
+                report.notes.extend(_check_pairing(t, ev, seed, streams))
                 report.rounds += 1
             elif ev.type == T.REPAIRED and t is not None:
-                _check_repairing(t, ev, streams)
+                report.notes.extend(_check_repairing(t, ev, seed, streams))
             elif ev.type == T.RESULT and t is not None:
                 _check_result(t, ev, streams)
                 report.results += 1
@@ -196,7 +196,7 @@ def _check_game(t: Tournament, ev: Event, gid: str | None, streams: dict[str, li
         raise BundleFailure(t.id, ev.seq, f"game {gid} is not of the tournament's game, scenario and options")
 
 
-def _check_pairing(t: Tournament, ev: Event, seed: bytes | None, streams: dict[str, list[Event]]) -> None:
+def _check_pairing(t: Tournament, ev: Event, seed: bytes | None, streams: dict[str, list[Event]]) -> list[str]:
     p = ev.payload
     dice = PairingDice(seed, t.id, ev.seq, p.get("dice"))
     try:
@@ -213,17 +213,46 @@ def _check_pairing(t: Tournament, ev: Event, seed: bytes | None, streams: dict[s
     for key, value in proposal.extra.items():
         if p.get(key) != value:
             raise BundleFailure(t.id, ev.seq, f"{key} does not reproduce")
-    commitments = set()
     for q in p["pairings"]:
         _check_game(t, ev, q.get("game_id"), streams)
-        commitments.add(streams[q["game_id"]][0].payload.get("seed_commitment"))
-    if t.kind == "duplicate" and len(commitments) > 1:
-        raise BundleFailure(t.id, ev.seq, "the games of a duplicate round do not share one seed")
-    if t.kind == "duplicate" and "game_seed_commitment" in p and commitments - {p["game_seed_commitment"]}:
-        raise BundleFailure(t.id, ev.seq, "a duplicate game's seed is not the round's committed seed")
+    if t.kind != "duplicate":
+        return []
+    return _check_duplicate_round(t, ev, int(p["round"]), [q["game_id"] for q in p["pairings"]], seed, streams,
+                                  p.get("game_seed_commitment"))
 
 
-def _check_repairing(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> None:
+def _check_duplicate_round(t: Tournament, ev: Event, number: int, gids: list[str], seed: bytes | None,
+                           streams: dict[str, list[Event]], committed: Any) -> list[str]:
+    """A duplicate round as a whole (ledger.dice step 9): every game committed to the round's seed
+    (derived from the revealed pairing seed, else the commitment the pairing recorded, else the
+    first game's) on the round's one dice stream; with the pairing seed revealed, each game's dice
+    re-derive from that seed even where the game's own ledger does not reveal it. Fails naming
+    the first game that differs. Returns notes on the games re-derived that way."""
+    notes = []
+    round_seed = duplicate_seed(seed, t.id, number) if seed is not None else None
+    expected = hashlib.sha256(round_seed).hexdigest() if round_seed is not None else committed
+    first = streams[gids[0]][0].payload if gids else {}
+    expected = expected or first.get("seed_commitment")
+    for gid in gids:
+        created = streams[gid][0].payload
+        if created.get("seed_commitment") != expected:
+            raise BundleFailure(t.id, ev.seq, f"game {gid} is not committed to round {number}'s seed: a duplicate "
+                                              f"round's games share one seed (its commitment {created.get('seed_commitment')},"
+                                              f" the round's {expected})")
+        if (created.get("dice_stream"), created.get("dice_key")) != (first.get("dice_stream"), first.get("dice_key")):
+            raise BundleFailure(t.id, ev.seq, f"game {gid} does not roll round {number}'s dice stream "
+                                              f"({created.get('dice_stream')!r}, not {first.get('dice_stream')!r})")
+        if round_seed is not None and not any(e.type == SEED_REVEALED for e in streams[gid]):
+            try:
+                verify_events(streams[gid], round_seed=round_seed)
+            except VerifyFailure as err:
+                raise BundleFailure(t.id, ev.seq, f"game {gid}'s dice do not re-derive from round {number}'s seed: "
+                                                  f"{err}") from None
+            notes.append(f"game {gid} does not reveal its seed: its dice were re-derived from round {number}'s seed")
+    return notes
+
+
+def _check_repairing(t: Tournament, ev: Event, seed: bytes | None, streams: dict[str, list[Event]]) -> list[str]:
     p = ev.payload
     if not str(p.get("reason", "")).strip():
         raise BundleFailure(t.id, ev.seq, "a manual re-pairing without a reason")
@@ -232,6 +261,13 @@ def _check_repairing(t: Tournament, ev: Event, streams: dict[str, list[Event]]) 
         raise BundleFailure(t.id, ev.seq, "the re-pairing does not place every active entrant exactly once")
     for q in p["pairings"]:
         _check_game(t, ev, q.get("game_id"), streams)
+    if t.kind == "duplicate":  # a re-paired table's game shares the round's seed (those made since step 9)
+        number = int(p["round"])
+        made = [q["game_id"] for q in p["pairings"] if "duplicate_round" in streams[q["game_id"]][0].payload]
+        paired = t.rounds[number].extra.get("game_seed_commitment") if number in t.rounds else None
+        if made:
+            return _check_duplicate_round(t, ev, number, made, seed, streams, paired)
+    return []
 
 
 def _check_result(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> None:

@@ -20,6 +20,7 @@ from ledger.store import Conflict
 from rules import get_game
 from validators.names import NO_CONTROLS, control_character
 from warlog.lru import BoundedCache
+from warlog.rounds import reveal_round_seed
 from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog, token_hash
 from warlog.tournaments import events as T
 from warlog.tournaments.model import (
@@ -37,6 +38,8 @@ from warlog.tournaments.standings import crosstable, standings, standings_doc
 from warlog.tournaments.store import TournamentStore
 
 ENGINES = ("auto", "dutch", "casual")
+SWISS_FEED = 2  # how a new Swiss tournament's history is fed to the pairing engine (pairing.swiss_feed)
+FORFEITS = ("unplayed", "played")  # how a Swiss round counts a forfeited game (FIDE: unplayed)
 
 
 class Tournaments:
@@ -154,6 +157,10 @@ class Tournaments:
             doc["engine"] = fmt.get("engine") or "auto"
             if doc["engine"] not in ENGINES:
                 raise Unprocessable(f"format.engine must be one of {', '.join(ENGINES)}")
+            doc["feed"] = SWISS_FEED  # FIDE's reading of the history (warlog.tournaments.pairing.swiss_feed)
+            doc["forfeits"] = fmt.get("forfeits") or "unplayed"
+            if doc["forfeits"] not in FORFEITS:
+                raise Unprocessable("format.forfeits must be unplayed (FIDE: no side, a rematch allowed) or played")
         if kind == "pools":
             doc["pools"] = int(fmt.get("pools") or 1)
             doc["playoff"] = int(fmt.get("playoff") or 0)
@@ -234,10 +241,16 @@ class Tournaments:
         return next((q for q in p.players() if q != pid), "")
 
     def _make_games(self, t: Tournament, number: int, pairings: list[Pairing], game_seed: bytes | None) -> None:
+        """A duplicate round's games (a re-paired table's too) share the round's seed and dice
+        stream, and withhold the seed at their end until the whole round has ended (ledger.dice
+        step 9; revealed by `sync`)."""
+        if t.kind == "duplicate" and game_seed is None and (secret := self.store.secret(t.id)):
+            game_seed = duplicate_seed(secret, t.id, number)
         stream = f"{t.id}/round-{number}" if game_seed else None
         for p in pairings:
             made = self.warlog.create_game(t.game, t.scenario, t.options, seed=game_seed, dice_stream=stream,
-                                           keying="judgement" if stream else None)
+                                           keying="judgement" if stream else None,
+                                           duplicate_round={"tournament": t.id, "round": number} if stream else None)
             p.game_id = made["id"]
             self.store.add_game(made["id"], t.id, number, token_hash(made["director_token"]))
             for role, pid in p.seats.items():
@@ -291,19 +304,28 @@ class Tournaments:
         if t.ended is not None or len(t.results) == len(t.games()):
             return t
         status = status if status is not None else self.store.game_status(tid)
-        new = []
-        for number, p in t.games():
-            if not p.game_id or p.game_id in t.results:
-                continue
-            if status.get(p.game_id, ("missing", []))[0] != "ended":
-                continue
-            new.append((T.RESULT, None, self._result_payload(t, number, p)))
+        ended = [(number, p) for number, p in t.games() if p.game_id and p.game_id not in t.results
+                 and status.get(p.game_id, ("missing", []))[0] == "ended"]
+        if t.kind == "duplicate":
+            self._reveal_rounds(t, status, {number for number, _p in ended})
+        new = [(T.RESULT, None, self._result_payload(t, number, p)) for number, p in ended]
         if new:
             try:
                 t = self._append(t, new, retry=True)
             except StaleSeq:  # another request recorded one of these results first: look again
                 return self.sync(tid, None, _depth + 1) if _depth < 3 else self.get(tid)
         return t
+
+    def _reveal_rounds(self, t: Tournament, status: dict[str, tuple[str, list[str]]], rounds: set[int]) -> None:
+        """Reveal the round's seed in each game of every duplicate round in `rounds` whose games
+        have all ended (ledger.dice step 9), before their results are recorded: a round whose
+        last result is recorded has had its reveal, and a crash in between is redone (the reveal
+        is idempotent) by the next sync, which finds that result still to record."""
+        for number in sorted(rounds):
+            if all(status.get(p.game_id or "", ("missing", []))[0] == "ended" for p in t.rounds[number].pairings):
+                for game_id, (state, _seats) in self.store.game_status(t.id, number).items():
+                    if state == "ended":  # a replaced table's game too (it shares the seed)
+                        reveal_round_seed(self.warlog, game_id)
 
     def _result_payload(self, t: Tournament, number: int, p: Pairing) -> dict[str, Any]:
         events = self.warlog.store.read(p.game_id or "")
