@@ -19,6 +19,7 @@ from validators.requests import (
     MoveSchema,
     RulingSchema,
     StateQuerySchema,
+    UmpireSchema,
 )
 from warlog import sandbox_dice
 from warlog.boundary import json_object
@@ -132,8 +133,21 @@ def catalogue() -> Response:
 @api.post("/games")
 def create_game() -> tuple[Response, int]:
     data = body(CreateGameSchema())
-    created = service().create_game(data["game"], data["scenario"], data["options"], data["sandbox"])
+    created = service().create_game(data["game"], data["scenario"], data["options"], data["sandbox"],
+                                    creator=data["creator"])
     return jsonify(with_seat_tokens(created)), 201
+
+
+@api.post("/games/<game_id>/umpire")
+def invite_umpire(game_id: str) -> tuple[Response, int]:
+    """A seat of a player-created game has an umpire invitation made (Warlog.invite_umpire)."""
+    token = bearer()
+    svc = service()
+    svc.viewer(game_id, token, required=True)
+    data = body(UmpireSchema())
+    out = svc.invite_umpire(game_id, token, data["text"])
+    url = url_for("pages.invitation", game_id=game_id, token=out["umpire_token"], _external=True)
+    return jsonify({**out, "url": url}), 201
 
 
 def with_seat_tokens(created: dict[str, Any]) -> dict[str, Any]:

@@ -39,12 +39,15 @@ from ledger.events import (
     GAME_CREATED,
     GAME_ENDED,
     GAME_STARTED,
+    HIDDEN_VIEWED,
+    NO_STATE,
     REJECTED,
     RESOLVED,
     SEAT_JOINED,
     SEED_COMMITTED,
     SEED_REVEALED,
     SUBMITTED,
+    UMPIRE_INVITED,
     ChainError,
     Event,
     check_chain,
@@ -242,6 +245,8 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
                     ended = False
             last_judgement = j.outcome
             report.judgements += 1
+        elif ev.type in NO_STATE:
+            _check_beside(ev, created)
         elif ev.type == GAME_ENDED:
             if last_judgement is None or ev.payload.get("outcome") != last_judgement:
                 raise VerifyFailure(ev.seq, "the recorded outcome is not what the judgement before it decided")
@@ -254,6 +259,30 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
         report.notes.append(f"the seed is not revealed{f' ({withheld})' if withheld else ''}: dice were replayed, "
                             "not re-derived")
     return report
+
+
+# What an event beside the play may hold: it changes no state and rolls no dice (docs/ledger.md).
+_BESIDE_KEYS = {HIDDEN_VIEWED: {"by", "step", "what"}, UMPIRE_INVITED: {"token_sha256", "text"}}
+_PLAY_KEYS = {"state", "patch", "dice", "state_hash", "action", "ruling", "outcome", "forced"}
+
+
+def _check_beside(ev: Event, created: dict[str, Any]) -> None:
+    """A dispute, a look at hidden information or an umpire's invitation: verify passes over it
+    (the fold and the dice ignore it), having checked that it carries nothing of the play; a
+    look is the director's and names a step before it; an invitation is a seat's, in a game
+    made without a director."""
+    keys = set(ev.payload)
+    allowed = _BESIDE_KEYS.get(ev.type)
+    if (allowed is not None and not keys <= allowed) or keys & _PLAY_KEYS:
+        raise VerifyFailure(ev.seq, f"a {ev.type} event changes no state and rolls no dice; this one holds "
+                                    f"{', '.join(sorted(keys - (allowed or keys) | keys & _PLAY_KEYS))}")
+    if ev.type == HIDDEN_VIEWED:
+        step = ev.payload.get("step")
+        if ev.seat != DIRECTOR or not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < ev.seq:
+            raise VerifyFailure(ev.seq, "a look at hidden information is the director's, at a step before it")
+    elif ev.type == UMPIRE_INVITED:
+        if ev.seat not in created.get("roles", []) or created.get("director_token_sha256") is not None:
+            raise VerifyFailure(ev.seq, "an umpire is invited by a seat, in a game made without a director")
 
 
 def _unchecked(ev: Event, state: Any, ended: bool, forced_used: int, submissions: dict[int, Event],

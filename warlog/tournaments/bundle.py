@@ -77,7 +77,8 @@ class BundleReport:
         fair = ("pairing dice re-derived from the revealed seed" if self.seed_revealed
                 else "pairing seed not revealed yet: pairing dice replayed as recorded")
         return (f"OK tournament {self.tournament} ({self.name}): {self.events} events, chain intact, "
-                f"{self.rounds} round(s) re-paired, {self.results} result(s) re-read from their games, "
+                f"{self.rounds} round(s) re-paired, {self.results} result(s) re-read from their games and each "
+                f"agreeing with its game's final outcome, "
                 f"standings reproduced; {len(self.games)} game(s) verified; {fair}")
 
 
@@ -151,9 +152,11 @@ def verify_bundle(lines: Iterable[bytes | str], jobs: int | None = 1) -> BundleR
                 report.rounds += 1
             elif ev.type == T.REPAIRED and t is not None:
                 report.notes.extend(_check_repairing(t, ev, seed, streams))
-            elif ev.type == T.RESULT and t is not None:
+            elif ev.type in (T.RESULT, T.RESULT_CORRECTED) and t is not None:
                 _check_result(t, ev, streams)
-                report.results += 1
+                report.results += ev.type == T.RESULT
+            elif ev.type == T.RULING_JUDGED and t is not None:
+                _check_judged(t, ev, streams)
             elif ev.type == T.ENDED and t is not None:
                 if ev.payload.get("standings") != standings_doc(t):
                     raise BundleFailure(tid, ev.seq, "the final standings do not reproduce from the results")
@@ -161,6 +164,8 @@ def verify_bundle(lines: Iterable[bytes | str], jobs: int | None = 1) -> BundleR
         except ModelError as err:
             raise BundleFailure(tid, err.seq, err.reason) from None
     assert t is not None
+    for gid, res in t.results.items():
+        _check_final(t, gid, res, streams)
     report.name = t.name
     if not report.seed_revealed:
         report.notes.append("the pairing seed is not revealed: pairing dice were replayed, not re-derived")
@@ -292,3 +297,50 @@ def _check_result(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> 
         if p.get(key) != again.get(key):
             raise BundleFailure(t.id, ev.seq, f"the result's {key} is not what game {p['game_id']}'s ledger gives "
                                               f"(recorded {p.get(key)!r}, the game gives {again.get(key)!r})")
+
+
+def _check_judged(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> None:
+    """A `ruling_judged` says what the game's ledger says: its `judgement_seq` is the game's
+    `resolved` (made) or `rejected` (refused) of the ruling's submission."""
+    p = ev.payload
+    events = streams.get(p.get("game_id", "")) or []
+    seq = p.get("judgement_seq")
+    judged = events[seq] if isinstance(seq, int) and 0 <= seq < len(events) else None
+    want = {"made": "resolved", "refused": "rejected"}.get(str(p.get("outcome")))
+    if (judged is None or judged.type != want
+            or judged.payload.get("submission_seq") != p.get("game_ruling_seq")):
+        raise BundleFailure(t.id, ev.seq, f"says game {p.get('game_id')} {p.get('outcome')} ruling "
+                                          f"{p.get('game_ruling_seq')} at its event {seq}, which its ledger does not")
+
+
+def _check_final(t: Tournament, gid: str, res: Any, streams: dict[str, list[Event]]) -> None:
+    """The tournament's standing result for `gid` is the one its whole ledger gives, rulings
+    after its end included; else fail naming the game's event and the tournament's."""
+    from warlog.history import ended as game_is_over
+    from warlog.tournaments.service import result_from_game
+
+    events = streams.get(gid) or []
+    found = t.game_round(gid)
+    if not events or found is None:
+        return
+    ended = [e for e in events if e.type == "game_ended"]
+    if not ended or not game_is_over(events):
+        last = next((e for e in reversed(events) if e.type == "resolved" and e.payload.get("reopened")), events[-1])
+        raise BundleFailure(t.id, res.seq, f"records a result for game {gid}, but game {gid} event {last.seq} "
+                                           f"reopened it and it has not ended since")
+    try:
+        again = result_from_game(t, found[0], found[1], events, fold_game(events))
+    except ValueError as err:
+        raise BundleFailure(t.id, res.seq, str(err)) from None
+    recorded = {"winner": res.winner, "points": res.points, "how": res.how, "score": res.score}
+    differ = [k for k, v in recorded.items() if again.get(k) != v]
+    if differ:
+        end = ended[-1]
+        raise BundleFailure(t.id, res.seq, (
+            f"records game {gid}'s result as {_said(t, recorded)}, but game {gid} event {end.seq} "
+            f"(game_ended, after its event {end.payload.get('submission_seq')}) gives {_said(t, again)}"))
+
+
+def _said(t: Tournament, r: dict[str, Any]) -> str:
+    who = f"{t.name_of(r['winner'])} wins" if r.get("winner") else "no winner"
+    return f"{who} ({r.get('how')}, points {r.get('points')}" + (f", score {r['score']}" if r.get("score") else "") + ")"
