@@ -15,7 +15,8 @@ DEFAULT_DB = "sqlite:///var/warlog.sqlite3"
 
 
 class _Main(click.Group):
-    """Unreachable services and bad URLs are one line of error, never a traceback."""
+    """Unreachable services and bad URLs are one line of error, never a traceback; passwords in
+    any error's message are masked."""
 
     def invoke(self, ctx: click.Context) -> object:
         import sqlite3
@@ -29,6 +30,9 @@ class _Main(click.Group):
             return super().invoke(ctx)
         except (ConnectionError, StoreURLError, LedgerError, ConfigError, sqlite3.OperationalError) as err:
             raise click.ClickException(mask_url(str(err))) from None
+        except click.ClickException as err:
+            err.message = mask_url(err.message)
+            raise
 
 
 def _version() -> str:
@@ -83,9 +87,12 @@ def worker(db: str, redis_url: str, burst: bool, sweep_interval: float, name: st
            allow_embedded_ledger: bool, allow_superuser: bool | None) -> None:
     import logging
 
+    from warlog.logs import MaskSecrets
     from worker import NameTaken, run_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    for handler in logging.root.handlers:
+        handler.addFilter(MaskSecrets())  # passwords and tokens never reach the worker's log
     try:
         code = run_worker(db, redis_url, burst, sweep_interval, name, allow_embedded_ledger,
                           allow_superuser=allow_superuser)
@@ -162,7 +169,9 @@ def games(db: str | None, game_f: str | None, status: str | None, before: str | 
         click.echo("no games" + (" match" if game_f or status or before else ""))
     if page.next is not None:
         again = " ".join(f"{k} {v}" for k, v in (("--game", game_f), ("--status", status)) if v)
-        click.echo(f"older: warlog games --db {db} {again + ' ' if again else ''}"
+        from ledger.urls import mask_url
+
+        click.echo(f"older: warlog games --db {mask_url(db)} {again + ' ' if again else ''}"
                    f"--limit {limit} --before {paging.encode(page.next)}")
 
 
