@@ -78,7 +78,7 @@ def start_gunicorn(db: str, redis_url: str, web: str, log_dir: str) -> tuple[sub
                              "--threads", threads, "-b", f"127.0.0.1:{port}", "warlog.app:create_app()"],
                             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                             env={**os.environ, "PYTHONPATH": str(ROOT), "WARLOG_DB": db, "WARLOG_REDIS": redis_url,
-                                 "WARLOG_ALLOW_SUPERUSER": "1"})
+                                 "WARLOG_ALLOW_SUPERUSER": "1", "WARLOG_CLIENT_LIMIT": "off"})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -306,7 +306,8 @@ def figure_end_to_end(pg_schema: Any, redis_url: str, game: str, games: int, mov
                 web_proc, base_url = start_gunicorn(schema.url, redis_url, web, tmp)
                 store = open_store(schema.url)
             else:
-                app = create_app({"WARLOG_DB": schema.url, "WARLOG_REDIS": redis_url, "WARLOG_ALLOW_SUPERUSER": True})
+                app = create_app({"WARLOG_DB": schema.url, "WARLOG_REDIS": redis_url, "WARLOG_ALLOW_SUPERUSER": True,
+                                  "WARLOG_CLIENT_LIMIT": "off"})
                 store = app.extensions["warlog"].store
             web_pids = [web_proc.pid, *children(web_proc.pid)] if web_proc else []
             # bare RQ: no-op jobs through the same Redis and workers

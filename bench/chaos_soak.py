@@ -136,7 +136,7 @@ class Procs:
         self.workers: dict[str, subprocess.Popen[bytes]] = {}
         self.env = {**os.environ, "WARLOG_DB": pg.url("warlog_app", "warlog"),
                     "WARLOG_REDIS": f"redis://127.0.0.1:{redis_port}/0", "PYTHONPATH": str(ROOT),
-                    "WARLOG_REFUSED_LIMIT": "100000"}
+                    "WARLOG_REFUSED_LIMIT": "100000", "WARLOG_CLIENT_LIMIT": "off"}
 
     def _log(self, name: str) -> Any:
         return open(self.tmp / f"{name}.log", "ab")

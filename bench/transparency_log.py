@@ -25,7 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ledger import logstore, logtree  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
+
+from ledger import checkpoint, logstore, logtree  # noqa: E402
 from ledger import transparency as t  # noqa: E402
 from ledger.factory import open_store  # noqa: E402
 
@@ -87,11 +89,20 @@ def on_ledger(n: int, url: str) -> None:
     t6 = time.perf_counter()
     rebuilt = t.root(logstore.leaf_hashes(logstore.entries(store)))
     t7 = time.perf_counter()
+    page = logstore.entries_range(store, first, first + 999)  # one GET /api/v1/log/entries answer
+    stamped = logstore.reached_at(store, first)  # a head's time: when its size was reached
+    t8 = time.perf_counter()
+    key = Ed25519PrivateKey.generate()
+    note = checkpoint.sign(key, "bench.example/log", n, r)
+    checkpoint.verify(note, t.public_key_hex(key))
+    t9 = time.perf_counter()
+    assert len(page) == min(1000, n - first) and stamped
     assert rebuilt == r and len(paths) == len(mine)
     print(f"{n:>9} leaves on {url.split(':')[0]}: log + subtrees written in {built:.1f} s; "
           f"head {ms(t2 - t1)} ({nodes_head} nodes read), inclusion proof {ms(t3 - t2)} ({nodes_path} nodes), "
           f"{len(mine)} of one game's proofs {ms(t4 - t3)} ({nodes_50} nodes), consistency proof {ms(t5 - t4)} "
-          f"({nodes_cons} nodes); the rebuild from all {n} entries it replaces: {ms(t7 - t6)}")
+          f"({nodes_cons} nodes); the rebuild from all {n} entries it replaces: {ms(t7 - t6)}; "
+          f"1,000 entries and a head's time {ms(t8 - t7)}; a checkpoint signed and checked {ms(t9 - t8)}")
     store.close()
 
 

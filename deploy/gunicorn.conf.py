@@ -9,7 +9,12 @@ thread is busy only while the app works. The pages that wait for a judgement wai
 fallback and holds at most half of a process's threads (`post_worker_init` below).
 """
 
+import os
 from typing import Any
+
+# Only nginx talks to gunicorn: trust its one X-Forwarded-For / -Proto, so per-client limits
+# and logs see the real client (WARLOG_PROXIES; set it in the environment to override).
+os.environ.setdefault("WARLOG_PROXIES", "1")
 
 bind = "127.0.0.1:8000"  # behind the proxy only
 worker_class = "gthread"
@@ -21,6 +26,7 @@ keepalive = 5  # seconds an idle keep-alive connection is kept
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190
+logger_class = "warlog.logs.GunicornLogger"  # secrets masked in gunicorn's own lines (access log, if enabled)
 
 
 def post_worker_init(worker: Any) -> None:

@@ -126,3 +126,24 @@ def not_extended(store: EventStore) -> list[tuple[str, int, str, str | None]]:
     chain no longer extends the last entry the log recorded of it."""
     rows = _sql_store(store)._rows(_NOT_EXTENDED, ())
     return [(str(g), int(seq), str(logged), None if found is None else str(found)) for g, seq, logged, found in rows]
+
+
+def entries_range(store: EventStore, start: int, end: int) -> list[tuple[int, dict[str, Any], str]]:
+    """(index, entry, logged_at) of entries start..end inclusive (RFC 6962 §4.6 get-entries)."""
+    rows = _sql_store(store)._rows(f"SELECT idx, {ENTRY_COLUMNS}, logged_at FROM transparency_log "
+                                   "WHERE idx >= ? AND idx <= ? ORDER BY idx", (start, end))
+    return [(int(i), t.entry(kind, g, int(seq), h), str(at)) for i, kind, g, seq, h, at in rows]
+
+
+EPOCH = logtree.EPOCH
+
+
+def reached_at(store: EventStore, size: int) -> str:
+    """When the log reached `size` entries: the time its last entry was logged (the empty log: the epoch).
+    A head of that size is stamped with this time, however late it is signed."""
+    if size <= 0:
+        return EPOCH
+    row = _sql_store(store)._rows("SELECT logged_at FROM transparency_log WHERE idx = ?", (size - 1,))
+    if not row:
+        raise LookupError(f"the log holds fewer than {size} entries")
+    return str(row[0][0])

@@ -24,6 +24,7 @@ from ledger import transparency as t
 Key = tuple[int, int]  # (level, idx)
 Range = tuple[int, int]  # leaves [lo, hi)
 _FETCH_CHUNK = 300
+EPOCH = "1970-01-01T00:00:00.000000Z"  # the time of the empty log
 
 
 # --- pure: which nodes, and the hashes from them -------------------------------------------
@@ -181,6 +182,16 @@ class Tree:
         rows = self.conn.execute(self.store._sql("SELECT idx, kind, game_id, seq, hash FROM transparency_log "
                                                  "WHERE game_id = ? AND idx < ? ORDER BY idx"), (game_id, size))
         return [(int(i), t.entry(kind, g, int(seq), h)) for i, kind, g, seq, h in rows.fetchall()]
+
+    def reached_at(self, size: int) -> str:
+        """When the log reached `size` entries (ledger.logstore.reached_at), on this connection."""
+        if size <= 0:
+            return EPOCH
+        row = self.conn.execute(self.store._sql("SELECT logged_at FROM transparency_log WHERE idx = ?"),
+                                (size - 1,)).fetchone()
+        if row is None:
+            raise LookupError(f"the log holds fewer than {size} entries")
+        return str(row[0])
 
     def consistency_proof(self, first: int, second: int | None = None) -> list[bytes]:
         return self._hashes(consistency_ranges(first, self.size if second is None else second))

@@ -54,6 +54,16 @@ def entry_bytes(doc: dict[str, Any]) -> bytes:
     return canonical_bytes(doc)
 
 
+EMPTY_ROOT = hashlib.sha256(b"").digest()  # MTH of the empty tree (RFC 6962 §2.1)
+
+
+def _hash_lengths(*hashes: bytes) -> None:
+    """Every leaf hash, node hash and root is a SHA-256 digest: 32 bytes (RFC 9162 §2.1.1)."""
+    for h in hashes:
+        if not isinstance(h, bytes) or len(h) != 32:
+            raise ProofError(f"a hash in a proof must be 32 bytes, not {len(h) if isinstance(h, bytes) else h!r}")
+
+
 def _split(n: int) -> int:
     """The largest power of two smaller than n (n >= 2)."""
     k = 1
@@ -133,6 +143,7 @@ def verify_inclusion(leaf: bytes, index: int, size: int, path: Sequence[bytes], 
     """RFC 9162 §2.1.3.2; raises ProofError unless `leaf` is at `index` of the tree `root_hash`."""
     if not 0 <= index < size:
         raise ProofError(f"leaf index {index} is outside a tree of size {size}")
+    _hash_lengths(leaf, root_hash, *path)
     fn, sn, r = index, size - 1, leaf
     for p in path:
         if sn == 0:
@@ -158,9 +169,14 @@ def verify_consistency(first: int, second: int, first_root: bytes, second_root: 
     """RFC 9162 §2.1.4.2; raises ProofError unless tree `second` extends tree `first`."""
     if not 0 <= first <= second:
         raise ProofError(f"no consistency between sizes {first} and {second}")
-    if first == 0:
+    _hash_lengths(first_root, second_root, *proof)
+    if first == 0:  # RFC 9162 §2.1.4.2 proves 0 < first < second only; the empty tree's root is fixed
         if proof:
             raise ProofError("a proof from the empty tree must be empty")
+        if first_root != EMPTY_ROOT:
+            raise ProofError("a tree head of size 0 whose root is not the empty tree's, SHA-256 of nothing")
+        if second == 0 and second_root != EMPTY_ROOT:
+            raise ProofError("a tree head of size 0 whose root is not the empty tree's, SHA-256 of nothing")
         return
     if first == second:
         if proof:

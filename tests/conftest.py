@@ -42,6 +42,8 @@ import sys  # noqa: E402
 
 sys.addaudithook(_no_reading_beside_the_repository)
 
+from tests.support.chromium import browser  # noqa: E402,F401  (the session's Chromium, for every directory)
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _dice_duel() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from ledger import paging
 from validators.actions import StrictSchema
@@ -56,3 +56,23 @@ class LogConsistencyQuerySchema(Schema):
     from_ = _tree_size(1, required=True, data_key="from", metadata={
         "description": "the older tree size (everything is consistent with the empty log)"})
     to = _tree_size(0, load_default=None, metadata={"description": "the newer tree size (default: now)"})
+
+
+MAX_ENTRIES = 1000  # entries per GET /api/v1/log/entries answer
+
+
+class LogEntriesQuerySchema(Schema):
+    """GET /api/v1/log/entries (warlog.tlog): entries `start` to `end`, both included (RFC 6962 §4.6)."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    start = _tree_size(0, required=True, metadata={"description": "the first entry's index (0-based)"})
+    end = _tree_size(0, required=True, metadata={
+        "description": f"the last entry's index, included; at most {MAX_ENTRIES} entries are returned from `start`, "
+                       "and none past the log's size (ask again from the next index)"})
+
+    @validates_schema
+    def _ordered(self, data: dict[str, int], **_: object) -> None:
+        if data["end"] < data["start"]:
+            raise ValidationError("`end` must not be below `start`", "end")

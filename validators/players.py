@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, fields
 
+from validators.names import no_controls
+
 
 class _Body(Schema):
     class Meta:
@@ -13,7 +15,7 @@ class _Body(Schema):
 
 class RegisterSchema(_Body):
     email = fields.String(required=True)
-    display_name = fields.String(required=True)
+    display_name = fields.String(required=True, validate=no_controls)
 
 
 class SigninSchema(_Body):
@@ -21,7 +23,7 @@ class SigninSchema(_Body):
 
 
 class UseLinkSchema(_Body):
-    display_name = fields.String(load_default=None, metadata={"description": "a new account's name, if it has none"})
+    display_name = fields.String(load_default=None, allow_none=True, validate=no_controls, metadata={"description": "a new account's name, if it has none"})
 
 
 class ClaimSchema(_Body):

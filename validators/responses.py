@@ -316,6 +316,27 @@ class TreeHeadSchema(StrictSchema):
     timestamp = _str()
     public_key = _str()
     signature = _str()
+    checkpoint = fields.String(metadata={"description": "the same head as a C2SP signed-note checkpoint"})
+
+
+class LogKeySchema(StrictSchema):
+    origin = _str(metadata={"description": "the log's checkpoint origin (the key name its checkpoints are signed by)"})
+    public_key = _str(metadata={"description": "raw Ed25519 public key, hex"})
+    verifier_key = _str(metadata={"description": "the signed-note verifier key <origin>+<key ID>+<base64>"})
+    max_merge_delay_seconds = _int(metadata={"description": "a new game is logged within this delay"})
+    rotations = fields.List(fields.Dict(), required=True,
+                            metadata={"description": "key rotation statements, each signed by the key before"})
+
+
+class LogEntrySchema(StrictSchema):
+    index = _int()
+    entry = fields.Dict(keys=fields.String(), required=True, metadata={"description": "the log entry"})
+    logged_at = _str(metadata={"description": "when it was logged (UTC)"})
+
+
+class LogEntriesSchema(StrictSchema):
+    tree_size = _int(metadata={"description": "how many entries the log holds now"})
+    entries = fields.List(fields.Nested(LogEntrySchema), required=True)
 
 
 class InclusionSchema(StrictSchema):
@@ -350,4 +371,5 @@ SCHEMAS = {
     "DiceAdded": DiceAddedSchema, "Forked": ForkedSchema, "ForkCheck": ForkCheckSchema,
     "StateSchemaDocument": StateSchemaDocumentSchema,
     "TreeHead": TreeHeadSchema, "InclusionProof": InclusionProofSchema, "ConsistencyProof": ConsistencyProofSchema,
+    "LogKey": LogKeySchema, "LogEntries": LogEntriesSchema,
 }

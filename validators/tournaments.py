@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import EXCLUDE, Schema, fields, validate
 
 from validators.actions import StrictSchema
+from validators.names import no_controls
 
 ID = validate.Length(min=1, max=100)
 TEXT = validate.Length(min=1, max=4000)
@@ -41,7 +42,7 @@ class TimeControlSchema(StrictSchema):
 
 
 class CreateTournamentSchema(StrictSchema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=120))
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=120), no_controls])
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
     scenario = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
     options = fields.Dict(keys=fields.String(), load_default=dict)

@@ -22,6 +22,7 @@ from validators.requests import (
     UmpireSchema,
 )
 from warlog import sandbox_dice
+from warlog.boundary import json_object
 from warlog.listing import game_json, games_page, next_query
 from warlog.openapi import openapi_document
 from warlog.outage import is_outage, unavailable
@@ -49,13 +50,7 @@ def bearer() -> str | None:
 
 
 def body(schema: Schema) -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if data is None:
-        if request.data.strip():
-            raise ServiceError("the request body is not valid JSON")
-        data = {}
-    if not isinstance(data, dict):
-        raise ServiceError("the request body must be a JSON object")
+    data = json_object(ServiceError)
     try:
         loaded: dict[str, Any] = schema.load(data)
     except ValidationError as err:

@@ -13,7 +13,8 @@ from typing import Any
 from flask import Flask
 
 from ledger.factory import open_store, sqlite_path
-from warlog import templates_dir
+from warlog import logs, templates_dir
+from warlog.config import ALL as ALL_SETTINGS
 from warlog.config import ConfigError, check_deployment, describe, unknown_settings
 from warlog.dbrole import SuperuserRefused, check_app_role
 from warlog.health import check_storage_at_start as health_check_storage
@@ -41,11 +42,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a larger body is a 413 (JSON under /api/)
     )
     app.config.from_prefixed_env("WARLOG")  # WARLOG_DB=... -> app.config["DB"]
-    for key in ("DB", "REDIS", "SWEEP_INTERVAL", "REFUSED_LIMIT", "ALLOW_EMBEDDED_LEDGER", "ALLOW_SUPERUSER"):
+    for key in (s.name.removeprefix("WARLOG_") for s in ALL_SETTINGS):
         if key in app.config:
             app.config["WARLOG_" + key] = app.config.pop(key)
     if test_config:
         app.config.update(test_config)
+    logs.configure(app)  # first: the lines below are logged, and every request gets its id
 
     db = str(app.config["WARLOG_DB"])
     check_deployment(db, app.config["WARLOG_REDIS"], app.config.get("WARLOG_ALLOW_EMBEDDED_LEDGER"))
@@ -108,7 +110,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages)
     rulings_pages.init_app(app)
 
-    from warlog import extensions, health, limits  # extensions: players, notifications, deadlines
+    from warlog import extensions, health, limits, metrics  # extensions: players, notifications, deadlines
 
     extensions.init_app(app, store, queue)
 
@@ -116,6 +118,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     tournaments.init_app(app)
     health.install(app)
+    metrics.install(app)
     limits.install(app)
     log.info("%s", describe("web", db, app.config["WARLOG_REDIS"],
                             sweep_interval=f"{app.config['WARLOG_SWEEP_INTERVAL']} s",

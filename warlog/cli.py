@@ -15,7 +15,8 @@ DEFAULT_DB = "sqlite:///var/warlog.sqlite3"
 
 
 class _Main(click.Group):
-    """Unreachable services and bad URLs are one line of error, never a traceback."""
+    """Unreachable services and bad URLs are one line of error, never a traceback; passwords in
+    any error's message are masked."""
 
     def invoke(self, ctx: click.Context) -> object:
         import sqlite3
@@ -29,6 +30,9 @@ class _Main(click.Group):
             return super().invoke(ctx)
         except (ConnectionError, StoreURLError, LedgerError, ConfigError, sqlite3.OperationalError) as err:
             raise click.ClickException(mask_url(str(err))) from None
+        except click.ClickException as err:
+            err.message = mask_url(err.message)
+            raise
 
 
 def _version() -> str:
@@ -83,9 +87,12 @@ def worker(db: str, redis_url: str, burst: bool, sweep_interval: float, name: st
            allow_embedded_ledger: bool, allow_superuser: bool | None) -> None:
     import logging
 
+    from warlog.logs import MaskSecrets
     from worker import NameTaken, run_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    for handler in logging.root.handlers:
+        handler.addFilter(MaskSecrets())  # passwords and tokens never reach the worker's log
     try:
         code = run_worker(db, redis_url, burst, sweep_interval, name, allow_embedded_ledger,
                           allow_superuser=allow_superuser)
@@ -162,7 +169,9 @@ def games(db: str | None, game_f: str | None, status: str | None, before: str | 
         click.echo("no games" + (" match" if game_f or status or before else ""))
     if page.next is not None:
         again = " ".join(f"{k} {v}" for k, v in (("--game", game_f), ("--status", status)) if v)
-        click.echo(f"older: warlog games --db {db} {again + ' ' if again else ''}"
+        from ledger.urls import mask_url
+
+        click.echo(f"older: warlog games --db {mask_url(db)} {again + ' ' if again else ''}"
                    f"--limit {limit} --before {paging.encode(page.next)}")
 
 
@@ -485,14 +494,27 @@ def import_cmd(path: str, db: str) -> None:
               help="a signed tree head of the transparency log (GET /api/v1/log/head) to check the game against")
 @click.option("--proof", type=click.Path(exists=True, dir_okay=False),
               help="with --tree-head: the game's inclusion proofs (GET /api/v1/log/proof/<game>?size=<tree_size>)")
-@click.option("--public-key", help="with --tree-head: the log's Ed25519 public key (hex) the head must be signed by")
+@click.option("--public-key", help="with --tree-head: the log's Ed25519 public key (hex) the head must be signed by "
+                                    "(default: the key pinned on first use, see --pin-file)")
+@click.option("--witness-key", help="with --tree-head: accept the head only if cosigned by this witness (its verifier key "
+                                     "NAME+KEYID+BASE64, as `warlog log witness` prints it, or NAME+HEX)")
+@click.option("--pin-file", type=click.Path(dir_okay=False),
+              help="the log keys pinned on first use (default: WARLOG_PIN_FILE or ~/.config/warlog/log-keys.json)")
+@click.option("--rotations", type=click.Path(exists=True, dir_okay=False),
+              help="key rotation statements (JSON, from GET /api/v1/log/key) that move the pin to a new key")
+@click.option("--accept-v1-head", is_flag=True, help="accept an old-format (v1) JSON tree head (no checkpoint)")
+@click.option("--allow-newer-export", is_flag=True,
+              help="an export whose last events the proof does not cover is a note, not a failure")
+@click.option("--entries", type=click.Path(exists=True, dir_okay=False),
+              help="every entry of the log (`warlog log monitor --save-entries`): the proof must leave none of "
+                   "the game's out")
 def verify(paths: tuple[str, ...], quiet: bool, jobs: int | None = None, tree_head: str | None = None,
-           proof: str | None = None, public_key: str | None = None) -> None:
+           proof: str | None = None, public_key: str | None = None, **log_opts: Any) -> None:
     from warlog.tournaments.bundle import is_bundle
 
     # jobs None: one process for a small input, every core for a large one (warlog.verify_parallel)
-    if (proof or public_key) and not tree_head:
-        raise click.UsageError("--proof and --public-key go with --tree-head")
+    if (proof or public_key or any(log_opts.values())) and not tree_head:
+        raise click.UsageError("--proof, --public-key and the other log options go with --tree-head")
     if tree_head and not proof:
         raise click.UsageError("--tree-head needs --proof (the game's inclusion proofs)")
     if tree_head and len(paths) > 1:
@@ -500,7 +522,7 @@ def verify(paths: tuple[str, ...], quiet: bool, jobs: int | None = None, tree_he
     bundles = [p for p in paths if _first_line_is_bundle(p, is_bundle)]
     exports = [p for p in paths if p not in bundles]
     if len(paths) == 1 and exports:
-        _verify_one(paths[0], quiet, jobs, tree_head, proof, public_key)
+        _verify_one(paths[0], quiet, jobs, tree_head, proof, public_key, log_opts)
         return
     if tree_head:
         raise click.UsageError("--tree-head checks one game's export, not a tournament bundle")
@@ -520,7 +542,7 @@ def _first_line_is_bundle(path: str, is_bundle: Any) -> bool:
 
 
 def _verify_one(path: str, quiet: bool, jobs: int | None, tree_head: str | None, proof: str | None,
-                public_key: str | None) -> None:
+                public_key: str | None, log_opts: dict[str, Any] | None = None) -> None:
     from warlog.verify import VerifyFailure
     from warlog.verify_parallel import verify_paths
 
@@ -537,7 +559,7 @@ def _verify_one(path: str, quiet: bool, jobs: int | None, tree_head: str | None,
     for note in report.notes:
         click.echo(f"  note: {note}")
     if tree_head and proof:
-        _check_log(data, tree_head, proof, public_key)
+        _check_log(data, tree_head, proof, public_key, **(log_opts or {}))
 
 
 def _verify_many(paths: list[Path], quiet: bool, jobs: int | None) -> bool:
@@ -576,31 +598,63 @@ class _NoBar:
         return None
 
 
-def _check_log(data: bytes, head_path: str, proof_path: str, public_key: str | None) -> None:
-    """The export against a signed tree head of the transparency log (warlog.logcheck)."""
+def _check_log(data: bytes, head_path: str, proof_path: str, public_key: str | None, witness_key: str | None = None,
+               pin_file: str | None = None, rotations: str | None = None, accept_v1_head: bool = False,
+               allow_newer_export: bool = False, entries: str | None = None) -> None:
+    """The export against a signed tree head of the transparency log (warlog.logcheck), the log's key
+    pinned on first use (warlog.logpin)."""
     import io
     import json
 
     from ledger.export import parse_export
     from ledger.transparency import ProofError
-    from warlog.logcheck import check_against_head
+    from warlog import logpin
+    from warlog.logcheck import check_against_head, head_key
 
     try:
-        with open(head_path, "rb") as fh:
-            head = json.load(fh)
+        raw = Path(head_path).read_text(encoding="utf-8")
+        head: Any = json.loads(raw) if raw.lstrip().startswith("{") else raw
         with open(proof_path, "rb") as fh:
             proof = json.load(fh)
+        statements = json.loads(Path(rotations).read_text(encoding="utf-8")) if rotations else []
+        log_entries = json.loads(Path(entries).read_text(encoding="utf-8")) if entries else None
     except (ValueError, OSError) as err:
-        click.echo(f"FAIL tree head or proof file: {err}")
+        click.echo(f"FAIL tree head, proof, rotations or entries file: {err}")
         sys.exit(1)
     try:
-        lines = check_against_head(parse_export(io.BytesIO(data)), head, proof, public_key)
+        witness = _witness_key(witness_key) if witness_key else None
+        origin, offered = head_key(head)
+        if public_key is None:
+            if isinstance(statements, dict):
+                statements = statements.get("rotations", [statements])
+            pin = logpin.resolve(origin or "(v1 heads)", offered, Path(pin_file) if pin_file else logpin.default_path(),
+                                 statements)
+            click.echo(pin.message)
+            public_key = pin.public_key
+        lines = check_against_head(parse_export(io.BytesIO(data)), head, proof, public_key, allow_v1=accept_v1_head,
+                                   allow_newer=allow_newer_export, witness=witness, log_entries=log_entries)
     except ProofError as err:
         click.echo(f"FAIL transparency log: {err}")
         sys.exit(1)
     for line in lines:
         click.echo(line)
     click.echo("OK the game is the one the transparency log recorded under this tree head")
+
+
+def _witness_key(text: str) -> tuple[str, str]:
+    """A witness's (name, key hex) from its verifier key (NAME+KEYID+BASE64, C2SP) or NAME+HEX."""
+    from ledger.checkpoint import COSIGNATURE_V1, parse_verifier_key
+    from ledger.transparency import ProofError
+
+    if text.count("+") >= 2:
+        name, key, kind = parse_verifier_key(text)
+        if kind != COSIGNATURE_V1:
+            raise ProofError("--witness-key is a witness's key (type 0x04, cosignature/v1), not a log's")
+        return name, key
+    name, sep, key = text.rpartition("+")
+    if not sep or not name or len(key) != 64:
+        raise ProofError(f"--witness-key is the witness's verifier key or NAME+HEX, not {text!r}")
+    return name, key.lower()
 
 
 def _verify_bundle(data: bytes, jobs: int | None = 1, label: str = "", exit_on_fail: bool = True) -> bool:
@@ -784,3 +838,152 @@ def mail_in(db: str, redis_url: str | None, address: str | None, host: str, port
         pass
     listener.stop()
     click.echo("Warlog mail-in: stopped", err=True)
+
+
+def _http_json(base: str) -> Any:
+    """A GET of JSON under `base` (raising ClickException on a failure), for the log clients."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    def get(path: str) -> Any:
+        try:
+            with urllib.request.urlopen(base.rstrip("/") + path, timeout=30) as resp:
+                return json.loads(resp.read())
+        except (urllib.error.URLError, OSError, ValueError) as err:
+            raise click.ClickException(f"GET {base.rstrip('/')}{path}: {err}") from None
+
+    return get
+
+
+@log_group.command("monitor", help="Read every entry of a server's log, check them against its signed head (the "
+                                   "root recomputed, the log's key pinned on first use, the head seen before still "
+                                   "extended), say what each game's entries are, and check the maximum merge delay.")
+@click.argument("url")
+@click.option("--public-key", help="the log's key (hex); default: pinned on first use")
+@click.option("--pin-file", type=click.Path(dir_okay=False), help="default: WARLOG_PIN_FILE or "
+                                                                  "~/.config/warlog/log-keys.json")
+@click.option("--state", type=click.Path(dir_okay=False),
+              help="where the monitor keeps the last head it saw (default: log-monitor.json beside the pin file)")
+@click.option("--no-games", is_flag=True, help="skip the maximum merge delay check over the games list")
+@click.option("--save-entries", type=click.Path(dir_okay=False),
+              help="write every entry read, with the head, for `warlog verify --entries`")
+def log_monitor(url: str, public_key: str | None, pin_file: str | None, state: str | None, no_games: bool,
+                save_entries: str | None) -> None:
+    from ledger.transparency import ProofError
+    from warlog import logpin
+    from warlog.monitor import monitor
+    from warlog.monitor import save_entries as save
+
+    pins = Path(pin_file) if pin_file else logpin.default_path()
+    try:
+        rep = monitor(_http_json(url), pins, Path(state) if state else pins.parent / "log-monitor.json", public_key,
+                      games=not no_games)
+    except ProofError as err:
+        click.echo(f"FAIL {err}")
+        sys.exit(1)
+    for line in rep.lines:
+        click.echo(line)
+    for problem in rep.problems:
+        click.echo(f"FAIL {problem}")
+    if save_entries:
+        save(Path(save_entries), rep.entries, rep.head)
+        click.echo(f"wrote {len(rep.entries)} entries to {save_entries}")
+    if rep.problems:
+        sys.exit(1)
+    click.echo("OK the log is consistent with its signed head")
+
+
+@log_group.command("witness", help="Run a witness: cosign checkpoints of the logs it knows (POST /add-checkpoint), "
+                                   "each only if consistent with the last it cosigned for that log.")
+@click.option("--key", "key_path", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="the witness's own Ed25519 key (make one with `warlog log key`)")
+@click.option("--name", required=True, help="the witness's name, as verifiers give it in --witness-key")
+@click.option("--state", required=True, type=click.Path(dir_okay=False), help="its state file (JSON)")
+@click.option("--log", "logs", multiple=True, required=True, help="ORIGIN=HEX: a log it witnesses, by its key")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8090, show_default=True, type=int)
+def log_witness(key_path: str, name: str, state: str, logs: tuple[str, ...], host: str, port: int) -> None:
+    from werkzeug.serving import run_simple
+
+    from ledger.checkpoint import witness_key
+    from ledger.transparency import public_key_hex
+    from warlog.tlog import LogError, load_key
+    from warlog.witness import Witness, create_app
+
+    known = {}
+    for item in logs:
+        origin, sep, hex_key = item.rpartition("=")
+        if not sep or len(hex_key) != 64:
+            raise click.UsageError(f"--log is ORIGIN=HEX, not {item!r}")
+        known[origin] = hex_key.lower()
+    try:
+        key = load_key(Path(key_path), create=False)
+    except LogError as err:
+        raise click.ClickException(err.message) from None
+    click.echo(f"witness {name}: verifiers pass --witness-key {witness_key(name, public_key_hex(key))}")
+    run_simple(host, port, create_app(Witness(key, name, known, Path(state))), threaded=True)
+
+
+@log_group.command("cosign", help="Send a log's latest checkpoint to a witness (with the consistency proof from "
+                                  "the size it last cosigned) and write the cosigned checkpoint.")
+@click.argument("url")
+@click.option("--witness", "witness_url", required=True, help="the witness's base URL")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="where to write the cosigned checkpoint")
+def log_cosign(url: str, witness_url: str, out: str) -> None:
+    import urllib.error
+    import urllib.request
+
+    from warlog.witness import Refused, submit
+
+    get = _http_json(url)
+    try:
+        with urllib.request.urlopen(url.rstrip("/") + "/api/v1/log/checkpoint", timeout=30) as resp:
+            note = resp.read().decode()
+    except (urllib.error.URLError, OSError) as err:
+        raise click.ClickException(f"the log's checkpoint: {err}") from None
+
+    def consistency(old: int, new: int) -> list[bytes]:
+        return [bytes.fromhex(p) for p in get(f"/api/v1/log/consistency?from={old}&to={new}")["proof"]]
+
+    def post(body: str) -> tuple[int, str, dict[str, str]]:
+        req = urllib.request.Request(witness_url.rstrip("/") + "/add-checkpoint", data=body.encode(), method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return resp.status, resp.read().decode(), dict(resp.headers)
+        except urllib.error.HTTPError as err:
+            return err.code, err.read().decode(), dict(err.headers)
+
+    try:
+        cosigned = submit(note, consistency, post)
+    except Refused as err:
+        click.echo(f"FAIL the witness refused ({err.status}): {err.message}")
+        sys.exit(1)
+    Path(out).write_text(cosigned, encoding="utf-8")
+    click.echo(f"wrote {out}: the checkpoint cosigned by the witness")
+
+
+@log_group.command("rotate", help="Sign, with the log's old key, a statement naming its new key (publish it with "
+                                  "WARLOG_LOG_ROTATIONS; clients that pinned the old key then accept the new one).")
+@click.argument("old_key", type=click.Path(exists=True, dir_okay=False))
+@click.argument("new_key", type=click.Path(exists=True, dir_okay=False))
+@click.option("--origin", required=True, help="the log's origin (GET /api/v1/log/key)")
+@click.option("--out", required=True, type=click.Path(dir_okay=False),
+              help="the rotations file (JSON list) to append the statement to")
+def log_rotate(old_key: str, new_key: str, origin: str, out: str) -> None:
+    import json
+
+    from ledger.checkpoint import sign_rotation
+    from ledger.events import utc_now
+    from ledger.transparency import public_key_hex
+    from warlog.tlog import LogError, load_key
+
+    try:
+        old, new = load_key(Path(old_key), create=False), load_key(Path(new_key), create=False)
+        target = Path(out)
+        docs = json.loads(target.read_text(encoding="utf-8")) if target.exists() else []
+    except (LogError, OSError, ValueError) as err:
+        raise click.ClickException(getattr(err, "message", str(err))) from None
+    docs.append(sign_rotation(old, public_key_hex(new), origin, utc_now()))
+    target.write_text(json.dumps(docs, indent=1) + "\n", encoding="utf-8")
+    click.echo(f"wrote {out}: {public_key_hex(old)[:16]}... hands the log {origin} to {public_key_hex(new)[:16]}...")

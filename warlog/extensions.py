@@ -26,6 +26,7 @@ import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from flask import Flask
@@ -53,6 +54,7 @@ class Settings:
     mail_board: bool = True
     log_key: str | None = None  # the server's signing key (reply tokens' HMAC key is derived from it)
     db_url: str | None = None  # where the embedded default keeps that key
+    signin_every: float = 5.0  # minutes (WARLOG_SIGNIN_EVERY)
 
     @classmethod
     def from_mapping(cls, conf: Mapping[str, Any]) -> Settings:
@@ -65,7 +67,8 @@ class Settings:
                    mail_in_address=get("MAIL_IN_ADDRESS") or None,
                    mail_board=str(get("MAIL_BOARD") if get("MAIL_BOARD") is not None else "1").lower()
                    not in ("0", "false", "no"),
-                   log_key=get("LOG_KEY") or None, db_url=str(get("DB")) if get("DB") else None)
+                   log_key=get("LOG_KEY") or None, db_url=str(get("DB")) if get("DB") else None,
+                   signin_every=float(get("SIGNIN_EVERY") if get("SIGNIN_EVERY") not in (None, "") else 5.0))
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -106,7 +109,7 @@ def build(store: EventStore, settings: Settings, base_url: Callable[[], str] | N
     if base_url is None:
         base_url = lambda: settings.public_url or DEFAULT_URL  # noqa: E731
     db = SqlDb(store)
-    players = PlayerStore(db)
+    players = PlayerStore(db, signin_every=timedelta(minutes=settings.signin_every))
     players.create_schema()
 
     def address(player_id: str) -> str | None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Response, render_template, request, url_for
 
+from warlog.boundary import parse_json
 from warlog.pages import pages
 from warlog.pageutil import PageError, seat_token, service, viewer_for
 from warlog.render import Scene, renderer_for
@@ -37,7 +38,7 @@ def _counters(state: dict[str, Any]) -> tuple[str, str, list[str]]:
 def _value(raw: str) -> Any:
     """A form value as JSON (7, true, null, "text", [..]), or else as the text typed."""
     try:
-        return json.loads(raw)
+        return parse_json(raw, "the value")
     except ValueError:
         return raw
 
@@ -64,7 +65,7 @@ def fork_setup(game_id: str, step: int) -> Any:
     game = svc._game(info["game"])
     form = request.form if request.method == "POST" else {}
     try:
-        patch = json.loads(form.get("patch") or "[]")
+        patch = parse_json(form.get("patch") or "[]", "the patch")
         dice = [int(x) for x in form.get("dice", "").replace(",", " ").split()]
     except ValueError:
         raise PageError(400, "The edits and the dice must be a JSON Patch list and whole numbers.") from None

@@ -28,6 +28,7 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify, request
 
 from ledger.faults import storage_fault
+from warlog import version
 from warlog.outage import LEDGER, STORAGE, is_outage, one_line
 
 log = logging.getLogger("warlog.health")
@@ -214,11 +215,11 @@ def install(app: Flask) -> None:
 
     @app.get("/healthz")
     def healthz() -> tuple[Response, int]:
-        """Liveness: what a restart of this process would mend (see `liveness`)."""
+        """Liveness: what a restart of this process would mend (see `liveness`); and which build it runs."""
         problems = liveness(current_app)
         if problems:
-            return jsonify({"ok": False, "errors": problems}), 503
-        return jsonify({"ok": True}), 200
+            return jsonify({"ok": False, "errors": problems, "version": version()}), 503
+        return jsonify({"ok": True, "version": version()}), 200
 
     @app.get("/readyz")
     def readyz() -> tuple[Response, int]:

@@ -15,7 +15,12 @@ from marshmallow import fields
 
 from rules import all_games
 from validators.actions import ActionField
-from validators.listing import GamesQuerySchema, LogConsistencyQuerySchema, LogProofQuerySchema
+from validators.listing import (
+    GamesQuerySchema,
+    LogConsistencyQuerySchema,
+    LogEntriesQuerySchema,
+    LogProofQuerySchema,
+)
 from validators.player_responses import SCHEMAS as PLAYER_RESPONSES
 from validators.players import SCHEMAS as PLAYER_REQUESTS
 from validators.requests import (
@@ -148,6 +153,20 @@ def log_paths() -> dict[str, dict[str, Any]]:
             "responses": {"200": answer("tree_head, and entries: index, entry, audit_path (hex)", "InclusionProof"),
                           "400": ERRORS["400"], "404": answer("the game has no entry in the log (yet)", "Error"),
                           "503": no_key}}},
+        "/api/v1/log/key": {"get": {
+            "summary": "the log's public key, origin, verifier key, maximum merge delay and key rotation statements",
+            "responses": {"200": answer("the log's key", "LogKey"), "503": no_key}}},
+        "/api/v1/log/checkpoint": {"get": {
+            "summary": "the C2SP checkpoint (signed note) of tree size `size` (default: now)",
+            "parameters": [{"in": "query", "schema": LogProofQuerySchema}],
+            "responses": {"200": {"description": "origin, tree size, base64 root, a blank line, signature lines",
+                                  "content": {"text/plain": {"schema": {"type": "string"}}}},
+                          "400": ERRORS["400"], "503": no_key}}},
+        "/api/v1/log/entries": {"get": {
+            "summary": "entries `start` to `end` (both included; at most 1000 per answer), as RFC 6962 get-entries",
+            "parameters": [{"in": "query", "schema": LogEntriesQuerySchema}],
+            "responses": {"200": answer("tree_size, and entries: index, entry, logged_at", "LogEntries"),
+                          "400": ERRORS["400"], "503": no_key}}},
         "/api/v1/log/consistency": {"get": {
             "summary": "the consistency proof from tree size `from` to `to` (default: now), with both signed heads",
             "parameters": [{"in": "query", "schema": LogConsistencyQuerySchema}],

@@ -38,6 +38,7 @@ from rules.core.game import Game
 from warlog import audit as audit_mod
 from warlog import layerkeep, lobbyrows, share, wakeup
 from warlog import replay as rp
+from warlog.boundary import parse_json
 from warlog.listing import games_page, next_query
 from warlog.pageutil import (
     PLAYER_COOKIE,
@@ -548,7 +549,7 @@ def _group_actions(actions: list[dict[str, Any]], titles: dict[str, str] | None 
 def act(game_id: str) -> Any:
     raw = request.form.get("action", "")
     try:
-        action = json.loads(raw)
+        action = parse_json(raw, "the action")
     except ValueError:
         raise PageError(400, "The action is not readable; choose one from the list on the game page.") from None
     try:

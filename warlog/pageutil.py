@@ -149,7 +149,7 @@ __all__ = ["PageError", "NotFound", "service", "viewer_for", "guard_private", "s
 def ruling_from_form() -> dict[str, Any]:
     """A ruling from a page's form fields (the desk's and a game page's): kind, target and
     re_resolve (void), winner and result (award), patch (adjust, a JSON Patch list)."""
-    import json
+    from warlog.boundary import parse_json
 
     f = request.form
     kind = f.get("kind", "")
@@ -161,7 +161,7 @@ def ruling_from_form() -> dict[str, Any]:
         ruling.update(winner=f.get("winner") or None, result=f.get("result") or "awarded")
     elif kind == "adjust":
         try:
-            ruling["patch"] = json.loads(f.get("patch") or "[]")
+            ruling["patch"] = parse_json(f.get("patch") or "[]", "the patch")
         except ValueError:
             raise PageError(400, "The adjustment is a JSON Patch list.") from None
     return ruling

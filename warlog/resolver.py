@@ -35,7 +35,7 @@ from ledger.fold import fold
 from ledger.store import Conflict, EventStore, GameSummary, SummaryUpdate
 from rules import game_of
 from rules.core.game import Game
-from warlog import wakeup
+from warlog import metrics, wakeup
 from warlog.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
 from warlog.lru import BoundedCache
 from warlog.resolution import judge_keyed
@@ -94,7 +94,11 @@ class Resolver:
     def run(self, game_id: str, lock_timeout: float = 60.0) -> int:
         """Judge every pending submission of the game; return how many were judged."""
         with self.store.game_lock(game_id, timeout=lock_timeout):
-            return self._drain(game_id)
+            started = time.perf_counter()
+            judged = self._drain(game_id)
+        if judged:
+            metrics.observe_judge(time.perf_counter() - started)  # warlog_judge_seconds (/metrics)
+        return judged
 
     def _drain(self, game_id: str) -> int:
         history = StoreHistory(self.store, game_id, cache=self.states)

@@ -8,6 +8,8 @@ file (var/) on first use; any other deployment must name an existing key file.""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import threading
 from pathlib import Path
@@ -24,11 +26,11 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException
 
-from ledger import logstore
+from ledger import checkpoint as cpt
+from ledger import logstore, logtree
 from ledger import transparency as t
-from ledger.events import utc_now
 from ledger.factory import sqlite_path
-from validators.listing import LogConsistencyQuerySchema, LogProofQuerySchema
+from validators.listing import MAX_ENTRIES, LogConsistencyQuerySchema, LogEntriesQuerySchema, LogProofQuerySchema
 from warlog.outage import is_outage, unavailable
 
 log_api = Blueprint("log_api", __name__, url_prefix="/api/v1/log")
@@ -102,11 +104,16 @@ def _at_most(name: str, value: int, current: int) -> int:
 
 
 def _head(leaves: list[bytes]) -> dict[str, Any]:
-    return t.sign_head(signing_key(), len(leaves), t.root(leaves), utc_now())
+    return _signed(len(leaves), t.root(leaves))
 
 
-def _signed(size: int, root_hash: bytes) -> dict[str, Any]:
-    return t.sign_head(signing_key(), size, root_hash, utc_now())
+def _signed(size: int, root_hash: bytes, tree: logtree.Tree | None = None) -> dict[str, Any]:
+    """The v1 JSON head of `size`, stamped with the time the log reached that size (read on the
+    tree's connection when there is one), and its checkpoint."""
+    at = tree.reached_at(size) if tree is not None else logstore.reached_at(_store(), size)
+    head = t.sign_head(signing_key(), size, root_hash, at)
+    head["checkpoint"] = cpt.sign(signing_key(), log_origin(), size, root_hash)
+    return head
 
 
 @log_api.get("/head")
@@ -114,7 +121,7 @@ def head() -> Response:
     """The latest signed tree head (from the stored subtree hashes: O(log n) reads)."""
     with logstore.tree(_store()) as tree:
         if tree is not None:
-            return jsonify(_signed(tree.size, tree.root()))
+            return jsonify(_signed(tree.size, tree.root(), tree))
     return jsonify(_head(logstore.leaf_hashes(logstore.entries(_store()))))
 
 
@@ -129,7 +136,7 @@ def proof(game_id: str) -> Response:
             paths = tree.inclusion_paths([i for i, _ in mine], size)
             found = [{"index": i, "entry": doc, "audit_path": [p.hex() for p in path]}
                      for (i, doc), path in zip(mine, paths, strict=True)]
-            tree_head = _signed(size, tree.root(size)) if found else {}
+            tree_head = _signed(size, tree.root(size), tree) if found else {}
     if tree is None:  # no stored subtrees yet: rebuilt from the entries
         docs = logstore.entries(_store())
         size = _at_most("size", len(docs) if q["size"] is None else q["size"], len(docs))
@@ -151,7 +158,8 @@ def consistency() -> Response:
         if tree is not None:
             second = _at_most("to", tree.size if q["to"] is None else q["to"], tree.size)
             first = _at_most("from", q["from_"], second)
-            return jsonify({"first": _signed(first, tree.root(first)), "second": _signed(second, tree.root(second)),
+            return jsonify({"first": _signed(first, tree.root(first), tree),
+                            "second": _signed(second, tree.root(second), tree),
                             "proof": [p.hex() for p in tree.consistency_proof(first, second)]})
     docs = logstore.entries(_store())
     leaves = logstore.leaf_hashes(docs)
@@ -160,6 +168,77 @@ def consistency() -> Response:
     proof_ = t.consistency_proof(first, leaves[:second])
     return jsonify({"first": _head(leaves[:first]), "second": _head(leaves[:second]),
                     "proof": [p.hex() for p in proof_]})
+
+
+DEFAULT_MMD_SECONDS = 3600
+
+
+def log_origin() -> str:
+    """The log's checkpoint origin (WARLOG_LOG_ORIGIN; default: warlog/ and the first 16 hex digits of
+    the SHA-256 of its public key). Keep it when rotating the key: clients pin the key per origin."""
+    named = current_app.config.get("WARLOG_LOG_ORIGIN") or os.environ.get("WARLOG_LOG_ORIGIN")
+    if named:
+        return str(named).strip()
+    return "warlog/" + hashlib.sha256(bytes.fromhex(t.public_key_hex(signing_key()))).hexdigest()[:16]
+
+
+def max_merge_delay() -> int:
+    """Seconds within which a new game, or a grown chain, is logged (WARLOG_LOG_MMD; the monitor checks it)."""
+    raw = current_app.config.get("WARLOG_LOG_MMD") or os.environ.get("WARLOG_LOG_MMD") or DEFAULT_MMD_SECONDS
+    try:
+        return max(1, int(raw))
+    except (TypeError, ValueError):
+        raise LogError(503, f"WARLOG_LOG_MMD must be whole seconds, not {raw!r}") from None
+
+
+def rotations() -> list[Any]:
+    """The key rotation statements (JSON list) in the file named by WARLOG_LOG_ROTATIONS, oldest first."""
+    named = current_app.config.get("WARLOG_LOG_ROTATIONS") or os.environ.get("WARLOG_LOG_ROTATIONS")
+    if not named:
+        return []
+    try:
+        docs = json.loads(Path(str(named)).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise LogError(503, f"the key rotation statements (WARLOG_LOG_ROTATIONS) cannot be read: {err}") from None
+    return docs if isinstance(docs, list) else [docs]
+
+
+@log_api.get("/key")
+def key() -> Response:
+    """The log's public key at its stable place, with its origin, checkpoint verifier key, maximum merge
+    delay and the rotation statements that lead to it."""
+    pub = t.public_key_hex(signing_key())
+    return jsonify({"origin": log_origin(), "public_key": pub,
+                    "verifier_key": cpt.verifier_key(log_origin(), bytes.fromhex(pub)),
+                    "max_merge_delay_seconds": max_merge_delay(), "rotations": rotations()})
+
+
+@log_api.get("/checkpoint")
+def checkpoint() -> Response:
+    """The C2SP checkpoint of size `size` (default: now), as text/plain."""
+    q = _query(LogProofQuerySchema())
+    with logstore.tree(_store()) as tree:
+        if tree is not None:
+            size = _at_most("size", tree.size if q["size"] is None else q["size"], tree.size)
+            root_hash = tree.root(size)
+    if tree is None:
+        leaves = logstore.leaf_hashes(logstore.entries(_store()))
+        size = _at_most("size", len(leaves) if q["size"] is None else q["size"], len(leaves))
+        root_hash = t.root(leaves[:size])
+    return Response(cpt.sign(signing_key(), log_origin(), size, root_hash), mimetype="text/plain")
+
+
+@log_api.get("/entries")
+def entries() -> Response:
+    """Entries `start`..`end` (included; at most MAX_ENTRIES), with the time each was logged: anyone can
+    read the whole log and check it against a signed head (`warlog log monitor`)."""
+    q = _query(LogEntriesQuerySchema())
+    n = logstore.size(_store())
+    if q["start"] >= n:
+        raise LogError(400, f"'start' is {q['start']} but the log holds {n} entries")
+    end = min(q["end"], q["start"] + MAX_ENTRIES - 1, n - 1)
+    rows = logstore.entries_range(_store(), q["start"], end)
+    return jsonify({"tree_size": n, "entries": [{"index": i, "entry": doc, "logged_at": at} for i, doc, at in rows]})
 
 
 @log_api.errorhandler(LogError)

@@ -7,7 +7,6 @@ installs Debian's `chromium` when it is missing). Without it these tests FAIL, n
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,25 +16,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-CHROMIUM = os.environ.get("WARLOG_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is required at {CHROMIUM} for the browser tests (scripts/test installs Debian's "
-                    "'chromium' package); it is missing", pytrace=False)
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("the 'playwright' package is required (pip install -e '.[test]')", pytrace=False)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+# The session's Chromium (`browser`) is tests/support/chromium.py's, registered by tests/conftest.py
+# for every directory: one Playwright a session (a second sync_playwright() in one session fails).
 
 
 @pytest.fixture

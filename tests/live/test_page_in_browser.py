@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import browser, updated  # noqa: F401  (the session's Chromium)
+from tests.browser.conftest import updated
 from tests.live.stack import Stack, get
 
 
-def _page(browser: Any, urls: list[str], errors: list[str]) -> Any:  # noqa: F811
+def _page(browser: Any, urls: list[str], errors: list[str]) -> Any:
     page = browser.new_context().new_page()
     page.on("request", lambda r: urls.append(r.url))
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -22,7 +22,7 @@ def _page(browser: Any, urls: list[str], errors: list[str]) -> Any:  # noqa: F81
 
 
 @pytest.mark.browser
-def test_the_play_page_waits_on_its_notice_stream_not_on_a_web_thread(browser: Any, stack: Stack) -> None:  # noqa: F811
+def test_the_play_page_waits_on_its_notice_stream_not_on_a_web_thread(browser: Any, stack: Stack) -> None:
     stack.web(workers=1)
     stack.live()
     stack.worker()

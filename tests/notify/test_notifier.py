@@ -143,7 +143,7 @@ def test_discord_compatible_webhook_and_its_failure(rig: Rig, receiver: Receiver
     rig.notifier.sweep()
     assert rig.run_queue() == ["sent"]
     body = receiver.requests[-1]["json"]
-    assert set(body) == {"username", "content"}
+    assert set(body) == {"username", "content", "allowed_mentions"} and body["allowed_mentions"] == {"parse": []}
     assert body["content"] == "**Deadline in 1 day**\nMove by Tuesday\nhttp://warlog.test/games/g1"
 
 

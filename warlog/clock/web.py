@@ -14,6 +14,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from marshmallow import ValidationError
 
 from validators.tournaments import TimeControlSchema
+from warlog.boundary import json_object
 from warlog.clock.clock import ClockError, GameClock, TimeControl
 from warlog.service import ServiceError
 
@@ -67,9 +68,7 @@ def set_clock(game_id: str) -> Any:
     viewer = svc.viewer(game_id, token.strip() if scheme.lower() == "bearer" else None, required=True)
     if not viewer.director:
         return jsonify({"error": "only the game's director sets its clock"}), 403
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        return jsonify({"error": "the body must be a JSON object: a time control"}), 400
+    data = json_object(ServiceError)
     try:  # the schema the OpenAPI document shows for this body (validators.tournaments.TimeControlSchema)
         data = TimeControlSchema().load(data)
     except ValidationError as err:

@@ -18,9 +18,19 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from email.message import EmailMessage
 from typing import Any
+from urllib.parse import urlsplit
 
+from warlog import metrics
 from warlog.notify.schema import DDL
-from warlog.notify.transports import DeliveryError, SmtpConfig, mail_message, post_webhook, send_smtp, webhook_body
+from warlog.notify.transports import (
+    DeliveryError,
+    SmtpConfig,
+    check_webhook_url,
+    mail_message,
+    post_webhook,
+    send_smtp,
+    webhook_body,
+)
 from warlog.sqldb import Clock, SqlDb, iso, sortable_id, utc_now
 
 log = logging.getLogger("warlog.notify")
@@ -209,7 +219,9 @@ class Notifier:
             status, due = "retrying", self.now() + self.first_backoff * (2 ** (attempts - 1))
         self.db.execute("UPDATE notify_deliveries SET status = ?, attempts = ?, last_error = ?, next_attempt_at = ? "
                         "WHERE id = ?", (status, attempts, error[:1000], iso(due), d.id))
-        log.warning("delivery %s (%s to %s) attempt %d failed: %s", d.id, d.channel, d.address, attempts, error)
+        where = d.address if d.channel == "email" else (urlsplit(d.address).hostname or "?")  # a hook's path may be its key
+        log.warning("delivery %s (%s to %s) attempt %d failed: %s", d.id, d.channel, where, attempts, error)
+        metrics.count_mail_failure(d.channel)
         return status
 
     def retry(self, delivery_id: str) -> None:
@@ -316,6 +328,11 @@ class Notifier:
         url = (webhook_url or "").strip() or None
         if url and not url.startswith(("http://", "https://")):
             raise ValueError("a webhook URL starts with http:// or https://")
+        if url and url != old.webhook_url:
+            try:  # checked when saved too, not only at each delivery
+                check_webhook_url(url, self.allow_private_webhooks)
+            except DeliveryError as err:
+                raise ValueError(str(err)) from None
         tournaments = old.muted_tournaments if muted_tournaments is None else muted_tournaments
         secret = old.webhook_secret if url and url == old.webhook_url else (secrets.token_hex(24) if url else None)
         with self.db.transaction() as tx:

@@ -1,9 +1,11 @@
 """Notification pages: a player's preferences (/me/notifications) and the outbox (/outbox).
 
 The outbox is the embedded default's mail (no WARLOG_SMTP_URL): everything the server would
-have mailed, sign-in links included. It is shown whole only to a browser on this machine of an
-embedded server (no SMTP, no Redis); anyone else who is signed in sees only the mail addressed
-to their own address, and nobody else sees anything.
+have mailed, sign-in links included. It is shown whole only when WARLOG_OUTBOX_LOCAL is set (a
+developer's own server; `scripts/serve` sets it), to a client on this machine (loopback) whose
+request carries no proxy header (X-Forwarded-For, Forwarded, X-Real-IP: a proxy on this host
+makes every visitor loopback). Anyone else who is signed in sees only the mail addressed to
+their own address, and nobody else sees anything.
 """
 
 from __future__ import annotations
@@ -43,9 +45,17 @@ def _page_error(err: PageError) -> Any:
     return error_page(err.status, err.title, err.message)
 
 
+PROXY_HEADERS = ("X-Forwarded-For", "Forwarded", "X-Real-IP", "X-Forwarded-Host")
+
+
 def _local_embedded() -> bool:
-    """An embedded server (no SMTP, no Redis) asked from this machine: a developer's own."""
+    """WARLOG_OUTBOX_LOCAL is set, and an embedded server (no SMTP, no Redis) is asked from this
+    machine, not through a proxy: a developer's own."""
+    if str(current_app.config.get("WARLOG_OUTBOX_LOCAL") or "").lower() not in ("1", "true", "yes", "on"):
+        return False
     if notifier().smtp is not None or current_app.config.get("WARLOG_REDIS"):
+        return False
+    if any(h in request.headers for h in PROXY_HEADERS):
         return False
     try:
         return ipaddress.ip_address(request.remote_addr or "").is_loopback
@@ -62,8 +72,8 @@ def outbox() -> Any:
     else:
         player = current_player()
         if player is None:
-            raise PageError(403, "The outbox shows a signed-in player their own mail (or, on a developer's own "
-                                 "embedded server, everything).", "Not allowed")
+            raise PageError(403, "The outbox shows a signed-in player their own mail (or everything, on a "
+                                 "developer's own server that set WARLOG_OUTBOX_LOCAL).", "Not allowed")
         mails, scope = notifier().outbox(to=player.email), "mine"
     return render_template("outbox.html", mails=mails, scope=scope)
 
@@ -90,8 +100,11 @@ def prefs_post() -> Any:
     if fmt not in ("json", "discord"):
         raise PageError(400, "The webhook body is 'json' or 'discord'.")
     muted = tuple(k for k in KINDS if form.get(f"mute_{k}"))
-    saved = notifier().set_prefs(player.id, email_on=bool(form.get("email_on")), digest=bool(form.get("digest")),
-                                 webhook_url=url or None, webhook_format=fmt, muted_kinds=muted)
+    try:
+        saved = notifier().set_prefs(player.id, email_on=bool(form.get("email_on")), digest=bool(form.get("digest")),
+                                     webhook_url=url or None, webhook_format=fmt, muted_kinds=muted)
+    except ValueError as err:  # e.g. a webhook whose host is not a public address
+        raise PageError(400, f"The webhook cannot be saved: {err}.") from None
     return render_template("notifications.html", player=player, prefs=saved, kinds=KINDS,
                            deliveries=notifier().deliveries(player.id, limit=30), saved=True)
 

@@ -4,8 +4,9 @@
   of the personal API token (NULL until one is issued), created_at.
 * `signin_links` — the SHA-256 of a sign-in link's secret, the player it signs in (NULL for an
   address with no account yet: then it carries the e-mail and the display name to register),
-  created/expires/used times. Single use: consuming sets used_at where it was NULL. At most
-  LINKS_PER_HOUR links per address per hour (nobody can flood an inbox through us).
+  created/expires/used times. Single use: consuming sets used_at where it was NULL. At most one
+  link per address per `signin_every` (nobody can flood an inbox through us; the link already
+  sent stays valid, so nobody can lock an address out either).
 * `player_sessions` — the SHA-256 of a browser's session cookie, its player and expiry.
 * `player_seats` — which player owns which seat of which game ((game_id, seat) unique; a player
   holds at most one seat of a game).

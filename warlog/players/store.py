@@ -16,13 +16,14 @@ from typing import Any
 from marshmallow import ValidationError
 from marshmallow.validate import Email
 
+from validators.names import NO_CONTROLS, control_character
 from warlog.players.schema import DDL
 from warlog.sqldb import Clock, SqlDb, iso, sha256_hex, utc_now
 
 TOKEN_PREFIX = "wp_"  # a player's API token, told apart at a glance from a game's seat token
 NAME_MAX = 60
 LINK_TTL = timedelta(hours=1)
-LINKS_PER_HOUR = 5
+SIGNIN_EVERY = timedelta(minutes=5)  # at most one sign-in mail per address this often
 SESSION_TTL = timedelta(days=90)
 _COLUMNS = "id, display_name, email"
 
@@ -52,9 +53,10 @@ class LinkInvalid(PlayerError):
 
 
 class LinkThrottled(PlayerError):
-    """Too many links asked for one address this hour (the public answer stays the same)."""
+    """An unused link was sent to this address within `signin_every`: none is made now, and the
+    one sent stays valid (so asking again and again cannot lock the address's owner out)."""
 
-    status = 429
+    status = 202
 
 
 class SeatTaken(PlayerError):
@@ -86,7 +88,11 @@ class LinkInfo:
 
 
 def clean_name(name: Any) -> str:
-    text = " ".join(str(name or "").split())
+    raw = str(name or "")
+    found = control_character(raw)
+    if found:
+        raise InvalidPlayer(f"a display name {NO_CONTROLS} (found {found})")
+    text = " ".join(raw.split())
     if not text:
         raise InvalidPlayer("a display name is needed")
     if len(text) > NAME_MAX:
@@ -109,9 +115,9 @@ class PlayerStore:
     """The players' tables on the ledger's database (see warlog.players.schema)."""
 
     def __init__(self, db: SqlDb, now: Clock = utc_now, link_ttl: timedelta = LINK_TTL,
-                 session_ttl: timedelta = SESSION_TTL) -> None:
+                 session_ttl: timedelta = SESSION_TTL, signin_every: timedelta = SIGNIN_EVERY) -> None:
         self.db, self.now = db, now
-        self.link_ttl, self.session_ttl = link_ttl, session_ttl
+        self.link_ttl, self.session_ttl, self.signin_every = link_ttl, session_ttl, signin_every
 
     def create_schema(self) -> None:
         self.db.create_schema(DDL)
@@ -172,18 +178,20 @@ class PlayerStore:
     def signin_link(self, email: str, display_name: str | None = None) -> tuple[str, Player | None]:
         """Record a single-use link for `email` and return its secret with the address's player
         (None: no account yet; using the link registers one, named `display_name` or as asked).
-        The same work either way: one count, one lookup, one insert. LinkThrottled after
-        LINKS_PER_HOUR links for the address within the hour."""
+        The same work either way: one count, one lookup, one insert. LinkThrottled when a link
+        for the address was made within `signin_every` and not used yet (it stays valid); once
+        used, another may be asked for at once (signing in on a second device)."""
         address = clean_email(email)
         name = clean_name(display_name) if display_name is not None else None
         secret = secrets.token_urlsafe(24)
         now = self.now()
         with self.db.transaction() as tx:
-            recent = tx.one("SELECT COUNT(*) FROM signin_links WHERE email_key = ? AND created_at > ?",
-                            (address.lower(), iso(now - timedelta(hours=1))))
+            recent = tx.one("SELECT COUNT(*) FROM signin_links WHERE email_key = ? AND created_at > ? "
+                            "AND used_at IS NULL",
+                            (address.lower(), iso(now - self.signin_every)))
             row = tx.one(f"SELECT {_COLUMNS} FROM players WHERE email_key = ?", (address.lower(),))
-            if recent is not None and recent[0] >= LINKS_PER_HOUR:
-                raise LinkThrottled(f"at most {LINKS_PER_HOUR} sign-in links an hour for one address")
+            if recent is not None and recent[0] >= 1:
+                raise LinkThrottled("a sign-in link was sent to this address recently")
             player = Player(*row) if row else None
             tx.execute("INSERT INTO signin_links (token_sha256, player_id, email, email_key, display_name, "
                        "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -248,7 +256,7 @@ class PlayerStore:
 
     def purge(self, keep: timedelta = timedelta(days=7)) -> int:
         """Delete sign-in links and sessions that expired more than `keep` ago (the periodic
-        sweep); the hourly link limit only looks at the last hour, so nothing it needs goes."""
+        sweep); the per-address throttle only looks at the last minutes, so nothing it needs goes."""
         cutoff = iso(self.now() - keep)
         with self.db.transaction() as tx:
             return (tx.execute("DELETE FROM signin_links WHERE expires_at < ?", (cutoff,))

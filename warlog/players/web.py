@@ -5,7 +5,9 @@ A signed-in browser holds a session cookie (`warlog_player`: HttpOnly, SameSite=
 stored hashed); the API takes `Authorization: Bearer <player token>`. Asking for a sign-in link
 (or registering) always answers the same and does the same work: one link recorded, one mail
 queued (an address without an account gets a link that creates it), so neither the answer nor
-its timing tells whether an address is registered.
+its timing tells whether an address is registered. One address gets at most one link every
+WARLOG_SIGNIN_EVERY minutes; asking again sooner sends nothing and says a link was sent recently
+(it still works), so nobody can flood an inbox or lock its owner out.
 
 Links in mails are built on WARLOG_PUBLIC_URL (set it in a deployment: without it the
 request's own host is used, which a forged Host header could point elsewhere).
@@ -21,12 +23,15 @@ from marshmallow import Schema, ValidationError
 from werkzeug.wrappers import Response as BaseResponse
 
 from validators.players import ClaimSchema, RegisterSchema, SigninSchema, UseLinkSchema
+from warlog.boundary import json_object
 from warlog.pageutil import PLAYER_COOKIE, PageError, check_csrf, error_page, finish, seat_cookies, wants_json
 from warlog.players.store import LinkThrottled, Player, PlayerError, PlayerStore, clean_email
 from warlog.service import ServiceError
 
 SENT = ("If that address can receive mail, a sign-in link is on its way to it. The link works once, "
         "within the hour.")
+RECENT = ("A sign-in link was sent to that address a few minutes ago, and it still works: look for it (and in "
+          "the spam folder). Ask again in a few minutes if it has not come.")
 MeSection = Callable[[Player], "dict[str, Any] | None"]
 
 players_api = Blueprint("players_api", __name__, url_prefix="/api/v1/players")
@@ -72,14 +77,14 @@ def _public_url(path: str) -> str:
     return str(base).rstrip("/") + path
 
 
-def _send_link(email: str, display_name: str | None) -> None:
+def _send_link(email: str, display_name: str | None) -> str:
     """Record a link and queue its mail; the same work whether the address has an account.
-    Past the hourly limit for the address nothing is sent, and the answer is still the same."""
+    Within WARLOG_SIGNIN_EVERY minutes of the address's last link nothing is sent (that link
+    stays valid): the answer, RECENT instead of SENT, says so. Returns the answer."""
     try:
         secret, player = store().signin_link(email, display_name)
     except LinkThrottled:
-        current_app.logger.warning("sign-in links for one address throttled")
-        return
+        return RECENT
     link = _public_url(url_for("players_pages.use_link", secret=secret))
     if player is not None:
         subject = "Your Warlog sign-in link"
@@ -91,6 +96,7 @@ def _send_link(email: str, display_name: str | None) -> None:
                 f"account yet. Open this link to create it (it works once, within the hour):\n\n{link}\n\n"
                 "If you did not ask for it, ignore this mail: nothing is created without the link.\n")
     current_app.extensions["warlog_notifier"].send_mail(email, subject, text)
+    return SENT
 
 
 # -- what /me shows -----------------------------------------------------------------------------
@@ -124,21 +130,10 @@ def _me_json(player: Player) -> dict[str, Any]:
 
 # -- the JSON API -------------------------------------------------------------------------------
 
-def _json_body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if data is None and request.data.strip():
-        raise PlayerError("the request body is not valid JSON")
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise PlayerError("the request body must be a JSON object")
-    return data
-
-
 def _load(schema: Schema) -> dict[str, Any]:
     """The body, loaded by the schema the OpenAPI document shows for it (validators.players)."""
     try:
-        loaded: dict[str, Any] = schema.load(_json_body())
+        loaded: dict[str, Any] = schema.load(json_object(PlayerError))
     except ValidationError as err:
         msgs = err.messages if isinstance(err.messages, dict) else {"body": err.messages}
         raise PlayerError("; ".join(f"{k!r}: {' '.join(map(str, v))}" for k, v in msgs.items())) from None
@@ -159,14 +154,12 @@ def _api_service_error(err: ServiceError) -> tuple[Response, int]:
 def api_register() -> tuple[Response, int]:
     """Register: mails a link that creates the account (or signs in, if the address has one)."""
     data = _load(RegisterSchema())
-    _send_link(data["email"], data["display_name"])
-    return jsonify({"message": SENT}), 202
+    return jsonify({"message": _send_link(data["email"], data["display_name"])}), 202
 
 
 @players_api.post("/signin")
 def api_request_link() -> tuple[Response, int]:
-    _send_link(_load(SigninSchema())["email"], None)
-    return jsonify({"message": SENT}), 202
+    return jsonify({"message": _send_link(_load(SigninSchema())["email"], None)}), 202
 
 
 @players_api.post("/signin/<secret>")
@@ -270,8 +263,7 @@ def signin_post() -> Any:
     email = request.form.get("email", "")
     name = request.form.get("display_name", "").strip() or None
     clean_email(email)  # a malformed address is the asker's typo: say so (this tells nothing of accounts)
-    _send_link(email, name)
-    return render_template("signin.html", player=current_player(), sent=True, message=SENT)
+    return render_template("signin.html", player=current_player(), sent=True, message=_send_link(email, name))
 
 
 @players_pages.get("/signin/<secret>")

@@ -18,6 +18,7 @@ from ledger.dice import SCHEME, commitment, new_seed
 from ledger.events import GAME_ENDED
 from ledger.store import Conflict
 from rules import get_game
+from validators.names import NO_CONTROLS, control_character
 from warlog.lru import BoundedCache
 from warlog.rounds import reveal_round_seed
 from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog, token_hash
@@ -164,6 +165,9 @@ class Tournaments:
                time_control: dict[str, Any] | None = None) -> Tournament:
         if director is None:
             raise Forbidden("sign in to create a tournament (its director is you)")
+        if control_character(name):  # the name is in every mail's subject (validators.names)
+            raise Unprocessable(f"the tournament's name {NO_CONTROLS}; found {control_character(name)}",
+                                fields={"name": [NO_CONTROLS]})
         game = self.warlog._game(game_name)
         scenario = scenario or next(iter(game.scenarios()))
         if scenario not in game.scenarios():

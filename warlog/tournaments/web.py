@@ -17,6 +17,7 @@ from marshmallow import Schema, ValidationError
 
 from rules import get_game
 from validators import tournaments as schemas
+from warlog.boundary import json_object
 from warlog.pageutil import PageError, check_csrf, error_page, finish, ruling_from_form
 from warlog.players.store import PlayerError
 from warlog.players.web import current_player
@@ -39,20 +40,9 @@ def svc() -> Tournaments:
     return found
 
 
-def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if data is None:
-        if request.data.strip():
-            raise ServiceError("the request body is not valid JSON")
-        data = {}
-    if not isinstance(data, dict):
-        raise ServiceError("the request body must be a JSON object")
-    return data
-
-
 def _load(schema: Schema) -> dict[str, Any]:
     try:
-        loaded: dict[str, Any] = schema.load(_body())
+        loaded: dict[str, Any] = schema.load(json_object(ServiceError))
     except ValidationError as err:
         raise Unprocessable("the request does not fit its schema", fields=err.messages) from None
     return loaded
