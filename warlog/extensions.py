@@ -28,6 +28,7 @@ from flask import Flask
 
 from ledger.store import EventStore
 from warlog.clock.clock import GameClock
+from warlog.clock.leave import AwayBook, store_appender
 from warlog.notify.hooks import TurnNotices
 from warlog.notify.notifier import Notifier
 from warlog.outage import Outage, is_outage
@@ -66,6 +67,7 @@ class Services:
     players: PlayerStore
     notifier: Notifier
     clock: GameClock
+    away: AwayBook
 
     def on_judged(self, store: EventStore, base_url: Callable[[], str]) -> Callable[[Any], None]:
         """The resolver's hook: the clocks move first, then the players are told (with their deadline)."""
@@ -82,7 +84,7 @@ class Services:
         return run
 
     def periodic(self) -> list[tuple[str, Callable[[], object]]]:
-        return [("notifications", self.notifier.sweep), ("deadlines", self.clock.sweep),
+        return [("notifications", self.notifier.sweep), ("deadlines", self.clock.sweep), ("leave", self.away.sweep),
                 ("expired sign-ins", self.players.purge)]
 
 
@@ -108,7 +110,10 @@ def build(store: EventStore, settings: Settings, base_url: Callable[[], str] | N
     clock = GameClock(db, store, owners=players.owners_of, notify=notifier.notify_many,
                       base_url=base_url)
     clock.create_schema()
-    return Services(db, players, notifier, clock)
+    away = AwayBook(clock, players, store_appender(store), notify=notifier.notify_many, base_url=base_url)
+    away.create_schema()
+    away.install()  # the clocks skip leave, pauses and quiet days
+    return Services(db, players, notifier, clock, away)
 
 
 def start_periodic(tasks: list[tuple[str, Callable[[], object]]], interval: float,
@@ -140,6 +145,7 @@ def start_periodic(tasks: list[tuple[str, Callable[[], object]]], interval: floa
 
 def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
     """Build the services for the web app, hook them into the service and the resolver."""
+    from warlog.clock.away_web import init_app as init_away_web
     from warlog.clock.web import init_app as init_clock_web
     from warlog.notify.web import init_app as init_notify_web
     from warlog.players.web import init_app as init_players_web
@@ -178,4 +184,5 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
     init_notify_web(app, services.notifier)
     app.extensions["warlog_notifier"] = services.notifier
     init_clock_web(app, services.clock)
+    init_away_web(app, services.away)
     return services
