@@ -221,3 +221,65 @@ def test_the_allowance_refuses_short_blocks_late_notice_and_too_many_days_with_4
     r = client.put("/api/v1/players/me/quiet", json={"windows": [{"day": d} for d in ("fri", "sat", "sun")]},
                    headers=auth)
     assert r.status_code == 422 and "at most 48 quiet hours" in r.get_json()["error"]
+
+
+def test_a_tournaments_policy_is_its_own_no_quiet_hours_and_no_leave(lapp: Flask, fake: FakeNow) -> None:
+    from warlog.clock.leave import LeavePolicy
+
+    game = _game(lapp, "alice", "bob")
+    clock, away = _clock(lapp), lapp.extensions["warlog_away"]
+    away.set_policy(LeavePolicy(days_per_year=0, quiet_hours_per_week=0), tournament_id="t-strict")
+    alice, token = _player(lapp, "alice")
+    away.set_quiet(alice, [{"day": "sat", "from": "00:00", "to": "24:00"}, {"day": "sun", "from": "00:00", "to": "24:00"}])
+    fake.advance(days=5)  # Friday 12:00
+    clock.set_time_control(game.id, TimeControl(days=1, remind_hours=0), tournament_id="t-strict")
+    assert clock.deadline(game.id, "north").due_at == "2026-03-07T12:00:00Z"  # the weekend is not quiet here
+    r = lapp.test_client().post("/api/v1/players/me/leave", json={"from": "2026-03-10", "to": "2026-03-20"},
+                                headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 422 and r.get_json()["error"] == "tournament t-strict's rules allow no leave"
+    assert away.policy("t-strict").days_per_year == 0 and away.policy().days_per_year == 42
+
+
+def test_verify_refuses_time_away_that_rolls_dice_or_speaks_for_no_seat(lapp: Flask) -> None:
+    import json
+
+    from ledger.events import Event, seal
+    from ledger.events import NewEvent as New
+    from warlog.verify import VerifyFailure, verify_events
+
+    game = _game(lapp, "alice", "bob")
+    client = lapp.test_client()
+    client.post(f"/api/v1/games/{game.id}/pause", json={"do": "ask"}, headers=game.auth("north"))
+    data = client.get(f"/api/v1/games/{game.id}/export", headers=game.auth("director")).get_data()
+    events = [Event.from_json(json.loads(line)) for line in data.decode().splitlines()]
+    verify_events(events)
+    for seat, payload, why in (("north", {"dice": [1]}, "changes no state and rolls no dice"),
+                               ("director", {}, "is a seat's")):
+        last = events[-2]
+        forged = events[:-1] + [seal(game.id, last.seq + 1, New(PAUSE_ASKED, seat, payload), last.recorded_at,
+                                     last.hash)]
+        with pytest.raises(VerifyFailure, match=why):
+            verify_events(forged)
+
+
+def test_leave_and_quiet_days_on_the_me_page(lapp: Flask, fake: FakeNow) -> None:
+    from tests.pages.conftest import ORIGIN, csrf_of
+    from warlog.pageutil import PLAYER_COOKIE
+
+    _game(lapp, "alice", "bob")
+    browser = lapp.test_client()  # signed in as the sign-in link would (tests/players test that path)
+    browser.set_cookie(PLAYER_COOKIE, lapp.extensions["warlog_players"].new_session(_player(lapp, "alice")[0]))
+    page = browser.get("/me").get_data(as_text=True)
+    assert "Leave and quiet days" in page and "42 of 42 days left in 2026" in page
+    r = browser.post("/me/leave", data={"csrf": csrf_of(browser, "/me"), "from": "2026-03-03", "to": "2026-03-04"},
+                     headers=ORIGIN)
+    assert r.status_code == 422 and "blocks of at least 7 days" in r.get_data(as_text=True)
+    r = browser.post("/me/leave", data={"csrf": csrf_of(browser, "/me"), "from": "2026-03-03", "to": "2026-03-09"},
+                     headers=ORIGIN)
+    assert r.status_code == 303
+    r = browser.post("/me/quiet", data={"csrf": csrf_of(browser, "/me"), "quiet_sat": "1", "quiet_sun": "1"},
+                     headers=ORIGIN)
+    assert r.status_code == 303
+    page = browser.get("/me").get_data(as_text=True)
+    assert "35 of 42 days left" in page and "2026-03-03 → 2026-03-10T00:00:00Z" in page
+    assert 'name="quiet_sat" value="1" checked' in page and 'name="quiet_mon" value="1" >' in page

@@ -286,6 +286,7 @@ class AwayBook:
             if away + 1 > policy.max_away_per_game:
                 raise AwayRefused(f"game {game_id} allows {policy.max_away_per_game} player(s) on leave at once, and "
                                   f"{away} already will be then")
+        start = max(start, now.replace(microsecond=0))  # no notice asked: leave starts today, never before now
         leave = Leave(sortable_id("v"), player_id, iso(start), iso(end), days, iso(now), 0)
 
         def insert() -> None:
