@@ -13,6 +13,7 @@ from ledger.events import LEAVE_DECLARED, LEAVE_ENDED, LEAVE_GRANTED, PAUSE_AGRE
 from tests.conftest import Player as Driver
 from tests.notify.conftest import Smtp, smtp  # noqa: F401  (the real SMTP server fixture)
 from tests.players.conftest import FakeNow, close_app, make_app, settle
+from tests.support.documented import Documented
 from warlog.clock import GameClock, TimeControl
 from warlog.verify import verify_bytes
 
@@ -79,9 +80,9 @@ def test_a_week_of_leave_stops_both_clocks_moves_the_deadlines_and_is_recorded(
         clock.set_time_control(g.id, TimeControl(days=3, remind_hours=0))
         assert clock.deadline(g.id, "north").due_at == "2026-03-04T12:00:00Z"
     _, token = _player(lapp, "alice")
-    r = lapp.test_client().post("/api/v1/players/me/leave", json={"from": "2026-03-03", "to": "2026-03-09"},
-                                headers={"Authorization": f"Bearer {token}"})
-    assert r.status_code == 201, r.get_json()
+    r = Documented(lapp.test_client()).call("post", "/api/v1/players/me/leave", json={"from": "2026-03-03",
+                                            "to": "2026-03-09"}, headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 201, r.get_json()  # and the answer is the one the OpenAPI document describes
     assert r.get_json()["leave"]["days"] == 7 and r.get_json()["allowance"]["left"] == 35
     # 1.5 days run before the leave (03-01 12:00 to 03-03 00:00), the other 1.5 after it (from 03-10 00:00)
     for g in (one, two):
@@ -128,17 +129,17 @@ def test_a_pause_asked_and_agreed_stops_the_clock_until_resumed(lapp: Flask, fak
     game = _game(lapp, "alice", "bob")
     clock = _clock(lapp)
     clock.set_time_control(game.id, TimeControl(days=3, remind_hours=0))
-    client = lapp.test_client()
+    client = Documented(lapp.test_client())  # every answer checked against the OpenAPI document
     fake.advance(days=1)
-    r = client.post(f"/api/v1/games/{game.id}/pause", json={"do": "ask"}, headers=game.auth("north"))
+    r = client.call("post", f"/api/v1/games/{game.id}/pause", json={"do": "ask"}, headers=game.auth("north"))
     assert r.status_code == 200 and r.get_json()["pause"]["paused"] is False
-    assert client.post(f"/api/v1/games/{game.id}/pause", json={"do": "agree"},
+    assert client.call("post", f"/api/v1/games/{game.id}/pause", json={"do": "agree"},
                        headers=game.auth("north")).status_code == 409  # the asker agreed already
-    r = client.post(f"/api/v1/games/{game.id}/pause", json={"do": "agree"}, headers=game.auth("south"))
+    r = client.call("post", f"/api/v1/games/{game.id}/pause", json={"do": "agree"}, headers=game.auth("south"))
     assert r.get_json()["pause"]["paused"] is True
     fake.advance(days=10)
     assert clock.sweep()["expired"] == 0
-    r = client.post(f"/api/v1/games/{game.id}/pause", json={"do": "resume"}, headers=game.auth("south"))
+    r = client.call("post", f"/api/v1/games/{game.id}/pause", json={"do": "resume"}, headers=game.auth("south"))
     assert r.status_code == 200 and r.get_json()["pause"] is None, r.get_json()
     assert clock.deadline(game.id, "north").due_at == "2026-03-14T12:00:00Z"  # 2 days left of 3, from 03-12 12:00
     assert _types(lapp, game.id)[-3:] == [PAUSE_ASKED, PAUSE_AGREED, PAUSE_ENDED]
@@ -190,11 +191,11 @@ def test_the_allowance_refuses_short_blocks_late_notice_and_too_many_days_with_4
     game = _game(lapp, "alice", "bob")
     _player(lapp, "bob")
     _, token = _player(lapp, "alice")
-    client = lapp.test_client()
+    client = Documented(lapp.test_client())
     auth = {"Authorization": f"Bearer {token}"}
 
     def declare(a: str, b: str) -> Any:
-        return client.post("/api/v1/players/me/leave", json={"from": a, "to": b}, headers=auth)
+        return client.call("post", "/api/v1/players/me/leave", json={"from": a, "to": b}, headers=auth)
 
     r = declare("2026-03-03", "2026-03-05")
     assert r.status_code == 422 and "blocks of at least 7 days; this one is 3" in r.get_json()["error"]
@@ -204,22 +205,23 @@ def test_the_allowance_refuses_short_blocks_late_notice_and_too_many_days_with_4
     assert r.status_code == 422 and "42 days of leave a year" in r.get_json()["error"], r.get_json()
     assert declare("2026-03-03", "not a date").status_code == 422
     # a director grants ten more days, recorded with the reason in the game
-    r = client.post(f"/api/v1/games/{game.id}/leave-grants", json={"seat": "north", "days": 10, "reason": "surgery"},
-                    headers=game.auth("director"))
+    r = client.call("post", f"/api/v1/games/{game.id}/leave-grants",
+                    json={"seat": "north", "days": 10, "reason": "surgery"}, headers=game.auth("director"))
     assert r.status_code == 201 and r.get_json()["allowance"]["left"] == 52
-    assert client.post(f"/api/v1/games/{game.id}/leave-grants", json={"seat": "north", "days": 10, "reason": "x"},
-                       headers=game.auth("south")).status_code == 403
+    assert client.call("post", f"/api/v1/games/{game.id}/leave-grants",
+                       json={"seat": "north", "days": 10, "reason": "x"}, headers=game.auth("south")).status_code == 403
     assert _types(lapp, game.id)[-1] == LEAVE_GRANTED
     assert declare("2026-03-03", "2026-04-23").status_code == 201  # 52 days
     # one player of a game on leave at a time
     bob = lapp.extensions["warlog_players"].by_email("bob@example.org")
     bob_token = lapp.extensions["warlog_players"].issue_token(bob.id)
-    r = client.post("/api/v1/players/me/leave", json={"from": "2026-04-01", "to": "2026-04-08"},
+    r = client.call("post", "/api/v1/players/me/leave", json={"from": "2026-04-01", "to": "2026-04-08"},
                     headers={"Authorization": f"Bearer {bob_token}"})
     assert r.status_code == 422 and "1 player(s) on leave at once" in r.get_json()["error"]
     _verifies(game)
-    r = client.put("/api/v1/players/me/quiet", json={"windows": [{"day": d} for d in ("fri", "sat", "sun")]},
-                   headers=auth)
+    r = client.call("put", "/api/v1/players/me/quiet", json={"windows": [{"day": d} for d in ("fri", "sat", "sun")]},
+                    headers=auth)
+    assert client.call("get", "/api/v1/players/me/leave", headers=auth).status_code == 200
     assert r.status_code == 422 and "at most 48 quiet hours" in r.get_json()["error"]
 
 

@@ -21,9 +21,8 @@ def _ref(description: str, name: str) -> dict[str, Any]:
 
 SENT = _ref("the same answer whether or not the address has an account", "Sent")
 ERR = _ref("error", "Error")
-OBJ = {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}
-AWAY = {"description": "the player's leave, grants, allowance, quiet hours and policy", "content": {
-    "application/json": {"schema": {"type": "object", "required": ["leaves", "grants", "allowance", "quiet", "policy"]}}}}
+AWAY = _ref("the player's leave, grants, allowance, quiet hours and policy", "Away")
+PAUSE = _ref("the game's pause", "PauseState")
 
 
 def security_scheme() -> tuple[str, dict[str, Any]]:
@@ -81,12 +80,12 @@ def paths() -> dict[str, dict[str, Any]]:
             "requestBody": _body("Quiet"), "responses": {"200": AWAY, "401": ERR, "422": ERR}}},
         "/api/v1/games/{game_id}/pause": {
             "get": {"summary": "the pause asked or running in the game (null: none)", "parameters": [gid],
-                    "responses": {"200": OBJ, "403": ERR, "404": ERR}},
+                    "responses": {"200": PAUSE, "403": ERR, "404": ERR}},
             "post": {"summary": "a seat asks for a pause, agrees to the one asked, or resumes (declines)",
                      "parameters": [gid], "security": [{"seat": []}], "requestBody": _body("Pause"),
-                     "responses": {"200": OBJ, "401": ERR, "403": ERR, "404": ERR, "409": ERR, "422": ERR}}},
+                     "responses": {"200": PAUSE, "401": ERR, "403": ERR, "404": ERR, "409": ERR, "422": ERR}}},
         "/api/v1/games/{game_id}/leave-grants": {"post": {
             "summary": "the game's director grants a seat's player extra leave this year, with a reason",
             "parameters": [gid], "security": [{"seat": []}], "requestBody": _body("GrantLeave"),
-            "responses": {"201": OBJ, "401": ERR, "403": ERR, "404": ERR, "409": ERR, "422": ERR}}},
+            "responses": {"201": _ref("granted", "LeaveGranted"), "401": ERR, "403": ERR, "404": ERR, "409": ERR, "422": ERR}}},
     }
