@@ -3,6 +3,8 @@ warlog.clock), published in the OpenAPI document like validators.responses."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import fields
 
 from validators.actions import StrictSchema
@@ -65,7 +67,7 @@ class ClockSchema(StrictSchema):
 
 
 # time away from the board (warlog.clock.away_web)
-def _objects(description: str) -> fields.List:
+def _objects(description: str) -> fields.List[Any]:
     return fields.List(fields.Dict(keys=fields.String()), required=True, metadata={"description": description})
 
 
