@@ -79,6 +79,8 @@ def test_a_week_of_leave_stops_both_clocks_moves_the_deadlines_and_is_recorded(
     for g in (one, two):
         clock.set_time_control(g.id, TimeControl(days=3, remind_hours=0))
         assert clock.deadline(g.id, "north").due_at == "2026-03-04T12:00:00Z"
+    heard: list[tuple[str, str, int]] = []
+    lapp.extensions["warlog_away"].listeners.append(lambda what, lv, games: heard.append((what, lv.id, len(games))))
     _, token = _player(lapp, "alice")
     r = Documented(lapp.test_client()).call("post", "/api/v1/players/me/leave", json={"from": "2026-03-03",
                                             "to": "2026-03-09"}, headers={"Authorization": f"Bearer {token}"})
@@ -99,6 +101,8 @@ def test_a_week_of_leave_stops_both_clocks_moves_the_deadlines_and_is_recorded(
     away = lapp.extensions["warlog_away"]
     assert away.sweep() == 1 and away.sweep() == 0
     assert clock.sweep()["expired"] == 0
+    leave_id = r.get_json()["leave"]["id"]
+    assert heard == [("declared", leave_id, 2), ("ended", leave_id, 2)]  # what a tournament's stream records
     for g in (one, two):
         assert _types(lapp, g.id)[-1] == LEAVE_ENDED
         _verifies(g)

@@ -126,6 +126,9 @@ class AwayBook:
         self.append, self.notify, self.base_url = append, notify, base_url
         # (game_id, tournament_id) -> player ids of the directors to tell (a tournament registers it)
         self.directors_of: Callable[[str, str | None], list[str]] | None = None
+        # fn("declared" | "ended", leave, [(game_id, seat)]): a tournament records the leave in its
+        # stream and, under its policy's round_deadlines `extend`, moves its round deadlines
+        self.listeners: list[Callable[[str, Leave, list[tuple[str, str]]], None]] = []
 
     def create_schema(self) -> None:
         self.db.create_schema(DDL)
@@ -298,6 +301,7 @@ class AwayBook:
         for game_id, seat in games:
             self.append(game_id, NewEvent(LEAVE_DECLARED, seat, {"from": leave.starts_at, "to": leave.ends_at,
                                                                  "leave": leave.id}))
+        self._announce("declared", leave, games)
         self._tell(games, player_id, f"{name} will be on leave",
                    f"{name} will be on leave from {leave.starts_at} to {leave.ends_at} (UTC). Their clock stops for "
                    "that time; deadlines that fall in or after it move by as much.")
@@ -338,6 +342,7 @@ class AwayBook:
             games = self._games(leave.player_id)
             for game_id, seat in games:
                 self.append(game_id, NewEvent(LEAVE_ENDED, seat, {"leave": leave.id}))
+            self._announce("ended", leave, games)
             name = self._name(leave.player_id)
             self._tell(games, leave.player_id, f"{name} is back from leave",
                        f"{name}'s leave ended at {leave.ends_at} (UTC): their clock runs again.")
@@ -488,6 +493,13 @@ class AwayBook:
         self._send([{"player_id": p, "kind": "leave", "subject": subject, "text": text, "game_id": game_id,
                      "tournament_id": None, "link": f"{base}/games/{game_id}" if base else None}
                     for s, p in sorted(self.players.owners(game_id).items()) if s != seat])
+
+    def _announce(self, what: str, leave: Leave, games: list[tuple[str, str]]) -> None:
+        for fn in self.listeners:
+            try:
+                fn(what, leave, games)
+            except Exception:
+                log.exception("a leave listener failed on %s leave %s", what, leave.id)
 
     def _send(self, notices: list[dict[str, Any]]) -> None:
         if self.notify is None or not notices:
