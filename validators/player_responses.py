@@ -73,7 +73,7 @@ def _objects(description: str) -> fields.List[Any]:
 
 class AwaySchema(StrictSchema):
     leave = fields.Dict(keys=fields.String(), metadata={"description": "the leave just declared (POST only)"})
-    leaves = _objects("the player's leave: id, from, to, days, declared_at, ended")
+    leaves = _objects("the player's leave: id, from, to (when it ends), last_day, days, declared_at, ended")
     grants = _objects("extra leave granted: year, days, reason, granted_by, game_id, at")
     allowance = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
                             metadata={"description": "this year: year, days_per_year, granted, taken, left"})

@@ -287,5 +287,23 @@ def test_leave_and_quiet_days_on_the_me_page(lapp: Flask, fake: FakeNow) -> None
                      headers=ORIGIN)
     assert r.status_code == 303
     page = browser.get("/me").get_data(as_text=True)
-    assert "35 of 42 days left" in page and "2026-03-03 → 2026-03-10T00:00:00Z" in page
+    assert "35 of 42 days left" in page and "2026-03-03 to 2026-03-09" in page
     assert 'name="quiet_sat" value="1" checked' in page and 'name="quiet_mon" value="1" >' in page
+
+
+def test_leave_without_notice_starts_now_never_in_the_past(lapp: Flask, fake: FakeNow) -> None:
+    """With no notice asked, leave may start today, but from the moment it is declared: a chess
+    clock is not given back the part of the day already played."""
+    from warlog.clock.leave import LeavePolicy
+
+    game = _game(lapp, "alice", "bob")
+    clock, away = _clock(lapp), lapp.extensions["warlog_away"]
+    away.set_policy(LeavePolicy(notice_days=0, min_block_days=1))
+    clock.set_time_control(game.id, TimeControl(mode="bank", bank_days=5, remind_hours=0))
+    fake.advance(hours=6)  # 18:00
+    alice, _ = _player(lapp, "alice")
+    leave = away.declare(alice, *_days("2026-03-01", "2026-03-01"))
+    assert (leave.starts_at, leave.ends_at) == ("2026-03-01T18:00:00Z", "2026-03-02T00:00:00Z")
+    fake.advance(hours=8)  # 02:00 the next day
+    game.play("north", {"type": "bank"})
+    assert clock.bank(game.id, "north") == 5 * 86400 - 8 * 3600  # 12:00-18:00 and 00:00-02:00

@@ -94,7 +94,8 @@ class Leave:
     ended_told: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "from": self.starts_at, "to": self.ends_at, "days": self.days,
+        last = (parse_iso(self.ends_at) - timedelta(seconds=1)).date().isoformat()
+        return {"id": self.id, "from": self.starts_at, "to": self.ends_at, "last_day": last, "days": self.days,
                 "declared_at": self.declared_at, "ended": bool(self.ended_told)}
 
 
@@ -273,7 +274,7 @@ class AwayBook:
             if days < policy.min_block_days:
                 raise AwayRefused(f"{where} rules take leave in blocks of at least {policy.min_block_days} days; "
                                   f"this one is {days}")
-            if start < now + timedelta(days=policy.notice_days):
+            if start < now + timedelta(days=policy.notice_days) and (policy.notice_days or first < now.date()):
                 raise AwayRefused(f"{where} rules want leave declared at least {policy.notice_days} day(s) before "
                                   f"it starts (the earliest start now is "
                                   f"{(now + timedelta(days=policy.notice_days)).date().isoformat()} or the day after)")
