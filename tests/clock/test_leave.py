@@ -67,9 +67,21 @@ def _mailed(smtp: Smtp, to: str, text: str) -> bool:  # noqa: F811
 
 
 def _verifies(game: Driver) -> None:
-    """The director's export (the game runs still) verifies as `warlog verify` does."""
+    """The director's export (the game runs still) passes `warlog verify`."""
+    import tempfile
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from warlog.cli import main
+
     data = game.client.get(f"/api/v1/games/{game.id}/export", headers=game.auth("director")).get_data()
-    verify_bytes(data)  # raises on a bad event
+    verify_bytes(data)  # raises naming the bad event
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "export.jsonl"
+        path.write_bytes(data)
+        r = CliRunner().invoke(main, ["verify", str(path)])
+    assert r.exit_code == 0 and r.output.startswith("OK"), r.output
 
 
 def test_a_week_of_leave_stops_both_clocks_moves_the_deadlines_and_is_recorded(
