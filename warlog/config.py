@@ -26,6 +26,8 @@ SETTINGS = {
     "WARLOG_REFUSED_LIMIT": "refused moves allowed per seat, e.g. '30 per minute' (then 429)",
     "WARLOG_ALLOW_EMBEDDED_LEDGER": "1 to run a queue with a SQLite ledger anyway (one machine only)",
     "WARLOG_GAME_MODULES": "extra game modules to import, comma-separated",
+    "WARLOG_LEAVE_POLICY": "the server's leave allowance, JSON: days_per_year, min_block_days, notice_days, "
+                           "max_away_per_game, quiet_hours_per_week (docs/players.md)",
     "WARLOG_ALLOW_SUPERUSER": "1 to let the app run as a PostgreSQL superuser (it can then disable the "
                               "append-only trigger: development only)",
 }

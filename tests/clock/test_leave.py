@@ -319,3 +319,23 @@ def test_leave_without_notice_starts_now_never_in_the_past(lapp: Flask, fake: Fa
     fake.advance(hours=8)  # 02:00 the next day
     game.play("north", {"type": "bank"})
     assert clock.bank(game.id, "north") == 5 * 86400 - 8 * 3600  # 12:00-18:00 and 00:00-02:00
+
+
+def test_the_servers_allowance_is_a_setting(db_url: str, fake: FakeNow) -> None:
+    app = make_app(db_url, WARLOG_PERIODIC=False, WARLOG_LEAVE_POLICY='{"min_block_days": 3, "days_per_year": 20}')
+    try:
+        app.extensions["warlog_clock"].now = fake
+        _, token = _player(app, "alice")
+        client = app.test_client()
+        assert client.post("/api/v1/players/me/leave", json={"from": "2026-03-03", "to": "2026-03-05"}).status_code == 401
+        r = client.post("/api/v1/players/me/leave", json={"from": "2026-03-03", "to": "2026-03-05"},
+                        headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 201 and r.get_json()["allowance"] == {
+            "year": 2026, "days_per_year": 20, "granted": 0, "taken": 3, "left": 17}
+    finally:
+        close_app(app)
+    from warlog.clock.away_web import server_policy
+
+    for bad in ('{"min_block_days": -1}', '{"days": 3}', "[1]", "not json"):
+        with pytest.raises(ValueError, match="WARLOG_LEAVE_POLICY is not a leave policy"):
+            server_policy({"WARLOG_LEAVE_POLICY": bad})  # what stops the app's start

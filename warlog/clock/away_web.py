@@ -12,6 +12,7 @@ Pages: POST /me/leave and /me/quiet (the forms on /me), POST /games/<id>/pause (
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from typing import Any
 
@@ -19,7 +20,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, re
 from marshmallow import Schema, ValidationError
 
 from validators.players import GrantLeaveSchema, LeaveSchema, PauseSchema, QuietSchema
-from warlog.clock.leave import AwayBook, AwayRefused
+from warlog.clock.leave import AwayBook, AwayRefused, LeavePolicy
 from warlog.pageutil import PageError, check_csrf, error_page, finish, viewer_for
 from warlog.players.store import Player, PlayerError
 from warlog.players.web import current_player
@@ -27,6 +28,10 @@ from warlog.service import ServiceError
 
 away_api = Blueprint("away_api", __name__, url_prefix="/api/v1")
 away_pages = Blueprint("away_pages", __name__)
+
+
+class NotSignedIn(PlayerError):
+    status = 401
 
 
 def book() -> AwayBook:
@@ -61,7 +66,7 @@ def _bearer() -> str | None:
 def _player(cookie: bool) -> Player:
     player = current_player(cookie=cookie)
     if player is None:
-        raise PlayerError("this needs 'Authorization: Bearer <player token>'")
+        raise NotSignedIn("this needs 'Authorization: Bearer <player token>'")
     return player
 
 
@@ -78,7 +83,7 @@ def _quiet_windows(data: dict[str, Any]) -> list[dict[str, str]]:
 
 @away_api.errorhandler(PlayerError)
 def _api_error(err: PlayerError) -> tuple[Response, int]:
-    return jsonify({"error": str(err)}), 401 if "needs 'Authorization" in str(err) else err.status
+    return jsonify({"error": str(err)}), err.status
 
 
 @away_api.errorhandler(ServiceError)
@@ -211,8 +216,23 @@ def game_pause(game_id: str) -> Any:
     return redirect(url_for("pages.game", game_id=game_id), code=303)
 
 
+def server_policy(conf: Any) -> LeavePolicy | None:
+    """WARLOG_LEAVE_POLICY (JSON), the server's allowance; None when unset. A bad one stops the start."""
+    raw = conf.get("WARLOG_LEAVE_POLICY", conf.get("LEAVE_POLICY"))
+    if raw in (None, ""):
+        return None
+    try:
+        doc = json.loads(raw) if isinstance(raw, str) else raw
+        return LeavePolicy(**doc)
+    except (ValueError, TypeError, AwayRefused) as err:
+        raise ValueError(f"WARLOG_LEAVE_POLICY is not a leave policy: {err}") from None
+
+
 def init_app(app: Flask, away: AwayBook) -> None:
     app.extensions["warlog_away"] = away
+    policy = server_policy(app.config)
+    if policy is not None and policy != away.policy():
+        away.set_policy(policy)
     app.register_blueprint(away_api)
     app.register_blueprint(away_pages)
 
