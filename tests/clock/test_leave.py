@@ -339,3 +339,21 @@ def test_the_servers_allowance_is_a_setting(db_url: str, fake: FakeNow) -> None:
     for bad in ('{"min_block_days": -1}', '{"days": 3}', "[1]", "not json"):
         with pytest.raises(ValueError, match="WARLOG_LEAVE_POLICY is not a leave policy"):
             server_policy({"WARLOG_LEAVE_POLICY": bad})  # what stops the app's start
+
+
+def test_a_deadline_moved_by_leave_is_reminded_again_before_its_new_time(lapp: Flask, fake: FakeNow) -> None:
+    game = _game(lapp, "alice", "bob")
+    clock = _clock(lapp)
+    clock.set_time_control(game.id, TimeControl(days=3, remind_hours=24))
+    fake.advance(days=2, hours=1)  # 03-03 13:00: the reminder for 03-04 12:00 is due
+    assert clock.sweep()["reminded"] == 1
+    alice, _ = _player(lapp, "alice")
+    lapp.extensions["warlog_away"].declare(alice, *_days("2026-03-09", "2026-03-15"))
+    d = clock.deadline(game.id, "north")
+    assert (d.due_at, d.remind_at, d.reminded_at) == ("2026-03-04T12:00:00Z", "2026-03-03T12:00:00Z",
+                                                      "2026-03-03T13:00:00Z")  # before the leave: unmoved
+    lapp.extensions["warlog_away"].set_quiet(alice, [{"day": "wed", "from": "00:00", "to": "24:00"}])  # 03-04
+    d = clock.deadline(game.id, "north")
+    assert (d.due_at, d.remind_at, d.reminded_at) == ("2026-03-05T12:00:00Z", "2026-03-04T12:00:00Z", None)
+    fake.advance(days=1)  # 03-04 13:00
+    assert clock.sweep()["reminded"] == 1

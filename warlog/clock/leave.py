@@ -206,16 +206,19 @@ class AwayBook:
         return [d for d in self.clock.deadlines(status="open") if d.game_id == game_id]
 
     def _move(self, game_id: str, seat: str, due: datetime, why: str) -> None:
-        """Set an open deadline's due time (and its reminder, as far before it as before)."""
+        """Set an open deadline's due time, and its reminder the time control's hours before it
+        (again, if one was sent before the move)."""
         d = self.clock.deadline(game_id, seat)
         if d is None or d.status != "open" or d.due_at == iso(due):
             return
         now = self.now()
-        lead = parse_iso(d.due_at) - parse_iso(d.remind_at) if d.remind_at and not d.reminded_at else None
+        ctl = self.clock.time_control(game_id)
+        lead = timedelta(hours=ctl[0].remind_hours) if ctl and ctl[0].remind_hours else (
+            parse_iso(d.due_at) - parse_iso(d.remind_at) if d.remind_at else None)
         remind = due - lead if lead is not None and due != PAUSED and due - lead > now else None
         with self.db.transaction() as tx:
-            if tx.execute("UPDATE clock_deadlines SET due_at = ?, remind_at = ? WHERE game_id = ? AND seat = ? "
-                          "AND status = 'open' AND due_at = ?",
+            if tx.execute("UPDATE clock_deadlines SET due_at = ?, remind_at = ?, reminded_at = NULL WHERE game_id = ? "
+                          "AND seat = ? AND status = 'open' AND due_at = ?",
                           (iso(due), iso(remind) if remind else None, game_id, seat, d.due_at)) == 1:
                 self.clock._act(tx, game_id, seat, d.tournament_id, "retimed", now,
                                 {"due_at": iso(due), "was": d.due_at, "why": why})
