@@ -357,3 +357,32 @@ def test_a_deadline_moved_by_leave_is_reminded_again_before_its_new_time(lapp: F
     assert (d.due_at, d.remind_at, d.reminded_at) == ("2026-03-05T12:00:00Z", "2026-03-04T12:00:00Z", None)
     fake.advance(days=1)  # 03-04 13:00
     assert clock.sweep()["reminded"] == 1
+
+
+def test_two_declarations_at_once_cannot_both_spend_the_allowance(lapp: Flask) -> None:
+    import threading
+
+    from warlog.clock.leave import AwayRefused
+
+    _game(lapp, "alice", "bob")
+    alice, _ = _player(lapp, "alice")
+    away = lapp.extensions["warlog_away"]
+    start = threading.Barrier(2)
+    results: list[str] = []
+
+    def declare(a: str, b: str) -> None:
+        start.wait()
+        try:
+            away.declare(alice, *_days(a, b))
+            results.append("ok")
+        except AwayRefused as err:
+            results.append(str(err))
+
+    threads = [threading.Thread(target=declare, args=days) for days in (("2026-04-01", "2026-04-30"),
+                                                                          ("2026-06-01", "2026-06-30"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results)[-1] == "ok" and results.count("ok") == 1, results  # 30 + 30 days > 42
+    assert sum(lv.days for lv in away.leaves(alice)) == 30

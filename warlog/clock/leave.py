@@ -238,10 +238,13 @@ class AwayBook:
         starting that year), left."""
         policy = policy or self.policy()
         granted = sum(g["days"] for g in self.grants(player_id) if g["year"] == year)
-        taken = sum(lv.days for lv in self.leaves(player_id) if lv.starts_at.startswith(f"{year:04d}-"))
+        taken = self._taken(player_id, year)
         total = policy.days_per_year + granted
         return {"year": year, "days_per_year": policy.days_per_year, "granted": granted, "taken": taken,
                 "left": max(0, total - taken)}
+
+    def _taken(self, player_id: str, year: int) -> int:
+        return sum(lv.days for lv in self.leaves(player_id) if lv.starts_at.startswith(f"{year:04d}-"))
 
     def _games(self, player_id: str) -> list[tuple[str, str]]:
         """The player's seats in games that have not ended."""
@@ -296,9 +299,23 @@ class AwayBook:
         start = max(start, now.replace(microsecond=0))  # no notice asked: leave starts today, never before now
         leave = Leave(sortable_id("v"), player_id, iso(start), iso(end), days, iso(now), 0)
 
+        least_left = min(self.allowance(player_id, first.year, p)["left"] + self._taken(player_id, first.year)
+                         for p in scopes.values())  # the days the strictest allowance gives this year
+
         def insert() -> None:
-            self.db.execute(f"INSERT INTO away_leaves ({_LEAVE}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (leave.id, player_id, leave.starts_at, leave.ends_at, days, leave.declared_at, 0))
+            """Checked again under the player's lock: two declarations at once cannot both pass."""
+            with self.db.transaction() as tx:
+                if self.db.dialect == "postgresql":
+                    tx.execute("SELECT id FROM players WHERE id = ? FOR UPDATE", (player_id,))
+                if tx.one("SELECT 1 FROM away_leaves WHERE player_id = ? AND starts_at < ? AND ends_at > ?",
+                          (player_id, leave.ends_at, leave.starts_at)):
+                    raise AwayRefused("this leave overlaps leave you have declared already")
+                taken = tx.one("SELECT COALESCE(SUM(days), 0) FROM away_leaves WHERE player_id = ? AND starts_at "
+                               "LIKE ?", (player_id, f"{first.year:04d}-%"))
+                if int(taken[0] if taken else 0) + days > least_left:
+                    raise AwayRefused("another declaration of yours took these days meanwhile; look again")
+                tx.execute(f"INSERT INTO away_leaves ({_LEAVE}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           (leave.id, player_id, leave.starts_at, leave.ends_at, days, leave.declared_at, 0))
 
         self._retime([g for g, _ in games], insert, "leave", {g: {s} for g, s in games})
         name = self._name(player_id)
