@@ -386,3 +386,17 @@ def test_two_declarations_at_once_cannot_both_spend_the_allowance(lapp: Flask) -
         t.join()
     assert sorted(results)[-1] == "ok" and results.count("ok") == 1, results  # 30 + 30 days > 42
     assert sum(lv.days for lv in away.leaves(alice)) == 30
+
+
+def test_a_move_made_before_the_opponents_leave_was_recorded_still_goes_in(lapp: Flask) -> None:
+    game = _game(lapp, "alice", "bob")
+    seen = game.actions("north")["expected_seq"]
+    bob, _ = _player(lapp, "bob")
+    lapp.extensions["warlog_away"].declare(bob, *_days("2026-03-03", "2026-03-09"))
+    assert _types(lapp, game.id)[-1] == LEAVE_DECLARED
+    r = game.client.post(f"/api/v1/games/{game.id}/moves", headers=game.auth("north"), json={
+        "action": {"type": "bank"}, "expected_seq": seen, "idempotency_key": "k1"})
+    assert r.status_code == 202, r.get_json()
+    game.wait()
+    assert game.info()["active_seats"] == ["south"]
+    _verifies(game)
