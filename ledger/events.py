@@ -30,7 +30,16 @@ DISPUTE_ANSWERED = "dispute_answered"  # the director dismisses it or rules (`ru
 DICE_ADDED = "dice_added"  # a sandbox's director forces more dice (`forced`) for a move that waits for them; changes no state
 HIDDEN_VIEWED = "hidden_viewed"  # someone (`by`) looked at what the rules hide (`what`, at `step`) while the game ran; changes no state
 UMPIRE_INVITED = "umpire_invited"  # a seat had an umpire invitation made (`token_sha256`, `text`); changes no state
-NO_STATE = (DISPUTE_RAISED, DISPUTE_ANSWERED, HIDDEN_VIEWED, UMPIRE_INVITED)  # records beside the play: no state, no dice
+# Time away from the board (warlog.clock.leave): each changes no state and rolls no dice.
+LEAVE_DECLARED = "leave_declared"  # the seat's player is on leave `from`–`to` (UTC; `leave`: its id) in all their games
+LEAVE_ENDED = "leave_ended"  # that leave (`leave`) is over: the seat's clock runs again
+LEAVE_GRANTED = "leave_granted"  # by `director`: `days` of extra leave for `seat`'s player in `year`, with `reason`
+PAUSE_ASKED = "pause_asked"  # the seat asks the others to pause the game
+PAUSE_AGREED = "pause_agreed"  # the seat agrees to the pause asked at `asked` (`paused`: every seat has agreed)
+PAUSE_ENDED = "pause_ended"  # the seat resumes the paused game, or withdraws or declines the pause asked at `asked`
+AWAY = (LEAVE_DECLARED, LEAVE_ENDED, LEAVE_GRANTED, PAUSE_ASKED, PAUSE_AGREED, PAUSE_ENDED)
+
+NO_STATE = (DISPUTE_RAISED, DISPUTE_ANSWERED, HIDDEN_VIEWED, UMPIRE_INVITED) + AWAY  # records beside the play: no state, no dice
 
 EVENT_TYPES = (
     GAME_CREATED,
@@ -47,6 +56,7 @@ EVENT_TYPES = (
     DICE_ADDED,
     HIDDEN_VIEWED,
     UMPIRE_INVITED,
+    *AWAY,
 )
 
 DIRECTOR = "director"  # the seat name a director's rulings are recorded under

@@ -3,6 +3,8 @@ warlog.clock), published in the OpenAPI document like validators.responses."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import fields
 
 from validators.actions import StrictSchema
@@ -64,5 +66,33 @@ class ClockSchema(StrictSchema):
     acts = fields.List(fields.Nested(ClockActSchema), required=True)
 
 
+# time away from the board (warlog.clock.away_web)
+def _objects(description: str) -> fields.List[Any]:
+    return fields.List(fields.Dict(keys=fields.String()), required=True, metadata={"description": description})
+
+
+class AwaySchema(StrictSchema):
+    leave = fields.Dict(keys=fields.String(), metadata={"description": "the leave just declared (POST only)"})
+    leaves = _objects("the player's leave: id, from, to (when it ends), last_day, days, declared_at, ended")
+    grants = _objects("extra leave granted: year, days, reason, granted_by, game_id, at")
+    allowance = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                            metadata={"description": "this year: year, days_per_year, granted, taken, left"})
+    quiet = _objects("weekly quiet hours: day, from, to (UTC)")
+    policy = fields.Dict(keys=fields.String(), required=True, metadata={"description": "the server's LeavePolicy"})
+
+
+class PauseSchema(StrictSchema):
+    game_id = _str()
+    pause = fields.Dict(keys=fields.String(), required=True, allow_none=True,
+                        metadata={"description": "the pause asked or running: asked_by, agreed, paused…; null: none"})
+    done = fields.Dict(keys=fields.String(), metadata={"description": "what the POST did"})
+
+
+class LeaveGrantedSchema(StrictSchema):
+    seq = fields.Integer(required=True, metadata={"description": "the leave_granted event in the game"})
+    allowance = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+
+
 SCHEMAS = {"Sent": SentSchema, "PublicPlayer": PublicPlayerSchema, "SignedIn": SignedInSchema, "Token": TokenSchema,
-           "Claimed": ClaimedSchema, "Me": MeSchema, "Clock": ClockSchema}
+           "Claimed": ClaimedSchema, "Me": MeSchema, "Clock": ClockSchema,
+           "Away": AwaySchema, "PauseState": PauseSchema, "LeaveGranted": LeaveGrantedSchema}

@@ -3,7 +3,7 @@ are ignored, as they always were; a missing or non-string field is a 400 naming 
 
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, Schema, fields
+from marshmallow import EXCLUDE, Schema, fields, validate
 
 from validators.names import no_controls
 
@@ -32,3 +32,33 @@ class ClaimSchema(_Body):
 
 
 SCHEMAS = {"Register": RegisterSchema, "Signin": SigninSchema, "UseLink": UseLinkSchema, "Claim": ClaimSchema}
+
+
+class LeaveSchema(_Body):
+    from_ = fields.Date(required=True, data_key="from", metadata={"description": "first day away (UTC), YYYY-MM-DD"})
+    to = fields.Date(required=True, metadata={"description": "last day away (UTC), YYYY-MM-DD"})
+
+
+class QuietWindowSchema(_Body):
+    day = fields.String(required=True, validate=validate.OneOf(("mon", "tue", "wed", "thu", "fri", "sat", "sun")))
+    from_ = fields.String(load_default="00:00", data_key="from", metadata={"description": "HH:MM (UTC)"})
+    to = fields.String(load_default="24:00", metadata={"description": "HH:MM (UTC), up to 24:00"})
+
+
+class QuietSchema(_Body):
+    windows = fields.List(fields.Nested(QuietWindowSchema), required=True,
+                          metadata={"description": "weekly quiet hours; [] clears them"})
+
+
+class PauseSchema(_Body):
+    do = fields.String(required=True, validate=validate.OneOf(("ask", "agree", "resume")),
+                       metadata={"description": "ask for a pause, agree to the one asked, or resume (or decline)"})
+
+
+class GrantLeaveSchema(_Body):
+    seat = fields.String(required=True)
+    days = fields.Integer(required=True, strict=True, validate=validate.Range(1, 366))
+    reason = fields.String(required=True, validate=validate.Length(1, 500))
+
+
+SCHEMAS.update({"Leave": LeaveSchema, "Quiet": QuietSchema, "Pause": PauseSchema, "GrantLeave": GrantLeaveSchema})

@@ -49,6 +49,9 @@ ALL = (
     Setting("WARLOG_ALLOW_SUPERUSER", "0", "1 to let the app run as a PostgreSQL superuser (it can then disable "
             "the append-only trigger: development only)"),
     Setting("WARLOG_GAME_MODULES", "(none)", "extra game modules to import, comma-separated"),
+    Setting("WARLOG_LEAVE_POLICY", "(the defaults)", "the server's leave allowance, JSON: days_per_year (42), "
+            "min_block_days (7), notice_days (1), max_away_per_game (1), quiet_hours_per_week (48) "
+            "(docs/players.md); a bad one stops the start"),
     Setting("WARLOG_SMTP_URL", "(unset: the outbox)", "smtp://[user:password@]host:port, smtps://…, "
             "`?starttls=1`; unset: mail goes to the outbox table"),
     Setting("WARLOG_MAIL_FROM", "Warlog <warlog@localhost>", "the sender of every mail"),

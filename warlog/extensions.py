@@ -33,6 +33,7 @@ from flask import Flask
 
 from ledger.store import EventStore
 from warlog.clock.clock import GameClock
+from warlog.clock.leave import AwayBook, store_appender
 from warlog.notify.hooks import TurnNotices
 from warlog.notify.notifier import Notifier
 from warlog.outage import Outage, is_outage
@@ -81,6 +82,7 @@ class Services:
     players: PlayerStore
     notifier: Notifier
     clock: GameClock
+    away: AwayBook
     mail: Any = None  # warlog.mailin.play.MailPlay when players may play by mail
 
     def on_judged(self, store: EventStore, base_url: Callable[[], str]) -> Callable[[Any], None]:
@@ -99,7 +101,7 @@ class Services:
         return run
 
     def periodic(self) -> list[tuple[str, Callable[[], object]]]:
-        return [("notifications", self.notifier.sweep), ("deadlines", self.clock.sweep),
+        return [("notifications", self.notifier.sweep), ("deadlines", self.clock.sweep), ("leave", self.away.sweep),
                 ("expired sign-ins", self.players.purge)]
 
 
@@ -125,7 +127,11 @@ def build(store: EventStore, settings: Settings, base_url: Callable[[], str] | N
     clock = GameClock(db, store, owners=players.owners_of, notify=notifier.notify_many,
                       base_url=base_url)
     clock.create_schema()
-    return Services(db, players, notifier, clock, _mail_play(settings, db, store, players, notifier, base_url))
+    away = AwayBook(clock, players, store_appender(store), notify=notifier.notify_many, base_url=base_url)
+    away.create_schema()
+    away.install()  # the clocks skip leave, pauses and quiet days
+    return Services(db, players, notifier, clock, away,
+                    _mail_play(settings, db, store, players, notifier, base_url))
 
 
 def _mail_play(settings: Settings, db: SqlDb, store: EventStore, players: PlayerStore, notifier: Notifier,
@@ -173,6 +179,7 @@ def start_periodic(tasks: list[tuple[str, Callable[[], object]]], interval: floa
 
 def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
     """Build the services for the web app, hook them into the service and the resolver."""
+    from warlog.clock.away_web import init_app as init_away_web
     from warlog.clock.web import init_app as init_clock_web
     from warlog.notify.web import init_app as init_notify_web
     from warlog.players.web import init_app as init_players_web
@@ -217,4 +224,5 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
 
         services.mail.service = service  # the app's own service (its caches; submissions enqueue for real)
         init_mail_web(app, services.mail)
+    init_away_web(app, services.away)
     return services

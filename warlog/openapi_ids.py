@@ -39,6 +39,13 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("get", "/api/v1/players/{player_id}"): ("get_player", "players"),
     ("get", G + "/clock"): ("get_clock", "clock"),
     ("post", G + "/clock"): ("set_clock", "clock"),
+    # time away from the board (warlog.clock.away_web)
+    ("get", "/api/v1/players/me/leave"): ("get_leave", "clock"),
+    ("post", "/api/v1/players/me/leave"): ("declare_leave", "clock"),
+    ("put", "/api/v1/players/me/quiet"): ("set_quiet_hours", "clock"),
+    ("get", G + "/pause"): ("get_pause", "clock"),
+    ("post", G + "/pause"): ("pause_game", "clock"),
+    ("post", G + "/leave-grants"): ("grant_leave", "clock"),
     ("get", "/api/v1/tournaments"): ("list_tournaments", "tournaments"),
     ("post", "/api/v1/tournaments"): ("create_tournament", "tournaments"),
     ("get", "/api/v1/tournaments/ratings"): ("get_ratings", "tournaments"),

@@ -34,13 +34,20 @@ from ledger.dice import (
     round_withheld,
 )
 from ledger.events import (
+    AWAY,
     DICE_ADDED,
     DIRECTOR,
     GAME_CREATED,
     GAME_ENDED,
     GAME_STARTED,
     HIDDEN_VIEWED,
+    LEAVE_DECLARED,
+    LEAVE_ENDED,
+    LEAVE_GRANTED,
     NO_STATE,
+    PAUSE_AGREED,
+    PAUSE_ASKED,
+    PAUSE_ENDED,
     REJECTED,
     RESOLVED,
     SEAT_JOINED,
@@ -264,7 +271,11 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
 
 
 # What an event beside the play may hold: it changes no state and rolls no dice (docs/ledger.md).
-_BESIDE_KEYS = {HIDDEN_VIEWED: {"by", "step", "what"}, UMPIRE_INVITED: {"token_sha256", "text"}}
+_BESIDE_KEYS = {HIDDEN_VIEWED: {"by", "step", "what"}, UMPIRE_INVITED: {"token_sha256", "text"},
+                # time away from the board (warlog.clock.leave): each by a seat, but a grant (the director's)
+                LEAVE_DECLARED: {"from", "to", "leave"}, LEAVE_ENDED: {"leave"},
+                LEAVE_GRANTED: {"seat", "days", "year", "reason"}, PAUSE_ASKED: set(),
+                PAUSE_AGREED: {"asked", "paused"}, PAUSE_ENDED: {"asked"}}
 _PLAY_KEYS = {"state", "patch", "dice", "state_hash", "action", "ruling", "outcome", "forced"}
 
 
@@ -277,7 +288,7 @@ def _check_beside(ev: Event, created: dict[str, Any]) -> None:
     allowed = _BESIDE_KEYS.get(ev.type)
     if (allowed is not None and not keys <= allowed) or keys & _PLAY_KEYS:
         raise VerifyFailure(ev.seq, f"a {ev.type} event changes no state and rolls no dice; this one holds "
-                                    f"{', '.join(sorted(keys - (allowed or keys) | keys & _PLAY_KEYS))}")
+                                    f"{', '.join(sorted(keys - (keys if allowed is None else allowed) | keys & _PLAY_KEYS))}")
     if ev.type == HIDDEN_VIEWED:
         step = ev.payload.get("step")
         if ev.seat != DIRECTOR or not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < ev.seq:
@@ -285,6 +296,8 @@ def _check_beside(ev: Event, created: dict[str, Any]) -> None:
     elif ev.type == UMPIRE_INVITED:
         if ev.seat not in created.get("roles", []) or created.get("director_token_sha256") is not None:
             raise VerifyFailure(ev.seq, "an umpire is invited by a seat, in a game made without a director")
+    elif ev.type in AWAY and (ev.seat != DIRECTOR if ev.type == LEAVE_GRANTED else ev.seat not in created.get("roles", [])):
+        raise VerifyFailure(ev.seq, f"a {ev.type} event is {'the director' if ev.type == LEAVE_GRANTED else 'a seat'}'s")
 
 
 def unjudged_submissions(events: list[Event]) -> list[int]:

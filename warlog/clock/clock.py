@@ -30,6 +30,7 @@ from psycopg import errors as pg_errors
 
 from ledger.store import EventStore
 from warlog.clock.schema import DDL
+from warlog.clock.stops import StopsOf, due_after, used_between
 from warlog.sqldb import Clock, SqlDb, Tx, iso, parse_iso, sortable_id, utc_now
 
 log = logging.getLogger("warlog.clock")
@@ -156,6 +157,8 @@ class GameClock:
         self.owners, self.notify = owners, notify
         self.base_url = base_url  # the site's address for links, read when a notice is made
         self._handlers: dict[str, list[Callable[[ClockAct], None]]] = {}
+        # (game_id, seat, a, b) -> the stops of the seat's clock meeting [a, b) (warlog.clock.leave)
+        self.stops: StopsOf | None = None
 
     def create_schema(self) -> None:
         self.db.create_schema(DDL)
@@ -239,7 +242,8 @@ class GameClock:
                            (game_id, seat, seconds))
             else:
                 seconds = int(bank[0])
-            due = now + (timedelta(seconds=seconds) if control.mode == "bank" else timedelta(days=control.days))
+            budget = seconds if control.mode == "bank" else control.days * DAY
+            due = due_after(self.stops, game_id, seat, now, budget)  # the seat's own time: leave, pauses, quiet days skipped
             remind = due - timedelta(hours=control.remind_hours) if control.remind_hours else None
             policy = control.policy if control.mode == "per_move" else (
                 control.then if control.policy == "extend" else control.policy)
@@ -263,7 +267,7 @@ class GameClock:
                        "AND status = 'open'", (iso(now), game_id, seat))
             self._act(tx, game_id, seat, row[1], "cleared", now, {})
             if ctl is not None and ctl[0].mode == "bank":
-                used = int((now - parse_iso(row[0])).total_seconds())
+                used = used_between(self.stops, game_id, seat, parse_iso(row[0]), now)  # never leave or a pause
                 bank = tx.one("SELECT seconds FROM clock_banks WHERE game_id = ? AND seat = ?", (game_id, seat))
                 left = max(0, (int(bank[0]) if bank else 0) - used) + ctl[0].increment_hours * 3600
                 tx.execute("UPDATE clock_banks SET seconds = ? WHERE game_id = ? AND seat = ?", (left, game_id, seat))

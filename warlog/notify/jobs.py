@@ -72,7 +72,7 @@ def on_judged() -> Any:
 
 def periodic_tasks() -> list[tuple[str, Callable[[], object]]]:
     """What the worker runs at start and every sweep interval (warlog.extensions.start_periodic)."""
-    return [("notifications", sweep), ("deadlines", sweep_deadlines),
+    return [("notifications", sweep), ("deadlines", sweep_deadlines), ("leave", lambda: services().away.sweep()),
             ("expired sign-ins", lambda: services().players.purge())]
 
 

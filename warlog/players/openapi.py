@@ -21,6 +21,8 @@ def _ref(description: str, name: str) -> dict[str, Any]:
 
 SENT = _ref("the same answer whether or not the address has an account", "Sent")
 ERR = _ref("error", "Error")
+AWAY = _ref("the player's leave, grants, allowance, quiet hours and policy", "Away")
+PAUSE = _ref("the game's pause", "PauseState")
 
 
 def security_scheme() -> tuple[str, dict[str, Any]]:
@@ -66,4 +68,24 @@ def paths() -> dict[str, dict[str, Any]]:
                          "$ref": "#/components/schemas/TimeControl"}}}},  # validators.tournaments
                      "responses": {"200": _ref("the clock", "Clock"), "400": ERR, "401": ERR, "403": ERR, "404": ERR, "409": ERR,
                                    "422": ERR}}},
+        # time away from the board (warlog.clock.away_web)
+        "/api/v1/players/me/leave": {
+            "get": {"summary": "the player's leave, grants, allowance this year, quiet hours and the server's policy",
+                    "security": PLAYER, "responses": {"200": AWAY, "401": ERR}},
+            "post": {"summary": "declare leave (whole UTC days) for all the player's games: their clocks stop, "
+                                "opponents are told", "security": PLAYER, "requestBody": _body("Leave"),
+                     "responses": {"201": AWAY, "401": ERR, "422": ERR}}},
+        "/api/v1/players/me/quiet": {"put": {
+            "summary": "set the player's weekly quiet hours (UTC), when their clock does not run", "security": PLAYER,
+            "requestBody": _body("Quiet"), "responses": {"200": AWAY, "401": ERR, "422": ERR}}},
+        "/api/v1/games/{game_id}/pause": {
+            "get": {"summary": "the pause asked or running in the game (null: none)", "parameters": [gid],
+                    "responses": {"200": PAUSE, "403": ERR, "404": ERR}},
+            "post": {"summary": "a seat asks for a pause, agrees to the one asked, or resumes (declines)",
+                     "parameters": [gid], "security": [{"seat": []}], "requestBody": _body("Pause"),
+                     "responses": {"200": PAUSE, "401": ERR, "403": ERR, "404": ERR, "409": ERR, "422": ERR}}},
+        "/api/v1/games/{game_id}/leave-grants": {"post": {
+            "summary": "the game's director grants a seat's player extra leave this year, with a reason",
+            "parameters": [gid], "security": [{"seat": []}], "requestBody": _body("GrantLeave"),
+            "responses": {"201": _ref("granted", "LeaveGranted"), "401": ERR, "403": ERR, "404": ERR, "409": ERR, "422": ERR}}},
     }
