@@ -45,8 +45,15 @@ MEASURE = """(view) => {
     if (r.width && r.right > view + 1 && !(e.parentElement && e.parentElement.getBoundingClientRect().right > view + 1))
       wide.push(e.tagName.toLowerCase() + '.' + [...e.classList].join('.') + ' ends at ' + Math.round(r.right));
   }
+  const unseen = [];  // the prompt and the controls in sight as the page opens, over the page
+  for (const sel of ['body[data-page=play] #controls .prompt', 'body[data-page=replay] #next']) {
+    const e = document.querySelector(sel);
+    if (!e) continue;
+    const r = e.getBoundingClientRect(), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (r.top < 0 || r.bottom > innerHeight || !hit || !e.contains(hit) && !hit.contains(e)) unseen.push(sel);
+  }
   return {scrollWidth: document.documentElement.scrollWidth, innerWidth: innerWidth, scrollY: scrollY,
-          small: small, wide: wide.slice(0, 8)};
+          small: small, wide: wide.slice(0, 8), unseen: unseen};
 }"""
 
 
@@ -200,6 +207,8 @@ def _problems(page: Any, name: str, size: str) -> list[str]:
         problems.append(f"{name} at {size}: {m['scrollWidth']} px wide ({', '.join(m['wide'])})")
     if m["scrollY"]:
         problems.append(f"{name} at {size}: opened scrolled down by {m['scrollY']} px")
+    if m["unseen"]:
+        problems.append(f"{name} at {size}: not in sight as the page opens: {m['unseen']}")
     if m["small"]:
         problems.append(f"{name} at {size}: tap targets under 24×24: {m['small'][:5]}")
     return problems
