@@ -113,7 +113,13 @@ def test_assault_on_belgium_played_to_the_end_by_taps_on_two_phones(browser: Any
     ger.wait_for_timeout(300)
     scroll1 = ger.evaluate("[document.querySelector('#board').scrollLeft, document.querySelector('#board').scrollTop]")
     assert scroll1 != scroll0, "a finger's drag pans the map"
-    ger.wait_for_timeout(500)  # the pan's fling has stopped: a tap is then a tap
+    settled = None
+    for _ in range(20):  # the pan's fling has stopped (a tap during a fling only stops it)
+        ger.wait_for_timeout(250)
+        now = ger.evaluate("[document.querySelector('#board').scrollLeft, document.querySelector('#board').scrollTop]")
+        if now == settled:
+            break
+        settled = now
     ger.locator(".zoom button:has-text('Auto')").tap()
     expect(ger.locator(".zoom .level")).to_contain_text("auto")
 

@@ -166,7 +166,8 @@
        ["100%", function () { zoom = 1; }], ["Fit", function () { zoom = 0; }], ["Auto", function () { zoom = AUTO; }]
       ].forEach(function (b) {
         var btn = el("button", { type: "button", "class": "button small", title: "Zoom the map" }, b[0]);
-        btn.addEventListener("click", function () { b[1](); var bd = $("#board", board.parentNode); applyZoom(bd); focusBoard(bd); });
+        /* the bar moves to each fresh board (an update in place): the board beside it now */
+        btn.addEventListener("click", function () { b[1](); var bd = $("#board", bar.parentNode); applyZoom(bd); focusBoard(bd); });
         bar.appendChild(btn);
       });
       bar.appendChild(el("span", { "class": "muted level" }));
@@ -872,7 +873,7 @@
     }, true);
   }
 
-  if (body.dataset.page === "play" || body.dataset.page === "replay" || body.dataset.page === "replay-file") {
+  if (["play", "replay", "replay-file", "fork"].indexOf(body.dataset.page) >= 0) {
     foldKey(document);
     initPinch();
   }
