@@ -1,7 +1,8 @@
 """Pages are small on a phone's connection: the server answers compressed (gzip or brotli, as
 the browser's Accept-Encoding asks), and the static files carry a version in their URL and are
 kept a year (a new version is a new URL); an unversioned or outdated URL is asked again each
-time (its ETag answers 304 when unchanged)."""
+time (its ETag answers 304 when unchanged). The same through the production recipe (gunicorn
+behind deploy/nginx.conf)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from typing import Any
 
 import brotli
 import pytest
+
+from tests.live.conftest import own_redis, stack  # noqa: F401  (gunicorn and nginx as deployed)
+from tests.live.stack import Stack
 
 
 def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
@@ -71,3 +75,28 @@ def test_static_files_are_versioned_kept_a_year_and_compressed(live_server: Any)
     assert status == 200 and "max-age=31536000" not in headers.get("Cache-Control", "")
     status, headers, _ = _get(base + "/static/warlog.js")
     assert status == 200 and "no-cache" in headers.get("Cache-Control", "")
+
+
+@pytest.mark.browser
+def test_the_production_recipe_serves_compressed_pages_through_nginx(stack: Stack) -> None:  # noqa: F811
+    """gunicorn behind deploy/nginx.conf: the page arrives compressed once (the app's brotli or
+    gzip passed through, or nginx's gzip), never twice, with Vary for the caches between."""
+    stack.web(workers=1)
+    stack.live()
+    port = stack.nginx()
+    base = f"http://127.0.0.1:{port}"
+    gid = stack.new_game(port)["id"]
+    for path in (f"/games/{gid}", "/", "/api/v1/openapi.json"):
+        _, plain_headers, plain = _get(base + path)
+        assert "Content-Encoding" not in plain_headers
+        status, headers, body = _get(base + path, **{"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["Content-Encoding"] == "gzip", path
+        assert "Accept-Encoding" in headers["Vary"]
+        unpacked = gzip.decompress(body)  # once: what is inside is the page itself (its form token aside)
+        assert unpacked[:15] == plain[:15] and abs(len(unpacked) - len(plain)) < 100 and len(body) * 2 < len(plain), path
+    _, _, page = _get(base + "/")
+    css = re.search(rb'href="(/static/warlog\.css\?v=[0-9a-f]+)"', page)
+    assert css
+    status, headers, body = _get(base + css.group(1).decode(), **{"Accept-Encoding": "br, gzip"})
+    assert status == 200 and headers["Content-Encoding"] == "br" and "immutable" in headers["Cache-Control"]
+    assert brotli.decompress(body).startswith(b"/*")
