@@ -46,7 +46,8 @@ MEASURE = """(view) => {
       wide.push(e.tagName.toLowerCase() + '.' + [...e.classList].join('.') + ' ends at ' + Math.round(r.right));
   }
   const unseen = [];  // the prompt and the controls in sight as the page opens, over the page
-  for (const sel of ['body[data-page=play] #controls .prompt', 'body[data-page=replay] #next']) {
+  for (const sel of ['body[data-page=play] #controls .prompt', 'body[data-page=replay] #next',
+                     'body[data-page=replay-file] #next']) {
     const e = document.querySelector(sel);
     if (!e) continue;
     const r = e.getBoundingClientRect(), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
@@ -105,7 +106,7 @@ def create_game(page: Any, base: str, game: str) -> dict[str, str]:
     return {i.get_attribute("data-invite"): i.input_value() for i in page.locator("input[data-invite]").all()}
 
 
-def sign_in(page: Any, base: str, app: Flask, email: str, name: str) -> None:
+def sign_in(page: Any, base: str, app: Flask, email: str, name: str, here: dict[str, Any] | None = None) -> None:
     """Sign in through the sign-in pages, by taps; the link is read from the embedded outbox."""
     page.goto(base + "/signin")
     page.fill("input[name=email]", email)
@@ -116,6 +117,8 @@ def sign_in(page: Any, base: str, app: Flask, email: str, name: str) -> None:
     link = LINK.search(app.extensions["warlog_notifier"].outbox(to=email)[0]["body"])
     assert link, "no sign-in link mailed"
     page.goto(base + link.group(1))
+    if here is not None:
+        here["signin-link"] = measure_here(page, "signin-link")
     if page.locator("input[name=display_name]").count():
         page.fill("input[name=display_name]", name)
     page.locator("#use-link").tap()
@@ -123,13 +126,14 @@ def sign_in(page: Any, base: str, app: Flask, email: str, name: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def site(browser: Any, phone_server: tuple[str, Flask]) -> dict[str, Any]:
+def site(browser: Any, phone_server: tuple[str, Flask], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The pages to check, each with the phone page (signed in, seated) that opens it."""
     base, app = phone_server
+    tmp = tmp_path_factory.mktemp("phone-files")
     director = phone(browser)
     games = {g: create_game(director, base, g) for g in GAMES}
     here = {"created": measure_here(director, "created")}  # a POST's answer: measured where it stands
-    sign_in(director, base, app, "dora@example.org", "Dora Director")
+    sign_in(director, base, app, "dora@example.org", "Dora Director", here)
     director.goto(base + "/tournaments")
     director.fill("input[name=name]", "Phone cup")
     director.locator("form button[type=submit]").last.tap()
@@ -162,6 +166,7 @@ def site(browser: Any, phone_server: tuple[str, Flask]) -> dict[str, Any]:
         "ratings": base + "/ratings", "outbox": base + "/outbox", "signin": base + "/signin",
         "replay": f"{base}/games/{gid}/replay/{started}", "audit": f"{base}/games/{gid}/audit",
         "fork": f"{base}/games/{gid}/fork/{started}",
+        "not-found": f"{base}/games/0000000000000000",
         **{"play-" + g.split("/")[0]: links["director"].split("/seat/")[0] for g, links in games.items()},
     }
     director.goto(base + "/me")
@@ -170,6 +175,10 @@ def site(browser: Any, phone_server: tuple[str, Flask]) -> dict[str, Any]:
         urls["player"] = profile.get_attribute("href")
         if not urls["player"].startswith("http"):
             urls["player"] = base + urls["player"]
+    replay_file = tmp / "replay.html"  # the replay to send: one file, opened from the disk
+    with urllib.request.urlopen(f"{base}/games/{gid}/replay.html") as r:
+        replay_file.write_bytes(r.read())
+    urls["replay-file"] = replay_file.as_uri()
     director.goto(urls["fork"])
     director.locator("#fork-create-button").tap()
     director.wait_for_selector("input[data-invite]")
