@@ -126,6 +126,7 @@ def test_assault_on_belgium_played_to_the_end_by_taps_on_two_phones(browser: Any
     # Germany moves the 3rd Panzer by taps: the counter, the hexes of its path, confirm.
     ger.locator('#board .counter[data-unit="de-pz-3"]').tap(force=True)
     ger.wait_for_selector('.plan-hex[data-reach="1706"]')
+    assert "tap the hexes of its path" in ger.inner_text("#confirm")  # a phone's words
     ger.locator('#board .terrain [data-hex="1706"]').tap(force=True)
     expect(ger.locator("#confirm")).to_contain_text("1706")
     ger.locator('#board .terrain [data-hex="1606"]').tap(force=True)

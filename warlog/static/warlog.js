@@ -182,6 +182,7 @@
      the map about their midpoint. A tap picks and moves as a click does (the browser's click). */
   var SMALL = window.matchMedia ? window.matchMedia("(max-width: 700px)") : { matches: false };
   var pinchedAt = 0;
+  var TAP = window.matchMedia && window.matchMedia("(pointer: coarse)").matches ? "tap" : "click";  /* in the prompts */
   function initPinch() {
     var g = null;
     function two(ev) { return ev.touches.length === 2 ? [ev.touches[0], ev.touches[1]] : null; }
@@ -379,7 +380,7 @@
       }
       var name = ($('.counter[data-unit="' + plan.unit + '"] title', board) || {}).textContent || plan.unit;
       var title = "Move " + name.split(":")[0] + (plan.path.length ? ": " + hexes.join(" › ") + " (" + plan.left + " MP left)"
-                                                  : ": click the hexes of its path");
+                                                  : ": " + TAP + " the hexes of its path");
       var extra = null, last = plan.path[plan.path.length - 1];
       var lastInfo = plan.lastInfo;
       if (lastInfo && lastInfo.tank_battle) {
@@ -490,7 +491,7 @@
           var c = centreOf(a.hex);
           if (c) g.appendChild(svgEl("polygon", { points: c[2], "class": "plan-hex" }));
         });
-        showBox("Click a highlighted hex for " + (needHex[0].label.split(" to ")[0]) + ".",
+        showBox(TAP.charAt(0).toUpperCase() + TAP.slice(1) + " a highlighted hex for " + (needHex[0].label.split(" to ")[0]) + ".",
                 plain.map(function (a) { return { label: a.label, run: function () { submit([a.action]); } }; })
                   .concat([{ label: "Cancel", run: cancel }]));
         return true;
