@@ -47,6 +47,15 @@ Scheme "warlog-hmac-sha256-v1", written so that anyone can re-implement it from 
    a submission is judged again on `{"judgement": n, "refusal": r}` (r = 1 + the `rejected`
    judgements since the last `resolved` one) and that second judgement is the one recorded.
 
+9. Round seeds (a duplicate tournament's games from this version on: game_created names
+   `"duplicate_round": {"tournament": id, "round": n}`). Every game of the round shares period
+   0's seed, so one game's reveal would show every other's next dice. The end of such a game
+   does not reveal period 0's seed: its `game_ended` event says `"seed_withheld": "seed withheld
+   until round n of tournament id ends"`, and each game of the round gets its `seed_revealed`
+   event once every game of the round has ended (the tournament appends them before it records
+   the round's last result). A later period's seed (a game a ruling reopened) is the game's own,
+   revealed at its end as in step 4. Older duplicate games, without the field, reveal at their end.
+
 No `random` module and no wall clock: only `secrets` to draw the seed.
 """
 
@@ -151,6 +160,15 @@ def seed_in_force(seeds: list[tuple[int, bytes]], seq: int) -> bytes | None:
 def derive_blind(seed: bytes, game_id: str, seq: int) -> str:
     """The salt of the event at `seq` in a game with hidden information (scheme step 5)."""
     return hmac.new(seed, canonical_bytes({"blind": seq, "game": game_id}), hashlib.sha256).hexdigest()
+
+
+def round_withheld(created_payload: Mapping[str, Any]) -> str | None:
+    """Step 9: what a duplicate round's game says of its seed at its end ("seed withheld until
+    round n of tournament T ends"); None for a game whose end reveals its seed (step 4)."""
+    found = created_payload.get("duplicate_round")
+    if not isinstance(found, Mapping):
+        return None
+    return f"seed withheld until round {found.get('round')} of tournament {found.get('tournament')} ends"
 
 
 def dice_stream_of(created: Any) -> str:

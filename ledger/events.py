@@ -28,6 +28,9 @@ SEED_COMMITTED = "seed_committed"  # a fresh seed's commitment: the dice after i
 DISPUTE_RAISED = "dispute_raised"  # a seat disputes an event (`seq`) with `text`; changes no state
 DISPUTE_ANSWERED = "dispute_answered"  # the director dismisses it or rules (`ruling_seq`); changes no state
 DICE_ADDED = "dice_added"  # a sandbox's director forces more dice (`forced`) for a move that waits for them; changes no state
+HIDDEN_VIEWED = "hidden_viewed"  # someone (`by`) looked at what the rules hide (`what`, at `step`) while the game ran; changes no state
+UMPIRE_INVITED = "umpire_invited"  # a seat had an umpire invitation made (`token_sha256`, `text`); changes no state
+NO_STATE = (DISPUTE_RAISED, DISPUTE_ANSWERED, HIDDEN_VIEWED, UMPIRE_INVITED)  # records beside the play: no state, no dice
 
 EVENT_TYPES = (
     GAME_CREATED,
@@ -42,6 +45,8 @@ EVENT_TYPES = (
     DISPUTE_RAISED,
     DISPUTE_ANSWERED,
     DICE_ADDED,
+    HIDDEN_VIEWED,
+    UMPIRE_INVITED,
 )
 
 DIRECTOR = "director"  # the seat name a director's rulings are recorded under

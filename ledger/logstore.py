@@ -103,3 +103,26 @@ def entries(store: EventStore, size: int | None = None) -> list[dict[str, Any]]:
 
 def leaf_hashes(docs: list[dict[str, Any]]) -> list[bytes]:
     return [t.leaf_hash(t.entry_bytes(d)) for d in docs]
+
+
+# Each game's newest logged entry (its last head, or its creation) and the event the ledger now
+# holds at that seq: a game whose event is missing or hashes otherwise no longer extends what the
+# log recorded of it (its events were cut short or rewritten after they were logged). An
+# archived game (an ended game whose month was detached, warlog.archiving: no event at all, its
+# row kept) is not one: it answers 410 and its events are in the archive.
+_NOT_EXTENDED = (
+    "WITH last AS (SELECT game_id, MAX(seq) AS seq FROM transparency_log GROUP BY game_id) "
+    "SELECT l.game_id, l.seq, t.hash, e.hash FROM last l "
+    "JOIN transparency_log t ON t.game_id = l.game_id AND t.seq = l.seq "
+    "LEFT JOIN events e ON e.game_id = l.game_id AND e.seq = l.seq "
+    "WHERE (e.hash IS NULL OR e.hash <> t.hash) AND NOT (e.hash IS NULL "
+    "AND EXISTS (SELECT 1 FROM games g WHERE g.game_id = l.game_id AND g.status = 'ended') "
+    "AND NOT EXISTS (SELECT 1 FROM events e0 WHERE e0.game_id = l.game_id AND e0.seq = 0)) "
+    "ORDER BY l.game_id")
+
+
+def not_extended(store: EventStore) -> list[tuple[str, int, str, str | None]]:
+    """(game, seq, hash the log recorded, hash the ledger holds or None) for each game whose
+    chain no longer extends the last entry the log recorded of it."""
+    rows = _sql_store(store)._rows(_NOT_EXTENDED, ())
+    return [(str(g), int(seq), str(logged), None if found is None else str(found)) for g, seq, logged, found in rows]

@@ -69,7 +69,8 @@ _INHERITED_POOLS: list[ConnectionPool] = []  # kept referenced so that GC never 
 
 TRANSPARENCY_NODES_GRANT = "GRANT SELECT, INSERT ON {schema}.transparency_nodes TO {role}"
 APPEND_GRANT = "GRANT EXECUTE ON FUNCTION {schema}.ledger_append TO {role}"
-GRANTED_SINCE = {TRANSPARENCY_NODES_GRANT: 7, APPEND_GRANT: 8}  # grants on tables a later migration makes: its version
+READY_PROBE_GRANT = "GRANT SELECT, INSERT, UPDATE ON {schema}.ready_probe TO {role}"
+GRANTED_SINCE = {TRANSPARENCY_NODES_GRANT: 7, APPEND_GRANT: 8, READY_PROBE_GRANT: 10}  # grants on tables a later migration makes: its version
 
 # What the app role may do (`warlog db upgrade --app-role ROLE`, README "The real deployment").
 APP_GRANTS = [
@@ -82,6 +83,7 @@ APP_GRANTS = [
     "GRANT SELECT, INSERT ON {schema}.transparency_log TO {role}",  # migration 5: append-only
     TRANSPARENCY_NODES_GRANT,  # migration 7: append-only
     APPEND_GRANT,  # migration 8: an append in one statement, with the caller's rights
+    READY_PROBE_GRANT,  # migration 10: a row per host that checks readiness (warlog.health)
     # players, notifications, clocks, tournaments (migration 4): service tables, not history
     "GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{schema}." + t for t in service_tables()) + " TO {role}",
 ]

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from ledger import projection
 from ledger.canonical import GENESIS_HASH
 from ledger.events import Event, NewEvent, seal_encoded, utc_now
+from ledger.faults import file_fault, storage_fault
 from ledger.groupcommit import GroupCommit
 from ledger.migrations import VERSION_TABLE, Migration, apply
 from ledger.migrations.sqlite import MIGRATIONS
@@ -34,7 +35,7 @@ from ledger.sqlstore import (
     row_event,
     summary_row,
 )
-from ledger.store import Conflict, DuplicateKey, GameExists, GameSummary, LockTimeout, SummaryUpdate
+from ledger.store import Conflict, DuplicateKey, GameExists, GameSummary, LedgerError, LockTimeout, SummaryUpdate
 
 BUSY_TIMEOUT_MS = 30_000
 _IDLE_CONNECTIONS = 8
@@ -147,10 +148,17 @@ class SqliteStore(SqlEventStore):
 
     def create_schema(self) -> None:
         """Apply the missing migrations in one `BEGIN IMMEDIATE` transaction."""
-        with self._write() as conn:
-            conn.execute(VERSION_TABLE)
-            current = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
-            apply(conn.execute, MIGRATIONS, current, "", utc_now())
+        try:
+            with self._write() as conn:
+                conn.execute(VERSION_TABLE)
+                current = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+                apply(conn.execute, MIGRATIONS, current, "", utc_now())
+        except sqlite3.OperationalError as err:
+            fault = storage_fault(err)
+            if fault is None:
+                raise
+            raise LedgerError(f"cannot write the SQLite ledger {self.path}: {file_fault(self.path, fault)}. Warlog needs the file and "
+                              "its directory writable by this process and space on its disk") from None
 
     def close(self) -> None:
         with self._idle_guard:

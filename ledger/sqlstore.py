@@ -129,6 +129,10 @@ class SqlEventStore(EventStore):
     def pending_games(self) -> list[str]:
         return [r[0] for r in self._rows("SELECT DISTINCT game_id FROM pending ORDER BY game_id", ())]
 
+    def unjudged_games(self) -> list[str]:
+        return [r[0] for r in self._rows("SELECT game_id FROM games WHERE status <> 'ended' "
+                                         "AND last_submitted_seq > last_handled_seq ORDER BY game_id", ())]
+
     def schema_version(self) -> int:
         try:
             rows = self._rows("SELECT MAX(version) FROM schema_version", ())
@@ -158,6 +162,15 @@ class SqlEventStore(EventStore):
         first = self.secret(game_id)
         later = self._rows("SELECT seq, secret FROM seed_periods WHERE game_id = ? ORDER BY seq", (game_id,))
         return ([(0, first)] if first is not None else []) + [(int(r[0]), bytes(r[1])) for r in later]
+
+    def probe_write(self, name: str) -> None:
+        """Write a row of `ready_probe` (migration 10): raises what a real write
+        would meet (a full disk, a read-only database, a missing schema)."""
+        from ledger.events import utc_now
+
+        with self._write() as conn:
+            conn.execute(self._sql("INSERT INTO ready_probe (name, checked_at) VALUES (?, ?) ON CONFLICT (name) "
+                                   "DO UPDATE SET checked_at = excluded.checked_at"), (name[:200], utc_now()))
 
     # -- snapshots (a cache) -------------------------------------------------------------
     def save_snapshot(self, game_id: str, seq: int, state: Any) -> None:

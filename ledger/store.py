@@ -129,6 +129,10 @@ class EventStore(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    def probe_write(self, name: str) -> None:
+        """Write one throwaway row (readiness, warlog.health): raise what a real write would."""
+        raise NotImplementedError(f"{type(self).__name__} has no write probe")
+
     # -- writing ---------------------------------------------------------------------
     @abstractmethod
     def append(
@@ -179,6 +183,12 @@ class EventStore(ABC):
     def pending_games(self) -> list[str]:
         """Games with a submission that has no judgement yet (the sweeper's work list): read
         from the `pending` set, so it costs what is pending, not what exists."""
+
+    @abstractmethod
+    def unjudged_games(self) -> list[str]:
+        """Running games whose newest submission has no judgement, from the `games` projection
+        (its last submitted seq is after its last judged one), whatever the `pending` set says:
+        the sweep's check that nothing was taken out of that set by hand."""
 
     @abstractmethod
     def idempotent_seq(self, game_id: str, key: str, seat: str | None = None) -> int | None:

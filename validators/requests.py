@@ -18,6 +18,16 @@ def canonical_json(value: object) -> None:
         raise ValidationError(f"{err} (use integers)") from None
 
 RULING_KINDS = ("void", "adjust", "award", "reveal_seed")
+PROBE_REFUSED = ("a ruling's patch may not hold \"test\" operations: whether a hidden value is what a test "
+                 "names would be told by the ruling's outcome (docs/ledger.md, \"Who can see what\")")
+
+
+def probe_ops(patch: object) -> list[int]:
+    """The indexes of a JSON Patch's `test` operations: a ruling that holds one is refused,
+    since its outcome (made or refused) would tell whether a hidden path holds a value."""
+    if not isinstance(patch, list):
+        return []
+    return [i for i, op in enumerate(patch) if isinstance(op, dict) and op.get("op") == "test"]
 
 
 class SandboxSchema(StrictSchema):
@@ -32,6 +42,10 @@ class CreateGameSchema(StrictSchema):
     scenario = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=64))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     sandbox = fields.Nested(SandboxSchema, load_default=None, allow_none=True)
+    creator = fields.String(load_default="umpire", validate=validate.Length(min=1, max=64), metadata={
+        "description": "\"umpire\" (the default: the creator holds the director token, sees everything, every "
+                       "look recorded in the game) or the seat the creator plays (no director token is made; a "
+                       "seat may later have an umpire invitation made: POST /games/{id}/umpire)"})
 
 
 class ForkSchema(StrictSchema):
@@ -47,6 +61,11 @@ class AddDiceSchema(StrictSchema):
     dice = fields.List(fields.Integer(strict=True, validate=validate.Range(min=1, max=1000)), required=True,
                        validate=validate.Length(min=1, max=10_000),
                        metadata={"description": "forced dice, in the order the rules will roll them"})
+
+
+class UmpireSchema(StrictSchema):
+    text = fields.String(required=True, validate=validate.Length(min=1, max=4000),
+                         metadata={"description": "why an umpire is needed (every seat reads it)"})
 
 
 class JoinSchema(StrictSchema):
@@ -76,6 +95,9 @@ class RulingSchema(StrictSchema):
             raise ValidationError("a void ruling names the resolution it voids", "target")
         if kind == "adjust" and not data.get("patch"):
             raise ValidationError("an adjust ruling carries a JSON Patch (RFC 6902) list", "patch")
+        probes = probe_ops(data.get("patch") or [])
+        if probes:
+            raise ValidationError(PROBE_REFUSED + f" (operation(s) #{', #'.join(map(str, probes))})", "patch")
         if kind == "award" and "result" not in data:
             raise ValidationError("an award names the result", "result")
 

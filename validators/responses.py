@@ -117,7 +117,10 @@ class CreatedSchema(StrictSchema):
                                                  "(the same as seat_tokens, as a map)"})
     seat_tokens = fields.List(fields.Nested(SeatTokenSchema), required=True, metadata={
         "description": "each seat, its token, display name and invitation link, in the game's seat order"})
-    director_token = _str()
+    director_token = fields.String(metadata={
+        "description": "the umpire's (director's) token; absent when the creator plays a seat (creator_seat)"})
+    creator_seat = fields.String(metadata={"description": "the seat the creator plays (creator: a seat); no "
+                                                          "director token was made"})
     seed_commitment = _str()
     sandbox = fields.Boolean(required=True)
     on_dice_exhausted = fields.String(validate=validate.OneOf(("stop", "derive")), metadata={
@@ -332,7 +335,15 @@ class ConsistencyProofSchema(StrictSchema):
     proof = _strs(metadata={"description": "hex hashes"})
 
 
+class UmpireInvitedSchema(StrictSchema):
+    seq = _int(metadata={"description": "the umpire_invited event every seat sees"})
+    umpire_token = _str(metadata={"description": "the umpire's bearer token, shown once: give it to a neutral "
+                                                 "person; each look they take is recorded in the game"})
+    url = _str(metadata={"description": "the umpire's invitation link"})
+
+
 SCHEMAS = {
+    "UmpireInvited": UmpireInvitedSchema,
     "Error": ErrorSchema, "Conflict": ConflictSchema, "Catalogue": CatalogueSchema, "GamesPage": GamesPageSchema,
     "Created": CreatedSchema, "GameInfo": GameInfoSchema, "Joined": JoinedSchema, "Accepted": AcceptedSchema,
     "MoveResult": MoveResultSchema, "Events": EventsSchema, "State": StateSchema, "Actions": ActionsSchema,

@@ -90,12 +90,24 @@ class TournamentSchema(TournamentSummarySchema):
     standings = _objs()
     tiebreaks = fields.List(fields.String(), required=True)
     crosstable = fields.Raw(required=True)
-    disputes = _objs()
-    rulings = fields.Raw(required=True)
+    disputes = fields.List(fields.Dict(keys=fields.String()), required=True, metadata={"description": (
+        "each dispute: `dispute_seq` (its own tournament event: POST .../disputes/{dispute_seq} answers it), "
+        "`game_id`, `seq` and `game_seq` (the disputed event of the game: the replay's step), `player_id`, `text`, "
+        "`status` open | pending | ruled | dismissed, `answer` (the ruling_made standing, with its status) and "
+        "`refused` (answers whose ruling the game refused)")})
+    rulings = fields.Raw(required=True, metadata={"description": (
+        "every ruling_made: `ruling_seq` (its tournament event; also `seq`), `game_id`, `game_ruling_seq` (the "
+        "game's submitted ruling), `status` pending | made | refused (the game's verdict: `judgement_seq`, and for "
+        "a refusal the game's `reasons`)")})
+    corrections = fields.Raw(required=True, metadata={"description": (
+        "every result_corrected: the new result, `corrects` (the tournament event it replaces), `reason`, "
+        "`final_seq` (the game's event it was read at)")})
     extensions = fields.Raw(required=True)
     timeouts = fields.Raw(required=True)
     ended = _obj(allow_none=True, metadata={"description": "the end record (the seed revealed); null while it runs"})
     champion = _str(allow_none=True)
+    co_directors = fields.List(fields.Dict(), required=True,
+                               metadata={"description": "player_id and name of each co-director (director_added)"})
 
 
 class RatingsSchema(StrictSchema):
@@ -103,8 +115,29 @@ class RatingsSchema(StrictSchema):
 
 
 class TournamentRulingSchema(StrictSchema):
-    event = _int()
+    event = fields.Integer(required=True, metadata={"description": "the ruling_made event in the tournament"})
     game_ruling_seq = _int()
+    status = fields.String(required=True, metadata={
+        "description": "pending until the game has judged the ruling, then made or refused (with `reasons`); "
+                       "the same ruling submitted again answers with the first"})
+    reasons = fields.List(fields.String(), required=True)
+
+
+class TournamentAwardSchema(StrictSchema):
+    seq = fields.Integer(required=True, metadata={"description": "the game's submitted award ruling"})
+    status = fields.String(required=True, metadata={
+        "description": "pending (the game has not judged it yet), made, or duplicate"})
+    duplicate = fields.Boolean(required=True, metadata={"description": "the same award was submitted before: "
+                                                                       "this answers with that one"})
+    ruling = _obj()
+
+
+class VoidPreviewSchema(StrictSchema):
+    class Meta:
+        unknown = "include"  # warlog.tournaments.deskview.void_preview
+
+    target = _int()
+    ok = fields.Boolean(required=True)
 
 
 class DisputeOpenedSchema(StrictSchema):
@@ -118,4 +151,5 @@ class DisputeRecordSchema(StrictSchema):
 
 SCHEMAS = {"TournamentsPage": TournamentsPageSchema, "TournamentSummary": TournamentSummarySchema,
            "Tournament": TournamentSchema, "Ratings": RatingsSchema, "TournamentRuling": TournamentRulingSchema,
-           "DisputeOpened": DisputeOpenedSchema, "DisputeRecord": DisputeRecordSchema}
+           "DisputeOpened": DisputeOpenedSchema,
+           "TournamentAward": TournamentAwardSchema, "VoidPreview": VoidPreviewSchema, "DisputeRecord": DisputeRecordSchema}

@@ -16,6 +16,8 @@ class FormatSchema(StrictSchema):
     engine = fields.String(validate=validate.OneOf(("auto", "dutch", "casual")))
     pools = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
     playoff = fields.Integer(strict=True, validate=validate.Range(min=0, max=8))  # qualifiers per pool
+    # Swiss: a forfeited game counts as unplayed (FIDE: no side, a rematch allowed) or as played
+    forfeits = fields.String(validate=validate.OneOf(("unplayed", "played")))
 
 
 class PointsSchema(StrictSchema):
@@ -48,6 +50,10 @@ class CreateTournamentSchema(StrictSchema):
     time_control = fields.Nested(TimeControlSchema, load_default=None, allow_none=True)
 
 
+class AddDirectorSchema(StrictSchema):
+    player_id = fields.String(required=True, validate=ID, metadata={"description": "the co-director's player id"})
+
+
 class WithdrawSchema(StrictSchema):
     player_id = fields.String(load_default=None, allow_none=True, validate=ID)
     reason = fields.String(load_default="", validate=validate.Length(max=4000))
@@ -64,8 +70,15 @@ class RepairSchema(StrictSchema):
 
 
 class AdjudicateSchema(StrictSchema):
+    """An adjudication (or a correction of a recorded result): `win` names the `winner`; `forfeit`
+    names the player who forfeits (`forfeiting`; the other player wins). The older form of a
+    forfeit, `winner` alone, still names the player who did not forfeit."""
+
     decision = fields.String(required=True, validate=validate.OneOf(("win", "draw", "forfeit", "end")))
-    winner = fields.String(load_default=None, allow_none=True, validate=ID)
+    winner = fields.String(load_default=None, allow_none=True, validate=ID,
+                           metadata={"description": "win: the player who wins (a player id)"})
+    forfeiting = fields.String(load_default=None, allow_none=True, validate=ID,
+                               metadata={"description": "forfeit: the player who forfeits; the other player wins"})
     reason = fields.String(required=True, validate=TEXT)
 
 
@@ -77,7 +90,8 @@ class ExtendSchema(StrictSchema):
 
 class DisputeSchema(StrictSchema):
     game_id = fields.String(required=True, validate=ID)
-    seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                         metadata={"description": "the disputed event of the game (the replay's step)"})
     text = fields.String(required=True, validate=TEXT)
 
 
@@ -121,6 +135,17 @@ class TournamentQuerySchema(Schema):
                            metadata={"description": "list only this round's games"})
 
 
-SCHEMAS = {"CreateTournament": CreateTournamentSchema, "Withdraw": WithdrawSchema, "Repair": RepairSchema,
+class VoidPreviewQuerySchema(Schema):
+    """GET .../void-preview: what voiding `target` (the replay's #N) would undo now."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    target = fields.Integer(required=True, validate=validate.Range(min=0),
+                            metadata={"description": "the resolution to void (the replay list's #N)"})
+    re_resolve = fields.Boolean(load_default=False, metadata={"description": "judge the voided move again"})
+
+
+SCHEMAS = {"CreateTournament": CreateTournamentSchema, "AddDirector": AddDirectorSchema, "Withdraw": WithdrawSchema, "Repair": RepairSchema,
            "Adjudicate": AdjudicateSchema, "Extend": ExtendSchema, "Dispute": DisputeSchema, "Answer": AnswerSchema,
            "GameRuling": GameRulingSchema}

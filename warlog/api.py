@@ -19,13 +19,15 @@ from validators.requests import (
     MoveSchema,
     RulingSchema,
     StateQuerySchema,
+    UmpireSchema,
 )
 from warlog import sandbox_dice
 from warlog.listing import game_json, games_page, next_query
 from warlog.openapi import openapi_document
 from warlog.outage import is_outage, unavailable
-from warlog.pageutil import private
+from warlog.pageutil import guard_private, private
 from warlog.render import seat_label
+from warlog.rounds import public_rows
 from warlog.sandbox import example_state, fork
 from warlog.service import NotFound, ServiceError, Unprocessable, Warlog
 
@@ -69,6 +71,14 @@ def query(schema: Schema) -> dict[str, Any]:
     return loaded
 
 
+@api.before_request
+def _private_game() -> None:
+    # a duplicate round's game while the round runs: its player's alone (a malformed header is
+    # the route's to refuse, as before)
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    guard_private(token.strip() if scheme.lower() == "bearer" else None)
+
+
 @api.after_request
 def _private(resp: Response) -> Response:
     return private(resp)  # answers depend on the bearer token (issue 15)
@@ -107,7 +117,7 @@ def list_games() -> Response:
         raise ServiceError("bad query parameters", fields=err.messages) from None
     page = games_page(service().store, q["game"], q["status"], q["limit"], q["cursor"])
     more = next_query(page, q["game"], q["status"], q["limit"])
-    return jsonify({"games": [game_json(r) for r in page.rows],
+    return jsonify({"games": [game_json(r) for r in public_rows(service(), page.rows)],
                     "next": f"{request.path}?{more}" if more else None})
 
 
@@ -128,8 +138,21 @@ def catalogue() -> Response:
 @api.post("/games")
 def create_game() -> tuple[Response, int]:
     data = body(CreateGameSchema())
-    created = service().create_game(data["game"], data["scenario"], data["options"], data["sandbox"])
+    created = service().create_game(data["game"], data["scenario"], data["options"], data["sandbox"],
+                                    creator=data["creator"])
     return jsonify(with_seat_tokens(created)), 201
+
+
+@api.post("/games/<game_id>/umpire")
+def invite_umpire(game_id: str) -> tuple[Response, int]:
+    """A seat of a player-created game has an umpire invitation made (Warlog.invite_umpire)."""
+    token = bearer()
+    svc = service()
+    svc.viewer(game_id, token, required=True)
+    data = body(UmpireSchema())
+    out = svc.invite_umpire(game_id, token, data["text"])
+    url = url_for("pages.invitation", game_id=game_id, token=out["umpire_token"], _external=True)
+    return jsonify({**out, "url": url}), 201
 
 
 def with_seat_tokens(created: dict[str, Any]) -> dict[str, Any]:

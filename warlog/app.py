@@ -16,6 +16,7 @@ from ledger.factory import open_store, sqlite_path
 from warlog import templates_dir
 from warlog.config import ConfigError, check_deployment, describe, unknown_settings
 from warlog.dbrole import SuperuserRefused, check_app_role
+from warlog.health import check_storage_at_start as health_check_storage
 from warlog.outage import quiet_pool_logs
 from warlog.queue import InlineQueue, RQQueue, start_sweeper
 from warlog.service import Warlog
@@ -58,6 +59,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     try:
         check_app_role(store, bool(app.config["WARLOG_ALLOW_SUPERUSER"]))
     except SuperuserRefused:
+        store.close()
+        raise
+    try:
+        health_check_storage(store)  # a read-only or full ledger: a clear error at start, not a 500 per write
+    except BaseException:
         store.close()
         raise
     if app.config["WARLOG_REDIS"]:

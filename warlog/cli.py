@@ -731,3 +731,56 @@ def log_sync(db: str) -> None:
         raise click.ClickException(str(err)) from None
     finally:
         store.close()
+
+
+@main.command("mail-in", help="Take replies by mail: an SMTP (or --lmtp) listener that a mail server forwards "
+                              "play+<token>@DOMAIN to; each reply is stored, judged and answered by mail.")
+@click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
+@click.option("--redis", "redis_url", default=lambda: os.environ.get("WARLOG_REDIS"),
+              help="hand judging to the RQ workers (unset: this process judges the moves it takes)")
+@click.option("--address", default=lambda: os.environ.get("WARLOG_MAIL_IN_ADDRESS"),
+              help="the inbound address, e.g. play@warlog.example (or WARLOG_MAIL_IN_ADDRESS)")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8025, show_default=True, type=int)
+@click.option("--lmtp", is_flag=True, help="speak LMTP (a Postfix lmtp: transport) rather than SMTP")
+@click.option("--max-kb", default=2048, show_default=True, type=click.IntRange(16, 32 * 1024),
+              help="replies bigger than this are refused (with an answer)")
+@click.option("--authserv-id", default=lambda: os.environ.get("WARLOG_MAIL_IN_AUTHSERV_ID"),
+              help="trust the Authentication-Results header of this server (your MTA's name): dmarc/spf "
+                   "failures are refused as forged")
+@click.option("--allow-embedded-ledger", is_flag=True, default=lambda: bool(os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER")),
+              help="with --redis, run on a SQLite ledger anyway")
+def mail_in(db: str, redis_url: str | None, address: str | None, host: str, port: int, lmtp: bool, max_kb: int,
+            authserv_id: str | None, allow_embedded_ledger: bool) -> None:
+    import signal
+    import threading
+
+    from ledger.urls import mask_url
+    from warlog.app import create_app
+    from warlog.dbrole import allowed_by_env
+    from warlog.mailin.listener import Listener
+    from warlog.mailin.processor import Processor
+    from worker import load_game_modules
+
+    load_game_modules()  # without --redis this process judges the moves it takes
+    if not address:
+        raise click.ClickException("give the inbound address: --address play@warlog.example (or "
+                                   "WARLOG_MAIL_IN_ADDRESS)")
+    # the notification and deadline sweeps are the server's (or its workers'): not run here a second time
+    app = create_app({"WARLOG_DB": db, "WARLOG_REDIS": redis_url, "WARLOG_MAIL_IN_ADDRESS": address,
+                      "WARLOG_ALLOW_EMBEDDED_LEDGER": allow_embedded_ledger, "WARLOG_ALLOW_SUPERUSER": allowed_by_env(),
+                      "WARLOG_PERIODIC": False})
+    services = app.extensions["warlog_services"]
+    processor = Processor(services.mail, app.extensions["warlog"], max_bytes=max_kb * 1024, authserv_id=authserv_id)
+    listener = Listener(processor, host, port, lmtp=lmtp)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    listener.start()
+    click.echo(f"Warlog mail-in: {'LMTP' if lmtp else 'SMTP'} on {host}:{port} for {services.mail.local}+<token>@"
+               f"{services.mail.domain} (ledger {mask_url(db)}; "
+               f"{'RQ via ' + mask_url(redis_url) if redis_url else 'judging in this process'})", err=True)
+    while not stop.wait(1.0):
+        pass
+    listener.stop()
+    click.echo("Warlog mail-in: stopped", err=True)

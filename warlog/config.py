@@ -28,11 +28,16 @@ SETTINGS = {
     "WARLOG_GAME_MODULES": "extra game modules to import, comma-separated",
     "WARLOG_ALLOW_SUPERUSER": "1 to let the app run as a PostgreSQL superuser (it can then disable the "
                               "append-only trigger: development only)",
+    "WARLOG_MAIL_IN_ADDRESS": "play by mail: the inbound address (play@your.domain) replies go to as "
+                              "play+<token>@your.domain (`warlog mail-in`)",
+    "WARLOG_MAIL_BOARD": "0 to leave the board's picture out of turn mails",
+    "WARLOG_MAIL_IN_AUTHSERV_ID": "`warlog mail-in`: the authserv-id of your MTA's Authentication-Results",
 }
 # read by the tests, benchmarks, scripts and fault injection rather than by the server
 OTHER_KNOWN = {"WARLOG_FAULT_DELAY_BEFORE_APPEND", "WARLOG_FAULT_DELAY_BEFORE_SERVICES",
                "WARLOG_TEST_PG_URL", "WARLOG_TEST_REDIS_URL", "WARLOG_VENV",
-               "WARLOG_CHROMIUM", "WARLOG_BENCH_PG_URL", "WARLOG_BENCH_REDIS_URL"}
+               "WARLOG_CHROMIUM", "WARLOG_BENCH_PG_URL", "WARLOG_BENCH_REDIS_URL",
+               "WARLOG_FAULT_MAIL_IN_HOLD", "WARLOG_FAULT_MAIL_IN_EXIT_AFTER_SUBMIT"}
 
 
 class ConfigError(ValueError):

@@ -7,7 +7,11 @@ worker, the app's config in the web process):
   table, shown at /outbox (the embedded default);
 * WARLOG_MAIL_FROM — the sender address;
 * WARLOG_PUBLIC_URL — the site's address, for links in mails (set it in a deployment);
-* WARLOG_WEBHOOK_ALLOW_PRIVATE — allow webhooks to loopback/private addresses (tests, a LAN).
+* WARLOG_WEBHOOK_ALLOW_PRIVATE — allow webhooks to loopback/private addresses (tests, a LAN);
+* WARLOG_MAIL_IN_ADDRESS — play by mail (warlog.mailin): the inbound address, e.g.
+  play@warlog.example; turn mails then show the position and codes, replies go to
+  play+<token>@warlog.example (signed with the key of WARLOG_LOG_KEY); WARLOG_MAIL_BOARD=0 leaves
+  the board's picture out.
 
 In the embedded default (no Redis) deliveries run on their own background thread (never the
 resolver's) and a periodic thread sweeps for due retries; with RQ they are `warlog.notify.jobs`
@@ -45,6 +49,10 @@ class Settings:
     mail_from: str = "Warlog <warlog@localhost>"
     public_url: str | None = None
     allow_private_webhooks: bool = False
+    mail_in_address: str | None = None
+    mail_board: bool = True
+    log_key: str | None = None  # the server's signing key (reply tokens' HMAC key is derived from it)
+    db_url: str | None = None  # where the embedded default keeps that key
 
     @classmethod
     def from_mapping(cls, conf: Mapping[str, Any]) -> Settings:
@@ -53,7 +61,11 @@ class Settings:
 
         return cls(smtp_url=get("SMTP_URL") or None, mail_from=get("MAIL_FROM") or cls.mail_from,
                    public_url=get("PUBLIC_URL") or None,
-                   allow_private_webhooks=str(get("WEBHOOK_ALLOW_PRIVATE") or "").lower() in ("1", "true", "yes"))
+                   allow_private_webhooks=str(get("WEBHOOK_ALLOW_PRIVATE") or "").lower() in ("1", "true", "yes"),
+                   mail_in_address=get("MAIL_IN_ADDRESS") or None,
+                   mail_board=str(get("MAIL_BOARD") if get("MAIL_BOARD") is not None else "1").lower()
+                   not in ("0", "false", "no"),
+                   log_key=get("LOG_KEY") or None, db_url=str(get("DB")) if get("DB") else None)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -66,11 +78,13 @@ class Services:
     players: PlayerStore
     notifier: Notifier
     clock: GameClock
+    mail: Any = None  # warlog.mailin.play.MailPlay when players may play by mail
 
     def on_judged(self, store: EventStore, base_url: Callable[[], str]) -> Callable[[Any], None]:
         """The resolver's hook: the clocks move first, then the players are told (with their deadline)."""
         notices = TurnNotices(store, self.players, self.notifier, base_url,
-                              deadline_of=self.clock.deadline_json)
+                              deadline_of=self.clock.deadline_json,
+                              turn_mail=self.mail.turn_body if self.mail is not None else None)
 
         def run(judged: Any) -> None:
             for hook in (self.clock.on_judged, notices):
@@ -108,7 +122,23 @@ def build(store: EventStore, settings: Settings, base_url: Callable[[], str] | N
     clock = GameClock(db, store, owners=players.owners_of, notify=notifier.notify_many,
                       base_url=base_url)
     clock.create_schema()
-    return Services(db, players, notifier, clock)
+    return Services(db, players, notifier, clock, _mail_play(settings, db, store, players, notifier, base_url))
+
+
+def _mail_play(settings: Settings, db: SqlDb, store: EventStore, players: PlayerStore, notifier: Notifier,
+               base_url: Callable[[], str]) -> Any:
+    """Play by mail (warlog.mailin), when an inbound address is configured."""
+    if not settings.mail_in_address:
+        return None
+    from warlog.mailin.play import MailPlay, rich_sender
+    from warlog.mailin.tokens import Signer, derive_key
+
+    key = derive_key({"WARLOG_LOG_KEY": settings.log_key, "WARLOG_DB": settings.db_url})
+    play = MailPlay(db, store, players, notifier, Signer(key), settings.mail_in_address, base_url,
+                    board=settings.mail_board)
+    notifier.compose = rich_sender(play, settings.mail_from)
+    notifier.private_text = play.without_reply_address
+    return play
 
 
 def start_periodic(tasks: list[tuple[str, Callable[[], object]]], interval: float,
@@ -178,4 +208,10 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
     init_notify_web(app, services.notifier)
     app.extensions["warlog_notifier"] = services.notifier
     init_clock_web(app, services.clock)
+    app.extensions["warlog_services"] = services
+    if services.mail is not None:
+        from warlog.mailin.web import init_app as init_mail_web
+
+        services.mail.service = service  # the app's own service (its caches; submissions enqueue for real)
+        init_mail_web(app, services.mail)
     return services

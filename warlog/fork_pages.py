@@ -19,7 +19,7 @@ from warlog.service import Unprocessable
 
 
 def _may_fork(game_id: str) -> None:
-    if not viewer_for(game_id).director and service().info(game_id)["status"] != "ended":
+    if not viewer_for(game_id).director and not service().open_book(game_id):
         raise PageError(403, "Only the game's director may fork a running game; anyone may once it has ended.")
 
 

@@ -25,6 +25,7 @@ from validators.requests import (
     MoveSchema,
     RulingSchema,
     StateQuerySchema,
+    UmpireSchema,
 )
 from validators.responses import SCHEMAS as RESPONSES
 from validators.tournament_responses import SCHEMAS as TOURNAMENT_RESPONSES
@@ -54,7 +55,8 @@ ERRORS = {
     "400": answer("bad request: the body is not a JSON object, a query parameter is malformed, the Authorization "
                   "header is not 'Bearer <token>', or a field holds the NUL character", "Error"),
     "401": answer("missing Authorization: Bearer token", "Error"),
-    "403": answer("the token is not a seat (or director) of this game", "Error"),
+    "403": answer("the token is not a seat (or director) of this game; or the game is a duplicate round's, private "
+                  "to its player and its tournament's director until every game of the round has ended", "Error"),
     "404": answer("no such game or step", "Error"),
     "409": answer("stale expected_seq, not this seat's turn, or the game is not active: current_seq is the game's "
                   "last event", "Conflict"),
@@ -165,11 +167,13 @@ def game_paths() -> dict[str, dict[str, Any]]:
                     "parameters": [{"in": "query", "schema": GamesQuerySchema}],
                     "responses": {"200": answer("games, and `next`: the path of the next page or null", "GamesPage")}},
             "post": {"summary": "create a game", "requestBody": _json("CreateGame"), "responses": {
-                "201": answer("created: id, seats (role -> token), director_token, seed_commitment", "Created"),
+                "201": answer("created: id, seats (role -> token), director_token (an umpire-creator's) or "
+                              "creator_seat, seed_commitment", "Created"),
                 **_errors("422")}},
         },
         "/api/v1/games/{game_id}": {"get": {"summary": "status, active_seats, seq", "parameters": [gid],
-                                            "responses": {"200": answer("the game", "GameInfo"), **_errors("404")}}},
+                                            "responses": {"200": answer("the game", "GameInfo"),
+                                                          **_errors("403", "404")}}},
         "/api/v1/games/{game_id}/join": {"post": {
             "summary": "take a seat (optionally adding entropy to the dice)", "parameters": [gid], "security": BEARER,
             "requestBody": _json("Join"),
@@ -186,11 +190,13 @@ def game_paths() -> dict[str, dict[str, Any]]:
             "responses": {"200": answer("the submission and its judgement as the caller may see them", "MoveResult"),
                           **seen}}},
         "/api/v1/games/{game_id}/events": {"get": {
-            "summary": "events after N, as the caller may see them", "security": OPTIONAL_BEARER,
+            "summary": "events after N, as the caller may see them (a director's look at a running game that hides "
+                       "something is recorded in it first, as a hidden_viewed event)", "security": OPTIONAL_BEARER,
             "parameters": [gid, {"in": "query", "schema": EventsQuerySchema}],  # limits from the schema that checks them
             "responses": {"200": answer("a page of events", "Events"), **seen}}},
         "/api/v1/games/{game_id}/state": {"get": {
-            "summary": "the state at step N as the caller may see it", "security": OPTIONAL_BEARER,
+            "summary": "the state at step N as the caller may see it (a director's full view of a running game "
+                       "that hides something is recorded in it first, as a hidden_viewed event)", "security": OPTIONAL_BEARER,
             "parameters": [gid, {"in": "query", "schema": StateQuerySchema}],
             "responses": {"200": answer("the state", "State"), **seen}}},
         "/api/v1/games/{game_id}/actions": {"get": {
@@ -202,6 +208,12 @@ def game_paths() -> dict[str, dict[str, Any]]:
             "security": BEARER, "requestBody": _json("Ruling"),
             "responses": {"202": answer("accepted: seq of the ruling's submission", "Accepted"),
                           **_errors("401", "403", "404", "409", "422")}}},
+        "/api/v1/games/{game_id}/umpire": {"post": {
+            "summary": "a seat of a game whose creator plays (no director) has an umpire invitation made for a "
+                       "neutral person (an umpire_invited event every seat sees)", "parameters": [gid],
+            "security": BEARER, "requestBody": _json("Umpire"),
+            "responses": {"201": answer("the umpire's token and link, shown once", "UmpireInvited"),
+                          **_errors("401", "403", "404", "422")}}},
         "/api/v1/games/{game_id}/export": {"get": {
             "summary": "JSON Lines export (after the end; the director at any time)", "parameters": [gid],
             "security": OPTIONAL_BEARER,
@@ -222,7 +234,7 @@ def _document(game_names: tuple[str, ...]) -> dict[str, Any]:
     spec.components.security_scheme("seat", {"type": "http", "scheme": "bearer",
                                              "description": "a seat token (invitation) or the director token"})
     for name, schema in (("CreateGame", CreateGameSchema), ("Join", JoinSchema), ("Move", MoveSchema),
-                         ("Ruling", RulingSchema), *RESPONSES.items(), *PLAYER_RESPONSES.items(),
+                         ("Ruling", RulingSchema), ("Umpire", UmpireSchema), *RESPONSES.items(), *PLAYER_RESPONSES.items(),
                          *TOURNAMENT_RESPONSES.items(), ("TimeControl", TimeControlSchema),
                          *PLAYER_REQUESTS.items()):
         spec.components.schema(name, schema=schema)

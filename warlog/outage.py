@@ -1,6 +1,7 @@
 """Riding out an outage of Redis or PostgreSQL (issue 14, defect 1).
 
-`is_outage` tells an unreachable service from a bug; `Outage` logs one line when a service
+`is_outage` tells an unreachable service, or a storage fault (ledger.faults: a full disk, a
+read-only database, a missing schema), from a bug; `Outage` logs one line when a service
 goes away and one when it is back, and nothing in between, so an outage under load is two
 clear lines in the log rather than a traceback per request; `Backoff` is the wait between
 attempts to reach it again.
@@ -12,6 +13,7 @@ import logging
 import threading
 import time
 
+from ledger.faults import storage_fault
 from ledger.urls import mask_url
 
 
@@ -26,7 +28,9 @@ def outage_errors() -> tuple[type[BaseException], ...]:
 
 
 def is_outage(err: BaseException) -> bool:
-    return isinstance(err, outage_errors())
+    """An unreachable service, or a storage fault (ledger.faults: a full disk, a read-only
+    database, a missing schema): nothing was recorded, and trying again later may work."""
+    return isinstance(err, outage_errors()) or storage_fault(err) is not None
 
 
 def one_line(err: BaseException) -> str:
@@ -35,11 +39,15 @@ def one_line(err: BaseException) -> str:
 
 
 class Outage:
-    """The state of one service as this process sees it: up, or down since a moment."""
+    """The state of one service as this process sees it: up, or down since a moment (and,
+    for a storage fault, why and when it was last met)."""
 
     def __init__(self, what: str, log: logging.Logger) -> None:
         self.what, self.log = mask_url(what), log
         self.since: float | None = None
+        self.reason = ""
+        self.last_met = 0.0
+        self.storage: Outage | None = None  # where a storage fault met as this service's outage goes
         self._lock = threading.Lock()
 
     @property
@@ -48,10 +56,13 @@ class Outage:
 
     def down(self, err: BaseException, meanwhile: str = "") -> bool:
         """Note a failure; log it only if it starts an outage. True when it did."""
+        if self.storage is not None and storage_fault(err) is not None:
+            return self.storage.down(err, meanwhile)
         with self._lock:
+            self.last_met, self.reason = time.monotonic(), one_line(err)
             if self.since is not None:
                 return False
-            self.since = time.monotonic()
+            self.since = self.last_met
         self.log.warning("%s unreachable (%s)%s", self.what, one_line(err), f"; {meanwhile}" if meanwhile else "")
         return True
 
@@ -83,6 +94,32 @@ class Backoff:
 # one outage is one pair of lines whoever meets it first.
 LEDGER = Outage("the ledger", logging.getLogger("warlog.ledger"))
 
+
+class StorageFault(Outage):
+    """The ledger answers but cannot keep what it is given (ledger.faults): one line when the
+    fault is first met, one when a write goes through again."""
+
+    def down(self, err: BaseException, meanwhile: str = "") -> bool:
+        with self._lock:
+            self.last_met, self.reason = time.monotonic(), storage_fault(err) or one_line(err)
+            if self.since is not None:
+                return False
+            self.since = self.last_met
+        self.log.error("the ledger cannot store: %s%s", self.reason, f"; {meanwhile}" if meanwhile else "")
+        return True
+
+    def up(self) -> bool:
+        with self._lock:
+            if self.since is None:
+                return False
+            lasted, self.since = time.monotonic() - self.since, None
+        self.log.warning("the ledger stores again after %.1f s (it could not: %s)", lasted, self.reason)
+        return True
+
+
+STORAGE = StorageFault("the ledger's storage", logging.getLogger("warlog.ledger"))
+LEDGER.storage = STORAGE  # a job or a sweep that meets a full disk says so, and /readyz knows
+
 # Set by a job that met a ledger outage and left its submission pending: this process's sweeper
 # then tries again within a second, backing off while the ledger stays away, instead of waiting
 # its whole interval (found by bench/chaos_soak.py: a stale pooled connection after a PostgreSQL
@@ -95,12 +132,17 @@ def unavailable(err: BaseException) -> tuple[object, int, dict[str, str]]:
     import redis.exceptions
     from flask import jsonify, request
 
-    if isinstance(err, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)):
-        what = "the queue (Redis)"
+    fault = storage_fault(err)
+    if fault is not None:
+        STORAGE.down(err, "writes answer 503 until it is fixed")
+        message = f"the ledger cannot store just now: {fault.split(' (')[0]}; nothing was recorded by this request; try again later"
     else:
-        what = "the ledger (the database)"
-        LEDGER.down(err, "requests answer 503 until it is back")
-    message = f"{what} is unreachable just now; nothing was recorded by this request; try again shortly"
+        if isinstance(err, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)):
+            what = "the queue (Redis)"
+        else:
+            what = "the ledger (the database)"
+            LEDGER.down(err, "requests answer 503 until it is back")
+        message = f"{what} is unreachable just now; nothing was recorded by this request; try again shortly"
     headers = {"Retry-After": "5"}
     if request.path.startswith("/api/"):
         return jsonify({"error": message}), 503, headers

@@ -30,7 +30,8 @@ from jinja2 import pass_context
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
-from ledger.events import SUBMITTED, Event
+from ledger.dice import round_withheld
+from ledger.events import HIDDEN_VIEWED, SUBMITTED, UMPIRE_INVITED, Event
 from ledger.paging import OPEN, BadCursor
 from rules import all_games, game_of, get_game
 from rules.core.game import Game
@@ -39,12 +40,15 @@ from warlog import layerkeep, lobbyrows, share, wakeup
 from warlog import replay as rp
 from warlog.listing import games_page, next_query
 from warlog.pageutil import (
+    PLAYER_COOKIE,
+    SEAT_COOKIE,
     PageError,
     check_csrf,
     csrf_token,
     error_page,
     finish,
     forget_seat_cookie,
+    guard_private,
     seat_cookies,
     seat_token,
     service,
@@ -55,6 +59,7 @@ from warlog.pageutil import (
 from warlog.planner import PlanError, reach
 from warlog.queue import InlineQueue
 from warlog.render import Scene, TextRenderer, renderer_for
+from warlog.rounds import private_reason, public_rows
 from warlog.service import SPECTATOR, ServiceError, Viewer, redact, redact_payload
 
 pages = Blueprint("pages", __name__)
@@ -63,6 +68,7 @@ LOBBY_STATUSES = (OPEN, *STATUSES, "all")
 LOBBY_PAGE = 50
 RECENT = 12  # events shown on the play page
 WINDOW = 15  # events either side of the replay step
+LOOKS_RECENT = 120  # the play page lists the looks at hidden information among this many last events
 
 
 # -- plumbing ---------------------------------------------------------------------------------
@@ -71,6 +77,9 @@ WINDOW = 15  # events either side of the replay step
 def _guard() -> None:
     if request.method == "POST":
         check_csrf()
+    game_id = (request.view_args or {}).get("game_id", "")
+    guard_private(request.cookies.get(SEAT_COOKIE + str(game_id)), request.cookies.get(PLAYER_COOKIE),
+                  (request.view_args or {}).get("token"))
 
 
 @pages.after_request
@@ -180,6 +189,7 @@ def lobby() -> Any:
         page = games_page(svc.store, game_f, None if status_f == "all" else status_f, LOBBY_PAGE, cursor)
     except BadCursor:
         raise PageError(400, "That link to older games is not one this server made: start from the lobby.") from None
+    rows = public_rows(svc, page.rows)  # a duplicate round's games are not listed while the round runs
     more = next_query(page, game_f, status_f if status_f != OPEN else None, LOBBY_PAGE)
     older = f"{url_for('pages.lobby')}?{more}" if more else None
     mine = _my_games()
@@ -190,8 +200,8 @@ def lobby() -> Any:
                       for view in ("game", "replay_latest", "audit"))
         form = lobbyrows.create_form(games, lambda: render_template("_lobby_create.html", games=games,
                                                                     csrf_token=lambda: lobbyrows.CSRF), lobbyrows.CSRF)
-        return render_template("lobby.html", rows=page.rows, games=games, game_f=game_f, status_f=status_f,
-                               rows_html=lobbyrows.rows_html(page.rows, games, links), create_form=form,
+        return render_template("lobby.html", rows=rows, games=games, game_f=game_f, status_f=status_f,
+                               rows_html=lobbyrows.rows_html(rows, games, links), create_form=form,
                                statuses=STATUSES, older=older, paged=cursor is not None, mine=mine,
                                status_badge=_badge, seats=_seats)
 
@@ -199,7 +209,7 @@ def lobby() -> Any:
         return lobbyrows.with_token(render(), token)
     # Everyone else sees the same page for the same rows: rendered once (lobbyrows.page)
     key = (request.script_root, tuple(games), game_f, status_f, cursor is not None, older,
-           tuple(lobbyrows.row_key(r) for r in page.rows))
+           tuple(lobbyrows.row_key(r) for r in rows))
     return lobbyrows.page(current_app.extensions.setdefault("warlog_lobby_pages", lobbyrows.pages_cache()),
                           key, render, token)
 
@@ -257,14 +267,41 @@ def create() -> Any:
             if not match:
                 raise PageError(400, f"Option {opt.name} must be one of {', '.join(map(str, opt.choices))}.")
             options[opt.name] = match[0]
-    created = service().create_game(game.name, scenario, options)
+    created = service().create_game(game.name, scenario, options, creator=_creator(game, scenario))
     gid = created["id"]
     links = {seat: url_for(".invitation", game_id=gid, token=tok, _external=True)
              for seat, tok in created["seats"].items()}
-    director = url_for(".invitation", game_id=gid, token=created["director_token"], _external=True)
+    director = (url_for(".invitation", game_id=gid, token=created["director_token"], _external=True)
+                if "director_token" in created else None)
     resp = Response(render_template("created.html", game=game, scenario=game.scenarios()[scenario], gid=gid,
-                                    links=links, director=director, options=options,
+                                    links=links, director=director, options=options, mine=created.get("creator_seat"),
                                     commitment=created["seed_commitment"]), status=201)
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+def _creator(game: Game, scenario: str) -> str:
+    """The lobby form's `creator`: "umpire", or "seat1"/"seat2" (the scenario's first or second
+    side; a seat's own name is taken too)."""
+    raw = request.form.get("creator") or "umpire"
+    roles = list(game.roles(scenario))
+    if raw == "umpire" or raw in roles:
+        return raw
+    if raw.startswith("seat") and raw[4:].isdigit() and 1 <= int(raw[4:]) <= len(roles):
+        return roles[int(raw[4:]) - 1]
+    raise PageError(400, f"Choose whether you are the umpire or play one of the sides ({', '.join(roles)}).")
+
+
+@pages.post("/games/<game_id>/umpire")
+def umpire(game_id: str) -> Any:
+    """A seat of a player-created game has an umpire invitation made (Warlog.invite_umpire): the
+    link is shown once, to be given to a neutral person; the game records that it was made."""
+    svc = service()
+    out = svc.invite_umpire(game_id, seat_token(game_id), request.form.get("text", ""))
+    link = url_for(".invitation", game_id=game_id, token=out["umpire_token"], _external=True)
+    resp = Response(render_template("umpire.html", info=svc.info(game_id), game=_game(game_id), link=link,
+                                    seq=out["seq"]), status=201)
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["Referrer-Policy"] = "no-referrer"
     return resp
@@ -406,9 +443,9 @@ def _play_context(game_id: str, last: int | None) -> dict[str, Any]:
     info = svc.info(game_id)
     g = _game(game_id)
     viewer = viewer_for(game_id)
-    state_doc = svc.state(game_id, None, viewer)
+    state_doc = svc.state(game_id, None, viewer, look="the full state (the play page)")
     listing = svc.actions(game_id, viewer)
-    full = viewer.director or info["status"] == "ended"
+    full = viewer.director or svc.open_book(game_id)
     recent = svc.store.read(game_id, after=max(-1, info["seq"] - RECENT - 40), upto=info["seq"])
     docs = _visible(recent, g, viewer, full)
     rows = rp.move_rows(docs, g)[-RECENT:][::-1]
@@ -427,7 +464,7 @@ def _play_context(game_id: str, last: int | None) -> dict[str, Any]:
     result = None
     if last is not None:
         try:
-            result = svc.move(game_id, last, viewer)
+            result = svc.move(game_id, last, viewer, look=None)  # within the full view recorded above
         except ServiceError:
             result = None
     los_pair = _los_arg()
@@ -442,7 +479,7 @@ def _play_context(game_id: str, last: int | None) -> dict[str, Any]:
         orders=_order_choices(orders, state, viewer.seat), los=los, los_tool=los_of is not None, rows=rows, board=renderer.board(scene),
         legend=renderer.legend(),
         planner=renderer.planner(state) if listing["actions"] else None, result=result,
-        my_turn=viewer.seat is not None and viewer.seat in info["active_seats"],
+        my_turn=viewer.seat is not None and viewer.seat in info["active_seats"], looks=looks_at_hidden(game_id, LOOKS_RECENT),
         joined=viewer.seat in info["joined"] if viewer.seat else True,
         seated=request.args.get("seated") == "1", key=uuid.uuid4().hex)
 
@@ -548,6 +585,22 @@ def plan(game_id: str, unit: str) -> Any:
 VIEWS = ("public", "seat", "full")
 
 
+def looks_at_hidden(game_id: str, recent: int | None = None) -> list[dict[str, Any]]:
+    """The recorded looks at what the rules hide in this game (`hidden_viewed`), newest first,
+    each with its words: all of them (the audit page), or those among the last `recent` events
+    (the play page, which links to the audit for the rest)."""
+    svc = service()
+    if recent is None:
+        evs: Any = svc.store.iter_events(game_id)
+    else:
+        g = _game(game_id)
+        if not (g.hidden_information or g.keeps_secrets):
+            return []
+        evs = svc.store.read(game_id, after=max(-1, svc.store.last_seq(game_id) - recent))
+    return [{"seq": ev.seq, "at": ev.recorded_at[:19].replace("T", " "), "text": rp.look_text(ev.payload),
+             **ev.payload} for ev in evs if ev.type == HIDDEN_VIEWED][::-1]
+
+
 def _view_for(viewer: Viewer, ended: bool) -> tuple[str, Viewer, list[str], dict[str, str]]:
     """The chosen viewpoint, the viewer it reads as, the viewpoints this browser may pick, and
     the query arguments that keep the choice in links (none for the default)."""
@@ -559,7 +612,8 @@ def _view_for(viewer: Viewer, ended: bool) -> tuple[str, Viewer, list[str], dict
     if wanted not in allowed:
         raise PageError(403, "That viewpoint opens when the game is over (or to the director); "
                              "a seat sees its own view, a spectator the public one.")
-    as_viewer = {"public": SPECTATOR, "seat": viewer, "full": Viewer(None, director=True)}[wanted]
+    as_viewer = {"public": SPECTATOR, "seat": viewer,
+                 "full": viewer if viewer.director else Viewer(None, director=True)}[wanted]
     return wanted, as_viewer, allowed, ({} if wanted == default else {"view": wanted})
 
 
@@ -589,17 +643,18 @@ class _Step:
     viewer: str
 
 
-def _step(game_id: str, step: int) -> _Step:
+def _step(game_id: str, step: int, look: str = "the full state (the replay page)") -> _Step:
     svc = service()
     info = svc.info(game_id)
     g = _game(game_id)
     last = info["seq"]
     if not 0 <= step <= last:
         raise PageError(404, f"This game has steps 0 to {last}; there is no step {step}.")
-    view, as_viewer, allowed, view_args = _view_for(viewer_for(game_id), info["status"] == "ended")
-    full = as_viewer.director or info["status"] == "ended"
-    after = svc.state(game_id, step, as_viewer)
-    before = svc.state(game_id, step - 1, as_viewer) if step > 0 else {"state": None}
+    book = svc.open_book(game_id)
+    view, as_viewer, allowed, view_args = _view_for(viewer_for(game_id), book)
+    full = as_viewer.director or book
+    after = svc.state(game_id, step, as_viewer, look=look)
+    before = svc.state(game_id, step - 1, as_viewer, look=None) if step > 0 else {"state": None}
     window = svc.store.read(game_id, after=max(-1, step - WINDOW - 30), upto=min(last, step + WINDOW))
     docs = _visible(window, g, as_viewer, full)
     current = next((d for d in docs if d["seq"] == step), None)
@@ -627,7 +682,7 @@ def replay(game_id: str, step: int) -> Any:
         png=None if isinstance(st.renderer, TextRenderer) else url_for(".replay_png", game_id=game_id, step=step,
                                                                          **st.args),
         permalink=url_for(".replay", game_id=game_id, step=step, _external=True, **st.args),
-        may_fork=info["status"] == "ended" or viewer_for(game_id).director)
+        may_fork=service().open_book(game_id) or viewer_for(game_id).director)
 
 
 _PNGS: OrderedDict[tuple[str, int, str, int], bytes] = OrderedDict()  # drawing one takes a second or two
@@ -639,7 +694,7 @@ _PNG_LOCK = threading.Lock()
 def replay_png(game_id: str, step: int) -> Any:
     """The board at a step as a PNG (for a forum post): the replay page's own SVG, drawn by
     Cairo, with the replay page's viewpoints and their rules (hidden information stays hidden)."""
-    st = _step(game_id, step)
+    st = _step(game_id, step, "the full state (the board picture, PNG)")
     if isinstance(st.renderer, TextRenderer):
         raise PageError(404, f"{st.game.title} has no board to draw; its replay shows the state as text.")
     key = (game_id, step, st.viewer, st.info["seq"])  # the state at a step never changes; its caption names the last
@@ -653,7 +708,8 @@ def replay_png(game_id: str, step: int) -> Any:
                 _PNGS.popitem(last=False)
     resp = Response(png, mimetype="image/png")
     resp.headers["Content-Disposition"] = f'inline; filename="warlog-{game_id}-step-{step}.png"'
-    resp.headers["Cache-Control"] = "no-store" if st.info["status"] != "ended" else "public, max-age=86400"
+    shared = st.info["status"] == "ended" and private_reason(service(), game_id) is None  # a round's game: never
+    resp.headers["Cache-Control"] = "public, max-age=86400" if shared else "no-store"
     return resp
 
 
@@ -667,7 +723,7 @@ def replay_file(game_id: str) -> Any:
     with _PNG_LOCK:
         html = _FILES.get(key)
     if html is None:
-        html = share.build(list(svc.store.iter_events(game_id))).html
+        html = share.build(list(svc.store.iter_events(game_id)), svc.open_book(game_id)).html
         with _PNG_LOCK:
             _FILES[key] = html
             while len(_FILES) > 4:
@@ -689,7 +745,9 @@ def audit(game_id: str) -> Any:
     info = svc.info(game_id)
     g = _game(game_id)
     viewer = viewer_for(game_id)
-    full = viewer.director or info["status"] == "ended"
+    full = viewer.director or svc.open_book(game_id)
+    if viewer.director:
+        svc.record_look(game_id, viewer, info["seq"], "every move and die (the audit page)")
 
     hides = not full and g.hidden_information
 
@@ -705,8 +763,12 @@ def audit(game_id: str) -> Any:
     report = audit_mod.AUDITS.build(svc.store, game_id, f"{svc.store.display_url()} {game_id}", describe,
                                     viewer.seat, full, owner, shown)
     charts = [(label, test, audit_mod.histogram_svg(test, label)) for label, test in report.fairness]
+    withheld = round_withheld(svc.created(game_id).payload) if not report.seed else None  # ledger.dice step 9
     return render_template("audit.html", info=info, game=g, report=report, charts=charts, can_export=full,
-                           viewer=viewer, export_name=f"warlog-{game_id}.jsonl")
+                           viewer=viewer, export_name=f"warlog-{game_id}.jsonl", looks=looks_at_hidden(game_id),
+                           round_withheld=withheld,
+                           umpires=[{"seq": e.seq, "seat": e.seat, "text": e.payload.get("text", "")}
+                                    for e in svc.store.iter_events(game_id) if e.type == UMPIRE_INVITED])
 
 
 @pages.get("/games/<game_id>/export.jsonl")

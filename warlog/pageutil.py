@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from flask import Response, current_app, g, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
+from warlog.rounds import check_private
 from warlog.service import SPECTATOR, Forbidden, NotFound, Viewer, Warlog
 
 SEAT_COOKIE = "warlog_seat_"
@@ -57,6 +58,16 @@ def viewer_for(game_id: str) -> Viewer:
         return service().viewer(game_id, seat_token(game_id))
     except Forbidden:
         return SPECTATOR
+
+
+def guard_private(*credentials: str | None) -> None:
+    """Before any route of a game (`game_id` in the path): refuse a duplicate round's game to
+    anyone but its player and its tournament's director while the round runs
+    (warlog.rounds.check_private, PrivateGame 403). The API passes its bearer token; the pages, the
+    seat cookie, the player session and an invitation's token."""
+    game_id = (request.view_args or {}).get("game_id")
+    if isinstance(game_id, str):
+        check_private(service(), game_id, *credentials)
 
 
 def set_seat_cookie(resp: BaseResponse, game_id: str, token: str) -> None:
@@ -131,7 +142,7 @@ def wants_json() -> bool:
     return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
 
 
-__all__ = ["PageError", "NotFound", "service", "viewer_for", "seat_token", "csrf_token", "check_csrf", "finish", "private",
+__all__ = ["PageError", "NotFound", "service", "viewer_for", "guard_private", "seat_token", "csrf_token", "check_csrf", "finish", "private",
            "error_page", "wants_json", "set_seat_cookie", "forget_seat_cookie", "seat_cookies"]
 
 

@@ -40,6 +40,7 @@ def sweep(store: EventStore, enqueue: Callable[[str], bool | None],
     method of that name) the games go in one batch: for RQ one round trip to see which need a job
     and one pipeline to queue those, not up to four round trips a game."""
     games = store.pending_games()  # costs what is pending, not what exists (the pending set)
+    games += unlisted_submissions(store, games)
     if enqueue_many is not None:
         queued = enqueue_many(games) if games else []
     else:
@@ -48,6 +49,18 @@ def sweep(store: EventStore, enqueue: Callable[[str], bool | None],
         log.info("sweeper re-enqueued %d game(s): %s%s", len(queued), ", ".join(queued[:10]),
                  " …" if len(queued) > 10 else "")
     return games
+
+
+def unlisted_submissions(store: EventStore, pending: list[str]) -> list[str]:
+    """Running games with a submission that has no judgement but is not in the `pending` set
+    (its row deleted by hand: nothing else removes one without a judgement), found from the
+    games' projection; logged loudly, and judged like any other (warlog.resolver)."""
+    listed = set(pending)
+    missing = [game_id for game_id in store.unjudged_games() if game_id not in listed]
+    for game_id in missing:
+        log.error("game %s has a submission without a judgement that is not in the ledger's pending set "
+                  "(was a row deleted from pending?): judging it now", game_id)
+    return missing
 
 
 class InlineQueue:
@@ -266,13 +279,22 @@ def sync_log(store: EventStore) -> None:
         log.info("transparency log: %d new entr%s", n, "y" if n == 1 else "ies")
 
 
+class Sweeper(threading.Event):
+    """The in-process sweeper: set it to stop; `thread` runs it (liveness: warlog.health)."""
+
+    thread: threading.Thread | None = None
+
+    def alive(self) -> bool:
+        return self.is_set() or self.thread is None or self.thread.is_alive()
+
+
 def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: float,
                   also: Callable[[], object] | None = None,
-                  enqueue_many: Callable[[list[str]], list[str]] | None = None) -> threading.Event:
+                  enqueue_many: Callable[[list[str]], list[str]] | None = None) -> Sweeper:
     """Sweep now, then every `interval` seconds in a daemon thread (and run `also` after each
     sweep); set the returned event to stop. While the ledger is unreachable it says so once
     and tries again every RETRY s at most, so it sweeps as soon as the ledger is back."""
-    stop = threading.Event()
+    stop = Sweeper()
 
     def pause(seconds: float) -> bool:
         """Wait `seconds`, or about a second once a job met a ledger outage (SWEEP_SOON);
@@ -309,5 +331,6 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
             if pause(wait):
                 return
 
-    threading.Thread(target=loop, name="warlog-sweeper", daemon=True).start()
+    stop.thread = threading.Thread(target=loop, name="warlog-sweeper", daemon=True)
+    stop.thread.start()
     return stop

@@ -17,12 +17,14 @@ from ledger.events import (
     GAME_CREATED,
     GAME_ENDED,
     GAME_STARTED,
+    HIDDEN_VIEWED,
     REJECTED,
     RESOLVED,
     SEAT_JOINED,
     SEED_COMMITTED,
     SEED_REVEALED,
     SUBMITTED,
+    UMPIRE_INVITED,
 )
 from rules.core.game import Game
 from warlog.render import Highlights, Renderer, renderer_for, seat_label
@@ -113,6 +115,13 @@ def describe_ruling(ruling: dict[str, Any]) -> str:
     return f"Ruling: {what}" + (f" — {reason}" if reason else "")
 
 
+def look_text(p: dict[str, Any]) -> str:
+    """A recorded look at what the rules hide, in words ("the director viewed ... at step 57")."""
+    by = p.get("by") or DIRECTOR
+    who = f"The {by}" if by in (DIRECTOR, "umpire") else f"Director {by}"
+    return f"{who} viewed {p.get('what', 'the full state')} at step {p.get('step')}: a look at what the rules hide"
+
+
 def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, Any]] | None = None) -> EventRow:
     """A row for one event document (`Event.to_json()` or a redacted copy)."""
     t, p, seat = ev["type"], ev["payload"], ev.get("seat")
@@ -168,6 +177,11 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
     elif t == DICE_ADDED:
         row.title = (f"Director adds forced dice {', '.join(str(d) for d in p.get('forced', []))}"
                      + (f" for the move waiting at event {p['for_submission']}" if "for_submission" in p else ""))
+    elif t == HIDDEN_VIEWED:
+        row.title = look_text(p)
+    elif t == UMPIRE_INVITED:
+        row.title = (f"{seat_name_in(game, seat)} had an umpire invitation made (the umpire sees everything; "
+                     f"each look is recorded here) — {p.get('text', '')}")
     elif t == SEED_COMMITTED:
         row.title = (f"A fresh dice seed is committed (period {p.get('period')}): the rolls from here on do not "
                      "use the revealed one")

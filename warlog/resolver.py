@@ -27,6 +27,7 @@ from ledger.dice import (
     dice_stream_of,
     judgement_keyed,
     new_seed,
+    round_withheld,
     seed_in_force,
 )
 from ledger.events import DIRECTOR, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SUBMITTED, Event, NewEvent
@@ -60,6 +61,17 @@ class Judged:
     ruling: bool
 
 
+def unlisted_submission(store: EventStore, summary: GameSummary) -> GameSummary:
+    """The summary naming the oldest submission after the last judged one when the `pending`
+    set lists none but the projection says the newest submission has no judgement."""
+    if summary.status == "ended" or summary.last_submitted_seq <= summary.last_handled_seq:
+        return summary
+    after = max(summary.last_handled_seq, 0)
+    oldest = next((ev.seq for ev in store.read(summary.game_id, after=after, upto=summary.last_submitted_seq)
+                   if ev.type == SUBMITTED), None)
+    return summary if oldest is None else dataclasses.replace(summary, oldest_pending=oldest, pending_known=True)
+
+
 class Resolver:
     def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY,
                  new_seed: Callable[[], bytes] = new_seed, on_judged: Callable[[Judged], None] | None = None) -> None:
@@ -91,6 +103,8 @@ class Resolver:
         while True:
             hot = self._hot_summary(game_id) if judged == 0 else None
             summary = hot[0] if hot else self.store.summary(game_id)
+            if summary is not None and not summary.pending:
+                summary = unlisted_submission(self.store, summary)  # not in the pending set (warlog.queue)
             if summary is None or not summary.pending:
                 return judged
             if summary.oldest_pending is None:
@@ -118,10 +132,12 @@ class Resolver:
             if j.reopen:
                 j.payload["reopened"] = True
                 status = "active"
+            withheld = self._withheld(game_id, created) if j.outcome is not None else None
             if j.outcome is not None:
-                events.append(NewEvent(GAME_ENDED, None, {"outcome": j.outcome, "submission_seq": submission.seq}))
+                events.append(NewEvent(GAME_ENDED, None, {"outcome": j.outcome, "submission_seq": submission.seq,
+                                                          **({"seed_withheld": withheld} if withheld else {})}))
                 status = "ended"
-            fresh = self._reveal(game_id, events, j.outcome is not None or j.reveal_seed,
+            fresh = self._reveal(game_id, events, (j.outcome is not None and not withheld) or j.reveal_seed,
                                  goes_on=status != "ended" and (summary.status == "active" or j.reopen))
             delay = os.environ.get(FAULT_DELAY_ENV)
             if delay:
@@ -257,6 +273,15 @@ class Resolver:
             fresh = new_seed()
         events.append(book.commit(fresh))
         return fresh
+
+    def _withheld(self, game_id: str, created: Event) -> str | None:
+        """What a duplicate round's game ending now says of its seed, when its end must not reveal
+        it (ledger.dice step 9: the round's shared seed, period 0, still in force)."""
+        note = round_withheld(created.payload)
+        if note is None:
+            return None
+        book = self.seed_books.get(self.store, game_id)
+        return note if len(book.periods) == 1 and not book.current_revealed() else None
 
     def _fresh_period(self, game_id: str, seq: int) -> bool:
         """Whether the submission at `seq` comes right after a fresh seed's commitment."""

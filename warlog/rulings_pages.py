@@ -68,8 +68,9 @@ def init_app(app: Flask) -> None:
             if not viewer.director and viewer.seat is None:
                 return None
             svc = service()
-            return {"director": viewer.director, "seat": viewer.seat,
-                    "roles": list(svc.created(game_id).payload["roles"]),
+            created = svc.created(game_id).payload
+            return {"director": viewer.director, "seat": viewer.seat, "roles": list(created["roles"]),
+                    "no_director": created.get("director_token_sha256") is None,  # a player created it
                     "disputes": dsp.disputes(svc, game_id), "status": svc.info(game_id)["status"]}
 
         return {"game_rulings": game_rulings}

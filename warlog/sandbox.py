@@ -121,16 +121,19 @@ def fork(svc: Warlog, game_id: str, token: str | None, step: int, patch: list[di
          dice: list[int] | None = None, on_dice_exhausted: str = "derive", dry_run: bool = False) -> dict[str, Any]:
     """A sandbox whose start is game `game_id`'s state at `step` — every hidden unit, secret
     camp and face-down marker as it was — edited by `patch` (a JSON Patch), checked like any
-    sandbox. The game's director may fork at any time; anyone may once the game has ended.
+    sandbox. The game's director may fork at any time (the look is recorded in the game: every
+    seat sees it); anyone may once the game's book is open (Warlog.open_book). The sandbox names
+    the game it was forked from, and keeps its seats' secrets until that game has ended.
     `dry_run`: only check, and answer the edited state and its errors (the browser editor)."""
     from warlog.service import Forbidden, NotFound, Unprocessable
 
     viewer = svc.viewer(game_id, token)
     summary = svc.summary(game_id)
-    if not viewer.director and summary.status != "ended":
+    if not viewer.director and not svc.open_book(game_id):
         raise Forbidden("only the game's director may fork a running game (anyone may once it has ended)")
     if not isinstance(step, int) or not 0 <= step <= summary.last_seq:
         raise NotFound(f"no step {step}: this game has events 0..{summary.last_seq}")
+    svc.record_look(game_id, viewer, step, "the full position, to fork a dispute sandbox")
     created = svc.created(game_id).payload
     state = svc.history(game_id).state_at(step)
     if state is None:

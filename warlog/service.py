@@ -33,11 +33,14 @@ from ledger.events import (
     DIRECTOR,
     GAME_CREATED,
     GAME_STARTED,
+    HIDDEN_VIEWED,
+    NO_STATE,
     REJECTED,
     RESOLVED,
     SEAT_JOINED,
     SEED_REVEALED,
     SUBMITTED,
+    UMPIRE_INVITED,
     Event,
     NewEvent,
 )
@@ -47,6 +50,7 @@ from rules import game_of, get_game
 from rules.core.dice import RecordingDice
 from rules.core.game import Game, IllegalAction
 from validators.actions import ActionShapeError, validate_action
+from validators.requests import PROBE_REFUSED, probe_ops
 from warlog import sandbox as sandboxing
 from warlog.history import StateCache, StoreHistory, seat_entropy
 from warlog.lru import BoundedCache
@@ -92,16 +96,26 @@ class Unprocessable(ServiceError):
     status = 422
 
 
+class PrivateGame(ServiceError):
+    """A duplicate round's game while its round runs (warlog.rounds.check_private): not a
+    Forbidden, which a page reads as "a spectator"."""
+
+    status = 403
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who is asking: a seat (role), the director, or a spectator (seat None)."""
+    """Who is asking: a seat (role), the director, or a spectator (seat None). `who` names a
+    director in the record of what they looked at: "director" (the game's director token),
+    "umpire" (an umpire invitation a seat had made), or a tournament director's name."""
 
     seat: str | None
     director: bool = False
+    who: str = DIRECTOR
 
     @property
     def label(self) -> str:
@@ -118,25 +132,43 @@ class Warlog:
         self.enqueue = enqueue
         self.new_seed, self.new_id = new_seed, new_id  # injectable for reproducible test games
         self._created: BoundedCache[str, Event] = BoundedCache()  # an LRU: a process may touch every game
+        self._umpires: BoundedCache[str, tuple[int, list[str]]] = BoundedCache()  # game -> (seq read to, hashes)
         self.states = StateCache()
         self.seed_books = SeedBooks()
         # (game id, credential) -> the seat owned by the player that credential signs in (warlog.players)
         self.player_seat: Callable[[str, str], str | None] | None = None
         # told (game id, seq of game_started, active seats) when a game starts (clocks, "your turn")
         self.on_started: Callable[[str, int, list[str]], None] | None = None
+        # (game id, credential) -> whether that credential may read a private game although it
+        # holds none of its seats (a duplicate tournament's director: warlog.rounds, warlog.tournaments.privacy)
+        self.private_reader: Callable[[str, str], bool] | None = None
 
     # -- commands --------------------------------------------------------------------
     def create_game(self, game_name: str, scenario: str | None, options: dict[str, Any] | None,
                     sandbox: dict[str, Any] | None = None, *, seed: bytes | None = None,
-                    dice_stream: str | None = None, keying: str | None = None) -> dict[str, Any]:
+                    dice_stream: str | None = None, keying: str | None = None,
+                    duplicate_round: dict[str, Any] | None = None, creator: str | None = None) -> dict[str, Any]:
         """`seed` and `dice_stream` (a duplicate tournament's games: one seed, one dice stream name
         in place of the game id, so the same choices meet the same dice) default to fresh ones;
-        `keying="judgement"` keys the dice by judgement number (ledger.dice step 8)."""
+        `keying="judgement"` keys the dice by judgement number (ledger.dice step 8);
+        `duplicate_round` ({"tournament", "round"}) withholds the seed at the game's end until the
+        round's reveal (ledger.dice step 9).
+        `creator`: "umpire" (the default) or the seat the creator plays; a player-creator gets
+        no director token, and no one holds one until a seat has an umpire invitation made
+        (`invite_umpire`): the game records `"director": "none"` in place of a token's hash."""
         game = self._game(game_name)
         scenarios = game.scenarios()
         scenario = scenario or next(iter(scenarios))
         if scenario not in scenarios:
             raise Unprocessable(f"unknown scenario {scenario!r} for {game.name}; known: {', '.join(scenarios)}")
+        creator = creator or "umpire"
+        if creator != "umpire" and creator not in game.roles(scenario):
+            raise Unprocessable(f"the creator is the game's umpire or plays one of its seats "
+                                f"({', '.join(game.roles(scenario))}), not {creator!r}",
+                                fields={"creator": ["\"umpire\" or a seat of the scenario"]})
+        if creator != "umpire" and sandbox is not None:
+            raise Unprocessable("a sandbox is made by its director: its creator is the umpire",
+                                fields={"creator": ["a sandbox's creator is \"umpire\""]})
         try:
             opts = game.resolve_options(options)
         except IllegalAction as err:
@@ -146,7 +178,7 @@ class Warlog:
             sandbox_doc = self._check_sandbox(game, scenario, sandbox)
         roles = list(game.roles(scenario))
         seat_tokens = {role: secrets.token_urlsafe(24) for role in roles}
-        director_token = secrets.token_urlsafe(24)
+        director_token = secrets.token_urlsafe(24) if creator == "umpire" else None
         seed = seed or self.new_seed()
         game_id = self.new_id()
         payload = {
@@ -157,18 +189,24 @@ class Warlog:
             "options": opts,
             "roles": roles,
             "seat_token_sha256": {r: token_hash(t) for r, t in seat_tokens.items()},
-            "director_token_sha256": token_hash(director_token),
+            **({"director_token_sha256": token_hash(director_token)} if director_token is not None
+               else {"director_token_sha256": None, "director": "none", "creator_seat": creator}),
             "dice_scheme": SCHEME,
             "seed_commitment": commitment(seed),
             "sandbox": sandbox_doc,
             **({"dice_stream": dice_stream} if dice_stream else {}),
             **({"dice_key": "judgement"} if keying == "judgement" else {}),
+            **({"duplicate_round": dict(duplicate_round)} if duplicate_round else {}),
         }
         self.store.append(game_id, -1, [NewEvent(GAME_CREATED, None, payload)], secret=seed,
                           game_info=(game.name, scenario, sandbox_doc is not None),
                           summary=SummaryUpdate(status="waiting", active_seats=roles))
-        out = {"id": game_id, "seats": seat_tokens, "director_token": director_token,
-               "seed_commitment": payload["seed_commitment"], "sandbox": sandbox_doc is not None}
+        out: dict[str, Any] = {"id": game_id, "seats": seat_tokens, "seed_commitment": payload["seed_commitment"],
+                               "sandbox": sandbox_doc is not None}
+        if director_token is not None:
+            out["director_token"] = director_token
+        else:
+            out["creator_seat"] = creator
         if sandbox_doc is not None:
             out["on_dice_exhausted"] = sandbox_doc["on_dice_exhausted"]
             out["forced_dice"] = len(sandbox_doc["dice"])
@@ -291,31 +329,47 @@ class Warlog:
         except ActionShapeError as err:
             raise Unprocessable("malformed action", fields=err.messages) from None
         payload = {"action": action, "expected_seq": expected_seq}  # the key is the seat's alone: not in the ledger
-        return self._append_submission(game_id, viewer.seat, payload, expected_seq, idempotency_key)
+        at = expected_seq
+        while True:
+            try:
+                return self._append_submission(game_id, viewer.seat, payload, at, idempotency_key)
+            except StaleSeq as err:
+                # a look, a dispute or an umpire's invitation since the seat's last read changes
+                # nothing it saw: the move goes in after it (the payload keeps what the seat saw)
+                later = self.store.read(game_id, after=at)
+                if not later or any(ev.type not in NO_STATE for ev in later):
+                    raise err from None
+                at = later[-1].seq
 
     def submit_ruling(self, game_id: str, token: str | None, ruling: dict[str, Any],
                       idempotency_key: str | None = None) -> dict[str, Any]:
         viewer = self.viewer(game_id, token, required=True)
         if not viewer.director:
             raise Forbidden("only the game's director may rule")
-        return self._rule(game_id, ruling, idempotency_key)
+        return self._rule(game_id, ruling, idempotency_key, viewer.who)
 
     def rule_as_owner(self, game_id: str, director_token_sha256: str, ruling: dict[str, Any]) -> dict[str, Any]:
         """A ruling by the in-process owner of the game (a tournament, which checked its own
         director first and keeps only the SHA-256 of the game's director token): never reachable
         from a request. The hash must be the one the game's game_created records."""
-        if not hmac.compare_digest(director_token_sha256 or "", self.created(game_id).payload["director_token_sha256"]):
+        if not hmac.compare_digest(director_token_sha256 or "", self.created(game_id).payload["director_token_sha256"] or "-"):
             raise Forbidden("that is not the director of this game")
         return self._rule(game_id, ruling, None)
 
-    def _rule(self, game_id: str, ruling: dict[str, Any], idempotency_key: str | None) -> dict[str, Any]:
+    def _rule(self, game_id: str, ruling: dict[str, Any], idempotency_key: str | None,
+              who: str = DIRECTOR) -> dict[str, Any]:
         summary = self.summary(game_id)
         if summary.status == "waiting":
             raise StaleSeq("the game has not started", status=summary.status, current_seq=summary.last_seq)
         roles = self.created(game_id).payload["roles"]
+        if probe_ops(ruling.get("patch")):  # every path in: the API's, a page's, a tournament's
+            raise Unprocessable(PROBE_REFUSED, fields={"patch": [PROBE_REFUSED]})
         if ruling.get("kind") == "award" and ruling.get("winner") not in (*roles, "draw", None):  # issue 14
             raise Unprocessable(f"an award's winner is one of the seats ({', '.join(roles)}) or \"draw\"",
                                 fields={"winner": [f"not a seat of this game: {ruling.get('winner')!r}"]})
+        if ruling.get("kind") == "adjust":  # made or refused, its outcome tells something of the hidden state
+            self.record_look(game_id, Viewer(None, director=True, who=who), summary.last_seq,
+                             "the hidden state, through an adjustment's outcome")
         while True:
             last = self.store.last_seq(game_id)
             try:
@@ -386,7 +440,8 @@ class Warlog:
                 raise Unauthorized("this needs 'Authorization: Bearer <seat token>'")
             return SPECTATOR
         h = token_hash(token)
-        if hmac.compare_digest(h, created.payload["director_token_sha256"]):
+        director_hash = created.payload.get("director_token_sha256")
+        if director_hash is not None and hmac.compare_digest(h, director_hash):
             return Viewer(None, director=True)
         for role, th in created.payload["seat_token_sha256"].items():
             if hmac.compare_digest(h, th):
@@ -394,7 +449,83 @@ class Warlog:
         seat = self.player_seat(game_id, token) if self.player_seat is not None else None
         if seat is not None and seat in created.payload["roles"]:
             return Viewer(seat)  # a signed-in player acting in the seat they own
+        if director_hash is None and any(hmac.compare_digest(h, u) for u in self.umpire_hashes(game_id)):
+            return Viewer(None, director=True, who="umpire")
         raise Forbidden("that token is not a seat of this game")
+
+    def umpire_hashes(self, game_id: str) -> list[str]:
+        """The hashes of the umpire invitations made in a player-created game (asked only when a
+        token is no seat's); the events are read once, then only those after the last read."""
+        seen, hashes = self._umpires.get(game_id) or (-1, [])
+        new = self.store.read(game_id, after=seen) if self.store.last_seq(game_id) > seen else []
+        if new:
+            hashes = hashes + [str(ev.payload.get("token_sha256")) for ev in new if ev.type == UMPIRE_INVITED]
+            self._umpires[game_id] = (new[-1].seq, hashes)
+        return hashes
+
+    def invite_umpire(self, game_id: str, token: str | None, text: Any) -> dict[str, Any]:
+        """A seat of a player-created game (which has no director) has an umpire invitation made,
+        for a neutral person to rule a dispute: the token is answered once; the game records that
+        it was made, by whom and why (`umpire_invited`), and every look the umpire takes at what
+        the rules hide is recorded too (`hidden_viewed`), so every seat sees both."""
+        viewer = self.viewer(game_id, token, required=True)
+        if viewer.seat is None:
+            raise Forbidden("a seat of the game asks for an umpire (the umpire or director has the view already)")
+        if self.created(game_id).payload.get("director_token_sha256") is not None:
+            raise Forbidden("this game has a director, who rules its disputes: ask them")
+        if not isinstance(text, str) or not text.strip():
+            raise Unprocessable("say why an umpire is needed (every seat will read it)",
+                                fields={"text": ["required, 1 to 4000 characters"]})
+        umpire = secrets.token_urlsafe(24)
+        seq = self._append_beside(game_id, NewEvent(UMPIRE_INVITED, viewer.seat, {
+            "token_sha256": token_hash(umpire), "text": text.strip()[:4000]}))
+        return {"seq": seq, "umpire_token": umpire}
+
+    def _append_beside(self, game_id: str, event: NewEvent) -> int:
+        """Append an event that changes no state at the game's end, whatever came before it."""
+        while True:
+            last = self.store.last_seq(game_id)
+            try:
+                return self.store.append(game_id, last, [event])[-1].seq
+            except Conflict:
+                continue
+
+    def open_book(self, game_id: str, summary: GameSummary | None = None) -> bool:
+        """Whether everything is open to everyone: the game has ended and, if it is a sandbox
+        forked from another game, that game has ended too (a sandbox of a running game's position
+        keeps its seats' secrets as long as that game runs). `summary`: the game's, if just read."""
+        if (summary or self.summary(game_id)).status != "ended":
+            return False
+        source = ((self.created(game_id).payload.get("sandbox") or {}).get("forked_from") or {}).get("game")
+        if not source or source == game_id:
+            return True
+        try:
+            return self.open_book(str(source))
+        except ServiceError:  # the source is gone (archived): it ended long ago
+            return True
+
+    def hides(self, game_id: str) -> bool:
+        """Whether a full view of the game now shows something the rules hide from its seats."""
+        game = game_of(self.created(game_id).payload)
+        if not (game.hidden_information or game.keeps_secrets) or self.open_book(game_id):
+            return False
+        s = self.summary(game_id)
+        return s.status != "waiting" or bool(s.sandbox)
+
+    def record_look(self, game_id: str, viewer: Viewer, step: int, what: str) -> int | None:
+        """A director's (or umpire's) look at what the rules hide, recorded in the game's ledger
+        before it is shown (`hidden_viewed`: who, what, at which step), so that every seat sees
+        it; None when nothing hidden is shown (a game without secrets, or one whose book is
+        open) or when this viewer's look at this step is recorded already."""
+        if not viewer.director or not self.hides(game_id):
+            return None
+        window = self.store.read(game_id, after=max(-1, step - 64), upto=step)
+        step = max((ev.seq for ev in window if ev.type not in NO_STATE), default=step)  # a look at a look is one at the step before
+        for ev in self.store.read(game_id, after=step):
+            if ev.type == HIDDEN_VIEWED and ev.payload.get("by") == viewer.who and ev.payload.get("step") == step:
+                return None
+        return self._append_beside(game_id, NewEvent(HIDDEN_VIEWED, DIRECTOR, {
+            "by": viewer.who, "step": step, "what": what[:200]}))
 
     def summary(self, game_id: str) -> GameSummary:
         self.created(game_id)
@@ -448,7 +579,10 @@ class Warlog:
             self.vanished(game_id)
         return outcome
 
-    def state(self, game_id: str, at: int | None, viewer: Viewer) -> dict[str, Any]:
+    def state(self, game_id: str, at: int | None, viewer: Viewer, look: str | None = "the full state") -> dict[str, Any]:
+        """The state at step `at` (the last by default) as `viewer` may see it; a director's full
+        view while the game hides something is recorded first (`record_look`, as `look`; None:
+        the caller records it, or shows this state only beside one it has recorded)."""
         s = self.summary(game_id)
         at = s.last_seq if at is None else at
         if not 0 <= at <= s.last_seq:
@@ -459,7 +593,9 @@ class Warlog:
             self.vanished(game_id)  # its events are gone (a detached month); steps before the start have no state
         if state is None:
             return {"at": at, "state": None, "phase": "waiting for seats", "sandbox": s.sandbox}
-        full = viewer.director or s.status == "ended"
+        full = viewer.director or self.open_book(game_id, s)
+        if viewer.director and look is not None:
+            self.record_look(game_id, viewer, at, look)
         out = {"at": at, "state": state if full else game.view(state, viewer.seat), "phase": game.phase(state),
                "active_seats": game.active_seats(state), "viewer": viewer.label, "sandbox": s.sandbox}
         waiting = self.waiting_for_dice(game_id, viewer) if s.sandbox and at == s.last_seq else None
@@ -488,8 +624,10 @@ class Warlog:
         return {**base, "prompt": game.prompt(state, viewer.seat), "actions": game.legal_actions(state, viewer.seat),
                 "pending": s.pending}
 
-    def move(self, game_id: str, seq: int, viewer: Viewer) -> dict[str, Any]:
-        """A submission and its judgement, as `viewer` may see them (see `redact_payload`)."""
+    def move(self, game_id: str, seq: int, viewer: Viewer, look: str | None = "a move and its judgement"
+             ) -> dict[str, Any]:
+        """A submission and its judgement, as `viewer` may see them (see `redact_payload`); a
+        director's look is recorded as in `state` (None: the caller has recorded one that covers it)."""
         s = self.summary(game_id)
         if not 0 <= seq <= s.last_seq:
             raise NotFound(f"no event {seq} in game {game_id}")
@@ -500,8 +638,10 @@ class Warlog:
         if sub.type != SUBMITTED:
             raise NotFound(f"event {seq} is a {sub.type}, not a submission")
         judged = self.history(game_id).find_judgement(seq)
-        full = viewer.director or s.status == "ended"
+        full = viewer.director or self.open_book(game_id, s)
         game = game_of(self.created(game_id).payload)
+        if viewer.director and look is not None:
+            self.record_look(game_id, viewer, judged.seq if judged is not None else seq, look)
 
         def shown(ev: Event) -> dict[str, Any]:
             return dict(ev.payload) if full else redact_payload(ev, game, viewer)
@@ -533,9 +673,12 @@ class Warlog:
     def events(self, game_id: str, after: int, viewer: Viewer, limit: int = 1000) -> dict[str, Any]:
         s = self.summary(game_id)
         game = game_of(self.created(game_id).payload)
-        full = viewer.director or s.status == "ended"
+        full = viewer.director or self.open_book(game_id, s)
+        read = self.store.read(game_id, after=after, upto=after + limit)
+        if viewer.director and any(ev.type not in NO_STATE for ev in read):
+            self.record_look(game_id, viewer, read[-1].seq, "the events, unredacted")
         out = []
-        for ev in self.store.read(game_id, after=after, upto=after + limit):
+        for ev in read:
             out.append(ev.to_json() if full else redact(ev, game, viewer))
         if not out and after < s.last_seq:
             self.vanished(game_id)
@@ -544,8 +687,12 @@ class Warlog:
 
     def export(self, game_id: str, viewer: Viewer) -> Iterator[str]:
         s = self.summary(game_id)
-        if s.status != "ended" and not viewer.director:
-            raise Forbidden("the full export opens when the game has ended (a director may export at any time)")
+        if not self.open_book(game_id, s) and not viewer.director:
+            raise Forbidden("the full export opens when the game has ended (a director may export at any time)"
+                            if s.status != "ended" else "the export of a sandbox of a running game opens when "
+                            "that game has ended")
+        if viewer.director:
+            self.record_look(game_id, viewer, s.last_seq, "the full export")
         lines = export_lines(self.store, game_id)
         first = next(lines, None)
         if first is None:
@@ -577,7 +724,7 @@ def redact_payload(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
     by trying each one), nor a seed a director had revealed, nor what a director's adjustment
     changed (see `redact_ruling`). In a game with hidden information a seat sees its own actions
     and rejections, facts addressed to it and public facts; never another seat's action or
-    rejection reasons."""
+    rejection reasons, and a judgement's rules list names only the rules of the facts it reads."""
     payload = dict(ev.payload)
     payload.pop("blind", None)
     if ev.type == SUBMITTED and ev.seat != viewer.seat:
@@ -609,6 +756,8 @@ def redact_payload(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
         if ev.type == RESOLVED:
             payload["facts"] = [f for f in payload.get("facts", [])
                                 if f.get("visible_to") is None or viewer.seat in f["visible_to"]]
+            if "rules" in payload:  # the rules list cites only the facts the viewer reads
+                payload["rules"] = sorted({f["rule"] for f in payload["facts"] if f.get("rule")})
         if ev.type == REJECTED and payload.get("seat") not in (viewer.seat, DIRECTOR):
             payload["reasons"] = [{"message": "another seat's move was refused (hidden until the game ends)",
                                    "rule": None}]

@@ -149,8 +149,10 @@ def _environment() -> Environment:
     return env
 
 
-def build(events: list[Event]) -> ReplayFile:
-    """The replay file of a game from its events (an export, or the ledger's events)."""
+def build(events: list[Event], open_book: bool = True) -> ReplayFile:
+    """The replay file of a game from its events (an export, or the ledger's events).
+    `open_book` False: public information only, even if the events end the game (a sandbox of
+    a game that still runs: Warlog.open_book)."""
     if not events or events[0].type != "game_created":
         raise ReplayFileError("the file does not start with a game's creation event: is it a Warlog export?")
     created = events[0].payload
@@ -158,7 +160,7 @@ def build(events: list[Event]) -> ReplayFile:
         game = game_of(created)
     except KeyError:
         raise ReplayFileError(f"this Warlog does not know the game {created.get('game')!r}") from None
-    full = ended(events)
+    full = ended(events) and open_book
     docs = [e.to_json() if full else redact(e, game, SPECTATOR) for e in events]
     renderer = renderer_for(game.name)
     pool = _Pool()

@@ -185,5 +185,109 @@ def _unexpected(err: Exception) -> Any:
     return jsonify({"error": "internal error"}), 500
 
 
+# -- the server against its own log ----------------------------------------------------------
+CHECK_EVERY = 60.0  # seconds between two checks of the ledger against the log (and one at start)
+REFUSED = "warlog_log_refused"  # app.extensions: game id (or EVERY_GAME) -> why it is not served
+SEEN = "warlog_log_seen"  # app.extensions: (size, root hex) of the log at this process's last check
+EVERY_GAME = "*"
+
+
+def check_heads(app: Flask) -> dict[str, str]:
+    """Check every game's chain against the last entry the transparency log recorded of it;
+    the games that no longer extend it are refused from now on (logged loudly once each), the
+    others served again. Returns the refused games and why."""
+    store = app.extensions["warlog"].store
+    refused: dict[str, str] = {}
+    log_broken = _log_no_longer_extends(app, store)
+    if log_broken:
+        refused[EVERY_GAME] = log_broken
+    for game_id, seq, logged, found in logstore.not_extended(store):
+        what = "no longer has that event" if found is None else f"holds another event there ({found[:16]}…)"
+        refused[game_id] = (f"the ledger of game {game_id} no longer extends what the transparency log recorded "
+                            f"of it (event {seq}, hash {logged[:16]}…): it {what}. Its events were cut short or "
+                            "rewritten after they were logged; this server will not serve the game until its "
+                            "events are restored (README \"Backups\")")
+    before = app.extensions.get(REFUSED, {})
+    for game_id, why in refused.items():
+        if game_id not in before:
+            app.logger.critical("REFUSING TO SERVE %s: %s", "EVERY GAME" if game_id == EVERY_GAME else "A GAME", why)
+    for game_id in before.keys() - refused.keys():
+        app.logger.warning("%s extends the transparency log again: served",
+                           "the log" if game_id == EVERY_GAME else f"game {game_id}")
+    app.extensions[REFUSED] = refused
+    return refused
+
+
+def _log_no_longer_extends(app: Flask, store: Any) -> str | None:
+    """Why the log no longer extends the tree this process saw at its previous check (fewer
+    entries, or another root at that size: its tail was deleted or rewritten), or None. While
+    it does not, every game is refused: which of them lost their entries cannot be told."""
+    seen = app.extensions.get(SEEN)
+    with logstore.tree(store) as tree:
+        if tree is None:
+            return None
+        try:
+            if seen is not None and tree.size < seen[0]:
+                return (f"the transparency log holds {tree.size} entries, fewer than the {seen[0]} this server "
+                        "saw: entries were deleted from it")
+            if seen is not None and tree.root(seen[0]).hex() != seen[1]:
+                return (f"the transparency log's first {seen[0]} entries no longer hash to the root this server "
+                        "saw: they were rewritten")
+            if tree.size:
+                app.extensions[SEEN] = (tree.size, tree.root().hex())
+        except LookupError as err:  # stored subtree hashes gone
+            return f"the transparency log's stored subtrees were deleted ({err})"
+    return None
+
+
+def _check_quietly(app: Flask) -> None:
+    try:
+        check_heads(app)
+    except logstore.LogUnavailable:
+        pass
+    except Exception as err:
+        if is_outage(err):
+            app.logger.warning("could not check the ledger against the transparency log (%s); trying again later",
+                               " ".join(str(err).split())[:200])
+        else:
+            app.logger.exception("checking the ledger against the transparency log failed")
+
+
+def _closed(store: Any) -> bool:
+    return bool(getattr(store, "_closed", False) or getattr(getattr(store, "_pool", None), "closed", False))
+
+
+def watch(app: Flask, every: float = CHECK_EVERY) -> threading.Event:
+    """Check at once, then every `every` seconds until the returned event is set or the store closes."""
+    stop = threading.Event()
+    _check_quietly(app)
+
+    def loop() -> None:
+        store = app.extensions["warlog"].store
+        while not stop.wait(every) and not _closed(store):
+            _check_quietly(app)
+
+    threading.Thread(target=loop, name="warlog-log-watch", daemon=True).start()
+    return stop
+
+
+def _refuse_cut_games() -> Any:
+    """Before any request for a game the check refused (but the log's own proofs): a 503 that says why."""
+    refused = current_app.extensions.get(REFUSED)
+    game_id = (request.view_args or {}).get("game_id") if refused else None
+    if not game_id or request.blueprint == log_api.name:
+        return None
+    message = refused.get(game_id) or refused.get(EVERY_GAME)
+    if message is None:
+        return None
+    from warlog.pageutil import error_page, wants_json
+
+    if request.path.startswith("/api/") or wants_json():
+        return jsonify({"error": message}), 503
+    return error_page(503, "This game is not served", message)
+
+
 def init_app(app: Flask) -> None:
     app.register_blueprint(log_api)
+    app.before_request(_refuse_cut_games)
+    app.extensions["warlog_log_watch_stop"] = watch(app)

@@ -31,6 +31,7 @@ from ledger.dice import (
     dice_stream_of,
     entropy_digest,
     judgement_keyed,
+    round_withheld,
 )
 from ledger.events import (
     DICE_ADDED,
@@ -38,12 +39,15 @@ from ledger.events import (
     GAME_CREATED,
     GAME_ENDED,
     GAME_STARTED,
+    HIDDEN_VIEWED,
+    NO_STATE,
     REJECTED,
     RESOLVED,
     SEAT_JOINED,
     SEED_COMMITTED,
     SEED_REVEALED,
     SUBMITTED,
+    UMPIRE_INVITED,
     ChainError,
     Event,
     check_chain,
@@ -123,11 +127,15 @@ class PrefixBroken(Exception):
 
 
 def verify_events(events: list[Event], progress: Callable[[int], None] | None = None,
-                  window: tuple[int, int] | None = None, hashes: list[str] | None = None) -> Report:
+                  window: tuple[int, int] | None = None, hashes: list[str] | None = None,
+                  round_seed: bytes | None = None) -> Report:
     """Verify a game's events. `window` (warlog.verify_parallel): re-run only the events whose seq
     is in [start, end); the ones before are folded from their recorded patches, unchecked (another
     window checks them), and the ones after are left. The windows of a game partition it.
-    `hashes`: each event's body hash as its export line encodes it (parse_export_hashed)."""
+    `hashes`: each event's body hash as its export line encodes it (parse_export_hashed).
+    `round_seed`: a duplicate round's seed, known from its tournament's revealed pairing seed
+    (ledger.dice step 9), used as period 0's seed where the game's own ledger does not reveal it
+    (it must match the commitment in event 0)."""
     start, end = window if window is not None else (0, len(events))
     plain = hashes is not None  # parsed with floats refused: every state folded from them is plain JSON
     if start == 0:
@@ -151,6 +159,10 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
         raise VerifyFailure(0, f"the game was played under rules version {report.rules_version}; "
                                f"this build has version {game.version} and cannot re-run it") from None
     seeds = _Seeds(events, created["seed_commitment"])
+    if round_seed is not None and seeds.seeds[0] is None:
+        if hashlib.sha256(round_seed).hexdigest() != created["seed_commitment"]:
+            raise VerifyFailure(0, "the round's seed does not match the commitment in event 0")
+        seeds.seeds[0] = round_seed
     report.seed_revealed = seeds.all_revealed()
     report.periods, report.periods_revealed = len(seeds.seeds), sum(s is not None for s in seeds.seeds)
     report.notes.extend(seeds.notes)
@@ -233,6 +245,8 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
                     ended = False
             last_judgement = j.outcome
             report.judgements += 1
+        elif ev.type in NO_STATE:
+            _check_beside(ev, created)
         elif ev.type == GAME_ENDED:
             if last_judgement is None or ev.payload.get("outcome") != last_judgement:
                 raise VerifyFailure(ev.seq, "the recorded outcome is not what the judgement before it decided")
@@ -240,9 +254,57 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
         if progress:
             progress(1)
     report.ended = ended
+    if start == 0:  # the first window sees the whole game too: the check runs once
+        check_every_submission_judged(events, ended, report)
     if not report.seed_revealed and not report.sandbox:
-        report.notes.append("the seed is not revealed: dice were replayed, not re-derived")
+        withheld = round_withheld(created) if seeds.seeds[0] is None else None
+        report.notes.append(f"the seed is not revealed{f' ({withheld})' if withheld else ''}: dice were replayed, "
+                            "not re-derived")
     return report
+
+
+# What an event beside the play may hold: it changes no state and rolls no dice (docs/ledger.md).
+_BESIDE_KEYS = {HIDDEN_VIEWED: {"by", "step", "what"}, UMPIRE_INVITED: {"token_sha256", "text"}}
+_PLAY_KEYS = {"state", "patch", "dice", "state_hash", "action", "ruling", "outcome", "forced"}
+
+
+def _check_beside(ev: Event, created: dict[str, Any]) -> None:
+    """A dispute, a look at hidden information or an umpire's invitation: verify passes over it
+    (the fold and the dice ignore it), having checked that it carries nothing of the play; a
+    look is the director's and names a step before it; an invitation is a seat's, in a game
+    made without a director."""
+    keys = set(ev.payload)
+    allowed = _BESIDE_KEYS.get(ev.type)
+    if (allowed is not None and not keys <= allowed) or keys & _PLAY_KEYS:
+        raise VerifyFailure(ev.seq, f"a {ev.type} event changes no state and rolls no dice; this one holds "
+                                    f"{', '.join(sorted(keys - (allowed or keys) | keys & _PLAY_KEYS))}")
+    if ev.type == HIDDEN_VIEWED:
+        step = ev.payload.get("step")
+        if ev.seat != DIRECTOR or not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < ev.seq:
+            raise VerifyFailure(ev.seq, "a look at hidden information is the director's, at a step before it")
+    elif ev.type == UMPIRE_INVITED:
+        if ev.seat not in created.get("roles", []) or created.get("director_token_sha256") is not None:
+            raise VerifyFailure(ev.seq, "an umpire is invited by a seat, in a game made without a director")
+
+
+def unjudged_submissions(events: list[Event]) -> list[int]:
+    """The seqs of the submissions that no `resolved` or `rejected` event answers."""
+    judged = {ev.payload.get("submission_seq") for ev in events if ev.type in (RESOLVED, REJECTED)}
+    return [ev.seq for ev in events if ev.type == SUBMITTED and ev.seq not in judged]
+
+
+def check_every_submission_judged(events: list[Event], ended: bool, report: Report) -> None:
+    """An ended game has judged every move it accepted: one without a judgement was lost or
+    withheld (e.g. its row deleted from the server's pending set), and the export is not the
+    whole game. A running game's unjudged submissions are pending: noted, not failed."""
+    unjudged = unjudged_submissions(events)
+    if not unjudged:
+        return
+    if ended:
+        raise VerifyFailure(unjudged[0], f"the game has ended but submission {unjudged[0]} was never judged"
+                            + (f" (nor {', '.join(map(str, unjudged[1:]))})" if len(unjudged) > 1 else "")
+                            + ": a judgement was lost or withheld")
+    report.notes.append(f"{len(unjudged)} submission(s) not judged yet (seq {', '.join(map(str, unjudged))})")
 
 
 def _unchecked(ev: Event, state: Any, ended: bool, forced_used: int, submissions: dict[int, Event],

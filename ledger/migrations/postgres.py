@@ -327,3 +327,53 @@ def append_function_one_insert(schema: str) -> list[str]:
 
 MIGRATIONS.append(Migration(9, "ledger_append(): one event is one INSERT ... VALUES, its plan cached (issue 13)",
                             append_function_one_insert))
+
+
+# Migration 10: no function names the ledger's schema, so that a dump restored under another
+# schema name (README "Backups") works as it is. Before, `events_track_pending`, `game_period`
+# and `ledger_add_period` were pinned to `search_path = <schema>` and `ledger_append` wrote
+# `<schema>.events` into its body: restored as `warlog2`, every read and append still went to
+# the old name. Now the functions that run with the caller's rights use the caller's search_path
+# (the app's connections set it to the ledger's schema), and the pending trigger, which runs as
+# the owner, finds its tables in the schema of the table that fired it (TG_TABLE_SCHEMA), its
+# search_path fixed to that schema with temporary tables last, so none can stand in for
+# `pending`. CREATE OR REPLACE keeps the owners and grants.
+TRACK_PENDING = f"""CREATE OR REPLACE FUNCTION events_track_pending() RETURNS trigger LANGUAGE plpgsql
+SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    PERFORM set_config('search_path', format('%I, pg_catalog, pg_temp', TG_TABLE_SCHEMA), true);
+    IF NEW.type = 'submitted' THEN
+        INSERT INTO pending (game_id, seq) VALUES (NEW.game_id, NEW.seq);
+    ELSE
+        DELETE FROM pending WHERE game_id = NEW.game_id AND seq = {SUBMISSION_SEQ.format('NEW.payload')};
+    END IF;
+    RETURN NULL;
+END
+$$"""
+
+UNPINNED_GAME_PERIOD = partitions.GAME_PERIOD.replace("SET search_path = {schema}, pg_temp ", "").replace(
+    "CREATE FUNCTION", "CREATE OR REPLACE FUNCTION")
+
+
+def schema_free_functions(schema: str) -> list[str]:
+    """The statements of migration 10 (`schema` is not used: that is the point)."""
+    add_period = partitions.add_period_function("{schema}")
+    pinned = "SET search_path = {schema}, pg_temp "
+    append = append_function_one_insert("{schema}")[0].replace("{schema}.", "")
+    if pinned not in add_period or pinned not in partitions.GAME_PERIOD or "{schema}" in append:
+        raise AssertionError("migration 10 rewrites the functions of migrations 6 and 9, which have changed")
+    return [
+        TRACK_PENDING,
+        UNPINNED_GAME_PERIOD,
+        add_period.replace(pinned, "").replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION"),
+        append,
+        READY_PROBE,
+    ]
+
+
+# A row per host whose web processes check readiness (warlog.health): `/readyz` writes its row, so that a
+# full disk, a read-only database or a missing schema makes the process not ready.
+READY_PROBE = "CREATE TABLE IF NOT EXISTS ready_probe (name TEXT PRIMARY KEY, checked_at TEXT NOT NULL)"
+
+MIGRATIONS.append(Migration(10, "functions that name no schema (a dump restores under any name); readiness probe",
+                            schema_free_functions))

@@ -120,11 +120,11 @@ def load_json(name: str) -> Any:
     return json.loads((DATA / name).read_text(encoding="utf-8"))
 
 
-SCENARIOS = {"1": "scenarios_v1.json", "2": "scenarios.json"}  # rules version -> its scenario file
+SCENARIOS = {"1": "scenarios_v1.json", "2": "scenarios.json", "3": "scenarios.json"}  # rules version -> its scenarios
 
 
 @lru_cache(maxsize=4)
-def load_world(version: str = "2") -> World:
+def load_world(version: str = "3") -> World:
     """The data of a rules version: the same board and counters, the version's scenarios. The
     data id hashes the three files, so a game set up under one version's data is refused by another."""
     files = (FILES[0], FILES[1], SCENARIOS[version]) + (("heroes.json",) if version != "1" else ())

@@ -587,7 +587,9 @@ def _opportunity(s: State, w: World, mv: dict[str, Any], dice: DiceSource, facts
             break
         h, verdict = auto[0]
         mv["fired_from"].append(h)
-        if verdict == "fire":
+        if verdict != "fire":
+            facts += orders.silent(s, foe, h, mv["at"], "LnL 5.3 (standing order)")
+        else:
             facts.append(Fact(f"{foe.upper()}'s standing order: {h} fires at {mv['at']}", "LnL 5.3 (standing order)",
                               "standing_order", {"hex": h, "at": mv["at"]}))
             fire.resolve(s, w, movement.opp_firers(s, w, h, foe), mv["at"], dice, facts, opportunity=True,
@@ -734,7 +736,9 @@ def _retreat_fire(s: State, w: World, uid: str, dice: DiceSource, facts: list[Fa
             break
         h, verdict = auto[0]
         rv["fired_from"].append(h)
-        if verdict == "fire":
+        if verdict != "fire":
+            facts += orders.silent(s, foe, h, rv["at"], "LnL 1.6.2, 5.3 (standing order)")
+        else:
             facts.append(Fact(f"{foe.upper()}'s standing order: {h} fires at {rv['at']}", "LnL 1.6.2, 5.3 (standing order)",
                               "standing_order", {"hex": h, "at": rv["at"]}))
             fire.resolve(s, w, movement.opp_firers(s, w, h, foe), rv["at"], dice, facts, opportunity=True, movers=[uid])

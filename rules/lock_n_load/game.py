@@ -10,7 +10,7 @@ from typing import Any
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
 from rules.core.plaincopy import clone
-from rules.lock_n_load import flow, positions, schema
+from rules.lock_n_load import flow, orders, positions, schema
 from rules.lock_n_load.data import World
 from rules.lock_n_load.events import new_unit
 
@@ -23,7 +23,9 @@ _V1_OPTIONS = {"tall_obstacles_block": OptionSpec(
 class LockNLoad(Game):
     name = "lock-n-load"
     title = "Lock 'n Load: Forgotten Heroes Vietnam (demo)"
-    version = "2"  # 2: the demo scenario rebalanced (tools/lnl_author_data.py, bench/lnl_balance.py)
+    # 2: the demo scenario rebalanced (tools/lnl_author_data.py, bench/lnl_balance.py); 3: a standing order
+    # is a face-down marker whose presence is public, its content secret (rules/lock_n_load/orders.py)
+    version = "3"
     solitaire = False
     secret_state = True  # event paragraphs are secret from both seats until activated (1.7)
     hidden_information = True  # standing orders are secret moves (rules/lock_n_load/orders.py)
@@ -121,12 +123,13 @@ class LockNLoad(Game):
         return Applied(s, facts)
 
     def view(self, state: State, seat: str | None) -> State:
-        """1.7: an event's paragraph is nobody's until it activates; a seat sees its own standing orders
-        only. Everything shows once the game is over."""
+        """1.7: an event's paragraph is nobody's until it activates; a seat reads its own standing
+        orders only (from version 3 it sees where the other side's lie, face down). Everything shows
+        once the game is over."""
         v: State = clone(state)
         if state["phase"] != "over":
             v["secret"] = None
-            v["orders"] = {side: (o if side == seat else {}) for side, o in state["orders"].items()}
+            v["orders"] = orders.view(state, seat)
         return v
 
     def outcome(self, state: State) -> Outcome | None:
@@ -152,10 +155,19 @@ class LockNLoad(Game):
         return schema.describe(action)
 
 
+class LockNLoadV2(LockNLoad):
+    """Rules version 2, kept runnable for the games recorded under it (tests/golden/): the same
+    game as version 3, but a standing order left no public trace of its own, so the game's pauses,
+    the move's `fired_from` and the judgement's rules list told the mover where secret orders lay
+    and which declined (version 3 makes the marker public and what it says secret)."""
+
+    version = "2"
+
+
 class LockNLoadV1(LockNLoad):
     """Rules version 1, kept runnable for the games recorded under it (tests/golden/): the first
     demo scenario (rules/lock_n_load/data/scenarios_v1.json: 5 US squads against 4 VC squads and 2
-    half squads, 7 turns). Everything else is version 2's code."""
+    half squads, 7 turns). Everything else is version 2's code (standing orders as in version 2)."""
 
     version = "1"
 

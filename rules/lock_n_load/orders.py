@@ -7,6 +7,14 @@ first mover in LOS and range), "within1".."within3" (fire once the mover is that
 before), "at:<hex>" (fire at a mover entering that hex). At each movement point every eligible hex
 whose order decides fires or declines at once; the game stops for a prompt only for hexes whose
 order is "ask". The firing itself is judged by the same rules (fire.resolve) as a prompted one.
+
+Rules version 3: an order is a face-down marker. Whether the game stops for a prompt is public (the
+game waits for the seat), so it may depend only on public things: which hexes carry an order is
+public (`Game.view` shows another side's as `HIDDEN`, and placing, changing or removing one is a
+public fact), what an order says is its owner's alone. An order that answers a move without firing
+says so publicly ("does not fire"), as a table shows a marker that stays silent; a fire is public.
+Versions 1 and 2 (kept for their recorded games) hid the markers but let the game's pauses, the
+move's `fired_from` and the judgement's rules list reveal them.
 """
 
 from __future__ import annotations
@@ -20,6 +28,8 @@ from rules.lock_n_load.los import cached_los
 
 State = dict[str, Any]
 SIMPLE = ("ask", "hold", "fire", "within1", "within2", "within3")
+HIDDEN = "hidden"  # from rules version 3: another side's order as its view shows it (a face-down marker)
+RULE = "standing orders (ours)"
 
 
 def order_of(s: State, side: str, hex_id: str) -> str:
@@ -102,10 +112,37 @@ def _watched(w: World, h: str, reach: int, smoke: tuple[str, ...]) -> list[str]:
     return list(hit)
 
 
+def face_down(s: State) -> bool:
+    """Orders are face-down markers whose presence is public (rules version 3 on)."""
+    return int(s["version"]) >= 3
+
+
 def give(s: State, side: str, a: Action, facts: list[Fact]) -> None:
+    h = a["hex"]
+    had = h in s["orders"][side]
     if a["order"] == "ask":
-        s["orders"][side].pop(a["hex"], None)
+        s["orders"][side].pop(h, None)
     else:
-        s["orders"][side][a["hex"]] = a["order"]
-    facts.append(Fact(f"{side.upper()} gives a standing order to {a['hex']}: {a['order']}", "standing orders (ours)",
-                      "order", {"hex": a["hex"], "order": a["order"]}, visible_to=(side,)))
+        s["orders"][side][h] = a["order"]
+    facts.append(Fact(f"{side.upper()} gives a standing order to {h}: {a['order']}", RULE,
+                      "order", {"hex": h, "order": a["order"]}, visible_to=(side,)))
+    if face_down(s):  # the marker is on the table for all to see; what it says is the owner's
+        what = ("takes the standing order off" if a["order"] == "ask"
+                else "changes the face-down standing order in" if had else "puts a face-down standing order in")
+        facts.append(Fact(f"{side.upper()} {what} {h}", RULE, "order_marker", {"hex": h, "marker": a["order"] != "ask"}))
+
+
+def silent(s: State, side: str, h: str, at: str, rule: str) -> list[Fact]:
+    """An order that answers a move without firing: public from version 3 (a face-down marker
+    that stays silent, as a table shows it), nothing recorded before."""
+    if not face_down(s):
+        return []
+    return [Fact(f"{side.upper()}'s face-down standing order in {h} does not fire at {at}", rule, "standing_order",
+                 {"hex": h, "at": at, "fired": False})]
+
+
+def view(s: State, seat: str | None) -> dict[str, dict[str, str]]:
+    """The standing orders a seat may see: its own; another side's as face-down markers from
+    version 3 (none before)."""
+    return {side: (dict(o) if side == seat else {h: HIDDEN for h in o} if face_down(s) else {})
+            for side, o in s["orders"].items()}

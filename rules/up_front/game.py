@@ -59,8 +59,9 @@ class _TrialDice:
 class UpFrontMountains(Game):
     name = "up-front"
     title = "Squad cards in the mountains (UP FRONT structure, authored core + \"In the Mountains\")"
-    version = "2"
+    version = "3"  # 3: standing answers are face-down markers (rules/up_front/react.py); 2: tuned data
     data_version = CURRENT  # rules/up_front/data.py: the data files with version 2's tuning (v2.json)
+    face_down_standing = True  # version 3 on: a standing answer's kind and conditions are public
     hidden_information = True
     forced_dice_faces = ()  # random numbers come from the cards (UF 4.1), not dice
 
@@ -242,6 +243,7 @@ class UpFrontMountains(Game):
         facts: list[Fact] = []
         passes_before = s["deck"]["pass"]
         kind = a.get("type")
+        recorded = False  # the action records a standing answer (its fact stays the seat's)
         if reactions.current(s):
             react.apply(s, w, seat, a, dice, facts)
         elif s["phase"] == "prepare":
@@ -261,11 +263,14 @@ class UpFrontMountains(Game):
             s["acted"].append(a["group"])
             g["flank"] = False
         elif kind == "standing":
-            turn.turn_standing(s, seat, a, facts)
+            turn.turn_standing(s, seat, a, facts, face_down=self.face_down_standing)
+            recorded = True
         elif kind == "end_turn":
             self._end_turn(s, seat, dice, facts)
         else:
             raise IllegalAction(f"no action {kind!r} now", "CORE 4")
+        if self.face_down_standing and not recorded:
+            facts = react.published(facts)
         if trial:
             return Applied(s, facts)
         self._after(s, passes_before, dice, facts)
@@ -318,7 +323,8 @@ class UpFrontMountains(Game):
         out = {k: copy.deepcopy(v) for k, v in state.items() if k not in ("deck", "hands", "standing")}
         out["deck"] = decks.public_view(state["deck"])
         out["hands"] = hands_view(state["hands"], seat)
-        out["standing"] = reactions.standing_view(state, seat)
+        out["standing"] = (react.face_down_view(state, seat) if self.face_down_standing
+                           else reactions.standing_view(state, seat))
         return out
 
     def outcome(self, state: State) -> Outcome | None:
@@ -355,7 +361,16 @@ class UpFrontMountains(Game):
         return f"turn {state['turn_no']} ({state['turn']}), deck pass {state['deck']['pass']} of {state['passes']}"
 
 
-class UpFrontMountainsV1(UpFrontMountains):
+class UpFrontMountainsV2(UpFrontMountains):
+    """Rules version 2, kept so that games recorded under it are judged and verified by it
+    (tests/golden/*--v2.jsonl): version 3's game, but a standing answer left no public trace, so
+    the windows it settled (and the judgement's rules list, "CORE 11") told the other seat of it."""
+
+    version = "2"
+    face_down_standing = False
+
+
+class UpFrontMountainsV1(UpFrontMountainsV2):
     """Rules version 1: the data files without tuning (the first balance: scenario A 10-0); kept
     so that games recorded under it are judged and verified by it (tests/golden/*--v1.jsonl)."""
 

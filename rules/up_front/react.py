@@ -8,10 +8,17 @@
 
 Each window opens whatever the seat holds (its opening is public) and a secret standing
 answer may settle it without a round trip (rules/core/reactions.py).
+
+Rules version 3: whether a window is settled without asking is public (the seat is asked or not),
+so it may depend only on public things: a standing answer is a face-down marker whose window kind
+and conditions are public, and only its words (play or decline) are the seat's (`face_down_view`,
+`published`). A settled window says so publicly; a card played is public, a decline shows nothing
+more (so "play" without a fitting card looks exactly like "decline").
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rules.core import deck as decks
@@ -142,3 +149,27 @@ def apply(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSource, fa
     g["altitude"] = a["card"]
     facts.append(Fact(f"{seat} group {ctx['group']} is in the Minefield at its new level {level_of(w, g)}",
                       "UFM 5.1.j", "altitude", {"group": ctx["group"], "seat": seat, "level": level_of(w, g)}))
+
+
+HIDDEN = "hidden"  # another seat's play-or-decline as its view shows it (rules version 3)
+
+
+def face_down_view(state: State, seat: str | None) -> dict[str, Any]:
+    """Rules version 3: the viewer's own standing answers, and every other seat's as face-down
+    markers: the kind and its conditions (which decide, publicly, whether the seat is asked), with
+    the answer "hidden" when it is play or decline."""
+    out: dict[str, Any] = {} if seat is None else {seat: {}}
+    for who, answers in sorted(state.get("standing", {}).items()):
+        if who == seat:
+            out[who] = {k: {"answer": v["answer"], "when": [list(c) for c in v["when"]]} for k, v in answers.items()}
+        else:
+            out[who] = {k: {"answer": HIDDEN if v["answer"] in ("play", "decline") else v["answer"],
+                            "when": [list(c) for c in v["when"]]} for k, v in answers.items()}
+    return out
+
+
+def published(facts: list[Fact]) -> list[Fact]:
+    """Rules version 3: the facts of an action other than recording a standing answer; the one that
+    says a standing answer settled a window (`_settle`'s, which names no card and no answer) is
+    public, as the window's opening and closing are."""
+    return [replace(f, visible_to=None) if f.kind == "standing" else f for f in facts]

@@ -1,8 +1,8 @@
 """Registers the game (imported by rules._load): kept apart from the package so that tests and
-tools can use the rules without the registry. Version 1 stays runnable for the games recorded
-under it."""
+tools can use the rules without the registry. Versions 1 and 2 stay runnable for the games
+recorded under them."""
 
 from rules import register
-from rules.up_front.game import UpFrontMountains, UpFrontMountainsV1
+from rules.up_front.game import UpFrontMountains, UpFrontMountainsV1, UpFrontMountainsV2
 
-GAME = register(UpFrontMountains(), UpFrontMountainsV1())
+GAME = register(UpFrontMountains(), UpFrontMountainsV2(), UpFrontMountainsV1())

@@ -415,8 +415,21 @@ def check_turn_standing(a: dict[str, Any]) -> None:
                             "CORE 11")
 
 
-def turn_standing(s: State, seat: str, a: dict[str, Any], facts: list[Fact]) -> None:
+def turn_standing(s: State, seat: str, a: dict[str, Any], facts: list[Fact], face_down: bool = False) -> None:
+    """CORE 11: record a standing answer (its words for the seat alone). `face_down` (rules version 3
+    on): the answer is a face-down marker: a public fact says which windows it settles, never how."""
     check_turn_standing(a)
+    had = a["kind"] in s.get("standing", {}).get(seat, {})
     reactions.set_standing(s, seat, a["kind"], a["answer"], a["when"])
     facts.append(Fact(f"{seat} records a standing answer for {a['kind']} windows", "CORE 11", "standing",
                       {"kind": a["kind"]}, visible_to=(seat,)))
+    if face_down:
+        kept = s.get("standing", {}).get(seat, {}).get(a["kind"])
+        when = " and ".join(" ".join(str(x) for x in c) for c in a["when"])
+        if kept is None:
+            text = f"{seat} takes back its standing answer for {a['kind']} windows: it will be asked"
+        else:
+            text = (f"{seat} {'changes its' if had else 'puts a'} face-down standing answer for {a['kind']} windows"
+                    + (f" when {when}" if when else ""))
+        facts.append(Fact(text, "CORE 11", "standing_marker", {"kind": a["kind"], "when": [list(c) for c in a["when"]],
+                                                               "marker": kept is not None}))

@@ -130,7 +130,9 @@ def test_two_seats_play_the_lnl_demo_by_clicking_then_to_its_end(browser: Any, l
         vc.click("#give-order")  # a plain form post: the page comes back with the order on the map
     assert "SO within1" in (vc.text_content("#board .standing-order") or "")
     us.reload()
-    assert us.locator("#board .standing-order").count() == 0  # secret from the US
+    # rules v3: the US sees a face-down marker in 1L3, never what it says
+    assert us.locator("#board .standing-order").count() == 1
+    assert "SO ?" in (us.text_content("#board .standing-order") or "") and "within1" not in us.content()
     _button(vc, {"type": "pass"})
 
     # The US moves by clicking: activate a hex, select its squad, Move, then hex by hex.

@@ -96,10 +96,12 @@ def _submit(page: Any, selector: str) -> None:
 def _award(desk: Any, base: str, tid: str, gid: str) -> None:
     desk.goto(f"{base}/tournaments/{tid}/desk")
     row = desk.locator(f"tr:has(a:text('{gid}'))")
-    row.locator("form.award select[name=decision]").select_option("win")
+    row.locator("form.award select[name=verdict]").select_option(index=0)  # "<first player> wins"
     row.locator("form.award input[name=reason]").fill("the position is won")
     with desk.expect_navigation():
         row.locator("form.award button").click()
+    with desk.expect_navigation():  # the confirmation page says what it does
+        desk.click("button:text('Confirm')")
 
 
 @pytest.mark.browser
@@ -158,6 +160,7 @@ def test_a_small_swiss_through_the_pages(browser: Any, server: Any, smtp: Smtp, 
         app.extensions["warlog_queue"].drain()
     director.goto(f"{base}/tournaments/{tid}/desk")
     _submit(director, "button:has-text('End the tournament')")
+    _submit(director, "button:text('Confirm')")  # it cannot be undone: the desk asks first
     page = pages["Ann"]
     page.goto(f"{base}/tournaments/{tid}")
     assert "ended" in page.inner_text(".status")

@@ -95,7 +95,7 @@ def test_the_demo_start_from_each_seat_shows_every_placed_unit_with_its_values(p
 
 def test_hidden_things_never_reach_the_other_seats_board(app, page_game):
     """1.7: an event's paragraph is secret until it activates; 11.4: the sniper is off the board
-    until placed; standing orders (ours) are the giving seat's alone."""
+    until placed; what a standing order (ours) says is the giving seat's alone."""
     pg = page_game("lock-n-load/demo")
     paragraphs = [e["paragraph"] for e in world().scenarios["demo"]["event_markers"]]
     for seat in ("us", "vc", "spectator"):
@@ -111,9 +111,10 @@ def test_hidden_things_never_reach_the_other_seats_board(app, page_game):
     mine = _svg(pg.page("vc"))
     chips = _classed(mine, "standing-order")
     assert len(chips) == 1 and "within2" in ET.tostring(chips[0], encoding="unicode")
-    for seat in ("us", "spectator"):
+    for seat in ("us", "spectator"):  # rules v3: the marker lies face down where all can see it
         html = pg.page(seat)
-        assert not _classed(_svg(html), "standing-order")
+        chips = _classed(_svg(html), "standing-order")
+        assert len(chips) == 1 and "SO ?" in ET.tostring(chips[0], encoding="unicode")
         assert "within2" not in BOARD.search(html).group(0)
         assert "sniper" not in _counters(_svg(html))
 

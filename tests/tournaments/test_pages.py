@@ -45,13 +45,15 @@ def test_director_and_players_through_the_pages(tapp: Flask) -> None:
     games = sorted(set(re.findall(r'name="game_id" value="([0-9a-f]+)"', desk)))
     assert len(games) == 2
     assert "Germany holds neither objective" in desk  # the game's own victory statement (AoB 3)
-    # Ann disputes event 1 of her game from the tournament page.
+    # Ann disputes the start of her game from the tournament page.
     store = tapp.extensions["warlog_players"]
     ann_game = next(g for g in games if any(store.get(pid).display_name == "Ann" for pid in store.owners(g).values()))
-    replay = f"/games/{ann_game}/replay/1"
+    started = tapp.extensions["warlog"].store.summary(ann_game).last_seq  # the game's start: a position
+    replay = f"/games/{ann_game}/replay/{started}"
     assert "Dispute this step" in players["Ann"].get(replay).get_data(as_text=True)
     assert "Dispute this step" not in director.get(replay).get_data(as_text=True)  # not a player of it
-    r = _form(players["Ann"], f"{page}/dispute", {"game_id": ann_game, "seq": "1", "text": "the seat joined twice?"},
+    r = _form(players["Ann"], f"{page}/dispute", {"game_id": ann_game, "seq": str(started),
+                                                    "text": "the seat joined twice?"},
               replay)
     assert r.status_code == 303, r.get_data(as_text=True)
     desk = director.get(f"{page}/desk").get_data(as_text=True)
@@ -63,14 +65,15 @@ def test_director_and_players_through_the_pages(tapp: Flask) -> None:
     assert tapp.extensions["warlog"].store.summary(sandbox_id).sandbox
     r = _form(director, f"{page}/desk/dispute/{dispute}", {"decision": "rule", "kind": "award", "winner": "belgium",
                                                            "result": "Belgium wins (dispute)",
-                                                           "text": "upheld: awarded"}, f"{page}/desk")
+                                                           "text": "upheld: awarded", "confirmed": "1"},
+              f"{page}/desk")
     assert r.status_code == 303, r.get_data(as_text=True)
     settle(tapp)
     # The other game is adjudicated from the desk's form.
     other = next(g for g in games if g != ann_game)
     winner = list(tapp.extensions["warlog_players"].owners(other).values())[0]
     r = _form(director, f"{page}/desk/adjudicate", {"game_id": other, "decision": "win", "winner": winner,
-                                                   "reason": "position won"}, f"{page}/desk")
+                                                   "reason": "position won", "confirmed": "1"}, f"{page}/desk")
     assert r.status_code == 303, r.get_data(as_text=True)
     settle(tapp)
     html = director.get(page).get_data(as_text=True)

@@ -37,7 +37,11 @@ def test_void_a_move_from_the_api_and_rule_from_the_desk(desk: Desk) -> None:
     judged = [e for e in events if e.type == "resolved" and e.payload.get("submission_seq") == ruling.seq]
     assert judged and judged[0].payload["facts"][0]["data"]["overrides"]
     stream = desk.app.extensions["warlog_tournaments"].store.read(tid)
-    assert stream[-1].type == T.RULING and stream[-1].payload["game_ruling_seq"] == ruling.seq
+    made = next(e for e in stream if e.type == T.RULING)
+    assert made.payload["game_ruling_seq"] == ruling.seq
+    desk.get(f"{API}/{tid}")  # a look records the game's verdict
+    verdict = [e for e in desk.app.extensions["warlog_tournaments"].store.read(tid) if e.type == T.RULING_JUDGED]
+    assert [(v.payload["ruling"], v.payload["outcome"]) for v in verdict] == [(made.seq, "made")]
 
 
 def test_rule_from_the_desk_page(tapp) -> None:  # type: ignore[no-untyped-def]
@@ -57,7 +61,7 @@ def test_rule_from_the_desk_page(tapp) -> None:  # type: ignore[no-untyped-def]
     page = f"/tournaments/{tid}/desk"
     r = director.post(f"/tournaments/{tid}/desk/rule", headers=ORIGIN, data={
         "csrf": csrf_of(director, page), "game_id": g["game_id"], "kind": "award", "winner": "belgium",
-        "result": "Belgium wins (conceded)", "text": "Germany conceded by mail"})
+        "result": "Belgium wins (conceded)", "text": "Germany conceded by mail", "confirmed": "1"})
     assert r.status_code == 303, r.get_data(as_text=True)
     desk.drain()
     doc = desk.get(f"{API}/{tid}")

@@ -50,7 +50,9 @@ def test_a_mountain_scenario_is_played_to_its_end_through_the_api_and_verifies(c
             if full["deck"]["pass"] == 1:
                 mine = client.get(f"/api/v1/games/{game.id}/state", headers=game.auth(other)).get_json()["state"]
                 assert mine["hands"][seat] == {"count": len(full["hands"][seat])}
-                assert "draw" not in mine["deck"] and mine["standing"] == {other: full["standing"].get(other, {})}
+                assert "draw" not in mine["deck"] and mine["standing"][other] == full["standing"].get(other, {})
+                for kind, rec in mine["standing"].get(seat, {}).items():  # rules v3: a face-down marker
+                    assert rec == {"answer": "hidden", "when": full["standing"][seat][kind]["when"]}
                 seen = json.dumps(client.get(f"/api/v1/games/{game.id}/events?after=-1",
                                              headers=game.auth(other)).get_json()) + json.dumps(mine)
                 assert not [c for c in full["hands"][seat] if c in seen], "a card of the hand leaked"

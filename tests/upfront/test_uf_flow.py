@@ -100,7 +100,9 @@ def test_a_secret_standing_answer_plays_concealment_for_small_groups_without_ask
     s["turn"] = "germans"
     s = act(s, "germans", {"type": "standing", "kind": "concealment", "answer": "play",
                            "when": [["men", "<=", 2]]}).state
-    assert GAME.view(s, "americans")["standing"] == {"americans": {}}
+    assert GAME.view(s, "americans")["standing"] == {  # rules v3: a face-down marker, its words hidden
+        "americans": {}, "germans": {"concealment": {"answer": "hidden", "when": [["men", "<=", 2]]}}}
+    assert GAME.view(s, "germans")["standing"]["germans"]["concealment"]["answer"] == "play"
     s["turn"] = "americans"
     conceal = give(s, "germans", "concealment")
     r = _attack(s)  # group A has 4 men: asked
@@ -113,8 +115,8 @@ def test_a_secret_standing_answer_plays_concealment_for_small_groups_without_ask
     r = _attack(s2)
     assert GAME.active_seats(r.state) == ["americans"]  # settled without asking
     assert conceal in r.state["deck"]["discard"]
-    private = [f for f in r.facts if f.kind == "standing"]
-    assert private and private[0].visible_to == ("germans",)
+    settled = [f for f in r.facts if f.kind == "standing"]  # public from rules v3 (it names no answer)
+    assert settled and settled[0].visible_to is None and "play" not in settled[0].text
 
 
 def test_terrain_discarded_onto_a_moving_group_is_accepted_or_rejected_by_its_owner():

@@ -13,8 +13,9 @@ from rules.up_front.game import UpFrontMountains, UpFrontMountainsV1
 PILLBOXES = ["UF138", "UF139"]
 
 
-def test_version_2_is_current_and_version_1_is_kept_with_its_own_data() -> None:
-    assert get_game("up-front").version == "2" and get_game("up-front", "1").version == "1"
+def test_version_3_is_current_and_versions_1_and_2_are_kept_with_their_own_data() -> None:
+    assert get_game("up-front").version == "3" and get_game("up-front", "1").version == "1"
+    assert get_game("up-front", "2").version == "2" and get_game("up-front", "2").world() is world()
     assert UpFrontMountainsV1().world() is world("1") and UpFrontMountains().world() is world()
     assert world("1").soldiers["GE02"]["fp"] == [2, 2, 3, 3, 3, 4] and world().soldiers["GE02"]["fp"] == [3, 3, 3, 4, 4, 5]
     assert world("1").nations["partisans"]["hand"] == 4 and world().nations["partisans"]["hand"] == 6

@@ -25,6 +25,15 @@ def clock() -> GameClock:
     return found
 
 
+@clock_api.before_request
+def _private_game() -> None:
+    """A duplicate round's game is its player's alone while the round runs (warlog.pageutil.guard_private)."""
+    from warlog.pageutil import guard_private
+
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    guard_private(token.strip() if scheme.lower() == "bearer" else None)
+
+
 @clock_api.errorhandler(ServiceError)
 def _service_error(err: ServiceError) -> tuple[Response, int]:
     return jsonify({"error": err.message, **err.detail}), err.status

@@ -19,10 +19,14 @@ from warlog.resolver import Judged
 
 class TurnNotices:
     def __init__(self, store: EventStore, players: PlayerStore, notifier: Notifier, base_url: Callable[[], str],
-                 deadline_of: Callable[[str, str], dict[str, Any] | None] | None = None) -> None:
+                 deadline_of: Callable[[str, str], dict[str, Any] | None] | None = None,
+                 turn_mail: Callable[[str, str, str, str], str | None] | None = None) -> None:
         self.store, self.players, self.notifier = store, players, notifier
         self.base_url = base_url  # the site's address, read when a notice is made (config may change)
         self.deadline_of = deadline_of
+        # (game, seat, player, intro) -> the mail's text with the position and its reply codes, for a
+        # player who plays by mail (warlog.mailin.play.MailPlay.turn_body); None: the plain notice
+        self.turn_mail = turn_mail
 
     def __call__(self, judged: Judged) -> None:
         owners = self.players.owners(judged.game_id)
@@ -52,6 +56,9 @@ class TurnNotices:
             if player_id is not None:
                 deadline = self.deadline_of(judged.game_id, seat) if self.deadline_of else None
                 due = f" Your move is due by {deadline['due_at']} (UTC)." if deadline else ""
-                self.notifier.notify(player_id, "your_turn", f"Your turn: {name}",
-                                     f"It is your turn ({seat}) in the {name}.{due}", game_id=judged.game_id,
-                                     tournament_id=deadline.get("tournament_id") if deadline else None, link=link)
+                text = f"It is your turn ({seat}) in the {name}.{due}"
+                by_mail = self.turn_mail(judged.game_id, seat, player_id, text) if self.turn_mail else None
+                self.notifier.notify(player_id, "your_turn", f"Your turn: {name}", by_mail or text,
+                                     game_id=judged.game_id,
+                                     tournament_id=deadline.get("tournament_id") if deadline else None,
+                                     link=None if by_mail else link)

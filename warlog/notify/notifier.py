@@ -16,6 +16,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from email.message import EmailMessage
 from typing import Any
 
 from warlog.notify.schema import DDL
@@ -25,7 +26,7 @@ from warlog.sqldb import Clock, SqlDb, iso, sortable_id, utc_now
 log = logging.getLogger("warlog.notify")
 
 KINDS = ("your_turn", "deadline_soon", "deadline_passed", "pairing", "game_ended", "ruling")
-SYSTEM_KINDS = ("signin", "digest")  # not subject to preferences
+SYSTEM_KINDS = ("signin", "digest", "mail_answer")  # not subject to preferences (mail_answer: warlog.mailin)
 MAX_ATTEMPTS = 6
 FIRST_BACKOFF = timedelta(minutes=1)
 DIGEST_EVERY = timedelta(hours=24)
@@ -89,6 +90,10 @@ class Notifier:
         self.enqueue = enqueue or (lambda delivery_id: None)
         self.max_attempts, self.first_backoff = max_attempts, first_backoff
         self.allow_private_webhooks = allow_private_webhooks
+        # a delivery's own message (a turn mail with its board and reply address: warlog.mailin), or None
+        self.compose: Callable[[Delivery], EmailMessage | None] | None = None
+        # a text as a webhook may carry it (a turn mail's reply address is for the player's mailbox only)
+        self.private_text: Callable[[str], str] | None = None
 
     def create_schema(self) -> None:
         self.db.create_schema(DDL)
@@ -175,18 +180,20 @@ class Notifier:
     def _send(self, d: Delivery) -> None:
         if d.channel == "email":
             body = d.body + (f"\n{d.link}\n" if d.link else "")
-            msg = mail_message(self.mail_from, d.address, d.subject, body)
             if self.smtp is None:
                 self.db.execute("INSERT INTO notify_outbox (id, delivery_id, to_addr, subject, body, created_at) "
                                 "VALUES (?, ?, ?, ?, ?, ?)", (sortable_id("o"), d.id, d.address,
                                                               d.subject, body, iso(self.now())))
             else:
+                msg = (self.compose(d) if self.compose else None) or mail_message(self.mail_from, d.address,
+                                                                                  d.subject, body)
                 send_smtp(self.smtp, msg)
         elif d.channel == "webhook":
             prefs = self.prefs(d.player_id) if d.player_id else Prefs()
             if not prefs.webhook_secret:
                 raise DeliveryError("the player's webhook has no secret any more (removed?)")
-            doc = {"id": d.id, "kind": d.kind, "subject": d.subject, "text": d.body, "link": d.link,
+            text = self.private_text(d.body) if self.private_text else d.body
+            doc = {"id": d.id, "kind": d.kind, "subject": d.subject, "text": text, "link": d.link,
                    "game_id": d.game_id, "tournament_id": d.tournament_id, "player_id": d.player_id,
                    "created_at": d.created_at}
             post_webhook(d.address, prefs.webhook_secret, webhook_body(prefs.webhook_format, doc),

@@ -59,7 +59,7 @@ def paths() -> dict[str, dict[str, Any]]:
             "responses": {"200": _ref("the player", "PublicPlayer"), "404": ERR}}},
         "/api/v1/games/{game_id}/clock": {
             "get": {"summary": "the game's time control, deadlines and the clock's acts", "parameters": [gid],
-                    "responses": {"200": _ref("the clock", "Clock"), "404": ERR}},
+                    "responses": {"200": _ref("the clock", "Clock"), "403": ERR, "404": ERR}},  # 403: a private game
             "post": {"summary": "the director sets the game's time control", "parameters": [gid],
                      "security": [{"seat": []}],
                      "requestBody": {"required": True, "content": {"application/json": {"schema": {

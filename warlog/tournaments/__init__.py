@@ -21,6 +21,9 @@ def init_app(app: Flask) -> Any:
     service = Tournaments(warlog, store, app.extensions.get("warlog_players"),
                           notifier.notify if notifier is not None else None)
     init_web(app, service)
+    from warlog.tournaments.privacy import private_reader
+
+    warlog.private_reader = private_reader(service, app.extensions.get("warlog_players"))
     clock = app.extensions.get("warlog_clock")
     if clock is not None:
         from warlog.tournaments.clockwire import attach

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.canonical import canonical_bytes
-from ledger.events import ChainError, Event
+from ledger.events import SEED_REVEALED, ChainError, Event
 from ledger.export import export_lines
 from ledger.fold import fold as fold_game
 from warlog.tournaments import events as T
 from warlog.tournaments.model import ModelError, Tournament, apply, pairings_doc
-from warlog.tournaments.pairing import DiceMismatch, PairingDice, PairingError, pair_next
+from warlog.tournaments.pairing import DiceMismatch, PairingDice, PairingError, duplicate_seed, pair_next
 from warlog.tournaments.standings import standings_doc
 from warlog.verify import VerifyFailure, verify_events
 
@@ -77,7 +77,8 @@ class BundleReport:
         fair = ("pairing dice re-derived from the revealed seed" if self.seed_revealed
                 else "pairing seed not revealed yet: pairing dice replayed as recorded")
         return (f"OK tournament {self.tournament} ({self.name}): {self.events} events, chain intact, "
-                f"{self.rounds} round(s) re-paired, {self.results} result(s) re-read from their games, "
+                f"{self.rounds} round(s) re-paired, {self.results} result(s) re-read from their games and each "
+                f"agreeing with its game's final outcome, "
                 f"standings reproduced; {len(self.games)} game(s) verified; {fair}")
 
 
@@ -147,13 +148,15 @@ def verify_bundle(lines: Iterable[bytes | str], jobs: int | None = 1) -> BundleR
     for ev in events:
         try:
             if ev.type in (T.ROUND_PAIRED,) and t is not None:
-                _check_pairing(t, ev, seed, streams)
+                report.notes.extend(_check_pairing(t, ev, seed, streams))
                 report.rounds += 1
             elif ev.type == T.REPAIRED and t is not None:
-                _check_repairing(t, ev, streams)
-            elif ev.type == T.RESULT and t is not None:
+                report.notes.extend(_check_repairing(t, ev, seed, streams))
+            elif ev.type in (T.RESULT, T.RESULT_CORRECTED) and t is not None:
                 _check_result(t, ev, streams)
-                report.results += 1
+                report.results += ev.type == T.RESULT
+            elif ev.type == T.RULING_JUDGED and t is not None:
+                _check_judged(t, ev, streams)
             elif ev.type == T.ENDED and t is not None:
                 if ev.payload.get("standings") != standings_doc(t):
                     raise BundleFailure(tid, ev.seq, "the final standings do not reproduce from the results")
@@ -161,6 +164,8 @@ def verify_bundle(lines: Iterable[bytes | str], jobs: int | None = 1) -> BundleR
         except ModelError as err:
             raise BundleFailure(tid, err.seq, err.reason) from None
     assert t is not None
+    for gid, res in t.results.items():
+        _check_final(t, gid, res, streams)
     report.name = t.name
     if not report.seed_revealed:
         report.notes.append("the pairing seed is not revealed: pairing dice were replayed, not re-derived")
@@ -196,7 +201,7 @@ def _check_game(t: Tournament, ev: Event, gid: str | None, streams: dict[str, li
         raise BundleFailure(t.id, ev.seq, f"game {gid} is not of the tournament's game, scenario and options")
 
 
-def _check_pairing(t: Tournament, ev: Event, seed: bytes | None, streams: dict[str, list[Event]]) -> None:
+def _check_pairing(t: Tournament, ev: Event, seed: bytes | None, streams: dict[str, list[Event]]) -> list[str]:
     p = ev.payload
     dice = PairingDice(seed, t.id, ev.seq, p.get("dice"))
     try:
@@ -213,17 +218,46 @@ def _check_pairing(t: Tournament, ev: Event, seed: bytes | None, streams: dict[s
     for key, value in proposal.extra.items():
         if p.get(key) != value:
             raise BundleFailure(t.id, ev.seq, f"{key} does not reproduce")
-    commitments = set()
     for q in p["pairings"]:
         _check_game(t, ev, q.get("game_id"), streams)
-        commitments.add(streams[q["game_id"]][0].payload.get("seed_commitment"))
-    if t.kind == "duplicate" and len(commitments) > 1:
-        raise BundleFailure(t.id, ev.seq, "the games of a duplicate round do not share one seed")
-    if t.kind == "duplicate" and "game_seed_commitment" in p and commitments - {p["game_seed_commitment"]}:
-        raise BundleFailure(t.id, ev.seq, "a duplicate game's seed is not the round's committed seed")
+    if t.kind != "duplicate":
+        return []
+    return _check_duplicate_round(t, ev, int(p["round"]), [q["game_id"] for q in p["pairings"]], seed, streams,
+                                  p.get("game_seed_commitment"))
 
 
-def _check_repairing(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> None:
+def _check_duplicate_round(t: Tournament, ev: Event, number: int, gids: list[str], seed: bytes | None,
+                           streams: dict[str, list[Event]], committed: Any) -> list[str]:
+    """A duplicate round as a whole (ledger.dice step 9): every game committed to the round's seed
+    (derived from the revealed pairing seed, else the commitment the pairing recorded, else the
+    first game's) on the round's one dice stream; with the pairing seed revealed, each game's dice
+    re-derive from that seed even where the game's own ledger does not reveal it. Fails naming
+    the first game that differs. Returns notes on the games re-derived that way."""
+    notes = []
+    round_seed = duplicate_seed(seed, t.id, number) if seed is not None else None
+    expected = hashlib.sha256(round_seed).hexdigest() if round_seed is not None else committed
+    first = streams[gids[0]][0].payload if gids else {}
+    expected = expected or first.get("seed_commitment")
+    for gid in gids:
+        created = streams[gid][0].payload
+        if created.get("seed_commitment") != expected:
+            raise BundleFailure(t.id, ev.seq, f"game {gid} is not committed to round {number}'s seed: a duplicate "
+                                              f"round's games share one seed (its commitment {created.get('seed_commitment')},"
+                                              f" the round's {expected})")
+        if (created.get("dice_stream"), created.get("dice_key")) != (first.get("dice_stream"), first.get("dice_key")):
+            raise BundleFailure(t.id, ev.seq, f"game {gid} does not roll round {number}'s dice stream "
+                                              f"({created.get('dice_stream')!r}, not {first.get('dice_stream')!r})")
+        if round_seed is not None and not any(e.type == SEED_REVEALED for e in streams[gid]):
+            try:
+                verify_events(streams[gid], round_seed=round_seed)
+            except VerifyFailure as err:
+                raise BundleFailure(t.id, ev.seq, f"game {gid}'s dice do not re-derive from round {number}'s seed: "
+                                                  f"{err}") from None
+            notes.append(f"game {gid} does not reveal its seed: its dice were re-derived from round {number}'s seed")
+    return notes
+
+
+def _check_repairing(t: Tournament, ev: Event, seed: bytes | None, streams: dict[str, list[Event]]) -> list[str]:
     p = ev.payload
     if not str(p.get("reason", "")).strip():
         raise BundleFailure(t.id, ev.seq, "a manual re-pairing without a reason")
@@ -232,6 +266,13 @@ def _check_repairing(t: Tournament, ev: Event, streams: dict[str, list[Event]]) 
         raise BundleFailure(t.id, ev.seq, "the re-pairing does not place every active entrant exactly once")
     for q in p["pairings"]:
         _check_game(t, ev, q.get("game_id"), streams)
+    if t.kind == "duplicate":  # a re-paired table's game shares the round's seed (those made since step 9)
+        number = int(p["round"])
+        made = [q["game_id"] for q in p["pairings"] if "duplicate_round" in streams[q["game_id"]][0].payload]
+        paired = t.rounds[number].extra.get("game_seed_commitment") if number in t.rounds else None
+        if made:
+            return _check_duplicate_round(t, ev, number, made, seed, streams, paired)
+    return []
 
 
 def _check_result(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> None:
@@ -256,3 +297,50 @@ def _check_result(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> 
         if p.get(key) != again.get(key):
             raise BundleFailure(t.id, ev.seq, f"the result's {key} is not what game {p['game_id']}'s ledger gives "
                                               f"(recorded {p.get(key)!r}, the game gives {again.get(key)!r})")
+
+
+def _check_judged(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> None:
+    """A `ruling_judged` says what the game's ledger says: its `judgement_seq` is the game's
+    `resolved` (made) or `rejected` (refused) of the ruling's submission."""
+    p = ev.payload
+    events = streams.get(p.get("game_id", "")) or []
+    seq = p.get("judgement_seq")
+    judged = events[seq] if isinstance(seq, int) and 0 <= seq < len(events) else None
+    want = {"made": "resolved", "refused": "rejected"}.get(str(p.get("outcome")))
+    if (judged is None or judged.type != want
+            or judged.payload.get("submission_seq") != p.get("game_ruling_seq")):
+        raise BundleFailure(t.id, ev.seq, f"says game {p.get('game_id')} {p.get('outcome')} ruling "
+                                          f"{p.get('game_ruling_seq')} at its event {seq}, which its ledger does not")
+
+
+def _check_final(t: Tournament, gid: str, res: Any, streams: dict[str, list[Event]]) -> None:
+    """The tournament's standing result for `gid` is the one its whole ledger gives, rulings
+    after its end included; else fail naming the game's event and the tournament's."""
+    from warlog.history import ended as game_is_over
+    from warlog.tournaments.service import result_from_game
+
+    events = streams.get(gid) or []
+    found = t.game_round(gid)
+    if not events or found is None:
+        return
+    ended = [e for e in events if e.type == "game_ended"]
+    if not ended or not game_is_over(events):
+        last = next((e for e in reversed(events) if e.type == "resolved" and e.payload.get("reopened")), events[-1])
+        raise BundleFailure(t.id, res.seq, f"records a result for game {gid}, but game {gid} event {last.seq} "
+                                           f"reopened it and it has not ended since")
+    try:
+        again = result_from_game(t, found[0], found[1], events, fold_game(events))
+    except ValueError as err:
+        raise BundleFailure(t.id, res.seq, str(err)) from None
+    recorded = {"winner": res.winner, "points": res.points, "how": res.how, "score": res.score}
+    differ = [k for k, v in recorded.items() if again.get(k) != v]
+    if differ:
+        end = ended[-1]
+        raise BundleFailure(t.id, res.seq, (
+            f"records game {gid}'s result as {_said(t, recorded)}, but game {gid} event {end.seq} "
+            f"(game_ended, after its event {end.payload.get('submission_seq')}) gives {_said(t, again)}"))
+
+
+def _said(t: Tournament, r: dict[str, Any]) -> str:
+    who = f"{t.name_of(r['winner'])} wins" if r.get("winner") else "no winner"
+    return f"{who} ({r.get('how')}, points {r.get('points')}" + (f", score {r['score']}" if r.get("score") else "") + ")"

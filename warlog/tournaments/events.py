@@ -21,15 +21,19 @@ WITHDRAWN = "entrant_withdrawn"  # player_id, reason
 ROUND_PAIRED = "round_paired"  # round, pairings (seats -> player), byes, dice; then the games made for them
 REPAIRED = "round_repaired"  # a director's manual re-pairing of a round, with its reason
 RESULT = "result_recorded"  # round, game_id, result, points, how (played/adjudicated/forfeit), final hash
+RESULT_CORRECTED = "result_corrected"  # a recorded result the game's ledger changed: the new result, its reason
 EXTENSION = "extension_granted"  # game_id, player_id, days, reason (by policy or the director)
 TIMEOUT = "deadline_expired"  # game_id, player_id, policy applied
-DISPUTE = "dispute_raised"  # game_id, seq, player_id, text
+DISPUTE = "dispute_raised"  # game_id, seq (the game's event), player_id, text
 RULING = "ruling_made"  # dispute id (its seq), decision (ruling/dismissal), text, game ruling seq
+RULING_JUDGED = "ruling_judged"  # the game's verdict on a ruling_made: made or refused, with the game's reasons
 ENDED = "tournament_ended"  # final standings
 SEED_REVEALED = "tournament_seed_revealed"  # the pairing seed and its commitment
+DIRECTOR_ADDED = "director_added"  # player_id, display_name: a co-director (by the director who created the tournament)
 
 TYPES = (CREATED, REGISTERED, WITHDRAWN, ROUND_PAIRED, REPAIRED, RESULT, EXTENSION, TIMEOUT, DISPUTE, RULING,
-         ENDED, SEED_REVEALED)
+         ENDED, SEED_REVEALED, RULING_JUDGED, RESULT_CORRECTED,
+         DIRECTOR_ADDED)
 
 ID_PREFIX = "t"
 

@@ -59,8 +59,11 @@ class Result:
     points: dict[str, int]
     winner: str | None
     how: str  # played | adjudicated | forfeit
-    seq: int
+    seq: int  # the tournament event that recorded it (a correction's, once corrected)
     score: list[int] | None = None
+    corrects: int | None = None  # a correction: the tournament event of the result it replaces
+    reason: str = ""  # a correction's reason
+    final_seq: int | None = None  # the game's event the result was read at
 
 
 @dataclass
@@ -82,11 +85,14 @@ class Tournament:
     results: dict[str, Result] = field(default_factory=dict)  # game id -> result
     extensions: list[dict[str, Any]] = field(default_factory=list)
     timeouts: list[dict[str, Any]] = field(default_factory=list)
-    disputes: dict[int, dict[str, Any]] = field(default_factory=dict)  # seq -> dispute (with its answer)
-    rulings: list[dict[str, Any]] = field(default_factory=list)  # every ruling_made, in order
+    disputes: dict[int, dict[str, Any]] = field(default_factory=dict)  # dispute_seq -> dispute (with its answer)
+    rulings: list[dict[str, Any]] = field(default_factory=list)  # every ruling_made, in order, with its status
+    corrections: list[dict[str, Any]] = field(default_factory=list)  # every result_corrected, in order
+    notices: list[dict[str, Any]] = field(default_factory=list)  # what an event asks to tell a player (`notify`)
     ended: dict[str, Any] | None = None
     round_of: dict[str, int] = field(default_factory=dict)  # game id -> its round (the latest pairing)
     seed: str | None = None
+    co_directors: dict[str, str] = field(default_factory=dict)  # player id -> name (director_added)
     last_seq: int = -1
     last_hash: str = ""
 
@@ -124,9 +130,20 @@ class Tournament:
         r = self.rounds.get(number)
         return r is not None and all(p.game_id in self.results for p in r.pairings)
 
+    def pending_rulings(self) -> list[dict[str, Any]]:
+        """Rulings in a game that the game has not judged yet (as far as this stream knows)."""
+        return [r for r in self.rulings if r["status"] == "pending"]
+
+    def ruling_at(self, seq: int) -> dict[str, Any] | None:
+        return next((r for r in self.rulings if r["ruling_seq"] == seq), None)
+
     def name_of(self, player_id: str) -> str:
         e = self.entrants.get(player_id)
-        return e.display_name if e else player_id
+        return e.display_name if e else self.co_directors.get(player_id, player_id)
+
+    def directs(self, player_id: str) -> bool:
+        """Whether the player is the tournament's director or one of its co-directors."""
+        return player_id == self.director or player_id in self.co_directors
 
 
 class ModelError(ValueError):
@@ -197,20 +214,61 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
         if t.game_round(p["game_id"]) is None:
             raise ModelError(ev.seq, f"game {p['game_id']} is not paired in this tournament")
         t.results[p["game_id"]] = Result(int(p["round"]), p["game_id"], dict(p["points"]), p.get("winner"),
-                                         p["how"], ev.seq, p.get("score"))
+                                         p["how"], ev.seq, p.get("score"), final_seq=p.get("final_seq"))
+    elif ev.type == T.RESULT_CORRECTED:
+        standing = t.results.get(p["game_id"])
+        if standing is None:
+            raise ModelError(ev.seq, f"corrects the result of game {p['game_id']}, which has none")
+        if p.get("corrects") != standing.seq:
+            raise ModelError(ev.seq, f"corrects event {p.get('corrects')}, but game {p['game_id']}'s result is "
+                                     f"event {standing.seq}")
+        t.results[p["game_id"]] = Result(standing.round, p["game_id"], dict(p["points"]), p.get("winner"),
+                                         p["how"], ev.seq, p.get("score"), corrects=standing.seq,
+                                         reason=str(p.get("reason", "")), final_seq=p.get("final_seq"))
+        t.corrections.append({**p, "seq": ev.seq, "at": ev.recorded_at})
     elif ev.type == T.EXTENSION:
         t.extensions.append({**p, "seq": ev.seq, "at": ev.recorded_at})
     elif ev.type == T.TIMEOUT:
         t.timeouts.append({**p, "seq": ev.seq, "at": ev.recorded_at})
     elif ev.type == T.DISPUTE:
-        t.disputes[ev.seq] = {**p, "seq": ev.seq, "at": ev.recorded_at, "answer": None}
+        # `seq` stays the disputed game event, as recorded; `dispute_seq` is this event's own place
+        t.disputes[ev.seq] = {**p, "game_seq": p["seq"], "dispute_seq": ev.seq, "at": ev.recorded_at,
+                              "answer": None, "status": "open", "refused": []}
     elif ev.type == T.RULING:
-        t.rulings.append({**p, "seq": ev.seq, "at": ev.recorded_at})
+        judged_now = p.get("decision") != "rule" or p.get("game_ruling_seq") is None
+        ruling = {**p, "seq": ev.seq, "ruling_seq": ev.seq, "at": ev.recorded_at,
+                  "status": "made" if judged_now else "pending", "judgement_seq": None, "reasons": []}
+        t.rulings.append(ruling)
         if p.get("dispute") is not None:  # the answer to a dispute (else a ruling of the director's own)
             target = t.disputes.get(int(p["dispute"]))
             if target is None:
                 raise ModelError(ev.seq, f"answers dispute {p.get('dispute')}, which is not in the stream")
-            target["answer"] = {**p, "seq": ev.seq, "at": ev.recorded_at}
+            target["answer"] = ruling
+            target["status"] = ("dismissed" if p.get("decision") == "dismiss" else "ruled" if judged_now
+                                else "pending")
+        if p.get("notify") and p.get("decision") == "dismiss":
+            t.notices.append({"seq": ev.seq, "player_id": p["notify"], "game_id": p.get("game_id"),
+                              "subject": "your dispute was answered", "text": f"Dismissed: {p.get('text', '')}"})
+    elif ev.type == T.RULING_JUDGED:
+        judged = t.ruling_at(int(p["ruling"]))
+        if judged is None or judged["status"] != "pending":
+            raise ModelError(ev.seq, f"judges ruling {p.get('ruling')}, which is not a pending ruling")
+        ruling = judged
+        ruling.update(status=p["outcome"], judgement_seq=p["judgement_seq"], reasons=list(p.get("reasons", [])))
+        d = t.disputes.get(int(ruling["dispute"])) if ruling.get("dispute") is not None else None
+        if d is not None:
+            if p["outcome"] == "made":
+                d["status"] = "ruled"
+            else:  # refused: the dispute is open again, to be answered anew
+                d["refused"].append(ruling)
+                d["answer"], d["status"] = None, "open"
+        if ruling.get("notify") and p["outcome"] == "made":
+            t.notices.append({"seq": ev.seq, "player_id": ruling["notify"], "game_id": ruling.get("game_id"),
+                              "subject": "your dispute was answered", "text": f"Ruled: {ruling.get('text', '')}"})
+    elif ev.type == T.DIRECTOR_ADDED:
+        if t.directs(p["player_id"]):
+            raise ModelError(ev.seq, f"{p['player_id']} directs this tournament already")
+        t.co_directors[p["player_id"]] = str(p.get("display_name") or p["player_id"])
     elif ev.type == T.ENDED:
         t.ended = dict(p)
     elif ev.type == T.SEED_REVEALED:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from validators.tournaments import SCHEMAS, ListQuerySchema, TournamentQuerySchema
+from validators.tournaments import SCHEMAS, ListQuerySchema, TournamentQuerySchema, VoidPreviewQuerySchema
 
 PLAYER = [{"player": []}]
 
@@ -54,9 +54,19 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
             "parameters": [tid, {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}],
             "requestBody": body("Repair"), "responses": {"200": typed("the tournament", "Tournament"), **act}}},
         base + "/{tid}/games/{game_id}/adjudicate": {"post": {
-            "summary": "director: award a win, draw or forfeit (duplicate: end) — a ruling in the game, then the "
-                       "tournament's result", "parameters": [tid, gid], "security": PLAYER,
-            "requestBody": body("Adjudicate"), "responses": {"202": typed("the game ruling's submission", "Accepted"), **act}}},
+            "summary": "director: award a win, draw or forfeit (`forfeiting`: who forfeits; duplicate: end) — a "
+                       "ruling in the game, then the tournament's result; the same award twice is one ruling",
+            "parameters": [tid, gid], "security": PLAYER, "requestBody": body("Adjudicate"),
+            "responses": {"202": typed("the game ruling's submission", "TournamentAward"), **act}}},
+        base + "/{tid}/games/{game_id}/correct": {"post": {
+            "summary": "director: correct a recorded result — an award ruling in the ended game; once the game "
+                       "has judged it, the tournament records result_corrected", "parameters": [tid, gid],
+            "security": PLAYER, "requestBody": body("Adjudicate"),
+            "responses": {"202": typed("the game ruling's submission", "TournamentAward"), **act}}},
+        base + "/{tid}/games/{game_id}/void-preview": {"get": {
+            "summary": "director: the dry run of a void — the resolutions, moves and seats it would undo",
+            "parameters": [tid, gid, {"in": "query", "schema": VoidPreviewQuerySchema}], "security": PLAYER,
+            "responses": {"200": typed("what the void would undo", "VoidPreview"), **err("403", "404")}}},
         base + "/{tid}/games/{game_id}/extend": {"post": {
             "summary": "director: extend a player's deadline", "parameters": [tid, gid], "security": PLAYER,
             "requestBody": body("Extend"), "responses": {"200": typed("the tournament (summary)", "TournamentSummary"), **act}}},
@@ -71,6 +81,11 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
             "summary": "director: dismiss a dispute, or rule (void, adjust, award) in the game",
             "parameters": [tid, {"name": "dispute", "in": "path", "required": True, "schema": {"type": "integer"}}],
             "security": PLAYER, "requestBody": body("Answer"), "responses": {"200": typed("the dispute", "DisputeRecord"), **act}}},
+        base + "/{tid}/directors": {"post": {
+            "summary": "the director who created the tournament names a co-director (a director_added event); a "
+                       "director who plays in a game never acts on it: a co-director rules there",
+            "parameters": [tid], "security": PLAYER, "requestBody": body("AddDirector"),
+            "responses": {"200": typed("the tournament", "Tournament"), **act}}},
         base + "/{tid}/end": {"post": {"summary": "director: end after the last round; reveals the pairing seed",
                                        "parameters": [tid], "security": PLAYER,
                                        "responses": {"200": typed("the tournament", "Tournament"), **act}}},

@@ -151,7 +151,8 @@ def _swiss(t: Tournament, number: int, dice: PairingDice) -> Proposal:
     active = set(t.active_entrants())
     sn = {pid: i + 1 for i, pid in enumerate(order)}
     by_sn = {i: pid for pid, i in sn.items()}
-    history = swiss_history(t, number)
+    fide = swiss_feed(t) >= 2
+    history = swiss_history(t, number, fide=fide)
     players = []
     for pid in order:
         if pid not in active:
@@ -159,17 +160,17 @@ def _swiss(t: Tournament, number: int, dice: PairingDice) -> Proposal:
         h = history[pid]
         players.append({"id": sn[pid], "name": pid, "score": h["points"] / t.points["win"], "rating": 0,
                         "starting_number": sn[pid], "color_hist": h["colors"], "float_history": h["floats"],
-                        "bye_count": h["byes"]})
+                        "bye_count": h["byes"], **({"forfeit_win_count": h["forfeit_wins"]} if fide else {})})
     previous = {(sn[a], sn[b]) for a, b in history["__pairs__"] if a in sn and b in sn}
     engine = t.format.get("engine", "dutch")
     if engine == "auto":  # the Dutch system while it is quick enough, the casual engine beyond
         engine = "dutch" if len(players) <= AUTO_DUTCH_MAX else "casual"
-    pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn)
+    pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn, fide)
     if engine != "dutch" and not _complete(pairings, byes, active, history["__pairs__"]):
         # The casual engine is greedy: when it leaves someone out or repeats a pairing, the
         # Dutch system (a maximum-weight matching over the whole field) pairs the round instead.
         engine = "dutch"
-        pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn)
+        pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn, fide)
     if not _complete(pairings, byes, active, history["__pairs__"]):
         raise PairingError("the pairing engine could not pair every entrant without a repeat")
     extra["engine"] = engine
@@ -177,14 +178,19 @@ def _swiss(t: Tournament, number: int, dice: PairingDice) -> Proposal:
 
 
 def _run_engine(t: Tournament, engine: str, players: list[dict[str, Any]], previous: set[tuple[int, int]],
-                number: int, first_side: str, by_sn: dict[int, str]) -> tuple[list[Pairing], list[str]]:
+                number: int, first_side: str, by_sn: dict[int, str],
+                fide: bool = False) -> tuple[list[Pairing], list[str]]:
     from caissify_pairings import MissingFloatHistoryWarning, generate_pairings
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", MissingFloatHistoryWarning)
-        rows = generate_pairings(system=engine, players=[dict(p) for p in players], previous_pairings=previous,
-                                 round_number=number, total_rounds=t.total_rounds,
-                                 bye_value=t.points["bye"] / t.points["win"], initial_color=first_side)
+        options = {"players": [dict(p) for p in players], "previous_pairings": previous, "round_number": number,
+                   "total_rounds": t.total_rounds, "bye_value": t.points["bye"] / t.points["win"],
+                   "initial_color": first_side}
+        if fide and engine == "dutch":
+            rows = _fide_dutch_engine()(**options).generate_pairings()
+        else:
+            rows = generate_pairings(system=engine, **options)
     pairings: list[Pairing] = []
     byes: list[str] = []
     for row in sorted(rows, key=lambda r: r["table"]):
@@ -202,10 +208,24 @@ def _complete(pairings: list[Pairing], byes: list[str], active: set[str], met: s
             and not any(tuple(p.players()) in met for p in pairings))
 
 
-def swiss_history(t: Tournament, before: int) -> dict[str, Any]:
-    """Each entrant's points, sides ("white" = first role), floats and byes over rounds < `before`;
-    under "__pairs__" every pair that has met."""
-    out: dict[str, Any] = {pid: {"points": 0, "colors": [], "floats": [], "byes": 0} for pid in t.entrants}
+def swiss_feed(t: Tournament) -> int:
+    """How the Swiss engine is fed (recorded at creation as `format.feed`; a tournament recorded
+    before it is fed as it was paired): 1, the first way; 2, FIDE's (C.04.3): sides counted over
+    played games only, a forfeit an unplayed game (rematch allowed, no side, the winner no
+    pairing-allocated bye), and the colour rules E.4–E.5 ranking by score, then pairing number."""
+    return int(t.format.get("feed", 1))
+
+
+def swiss_history(t: Tournament, before: int, fide: bool = False) -> dict[str, Any]:
+    """Each entrant's points, sides ("white" = first role), floats, byes and forfeit wins over rounds
+    < `before`; under "__pairs__" every pair that has met. `fide` (feed 2): a round without a
+    played game adds no side (C.04.3 A.6: the colour history counts played games), and unless
+    `format.forfeits` is "played", a forfeited game is not played (C.04.1: no side, no meeting
+    recorded, a downfloat for whoever scored more than a loss, as bbpPairings reads A.4).
+    Feed 1 reads every paired table as played and a round without a game as side "none"."""
+    out: dict[str, Any] = {pid: {"points": 0, "colors": [], "floats": [], "byes": 0, "forfeit_wins": 0}
+                           for pid in t.entrants}
+    unplayed_forfeits = fide and t.format.get("forfeits", "unplayed") == "unplayed"
     pairs: set[tuple[str, str]] = set()
     for number in range(1, before):
         r = t.rounds[number]
@@ -213,30 +233,77 @@ def swiss_history(t: Tournament, before: int) -> dict[str, Any]:
         seen = set()
         for p in r.pairings:
             a, b = p.seats[t.roles[0]], p.seats[t.roles[1]]
+            res = t.results.get(p.game_id or "")
+            if res is not None:
+                out[a]["points"] += res.points.get(a, 0)
+                out[b]["points"] += res.points.get(b, 0)
+            seen.update((a, b))
+            if unplayed_forfeits and res is not None and res.how == "forfeit":
+                for pid in (a, b):  # not played: a downfloat for whoever scored more than a loss (A.4)
+                    out[pid]["floats"].append("down" if res.points.get(pid, 0) > t.points["loss"] else "none")
+                if res.winner:
+                    out[res.winner]["forfeit_wins"] += 1
+                continue
             pairs.add((a, b))
             pairs.add((b, a))
-            res = t.results.get(p.game_id or "")
             fa = "down" if start[a] > start[b] else "up" if start[a] < start[b] else "none"
             out[a]["colors"].append("white")
             out[b]["colors"].append("black")
             out[a]["floats"].append(fa)
             out[b]["floats"].append({"down": "up", "up": "down", "none": "none"}[fa])
-            if res is not None:
-                out[a]["points"] += res.points.get(a, 0)
-                out[b]["points"] += res.points.get(b, 0)
-            seen.update((a, b))
         for pid in r.byes:
             out[pid]["points"] += t.points["bye"]
             out[pid]["byes"] += 1
-            out[pid]["colors"].append("none")
+            if not fide:
+                out[pid]["colors"].append("none")
             out[pid]["floats"].append("down")
             seen.add(pid)
         for pid in t.entrants:
             if pid not in seen:
-                out[pid]["colors"].append("none")
+                if not fide:
+                    out[pid]["colors"].append("none")
                 out[pid]["floats"].append("none")
     out["__pairs__"] = pairs
     return out
+
+
+def _fide_dutch_engine() -> Any:
+    """caissify-pairings' Dutch engine with FIDE's meaning of "higher ranked" in the colour rules
+    (C.04.3 A.2: by score, then pairing number; the library ranks by pairing number alone)."""
+    from caissify_pairings.engines.dutch import ColorPref, DutchEngine
+
+    class FideDutch(DutchEngine):  # type: ignore[misc]
+        def _assign_colors(self, p1: Any, p2: Any) -> tuple[Any, Any]:
+            higher, lower = sorted((p1, p2), key=lambda p: (-p.score, p.pairing_number))
+            white, black = super()._assign_colors(higher, lower)
+            if not _decided_by_rank(higher, lower):
+                return white, black
+            # E.4: the higher ranked player's preference; E.5: by its pairing number's parity
+            pref = higher.color_preference
+            if pref == ColorPref.WHITE:
+                return higher, lower
+            if pref == ColorPref.BLACK:
+                return lower, higher
+            first = (higher.pairing_number % 2 == 1) == (self.initial_color == "white")
+            return (higher, lower) if first else (lower, higher)
+
+    return FideDutch
+
+
+def _decided_by_rank(p1: Any, p2: Any) -> bool:
+    """Whether colour rules E.1–E.3 leave the choice to E.4/E.5 (the rank) for this pair."""
+    from caissify_pairings.engines.dutch import ColorPref
+
+    pref1, pref2 = p1.color_preference, p2.color_preference
+    if pref1 != ColorPref.NONE and pref2 != ColorPref.NONE and pref1 != pref2:
+        return False  # E.1
+    str1, str2 = p1.preference_strength, p2.preference_strength
+    if str1 != str2 and (p1 if str1 > str2 else p2).color_preference != ColorPref.NONE:
+        return False  # E.2
+    if str1 == str2 and str1 > 0 and pref1 == pref2 and p1.color_diff != p2.color_diff:
+        return False  # E.2, the wider colour difference
+    h1, h2 = p1.color_hist, p2.color_hist
+    return all(h1[-k] == h2[-k] for k in range(1, min(len(h1), len(h2)) + 1))  # E.3 found no difference
 
 
 # -- Pools -------------------------------------------------------------------------------

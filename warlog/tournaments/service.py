@@ -19,8 +19,10 @@ from ledger.events import GAME_ENDED
 from ledger.store import Conflict
 from rules import get_game
 from warlog.lru import BoundedCache
+from warlog.rounds import reveal_round_seed
 from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog, token_hash
 from warlog.tournaments import events as T
+from warlog.tournaments.deskview import step_names, void_preview, voidable
 from warlog.tournaments.model import (
     DEFAULT_POINTS,
     FORMATS,
@@ -36,6 +38,8 @@ from warlog.tournaments.standings import crosstable, standings, standings_doc
 from warlog.tournaments.store import TournamentStore
 
 ENGINES = ("auto", "dutch", "casual")
+SWISS_FEED = 2  # how a new Swiss tournament's history is fed to the pairing engine (pairing.swiss_feed)
+FORFEITS = ("unplayed", "played")  # how a Swiss round counts a forfeited game (FIDE: unplayed)
 
 
 class Tournaments:
@@ -48,6 +52,8 @@ class Tournaments:
         # tournament id -> (its chain head, what was derived from the stream at that head): the
         # standings, the crosstable, the page's rendered standings; dropped when the head moves
         self._derived: BoundedCache[str, tuple[tuple[int, str], dict[str, Any]]] = BoundedCache(256)
+        self._checked: dict[str, int] = {}  # game id -> the game's last event compared with its recorded result
+        self._sent: set[tuple[str, int]] = set()  # (tournament, seq) of notices known to be recorded
 
     # -- reading -----------------------------------------------------------------------
     def get(self, tid: str) -> Tournament:
@@ -116,8 +122,41 @@ class Tournaments:
     def _director(self, t: Tournament, player: Any) -> None:
         if player is None:
             raise Forbidden("sign in as the tournament's director")
-        if player.id != t.director:
-            raise Forbidden("only the tournament's director may do this")
+        if not t.directs(player.id):
+            raise Forbidden("only the tournament's director (or a co-director) may do this")
+
+    def director_for_game(self, t: Tournament, player: Any, game_id: str) -> None:
+        """A director acts on a game only if they do not play in it: a director who is also an
+        entrant would see (or probe) their opponent's hidden information. A co-director, or a
+        named deputy (`add_director`), rules there instead."""
+        self._director(t, player)
+        found = t.game_round(game_id)
+        if found is not None and player.id in found[1].players():
+            raise Forbidden("you play in this game: a co-director rules your own games (the tournament's "
+                            "director names one on the tournament page)")
+
+    @staticmethod
+    def directors_for(t: Tournament, game_id: str) -> list[str]:
+        """The directors who may act on a game: the director and co-directors who do not play in it."""
+        found = t.game_round(game_id)
+        players = found[1].players() if found is not None else []
+        return [pid for pid in (t.director, *t.co_directors) if pid not in players]
+
+    def add_director(self, tid: str, actor: Any, player_id: str) -> Tournament:
+        """The tournament's director names a co-director (a `director_added` event), who may do
+        everything a director does except name others; each ruling records who made it."""
+        t = self.get(tid)
+        if actor is None or actor.id != t.director:
+            raise Forbidden("only the director who created the tournament names co-directors")
+        if t.ended is not None:
+            raise StaleSeq("the tournament has ended")
+        player = self.players.get(player_id) if self.players is not None and player_id else None
+        if player is None:
+            raise NotFound(f"no player {player_id!r}")
+        if t.directs(player.id):
+            return t
+        return self._append(t, [(T.DIRECTOR_ADDED, "director", {"player_id": player.id,
+                                                                 "display_name": player.display_name})], retry=True)
 
     # -- creating and registering ------------------------------------------------------------
     def create(self, director: Any, name: str, game_name: str, scenario: str | None, options: dict[str, Any] | None,
@@ -150,6 +189,10 @@ class Tournaments:
             doc["engine"] = fmt.get("engine") or "auto"
             if doc["engine"] not in ENGINES:
                 raise Unprocessable(f"format.engine must be one of {', '.join(ENGINES)}")
+            doc["feed"] = SWISS_FEED  # FIDE's reading of the history (warlog.tournaments.pairing.swiss_feed)
+            doc["forfeits"] = fmt.get("forfeits") or "unplayed"
+            if doc["forfeits"] not in FORFEITS:
+                raise Unprocessable("format.forfeits must be unplayed (FIDE: no side, a rematch allowed) or played")
         if kind == "pools":
             doc["pools"] = int(fmt.get("pools") or 1)
             doc["playoff"] = int(fmt.get("playoff") or 0)
@@ -230,10 +273,16 @@ class Tournaments:
         return next((q for q in p.players() if q != pid), "")
 
     def _make_games(self, t: Tournament, number: int, pairings: list[Pairing], game_seed: bytes | None) -> None:
+        """A duplicate round's games (a re-paired table's too) share the round's seed and dice
+        stream, and withhold the seed at their end until the whole round has ended (ledger.dice
+        step 9; revealed by `sync`)."""
+        if t.kind == "duplicate" and game_seed is None and (secret := self.store.secret(t.id)):
+            game_seed = duplicate_seed(secret, t.id, number)
         stream = f"{t.id}/round-{number}" if game_seed else None
         for p in pairings:
             made = self.warlog.create_game(t.game, t.scenario, t.options, seed=game_seed, dice_stream=stream,
-                                           keying="judgement" if stream else None)
+                                           keying="judgement" if stream else None,
+                                           duplicate_round={"tournament": t.id, "round": number} if stream else None)
             p.game_id = made["id"]
             self.store.add_game(made["id"], t.id, number, token_hash(made["director_token"]))
             for role, pid in p.seats.items():
@@ -281,25 +330,103 @@ class Tournaments:
 
     # -- results ---------------------------------------------------------------------------
     def sync(self, tid: str, status: dict[str, tuple[str, list[str]]] | None = None, _depth: int = 0) -> Tournament:
-        """Record the result of every game of the tournament that has ended since the last look
-        (`status`: the games' status if the caller has just read it)."""
+        """Bring the stream up to what the games' ledgers say (`status`: the games' status if the
+        caller has just read it): the result of every game that has ended since the last look,
+        the game's verdict on every ruling it has judged (`ruling_judged`), and a correction
+        (`result_corrected`) for every game whose outcome a later ruling changed. Then the
+        notices these events ask for are sent (each once; a crash before it leaves it to the
+        next look)."""
         t = self.get(tid)
-        if t.ended is not None or len(t.results) == len(t.games()):
-            return t
-        status = status if status is not None else self.store.game_status(tid)
-        new = []
-        for number, p in t.games():
-            if not p.game_id or p.game_id in t.results:
-                continue
-            if status.get(p.game_id, ("missing", []))[0] != "ended":
-                continue
-            new.append((T.RESULT, None, self._result_payload(t, number, p)))
+        new: list[tuple[str, str | None, dict[str, Any]]] = []
+        if t.ended is not None:  # its results stand; the verdict on a ruling made before the end is still news
+            new += self._judgements(t)
+        else:
+            if len(t.results) < len(t.games()):
+                status = status if status is not None else self.store.game_status(tid)
+                ended = [(number, p) for number, p in t.games() if p.game_id and p.game_id not in t.results
+                         and status.get(p.game_id, ("missing", []))[0] == "ended"]
+                if t.kind == "duplicate":
+                    self._reveal_rounds(t, status, {number for number, _p in ended})
+                new += [(T.RESULT, None, self._result_payload(t, number, p)) for number, p in ended]
+            new += self._judgements(t)
+            new += self._corrections(t)
         if new:
             try:
                 t = self._append(t, new, retry=True)
-            except StaleSeq:  # another request recorded one of these results first: look again
+            except StaleSeq:  # another request recorded one of these first: look again
                 return self.sync(tid, None, _depth + 1) if _depth < 3 else self.get(tid)
+        self._deliver(t)
         return t
+
+    def needs_sync(self, t: Tournament) -> bool:
+        """Whether `sync` has anything to look at beyond missing results: a ruling the stream has
+        not seen judged, a notice not sent, a game whose ledger moved past its recorded result."""
+        if t.pending_rulings() or self._unsent(t):
+            return True
+        if t.ended is not None:
+            return False
+        heads = self.store.game_heads(t.id)
+        return any(heads.get(gid, -1) > self._checked.get(gid, r.final_seq if r.final_seq is not None else -1)
+                   for gid, r in t.results.items())
+
+    def _judgements(self, t: Tournament) -> list[tuple[str, str | None, dict[str, Any]]]:
+        """`ruling_judged` for each pending ruling the game has judged: `made` (resolved) or
+        `refused` (rejected, with the game's reasons)."""
+        out: list[tuple[str, str | None, dict[str, Any]]] = []
+        for r in t.pending_rulings():
+            judged = self.warlog.history(r["game_id"]).find_judgement(int(r["game_ruling_seq"]))
+            if judged is None:
+                continue
+            outcome = "made" if judged.type == "resolved" else "refused"
+            reasons = [_short(str(x.get("message", ""))) for x in judged.payload.get("reasons", [])
+                       ] if outcome == "refused" else []
+            out.append((T.RULING_JUDGED, None, {"ruling": r["ruling_seq"], "game_id": r["game_id"],
+                                                "game_ruling_seq": r["game_ruling_seq"],
+                                                "judgement_seq": judged.seq, "outcome": outcome,
+                                                "reasons": self._public_reasons(r["game_id"], reasons)}))
+        return out
+
+    def _public_reasons(self, game_id: str, reasons: list[str]) -> list[str]:
+        """The tournament's stream is public: a game that keeps secrets has its refusal's reasons
+        withheld there until it ends, as its own ledger's views withhold them."""
+        created = self.warlog.created(game_id).payload
+        if reasons and get_game(created["game"]).keeps_secrets and self.warlog.summary(game_id).status != "ended":
+            return ["the game refused the ruling (its reason is hidden until the game ends)"]
+        return reasons
+
+    def _corrections(self, t: Tournament) -> list[tuple[str, str | None, dict[str, Any]]]:
+        """`result_corrected` for each game whose ledger now gives another result than the one
+        recorded (a ruling after its end: an award, a void that reopened it and a new end)."""
+        out: list[tuple[str, str | None, dict[str, Any]]] = []
+        heads = self.store.game_heads(t.id)
+        for gid, res in t.results.items():
+            head = heads.get(gid, -1)
+            seen = self._checked.get(gid, res.final_seq if res.final_seq is not None else -1)
+            if head <= seen:
+                continue
+            if self.warlog.summary(gid).status != "ended":  # reopened: the desk shows it; wait for its end
+                continue
+            found = t.game_round(gid)
+            if found is None:
+                continue
+            payload = self._result_payload(t, found[0], found[1])
+            if any(payload.get(k) != v for k, v in (("winner", res.winner), ("points", res.points),
+                                                     ("how", res.how), ("score", res.score))):
+                reason = str(payload["outcome"].get("reason") or "the game's outcome changed")
+                out.append((T.RESULT_CORRECTED, None, {**payload, "corrects": res.seq, "reason": reason[:4000]}))
+            self._checked[gid] = head
+        return out
+
+    def _reveal_rounds(self, t: Tournament, status: dict[str, tuple[str, list[str]]], rounds: set[int]) -> None:
+        """Reveal the round's seed in each game of every duplicate round in `rounds` whose games
+        have all ended (ledger.dice step 9), before their results are recorded: a round whose
+        last result is recorded has had its reveal, and a crash in between is redone (the reveal
+        is idempotent) by the next sync, which finds that result still to record."""
+        for number in sorted(rounds):
+            if all(status.get(p.game_id or "", ("missing", []))[0] == "ended" for p in t.rounds[number].pairings):
+                for game_id, (state, _seats) in self.store.game_status(t.id, number).items():
+                    if state == "ended":  # a replaced table's game too (it shares the seed)
+                        reveal_round_seed(self.warlog, game_id)
 
     def _result_payload(self, t: Tournament, number: int, p: Pairing) -> dict[str, Any]:
         events = self.warlog.store.read(p.game_id or "")
@@ -310,39 +437,93 @@ class Tournaments:
         return self.warlog.history(game_id).state_at(last) if last is not None else None
 
     def adjudicate(self, tid: str, director: Any, game_id: str, decision: str, winner: str | None,
-                   reason: str) -> dict[str, Any]:
+                   reason: str, forfeiting: str | None = None) -> dict[str, Any]:
         """Award an unfinished game: `decision` win (for `winner`, a player id), draw, or forfeit
-        (`winner` the player who did not forfeit). An `award` ruling in the game; its end becomes
-        the tournament's result at the next sync."""
+        (`forfeiting`: the player who forfeits; the older `winner` alone still names the player
+        who did not). An `award` ruling in the game; its end becomes the tournament's result at
+        the next sync. The same award twice is one ruling: the second answers with the first."""
         t = self.sync(tid)
         self._director(t, director)
         found = t.game_round(game_id)
         if found is None:
             raise NotFound(f"game {game_id} is not in this tournament")
+        if not isinstance(director, _Actor):  # a deadline's forfeit is the policy's, not a person's
+            self.director_for_game(t, director, game_id)
+        ruling = self._award(t, found[1], decision, winner, forfeiting, reason)
+        earlier = self._same_ruling(game_id, ruling)
+        if earlier is not None:
+            return earlier
         if game_id in t.results:
-            raise StaleSeq("that game has a result already")
+            raise StaleSeq("that game has a result already: correct the result instead")
+        out = self.warlog.rule_as_owner(game_id, self.store.director_hash(game_id), ruling)
+        return {**out, "ruling": ruling}
+
+    def correct_result(self, tid: str, director: Any, game_id: str, decision: str, winner: str | None,
+                       reason: str, forfeiting: str | None = None) -> dict[str, Any]:
+        """Correct a recorded result: an `award` ruling in the (ended) game, so that the game's
+        ledger says it too; once the game has judged it, `sync` records `result_corrected`."""
+        t = self.sync(tid)
+        self._director(t, director)
+        self.director_for_game(t, director, game_id)
+        if t.ended is not None:
+            raise StaleSeq("the tournament has ended: its results stand")
+        found = t.game_round(game_id)
+        if found is None:
+            raise NotFound(f"game {game_id} is not in this tournament")
+        if game_id not in t.results:
+            raise StaleSeq("that game has no result to correct yet: adjudicate it instead")
+        ruling = self._award(t, found[1], decision, winner, forfeiting, reason, correction=True)
+        earlier = self._same_ruling(game_id, ruling)
+        if earlier is not None:
+            return earlier
+        out = self.warlog.rule_as_owner(game_id, self.store.director_hash(game_id), ruling)
+        return {**out, "ruling": ruling}
+
+    def _award(self, t: Tournament, p: Pairing, decision: str, winner: str | None, forfeiting: str | None,
+               reason: str, correction: bool = False) -> dict[str, Any]:
+        """The game's `award` ruling for a director's decision on table `p`."""
         allowed = ("end",) if t.kind == "duplicate" else ("win", "draw", "forfeit")
         if decision not in allowed:
             raise Unprocessable(f"decision must be {' or '.join(allowed)}")
         if not reason.strip():
             raise Unprocessable("an adjudication needs a reason")
-        _number, p = found
         role = None
-        if decision not in ("draw", "end"):
+        if decision == "forfeit" and forfeiting is not None:
+            loser = next((r for r, pid in p.seats.items() if pid == forfeiting), None)
+            if loser is None:
+                raise Unprocessable("forfeiting must be one of the game's players")
+            others = [r for r in p.seats if r != loser]
+            if winner is not None and [p.seats[r] for r in others] != [winner]:
+                raise Unprocessable("winner and forfeiting disagree: name only the player who forfeits")
+            role = others[0] if others else None
+        elif decision not in ("draw", "end"):
             role = next((r for r, pid in p.seats.items() if pid == winner), None)
             if role is None:
-                raise Unprocessable("winner must be one of the game's players")
+                raise Unprocessable("winner must be one of the game's players" if decision == "win" else
+                                    "name the player who forfeits (forfeiting)")
         result = {"win": f"{role} wins (adjudicated)", "draw": "Draw (adjudicated)",
                   "forfeit": f"{role} wins by forfeit", "end": "Ended by the director: scored as it stands"}[decision]
-        return self.warlog.rule_as_owner(game_id, self.store.director_hash(game_id), {
-            "kind": "award", "winner": role, "result": result, "reason": f"tournament {decision}: {reason}"[:4000]})
+        kind = "correction" if correction else "tournament"
+        return {"kind": "award", "winner": role, "result": result, "reason": f"{kind} {decision}: {reason}"[:4000]}
+
+    def _same_ruling(self, game_id: str, ruling: dict[str, Any]) -> dict[str, Any] | None:
+        """The game's earlier submission of this very ruling, still pending or made (a refused
+        one may be tried again), as `rule_as_owner` answers: a repeated act is the first one."""
+        history = self.warlog.history(game_id)
+        for ev in reversed(self.warlog.store.read(game_id)):
+            if ev.type == "submitted" and ev.seat == "director" and ev.payload.get("ruling") == ruling:
+                judged = history.find_judgement(ev.seq)
+                if judged is None or judged.type == "resolved":
+                    return {"seq": ev.seq, "status": "pending" if judged is None else "made", "duplicate": True,
+                            "ruling": ruling}
+        return None
 
     def extend(self, tid: str, director: Any, game_id: str, player_id: str, days: int, reason: str,
                by_policy: bool = False, clock_act: str | None = None) -> Tournament:
         """Record an extension; the director's also moves the player's open deadline on the clock."""
         t = self.get(tid)
         if not by_policy:
-            self._director(t, director)
+            self.director_for_game(t, director, game_id)
         if t.game_round(game_id) is None:
             raise NotFound(f"game {game_id} is not in this tournament")
         if not isinstance(days, int) or not 1 <= days <= 60:
@@ -382,7 +563,8 @@ class Tournaments:
                 other = self._opponent(found[1], player_id)
                 director = _Actor(t.director)
                 if other:
-                    self.adjudicate(tid, director, game_id, "forfeit", other, f"{t.name_of(player_id)} ran out of time")
+                    self.adjudicate(tid, director, game_id, "forfeit", None, f"{t.name_of(player_id)} ran out of time",
+                                    forfeiting=player_id)
         self._tell(t.director, "deadline_soon", f"{t.name}: a deadline expired",
                    f"{t.name_of(player_id)} ran out of time in game {game_id}; policy: {policy}.", game_id=game_id,
                    tid=tid)
@@ -406,45 +588,67 @@ class Tournaments:
             raise Unprocessable(f"game {game_id} has no event {seq}")
         t = self._append(t, [(T.DISPUTE, None, {"game_id": game_id, "seq": seq, "player_id": player.id,
                                                  "text": text[:4000]})], retry=True)
-        self._tell(t.director, "ruling", f"{t.name}: a dispute on game {game_id}",
-                   f"{player.display_name} disputes event {seq} of game {game_id}:\n\n{text}", game_id=game_id, tid=tid)
+        for director in self.directors_for(t, game_id):
+            self._tell(director, "ruling", f"{t.name}: a dispute on game {game_id}",
+                       f"{player.display_name} disputes event {seq} of game {game_id}:\n\n{text}", game_id=game_id,
+                       tid=tid)
         return t
 
     def answer_dispute(self, tid: str, director: Any, dispute_seq: int, decision: str, text: str,
                        ruling: dict[str, Any] | None = None) -> Tournament:
-        """`decision` dismiss, or rule (then `ruling` is the game ruling: void/adjust/award, its reason = text)."""
-        t = self.get(tid)
+        """`decision` dismiss, or rule (then `ruling` is the game ruling: void/adjust/award, its
+        reason = text). A ruling is pending until the game judges it (`sync`): made, it closes the
+        dispute and the player is told; refused, the dispute is open again. The same answer twice
+        is one answer."""
+        t = self.sync(tid)
         self._director(t, director)
         d = t.disputes.get(dispute_seq)
         if d is None:
             raise NotFound(f"no dispute {dispute_seq}")
-        if d["answer"] is not None:
-            raise StaleSeq("that dispute has been answered")
+        self.director_for_game(t, director, d["game_id"])
         if decision not in ("dismiss", "rule"):
             raise Unprocessable("decision must be dismiss or rule")
         if not text.strip():
             raise Unprocessable("an answer needs its reasons")
-        ruled_seq = self._game_ruling(d["game_id"], ruling, text) if decision == "rule" else None
+        answer = d["answer"]
+        if answer is not None:
+            if answer.get("decision") == decision and answer.get("text") == text[:4000]:
+                return t  # a repeated submission of the answer standing
+            raise StaleSeq("that dispute has been answered" if answer["status"] != "pending" else
+                           "that dispute's ruling is waiting for the game's judgement")
+        if decision == "rule" and t.ended is not None:
+            raise StaleSeq("the tournament has ended: its results stand")
+        ruled_seq = self._game_ruling(t, d["game_id"], ruling, text) if decision == "rule" else None
         t = self._append(t, [(T.RULING, "director", {"dispute": dispute_seq, "decision": decision, "text": text[:4000],
-                                                      "game_id": d["game_id"], "game_ruling_seq": ruled_seq})])
-        self._tell(d["player_id"], "ruling", f"{t.name}: your dispute was answered",
-                   f"{'Dismissed' if decision == 'dismiss' else 'Ruled'}: {text}", game_id=d["game_id"], tid=tid)
-        return t
+                                                      "game_id": d["game_id"], "game_ruling_seq": ruled_seq,
+                                                      "notify": d["player_id"], "by": director.id})],
+                         retry=decision == "rule")
+        return self.sync(tid)
 
     def rule(self, tid: str, director: Any, game_id: str, ruling: dict[str, Any],
              text: str) -> tuple[Tournament, int]:
         """A director's ruling in one of the tournament's games without a dispute (void and
-        re-resolve, adjust, award): the game ruling, then a `ruling_made` event naming it."""
-        t = self.get(tid)
+        re-resolve, adjust, award): the game ruling, then a `ruling_made` event naming it. The
+        same ruling twice (pending or made) is one ruling."""
+        t = self.sync(tid)
         self._director(t, director)
         if t.game_round(game_id) is None:
             raise NotFound(f"game {game_id} is not in this tournament")
-        ruled = self._game_ruling(game_id, ruling, text)
+        self.director_for_game(t, director, game_id)
+        if t.ended is not None:
+            raise StaleSeq("the tournament has ended: its results stand")
+        ruled = self._game_ruling(t, game_id, ruling, text)
+        if any(r.get("game_id") == game_id and r.get("game_ruling_seq") == ruled for r in t.rulings):
+            return t, ruled
         t = self._append(t, [(T.RULING, "director", {"dispute": None, "decision": "rule", "text": text[:4000],
-                                                      "game_id": game_id, "game_ruling_seq": ruled})], retry=True)
-        return t, ruled
+                                                      "game_id": game_id, "game_ruling_seq": ruled,
+                                                      "by": director.id})], retry=True)
+        return self.sync(tid), ruled
 
-    def _game_ruling(self, game_id: str, ruling: dict[str, Any] | None, text: str) -> int:
+    def ruling_doc(self, game_id: str, ruling: dict[str, Any] | None, text: str,
+                   check_target: bool = True) -> dict[str, Any]:
+        """The game ruling a desk ruling submits, checked: its schema, and a void names the
+        accepted move of a seat (the events the replay page lists as "#N"), never its submission."""
         if not isinstance(ruling, dict) or ruling.get("kind") not in ("void", "adjust", "award"):
             raise Unprocessable("a ruling is void, adjust or award")
         if not text.strip():
@@ -454,11 +658,36 @@ class Tournaments:
         from validators.requests import RulingSchema
 
         try:
-            doc = RulingSchema().load({**ruling, "reason": text[:4000]})
+            doc: dict[str, Any] = RulingSchema().load({**ruling, "reason": text[:4000]})
         except ValidationError as err:
             raise Unprocessable("the ruling does not fit its schema", fields=err.messages) from None
         doc.pop("idempotency_key", None)
+        if doc["kind"] == "void" and check_target:
+            events = self.warlog.store.read(game_id)
+            target = doc.get("target")
+            if not isinstance(target, int) or target not in {v["seq"] for v in voidable(events, self._gname(game_id))}:
+                names = step_names(events, target if isinstance(target, int) else -1, self._gname(game_id))
+                hint = (f"; the move at step {target} is #{names['void_target']}: void that"
+                        if names["void_target"] not in (None, target) else "")
+                raise Unprocessable(f"a void names the accepted move of a seat (the replay's #N), not yet voided: "
+                                    f"event {target} is {names['what']}{hint}",
+                                    fields={"target": [f"event {target} cannot be voided"]})
+        return doc
+
+    def _gname(self, game_id: str) -> str:
+        return str(self.warlog.created(game_id).payload["game"])
+
+    def _game_ruling(self, t: Tournament, game_id: str, ruling: dict[str, Any] | None, text: str) -> int:
+        doc = self.ruling_doc(game_id, ruling, text, check_target=False)
+        earlier = self._same_ruling(game_id, doc)
+        if earlier is not None:
+            return int(earlier["seq"])
+        self.ruling_doc(game_id, ruling, text)
         return int(self.warlog.rule_as_owner(game_id, self.store.director_hash(game_id), doc)["seq"])
+
+    def void_preview(self, game_id: str, target: int, re_resolve: bool) -> dict[str, Any]:
+        """What voiding `target` now would undo (warlog.tournaments.deskview.void_preview)."""
+        return void_preview(self.warlog.store.read(game_id), target, re_resolve, self._gname(game_id))
 
     # -- the end ---------------------------------------------------------------------------
     def finish(self, tid: str, director: Any) -> Tournament:
@@ -468,6 +697,11 @@ class Tournaments:
             raise StaleSeq("the tournament has ended")
         if t.current_round < rounds_planned(t) or not t.round_complete(t.current_round):
             raise StaleSeq("every round must be paired and have every result before the end")
+        if t.pending_rulings():  # its verdict could change a result the end would then freeze
+            raise StaleSeq("a ruling is waiting for its game's judgement: end the tournament once it is judged")
+        status = self.store.game_status(tid)
+        if any(status.get(gid, ("ended", []))[0] != "ended" for gid in t.results):
+            raise StaleSeq("a game was reopened after its result: end the tournament once it has ended again")
         seed = self.store.secret(tid)
         assert seed is not None
         standing = standings_doc(t)
@@ -477,16 +711,40 @@ class Tournaments:
 
     # -- notices ---------------------------------------------------------------------------
     def _tell(self, player_id: str, kind: str, subject: str, text: str, game_id: str | None = None,
-              tid: str | None = None) -> None:
+              tid: str | None = None, link: str | None = None) -> bool:
         if self.notify is None or not player_id:
-            return
+            return False
         try:
             self.notify(player_id, kind, subject, text, game_id=game_id, tournament_id=tid,
-                        link=f"/tournaments/{tid}" if tid else None)
+                        link=link or (f"/tournaments/{tid}" if tid else None))
         except Exception:  # a notice never blocks the act (it is recorded by the notifier if it fails)
             import logging
 
             logging.getLogger("warlog.tournaments").exception("notice to %s failed", player_id)
+            return False
+        return True
+
+    def _unsent(self, t: Tournament) -> list[dict[str, Any]]:
+        if self.notify is None:
+            return []
+        return [n for n in t.notices if (t.id, n["seq"]) not in self._sent]
+
+    def _deliver(self, t: Tournament) -> None:
+        """Send each notice an event of the stream asks for (a dispute's answer: dismissed, or
+        ruled once the game has judged the ruling) unless the notifier has it already: each
+        notice's link names its event, so a crash between the event and its notice leaves it
+        to the next look, which finds no delivery for that link and sends it."""
+        for n in self._unsent(t):
+            link = f"/tournaments/{t.id}#event-{n['seq']}"
+            if self.store.notice_recorded(t.id, link) or self._tell(
+                    n["player_id"], "ruling", f"{t.name}: {n['subject']}", n["text"], game_id=n.get("game_id"),
+                    tid=t.id, link=link):
+                self._sent.add((t.id, n["seq"]))
+
+
+def _short(text: str, limit: int = 300) -> str:
+    """A reason as the tournament's stream keeps it: the game's own ledger keeps it whole."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class _Actor:
@@ -504,7 +762,8 @@ def result_from_game(t: Tournament, number: int, p: Pairing, events: list[Any], 
         raise ValueError(f"game {p.game_id} has not ended")
     ruled = outcome.get("rule") == "director ruling"
     reason = str(outcome.get("reason", ""))
-    how = ("forfeit" if reason.startswith("tournament forfeit") else "adjudicated") if ruled else "played"
+    how = (("forfeit" if reason.startswith(("tournament forfeit", "correction forfeit")) else "adjudicated")
+           if ruled else "played")
     winner_role = outcome.get("winner")
     winner = p.seats.get(winner_role) if winner_role else None
     points = {}

@@ -203,3 +203,14 @@ class TournamentStore:
         """The SHA-256 of the game's director token ("" if the game is not a tournament's)."""
         row = self.db.one("SELECT director_token FROM tournament_games WHERE game_id = ?", (game_id,))
         return str(row[0]) if row else ""
+
+    def game_heads(self, tid: str) -> dict[str, int]:
+        """game id -> its last seq, for every game of the tournament (the games projection)."""
+        return {r[0]: int(r[1]) for r in self.db.rows(
+            "SELECT g.game_id, g.last_seq FROM tournament_games t JOIN games g ON g.game_id = t.game_id "
+            "WHERE t.tournament_id = ?", (tid,))}
+
+    def notice_recorded(self, tid: str, link: str) -> bool:
+        """Whether the notifier has recorded a delivery of the tournament's notice at `link`."""
+        return self.db.one("SELECT 1 FROM notify_deliveries WHERE tournament_id = ? AND link = ? LIMIT 1",
+                           (tid, link)) is not None

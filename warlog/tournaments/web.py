@@ -20,8 +20,9 @@ from validators import tournaments as schemas
 from warlog.pageutil import PageError, check_csrf, error_page, finish, ruling_from_form
 from warlog.players.store import PlayerError
 from warlog.players.web import current_player
-from warlog.service import Forbidden, ServiceError, Unprocessable
+from warlog.service import Forbidden, NotFound, ServiceError, StaleSeq, Unprocessable
 from warlog.tournaments.bundle import bundle_lines
+from warlog.tournaments.deskview import step_names, voidable
 from warlog.tournaments.model import Tournament
 from warlog.tournaments.pairing import rounds_planned
 from warlog.tournaments.ratings import ratings
@@ -84,7 +85,9 @@ def game_rows(t: Tournament, status: dict[str, tuple[str, list[str]]] | None = N
                      "seats": {role: {"player_id": pid, "name": t.name_of(pid)} for role, pid in p.seats.items()},
                      "status": s, "to_move": [p.seats.get(r, r) for r in active],
                      "result": None if res is None else {"winner": res.winner, "points": res.points, "how": res.how,
-                                                         "score": res.score},
+                                                         "score": res.score, "event": res.seq,
+                                                         "corrected": res.reason if res.corrects is not None
+                                                         else None},
                      "deadline": due[0] if due else None})
     return rows
 
@@ -109,9 +112,11 @@ def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | Non
                                                                                     key=lambda r: r.number)],
             "games": game_rows(t, status, only), "standings": _standings_json(t),
             "tiebreaks": tiebreak_names(t), "crosstable": table,
-            "disputes": list(t.disputes.values()), "rulings": t.rulings, "extensions": t.extensions,
+            "disputes": list(t.disputes.values()), "rulings": t.rulings, "corrections": t.corrections,
+            "extensions": t.extensions,
             "timeouts": t.timeouts,
-            "ended": t.ended, "champion": champion(t)}
+            "ended": t.ended, "champion": champion(t),
+            "co_directors": [{"player_id": pid, "name": name} for pid, name in t.co_directors.items()]}
 
 
 def champion(t: Tournament) -> str | None:
@@ -190,7 +195,7 @@ def _current(tid: str, only: Callable[[Tournament], int | None] = lambda t: None
     of every game while some have no result yet (sync needs them), else of round `only(t)`
     alone when it names one (a page shows one round)."""
     t = svc().get(tid)  # 404 first
-    if t.ended is not None or len(t.results) == len(t.games()):
+    if (t.ended is not None or len(t.results) == len(t.games())) and not svc().needs_sync(t):
         return t, svc().store.game_status(tid, only(t))
     status = svc().store.game_status(tid)
     return svc().sync(tid, status), status
@@ -251,8 +256,27 @@ def api_repair(tid: str, number: int) -> Response:
 @tournaments_api.post("/<tid>/games/<game_id>/adjudicate")
 def api_adjudicate(tid: str, game_id: str) -> tuple[Response, int]:
     data = _load(schemas.AdjudicateSchema())
-    out = svc().adjudicate(tid, current_player(), game_id, data["decision"], data["winner"], data["reason"])
+    out = svc().adjudicate(tid, current_player(), game_id, data["decision"], data["winner"], data["reason"],
+                           forfeiting=data["forfeiting"])
     return jsonify(out), 202
+
+
+@tournaments_api.post("/<tid>/games/<game_id>/correct")
+def api_correct(tid: str, game_id: str) -> tuple[Response, int]:
+    data = _load(schemas.AdjudicateSchema())
+    out = svc().correct_result(tid, current_player(), game_id, data["decision"], data["winner"], data["reason"],
+                               forfeiting=data["forfeiting"])
+    return jsonify(out), 202
+
+
+@tournaments_api.get("/<tid>/games/<game_id>/void-preview")
+def api_void_preview(tid: str, game_id: str) -> Response:
+    q = _query(schemas.VoidPreviewQuerySchema())
+    t = svc().get(tid)
+    svc().director_for_game(t, current_player(), game_id)
+    if t.game_round(game_id) is None:
+        raise NotFound(f"game {game_id} is not in this tournament")
+    return jsonify(svc().void_preview(game_id, q["target"], q["re_resolve"]))
 
 
 @tournaments_api.post("/<tid>/games/<game_id>/extend")
@@ -266,7 +290,9 @@ def api_extend(tid: str, game_id: str) -> Response:
 def api_rule(tid: str, game_id: str) -> tuple[Response, int]:
     data = _load(schemas.GameRulingSchema())
     t, ruled = svc().rule(tid, current_player(), game_id, data["ruling"], data["text"])
-    return jsonify({"event": t.last_seq, "game_ruling_seq": ruled}), 202
+    made = next(r for r in reversed(t.rulings) if r["game_id"] == game_id and r["game_ruling_seq"] == ruled)
+    return jsonify({"event": made["ruling_seq"], "game_ruling_seq": ruled, "status": made["status"],
+                    "reasons": made["reasons"]}), 202
 
 
 @tournaments_api.post("/<tid>/disputes")
@@ -295,9 +321,11 @@ def api_export(tid: str) -> Response:
     t = svc().get(tid)
     status = svc().store.game_status(tid)
     me = current_player()
-    if (t.ended is None or any(s != "ended" for s, _seats in status.values())) and (me is None or me.id != t.director):
+    if (t.ended is None or any(s != "ended" for s, _seats in status.values())) and (me is None or not t.directs(me.id)):
         raise Forbidden("the bundle opens when the tournament and all its games have ended "
                         "(the director may export it at any time)")
+    if t.ended is None or any(s != "ended" for s, _seats in status.values()):
+        bundle_looks(t, me, status)
     lines = bundle_lines(svc().warlog.store, svc().store, tid)
     return Response(lines, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{tid}.bundle.jsonl"'})
@@ -393,7 +421,7 @@ def show(tid: str) -> Any:
     me = current_player()
     shown_round = shown_round_of(t)
     doc = tournament_doc(t, status, shown_round)
-    return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and me.id == t.director),
+    return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and t.directs(me.id)),
                            shown_round=shown_round, standings_html=standings_html(t),
                            entered=bool(me and me.id in t.entrants and not t.entrants[me.id].withdrawn))
 
@@ -427,7 +455,7 @@ def dispute_page(tid: str) -> Any:
 def _director_page(tid: str) -> Tournament:
     t = svc().sync(tid)
     me = current_player()
-    if me is None or me.id != t.director:
+    if me is None or not t.directs(me.id):
         raise PageError(403, "The desk is the tournament director's. Sign in as the director.")
     return t
 
@@ -437,22 +465,91 @@ def desk(tid: str) -> Any:
     t = _director_page(tid)
     doc = tournament_doc(t)
     game = get_game(t.game)
-    queue = []
+    store = svc().warlog.store
+    queue, ledgers = [], {}
     for row in doc["games"]:
-        if row["result"] is None and row["game_id"]:
+        if not row["game_id"]:
+            continue
+        if row["result"] is None or row["status"] != "ended":
+            events = store.read(row["game_id"])
+            ledgers[row["game_id"]] = events
+        if row["result"] is None:
             history = svc().warlog.history(row["game_id"])
-            s = svc().warlog.store.summary(row["game_id"])
+            s = store.summary(row["game_id"])
             state = history.state_at(s.last_seq) if s else None
             status = game.victory_status(state) if state is not None else None
-            queue.append({**row, "victory": status, "phase": game.phase(state) if state is not None else "waiting"})
-    open_disputes = [d for d in t.disputes.values() if d["answer"] is None]
+            queue.append({**row, "victory": status, "phase": game.phase(state) if state is not None else "waiting",
+                          "pending": _pending(ledgers[row["game_id"]]),
+                          "voidable": voidable(ledgers[row["game_id"]], t.game)[:VOIDABLE]})
+    open_disputes = []
+    for d in t.disputes.values():
+        if d["status"] in ("open", "pending"):
+            events = ledgers.get(d["game_id"]) or store.read(d["game_id"])
+            ledgers[d["game_id"]] = events
+            names = step_names(events, int(d["game_seq"]), t.game)
+            targets = voidable(events, t.game)
+            open_disputes.append({**d, "names": names, "voidable": targets[:VOIDABLE] + [
+                v for v in targets[VOIDABLE:] if v["seq"] == names["void_target"]]})
+    queue, open_disputes, own = own_games_apart(t, current_player(), queue, open_disputes)
+    results = [row for row in doc["games"] if row["result"] is not None]
     failed = []
     notifier = current_app.extensions.get("warlog_notifier")
     if notifier is not None:
         failed = notifier.failed(tournament_id=tid)
-    return render_template("desk.html", t=t, doc=doc, queue=queue, disputes=open_disputes, failed=failed,
+    return render_template("desk.html", t=t, doc=doc, queue=queue, disputes=open_disputes, failed=failed, own=own,
+                           results=results, rulings=list(reversed(t.rulings))[:RULINGS_SHOWN],
+                           done=request.args.get("done", ""),
                            can_pair=t.current_round < rounds_planned(t) and (t.current_round == 0
                                                                               or t.round_complete(t.current_round)))
+
+
+VOIDABLE = 60  # the newest moves a desk form offers to void (the API takes any)
+RULINGS_SHOWN = 30
+
+
+def _pending(events: list[Any]) -> list[dict[str, Any]]:
+    """The director's rulings in a game that it has not judged yet (newest last)."""
+    judged = {e.payload.get("submission_seq") for e in events if e.type in ("resolved", "rejected")}
+    return [{"seq": e.seq, "ruling": e.payload.get("ruling") or {}} for e in events
+            if e.type == "submitted" and e.seat == "director" and e.seq not in judged]
+
+
+def _verdict() -> tuple[str, str | None, str | None]:
+    """The desk's verdict field: `win:<player>`, `draw`, `forfeit:<player who forfeits>`, `end`
+    (or the older decision and winner fields)."""
+    f = request.form
+    verdict = f.get("verdict", "")
+    if verdict:
+        decision, _, player = verdict.partition(":")
+        if decision == "forfeit":
+            return decision, None, player or None
+        return decision, player or None, None
+    return f.get("decision", ""), f.get("winner") or None, f.get("forfeiting") or None
+
+
+def _effect(t: Tournament, game_id: str, decision: str, winner: str | None, forfeiting: str | None) -> str:
+    """What a verdict does, in words ("Ann forfeits; Bob wins")."""
+    found = t.game_round(game_id)
+    players = found[1].players() if found else []
+    if decision == "forfeit":
+        loser = forfeiting or next((p for p in players if p != winner), None)
+        other = winner or next((p for p in players if p != loser), None)
+        return f"{t.name_of(loser or '?')} forfeits; {t.name_of(other or '?')} wins"
+    if decision == "win":
+        return f"{t.name_of(winner or '?')} wins"
+    return {"draw": "a draw", "end": "the game ends and is scored as it stands"}.get(decision, decision)
+
+
+def _confirm(t: Tournament, title: str, lines: list[str], preview: dict[str, Any] | None = None) -> Any:
+    """The confirmation page of a destructive act (no script needed): what it will do, and the
+    same form again with `confirmed` set."""
+    fields = [(k, v) for k, v in request.form.items(multi=True) if k not in ("csrf", "confirmed")]
+    return render_template("desk_confirm.html", t=t, title=title, url=request.path, lines=lines, fields=fields,
+                           preview=preview)
+
+
+def _done(tid: str, message: str) -> Any:
+    return redirect(url_for("tournaments_pages.desk", tid=tid, done=message), code=303)
 
 
 @tournaments_pages.post("/tournaments/<tid>/desk/pair")
@@ -463,10 +560,49 @@ def desk_pair(tid: str) -> Any:
 
 @tournaments_pages.post("/tournaments/<tid>/desk/adjudicate")
 def desk_adjudicate(tid: str) -> Any:
+    return _award_page(tid, correction=False)
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/correct")
+def desk_correct(tid: str) -> Any:
+    return _award_page(tid, correction=True)
+
+
+def _award_page(tid: str, correction: bool) -> Any:
     f = request.form
-    svc().adjudicate(tid, current_player(), f.get("game_id", ""), f.get("decision", ""), f.get("winner") or None,
-                     f.get("reason", ""))
-    return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
+    t = _director_page(tid)
+    game_id = f.get("game_id", "")
+    decision, winner, forfeiting = _verdict()
+    act = svc().correct_result if correction else svc().adjudicate
+    if not f.get("confirmed"):
+        ruling = svc()._award(t, _table(t, game_id), decision, winner, forfeiting, f.get("reason", ""),
+                              correction=correction)  # bad input is refused before the confirmation
+        earlier = svc()._same_ruling(game_id, ruling)
+        if earlier is not None:
+            return _done(tid, f"Already submitted (game event {earlier['seq']}, {earlier['status']}): "
+                              f"{_effect(t, game_id, decision, winner, forfeiting)}.")
+        if not correction and game_id in t.results:
+            raise StaleSeq("that game has a result already: correct the result instead")
+        if correction and game_id not in t.results:
+            raise StaleSeq("that game has no result to correct yet: adjudicate it instead")
+        what = _effect(t, game_id, decision, winner, forfeiting)
+        lines = [f"Game {game_id}: {what}.", f"Reason: {f.get('reason', '')}",
+                 "This is an award ruling in the game: it ends the game"
+                 + (" again with this result, and the tournament records the corrected result once the game has "
+                    "judged it." if correction else "; its result enters the standings once the game has judged it.")]
+        return _confirm(t, "Correct the result" if correction else "Award the game", lines)
+    out = act(tid, current_player(), game_id, decision, winner, f.get("reason", ""), forfeiting=forfeiting)
+    what = _effect(t, game_id, decision, winner, forfeiting)
+    if out.get("duplicate"):
+        return _done(tid, f"Already submitted (game event {out['seq']}, {out['status']}): {what}.")
+    return _done(tid, f"Submitted to game {game_id} (event {out['seq']}): {what}. Pending the game's judgement.")
+
+
+def _table(t: Tournament, game_id: str) -> Any:
+    found = t.game_round(game_id)
+    if found is None:
+        raise PageError(404, f"Game {game_id} is not in this tournament.")
+    return found[1]
 
 
 @tournaments_pages.post("/tournaments/<tid>/desk/extend")
@@ -479,18 +615,52 @@ def desk_extend(tid: str) -> Any:
     return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
 
 
+def _ruling_lines(t: Tournament, game_id: str, ruling: dict[str, Any]) -> tuple[list[str], dict[str, Any] | None]:
+    """What a ruling will do, for its confirmation page; a void's dry run."""
+    svc().ruling_doc(game_id, ruling, request.form.get("text", "") or "-")  # refuse bad input before confirming
+    kind = ruling.get("kind")
+    if kind == "void":
+        p = svc().void_preview(game_id, int(ruling["target"]), bool(ruling.get("re_resolve")))
+        lines = [f"Void #{p['target']} in game {game_id}"
+                 + (f" and judge its move (submitted at step {p['re_resolve']}) again with fresh dice" if p["re_resolve"] is not None
+                    else "") + "."]
+        return lines, p
+    if kind == "award":
+        winner = ruling.get("winner")
+        return [f"Award game {game_id}: {ruling.get('result')} (winner: {winner or 'nobody'})."], None
+    return [f"Adjust the state of game {game_id} by the JSON Patch {ruling.get('patch')}."], None
+
+
 @tournaments_pages.post("/tournaments/<tid>/desk/rule")
 def desk_rule(tid: str) -> Any:
-    svc().rule(tid, current_player(), request.form.get("game_id", ""), ruling_from_form(), request.form.get("text", ""))
-    return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
+    f = request.form
+    t = _director_page(tid)
+    game_id, ruling = f.get("game_id", ""), ruling_from_form()
+    _table(t, game_id)
+    if not f.get("confirmed"):
+        lines, preview = _ruling_lines(t, game_id, ruling)
+        return _confirm(t, "Rule on the game", lines + [f"Reasons: {f.get('text', '')}"], preview)
+    before = len(t.rulings)
+    t2, ruled = svc().rule(tid, current_player(), game_id, ruling, f.get("text", ""))
+    if len(t2.rulings) == before:
+        return _done(tid, f"Already submitted: the ruling is game event {ruled}.")
+    return _done(tid, f"Ruling submitted (game event {ruled}): pending the game's judgement.")
 
 
 @tournaments_pages.post("/tournaments/<tid>/desk/dispute/<int:dispute>")
 def desk_answer(tid: str, dispute: int) -> Any:
     f = request.form
+    t = _director_page(tid)
+    d = t.disputes.get(dispute)
+    if d is None:
+        raise PageError(404, f"There is no dispute {dispute}.")
     ruling = ruling_from_form() if f.get("decision") == "rule" else None
+    if ruling is not None and not f.get("confirmed"):
+        lines, preview = _ruling_lines(t, d["game_id"], ruling)
+        return _confirm(t, "Answer the dispute with a ruling", lines + [f"Reasons: {f.get('text', '')}"], preview)
     svc().answer_dispute(tid, current_player(), dispute, f.get("decision", ""), f.get("text", ""), ruling)
-    return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
+    return _done(tid, "Dismissed." if ruling is None else
+                 "Ruling submitted: the dispute closes once the game has judged it.")
 
 
 @tournaments_pages.post("/tournaments/<tid>/desk/sandbox/<int:dispute>")
@@ -501,11 +671,7 @@ def desk_sandbox(tid: str, dispute: int) -> Any:
     d = t.disputes.get(dispute)
     if d is None:
         raise PageError(404, f"There is no dispute {dispute}.")
-    warlog = svc().warlog
-    state = warlog.history(d["game_id"]).state_at(max(0, int(d["seq"]) - 1))
-    if state is None:
-        raise PageError(409, "The game had not started at that step: there is no position to rebuild.")
-    created = warlog.create_game(t.game, t.scenario, t.options, {"state": state, "dice": []})
+    created = desk_sandbox_game(t, current_player(), d)
     gid = created["id"]
     game = get_game(t.game)
     links = {seat: url_for("pages.invitation", game_id=gid, token=tok, _external=True)
@@ -519,8 +685,76 @@ def desk_sandbox(tid: str, dispute: int) -> Any:
     return resp
 
 
+def bundle_looks(t: Tournament, me: Any, status: dict[str, tuple[str, list[str]]]) -> None:
+    """A director's bundle of a running tournament holds every game's full ledger: refused to a
+    director who plays in a game still running (a co-director exports it), and recorded as a
+    look in every running game that hides something, before it is given."""
+    from warlog.service import Viewer
+
+    running = [p.game_id for _n, p in t.games() if p.game_id and status.get(p.game_id, ("", []))[0] != "ended"]
+    if any(me.id in p.players() for _n, p in t.games() if p.game_id in running):
+        raise Forbidden("you play in a running game of this tournament: a co-director rules your own games, "
+                        "and only the bundle of a tournament whose games have all ended is open to you")
+    viewer = Viewer(None, director=True, who=f"{t.name_of(me.id)} ({me.id})")
+    for game_id in running:
+        svc().warlog.record_look(str(game_id), viewer, svc().warlog.store.last_seq(str(game_id)),
+                                 "the full export (the tournament's bundle)")
+
+
+def own_games_apart(t: Tournament, me: Any, queue: list[dict[str, Any]], disputes: list[dict[str, Any]]
+                    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The desk's games and disputes less those of games the signed-in director plays in (a
+    co-director rules those: Tournaments.director_for_game), and those games, for the desk to
+    say why it shows them without forms."""
+    mine = {p.game_id for _n, p in t.games() if me is not None and me.id in p.players()}
+    own = [{"game_id": g, "disputes": [d["dispute_seq"] for d in disputes if d["game_id"] == g]} for g in sorted(mine)
+           if any(r["game_id"] == g for r in queue) or any(d["game_id"] == g for d in disputes)]
+    return ([r for r in queue if r["game_id"] not in mine], [d for d in disputes if d["game_id"] not in mine], own)
+
+
+def desk_sandbox_game(t: Tournament, me: Any, d: dict[str, Any]) -> dict[str, Any]:
+    """The dispute sandbox of dispute `d`: refused to a director who plays in the game; the look
+    at the game's hidden position is recorded in the game under the director's name first
+    (every seat sees it), and the sandbox names the game it was forked from, so that it keeps
+    the seats' secrets until that game has ended (Warlog.open_book)."""
+    from warlog.service import Viewer
+
+    svc().director_for_game(t, me, d["game_id"])
+    warlog = svc().warlog
+    history = warlog.history(d["game_id"])  # the position before the disputed step (the start: at it)
+    step = max(0, int(d["game_seq"]) - 1)
+    state = history.state_at(step)
+    if state is None:
+        step = int(d["game_seq"])
+        state = history.state_at(step)
+    if state is None:
+        raise PageError(409, "The game had not started at that step: there is no position to rebuild.")
+    who = f"{t.name_of(me.id)} ({me.id})"
+    warlog.record_look(d["game_id"], Viewer(None, director=True, who=who), step,
+                       "the full position, to open the dispute sandbox")
+    return warlog.create_game(t.game, t.scenario, t.options, {
+        "state": state, "dice": [], "forked_from": {"game": d["game_id"], "step": step, "edits": 0}})
+
+
+@tournaments_pages.post("/tournaments/<tid>/directors")
+def add_director_page(tid: str) -> Any:
+    svc().add_director(tid, current_player(), request.form.get("player_id", "").strip())
+    return redirect(url_for("tournaments_pages.show", tid=tid), code=303)
+
+
+@tournaments_api.post("/<tid>/directors")
+def api_add_director(tid: str) -> Response:
+    data = _load(schemas.AddDirectorSchema())
+    return jsonify(tournament_doc(svc().add_director(tid, current_player(), data["player_id"])))
+
+
 @tournaments_pages.post("/tournaments/<tid>/desk/end")
 def desk_end(tid: str) -> Any:
+    if not request.form.get("confirmed"):
+        t = _director_page(tid)
+        return _confirm(t, "End the tournament", [
+            "The tournament ends: its results and standings stand, no ruling is made in its games after it, "
+            "and the pairing seed is revealed. This cannot be undone."])
     svc().finish(tid, current_player())
     return redirect(url_for("tournaments_pages.show", tid=tid), code=303)
 
@@ -540,9 +774,9 @@ def init_app(app: Flask, tournaments: Tournaments) -> None:
         items = []
         for tid in tournaments.store.all_ids():
             t = tournaments.get(tid)
-            if player.id in t.entrants or player.id == t.director:
+            if player.id in t.entrants or t.directs(player.id):
                 items.append({"label": t.name, "href": f"/tournaments/{t.id}", "status": t.status,
-                              "detail": "director" if player.id == t.director else f"round {t.current_round}"})
+                              "detail": "director" if t.directs(player.id) else f"round {t.current_round}"})
         return {"title": "My tournaments", "items": items} if items else None
 
     add_me_section(app, my_tournaments)

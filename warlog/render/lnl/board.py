@@ -1,6 +1,6 @@
 """Lock 'n Load's board: board 1 (`map.static_map`) with the state as the viewing seat may see it
 (`Game.view`: no event paragraph before it activates, no other seat's standing orders, no sniper
-before it is placed): counters in stacks, hex markers (Smoke, Melee, Spotted, face-down event
+before it is placed; the full state, the judge's view, shows both sides' orders and every paragraph): counters in stacks, hex markers (Smoke, Melee, Spotted, face-down event
 markers, objectives), the hexes and units legal actions name, and a line of sight when the scene
 asks for one (`scene.extra["los"] = (a, b)`, traced by rules/lock_n_load/los.py, the rules' own).
 Registered as the renderer of "lock-n-load"."""
@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from rules.lock_n_load.data import World
 from rules.lock_n_load.los import line_of_sight
+from rules.lock_n_load.orders import HIDDEN as HIDDEN_ORDER
 from warlog.render import Scene, register_renderer
 from warlog.render.boardkit import STATE_STYLE, focus_point, highlight_marks, svg_document, targets
 from warlog.render.hexmap import HexLayout, el, line, num, path_through, text
@@ -193,12 +194,8 @@ def _hex_marks(state: dict[str, Any], w: World, lay: HexLayout) -> str:
         if h in w.hexes:
             cx, cy = lay.centre(h)
             out.append(chip(cx - lay.size * 0.45, cy + hh * 0.3, "Melee", "#c0182a", f"Melee in {h} (8.0)"))
-    seat = state.get("_seat")
-    for h, order in sorted(((state.get("orders") or {}).get(seat) or {}).items()) if seat else ():
-        if h in w.hexes:  # the viewer's own standing orders (the view holds no other seat's)
-            cx, cy = lay.centre(h)
-            out.append(chip(cx - lay.size * 0.62, cy - lay.hex_height * 0.3, "SO " + str(order), "#117733",
-                             f"Your standing order for {h}: {order}", "standing-order"))
+    out += _orders(state, w, lay)
+    whole = isinstance(state.get("secret"), dict)  # the full state: the judge's view, or the game is over
     for eid, e in sorted((state.get("events") or {}).items()):
         h = e.get("hex")
         if h not in w.hexes:
@@ -208,6 +205,8 @@ def _hex_marks(state: dict[str, Any], w: World, lay: HexLayout) -> str:
             label, note = eid, f"Event {eid} in {h}, activated: {e.get('paragraph') or ''}"
         else:
             label, note = "?", f"Event marker {eid} in {h}, face down (1.7)"
+            if whole:  # the judge reads the paragraph no seat may read yet
+                note += ": " + str(((state.get("secret") or {}).get("events") or {}).get(eid) or "")
         out.append(el("g", el("title", note) + el("rect", x="-8", y="-8", width="16", height="16", rx="2",
                                                  fill="#2b2b52" if not e.get("revealed") else "#f0c419",
                                                  stroke="#fff", stroke_width="1")
@@ -216,6 +215,26 @@ def _hex_marks(state: dict[str, Any], w: World, lay: HexLayout) -> str:
                       transform=f"translate({num(cx + lay.size * 0.62)},{num(cy + hh * 0.22)})",
                       class_="event" + ("" if e.get("revealed") else " face-down"), data_event=eid))
     return el("g", "".join(out), class_="hexmarks")
+
+
+def _orders(state: dict[str, Any], w: World, lay: HexLayout) -> list[str]:
+    """Standing orders as the view holds them: the viewer's own, every side's in the full state (the
+    judge's view), and, from rules version 3, the other side's as face-down markers ("hidden")."""
+    seat = state.get("_seat")
+    out = []
+    for side, orders in sorted((state.get("orders") or {}).items()):
+        for h, order in sorted((orders or {}).items()):
+            if h not in w.hexes:
+                continue
+            cx, cy = lay.centre(h)
+            if order == HIDDEN_ORDER:
+                label, note = "SO ?", f"{side.upper()} standing order for {h}: face down"
+            elif side == seat:
+                label, note = f"SO {order}", f"Your standing order for {h}: {order}"
+            else:
+                label, note = f"SO {order}", f"{side.upper()} standing order for {h}: {order}"
+            out.append(chip(cx - lay.size * 0.62, cy - lay.hex_height * 0.3, label, "#117733", note, "standing-order"))
+    return out
 
 
 def chip(x: float, y: float, label: str, colour: str, note: str, cls: str = "") -> str:

@@ -3,8 +3,10 @@
 The other side's groups in a row at the top, mine at the bottom (a spectator sees the first
 seat at the bottom), each group a box with its letter, range chit, altitude card and level,
 terrain card, Movement cards, Wire or Minefield, entrenchment, and its men with their state;
-then my hand (mine only: the view holds no other), the deck count and pass, the discards' top,
-and any reaction prompt. Cards are `.counter` elements and groups `.terrain [data-hex]` boxes, so
+then my hand (mine only: a seat's view holds no other), the deck count and pass, the discards' top,
+and any reaction prompt. The whole table (the director's "everything" view, or any view once the
+game has ended) holds both hands: both are drawn, each under its side's name, with the standing
+answers (a seat's view: its own, and from rules version 3 the other's face down). Cards are `.counter` elements and groups `.terrain [data-hex]` boxes, so
 the page's script plays a card by clicking it and then its target group. It only ever sees
 `Game.view(state, seat)`."""
 
@@ -55,6 +57,33 @@ def card_label(cid: str) -> tuple[str, str]:
 def _viewer(state: dict[str, Any]) -> str | None:
     mine = [seat for seat, h in state["hands"].items() if isinstance(h, list)]
     return mine[0] if len(mine) == 1 else None
+
+
+def _whole(state: dict[str, Any]) -> bool:
+    """The state shows every hand (the full state): the judge's view, or the game has ended."""
+    return all(isinstance(h, list) for h in state["hands"].values())
+
+
+def _hand(state: dict[str, Any], seat: str, y: float, targets: frozenset[str], title: str) -> tuple[list[str], float]:
+    """A hand's row of cards under its title, or its card count when the view holds only that."""
+    hand = state["hands"][seat]
+    if not isinstance(hand, list):
+        return [_t(GAP, y + 12, f"{seat.title()} — hand {hand['count']} cards", size=13, weight="bold")], y + 24
+    parts = [_t(GAP, y + 12, title, size=13, weight="bold")]
+    parts += [_card(cid, GAP + i * (CARD_W + 8), y + 20, targets) for i, cid in enumerate(hand)]
+    return parts, y + CARD_H + 30
+
+
+def _standing(state: dict[str, Any]) -> str:
+    """The standing answers (CORE 11) the view holds: every seat's on the whole table; from rules
+    version 3 another seat's as face-down markers (their windows and conditions, not their words)."""
+    out = []
+    for seat, answers in sorted((state.get("standing") or {}).items()):
+        for kind, rec in sorted(answers.items()):
+            when = " and ".join(" ".join(str(x) for x in c) for c in rec.get("when") or [])
+            answer = "face down" if rec.get("answer") == "hidden" else rec.get("answer")
+            out.append(f"{seat} {kind}: {answer}" + (f" when {when}" if when else ""))
+    return "Standing answers: " + ("; ".join(out) if out else "none")
 
 
 def _group_box(state: dict[str, Any], seat: str, letter: str, g: dict[str, Any], x: float, y: float,
@@ -111,10 +140,15 @@ def board_svg(scene: Scene) -> str:
     foe = [r for r in s["roles"] if r != me][0]
     targets = scene.target_hexes | scene.target_units
     width = max(4 * (W_BOX + GAP) + GAP, 760)
+    whole = _whole(s)
     parts = []
     y = 36
-    parts.append(_t(GAP, 22, f"{foe.title()} — hand {s['hands'][foe]['count'] if isinstance(s['hands'][foe], dict) else len(s['hands'][foe])} cards",
-                    size=13, weight="bold"))
+    if whole:  # the judge sees both hands (a seat's view holds only its own)
+        top, y = _hand(s, foe, 10, targets, f"{foe.title()} hand ({len(s['hands'][foe])} cards)")
+        parts += top
+        y += 8
+    else:
+        parts.append(_t(GAP, 22, f"{foe.title()} — hand {s['hands'][foe]['count']} cards", size=13, weight="bold"))
     for i, (letter, g) in enumerate(sorted(s["groups"][foe].items())):
         parts.append(_group_box(s, foe, letter, g, GAP + i * (W_BOX + GAP), y, f"foe:{letter}", targets))
     y += H_BOX + 18
@@ -133,15 +167,13 @@ def board_svg(scene: Scene) -> str:
     for i, (letter, g) in enumerate(sorted(s["groups"][me].items())):
         parts.append(_group_box(s, me, letter, g, GAP + i * (W_BOX + GAP), y, f"own:{letter}", targets))
     y += H_BOX + 16
-    hand = s["hands"][me]
-    if isinstance(hand, list):
-        parts.append(_t(GAP, y + 12, f"Your hand ({me.title()}, yours alone)", size=13, weight="bold"))
-        for i, cid in enumerate(hand):
-            parts.append(_card(cid, GAP + i * (CARD_W + 8), y + 20, targets))
-        y += CARD_H + 30
-    else:
-        parts.append(_t(GAP, y + 12, f"{me.title()} — hand {hand['count']} cards", size=13, weight="bold"))
-        y += 24
+    title = (f"{me.title()} hand ({len(s['hands'][me])} cards)" if whole
+             else f"Your hand ({me.title()}, yours alone)")
+    mine, y = _hand(s, me, y, targets, title)
+    parts += mine
+    if whole or any((s.get("standing") or {}).values()):
+        parts.append(_t(GAP, y + 4, _standing(s), size=11))
+        y += 16
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="cardtable" viewBox="0 0 {width} {y + 10}" '
             f'width="{width}" height="{y + 10}" font-family="DejaVu Sans, Verdana, sans-serif">'
             + "".join(parts) + "</svg>")

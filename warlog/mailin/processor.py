@@ -1,0 +1,268 @@
+"""The judgement of an inbound mail: checked, refused with a reason, or its codes played.
+
+Every mail the listener took is a `mail_inbound` row (stored before it answered 250); `process`
+takes one from `received` to `done`, with a verdict, and mails an answer. It is safe to run
+again after a crash: the token is spent by this mail's id, each move is submitted with an
+idempotency key of this mail's id and step, and the results so far are kept on the row.
+
+Checks, in order (each refusal is recorded and answered with its reason):
+unknown or forged reply address → a sender other than the seat's owner → a forged sender
+(envelope domain, or the operator's Authentication-Results) → an automatic message (never
+answered) → too big → a seat no longer the
+sender's, or a game played on the page → no plain text (an HTML-only mail) → a replayed token
+(answered with the position now) → a reply written against an older position (answered with the
+position now, nothing applied) → no codes, or codes not in that mail (answered with the codes).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from warlog.mailin import parser
+from warlog.mailin.play import MailPlay
+from warlog.mailin.position import dice_words
+from warlog.mailin.store import Inbound, TokenRow
+from warlog.mailin.tokens import split_address
+from warlog.players.store import Player
+from warlog.service import ServiceError, Viewer, Warlog
+
+log = logging.getLogger("warlog.mailin")
+MAX_BYTES = 2 * 1024 * 1024  # a reply quoting the board's picture fits; a big attachment does not
+JUDGED_WITHIN = 120.0  # seconds to wait for the worker's judgement before leaving it to the next sweep
+# Fault injection for the crash test: exit right after a move is submitted, before it is noted.
+FAULT_EXIT_ENV = "WARLOG_FAULT_MAIL_IN_EXIT_AFTER_SUBMIT"
+# refusals answered to one address per window, at most: nobody can flood a player's inbox through us
+MAX_REFUSALS_ANSWERED = 10
+ANSWER_WINDOW = timedelta(hours=1)
+
+
+@dataclass
+class Refusal(Exception):
+    verdict: str
+    reason: str
+    to: str | None = None  # whom to tell (None: nobody we can trust)
+    position: tuple[TokenRow, Player] | None = None  # also show the position now (with a fresh address)
+
+
+class Processor:
+    def __init__(self, play: MailPlay, service: Warlog, *, max_bytes: int = MAX_BYTES,
+                 authserv_id: str | None = None, judged_within: float = JUDGED_WITHIN) -> None:
+        self.play, self.service, self.mail = play, service, play.mail
+        self.max_bytes, self.authserv_id, self.judged_within = max_bytes, authserv_id, judged_within
+
+    def process_all(self) -> int:
+        done = 0
+        for inbound_id in self.play.mail.received():
+            try:
+                done += self.process(inbound_id)
+            except Exception:
+                log.exception("inbound mail %s: processing failed; the next sweep tries again", inbound_id)
+        return done
+
+    def process(self, inbound_id: str) -> bool:
+        """Judge one inbound mail; True once it is done (False: waiting for the worker)."""
+        m = self.mail.inbound(inbound_id)
+        if m is None or m.status == "done":
+            return True
+        try:
+            row, owner, codes = self._check(m)
+        except Refusal as r:
+            self._refuse(m, r)
+            return True
+        return self._play(m, row, owner, codes)
+
+    # -- checks ----------------------------------------------------------------------------
+    def _check(self, m: Inbound) -> tuple[TokenRow, Player, list[str]]:
+        msg = parser.parse(m.raw or b"")
+        sender = parser.address_of(msg.get("From"))
+        self.mail.note(m.id, from_addr=sender or None, message_id=str(msg.get("Message-ID") or "")[:300] or None)
+        token = split_address(m.rcpt, self.play.local)
+        row = self.mail.token(token[:16]) if token else None
+        if token is None or row is None or not self.play.signer.check(token, row.game_id, row.seat, row.at_seq,
+                                                                        row.player_id):
+            known = self.play.players.by_email(sender) if sender else None
+            raise Refusal("refused:unknown-address", f"{m.rcpt} is not a reply address this server gave out (or it "
+                          "was altered). Reply to the latest turn mail instead.", known.email if known else None)
+        self.mail.note(m.id, token_nonce=row.nonce, game_id=row.game_id, seat=row.seat)
+        owner = self.play.players.get(row.player_id)
+        if owner is None:
+            raise Refusal("refused:unknown-address", "the player this address was made for is gone")
+        if sender != owner.email.strip().lower():
+            raise Refusal("refused:other-sender", f"a reply to your turn mail came from {sender or 'no address'}, "
+                          f"not from your address {owner.email}: it was not played. Reply from {owner.email}.",
+                          owner.email)
+        envelope = parser.envelope_address(m.envelope_from)
+        failures = parser.auth_failures(msg, self.authserv_id)
+        if failures or (envelope and not parser.same_organisation(parser.domain(envelope), parser.domain(sender))):
+            why = ", ".join(failures) if failures else f"it was sent by {envelope}, another domain"
+            raise Refusal("refused:forged-sender", f"a reply to your turn mail said it was from {owner.email} but "
+                          f"{why}: it was not played. If it was yours, reply from your own mail account.",
+                          owner.email)
+        if parser.automatic(msg):
+            raise Refusal("refused:automatic", "an automatic message (an absence notice?) came to your reply "
+                          "address: it was not read, and is not answered (robots must not talk to each other).")
+        if m.size > self.max_bytes:
+            raise Refusal("refused:too-big", f"your reply was {m.size // 1024} KB; replies are taken up to "
+                          f"{self.max_bytes // 1024} KB. Reply again with only the codes (no attachments).",
+                          owner.email)
+        if self.play.players.owner(row.game_id, row.seat) != row.player_id:
+            raise Refusal("refused:not-your-seat", "this seat is no longer yours: the reply was not played.",
+                          owner.email)
+        if self.mail.mode(row.player_id, row.game_id) == "page":
+            raise Refusal("refused:page-only", "you play this game on its page, not by mail: the reply was not "
+                          f"played. Play at {self.play.link(row.game_id)} (or choose mail play in your settings).",
+                          owner.email)
+        text = parser.plain_text(msg)
+        if text is None:
+            raise Refusal("refused:html-only" if parser.has_html(msg) else "refused:no-text",
+                          "your reply had no plain-text part" + (" (only HTML)" if parser.has_html(msg) else "")
+                          + ": it was not read. Reply in plain text (or set your mail client to send plain text "
+                          "too) with the code on a line of its own, e.g. \"A1\".", owner.email)
+        codes = parser.codes_in(text)
+        self.mail.note(m.id, codes=codes)
+        if row.used_by is not None and row.used_by != m.id:
+            raise Refusal("refused:replayed", "this reply address was used already (each turn mail takes one "
+                          "reply): nothing was played. Here is the position now.", owner.email, (row, owner))
+        try:
+            summary = self.service.summary(row.game_id)
+        except ServiceError as err:  # the game is gone (archived, deleted): nothing to play it on
+            raise Refusal("refused:no-game", f"{err.message}: nothing was played.", owner.email) from None
+        if summary.last_seq != row.at_seq and row.used_by != m.id:
+            raise Refusal("stale", f"your reply was written against event {row.at_seq} but the game has moved on "
+                          f"to event {summary.last_seq}: it was not played. Here is the position now.",
+                          owner.email, (row, owner))
+        known = {c["code"] for c in row.codes}
+        if not codes:
+            raise Refusal("refused:no-codes", "your reply had no code in it. Reply with one of the codes below "
+                          "on a line of its own, e.g. \"A1\" (the same address takes your reply).", owner.email)
+        unknown = [c for c in codes if c not in known]
+        if unknown:
+            raise Refusal("refused:unknown-codes", f"{', '.join(unknown)} is not a code of that mail (its codes are "
+                          f"A1 to A{len(row.codes)}): nothing was played. Reply again with codes from the list "
+                          "below (the same address takes your reply).", owner.email)
+        return row, owner, codes
+
+    def _refuse(self, m: Inbound, r: Refusal) -> None:
+        answer_id = None
+        if r.to is not None and self.mail.refusals_answered(r.to, ANSWER_WINDOW) >= MAX_REFUSALS_ANSWERED:
+            r.reason += " (not answered: too many refused mails for this address within the hour)"
+        elif r.to is not None:
+            nonce = m.rcpt.rpartition("+")[2][:16] if "+" in m.rcpt else ""
+            row = self.mail.token(nonce) if nonce and r.verdict != "refused:unknown-address" else None
+            if r.position is not None:
+                prow, owner = r.position
+                body = self.play.position_body(prow.game_id, prow.seat, owner.id, [f"Not played: {r.reason}"])
+            elif row is not None and r.verdict in ("refused:no-codes", "refused:unknown-codes",
+                                                   "refused:html-only", "refused:no-text", "refused:too-big"):
+                body = self._again(row, f"Not played: {r.reason}")  # the same address still takes a reply
+            else:
+                body = f"Not played: {r.reason}\n"
+            subject = f"Not played: {row.content['name']}" if row is not None else "Your mail to Warlog was not read"
+            answer_id = self.play.answer(r.to, subject, body, row.game_id if row else None)
+        self.mail.finish(m.id, r.verdict, r.reason, answer_id, r.to if answer_id else None)
+        log.info("inbound mail %s: %s (%s)", m.id, r.verdict, r.reason)
+
+    def _again(self, row: TokenRow, intro: str) -> str:
+        from warlog.mailin import position as pos
+
+        return pos.text([intro], row.content, row.codes, self.play.reply_address(self._token_of(row)), None)
+
+    def _token_of(self, row: TokenRow) -> str:
+        return self.play.signer.token(row.nonce, row.game_id, row.seat, row.at_seq, row.player_id)
+
+    # -- playing ---------------------------------------------------------------------------
+    def _play(self, m: Inbound, row: TokenRow, owner: Player, codes: list[str]) -> bool:
+        if not self.mail.use_token(row.nonce, m.id):
+            self._refuse(m, Refusal("refused:replayed", "this reply address was used already (each turn mail "
+                                    "takes one reply): nothing was played.", owner.email, (row, owner)))
+            return True
+        by_code = {c["code"]: c for c in row.codes}
+        results: list[dict[str, Any]] = list(m.results)
+        session = self.play.players.new_session(owner.id)  # the mail, checked, acts as its owner's sign-in
+        try:
+            for i, code in enumerate(codes):
+                if i < len(results) and results[i].get("status") in ("resolved", "rejected", "skipped"):
+                    continue
+                choice = by_code[code]
+                key = f"mail-{m.id}-{i}"
+                if i >= len(results):  # submitted already, if the process died before noting it
+                    seq = self.service.store.idempotent_seq(row.game_id, key, row.seat)
+                    if seq is not None:
+                        results.append({"code": code, "text": choice["text"], "seq": seq, "status": "pending"})
+                if i >= len(results):
+                    listing = self.service.actions(row.game_id, Viewer(row.seat))
+                    if choice["action"] not in listing["actions"]:
+                        why = "it is no longer your turn" if not listing["actions"] else "it is no longer legal"
+                        results.append({"code": code, "text": choice["text"], "status": "skipped", "why": why})
+                        for rest in codes[i + 1:]:
+                            results.append({"code": rest, "text": by_code[rest]["text"], "status": "skipped",
+                                            "why": "an earlier code was not played"})
+                        self.mail.note(m.id, results=results)
+                        break
+                    # the first code is played against the very position its mail showed, never a later one
+                    expected = row.at_seq if i == 0 else int(listing["expected_seq"])
+                    try:
+                        sub = self.service.submit_move(row.game_id, session, choice["action"], expected, key)
+                    except ServiceError as err:
+                        results.append({"code": code, "text": choice["text"], "status": "skipped",
+                                        "why": err.message})
+                        self.mail.note(m.id, results=results)
+                        break
+                    if os.environ.get(FAULT_EXIT_ENV):  # the crash test: die between the move and its note
+                        os._exit(70)
+                    results.append({"code": code, "text": choice["text"], "seq": sub["seq"], "status": "pending"})
+                    self.mail.note(m.id, results=results)
+                judged = self._judged(row.game_id, row.seat, int(results[i]["seq"]))
+                if judged is None:
+                    return False  # the worker has not judged it yet: the next sweep resumes here
+                results[i] = {**results[i], **judged}
+                self.mail.note(m.id, results=results)
+                if judged["status"] == "rejected":
+                    for rest in codes[i + 1:]:
+                        results.append({"code": rest, "text": by_code[rest]["text"], "status": "skipped",
+                                        "why": "an earlier code was refused"})
+                    self.mail.note(m.id, results=results)
+                    break
+        finally:
+            self.play.players.end_session(session)
+        played = sum(1 for r in results if r["status"] == "resolved")
+        lines = [f"Your reply ({' '.join(codes)}) was read: {played} of {len(codes)} move(s) played."]
+        lines += [_result_words(r) for r in results]
+        body = self.play.position_body(row.game_id, row.seat, owner.id, lines)
+        answer_id = self.play.answer(owner.email, f"{'Played' if played else 'Not played'}: {row.content['name']}",
+                                     body, row.game_id)
+        self.mail.finish(m.id, "applied" if played else "refused:not-played", " ".join(lines[1:]), answer_id,
+                         owner.email)
+        return True
+
+    def _judged(self, game_id: str, seat: str, seq: int) -> dict[str, Any] | None:
+        deadline = time.monotonic() + self.judged_within
+        pause = 0.02
+        while True:
+            move = self.service.move(game_id, seq, Viewer(seat))
+            if move["status"] != "pending":
+                return {"status": move["status"], "facts": [f.get("text", "") for f in move.get("facts", [])],
+                        "dice": move.get("dice", []), "reasons": [r.get("message", "") for r in
+                                                                 move.get("reasons", [])]}
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
+
+
+def _result_words(r: dict[str, Any]) -> str:
+    from warlog.replay import english
+
+    head = f"- {r['code']} ({r['text']})"
+    if r["status"] == "resolved":
+        facts = "; ".join(english(f) for f in r.get("facts", []) if f)
+        dice = dice_words(r.get("dice", []))
+        return f"{head}: played" + (f" — {facts}" if facts else "") + (f" (dice: {dice})" if dice else "") + "."
+    if r["status"] == "rejected":
+        return f"{head}: refused by the rules — {'; '.join(english(x) for x in r.get('reasons', []))}."
+    return f"{head}: not played — {r.get('why', '')}."
