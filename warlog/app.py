@@ -90,8 +90,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["warlog"] = Warlog(store, queue.enqueue)
     app.extensions["warlog_queue"] = queue
 
-    from warlog import boundary
+    from warlog import boundary, webcache
     from warlog.api import api
+
+    webcache.install(app)  # first: its compression runs after every other hook (Flask runs them in reverse)
 
     boundary.install(app)
 

@@ -166,7 +166,8 @@
        ["100%", function () { zoom = 1; }], ["Fit", function () { zoom = 0; }], ["Auto", function () { zoom = AUTO; }]
       ].forEach(function (b) {
         var btn = el("button", { type: "button", "class": "button small", title: "Zoom the map" }, b[0]);
-        btn.addEventListener("click", function () { b[1](); var bd = $("#board", board.parentNode); applyZoom(bd); focusBoard(bd); });
+        /* the bar moves to each fresh board (an update in place): the board beside it now */
+        btn.addEventListener("click", function () { b[1](); var bd = $("#board", bar.parentNode); applyZoom(bd); focusBoard(bd); });
         bar.appendChild(btn);
       });
       bar.appendChild(el("span", { "class": "muted level" }));
@@ -175,6 +176,65 @@
     applyZoom(board);
     focusBoard(board, ifHidden);
   }
+  /* ---------------------------------------------------------------- touch: the map pans and pinches */
+  /* One finger pans the map inside its frame (the board is its own scroll box, and its
+     touch-action lets the browser scroll it but never zoom the page from it); two fingers zoom
+     the map about their midpoint. A tap picks and moves as a click does (the browser's click). */
+  var SMALL = window.matchMedia ? window.matchMedia("(max-width: 700px)") : { matches: false };
+  var pinchedAt = 0;
+  var TAP = window.matchMedia && window.matchMedia("(pointer: coarse)").matches ? "tap" : "click";  /* in the prompts */
+  function initPinch() {
+    var g = null;
+    function two(ev) { return ev.touches.length === 2 ? [ev.touches[0], ev.touches[1]] : null; }
+    function dist(t) { return Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY) || 1; }
+    document.addEventListener("touchstart", function (ev) {
+      var board = ev.target.closest && ev.target.closest("#board"), t = two(ev);
+      var svg = board && $("svg.hexmap", board);
+      if (!t || !svg) return;
+      var natural = Number(svg.getAttribute("width")), k = svg.getBoundingClientRect().width / natural;
+      var br = board.getBoundingClientRect(), sr = svg.getBoundingClientRect();
+      var mx = (t[0].clientX + t[1].clientX) / 2, my = (t[0].clientY + t[1].clientY) / 2;
+      g = { board: board, svg: svg, natural: natural, k0: k, d0: dist(t), mx: mx - br.left, my: my - br.top,
+            cx: (mx - sr.left) / k, cy: (my - sr.top) / k, ox: sr.left - br.left + board.scrollLeft,
+            oy: sr.top - br.top + board.scrollTop };
+    }, { passive: true });
+    document.addEventListener("touchmove", function (ev) {
+      var t = two(ev);
+      if (!g || !t) return;
+      if (ev.cancelable) ev.preventDefault();
+      var k = Math.max(0.2, Math.min(3, g.k0 * dist(t) / g.d0));
+      g.k = k;
+      g.svg.style.width = Math.floor(g.natural * k) + "px";
+      g.board.scrollLeft = g.ox + g.cx * k - g.mx;
+      g.board.scrollTop = g.oy + g.cy * k - g.my;
+    }, { passive: false });
+    function end(ev) {
+      if (!g || ev.touches.length >= 2) return;
+      if (g.k) { zoom = g.k; var sx = g.board.scrollLeft, sy = g.board.scrollTop; applyZoom(g.board);
+                 g.board.scrollLeft = sx; g.board.scrollTop = sy; }
+      g = null; pinchedAt = Date.now();
+    }
+    document.addEventListener("touchend", end, { passive: true });
+    document.addEventListener("touchcancel", end, { passive: true });
+    /* the fingers' lifting is no tap on the map */
+    document.addEventListener("click", function (ev) {
+      if (Date.now() - pinchedAt < 400 && ev.target.closest && ev.target.closest("#board")) {
+        ev.stopPropagation(); ev.preventDefault();
+      }
+    }, true);
+  }
+  /* On a small screen the map key starts folded: the page opens on the map and the prompt. */
+  function foldKey(scope) {
+    if (!SMALL.matches) return;
+    $$("details.legend-box[open]", scope).forEach(function (d) { d.open = false; });
+  }
+  /* On a small screen the prompt and actions are a bar at the foot of the screen: what was just
+     asked (#confirm, at its top) is scrolled into its sight. */
+  function showConfirm() {
+    var ctl = $("#controls");
+    if (SMALL.matches && ctl && ctl.scrollHeight > ctl.clientHeight) ctl.scrollTop = 0;
+  }
+
   /* scroll `box` (not the page) so that `item` is in sight */
   function scrollWithin(box, item) {
     if (!box || !item) return;
@@ -261,6 +321,7 @@
       });
       box.appendChild(row);
       box.hidden = false;
+      showConfirm();
     }
     function fail(msg) {
       var e = el("div", { "class": "error" }, msg);
@@ -319,7 +380,7 @@
       }
       var name = ($('.counter[data-unit="' + plan.unit + '"] title', board) || {}).textContent || plan.unit;
       var title = "Move " + name.split(":")[0] + (plan.path.length ? ": " + hexes.join(" › ") + " (" + plan.left + " MP left)"
-                                                  : ": click the hexes of its path");
+                                                  : ": " + TAP + " the hexes of its path");
       var extra = null, last = plan.path[plan.path.length - 1];
       var lastInfo = plan.lastInfo;
       if (lastInfo && lastInfo.tank_battle) {
@@ -430,7 +491,7 @@
           var c = centreOf(a.hex);
           if (c) g.appendChild(svgEl("polygon", { points: c[2], "class": "plan-hex" }));
         });
-        showBox("Click a highlighted hex for " + (needHex[0].label.split(" to ")[0]) + ".",
+        showBox(TAP.charAt(0).toUpperCase() + TAP.slice(1) + " a highlighted hex for " + (needHex[0].label.split(" to ")[0]) + ".",
                 plain.map(function (a) { return { label: a.label, run: function () { submit([a.action]); } }; })
                   .concat([{ label: "Cancel", run: cancel }]));
         return true;
@@ -584,7 +645,8 @@
         var fresh = doc.querySelector("#replay-root");
         if (!fresh) { location.assign(url); return; }
         var open = $(".legend-box", root());
-        if (open && open.open) { var l = $(".legend-box", fresh); if (l) l.open = true; }
+        var l = $(".legend-box", fresh);
+        if (open && l) l.open = open.open;  /* the key stays as the reader left it */
         var ob = $("#board", root()), sx = ob ? ob.scrollLeft : 0, sy = ob ? ob.scrollTop : 0;
         var side = $("#events", root()), st = side ? side.scrollTop : 0;
         var bar = $(".zoom", root());
@@ -812,6 +874,10 @@
     }, true);
   }
 
+  if (["play", "replay", "replay-file", "fork"].indexOf(body.dataset.page) >= 0) {
+    foldKey(document);
+    initPinch();
+  }
   if (body.dataset.page === "play") { initZoom(document); initPlay(); initLosTool(); }
   if (body.dataset.page === "replay") initReplay();
   if (body.dataset.page === "replay-file") initReplayFile();
