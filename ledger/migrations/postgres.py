@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ledger.migrations import Migration, partitions
 from ledger.migrations.services import SERVICES
+from ledger.migrations.services_11 import SERVICES_11
 
 INITIAL = """
 CREATE TABLE IF NOT EXISTS events (
@@ -377,3 +378,5 @@ READY_PROBE = "CREATE TABLE IF NOT EXISTS ready_probe (name TEXT PRIMARY KEY, ch
 
 MIGRATIONS.append(Migration(10, "functions that name no schema (a dump restores under any name); readiness probe",
                             schema_free_functions))
+MIGRATIONS.append(Migration(11, "play by mail and time away: their tables (warlog.mailin, warlog.clock.leave)",
+                            lambda schema: list(SERVICES_11)))

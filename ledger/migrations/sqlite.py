@@ -5,6 +5,7 @@ from __future__ import annotations
 from ledger.migrations import Migration
 from ledger.migrations.postgres import PAGING_INDEXES, TRANSPARENCY_LOG, TRANSPARENCY_NODES
 from ledger.migrations.services import SERVICES
+from ledger.migrations.services_11 import SERVICES_11
 
 INITIAL = [
     """CREATE TABLE IF NOT EXISTS events (
@@ -99,4 +100,6 @@ MIGRATIONS = [
     Migration(10, "readiness probe: a row per host whose web processes check they can write (warlog.health)",
               lambda schema: ["CREATE TABLE IF NOT EXISTS ready_probe (name TEXT PRIMARY KEY, "
                               "checked_at TEXT NOT NULL)"]),
+    Migration(11, "play by mail and time away: their tables (warlog.mailin, warlog.clock.leave)",
+              lambda schema: list(SERVICES_11)),
 ]
