@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask
 
-from tests.browser.conftest import CHROMIUM_ARGS, browser, live_server  # noqa: F401  (the fixtures)
+from tests.browser.conftest import live_server  # noqa: F401  (the fixture; `browser` is the session's, tests/conftest.py)
 from tests.conftest import Player as Driver
 from warlog.clock import GameClock, TimeControl
 from warlog.clock.stops import PAUSED
