@@ -62,6 +62,7 @@ class UpFrontMountains(Game):
     version = "3"  # 3: standing answers are face-down markers (rules/up_front/react.py); 2: tuned data
     data_version = CURRENT  # rules/up_front/data.py: the data files with version 2's tuning (v2.json)
     face_down_standing = True  # version 3 on: a standing answer's kind and conditions are public
+    appendix_placement = True  # version 3 on: altitude cards at set-up by UFM 4 as 11.e changes it (prepare.py)
     hidden_information = True
     forced_dice_faces = ()  # random numbers come from the cards (UF 4.1), not dice
 
@@ -110,7 +111,7 @@ class UpFrontMountains(Game):
         if reactions.current(state):
             return react.options(state, w, seat)
         if state["phase"] == "prepare":
-            return prepare.prepare_actions(state, w, seat)
+            return prepare.prepare_actions(state, w, seat, self.appendix_placement)
         return [a for a in self._candidates(state, seat) if self._passes(state, seat, a)]
 
     def is_legal(self, state: State, seat: str, action: Action) -> bool:
@@ -247,7 +248,7 @@ class UpFrontMountains(Game):
         if reactions.current(s):
             react.apply(s, w, seat, a, dice, facts)
         elif s["phase"] == "prepare":
-            prepare.prepare_apply(s, w, seat, a, dice, facts)
+            prepare.prepare_apply(s, w, seat, a, dice, facts, self.appendix_placement)
         elif kind in TURN_ACTIONS:
             TURN_ACTIONS[kind](s, w, seat, a, facts)
         elif kind in DICE_ACTIONS:
@@ -364,10 +365,13 @@ class UpFrontMountains(Game):
 class UpFrontMountainsV2(UpFrontMountains):
     """Rules version 2, kept so that games recorded under it are judged and verified by it
     (tests/golden/*--v2.jsonl): version 3's game, but a standing answer left no public trace, so
-    the windows it settled (and the judgement's rules list, "CORE 11") told the other seat of it."""
+    the windows it settled (and the judgement's rules list, "CORE 11") told the other seat of it;
+    and in C, O, L, V and W only the scenario's named seat placed altitude cards at set-up, on its
+    own groups (version 3 reads UFM 4 and 11.e: prepare.py)."""
 
     version = "2"
     face_down_standing = False
+    appendix_placement = False
 
 
 class UpFrontMountainsV1(UpFrontMountainsV2):
