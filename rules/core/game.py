@@ -156,6 +156,11 @@ class Game(ABC):
             out[name] = value
         return out
 
+    def check_options(self, scenario: str, options: dict[str, Any]) -> None:
+        """Raise IllegalAction when resolved `options` are outside what `scenario` allows (a game
+        whose choices depend on the scenario); called when a game is created, never on replay."""
+        return None
+
     # -- the flow --------------------------------------------------------------------
     @abstractmethod
     def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State: ...

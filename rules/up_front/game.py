@@ -82,6 +82,12 @@ class UpFrontMountains(Game):
                                           "(UFM 12.1)"),
         }
 
+    def check_options(self, scenario: str, options: dict[str, Any]) -> None:
+        allowed = prepare.terrain_types(self.world(), scenario)
+        if options.get("terrain_type") not in allowed:
+            raise IllegalAction(f"scenario {scenario} is played in {' or '.join(allowed)} mountains only: "
+                                f"terrain_type {options.get('terrain_type')!r} is refused (UFM 9, 11.e)", "UFM 9, 11.e")
+
     def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
         return prepare.setup_state(self.world(), scenario, options, dice, pillbox_first=self.version != "1")
 

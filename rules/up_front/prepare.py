@@ -22,6 +22,13 @@ def new_group(men: list[str]) -> dict[str, Any]:
             "alt_turn": None, "entrenched": False, "wire": None, "minefield": None, "flank": False, "men": list(men)}
 
 
+def terrain_types(w: World, scenario: str) -> list[str]:
+    """The mountain terrain types a scenario may be played in: its own list (M: Bare only, N:
+    Jungle-covered only, UFM 11.e), else Forested in the European theatre only (UFM 9.1, 9.2)."""
+    sc = w.scenarios[scenario]
+    return list(sc["terrain_types"] or (["bare", "forested"] if sc["theatre"] == "europe" else ["bare"]))
+
+
 def setup_state(w: World, scenario: str, options: dict[str, Any], dice: DiceSource,
                 pillbox_first: bool = True) -> State:
     """The scenario set up, hands dealt. `pillbox_first`: the real Pillbox of C and O is taken out
@@ -31,8 +38,8 @@ def setup_state(w: World, scenario: str, options: dict[str, Any], dice: DiceSour
     sc = w.scenarios[scenario]
     notes: list[str] = []
     terrain_type = options.get("terrain_type", "bare")
-    allowed = sc["terrain_types"] or (["bare", "forested"] if sc["theatre"] == "europe" else ["bare"])
-    if terrain_type not in allowed:
+    allowed = terrain_types(w, scenario)
+    if terrain_type not in allowed:  # refused at creation (game.check_options); kept for recorded games
         notes.append(f"Scenario {scenario} allows only {', '.join(allowed)} terrain: {allowed[0]} is used (UFM 9.b, 11.e)")
         terrain_type = allowed[0]
     nf = []
