@@ -250,7 +250,7 @@ def write_docs() -> None:
         schema = json.loads(schema_path(g).read_text(encoding="utf-8"))
         parts.append(f"### {g.title} (`{g.name}`, rules v{g.version})\n\nScenarios: "
                      + ", ".join(f"`{s}`" for s in g.scenarios())
-                     + f"; forced dice: {', '.join(f'd{f}' for f in g.forced_dice_faces) or 'none'}.\n\n"
+                     + f"; forced dice: {'; '.join(f'{what} (1..{f})' for what, f in g.forcible_dice().items()) or 'none'}.\n\n"
                      + "\n".join(outline(schema)) + "\n")
     text = DOCS.read_text(encoding="utf-8")
     head, rest = text.split(BEGIN, 1)
