@@ -60,7 +60,7 @@ class UpFrontMountains(Game):
     name = "up-front"
     title = "Squad cards in the mountains (UP FRONT structure, authored core + \"In the Mountains\")"
     version = "3"  # 3: standing answers are face-down markers (rules/up_front/react.py); 2: tuned data
-    data_version = CURRENT  # rules/up_front/data.py: the data files with version 2's tuning (v2.json)
+    data_version = CURRENT  # rules/up_front/data.py: the data files with v2.json's and v3.json's tuning
     face_down_standing = True  # version 3 on: a standing answer's kind and conditions are public
     appendix_placement = True  # version 3 on: altitude cards at set-up by UFM 4 as 11.e changes it (prepare.py)
     hidden_information = True
@@ -376,6 +376,7 @@ class UpFrontMountainsV2(UpFrontMountains):
     own groups (version 3 reads UFM 4 and 11.e: prepare.py)."""
 
     version = "2"
+    data_version = "2"  # v2.json's tuning only (v3.json retunes scenario L for version 3's placement)
     face_down_standing = False
     appendix_placement = False
 
