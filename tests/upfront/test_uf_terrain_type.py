@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.tournaments.conftest import desk, tapp  # noqa: F401 (the tournament desk's fixtures)
+
 SEED = (Path(__file__).parents[1] / "fixtures" / "rulebooks" / "up-front-mountains.seed-excerpt.txt").read_text(
     encoding="utf-8")
 
@@ -29,3 +31,11 @@ def test_m_in_bare_and_a_in_forested_mountains_are_created(client):
         r = client.post("/api/v1/games", json={"game": "up-front", "scenario": scenario,
                                                "options": {"terrain_type": terrain}})
         assert r.status_code == 201, r.get_json()
+
+
+def test_a_tournament_of_m_in_forested_mountains_is_refused(desk):
+    desk.player("Director")
+    body = desk.post("/api/v1/tournaments", "Director", {"name": "Forested M", "game": "up-front", "scenario": "M",
+                                                         "options": {"terrain_type": "forested"},
+                                                         "format": {"kind": "swiss", "rounds": 1}}, status=422)
+    assert "scenario M is played in bare mountains only" in str(body)
