@@ -25,6 +25,7 @@ AOB_DIGEST = "rules/assault-on-belgium.md"
 AOB_SEED = "seeds/003_b03290f82365b114.txt"
 VB_DIGEST = "rules/vietnam-battles.md"
 VB_SEED = "seeds/001_edc78823b4957b97.txt"
+UF_SEED = "seeds/004_388b2498f7572d59.txt"
 
 # (start, end) ranges of the Vietnam Battles digest that tests/vb_data reads by heading.
 VB_SECTIONS = [
@@ -109,12 +110,24 @@ def vb_seed(seed: str) -> str:
     return "".join(out)
 
 
+def uf_seed(seed: str) -> str:
+    """"In the Mountains": section 4 (Prepare for Play, to the heading of 5) and section 11 (the
+    scenarios, to the heading of 12), which tests/upfront reads for each scenario's set-up."""
+    out = [_header(UF_SEED, "section 4 (to the heading of 5) and section 11 (to the heading of 12)")
+           .replace("<!--", "#").replace("-->", "")]
+    for start, end in (("\n4. ", "\n5. "), ("\n11. ", "\n12. ")):
+        i = seed.index(start)
+        out.append(seed[i + 1:seed.index(end, i)].rstrip("\n") + "\n\n")
+    return "".join(out)
+
+
 def fixtures() -> dict[str, str]:
     read = lambda rel: (SHARED / rel).read_text(encoding="utf-8")  # noqa: E731
     return {
         "assault-on-belgium.tables.md": aob_tables(read(AOB_DIGEST), read(AOB_SEED)),
         "vietnam-battles.digest-excerpt.md": vb_digest(read(VB_DIGEST)),
         "vietnam-battles.seed-excerpt.txt": vb_seed(read(VB_SEED)),
+        "up-front-mountains.seed-excerpt.txt": uf_seed(read(UF_SEED)),
     }
 
 

@@ -168,7 +168,20 @@ def sample_states(g: Game, scenario: str, seed: int, uniform: bool = False) -> I
 
 def extra_samples(g: Game, s: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """Records random play seldom meets, made by the game's own code from a sampled state: GBV
-    enemies appear only on a detection (12.0), which neither player risks often."""
+    enemies appear only on a detection (12.0), which neither player risks often; Lock 'n Load's
+    counters and support weapons of the published mix that its scenario does not field (a sandbox
+    may bring any of them: rules/lock_n_load/positions.py)."""
+    if g.name == "lock-n-load" and s["turn"] == 1 and s["phase"] == "rally" and not s["rally_done"]:
+        from rules.lock_n_load.events import new_unit
+
+        w = g.world  # type: ignore[attr-defined]
+        t = copy.deepcopy(s)
+        for kind, k in sorted(w.kinds.items()):
+            if k.cls != "hero":
+                t["units"][f"{kind}-1"] = new_unit(w.side_of(k.nationality), kind, None)
+        for kind in sorted(w.sws):
+            t["sws"][f"{kind}-x1"] = {"kind": kind, "side": "us", "holder": None, "at": None}
+        yield t
     if g.name == "green-beret-vietnam" and s["phase"] == "movement" and s["enemy_pool"]:
         from rules.green_beret_vietnam.effects import place_enemy
 
@@ -250,7 +263,7 @@ def write_docs() -> None:
         schema = json.loads(schema_path(g).read_text(encoding="utf-8"))
         parts.append(f"### {g.title} (`{g.name}`, rules v{g.version})\n\nScenarios: "
                      + ", ".join(f"`{s}`" for s in g.scenarios())
-                     + f"; forced dice: {', '.join(f'd{f}' for f in g.forced_dice_faces) or 'none'}.\n\n"
+                     + f"; forced dice: {'; '.join(f'{what} (1..{f})' for what, f in g.forcible_dice().items()) or 'none'}.\n\n"
                      + "\n".join(outline(schema)) + "\n")
     text = DOCS.read_text(encoding="utf-8")
     head, rest = text.split(BEGIN, 1)

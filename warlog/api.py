@@ -29,7 +29,7 @@ from warlog.outage import is_outage, unavailable
 from warlog.pageutil import guard_private, private
 from warlog.render import seat_label
 from warlog.rounds import public_rows
-from warlog.sandbox import example_state, fork
+from warlog.sandbox import example_state, forced_faces, fork
 from warlog.service import NotFound, ServiceError, Unprocessable, Warlog
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -168,7 +168,7 @@ def state_schema(game: str) -> Response:
         raise NotFound(f"{g.title} publishes no state schema")
     examples = {sc: example_state(g, sc) for sc in g.scenarios()}
     return jsonify({**schema, "examples": list(examples.values()), "x-example-scenarios": list(examples),
-                    "x-forced-dice-faces": list(g.forced_dice_faces)})
+                    "x-forced-dice-faces": forced_faces(g), "x-forced-dice": g.forcible_dice()})
 
 
 @api.post("/games/<game_id>/fork")

@@ -15,7 +15,7 @@ from warlog.boundary import parse_json
 from warlog.pages import pages
 from warlog.pageutil import PageError, seat_token, service, viewer_for
 from warlog.render import Scene, renderer_for
-from warlog.sandbox import fork
+from warlog.sandbox import forced_faces, fork
 from warlog.service import Unprocessable
 
 
@@ -102,7 +102,7 @@ def fork_setup(game_id: str, step: int) -> Any:
     return render_template("fork.html", info=info, game=game, step=step, patch=json.dumps(patch), edits=patch,
                            state=current["state"], phase=current["phase"], errors=errors, message=message,
                            units=units, where=where, phases=phases, board=board, dice=" ".join(map(str, dice)),
-                           mode=mode, faces=game.forced_dice_faces), 422 if errors else 200
+                           mode=mode, faces=forced_faces(game)), 422 if errors else 200
 
 
 def _created(game: Any, info: dict[str, Any], created: dict[str, Any], step: int) -> Response:

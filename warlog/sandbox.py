@@ -86,13 +86,21 @@ def probe(game: Game, scenario: str, state: dict[str, Any]) -> list[dict[str, An
     return []
 
 
+def forced_faces(game: Game) -> list[int]:
+    """The dice a sandbox of `game` may force, by faces (`Game.forcible_dice`), smallest first."""
+    return sorted(set(game.forcible_dice().values()))
+
+
 def dice_errors(game: Game, dice: list[int]) -> list[dict[str, Any]]:
-    """Forced dice must be dice this game rolls (`Game.forced_dice_faces`)."""
-    faces = game.forced_dice_faces
-    if dice and not faces:
+    """Forced dice must fit a roll this game makes (`Game.forcible_dice`): a value above its largest
+    die is refused now; one that fits some roll is checked against the roll it feeds when it is
+    used (a move it does not fit is refused with the die it needed: ledger.dice.ForcedDieMismatch)."""
+    rolls = game.forcible_dice()
+    if dice and not rolls:
         return [error(["dice"], f"{game.title} rolls no dice a judge may force")]
-    top = max(faces, default=0)
-    return [error(["dice", i], f"{v} is not a face of the game's dice ({'/'.join(f'd{f}' for f in faces)})")
+    top = max(rolls.values(), default=0)
+    known = "; ".join(f"{what}: 1..{faces}" for what, faces in sorted(rolls.items(), key=lambda r: (r[1], r[0])))
+    return [error(["dice", i], f"{v!r} fits no roll of {game.title} ({known})")
             for i, v in enumerate(dice) if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= top]
 
 

@@ -171,8 +171,9 @@ class Warlog:
                                 fields={"creator": ["a sandbox's creator is \"umpire\""]})
         try:
             opts = game.resolve_options(options)
+            game.check_options(scenario, opts)
         except IllegalAction as err:
-            raise Unprocessable(err.message) from None
+            raise Unprocessable(err.message, fields={"options": [err.message]}) from None
         sandbox_doc = None
         if sandbox is not None:
             sandbox_doc = self._check_sandbox(game, scenario, sandbox)

@@ -129,6 +129,14 @@ class Game(ABC):
     # The dice a dispute sandbox's judge may force (their faces); () for a game without dice.
     forced_dice_faces: tuple[int, ...] = (6,)
 
+    def forcible_dice(self) -> dict[str, int]:
+        """Every roll a dispute sandbox's judge may force, named, with its largest die: the plain
+        dice of `forced_dice_faces`, and for a game that draws chits from a cup, each cup's draw,
+        which rolls a die with as many faces as the cup holds then (up to its whole content: value
+        k draws the k-th chit of the cup as the state stores it). A forced value must fit the die
+        the roll it feeds asks for; the roll itself refuses one that does not (ledger.dice)."""
+        return {f"a d{f}": f for f in self.forced_dice_faces}
+
     @property
     def keeps_secrets(self) -> bool:
         """Events are blinded and state hashes kept back while the game runs (ledger.dice step 5)."""
@@ -155,6 +163,11 @@ class Game(ABC):
                 raise IllegalAction(f"option {name} must be one of {list(spec.choices)}")
             out[name] = value
         return out
+
+    def check_options(self, scenario: str, options: dict[str, Any]) -> None:
+        """Raise IllegalAction when resolved `options` are outside what `scenario` allows (a game
+        whose choices depend on the scenario); called when a game is created, never on replay."""
+        return None
 
     # -- the flow --------------------------------------------------------------------
     @abstractmethod

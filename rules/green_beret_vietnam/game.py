@@ -49,6 +49,14 @@ class GreenBeretVietnam(Game):
             self._world = load_world()
         return self._world
 
+    def forcible_dice(self) -> dict[str, int]:
+        """The d6 and the d10 (2.0), and the cups' blind draws, whose die has as many faces as the
+        cup holds (rules/core/chits.py): the enemy cup (3.6, 12.7), the damage markers (13.1) and the
+        missions (7.0)."""
+        w = self.world
+        return {**super().forcible_dice(), "3.6/12.7 a draw from the enemy cup": len(w.enemies),
+                "13.1 a damage marker draw": len(w.damage), "7.0 a mission draw": len(w.missions)}
+
     def scenarios(self) -> dict[str, Scenario]:
         return {SCENARIO: Scenario(SCENARIO, "Central Highlands campaign", ROLES,
                                    "Solitaire: command Green Beret teams through randomly drawn missions while the "

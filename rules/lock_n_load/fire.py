@@ -194,6 +194,16 @@ def plan(s: State, w: World, firers: list[str], target: str, *, opportunity: boo
     return Attack(fp, drm, los, leader, [f.uid for f in shares], parts)
 
 
+def _sides(s: State, base: int, bonus: int, att: int, d_die: int, tm: int, dfn: int) -> tuple[str, str]:
+    """A damage check's attack and defence as its fact says them. Rules version 3 on, every
+    modifier applied is shown: the fire's total, the moving target's +1 (5.3, T5) and the TM
+    (T5); versions 1 and 2 (kept for their recorded games) showed the totals alone."""
+    if int(s["version"]) < 3:
+        return str(att), f"{dfn} (die {d_die} + TM)" if att <= dfn else str(dfn)
+    attack = f"{base} + moving +{bonus} (5.3, T5) = {att}" if bonus else str(att)
+    return attack, f"{dfn} (die {d_die} + TM {tm:+d})"
+
+
 def moving_bonus(s: State, w: World, uid: str, movers: list[str], crawling: bool) -> int:
     """+1 against a non-vehicle unit moving or marked Moved/Assault Move, not a low crawler, not in
     brush or grass (5.3, 6.0, T3, T5, A30)."""
@@ -238,10 +248,12 @@ def resolve(s: State, w: World, firers: list[str], target: str, dice: DiceSource
             continue
         bonus = moving_bonus(s, w, u, movers, crawling)
         att = base + bonus
-        dfn = d_die + U.tm(s, w, target, u, firer_level)
+        tm = U.tm(s, w, target, u, firer_level)
+        dfn = d_die + tm
         k = U.kind(s, w, u)
+        attack, defence = _sides(s, base, bonus, att, d_die, tm, dfn)
         if att <= dfn:
-            facts.append(Fact(f"{k.name} {u}: attack {att} vs defence {dfn} (die {d_die} + TM): no effect",
+            facts.append(Fact(f"{k.name} {u}: attack {attack} vs defence {defence}: no effect",
                               "LnL 5.0", "no_effect", {"unit": u, "attack": att, "defence": dfn}))
             if k.cls == "leader" and not s["units"][u]["shaken"]:
                 helper = helper or u
@@ -252,7 +264,7 @@ def resolve(s: State, w: World, firers: list[str], target: str, dice: DiceSource
         m = U.morale(s, w, u)
         res = dft(dr, m, smc=k.is_smc, shaken=s["units"][u]["shaken"], hero=k.cls == "hero")
         results[u] = res
-        facts.append(Fact(f"{k.name} {u}: attack {att} vs defence {dfn}; damage check {die} + {att - dfn}"
+        facts.append(Fact(f"{k.name} {u}: attack {attack} vs defence {defence}; damage check {die} + {att - dfn}"
                           + (f" - leader {lm_help}" if lm_help else "") + f" = {dr} vs morale {m}: {res}",
                           "LnL 5.0, 5.1, T4", "damage",
                           {"unit": u, "die": die, "dr": dr, "morale": m, "result": res}))

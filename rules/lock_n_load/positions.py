@@ -1,6 +1,8 @@
 """A sandbox position's invariants beyond its shape (rules.core.game.Game.check_position):
-stacking (LnL 1.3), this scenario's units only (its order of battle, its event reinforcements,
-the half squads they split into, heroes when the option is on: LnL 3.0, 1.7, 11.2), and markers
+stacking (LnL 1.3), this scenario's units (its order of battle, its event reinforcements, the
+half squads they split into, heroes when the option is on: LnL 3.0, 1.7, 11.2) and any counter of
+the published mix (counters.json) a judge brings as `<kind>-<n>` for its nationality's side (a
+dispute about a Marine or an NVA squad can be rebuilt in the demo's sandbox), and markers
 on what exists: support weapons held by living units of this position (LnL 1.6), spotted and event
 markers on hexes of the board (LnL 10.1, 1.7), a selected or spotting unit that exists (LnL 4.0).
 A unit off the map or eliminated keeps the marker it had: play leaves it so."""
@@ -28,11 +30,14 @@ def scenario_units(w: World, scenario: str) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _origin(uid: str, known: dict[str, tuple[str, str]], heroes: bool) -> tuple[str, str | None] | None:
+def _origin(uid: str, known: dict[str, tuple[str, str]], heroes: bool, w: World) -> tuple[str, str | None] | None:
     """Where a unit id can come from: (the scenario unit, None), (a split's parent, "split"),
-    (its side, "hero"); None if from nowhere in this scenario."""
+    (its side, "hero"), (a counter kind of the published mix, "counter"); None if from nowhere."""
     if uid in known:
         return uid, None
+    counter = re.fullmatch(r"(.+)-(\d+)", uid)
+    if counter and counter.group(1) in w.kinds and w.kinds[counter.group(1)].cls != "hero":
+        return counter.group(1), "counter"
     split = re.fullmatch(r"(.+)-(\d+)", uid)
     if split and split.group(1) in known and int(split.group(2)) >= 2:
         return split.group(1), "split"
@@ -48,18 +53,27 @@ def check_position(s: State, w: World) -> list[dict[str, Any]]:
     sides = w.scenarios[s["scenario"]]["sides"]
     heroes = bool(s["options"].get("heroes"))
     for uid, r in sorted(s["units"].items()):
-        origin = _origin(uid, known, heroes)
+        origin = _origin(uid, known, heroes, w)
         if origin is None:
             out.append(error(["units", uid], f"{uid} is not a unit of scenario {s['scenario']} (its units: "
-                             f"{', '.join(sorted(known))}; split half squads <id>-2..., heroes <side>-heroN)",
+                             f"{', '.join(sorted(known))}; split half squads <id>-2..., heroes <side>-heroN; "
+                             "any counter of the published mix as <kind>-<n>, e.g. usmc-sq-364-1)",
                              "LnL 1.7 (scenario)"))
             continue
+        base, how = origin
         nationality = w.kinds[r["kind"]].nationality
+        if how == "counter":  # a counter the judge brings: its own kind, for its nationality's side
+            if r["kind"] != base:
+                out.append(error(["units", uid, "kind"], f"{uid} is named for a {base}, not a {r['kind']}",
+                                 "LnL 1.7 (counters)"))
+            elif w.side_of(nationality) != r["side"]:
+                out.append(error(["units", uid, "side"], f"{uid} is {nationality}, which fights for "
+                                 f"{w.side_of(nationality)}", "LnL 1.7 (counters)"))
+            continue
         if nationality not in sides[r["side"]]["nationalities"]:
             out.append(error(["units", uid, "kind"], f"{uid} is a {r['kind']} ({nationality}), not of the "
                              f"{r['side']} side's nationalities in this scenario "
                              f"({', '.join(sides[r['side']]['nationalities'])})", "LnL 1.7 (scenario)"))
-        base, how = origin
         if how is None and known[base][0] != r["side"]:
             out.append(error(["units", uid, "side"], f"{uid} fights for {known[base][0]} in this scenario",
                              "LnL 1.7 (scenario)"))

@@ -22,8 +22,8 @@ COLOURS = ("black", "red")
 TERRAIN_TYPES = ("bare", "forested", "jungle")  # appendix 9.1-9.3
 CONDITIONS = ("dry", "frozen", "mud", "heavy_snow", "light", "heavy")  # appendix 10.1-10.6
 ALTITUDE_SETUPS = ("free", "must_b", "may_draw")
-CURRENT = "2"  # the data version of the current rules version
-TUNINGS = {"2": ("v2.json",)}  # data version -> the tuning files applied, in order, over the base files
+CURRENT = "3"  # the data version of the current rules version
+TUNINGS = {"2": ("v2.json",), "3": ("v2.json", "v3.json")}  # data version -> tuning files, in order, over the base files
 
 
 class DataError(ValueError):

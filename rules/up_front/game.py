@@ -60,8 +60,9 @@ class UpFrontMountains(Game):
     name = "up-front"
     title = "Squad cards in the mountains (UP FRONT structure, authored core + \"In the Mountains\")"
     version = "3"  # 3: standing answers are face-down markers (rules/up_front/react.py); 2: tuned data
-    data_version = CURRENT  # rules/up_front/data.py: the data files with version 2's tuning (v2.json)
+    data_version = CURRENT  # rules/up_front/data.py: the data files with v2.json's and v3.json's tuning
     face_down_standing = True  # version 3 on: a standing answer's kind and conditions are public
+    appendix_placement = True  # version 3 on: altitude cards at set-up by UFM 4 as 11.e changes it (prepare.py)
     hidden_information = True
     forced_dice_faces = ()  # random numbers come from the cards (UF 4.1), not dice
 
@@ -80,6 +81,12 @@ class UpFrontMountains(Game):
             "mountain_troops": OptionSpec("mountain_troops", True, "the scenario's elite side are mountain troops "
                                           "(UFM 12.1)"),
         }
+
+    def check_options(self, scenario: str, options: dict[str, Any]) -> None:
+        allowed = prepare.terrain_types(self.world(), scenario)
+        if options.get("terrain_type") not in allowed:
+            raise IllegalAction(f"scenario {scenario} is played in {' or '.join(allowed)} mountains only: "
+                                f"terrain_type {options.get('terrain_type')!r} is refused (UFM 9, 11.e)", "UFM 9, 11.e")
 
     def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
         return prepare.setup_state(self.world(), scenario, options, dice, pillbox_first=self.version != "1")
@@ -110,7 +117,7 @@ class UpFrontMountains(Game):
         if reactions.current(state):
             return react.options(state, w, seat)
         if state["phase"] == "prepare":
-            return prepare.prepare_actions(state, w, seat)
+            return prepare.prepare_actions(state, w, seat, self.appendix_placement)
         return [a for a in self._candidates(state, seat) if self._passes(state, seat, a)]
 
     def is_legal(self, state: State, seat: str, action: Action) -> bool:
@@ -247,7 +254,7 @@ class UpFrontMountains(Game):
         if reactions.current(s):
             react.apply(s, w, seat, a, dice, facts)
         elif s["phase"] == "prepare":
-            prepare.prepare_apply(s, w, seat, a, dice, facts)
+            prepare.prepare_apply(s, w, seat, a, dice, facts, self.appendix_placement)
         elif kind in TURN_ACTIONS:
             TURN_ACTIONS[kind](s, w, seat, a, facts)
         elif kind in DICE_ACTIONS:
@@ -364,10 +371,14 @@ class UpFrontMountains(Game):
 class UpFrontMountainsV2(UpFrontMountains):
     """Rules version 2, kept so that games recorded under it are judged and verified by it
     (tests/golden/*--v2.jsonl): version 3's game, but a standing answer left no public trace, so
-    the windows it settled (and the judgement's rules list, "CORE 11") told the other seat of it."""
+    the windows it settled (and the judgement's rules list, "CORE 11") told the other seat of it;
+    and in C, O, L, V and W only the scenario's named seat placed altitude cards at set-up, on its
+    own groups (version 3 reads UFM 4 and 11.e: prepare.py)."""
 
     version = "2"
+    data_version = "2"  # v2.json's tuning only (v3.json retunes scenario L for version 3's placement)
     face_down_standing = False
+    appendix_placement = False
 
 
 class UpFrontMountainsV1(UpFrontMountainsV2):

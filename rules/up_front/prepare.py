@@ -22,6 +22,13 @@ def new_group(men: list[str]) -> dict[str, Any]:
             "alt_turn": None, "entrenched": False, "wire": None, "minefield": None, "flank": False, "men": list(men)}
 
 
+def terrain_types(w: World, scenario: str) -> list[str]:
+    """The mountain terrain types a scenario may be played in: its own list (M: Bare only, N:
+    Jungle-covered only, UFM 11.e), else Forested in the European theatre only (UFM 9.1, 9.2)."""
+    sc = w.scenarios[scenario]
+    return list(sc["terrain_types"] or (["bare", "forested"] if sc["theatre"] == "europe" else ["bare"]))
+
+
 def setup_state(w: World, scenario: str, options: dict[str, Any], dice: DiceSource,
                 pillbox_first: bool = True) -> State:
     """The scenario set up, hands dealt. `pillbox_first`: the real Pillbox of C and O is taken out
@@ -31,8 +38,8 @@ def setup_state(w: World, scenario: str, options: dict[str, Any], dice: DiceSour
     sc = w.scenarios[scenario]
     notes: list[str] = []
     terrain_type = options.get("terrain_type", "bare")
-    allowed = sc["terrain_types"] or (["bare", "forested"] if sc["theatre"] == "europe" else ["bare"])
-    if terrain_type not in allowed:
+    allowed = terrain_types(w, scenario)
+    if terrain_type not in allowed:  # refused at creation (game.check_options); kept for recorded games
         notes.append(f"Scenario {scenario} allows only {', '.join(allowed)} terrain: {allowed[0]} is used (UFM 9.b, 11.e)")
         terrain_type = allowed[0]
     nf = []
@@ -103,20 +110,34 @@ def draw_until(s: State, w: World, seat: str, count: int, dice: DiceSource) -> N
                       "(UFM 11.e)")
 
 
-def _altitude_targets(s: State, seat: str, w: World) -> list[tuple[str, str]]:
+def _altitude_targets(s: State, seat: str, w: World, appendix: bool = True) -> list[tuple[str, str]]:
+    """The groups `seat` may give a starting altitude card. `appendix` (rules version 3 on): UFM 4
+    lets either player place altitude cards on friendly or enemy groups, and a scenario's special
+    rule changes only what it says (UFM 11.e): C and O add the defender's duty to put one on his
+    group B (his to place, and first, or he could give his cards away and be stuck); L, S and W
+    add the defender's draw-until procedure; V adds the attacker's and keeps every defender group
+    at level 0. Before version 3 the named seat alone placed, on its own groups (a misreading)."""
     setup = w.scenarios[s["scenario"]]["altitude_setup"]
     if setup["kind"] == "free":
         return [(r, letter) for r in s["roles"] for letter in sorted(s["groups"][r])]  # UFM 4.a
-    if seat != setup["seat"]:
-        return []
-    if setup["kind"] == "must_b" and s["groups"][seat]["B"]["altitude"] is None:
-        return [(seat, "B")]  # group B's card first, or the defender could give it away and be stuck
-    return [(seat, letter) for letter in sorted(s["groups"][seat])]
+    named = setup["seat"]
+    if setup["kind"] == "must_b" and seat == named and s["groups"][seat]["B"]["altitude"] is None:
+        return [(seat, "B")]
+    if not appendix:
+        return [(seat, letter) for letter in sorted(s["groups"][seat])] if seat == named else []
+    out = [(r, letter) for r in s["roles"] for letter in sorted(s["groups"][r])]
+    if setup.get("others_level0"):
+        out = [(r, letter) for r, letter in out if r == named]  # UFM 11.e V: defender groups at level 0
+    if setup["kind"] == "must_b" and seat != named:
+        out = [(r, letter) for r, letter in out if (r, letter) != (named, "B")]  # the defender's to place
+    return out
 
 
-def prepare_actions(s: State, w: World, seat: str) -> list[dict[str, Any]]:
+def prepare_actions(s: State, w: World, seat: str, appendix: bool = True) -> list[dict[str, Any]]:
+    """Prepare for Play's legal actions; `appendix`: rules version 3's reading of UFM 4 and 11.e
+    (`_altitude_targets`)."""
     out: list[dict[str, Any]] = []
-    targets = _altitude_targets(s, seat, w)
+    targets = _altitude_targets(s, seat, w, appendix)
     for c in s["hands"][seat]:
         if altitude_card(s, w, c):
             out += [{"type": "place", "card": c, "side": r, "group": letter} for r, letter in targets
@@ -139,8 +160,9 @@ def _ready_blocker(s: State, w: World, seat: str) -> str | None:
     return None
 
 
-def prepare_apply(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSource, facts: list[Fact]) -> None:
-    if a not in prepare_actions(s, w, seat):
+def prepare_apply(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSource, facts: list[Fact],
+                  appendix: bool = True) -> None:
+    if a not in prepare_actions(s, w, seat, appendix):
         blocker = _ready_blocker(s, w, seat) if a.get("type") == "ready" else None
         raise IllegalAction(blocker or "not a legal Prepare for Play action now", "UFM 4")
     if a["type"] == "place":

@@ -60,6 +60,16 @@ class VietnamBattles(Game):
             self._iron = load_world("iron-triangle-map.json")
         return self._iron
 
+    def forcible_dice(self) -> dict[str, int]:
+        """The d6, and each side's support-fire draw (VB 14.1), whose die has as many faces as the
+        side's pool holds (rules/core/chits.py)."""
+        out = dict(super().forcible_dice())
+        for side in ("us", "vc"):
+            size = max(len(w.pools.get(side, [])) for w in (self.world, self.iron))
+            if size > 1:
+                out[f"VB 14.1 a {side.upper()} support fire draw"] = size
+        return out
+
     def w(self, state_or_scenario: Any) -> World:
         sc = state_or_scenario if isinstance(state_or_scenario, str) else state_or_scenario.get("scenario")
         return self.iron if sc == "iron_triangle" else self.world

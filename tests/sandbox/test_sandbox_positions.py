@@ -115,7 +115,7 @@ def test_a_state_of_another_scenario_is_refused(client) -> None:
 def test_forced_dice_outside_the_games_dice_are_refused_at_creation(client) -> None:
     state = example_state(get_game("assault-on-belgium"), "may-1940")
     errors = _errors(_create(client, "assault-on-belgium", state, dice=[3, 7, 6]))
-    assert errors == [{"path": "/dice/1", "message": "7 is not a face of the game's dice (d6)", "rule": None}]
+    assert errors == [{"path": "/dice/1", "message": "7 fits no roll of Assault on Belgium (a d6: 1..6)", "rule": None}]
     ok = _create(client, "green-beret-vietnam", example_state(get_game("green-beret-vietnam"), "campaign"),
                  dice=[10, 1])
     assert ok.status_code == 201, ok.get_json()

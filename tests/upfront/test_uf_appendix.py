@@ -361,7 +361,7 @@ def test_uf28_scenario_c_draws_until_an_altitude_card_and_puts_the_rest_back():
     assert s["deck"]["reshuffles"][-1]["why"].startswith("germans's draw-until")
 
 
-def test_uf29_scenario_v_defender_groups_at_level_0_and_only_the_attacker_places_altitude():
+def test_uf29_scenario_v_defender_groups_at_level_0_and_only_the_attacker_draws_altitude():
     from rules.up_front import prepare
     from tests.support.fuzzing import seeded_dice
 
@@ -370,7 +370,10 @@ def test_uf29_scenario_v_defender_groups_at_level_0_and_only_the_attacker_places
     s["hands"]["americans"].append(pull(s, free(s, "hill")))
     s["turn"] = "americans"
     assert not [a for a in prepare.prepare_actions(s, W, "americans") if a["type"] == "place"
-                and W.cards[a["card"]]["terrain"] == "hill"]
+                and W.cards[a["card"]]["terrain"] == "hill" and a["side"] == "americans"]
+    assert not [a for a in prepare.prepare_actions(s, W, "americans") if a["type"] == "draw_altitude"]
+    assert not [a for a in prepare.prepare_actions(s, W, "americans", appendix=False) if a["type"] == "place"
+                and W.cards[a["card"]]["terrain"] == "hill"]  # rules version 2
     s["hands"]["germans"].append(pull(s, free(s, "hill")))
     s["turn"] = "germans"
     places = [a for a in prepare.prepare_actions(s, W, "germans") if a["type"] == "place"

@@ -5,6 +5,8 @@ Pillboxes were dealt."""
 
 from __future__ import annotations
 
+import pytest
+
 from rules import get_game
 from rules.core.dice import fixed_dice
 from rules.up_front.data import world
@@ -15,14 +17,15 @@ PILLBOXES = ["UF138", "UF139"]
 
 def test_version_3_is_current_and_versions_1_and_2_are_kept_with_their_own_data() -> None:
     assert get_game("up-front").version == "3" and get_game("up-front", "1").version == "1"
-    assert get_game("up-front", "2").version == "2" and get_game("up-front", "2").world() is world()
+    assert get_game("up-front", "2").version == "2" and get_game("up-front", "2").world() is world("2")
     assert UpFrontMountainsV1().world() is world("1") and UpFrontMountains().world() is world()
     assert world("1").soldiers["GE02"]["fp"] == [2, 2, 3, 3, 3, 4] and world().soldiers["GE02"]["fp"] == [3, 3, 3, 4, 4, 5]
     assert world("1").nations["partisans"]["hand"] == 4 and world().nations["partisans"]["hand"] == 6
 
 
-def test_the_tuning_changes_no_appendix_or_public_core_value() -> None:
-    v1, v2 = world("1"), world()
+@pytest.mark.parametrize("tuned", ["2", "3"])
+def test_the_tuning_changes_no_appendix_or_public_core_value(tuned: str) -> None:
+    v1, v2 = world("1"), world(tuned)
     assert v1.cards == v2.cards and v1.terrain == v2.terrain and v1.wire == v2.wire
     assert v1.tables == v2.tables  # entrenchment (B.1.3), environment (10.5, 10.6), victory points (C.6)
     for nation in ("germans", "americans"):  # hands and discards of the public core (C.4)
@@ -52,3 +55,10 @@ def test_version_2_takes_the_real_pillbox_out_before_dealing_UFM_11e() -> None:
         g.check_state(s)
         assert s["groups"]["germans"]["B"]["terrain"] == "UF138"
         assert "UF138" not in s["hands"]["americans"] + s["hands"]["germans"]
+
+
+def test_version_3_retunes_scenario_l_only_for_its_starting_altitude_cards() -> None:
+    v2, v3 = world("2"), world("3")
+    assert v3.soldiers == v2.soldiers and v3.nations == v2.nations
+    changed = [sid for sid in v2.scenarios if v2.scenarios[sid] != v3.scenarios[sid]]
+    assert changed == ["L"] and v3.scenarios["L"]["forces"]["germans"]["B"] == ["GE05", "GE06", "GE07", "GE08"]

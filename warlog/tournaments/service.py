@@ -174,6 +174,7 @@ class Tournaments:
             raise Unprocessable(f"unknown scenario {scenario!r} for {game.name}")
         try:
             opts = game.resolve_options(options)
+            game.check_options(scenario, opts)
         except Exception as err:
             raise Unprocessable(str(err)) from None
         roles = list(game.roles(scenario))
