@@ -108,6 +108,11 @@ class TournamentSchema(TournamentSummarySchema):
     champion = _str(allow_none=True)
     co_directors = fields.List(fields.Dict(), required=True,
                                metadata={"description": "player_id and name of each co-director (director_added)"})
+    announcements = fields.Raw(required=True, metadata={"description": (
+        "every announcement_made: `text`, `by` (the director), `seq`, `at`")})
+    seat_changes = fields.Raw(required=True, metadata={"description": (
+        "every invitation_reissued and seat_replaced (`type`): `game_id`, `seat`, `player_id`, `reason`, `by`; "
+        "a replacement's `substitute`")})
 
 
 class RatingsSchema(StrictSchema):

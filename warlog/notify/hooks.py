@@ -29,6 +29,7 @@ class TurnNotices:
         if not owners:
             return
         summary = self.store.summary(judged.game_id)
+        tid = self.tournament_of(judged.game_id)  # a tournament's game: muting the tournament mutes it
         name = f"{summary.game} ({summary.scenario}) game {judged.game_id}" if summary else f"game {judged.game_id}"
         link = f"{self.base_url().rstrip('/')}/games/{judged.game_id}"
         if judged.outcome is not None:
@@ -37,14 +38,14 @@ class TurnNotices:
             text = f"The {name} has ended: {result}" + (f", won by {winner}." if winner else ".")
             for player_id in sorted(set(owners.values())):
                 self.notifier.notify(player_id, "game_ended", f"Game ended: {name}", text,
-                                     game_id=judged.game_id, link=link)
+                                     game_id=judged.game_id, tournament_id=tid, link=link)
             return
         if judged.ruling:
             for player_id in sorted(set(owners.values())):
                 self.notifier.notify(player_id, "ruling", f"A ruling in {name}",
                                      f"The director has ruled in the {name} (event {judged.seq}). See the game's "
                                      "audit page for the ruling and its reason.", game_id=judged.game_id,
-                                     link=f"{link}/audit")
+                                     tournament_id=tid, link=f"{link}/audit")
         for seat in judged.after:
             if seat in judged.before and not judged.ruling:
                 continue  # still this seat's turn: it knows
@@ -54,4 +55,12 @@ class TurnNotices:
                 due = f" Your move is due by {deadline['due_at']} (UTC)." if deadline else ""
                 self.notifier.notify(player_id, "your_turn", f"Your turn: {name}",
                                      f"It is your turn ({seat}) in the {name}.{due}", game_id=judged.game_id,
-                                     tournament_id=deadline.get("tournament_id") if deadline else None, link=link)
+                                     tournament_id=(deadline or {}).get("tournament_id") or tid, link=link)
+
+    def tournament_of(self, game_id: str) -> str | None:
+        """The tournament a game belongs to (warlog.tournaments' table), None for a game of its own."""
+        try:
+            row = self.notifier.db.one("SELECT tournament_id FROM tournament_games WHERE game_id = ?", (game_id,))
+        except Exception:  # no tournaments on this database
+            return None
+        return str(row[0]) if row else None
