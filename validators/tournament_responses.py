@@ -137,6 +137,11 @@ class TournamentAwardSchema(StrictSchema):
     ruling = _obj()
 
 
+class SeatLinkSchema(StrictSchema):
+    link = fields.String(required=True, metadata={"description": "the new seat link (absolute), shown once; it is "
+                                                                 "mailed to the player and the old one is revoked"})
+
+
 class VoidPreviewSchema(StrictSchema):
     class Meta:
         unknown = "include"  # warlog.tournaments.deskview.void_preview
@@ -157,4 +162,5 @@ class DisputeRecordSchema(StrictSchema):
 SCHEMAS = {"TournamentsPage": TournamentsPageSchema, "TournamentSummary": TournamentSummarySchema,
            "Tournament": TournamentSchema, "Ratings": RatingsSchema, "TournamentRuling": TournamentRulingSchema,
            "DisputeOpened": DisputeOpenedSchema,
-           "TournamentAward": TournamentAwardSchema, "VoidPreview": VoidPreviewSchema, "DisputeRecord": DisputeRecordSchema}
+           "TournamentAward": TournamentAwardSchema, "VoidPreview": VoidPreviewSchema, "DisputeRecord": DisputeRecordSchema,
+           "SeatLink": SeatLinkSchema}

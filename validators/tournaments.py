@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, Schema, fields, validate
+from typing import Any
+
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from validators.actions import StrictSchema
 
@@ -44,6 +46,13 @@ class TimeControlSchema(StrictSchema):
     remind_hours = fields.Integer(strict=True, validate=validate.Range(min=0, max=24 * 30))
     policy = fields.String(validate=validate.OneOf(("notify_director", "extend", "forfeit")))
     then = fields.String(validate=validate.OneOf(("notify_director", "forfeit")))
+
+    @validates_schema(skip_on_field_errors=False)
+    def _some_time(self, data: dict[str, Any], **_kw: Any) -> None:
+        """A move has at least an hour (days 0 needs hours)."""
+        days, hours = data.get("days"), data.get("hours") or 0
+        if data.get("mode", "per_move") == "per_move" and days == 0 and not hours:
+            raise ValidationError("a move's time is at least 1 hour: days 1 or more, or hours", "days")
 
 
 class CreateTournamentSchema(StrictSchema):

@@ -37,7 +37,7 @@ def _event(tapp: Flask, clients: dict) -> tuple[str, str]:  # type: ignore[type-
 def test_the_create_form_names_scenarios_and_sets_hours(tapp: Flask) -> None:
     clients: dict = {}  # type: ignore[type-arg]
     page, tid = _event(tapp, clients)
-    html = tapp.test_client().get("/tournaments").get_data(as_text=True)
+    html = clients["Director"].get("/tournaments").get_data(as_text=True)
     assert ">A: Meeting of Patrols (mountain)</option>" in html  # not a bare "A"
     t = tapp.extensions["warlog_tournaments"].get(tid)
     assert t.time_control["hours"] == 36 and t.time_control["days"] == 0 and t.time_control["remind_hours"] == 12

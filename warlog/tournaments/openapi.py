@@ -94,9 +94,7 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
             "summary": "director: re-issue a lost invitation — a new seat link mailed to the player (answered "
                        "once here), the old one revoked, recorded as invitation_reissued",
             "parameters": [tid], "security": PLAYER, "requestBody": body("Reissue"),
-            "responses": {"201": {"description": "the new link", "content": {"application/json": {"schema": {
-                "type": "object", "properties": {"link": {"type": "string"}}, "required": ["link"],
-                "additionalProperties": False}}}}, **act}}},
+            "responses": {"201": typed("the new seat link", "SeatLink"), **act}}},
         base + "/{tid}/replacements": {"post": {
             "summary": "director: a substitute takes an abandoned seat and the player's place (seat_replaced)",
             "parameters": [tid], "security": PLAYER, "requestBody": body("Replace"),
