@@ -114,3 +114,27 @@ def test_a_failed_notification_is_tried_again_from_the_desk(tapp: Flask) -> None
     assert notifier.get(failed[0].id).attempts <= 1  # a fresh set of attempts
     assert _form(director, f"{desk}/retry", {"delivery_id": "nope"}, desk).status_code == 404
     assert _form(clients["Bob"], f"{desk}/retry", {"delivery_id": failed[0].id}, page).status_code == 403
+
+
+def test_a_one_day_move_is_reminded(tapp: Flask) -> None:
+    """One day per move with the default reminder (24 hours before) used to set no reminder at
+    all: 24 hours before the deadline is the turn's start. It is now reminded halfway (12 hours)."""
+    from datetime import timedelta
+
+    from tests.tournaments.conftest import Desk
+    from warlog.sqldb import parse_iso
+
+    desk = Desk(tapp)
+    for name in ("Director", "Ann", "Bob"):
+        desk.player(name)
+    t = desk.post("/api/v1/tournaments", "Director", {"name": "Daily", "game": "assault-on-belgium",
+                                                      "format": {"kind": "swiss", "rounds": 1},
+                                                      "time_control": {"days": 1}}, status=201)
+    for name in ("Ann", "Bob"):
+        desk.post(f"/api/v1/tournaments/{t['id']}/register", name)
+    desk.post(f"/api/v1/tournaments/{t['id']}/rounds", "Director", status=201)
+    deadlines = tapp.extensions["warlog_clock"].deadlines(t["id"])
+    assert deadlines
+    for d in deadlines:
+        assert d.remind_at is not None
+        assert parse_iso(d.due_at) - parse_iso(d.remind_at) == timedelta(hours=12)

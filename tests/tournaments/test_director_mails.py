@@ -120,7 +120,7 @@ def test_every_change_is_told_with_absolute_links(mapp: Flask, smtp: Smtp, fake:
     fake.advance(hours=24, minutes=1)
     assert mapp.extensions["warlog_clock"].sweep()["reminded"] == 2
     mails = box.new()
-    assert len([m for m in mails if "Deadline soon" in m[1]]) == 2
+    assert len([m for m in mails if m[1].startswith("Mail Open: Deadline soon")]) == 2  # the event named
     _links_open(mapp, mails, desk)
 
     g0, g1 = games

@@ -176,6 +176,8 @@ class GameClock:
         self.host_now, self.skew_tolerance = host_now, skew_tolerance
         self.owners, self.notify = owners, notify
         self.base_url = base_url  # the site's address for links, read when a notice is made
+        # a tournament's name for the subject of its games' notices (set by warlog.tournaments)
+        self.tournament_name: Callable[[str], str | None] = lambda tid: None
         self._handlers: dict[str, list[Callable[[ClockAct], None]]] = {}
 
     def create_schema(self) -> None:
@@ -538,7 +540,10 @@ class GameClock:
         try:
             base = self.base_url().rstrip("/")
             owners = self.owners(sorted({(d.game_id, d.seat) for d, *_ in notices}))
-            batch = [{"player_id": owners[(d.game_id, d.seat)], "kind": kind, "subject": subject, "text": text,
+            names = {tid: self.tournament_name(tid) for tid in {d.tournament_id for d, *_ in notices} if tid}
+            batch = [{"player_id": owners[(d.game_id, d.seat)], "kind": kind,
+                      "subject": f"{names[d.tournament_id]}: {subject}" if names.get(d.tournament_id or "") else subject,
+                      "text": text,
                       "game_id": d.game_id, "tournament_id": d.tournament_id,
                       "link": f"{base}/games/{d.game_id}" if base else None}
                      for d, kind, subject, text in notices if (d.game_id, d.seat) in owners]

@@ -31,6 +31,7 @@ def time_control(doc: dict[str, Any]) -> Any:
 def attach(clock: Any, tournaments: Tournaments) -> None:
     """Make `tournaments` set its games' clocks and hear the clock's expiries and extensions."""
     tournaments.clock = clock
+    clock.tournament_name = lambda tid: tournaments.get(tid).name if tournaments.store.exists(tid) else None
 
     def on_act(act: Any) -> None:
         if not act.tournament_id or not tournaments.store.exists(act.tournament_id):
