@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 from flask import Flask
 
-from tests.notify.conftest import Smtp, smtp  # noqa: F401  (the real SMTP server fixture)
+from tests.notify.conftest import Receiver, Smtp, receiver, smtp  # noqa: F401  (real SMTP and HTTP servers)
 from tests.players.conftest import FakeNow, close_app, make_app, settle
 from tests.tournaments.conftest import Desk
 from warlog.clock.clock import TimeControl
@@ -37,7 +37,8 @@ def fake() -> FakeNow:
 
 @pytest.fixture
 def mapp(db_url: str, smtp: Smtp, fake: FakeNow) -> Iterator[Flask]:  # noqa: F811
-    app = make_app(db_url, WARLOG_PERIODIC=False, WARLOG_SMTP_URL=smtp.url, WARLOG_PUBLIC_URL=PUBLIC)
+    app = make_app(db_url, WARLOG_PERIODIC=False, WARLOG_SMTP_URL=smtp.url, WARLOG_PUBLIC_URL=PUBLIC,
+                   WARLOG_WEBHOOK_ALLOW_PRIVATE="1")
     app.extensions["warlog_clock"].now = fake
     yield app
     close_app(app)
@@ -85,10 +86,13 @@ def _to(mails: list[tuple[str, str, str]], who: str, subject: str) -> str:
     return found[0]
 
 
-def test_every_change_is_told_with_absolute_links(mapp: Flask, smtp: Smtp, fake: FakeNow) -> None:  # noqa: F811
+def test_every_change_is_told_with_absolute_links(mapp: Flask, smtp: Smtp, fake: FakeNow,  # noqa: F811
+                                                  receiver: Receiver) -> None:  # noqa: F811
     desk, box = Desk(mapp), Mailbox(mapp, smtp)
     for name in ("Director", "Ann", "Bob", "Cid", "Dee", "Eve", "Sub"):
         desk.player(name)
+    notifier = mapp.extensions["warlog_notifier"]
+    notifier.set_prefs(desk.ids["Eve"], webhook_url=receiver.url)  # Eve: mail and a webhook
     t = desk.post(API, "Director", {
         "name": "Mail Open", "game": "assault-on-belgium",
         "format": {"kind": "swiss", "rounds": 2, "auto_pair": True, "withdrawal": "forfeit"},
@@ -140,6 +144,13 @@ def test_every_change_is_told_with_absolute_links(mapp: Flask, smtp: Smtp, fake:
     _links_open(mapp, mails, desk)
     page = desk.client.get(f"/tournaments/{tid}").get_data(as_text=True)
     assert "Round 2 starts on Monday." in page
+    hooks = [r["json"] for r in receiver.requests]
+    assert hooks and all(h["link"].startswith(PUBLIC + "/") for h in hooks if h["link"]), hooks
+    said = next(h for h in hooks if h["subject"] == "Mail Open: an announcement")
+    assert said["tournament_id"] == tid and said["link"].startswith(f"{PUBLIC}/tournaments/{tid}#event-")
+    # a tournament game's own notices ("your turn") carry the tournament: muting it mutes them
+    turns = [d for pid in desk.ids.values() for d in notifier.deliveries(pid) if d.kind == "your_turn"]
+    assert turns and all(d.tournament_id == tid for d in turns)
 
     # a lost invitation: a new seat link signs the player in; a second one revokes the first
     holder = next(iter(g1["seats"].values()))["player_id"]
@@ -212,6 +223,9 @@ def test_every_change_is_told_with_absolute_links(mapp: Flask, smtp: Smtp, fake:
     assert "Round 2 was paired automatically" in _to(mails, "director", "Mail Open: round 1 is complete")
     assert any("Mail Open: round 2" in s for _to_, s, _t in mails)
     _links_open(mapp, mails, desk)
+
+    ended = [d for pid in desk.ids.values() for d in notifier.deliveries(pid) if d.kind == "game_ended"]
+    assert ended and all(d.tournament_id == tid for d in ended)
 
     bundle = desk.client.get(f"{API}/{tid}/export", headers=desk.auth("Director")).get_data()
     report = verify_bundle(bundle.splitlines(keepends=True))  # raises if anything does not verify

@@ -251,8 +251,8 @@ class Tournaments:
 
     def withdraw(self, tid: str, actor: Any, player_id: str, reason: str) -> Tournament:
         t = self.get(tid)
-        if actor is None or (actor.id != player_id and actor.id != t.director):
-            raise Forbidden("a player withdraws themself; the director may withdraw anyone")
+        if actor is None or (actor.id != player_id and not t.directs(actor.id)):
+            raise Forbidden("a player withdraws themself; a director (or co-director) may withdraw anyone")
         e = t.entrants.get(player_id)
         if e is None or e.withdrawn:
             raise NotFound(f"{player_id} is not an entrant")
