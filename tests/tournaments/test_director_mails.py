@@ -171,6 +171,13 @@ def test_every_change_is_told_with_absolute_links(mapp: Flask, smtp: Smtp, fake:
     box.new()
     assert mapp.test_client().get(path).status_code == 404  # the old link is revoked
     assert mapp.test_client().get(urlsplit(second).path).status_code == 200
+    import warlog.tournaments.service as service
+
+    life, service.SEAT_LINK_LIFE = service.SEAT_LINK_LIFE, service.SEAT_LINK_LIFE * 0
+    try:  # a seat link is good for SEAT_LINK_LIFE after its issue
+        assert mapp.test_client().get(urlsplit(second).path).status_code == 404
+    finally:
+        service.SEAT_LINK_LIFE = life
 
     # a substitute takes an abandoned seat
     sub = desk.ids["Sub"]

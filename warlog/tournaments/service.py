@@ -14,6 +14,7 @@ import hashlib
 import logging
 import secrets
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ledger.dice import SCHEME, commitment, new_seed
@@ -42,6 +43,7 @@ from warlog.tournaments.store import TournamentStore
 ENGINES = ("auto", "dutch", "casual")
 SWISS_FEED = 2  # how a new Swiss tournament's history is fed to the pairing engine (pairing.swiss_feed)
 FORFEITS = ("unplayed", "played")  # how a Swiss round counts a forfeited game (FIDE: unplayed)
+SEAT_LINK_LIFE = timedelta(days=7)  # a re-issued seat link signs its player in this long
 WITHDRAWALS = ("forfeit", "adjudicate")  # a withdrawn player's running game: forfeited, or the director adjudicates
 
 
@@ -833,16 +835,19 @@ class Tournaments:
 
     def seat_link(self, tid: str, secret: str) -> tuple[str, str, str] | None:
         """(game id, seat, player id) of a seat link still valid: the newest re-issued for its seat,
-        whose player still holds the seat and whose game has no result; else None."""
+        whose player still holds the seat and whose game has no result, within SEAT_LINK_LIFE of
+        its issue; else None."""
         t = self.get(tid)
         digest = hashlib.sha256(secret.encode()).hexdigest()
+        now = datetime.now(UTC)
         latest: dict[tuple[str, str], dict[str, Any]] = {}
         for c in t.seat_changes:
             latest[(c["game_id"], c["seat"])] = c
         for (gid, seat), c in latest.items():
             found = t.game_round(gid)
             if (c["type"] == T.INVITATION_REISSUED and secrets.compare_digest(c["token_sha256"], digest)
-                    and found is not None and found[1].seats.get(seat) == c["player_id"] and gid not in t.results):
+                    and found is not None and found[1].seats.get(seat) == c["player_id"] and gid not in t.results
+                    and now - datetime.fromisoformat(str(c["at"]).replace("Z", "+00:00")) <= SEAT_LINK_LIFE):
                 return gid, seat, c["player_id"]
         return None
 
