@@ -542,7 +542,8 @@ class GameClock:
             owners = self.owners(sorted({(d.game_id, d.seat) for d, *_ in notices}))
             names = {tid: self.tournament_name(tid) for tid in {d.tournament_id for d, *_ in notices} if tid}
             batch = [{"player_id": owners[(d.game_id, d.seat)], "kind": kind,
-                      "subject": f"{names[d.tournament_id]}: {subject}" if names.get(d.tournament_id or "") else subject,
+                      "subject": f"{names.get(d.tournament_id or '')}: {subject}" if names.get(d.tournament_id or "")
+                      else subject,
                       "text": text,
                       "game_id": d.game_id, "tournament_id": d.tournament_id,
                       "link": f"{base}/games/{d.game_id}" if base else None}

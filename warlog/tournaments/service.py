@@ -673,8 +673,8 @@ class Tournaments:
                 if other:
                     self.adjudicate(tid, director, game_id, "forfeit", None, f"{t.name_of(player_id)} ran out of time",
                                     forfeiting=player_id)
-        for director in self.directors_for(t, game_id):  # not a director who plays in the game
-            self._tell(director, "deadline_soon", f"{t.name}: a deadline expired",
+        for who in self.directors_for(t, game_id):  # not a director who plays in the game
+            self._tell(who, "deadline_soon", f"{t.name}: a deadline expired",
                        f"{t.name_of(player_id)} ran out of time in game {game_id}; policy: {policy}.",
                        game_id=game_id, tid=tid, link=self._desk(tid))
         return self.get(tid)

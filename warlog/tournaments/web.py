@@ -740,8 +740,8 @@ def desk_repair(tid: str) -> Any:
         lines = [f"Round {number} is re-paired. Reason: {reason}"]
         for i, tb in enumerate(tables, 1):
             kept = old.get(tuple(sorted(tb["seats"].items())))
-            seats = " – ".join(f"{t.name_of(pid)} ({role})" for role, pid in tb["seats"].items())
-            lines.append(f"Table {i}: {seats}: " + (f"keeps game {kept.game_id}." if kept else "a new game."))
+            who = " – ".join(f"{t.name_of(pid)} ({role})" for role, pid in tb["seats"].items())
+            lines.append(f"Table {i}: {who}: " + (f"keeps game {kept.game_id}." if kept else "a new game."))
         kept_ids = {old[k].game_id for k in (tuple(sorted(tb["seats"].items())) for tb in tables) if k in old}
         gone = [p.game_id for p in t.rounds[number].pairings if p.game_id not in kept_ids]
         if byes:
@@ -767,7 +767,7 @@ def desk_retry(tid: str) -> Any:
     _director_page(tid)
     notifier = current_app.extensions.get("warlog_notifier")
     d = notifier.get(request.form.get("delivery_id", "")) if notifier is not None else None
-    if d is None or d.tournament_id != tid or d.status not in ("failed", "retrying"):
+    if notifier is None or d is None or d.tournament_id != tid or d.status not in ("failed", "retrying"):
         raise PageError(404, "There is no failed notification of this tournament by that id.")
     notifier.retry(d.id)
     return _done(tid, f"Trying again: {d.subject} ({d.channel} to {d.address}).")
