@@ -108,6 +108,11 @@ class TournamentSchema(TournamentSummarySchema):
     champion = _str(allow_none=True)
     co_directors = fields.List(fields.Dict(), required=True,
                                metadata={"description": "player_id and name of each co-director (director_added)"})
+    announcements = fields.Raw(required=True, metadata={"description": (
+        "every announcement_made: `text`, `by` (the director), `seq`, `at`")})
+    seat_changes = fields.Raw(required=True, metadata={"description": (
+        "every invitation_reissued and seat_replaced (`type`): `game_id`, `seat`, `player_id`, `reason`, `by`; "
+        "a replacement's `substitute`")})
 
 
 class RatingsSchema(StrictSchema):
@@ -132,6 +137,11 @@ class TournamentAwardSchema(StrictSchema):
     ruling = _obj()
 
 
+class SeatLinkSchema(StrictSchema):
+    link = fields.String(required=True, metadata={"description": "the new seat link (absolute), shown once; it is "
+                                                                 "mailed to the player and the old one is revoked"})
+
+
 class VoidPreviewSchema(StrictSchema):
     class Meta:
         unknown = "include"  # warlog.tournaments.deskview.void_preview
@@ -152,4 +162,5 @@ class DisputeRecordSchema(StrictSchema):
 SCHEMAS = {"TournamentsPage": TournamentsPageSchema, "TournamentSummary": TournamentSummarySchema,
            "Tournament": TournamentSchema, "Ratings": RatingsSchema, "TournamentRuling": TournamentRulingSchema,
            "DisputeOpened": DisputeOpenedSchema,
-           "TournamentAward": TournamentAwardSchema, "VoidPreview": VoidPreviewSchema, "DisputeRecord": DisputeRecordSchema}
+           "TournamentAward": TournamentAwardSchema, "VoidPreview": VoidPreviewSchema, "DisputeRecord": DisputeRecordSchema,
+           "SeatLink": SeatLinkSchema}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, Schema, fields, validate
+from typing import Any
+
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from validators.actions import StrictSchema
 from validators.names import no_controls
@@ -19,6 +21,10 @@ class FormatSchema(StrictSchema):
     playoff = fields.Integer(strict=True, validate=validate.Range(min=0, max=8))  # qualifiers per pool
     # Swiss: a forfeited game counts as unplayed (FIDE: no side, a rematch allowed) or as played
     forfeits = fields.String(validate=validate.OneOf(("unplayed", "played")))
+    # a withdrawn player's running game: forfeited at once, or left to the director to adjudicate
+    withdrawal = fields.String(validate=validate.OneOf(("forfeit", "adjudicate")))
+    # pair the next round as soon as the previous one is complete
+    auto_pair = fields.Boolean()
 
 
 class PointsSchema(StrictSchema):
@@ -29,16 +35,25 @@ class PointsSchema(StrictSchema):
 
 
 class TimeControlSchema(StrictSchema):
-    """warlog.clock's time control: `per_move` (days a move) or `bank` (a chess clock in days)."""
+    """warlog.clock's time control: `per_move` (days and hours a move: a 36-hour move is days 1,
+    hours 12) or `bank` (a chess clock in days)."""
 
     mode = fields.String(validate=validate.OneOf(("per_move", "bank")))
-    days = fields.Integer(strict=True, validate=validate.Range(min=1, max=365))
+    days = fields.Integer(strict=True, validate=validate.Range(min=0, max=365))
+    hours = fields.Integer(strict=True, validate=validate.Range(min=0, max=24 * 30))
     bank_days = fields.Integer(strict=True, validate=validate.Range(min=0, max=365))
     increment_hours = fields.Integer(strict=True, validate=validate.Range(min=0, max=24 * 30))
     extension_days = fields.Integer(strict=True, validate=validate.Range(min=0, max=60))
     remind_hours = fields.Integer(strict=True, validate=validate.Range(min=0, max=24 * 30))
     policy = fields.String(validate=validate.OneOf(("notify_director", "extend", "forfeit")))
     then = fields.String(validate=validate.OneOf(("notify_director", "forfeit")))
+
+    @validates_schema(skip_on_field_errors=False)
+    def _some_time(self, data: dict[str, Any], **_kw: Any) -> None:
+        """A move has at least an hour (days 0 needs hours)."""
+        days, hours = data.get("days"), data.get("hours") or 0
+        if data.get("mode", "per_move") == "per_move" and days == 0 and not hours:
+            raise ValidationError("a move's time is at least 1 hour: days 1 or more, or hours", "days")
 
 
 class CreateTournamentSchema(StrictSchema):
@@ -84,8 +99,28 @@ class AdjudicateSchema(StrictSchema):
 
 
 class ExtendSchema(StrictSchema):
+    """An extension of `days` and `hours` (at least one hour in all, at most 60 days)."""
+
     player_id = fields.String(required=True, validate=ID)
-    days = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=60))
+    days = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=60))
+    hours = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=24 * 60))
+    reason = fields.String(required=True, validate=TEXT)
+
+
+class AnnounceSchema(StrictSchema):
+    text = fields.String(required=True, validate=TEXT, metadata={"description": "the announcement, to every entrant"})
+
+
+class ReissueSchema(StrictSchema):
+    game_id = fields.String(required=True, validate=ID)
+    player_id = fields.String(required=True, validate=ID)
+    reason = fields.String(required=True, validate=TEXT)
+
+
+class ReplaceSchema(StrictSchema):
+    game_id = fields.String(required=True, validate=ID)
+    player_id = fields.String(required=True, validate=ID, metadata={"description": "the player who leaves the seat"})
+    substitute = fields.String(required=True, validate=ID, metadata={"description": "the player who takes it"})
     reason = fields.String(required=True, validate=TEXT)
 
 
@@ -149,4 +184,5 @@ class VoidPreviewQuerySchema(Schema):
 
 SCHEMAS = {"CreateTournament": CreateTournamentSchema, "AddDirector": AddDirectorSchema, "Withdraw": WithdrawSchema, "Repair": RepairSchema,
            "Adjudicate": AdjudicateSchema, "Extend": ExtendSchema, "Dispute": DisputeSchema, "Answer": AnswerSchema,
-           "GameRuling": GameRulingSchema}
+           "GameRuling": GameRulingSchema, "Announce": AnnounceSchema, "Reissue": ReissueSchema,
+           "Replace": ReplaceSchema}

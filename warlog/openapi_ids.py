@@ -62,6 +62,9 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("post", T + "/disputes"): ("open_dispute", "tournaments"),
     ("post", T + "/disputes/{dispute}"): ("answer_dispute", "tournaments"),
     ("post", T + "/directors"): ("add_co_director", "tournaments"),
+    ("post", T + "/announcements"): ("announce_to_entrants", "tournaments"),
+    ("post", T + "/invitations"): ("reissue_invitation", "tournaments"),
+    ("post", T + "/replacements"): ("replace_player", "tournaments"),
     ("post", T + "/end"): ("end_tournament", "tournaments"),
     ("get", T + "/export"): ("export_tournament", "tournaments"),
 }

@@ -54,9 +54,12 @@ class ClockError(ValueError):
 
 @dataclass(frozen=True)
 class TimeControl:
-    """`per_move`: `days` for each move, automatic extensions (policy `extend`) drawn from a
-    reserve of `bank_days`. `bank`: a chess clock, `bank_days` per seat for the whole game,
-    `increment_hours` added back after each move."""
+    """`per_move`: `days` and `hours` for each move (a 36-hour move: days 1, hours 12, or days 0,
+    hours 36), automatic extensions (policy `extend`) drawn from a reserve of `bank_days`.
+    `bank`: a chess clock, `bank_days` per seat for the whole game, `increment_hours` added back
+    after each move. A reminder `remind_hours` before the deadline, or halfway through a turn
+    shorter than twice that (a one-day move with the default 24 hours is reminded 12 hours
+    before), so every deadline that allows one has a reminder; 0: none."""
 
     mode: str = "per_move"
     days: int = 3
@@ -66,23 +69,41 @@ class TimeControl:
     remind_hours: int = 24
     policy: str = "notify_director"
     then: str = "notify_director"
+    hours: int = 0
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ClockError(f"a time control's mode is one of {', '.join(MODES)}, not {self.mode!r}")
         if self.policy not in POLICIES or self.then not in FALLBACKS:
             raise ClockError(f"policy is one of {', '.join(POLICIES)} and then one of {', '.join(FALLBACKS)}")
-        numbers = (self.days, self.bank_days, self.increment_hours, self.extension_days, self.remind_hours)
+        numbers = (self.days, self.bank_days, self.increment_hours, self.extension_days, self.remind_hours,
+                   self.hours)
         if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 3650 for n in numbers):
-            raise ClockError("days, bank_days, increment_hours, extension_days and remind_hours are whole "
+            raise ClockError("days, hours, bank_days, increment_hours, extension_days and remind_hours are whole "
                              "numbers from 0 to 3650")
-        if self.mode == "per_move" and self.days < 1:
-            raise ClockError("days per move must be at least 1")
+        if self.mode == "per_move" and self.days * 24 + self.hours < 1:
+            raise ClockError("a move's time (days and hours) must be at least 1 hour")
         if self.mode == "bank" and self.bank_days < 1:
             raise ClockError("a chess clock needs a bank of at least 1 day")
 
+    @property
+    def move_time(self) -> timedelta:
+        """The time for one move (per_move)."""
+        return timedelta(days=self.days, hours=self.hours)
+
+    def remind_before(self, turn: timedelta) -> timedelta | None:
+        """How long before the deadline of a turn of length `turn` its reminder goes: `remind_hours`,
+        or half the turn when that is shorter; None when reminders are off or the turn is too short
+        to remind (under two minutes)."""
+        if not self.remind_hours or turn < timedelta(minutes=2):
+            return None
+        return min(timedelta(hours=self.remind_hours), turn / 2)
+
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        doc = asdict(self)
+        if not self.hours:
+            del doc["hours"]  # as time controls were recorded before hours existed
+        return doc
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> TimeControl:
@@ -156,6 +177,8 @@ class GameClock:
         self.host_now, self.skew_tolerance = host_now, skew_tolerance
         self.owners, self.notify = owners, notify
         self.base_url = base_url  # the site's address for links, read when a notice is made
+        # a tournament's name for the subject of its games' notices (set by warlog.tournaments)
+        self.tournament_name: Callable[[str], str | None] = lambda tid: None
         self._handlers: dict[str, list[Callable[[ClockAct], None]]] = {}
         # (game_id, seat, a, b) -> the stops of the seat's clock meeting [a, b) (warlog.clock.leave)
         self.stops: StopsOf | None = None
@@ -242,9 +265,11 @@ class GameClock:
                            (game_id, seat, seconds))
             else:
                 seconds = int(bank[0])
-            budget = seconds if control.mode == "bank" else control.days * DAY
-            due = due_after(self.stops, game_id, seat, now, budget)  # the seat's own time: leave, pauses, quiet days skipped
-            remind = due - timedelta(hours=control.remind_hours) if control.remind_hours else None
+            turn = timedelta(seconds=seconds) if control.mode == "bank" else control.move_time
+            # the seat's own time: leave, pauses and quiet days are skipped (warlog.clock.stops)
+            due = due_after(self.stops, game_id, seat, now, int(turn.total_seconds()))
+            before = control.remind_before(turn)
+            remind = due - before if before is not None else None
             policy = control.policy if control.mode == "per_move" else (
                 control.then if control.policy == "extend" else control.policy)
             self._put(tx, game_id, seat, tournament_id, due, remind if remind and remind > now else None,
@@ -432,10 +457,12 @@ class GameClock:
         if granted <= 0:
             return 0, parse_iso(d.due_at)
         due = max(parse_iso(d.due_at), now) + timedelta(seconds=granted)
-        remind = due - timedelta(hours=ctl.remind_hours if ctl else 24)
+        before = (ctl or TimeControl()).remind_before(due - now)
+        remind = due - before if before is not None else None
         if tx.execute("UPDATE clock_deadlines SET due_at = ?, remind_at = ?, reminded_at = NULL WHERE game_id = ? "
                       "AND seat = ? AND status = 'open' AND due_at = ?",
-                      (iso(due), iso(remind) if remind > now else None, d.game_id, d.seat, d.due_at)) != 1:
+                      (iso(due), iso(remind) if remind and remind > now else None, d.game_id, d.seat,
+                       d.due_at)) != 1:
             return None
         tx.execute("UPDATE clock_banks SET seconds = seconds - ? WHERE game_id = ? AND seat = ?",
                    (granted, d.game_id, d.seat))
@@ -517,7 +544,11 @@ class GameClock:
         try:
             base = self.base_url().rstrip("/")
             owners = self.owners(sorted({(d.game_id, d.seat) for d, *_ in notices}))
-            batch = [{"player_id": owners[(d.game_id, d.seat)], "kind": kind, "subject": subject, "text": text,
+            names = {tid: self.tournament_name(tid) for tid in {d.tournament_id for d, *_ in notices} if tid}
+            batch = [{"player_id": owners[(d.game_id, d.seat)], "kind": kind,
+                      "subject": f"{names.get(d.tournament_id or '')}: {subject}" if names.get(d.tournament_id or "")
+                      else subject,
+                      "text": text,
                       "game_id": d.game_id, "tournament_id": d.tournament_id,
                       "link": f"{base}/games/{d.game_id}" if base else None}
                      for d, kind, subject, text in notices if (d.game_id, d.seat) in owners]

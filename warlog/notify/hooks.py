@@ -33,6 +33,7 @@ class TurnNotices:
         if not owners:
             return
         summary = self.store.summary(judged.game_id)
+        tid = self.tournament_of(judged.game_id)  # a tournament's game: muting the tournament mutes it
         name = f"{summary.game} ({summary.scenario}) game {judged.game_id}" if summary else f"game {judged.game_id}"
         link = f"{self.base_url().rstrip('/')}/games/{judged.game_id}"
         if judged.outcome is not None:
@@ -41,14 +42,14 @@ class TurnNotices:
             text = f"The {name} has ended: {result}" + (f", won by {winner}." if winner else ".")
             for player_id in sorted(set(owners.values())):
                 self.notifier.notify(player_id, "game_ended", f"Game ended: {name}", text,
-                                     game_id=judged.game_id, link=link)
+                                     game_id=judged.game_id, tournament_id=tid, link=link)
             return
         if judged.ruling:
             for player_id in sorted(set(owners.values())):
                 self.notifier.notify(player_id, "ruling", f"A ruling in {name}",
                                      f"The director has ruled in the {name} (event {judged.seq}). See the game's "
                                      "audit page for the ruling and its reason.", game_id=judged.game_id,
-                                     link=f"{link}/audit")
+                                     tournament_id=tid, link=f"{link}/audit")
         for seat in judged.after:
             if seat in judged.before and not judged.ruling:
                 continue  # still this seat's turn: it knows
@@ -60,5 +61,13 @@ class TurnNotices:
                 by_mail = self.turn_mail(judged.game_id, seat, player_id, text) if self.turn_mail else None
                 self.notifier.notify(player_id, "your_turn", f"Your turn: {name}", by_mail or text,
                                      game_id=judged.game_id,
-                                     tournament_id=deadline.get("tournament_id") if deadline else None,
+                                     tournament_id=(deadline or {}).get("tournament_id") or tid,
                                      link=None if by_mail else link)
+
+    def tournament_of(self, game_id: str) -> str | None:
+        """The tournament a game belongs to (warlog.tournaments' table), None for a game of its own."""
+        try:
+            row = self.notifier.db.one("SELECT tournament_id FROM tournament_games WHERE game_id = ?", (game_id,))
+        except Exception:  # no tournaments on this database
+            return None
+        return str(row[0]) if row else None

@@ -18,13 +18,14 @@ def init_app(app: Flask) -> Any:
     store = TournamentStore(SqlDb(warlog.store))
     store.create_schema()
     notifier = app.extensions.get("warlog_notifier")
+    clock = app.extensions.get("warlog_clock")
     service = Tournaments(warlog, store, app.extensions.get("warlog_players"),
-                          notifier.notify if notifier is not None else None)
+                          notifier.notify if notifier is not None else None,
+                          base_url=clock.base_url if clock is not None else lambda: "")
     init_web(app, service)
     from warlog.tournaments.privacy import private_reader
 
     warlog.private_reader = private_reader(service, app.extensions.get("warlog_players"))
-    clock = app.extensions.get("warlog_clock")
     if clock is not None:
         from warlog.tournaments.clockwire import attach
 

@@ -31,6 +31,7 @@ def time_control(doc: dict[str, Any]) -> Any:
 def attach(clock: Any, tournaments: Tournaments) -> None:
     """Make `tournaments` set its games' clocks and hear the clock's expiries and extensions."""
     tournaments.clock = clock
+    clock.tournament_name = lambda tid: tournaments.get(tid).name if tournaments.store.exists(tid) else None
 
     def on_act(act: Any) -> None:
         if not act.tournament_id or not tournaments.store.exists(act.tournament_id):
@@ -43,9 +44,9 @@ def attach(clock: Any, tournaments: Tournaments) -> None:
         if act.act == "extended":
             if any(e.get("clock_act") == act.id for e in t.extensions):
                 return
-            days = max(1, int(act.detail.get("granted_seconds", 0)) // 86400)
-            tournaments.extend(t.id, None, act.game_id, player, days, "drawn from the player's bank of days",
-                               by_policy=True, clock_act=act.id)
+            hours = max(1, int(act.detail.get("granted_seconds", 0)) // 3600)
+            tournaments.extend(t.id, None, act.game_id, player, 0, "drawn from the player's bank of days",
+                               by_policy=True, clock_act=act.id, hours=hours)
             return
         if any(x.get("clock_act") == act.id for x in t.timeouts):
             return
@@ -65,4 +66,4 @@ def attach_worker(store: Any, enqueue: Any) -> None:
     s = services()
     tstore = TournamentStore(s.db)
     tstore.create_schema()
-    attach(s.clock, Tournaments(Warlog(store, enqueue), tstore, s.players, s.notifier.notify))
+    attach(s.clock, Tournaments(Warlog(store, enqueue), tstore, s.players, s.notifier.notify, base_url=s.clock.base_url))

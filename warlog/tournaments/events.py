@@ -30,10 +30,13 @@ RULING_JUDGED = "ruling_judged"  # the game's verdict on a ruling_made: made or 
 ENDED = "tournament_ended"  # final standings
 SEED_REVEALED = "tournament_seed_revealed"  # the pairing seed and its commitment
 DIRECTOR_ADDED = "director_added"  # player_id, display_name: a co-director (by the director who created the tournament)
+ANNOUNCED = "announcement_made"  # text, by: the director's word to every entrant (mailed, kept on the page)
+INVITATION_REISSUED = "invitation_reissued"  # game_id, seat, player_id, reason, by: a new seat link, the old one revoked
+SEAT_REPLACED = "seat_replaced"  # game_id, seat, player_id (who leaves), substitute, display_name, reason, by
 
 TYPES = (CREATED, REGISTERED, WITHDRAWN, ROUND_PAIRED, REPAIRED, RESULT, EXTENSION, TIMEOUT, DISPUTE, RULING,
          ENDED, SEED_REVEALED, RULING_JUDGED, RESULT_CORRECTED,
-         DIRECTOR_ADDED)
+         DIRECTOR_ADDED, ANNOUNCED, INVITATION_REISSUED, SEAT_REPLACED)
 
 ID_PREFIX = "t"
 

@@ -93,6 +93,8 @@ class Tournament:
     round_of: dict[str, int] = field(default_factory=dict)  # game id -> its round (the latest pairing)
     seed: str | None = None
     co_directors: dict[str, str] = field(default_factory=dict)  # player id -> name (director_added)
+    announcements: list[dict[str, Any]] = field(default_factory=list)  # every announcement_made, in order
+    seat_changes: list[dict[str, Any]] = field(default_factory=list)  # invitation_reissued and seat_replaced
     last_seq: int = -1
     last_hash: str = ""
 
@@ -269,6 +271,35 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
         if t.directs(p["player_id"]):
             raise ModelError(ev.seq, f"{p['player_id']} directs this tournament already")
         t.co_directors[p["player_id"]] = str(p.get("display_name") or p["player_id"])
+    elif ev.type == T.ANNOUNCED:
+        t.announcements.append({**p, "seq": ev.seq, "at": ev.recorded_at})
+    elif ev.type == T.INVITATION_REISSUED:
+        found = t.game_round(p["game_id"])
+        if found is None or found[1].seats.get(p["seat"]) != p["player_id"]:
+            raise ModelError(ev.seq, f"re-issues seat {p.get('seat')} of game {p.get('game_id')} to a player "
+                                     "who does not hold it")
+        t.seat_changes.append({**p, "type": ev.type, "seq": ev.seq, "at": ev.recorded_at})
+    elif ev.type == T.SEAT_REPLACED:
+        # the substitute takes the seat (the game's result is theirs) and the tournament place:
+        # the player who left is withdrawn, their earlier results stay theirs
+        found = t.game_round(p["game_id"])
+        if found is None or found[1].seats.get(p["seat"]) != p["player_id"]:
+            raise ModelError(ev.seq, f"replaces seat {p.get('seat')} of game {p.get('game_id')}, which "
+                                     f"{p.get('player_id')} does not hold")
+        if p["substitute"] in found[1].players():
+            raise ModelError(ev.seq, f"{p['substitute']} plays in game {p['game_id']} already")
+        if p["game_id"] in t.results:
+            raise ModelError(ev.seq, f"game {p['game_id']} has a result already")
+        found[1].seats[p["seat"]] = p["substitute"]
+        if p["player_id"] in t.entrants:
+            t.entrants[p["player_id"]].withdrawn = True
+        e = t.entrants.get(p["substitute"])
+        if e is None:
+            t.entrants[p["substitute"]] = Entrant(p["substitute"], str(p.get("display_name") or p["substitute"]),
+                                                  ev.seq)
+        else:
+            e.withdrawn = False
+        t.seat_changes.append({**p, "type": ev.type, "seq": ev.seq, "at": ev.recorded_at})
     elif ev.type == T.ENDED:
         t.ended = dict(p)
     elif ev.type == T.SEED_REVEALED:

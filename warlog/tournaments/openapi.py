@@ -86,6 +86,19 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
                        "director who plays in a game never acts on it: a co-director rules there",
             "parameters": [tid], "security": PLAYER, "requestBody": body("AddDirector"),
             "responses": {"200": typed("the tournament", "Tournament"), **act}}},
+        base + "/{tid}/announcements": {"post": {
+            "summary": "director: a word to every entrant (mail and webhook), kept on the tournament page",
+            "parameters": [tid], "security": PLAYER, "requestBody": body("Announce"),
+            "responses": {"201": typed("the tournament (summary)", "TournamentSummary"), **act}}},
+        base + "/{tid}/invitations": {"post": {
+            "summary": "director: re-issue a lost invitation — a new seat link mailed to the player (answered "
+                       "once here), the old one revoked, recorded as invitation_reissued",
+            "parameters": [tid], "security": PLAYER, "requestBody": body("Reissue"),
+            "responses": {"201": typed("the new seat link", "SeatLink"), **act}}},
+        base + "/{tid}/replacements": {"post": {
+            "summary": "director: a substitute takes an abandoned seat and the player's place (seat_replaced)",
+            "parameters": [tid], "security": PLAYER, "requestBody": body("Replace"),
+            "responses": {"200": typed("the tournament (summary)", "TournamentSummary"), **act}}},
         base + "/{tid}/end": {"post": {"summary": "director: end after the last round; reveals the pairing seed",
                                        "parameters": [tid], "security": PLAYER,
                                        "responses": {"200": typed("the tournament", "Tournament"), **act}}},

@@ -10,8 +10,11 @@ adjudication is an `award` ruling in the game, and the game's end then becomes a
 from __future__ import annotations
 
 import copy
+import hashlib
+import logging
 import secrets
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ledger.dice import SCHEME, commitment, new_seed
@@ -21,7 +24,7 @@ from rules import get_game
 from validators.names import NO_CONTROLS, control_character
 from warlog.lru import BoundedCache
 from warlog.rounds import reveal_round_seed
-from warlog.service import Forbidden, NotFound, StaleSeq, Unprocessable, Warlog, token_hash
+from warlog.service import Forbidden, NotFound, ServiceError, StaleSeq, Unprocessable, Warlog, token_hash
 from warlog.tournaments import events as T
 from warlog.tournaments.deskview import step_names, void_preview, voidable
 from warlog.tournaments.model import (
@@ -41,13 +44,16 @@ from warlog.tournaments.store import TournamentStore
 ENGINES = ("auto", "dutch", "casual")
 SWISS_FEED = 2  # how a new Swiss tournament's history is fed to the pairing engine (pairing.swiss_feed)
 FORFEITS = ("unplayed", "played")  # how a Swiss round counts a forfeited game (FIDE: unplayed)
+SEAT_LINK_LIFE = timedelta(days=7)  # a re-issued seat link signs its player in this long
+WITHDRAWALS = ("forfeit", "adjudicate")  # a withdrawn player's running game: forfeited, or the director adjudicates
 
 
 class Tournaments:
     def __init__(self, warlog: Warlog, store: TournamentStore, players: Any,
-                 notify: Callable[..., Any] | None = None) -> None:
+                 notify: Callable[..., Any] | None = None, base_url: Callable[[], str] = lambda: "") -> None:
         self.warlog, self.store, self.players = warlog, store, players
         self.notify = notify  # notifier.notify(player_id, kind, subject, text, ...) or None
+        self.base_url = base_url  # the site's public address: every link in a notice is absolute
         self.clock: Any = None  # warlog.clock's GameClock, when deadlines are wired (clockwire.attach)
         self._cache: dict[str, Tournament] = {}
         # tournament id -> (its chain head, what was derived from the stream at that head): the
@@ -198,6 +204,12 @@ class Tournaments:
             doc["forfeits"] = fmt.get("forfeits") or "unplayed"
             if doc["forfeits"] not in FORFEITS:
                 raise Unprocessable("format.forfeits must be unplayed (FIDE: no side, a rematch allowed) or played")
+        if fmt.get("withdrawal") is not None:
+            doc["withdrawal"] = fmt["withdrawal"]
+            if doc["withdrawal"] not in WITHDRAWALS:
+                raise Unprocessable("format.withdrawal must be forfeit or adjudicate")
+        if fmt.get("auto_pair"):
+            doc["auto_pair"] = True
         if kind == "pools":
             doc["pools"] = int(fmt.get("pools") or 1)
             doc["playoff"] = int(fmt.get("playoff") or 0)
@@ -237,18 +249,58 @@ class Tournaments:
         e = t.entrants.get(player.id)
         if e is not None and not e.withdrawn:
             return t
-        return self._append(t, [(T.REGISTERED, None, {"player_id": player.id, "display_name": player.display_name})],
-                            retry=True)
+        t = self._append(t, [(T.REGISTERED, None, {"player_id": player.id, "display_name": player.display_name})],
+                         retry=True)
+        self._tell(player.id, "pairing", f"{t.name}: you are registered",
+                   f"You are registered in {t.name} ({t.kind}, {t.game}). You are told of each pairing by mail; "
+                   "you may withdraw from the tournament page.", tid=tid)
+        return t
 
     def withdraw(self, tid: str, actor: Any, player_id: str, reason: str) -> Tournament:
         t = self.get(tid)
-        if actor is None or (actor.id != player_id and actor.id != t.director):
-            raise Forbidden("a player withdraws themself; the director may withdraw anyone")
+        if actor is None or (actor.id != player_id and not t.directs(actor.id)):
+            raise Forbidden("a player withdraws themself; a director (or co-director) may withdraw anyone")
         e = t.entrants.get(player_id)
         if e is None or e.withdrawn:
             raise NotFound(f"{player_id} is not an entrant")
-        return self._append(t, [(T.WITHDRAWN, "director" if actor.id == t.director else None,
-                                 {"player_id": player_id, "reason": reason[:2000]})])
+        by_director = actor.id != player_id and t.directs(actor.id)
+        t = self._append(t, [(T.WITHDRAWN, "director" if by_director else None,
+                              {"player_id": player_id, "reason": reason[:2000]})])
+        self._tell(player_id, "pairing", f"{t.name}: you are withdrawn",
+                   f"You are withdrawn from {t.name}" + (f" ({reason})" if reason.strip() else "") + ".", tid=tid)
+        self._withdrawn_games(t, player_id, reason)
+        return self.get(tid)
+
+    def running_games(self, t: Tournament, player_id: str) -> list[Pairing]:
+        """The player's games without a result."""
+        return [p for _n, p in t.games() if p.game_id and p.game_id not in t.results and player_id in p.players()]
+
+    def _withdrawn_games(self, t: Tournament, player_id: str, reason: str) -> None:
+        """A withdrawn player's running games follow the event's policy (`format.withdrawal`):
+        forfeited at once, or left to the director to adjudicate; the opponent is told either way."""
+        policy = t.format.get("withdrawal", "forfeit")
+        for p in self.running_games(t, player_id):
+            gid = p.game_id or ""
+            others = [q for q in p.players() if q != player_id]
+            if policy == "forfeit" and others:
+                try:
+                    self.adjudicate(t.id, _Actor(t.director), gid, "forfeit", None,
+                                    f"{t.name_of(player_id)} withdrew from the tournament", forfeiting=player_id)
+                except ServiceError:
+                    logging.getLogger("warlog.tournaments").exception("withdrawal forfeit in %s failed", gid)
+                what = "the game is forfeited to you"
+            else:
+                what = "the director adjudicates the game"
+                for director in self.directors_for(t, gid):
+                    self._tell(director, "ruling", f"{t.name}: adjudicate game {gid}",
+                               f"{t.name_of(player_id)} withdrew from {t.name}; their game {gid} awaits your "
+                               "adjudication (the event's policy).", game_id=gid, tid=t.id, link=self._desk(t.id))
+            for other in others:
+                self._tell(other, "pairing", f"{t.name}: your opponent withdrew",
+                           f"{t.name_of(player_id)} withdrew from {t.name}" + (f" ({reason})" if reason.strip()
+                                                                              else "")
+                           + f": in game {gid} {what} (the event's policy).", game_id=gid, tid=t.id,
+                           link=self._url(f"/games/{gid}"))
 
     # -- rounds ----------------------------------------------------------------------------
     def pair_next_round(self, tid: str, director: Any) -> Tournament:
@@ -265,13 +317,22 @@ class Tournaments:
         payload = {"round": proposal.round, "pairings": pairings_doc(proposal.pairings), "byes": proposal.byes,
                    "dice": proposal.dice, **proposal.extra}
         t = self._append(t, [(T.ROUND_PAIRED, "director", payload)], status="running")
-        for p in proposal.pairings:
-            for role, pid in p.seats.items():
-                self._tell(pid, "pairing", f"{t.name}: round {proposal.round}",
-                           f"Round {proposal.round} of {t.name}: you play {role} in game {p.game_id}"
-                           + (f" against {t.name_of(self._opponent(p, pid))}" if len(p.seats) > 1 else "") + ".",
-                           game_id=p.game_id, tid=tid)
+        self._tell_pairings(t, proposal.round, proposal.pairings, proposal.byes)
         return t
+
+    def _tell_pairings(self, t: Tournament, number: int, pairings: list[Pairing], byes: list[str],
+                       repaired: str | None = None) -> None:
+        """Each paired player's table (with its game's link), each bye announced."""
+        head = f"Round {number} of {t.name}" + (f" was re-paired ({repaired})" if repaired else "")
+        for p in pairings:
+            for role, pid in p.seats.items():
+                self._tell(pid, "pairing", f"{t.name}: round {number}" + (" re-paired" if repaired else ""),
+                           f"{head}: you play {role} in game {p.game_id}"
+                           + (f" against {t.name_of(self._opponent(p, pid))}" if len(p.seats) > 1 else "") + ".",
+                           game_id=p.game_id, tid=t.id, link=self._url(f"/games/{p.game_id}"))
+        for pid in byes:
+            self._tell(pid, "pairing", f"{t.name}: a bye in round {number}",
+                       f"{head}: you have a bye ({t.points['bye']} point(s)); nothing to play this round.", tid=t.id)
 
     @staticmethod
     def _opponent(p: Pairing, pid: str) -> str:
@@ -290,14 +351,14 @@ class Tournaments:
                                            duplicate_round={"tournament": t.id, "round": number} if stream else None)
             p.game_id = made["id"]
             self.store.add_game(made["id"], t.id, number, token_hash(made["director_token"]))
+            if self.clock is not None and t.time_control:  # before the game starts: its first
+                from warlog.tournaments.clockwire import time_control  # "your turn" mail has the deadline
+
+                self.clock.set_time_control(made["id"], time_control(t.time_control), tournament_id=t.id)
             for role, pid in p.seats.items():
                 if self.players is not None:
                     self.players.claim_seat(made["id"], role, pid)
                 self.warlog.join(made["id"], made["seats"][role], "")
-            if self.clock is not None and t.time_control:
-                from warlog.tournaments.clockwire import time_control
-
-                self.clock.set_time_control(made["id"], time_control(t.time_control), tournament_id=t.id)
 
     def repair(self, tid: str, director: Any, round_number: int, pairings: list[dict[str, Any]],
                byes: list[str], reason: str) -> Tournament:
@@ -310,6 +371,7 @@ class Tournaments:
         if not reason.strip():
             raise Unprocessable("a re-pairing needs a reason")
         old = {tuple(sorted(p.seats.items())): p for p in t.rounds[round_number].pairings}
+        old_byes = set(t.rounds[round_number].byes)
         new: list[Pairing] = []
         seen: list[str] = list(byes)
         for i, doc in enumerate(pairings):
@@ -331,6 +393,8 @@ class Tournaments:
                 self.warlog.rule_as_owner(gone.game_id or "", self.store.director_hash(gone.game_id or ""), {
                     "kind": "award", "winner": None, "result": "Cancelled: the round was re-paired",
                     "reason": f"tournament re-pairing: {reason}"[:4000]})
+        moved = [p for p in new if tuple(sorted(p.seats.items())) not in old]
+        self._tell_pairings(t, round_number, moved, [b for b in byes if b not in old_byes], repaired=reason)
         return t
 
     # -- results ---------------------------------------------------------------------------
@@ -356,11 +420,37 @@ class Tournaments:
             new += self._judgements(t)
             new += self._corrections(t)
         if new:
+            was = {n for n in t.rounds if t.round_complete(n)}
             try:
                 t = self._append(t, new, retry=True)
             except StaleSeq:  # another request recorded one of these first: look again
                 return self.sync(tid, None, _depth + 1) if _depth < 3 else self.get(tid)
+            done = [n for n in t.rounds if n not in was and t.round_complete(n)]
+            if done:  # only the request that recorded the round's last result gets here
+                t = self._round_complete(t, max(done))
         self._deliver(t)
+        return t
+
+    def _round_complete(self, t: Tournament, number: int) -> Tournament:
+        """Tell the directors a round is complete; pair the next one when the tournament says so
+        (`format.auto_pair`)."""
+        planned = rounds_planned(t)
+        auto = bool(t.format.get("auto_pair")) and t.ended is None and number == t.current_round < planned
+        paired = None
+        if auto:
+            try:
+                t = self.pair_next_round(t.id, _Actor(t.director))
+                paired = t.current_round
+            except ServiceError as err:
+                logging.getLogger("warlog.tournaments").warning("automatic pairing of %s failed: %s", t.id, err)
+                auto = False
+        then = (f"Round {paired} was paired automatically." if paired else
+                "Every round is played: end the tournament from the desk." if number >= planned else
+                "Pair the next round from the desk.")
+        for director in (t.director, *t.co_directors):
+            self._tell(director, "pairing", f"{t.name}: round {number} is complete",
+                       f"Every game of round {number} of {t.name} has its result. {then}", tid=t.id,
+                       link=self._desk(t.id))
         return t
 
     def needs_sync(self, t: Tournament) -> bool:
@@ -524,35 +614,53 @@ class Tournaments:
         return None
 
     def extend(self, tid: str, director: Any, game_id: str, player_id: str, days: int, reason: str,
-               by_policy: bool = False, clock_act: str | None = None) -> Tournament:
-        """Record an extension; the director's also moves the player's open deadline on the clock."""
+               by_policy: bool = False, clock_act: str | None = None, hours: int = 0) -> Tournament:
+        """Record an extension of `days` and `hours` (the event keeps both; an older one has days
+        alone); the director's also moves the player's open deadline on the clock, and the game's
+        players are told."""
         t = self.get(tid)
         if not by_policy:
             self.director_for_game(t, director, game_id)
-        if t.game_round(game_id) is None:
+        found = t.game_round(game_id)
+        if found is None:
             raise NotFound(f"game {game_id} is not in this tournament")
-        if not isinstance(days, int) or not 1 <= days <= 60:
-            raise Unprocessable("an extension is 1..60 days")
+        if (not isinstance(days, int) or not isinstance(hours, int) or days < 0 or hours < 0
+                or not 1 <= days * 24 + hours <= 60 * 24):
+            raise Unprocessable("an extension is 1 hour to 60 days")
         if not reason.strip():
             raise Unprocessable("an extension needs a reason")
-        payload = {"game_id": game_id, "player_id": player_id, "days": days, "reason": reason[:2000],
-                   "by": "policy" if by_policy else "director"}
+        days, hours = divmod(days * 24 + hours, 24)
+        payload: dict[str, Any] = {"game_id": game_id, "player_id": player_id, "days": days, "reason": reason[:2000],
+                                   "by": "policy" if by_policy else "director"}
+        if hours:
+            payload["hours"] = hours
         if clock_act:
             payload["clock_act"] = clock_act
+        seat = next((r for r, pid in found[1].seats.items() if pid == player_id), None)
+        if seat is None:
+            raise Unprocessable("that player does not play this game")
+        due = None
         if not by_policy and self.clock is not None:
-            _number, p = t.game_round(game_id)  # type: ignore[misc]
-            seat = next((r for r, pid in p.seats.items() if pid == player_id), None)
-            d = self.clock.deadline(game_id, seat) if seat else None
-            if seat is None:
-                raise Unprocessable("that player does not play this game")
+            d = self.clock.deadline(game_id, seat)
             if d is not None and d.status == "open":
                 from datetime import timedelta
 
                 from warlog.sqldb import parse_iso
 
-                self.clock.set_deadline(game_id, seat, parse_iso(d.due_at) + timedelta(days=days), d.policy,
-                                        t.id, then=d.then_policy)
-        return self._append(t, [(T.EXTENSION, None if by_policy else "director", payload)], retry=True)
+                ctl = self.clock.time_control(game_id)
+                new_due = parse_iso(d.due_at) + timedelta(days=days, hours=hours)
+                before = ctl[0].remind_before(new_due - self.clock.now()) if ctl else timedelta(hours=24)
+                due = self.clock.set_deadline(game_id, seat, new_due, d.policy, t.id, then=d.then_policy,
+                                              remind_before=before).due_at
+        t = self._append(t, [(T.EXTENSION, None if by_policy else "director", payload)], retry=True)
+        if not by_policy:
+            span = " and ".join(x for x in (f"{days} day(s)" if days else "", f"{hours} hour(s)" if hours else "") if x)
+            for pid in found[1].players():
+                self._tell(pid, "deadline_passed", f"{t.name}: deadline extended in game {game_id}",
+                           f"The director extended {t.name_of(player_id)}'s deadline in game {game_id} by {span}"
+                           + (f", now due {due} (UTC)" if due else "") + f": {reason}", game_id=game_id, tid=tid,
+                           link=self._url(f"/games/{game_id}"))
+        return t
 
     def record_timeout(self, tid: str, game_id: str, player_id: str, policy: str,
                        clock_act: str | None = None) -> Tournament:
@@ -570,9 +678,10 @@ class Tournaments:
                 if other:
                     self.adjudicate(tid, director, game_id, "forfeit", None, f"{t.name_of(player_id)} ran out of time",
                                     forfeiting=player_id)
-        self._tell(t.director, "deadline_soon", f"{t.name}: a deadline expired",
-                   f"{t.name_of(player_id)} ran out of time in game {game_id}; policy: {policy}.", game_id=game_id,
-                   tid=tid)
+        for who in self.directors_for(t, game_id):  # not a director who plays in the game
+            self._tell(who, "deadline_soon", f"{t.name}: a deadline expired",
+                       f"{t.name_of(player_id)} ran out of time in game {game_id}; policy: {policy}.",
+                       game_id=game_id, tid=tid, link=self._desk(tid))
         return self.get(tid)
 
     # -- disputes --------------------------------------------------------------------------
@@ -596,7 +705,7 @@ class Tournaments:
         for director in self.directors_for(t, game_id):
             self._tell(director, "ruling", f"{t.name}: a dispute on game {game_id}",
                        f"{player.display_name} disputes event {seq} of game {game_id}:\n\n{text}", game_id=game_id,
-                       tid=tid)
+                       tid=tid, link=self._desk(tid) + f"#dispute-{t.last_seq}")
         return t
 
     def answer_dispute(self, tid: str, director: Any, dispute_seq: int, decision: str, text: str,
@@ -694,6 +803,110 @@ class Tournaments:
         """What voiding `target` now would undo (warlog.tournaments.deskview.void_preview)."""
         return void_preview(self.warlog.store.read(game_id), target, re_resolve, self._gname(game_id))
 
+    # -- announcements and seats ------------------------------------------------------------
+    def announce(self, tid: str, director: Any, text: str) -> Tournament:
+        """The director's word to every active entrant (mail and webhook), kept on the
+        tournament's page as an `announcement_made` event."""
+        t = self.get(tid)
+        self._director(t, director)
+        if not text.strip():
+            raise Unprocessable("an announcement needs its text")
+        t = self._append(t, [(T.ANNOUNCED, "director", {"text": text[:4000], "by": director.id})], retry=True)
+        for pid in t.active_entrants():
+            self._tell(pid, "pairing", f"{t.name}: an announcement", f"{t.name_of(director.id)} writes:\n\n{text}",
+                       tid=tid, link=self._url(f"/tournaments/{tid}#event-{t.last_seq}"))
+        return t
+
+    def reissue_invitation(self, tid: str, director: Any, game_id: str, player_id: str, reason: str) -> str:
+        """A new seat link for the player who holds a seat of `game_id` (a lost invitation): the
+        link signs them in and opens the game; any earlier one for that seat stops working. The
+        `invitation_reissued` event keeps the link's SHA-256 (as a game keeps its seat tokens'),
+        never the link. Returns the link (mailed to the player, shown once to the director)."""
+        t = self.get(tid)
+        self.director_for_game(t, director, game_id)
+        seat = self._seat_of(t, game_id, player_id)
+        if not reason.strip():
+            raise Unprocessable("re-issuing an invitation needs a reason")
+        secret = secrets.token_urlsafe(24)
+        t = self._append(t, [(T.INVITATION_REISSUED, "director", {
+            "game_id": game_id, "seat": seat, "player_id": player_id, "reason": reason[:2000], "by": director.id,
+            "token_sha256": hashlib.sha256(secret.encode()).hexdigest()})])
+        link = self._url(f"/tournaments/{tid}/seat/{secret}")
+        self._tell(player_id, "pairing", f"{t.name}: a new link to your game {game_id}",
+                   f"The director has issued you a new link to your seat ({seat}) in game {game_id} of {t.name} "
+                   f"({reason}). It signs you in and opens the game; any earlier link to this seat no longer works:"
+                   f"\n\n{link}", game_id=game_id, tid=tid, link=self._url(f"/games/{game_id}"))
+        return link
+
+    def seat_link(self, tid: str, secret: str) -> tuple[str, str, str] | None:
+        """(game id, seat, player id) of a seat link still valid: the newest re-issued for its seat,
+        whose player still holds the seat and whose game has no result, within SEAT_LINK_LIFE of
+        its issue; else None."""
+        t = self.get(tid)
+        digest = hashlib.sha256(secret.encode()).hexdigest()
+        now = datetime.now(UTC)
+        latest: dict[tuple[str, str], dict[str, Any]] = {}
+        for c in t.seat_changes:
+            latest[(c["game_id"], c["seat"])] = c
+        for (gid, seat), c in latest.items():
+            found = t.game_round(gid)
+            if (c["type"] == T.INVITATION_REISSUED and secrets.compare_digest(c["token_sha256"], digest)
+                    and found is not None and found[1].seats.get(seat) == c["player_id"] and gid not in t.results
+                    and now - datetime.fromisoformat(str(c["at"]).replace("Z", "+00:00")) <= SEAT_LINK_LIFE):
+                return gid, seat, c["player_id"]
+        return None
+
+    def replace_player(self, tid: str, director: Any, game_id: str, player_id: str, substitute_id: str,
+                       reason: str) -> Tournament:
+        """A substitute takes the seat a player abandoned (`seat_replaced`, with its reason): the
+        seat is theirs (the player who left can no longer act in it, and any seat link to it stops
+        working), they take the player's place in the tournament, and both are told."""
+        t = self.get(tid)
+        self.director_for_game(t, director, game_id)
+        seat = self._seat_of(t, game_id, player_id)
+        if not reason.strip():
+            raise Unprocessable("a replacement needs a reason")
+        if game_id in t.results:
+            raise StaleSeq("that game has a result already")
+        sub = self.players.get(substitute_id) if self.players is not None and substitute_id else None
+        if sub is None:
+            raise NotFound(f"no player {substitute_id!r}")
+        found = t.game_round(game_id)
+        assert found is not None
+        if sub.id in found[1].players():
+            raise Unprocessable("the substitute plays in this game already")
+        if sub.id in t.active_entrants() and any(sub.id in p.players() for p in t.rounds[found[0]].pairings):
+            raise Unprocessable("the substitute is paired in this round already")
+        self._append(t, [(T.SEAT_REPLACED, "director", {
+            "game_id": game_id, "seat": seat, "player_id": player_id, "substitute": sub.id,
+            "display_name": sub.display_name, "reason": reason[:2000], "by": director.id})])
+        self.store.transfer_seat(game_id, seat, player_id, sub.id)
+        t = self.get(tid)
+        opponents = [q for q in found[1].players() if q != player_id]
+        self._tell(sub.id, "pairing", f"{t.name}: you take a seat in game {game_id}",
+                   f"The director of {t.name} has given you {t.name_of(player_id)}'s seat ({seat}) in game {game_id}"
+                   + (f" against {', '.join(t.name_of(q) for q in opponents)}" if opponents else "")
+                   + f" ({reason}). You also take their place in the tournament.", game_id=game_id, tid=tid,
+                   link=self._url(f"/games/{game_id}"))
+        self._tell(player_id, "pairing", f"{t.name}: your seat in game {game_id} was given to a substitute",
+                   f"The director gave your seat ({seat}) in game {game_id} to {sub.display_name} ({reason}); "
+                   f"you are withdrawn from {t.name}.", game_id=game_id, tid=tid)
+        for q in opponents:
+            self._tell(q, "pairing", f"{t.name}: a new opponent in game {game_id}",
+                       f"{sub.display_name} takes {t.name_of(player_id)}'s seat ({seat}) in game {game_id} ({reason}).",
+                       game_id=game_id, tid=tid, link=self._url(f"/games/{game_id}"))
+        return t
+
+    @staticmethod
+    def _seat_of(t: Tournament, game_id: str, player_id: str) -> str:
+        found = t.game_round(game_id)
+        if found is None:
+            raise NotFound(f"game {game_id} is not in this tournament")
+        seat = next((r for r, pid in found[1].seats.items() if pid == player_id), None)
+        if seat is None:
+            raise Unprocessable("that player does not hold a seat of this game")
+        return seat
+
     # -- the end ---------------------------------------------------------------------------
     def finish(self, tid: str, director: Any) -> Tournament:
         t = self.sync(tid)
@@ -721,13 +934,23 @@ class Tournaments:
             return False
         try:
             self.notify(player_id, kind, subject, text, game_id=game_id, tournament_id=tid,
-                        link=link or (f"/tournaments/{tid}" if tid else None))
+                        link=self._url(link or (f"/tournaments/{tid}" if tid else "")) or None)
         except Exception:  # a notice never blocks the act (it is recorded by the notifier if it fails)
             import logging
 
             logging.getLogger("warlog.tournaments").exception("notice to %s failed", player_id)
             return False
         return True
+
+    def _url(self, path: str) -> str:
+        """`path` on the site's public address (a link a mail client can open); a link that is
+        absolute already is kept."""
+        if not path or path.startswith(("http://", "https://")):
+            return path
+        return self.base_url().rstrip("/") + path
+
+    def _desk(self, tid: str) -> str:
+        return self._url(f"/tournaments/{tid}/desk")
 
     def _unsent(self, t: Tournament) -> list[dict[str, Any]]:
         if self.notify is None:
@@ -740,8 +963,9 @@ class Tournaments:
         notice's link names its event, so a crash between the event and its notice leaves it
         to the next look, which finds no delivery for that link and sends it."""
         for n in self._unsent(t):
-            link = f"/tournaments/{t.id}#event-{n['seq']}"
-            if self.store.notice_recorded(t.id, link) or self._tell(
+            path = f"/tournaments/{t.id}#event-{n['seq']}"
+            link = self._url(path)
+            if self.store.notice_recorded(t.id, link) or self.store.notice_recorded(t.id, path) or self._tell(
                     n["player_id"], "ruling", f"{t.name}: {n['subject']}", n["text"], game_id=n.get("game_id"),
                     tid=t.id, link=link):
                 self._sent.add((t.id, n["seq"]))

@@ -210,6 +210,14 @@ class TournamentStore:
             "SELECT g.game_id, g.last_seq FROM tournament_games t JOIN games g ON g.game_id = t.game_id "
             "WHERE t.tournament_id = ?", (tid,))}
 
+    def transfer_seat(self, game_id: str, seat: str, old: str, new: str) -> None:
+        """A substitute takes a tournament game's seat: the seat's owner (warlog.players' table)
+        becomes `new`, so `old`'s sign-in no longer acts in it."""
+        with self.db.transaction() as tx:
+            tx.execute("DELETE FROM player_seats WHERE game_id = ? AND seat = ? AND player_id = ?", (game_id, seat, old))
+            tx.execute("INSERT INTO player_seats (game_id, seat, player_id, claimed_at) VALUES (?, ?, ?, ?)",
+                       (game_id, seat, new, utc_now()))
+
     def notice_recorded(self, tid: str, link: str) -> bool:
         """Whether the notifier has recorded a delivery of the tournament's notice at `link`."""
         return self.db.one("SELECT 1 FROM notify_deliveries WHERE tournament_id = ? AND link = ? LIMIT 1",

@@ -106,7 +106,9 @@ def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | Non
             "extensions": t.extensions,
             "timeouts": t.timeouts,
             "ended": t.ended, "champion": champion(t),
-            "co_directors": [{"player_id": pid, "name": name} for pid, name in t.co_directors.items()]}
+            "co_directors": [{"player_id": pid, "name": name} for pid, name in t.co_directors.items()],
+            "announcements": t.announcements,
+            "seat_changes": [{k: v for k, v in c.items() if k != "token_sha256"} for c in t.seat_changes]}
 
 
 def champion(t: Tournament) -> str | None:
@@ -272,7 +274,30 @@ def api_void_preview(tid: str, game_id: str) -> Response:
 @tournaments_api.post("/<tid>/games/<game_id>/extend")
 def api_extend(tid: str, game_id: str) -> Response:
     data = _load(schemas.ExtendSchema())
-    t = svc().extend(tid, current_player(), game_id, data["player_id"], data["days"], data["reason"])
+    t = svc().extend(tid, current_player(), game_id, data["player_id"], data["days"], data["reason"],
+                     hours=data["hours"])
+    return jsonify(summary_doc(t))
+
+
+@tournaments_api.post("/<tid>/announcements")
+def api_announce(tid: str) -> tuple[Response, int]:
+    data = _load(schemas.AnnounceSchema())
+    return jsonify(summary_doc(svc().announce(tid, current_player(), data["text"]))), 201
+
+
+@tournaments_api.post("/<tid>/invitations")
+def api_reissue(tid: str) -> tuple[Response, int]:
+    """A new seat link for a player (the old one revoked): answered once, and mailed to the player."""
+    data = _load(schemas.ReissueSchema())
+    link = svc().reissue_invitation(tid, current_player(), data["game_id"], data["player_id"], data["reason"])
+    return jsonify({"link": link}), 201
+
+
+@tournaments_api.post("/<tid>/replacements")
+def api_replace(tid: str) -> Response:
+    data = _load(schemas.ReplaceSchema())
+    t = svc().replace_player(tid, current_player(), data["game_id"], data["player_id"], data["substitute"],
+                             data["reason"])
     return jsonify(summary_doc(t))
 
 
@@ -365,10 +390,22 @@ def _page_unexpected(err: Exception) -> Any:
 
 
 def _games_catalogue() -> list[dict[str, Any]]:
+    """Each game with its scenarios' display names (an UP FRONT scenario "A" shows its title)."""
     from rules import all_games
 
-    return [{"name": g.name, "title": g.title, "scenarios": list(g.scenarios()), "solitaire": g.solitaire}
+    return [{"name": g.name, "title": g.title, "solitaire": g.solitaire,
+             "scenarios": [{"id": sid, "title": scenario_title(sc, sid)} for sid, sc in g.scenarios().items()]}
             for g in all_games()]
+
+
+def scenario_title(scenario: Any, sid: str) -> str:
+    """A scenario's display name: its own name or title, led by its id when that is a bare code."""
+    name = getattr(scenario, "title", None) or getattr(scenario, "name", None)
+    if isinstance(scenario, dict):
+        name = scenario.get("title") or scenario.get("name")
+    if not name or name == sid:
+        return sid
+    return f"{sid}: {name}" if len(sid) <= 3 else str(name)
 
 
 @tournaments_pages.get("/tournaments")
@@ -378,23 +415,47 @@ def list_page() -> Any:
                            me=current_player())
 
 
+def _whole(name: str, default: int, label: str) -> int:
+    value = (request.form.get(name) or str(default)).strip()
+    if not value.isdigit():
+        raise PageError(400, f"{label} is a whole number.")
+    return int(value)
+
+
+def control_from_form() -> dict[str, Any] | None:
+    """The create form's time control: None when the move time is 0 days 0 hours (no clock)."""
+    f = request.form
+    days, hours = _whole("days", 0, "Days per move"), _whole("hours", 0, "Hours per move")
+    mode = f.get("mode") or "per_move"
+    bank = _whole("bank_days", 0, "The bank of days")
+    if mode == "per_move" and not days and not hours:
+        return None
+    policy = f.get("policy") or "notify_director"
+    control: dict[str, Any] = {"mode": mode, "days": days, "hours": hours, "bank_days": bank,
+                               "remind_hours": _whole("remind_hours", 24, "Hours before the deadline for the reminder"),
+                               "policy": policy, "then": f.get("then") or "notify_director",
+                               "increment_hours": _whole("increment_hours", 0, "The increment")}
+    if mode == "bank":
+        control["days"] = max(days, 1)
+    if policy == "extend":
+        control["extension_days"] = _whole("extension_days", 1, "Days drawn from the bank at a time")
+    return control
+
+
 @tournaments_pages.post("/tournaments")
 def create_page() -> Any:
     f = request.form
     fmt = {"kind": f.get("kind", "swiss"), "rounds": int(f.get("rounds") or 1) if (f.get("rounds") or "1").isdigit()
            else 0, "pools": int(f.get("pools") or 1) if (f.get("pools") or "1").isdigit() else 0,
            "playoff": int(f.get("playoff") or 0) if (f.get("playoff") or "0").isdigit() else -1,
-           "engine": f.get("engine") or "auto"}
+           "engine": f.get("engine") or "auto", "withdrawal": f.get("withdrawal") or "forfeit",
+           "auto_pair": bool(f.get("auto_pair"))}
+    if f.get("forfeits"):
+        fmt["forfeits"] = f["forfeits"]
     game, _, scenario = (f.get("game") or "").partition(":")
-    options = None
-    days = f.get("days", "0")
-    if not days.isdigit():
-        raise PageError(400, "Days per move is a whole number.")
-    control = {"days": int(days), "policy": f.get("policy", "notify_director"),
-               **({"bank_days": 3} if f.get("policy") == "extend" else {})} if int(days) else None
     try:
         t = svc().create(current_player(), f.get("name", "").strip() or "Tournament", game, scenario or None,
-                         options, fmt, None, control)
+                         None, fmt, None, control_from_form())
     except ServiceError as err:
         raise PageError(err.status, err.message) from None
     return redirect(url_for("tournaments_pages.show", tid=t.id), code=303)
@@ -411,7 +472,10 @@ def show(tid: str) -> Any:
     me = current_player()
     shown_round = shown_round_of(t)
     doc = tournament_doc(t, status, shown_round)
+    game = get_game(t.game)
+    scenario = game.scenarios().get(t.scenario)
     return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and t.directs(me.id)),
+                           game_title=game.title, scenario_title=scenario_title(scenario, t.scenario),
                            shown_round=shown_round, standings_html=standings_html(t),
                            entered=bool(me and me.id in t.entrants and not t.entrants[me.id].withdrawn))
 
@@ -598,11 +662,178 @@ def _table(t: Tournament, game_id: str) -> Any:
 @tournaments_pages.post("/tournaments/<tid>/desk/extend")
 def desk_extend(tid: str) -> Any:
     f = request.form
-    days = f.get("days", "")
-    if not days.isdigit():
-        raise PageError(400, "An extension is a whole number of days.")
-    svc().extend(tid, current_player(), f.get("game_id", ""), f.get("player_id", ""), int(days), f.get("reason", ""))
-    return redirect(url_for("tournaments_pages.desk", tid=tid), code=303)
+    amount, unit = f.get("amount", f.get("days", "")).strip(), f.get("unit", "days")
+    if not amount.isdigit() or unit not in ("days", "hours"):
+        raise PageError(400, "An extension is a whole number of days or hours.")
+    t = svc().extend(tid, current_player(), f.get("game_id", ""), f.get("player_id", ""),
+                     int(amount) if unit == "days" else 0, f.get("reason", ""),
+                     hours=int(amount) if unit == "hours" else 0)
+    return _done(tid, f"Extended {t.name_of(f.get('player_id', ''))}'s deadline in game {f.get('game_id')} by "
+                      f"{amount} {unit}; the game's players are told.")
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/withdraw")
+def desk_withdraw(tid: str) -> Any:
+    f = request.form
+    t = _director_page(tid)
+    pid = f.get("player_id", "")
+    if pid not in t.entrants or t.entrants[pid].withdrawn:
+        raise PageError(400, "Choose an entrant who has not withdrawn.")
+    if not f.get("reason", "").strip():
+        raise PageError(400, "A withdrawal by the director needs a reason.")
+    if not f.get("confirmed"):
+        games = svc().running_games(t, pid)
+        policy = t.format.get("withdrawal", "forfeit")
+        lines = [f"{t.name_of(pid)} is withdrawn from {t.name} and paired no more. Reason: {f.get('reason')}"]
+        for p in games:
+            others = ", ".join(t.name_of(q) for q in p.players() if q != pid) or "nobody"
+            lines.append(f"Game {p.game_id} (against {others}): " + (
+                f"forfeited at once, {others} wins (the event's policy)." if policy == "forfeit" else
+                "left for you to adjudicate (the event's policy)."))
+        lines.append("The player and their opponents are told by mail. A withdrawal cannot be undone "
+                     "(the player may register again while registration is open).")
+        return _confirm(t, "Withdraw a player", lines)
+    svc().withdraw(tid, current_player(), pid, f.get("reason", ""))
+    return _done(tid, f"{t.name_of(pid)} is withdrawn.")
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/repair")
+def desk_repair(tid: str) -> Any:
+    """The current round re-paired from the desk's form: each table's seats (selects named
+    `table-N-ROLE`), the byes (`bye`), a reason; confirmed first (it cancels replaced games)."""
+    f = request.form
+    t = _director_page(tid)
+    number = t.current_round
+    if not number:
+        raise PageError(409, "No round is paired yet.")
+    tables: list[dict[str, Any]] = []
+    for n in range(1, len(t.active_entrants()) + 1):
+        seats = {role: f.get(f"table-{n}-{role}", "") for role in t.roles}
+        if not any(seats.values()):
+            continue
+        if not all(seats.values()):
+            raise PageError(400, f"Table {n}: choose a player for every seat (or none for the table).")
+        tables.append({"seats": seats})
+    byes = f.getlist("bye")
+    reason = f.get("reason", "")
+    if not f.get("confirmed"):
+        if not reason.strip():
+            raise PageError(400, "A re-pairing needs a reason.")
+        seen = [pid for tb in tables for pid in tb["seats"].values()] + byes
+        if sorted(seen) != sorted(t.active_entrants()):
+            missing = [t.name_of(p) for p in t.active_entrants() if p not in seen]
+            twice = sorted({t.name_of(p) for p in seen if seen.count(p) > 1})
+            raise PageError(400, "A re-pairing places every active entrant exactly once (at a table or with a bye)"
+                            + (f"; not placed: {', '.join(missing)}" if missing else "")
+                            + (f"; placed twice: {', '.join(twice)}" if twice else "") + ".")
+        old = {tuple(sorted(p.seats.items())): p for p in t.rounds[number].pairings}
+        lines = [f"Round {number} is re-paired. Reason: {reason}"]
+        for i, tb in enumerate(tables, 1):
+            kept = old.get(tuple(sorted(tb["seats"].items())))
+            who = " – ".join(f"{t.name_of(pid)} ({role})" for role, pid in tb["seats"].items())
+            lines.append(f"Table {i}: {who}: " + (f"keeps game {kept.game_id}." if kept else "a new game."))
+        kept_ids = {old[k].game_id for k in (tuple(sorted(tb["seats"].items())) for tb in tables) if k in old}
+        gone = [p.game_id for p in t.rounds[number].pairings if p.game_id not in kept_ids]
+        if byes:
+            lines.append("Bye: " + ", ".join(t.name_of(b) for b in byes) + ".")
+        if gone:
+            lines.append(f"Cancelled (counting for nothing): game(s) {', '.join(str(g) for g in gone)}. This cannot "
+                         "be undone.")
+        lines.append("Every player at a new table, and every new bye, is told by mail.")
+        return _confirm(t, f"Re-pair round {number}", lines)
+    svc().repair(tid, current_player(), number, tables, byes, reason)
+    return _done(tid, f"Round {number} re-paired; the players concerned are told.")
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/announce")
+def desk_announce(tid: str) -> Any:
+    t = svc().announce(tid, current_player(), request.form.get("text", ""))
+    return _done(tid, f"Announcement sent to {len(t.active_entrants())} entrant(s) and kept on the tournament page.")
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/retry")
+def desk_retry(tid: str) -> Any:
+    """Try a failed notification of this tournament again (a fresh set of attempts)."""
+    _director_page(tid)
+    notifier = current_app.extensions.get("warlog_notifier")
+    d = notifier.get(request.form.get("delivery_id", "")) if notifier is not None else None
+    if notifier is None or d is None or d.tournament_id != tid or d.status not in ("failed", "retrying"):
+        raise PageError(404, "There is no failed notification of this tournament by that id.")
+    notifier.retry(d.id)
+    return _done(tid, f"Trying again: {d.subject} ({d.channel} to {d.address}).")
+
+
+def _seat_form(t: Tournament) -> tuple[str, str]:
+    """The desk's seat picker (`seat` = "game_id:player_id")."""
+    game_id, _, pid = request.form.get("seat", "").partition(":")
+    _table(t, game_id)
+    return game_id, pid
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/reissue")
+def desk_reissue(tid: str) -> Any:
+    f = request.form
+    t = _director_page(tid)
+    game_id, pid = _seat_form(t)
+    if not f.get("confirmed"):
+        svc().director_for_game(t, current_player(), game_id)
+        svc()._seat_of(t, game_id, pid)
+        if not f.get("reason", "").strip():
+            raise PageError(400, "Re-issuing an invitation needs a reason.")
+        return _confirm(t, "Re-issue an invitation", [
+            f"{t.name_of(pid)} gets a new link to their seat in game {game_id}, by mail: it signs them in and opens "
+            "the game.", "Any earlier link to this seat stops working. This cannot be undone (issue another to "
+            f"replace it). Reason: {f.get('reason')}"])
+    link = svc().reissue_invitation(tid, current_player(), game_id, pid, f.get("reason", ""))
+    return _done(tid, f"A new seat link was mailed to {t.name_of(pid)} for game {game_id} (the old one no longer "
+                      f"works): {link}")
+
+
+@tournaments_pages.post("/tournaments/<tid>/desk/replace")
+def desk_replace(tid: str) -> Any:
+    f = request.form
+    t = _director_page(tid)
+    game_id, pid = _seat_form(t)
+    sub_id = f.get("substitute", "").strip()
+    if not f.get("confirmed"):
+        svc().director_for_game(t, current_player(), game_id)
+        seat = svc()._seat_of(t, game_id, pid)
+        players = current_app.extensions.get("warlog_players")
+        sub = players.get(sub_id) if players is not None and sub_id else None
+        if sub is None:
+            raise PageError(404, f"There is no player {sub_id!r} (give the substitute's player id).")
+        if not f.get("reason", "").strip():
+            raise PageError(400, "A replacement needs a reason.")
+        return _confirm(t, "Replace a player", [
+            f"{sub.display_name} takes {t.name_of(pid)}'s seat ({seat}) in game {game_id}, and their place in the "
+            f"tournament; {t.name_of(pid)} is withdrawn and can no longer act in the game.",
+            f"Reason: {f.get('reason')}", "The substitute, the player who left and the opponents are told by mail. "
+            "This cannot be undone."])
+    svc().replace_player(tid, current_player(), game_id, pid, sub_id, f.get("reason", ""))
+    return _done(tid, f"The substitute takes the seat in game {game_id}.")
+
+
+@tournaments_pages.get("/tournaments/<tid>/seat/<secret>")
+def seat_link(tid: str, secret: str) -> Any:
+    """A re-issued seat link: opening it only shows a button (mail scanners fetch links)."""
+    found = svc().seat_link(tid, secret)
+    if found is None:
+        raise PageError(404, "This seat link is not valid (a newer one was issued, the seat changed hands, or the "
+                             "game has its result). Ask the tournament's director.")
+    t = svc().get(tid)
+    return render_template("tournament_seat.html", t=t, game_id=found[0], seat=found[1], name=t.name_of(found[2]))
+
+
+@tournaments_pages.post("/tournaments/<tid>/seat/<secret>")
+def seat_link_post(tid: str, secret: str) -> Any:
+    from warlog.players.web import _set_session
+
+    found = svc().seat_link(tid, secret)
+    if found is None:
+        raise PageError(404, "This seat link is not valid any more. Ask the tournament's director.")
+    resp = redirect(url_for("pages.game", game_id=found[0]), code=303)
+    _set_session(resp, current_app.extensions["warlog_players"].new_session(found[2]))
+    return resp
 
 
 def _ruling_lines(t: Tournament, game_id: str, ruling: dict[str, Any]) -> tuple[list[str], dict[str, Any] | None]:
