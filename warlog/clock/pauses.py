@@ -111,7 +111,7 @@ class Pauses:
                     continue
                 left = remaining.get(d.seat)
                 if left is None:  # a turn that began while paused: its whole time
-                    left = (ctl[0].days * DAY if ctl[0].mode == "per_move" else self.clock.bank(game_id, d.seat) or 0) \
+                    left = (ctl[0].move_time.total_seconds() if ctl[0].mode == "per_move" else self.clock.bank(game_id, d.seat) or 0) \
                         if ctl else DAY
                 self._move(game_id, d.seat, due_after(self.stops_of, game_id, d.seat, now, int(left)), "resumed")
             self._tell_seats(game_id, seat, f"Game resumed: {game_id}",
