@@ -6,10 +6,13 @@ old tournament stream (no hours, no new settings) still folds and its page still
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
 from flask import Flask
 
 from tests.pages.conftest import ORIGIN, csrf_of
-from tests.players.conftest import settle, sign_in
+from tests.players.conftest import close_app, make_app, settle, sign_in
 
 
 def _form(client, path: str, data: dict, page: str):  # type: ignore[no-untyped-def]
@@ -97,7 +100,17 @@ def test_repair_and_withdraw_forms_confirm_first_and_refuse_clearly(tapp: Flask)
     assert r.status_code == 400
 
 
-def test_a_failed_notification_is_tried_again_from_the_desk(tapp: Flask) -> None:
+@pytest.fixture
+def loopback_hooks_app(db_url: str) -> Iterator[Flask]:
+    """An app whose players may point webhooks at loopback (WARLOG_WEBHOOK_ALLOW_PRIVATE): the
+    failing webhook below is a closed port on this machine."""
+    app = make_app(db_url, WARLOG_WEBHOOK_ALLOW_PRIVATE="1")
+    yield app
+    close_app(app)
+
+
+def test_a_failed_notification_is_tried_again_from_the_desk(loopback_hooks_app: Flask) -> None:
+    tapp = loopback_hooks_app
     clients: dict = {}  # type: ignore[type-arg]
     notifier = tapp.extensions["warlog_notifier"]
     page, tid = _event(tapp, clients)
