@@ -23,7 +23,7 @@ def test_reading_beside_the_repository_is_refused() -> None:
 def test_the_rulebook_excerpts_are_in_the_repository() -> None:
     fixtures = Path(REPO) / "tests" / "fixtures" / "rulebooks"
     names = sorted(p.name for p in fixtures.iterdir())
-    assert names == ["assault-on-belgium.tables.md", "vietnam-battles.digest-excerpt.md",
-                     "vietnam-battles.seed-excerpt.txt"]
+    assert names == ["assault-on-belgium.tables.md", "up-front-mountains.seed-excerpt.txt",
+                     "vietnam-battles.digest-excerpt.md", "vietnam-battles.seed-excerpt.txt"]
     for p in fixtures.iterdir():
         assert "Quoted verbatim from shared/" in p.read_text(encoding="utf-8").splitlines()[0]
