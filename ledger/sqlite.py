@@ -35,7 +35,16 @@ from ledger.sqlstore import (
     row_event,
     summary_row,
 )
-from ledger.store import Conflict, DuplicateKey, GameExists, GameSummary, LedgerError, LockTimeout, SummaryUpdate
+from ledger.store import (
+    Conflict,
+    DuplicateKey,
+    GameExists,
+    GameSummary,
+    LedgerError,
+    LockTimeout,
+    StoreClosed,
+    SummaryUpdate,
+)
 
 BUSY_TIMEOUT_MS = 30_000
 _IDLE_CONNECTIONS = 8
@@ -115,7 +124,7 @@ class SqliteStore(SqlEventStore):
     @contextlib.contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
         if self._closed:
-            raise RuntimeError("the store is closed")
+            raise StoreClosed("the store is closed")
         self._check_fork()
         with self._idle_guard:
             conn = self._idle.pop() if self._idle else None

@@ -36,6 +36,11 @@ class LedgerError(Exception):
     """Base of the ledger's errors."""
 
 
+class StoreClosed(RuntimeError):
+    """The store was closed: its owner (an app, a worker) has shut down. A background loop that
+    meets it stops quietly, as if told to."""
+
+
 class Conflict(LedgerError):
     """Another writer appended first: the writer's expected seq is stale (the API answers 409)."""
 

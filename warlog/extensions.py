@@ -36,7 +36,7 @@ from warlog.clock.clock import GameClock
 from warlog.clock.leave import AwayBook, store_appender
 from warlog.notify.hooks import TurnNotices
 from warlog.notify.notifier import Notifier
-from warlog.outage import Outage, is_outage
+from warlog.outage import Outage, closed, is_outage
 from warlog.players.store import PlayerStore
 from warlog.sqldb import SqlDb
 
@@ -164,8 +164,8 @@ def start_periodic(tasks: list[tuple[str, Callable[[], object]]], interval: floa
                     task()
                     services_down.up()
                 except Exception as err:
-                    if stop.is_set():
-                        return
+                    if stop.is_set() or closed(err):
+                        return  # shutting down (the app closed its store)
                     if is_outage(err):  # one line per outage, not a traceback per sweep (issue 14)
                         services_down.down(err, "notifications and deadlines wait for it")
                     else:

@@ -170,3 +170,13 @@ def quiet_pool_logs() -> None:
     pool_log = logging.getLogger("psycopg.pool")
     if not any(isinstance(f, QuietPoolDuringOutage) for f in pool_log.filters):
         pool_log.addFilter(QuietPoolDuringOutage())
+
+
+def closed(err: BaseException) -> bool:
+    """Whether `err` says the store was closed under a background loop (its app shut down
+    without stopping it): the loop then ends quietly rather than log a traceback forever."""
+    from psycopg_pool import PoolClosed
+
+    from ledger.store import StoreClosed
+
+    return isinstance(err, (StoreClosed, PoolClosed))

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from ledger.store import EventStore
 from ledger.urls import mask_url
 from warlog import drainer, onejob
-from warlog.outage import LEDGER, SWEEP_SOON, Backoff, Outage, is_outage
+from warlog.outage import LEDGER, SWEEP_SOON, Backoff, Outage, closed, is_outage
 from warlog.resolver import Resolver
 
 log = logging.getLogger("warlog.queue")
@@ -295,6 +295,7 @@ class Sweeper(threading.Event):
 RUNNING: weakref.WeakSet[Sweeper] = weakref.WeakSet()
 
 
+
 def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: float,
                   also: Callable[[], object] | None = None,
                   enqueue_many: Callable[[list[str]], list[str]] | None = None) -> Sweeper:
@@ -330,7 +331,7 @@ def start_sweeper(store: EventStore, enqueue: Callable[[str], None], interval: f
                 LEDGER.up()
                 backoff.reset()
             except Exception as err:
-                if stop.is_set():
+                if stop.is_set() or closed(err):
                     return  # shutting down: the store may already be closed
                 if is_outage(err):
                     LEDGER.down(err, "submissions wait; sweeping again when it is back")
