@@ -85,6 +85,19 @@ def _wait_for_text(path: Path, text: str, timeout: float = 20.0) -> None:
         time.sleep(0.1)
 
 
+@pytest.fixture(autouse=True)
+def _no_sweepers_of_earlier_tests() -> None:
+    """The outage lines are counted process-wide (warlog.outage.LEDGER is one per process): a
+    sweeper left running by an earlier test's app that was never closed would mark the ledger
+    back up between this test's failures, and the outage would be told twice. Stop them first."""
+    from warlog.queue import RUNNING
+
+    for sweeper in list(RUNNING):
+        sweeper.set()
+        if sweeper.thread is not None:
+            sweeper.thread.join(timeout=5)
+
+
 def _outage_lines(caplog: pytest.LogCaptureFixture, word: str) -> list[logging.LogRecord]:
     return [r for r in caplog.records if word in r.getMessage() and "unreachable" in r.getMessage()]
 
