@@ -25,8 +25,8 @@ from warlog.tournaments.web import bundle_lines
 API = "/api/v1/tournaments"
 
 
-def _club(tapp: Flask) -> tuple[Desk, FlaskClient, str, dict[str, Any]]:
-    """A signed-in director (page client and API token), Ann and Bob, round 1 paired."""
+def _director_and_players(tapp: Flask) -> tuple[Desk, FlaskClient]:
+    """A director signed in on the pages (a client) and with an API token, and players Ann and Bob."""
     desk = Desk(tapp)
     director = tapp.test_client()
     sign_in(tapp, director, "director@example.org", "Director")
@@ -35,6 +35,12 @@ def _club(tapp: Flask) -> tuple[Desk, FlaskClient, str, dict[str, Any]]:
     desk.tokens["Director"], desk.ids["Director"] = store.issue_token(me.id), me.id
     for name in ("Ann", "Bob"):
         desk.player(name)
+    return desk, director
+
+
+def _club(tapp: Flask) -> tuple[Desk, FlaskClient, str, dict[str, Any]]:
+    """A signed-in director (page client and API token), Ann and Bob, round 1 paired."""
+    desk, director = _director_and_players(tapp)
     tid = desk.post(API, "Director", {"name": "Desk truth", "game": "assault-on-belgium",
                                       "format": {"kind": "swiss", "rounds": 1}}, status=201)["id"]
     for name in ("Ann", "Bob"):
@@ -343,14 +349,7 @@ def test_the_tournament_does_not_end_while_a_ruling_waits_for_its_game(tapp: Fla
 
 
 def test_a_duplicate_rounds_desk_ends_games_as_they_stand_and_corrects_them(tapp: Flask) -> None:
-    desk = Desk(tapp)
-    director = tapp.test_client()
-    sign_in(tapp, director, "director@example.org", "Director")
-    store = tapp.extensions["warlog_players"]
-    me = store.by_email("director@example.org")
-    desk.tokens["Director"], desk.ids["Director"] = store.issue_token(me.id), me.id
-    for name in ("Ann", "Bob"):
-        desk.player(name)
+    desk, director = _director_and_players(tapp)
     tid = desk.post(API, "Director", {"name": "League", "game": "green-beret-vietnam",
                                       "format": {"kind": "duplicate", "rounds": 1}}, status=201)["id"]
     for name in ("Ann", "Bob"):
