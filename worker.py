@@ -2,12 +2,12 @@
 
 Wires things up only (STYLE: RQ): opens the ledger, sweeps for submissions left without a
 judgement (at start and every --sweep-interval seconds), beats its heartbeat into Redis
-(warlog.health), and runs an RQ SimpleWorker on the `warlog` queue with the JSON serializer.
+(warlog.ops.health), and runs an RQ SimpleWorker on the `warlog` queue with the JSON serializer.
 Run as many as you like, on as many machines as you like: the per-game lock keeps two of them
 off one game.
 
 Outages (issue 14): when Redis goes away, even in the middle of a job or while RQ waits for
-one, the worker says so in one line, tries it again every second at most (warlog.queue.RETRY),
+one, the worker says so in one line, tries it again every second at most (warlog.judging.queue.RETRY),
 and sweeps as soon as it is back (Redis may have come back empty). A ledger outage fails no
 job: the submission stays pending and the sweep queues it again once the ledger answers.
 """
@@ -49,7 +49,7 @@ class _QuietOutages(logging.Filter):
         self.outage = queue.outage
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from warlog.outage import is_outage
+        from warlog.judging.outage import is_outage
 
         message = record.getMessage()
         if "could not connect to Redis instance" in message:
@@ -66,8 +66,8 @@ def _worker_class() -> Any:
     from rq import SimpleWorker
     from rq.worker.base import StopRequested
 
-    from warlog.outage import is_outage
-    from warlog.queue import RETRY
+    from warlog.judging.outage import is_outage
+    from warlog.judging.queue import RETRY
 
     class Worker(SimpleWorker):
         """A SimpleWorker that ends its loop quietly, noting why, when Redis fails in a job, and
@@ -79,10 +79,10 @@ def _worker_class() -> Any:
         stopping = False
 
         def request_stop(self, signum: Any, frame: Any) -> None:
-            from warlog import drainer
+            from warlog.judging import drainer
 
             self.stopping = True
-            drainer.STOP.set()  # a draining job ends at its next turn (warlog.drainer)
+            drainer.STOP.set()  # a draining job ends at its next turn (warlog.judging.drainer)
             super().request_stop(signum, frame)
 
         def execute_job(self, job: Any, queue: Any) -> Any:
@@ -150,13 +150,13 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     from rq.worker.base import StopRequested
 
     from warlog.config import check_deployment, describe
-    from warlog.dbrole import allowed_by_env, check_app_role
     from warlog.extensions import start_periodic
-    from warlog.health import start_heartbeat
-    from warlog.jobs import store_for
+    from warlog.judging.jobs import store_for
+    from warlog.judging.outage import LEDGER, Backoff, is_outage, quiet_pool_logs
+    from warlog.judging.queue import QUEUE_NAME, RETRY, RQQueue, start_sweeper, sweep
     from warlog.notify.jobs import notify_queue, periodic_tasks, use_redis
-    from warlog.outage import LEDGER, Backoff, is_outage, quiet_pool_logs
-    from warlog.queue import QUEUE_NAME, RETRY, RQQueue, start_sweeper, sweep
+    from warlog.ops.dbrole import allowed_by_env, check_app_role
+    from warlog.ops.health import start_heartbeat
 
     check_deployment(db, redis_url, allow_embedded or os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER", ""))
     log = logging.getLogger("warlog.worker")

@@ -73,9 +73,9 @@ class PgSchema:
 def long_game(store: EventStore, events: int, judging: list[float] | None = None) -> str:
     """A legal game of `events` events: Belgium placing and picking up units during set-up.
     `judging`, if given, gets the seconds spent inside each `Resolver.run` (the worker's share)."""
-    from warlog.queue import InlineQueue
-    from warlog.resolver import Resolver
-    from warlog.service import Warlog
+    from warlog.games.service import Warlog
+    from warlog.judging.queue import InlineQueue
+    from warlog.judging.resolver import Resolver
 
     queue = InlineQueue(store)
     svc = Warlog(store, lambda gid: None)
@@ -103,8 +103,8 @@ def figure_state_and_verify(events: int, audit_events: int) -> None:
     import fast_game
 
     from ledger.events import RESOLVED
-    from warlog.history import StoreHistory
-    from warlog.verify import verify_events
+    from warlog.games.history import StoreHistory
+    from warlog.trust.verify import verify_events
 
     print(f"3. state at a step in a {events:,}-event game (SQLite and PostgreSQL)")
     t0 = time.perf_counter()
@@ -276,7 +276,7 @@ def misses(rows: list[tuple[str, str, str, str]]) -> None:
         return FIG[a] / FIG[b] if a in FIG and b in FIG else None
 
     def prof_verify() -> str:
-        from warlog.verify import verify_bytes
+        from warlog.trust.verify import verify_bytes
         path = max(bench_rules.GOLDEN.glob("vietnam-battles--*.jsonl"), key=lambda p: p.stat().st_size)
         return profile_text(lambda: verify_bytes(path.read_bytes()))
 

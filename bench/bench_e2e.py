@@ -10,7 +10,7 @@ no-op RQ job rate of the same workers.
 A player (one thread per game) reads the game and its actions, submits a move, then waits for
 its judgement. `client="wait"` waits the way the play page does: one long-poll
 (`/games/<id>/live?last=N&wait=1&panel=0`), answered when a worker publishes the judgement
-(warlog.wakeup). `client="poll"` is the old client: `GET /games/<id>` every 2 ms until nothing is
+(warlog.judging.wakeup). `client="poll"` is the old client: `GET /games/<id>` every 2 ms until nothing is
 pending (50 threads doing that share this process's GIL with the web app they poll).
 
 Per move, the stages (Unix times, one clock: the ledger's `recorded_at` and the worker's runs
@@ -245,7 +245,7 @@ def player(app: Any, base_url: str | None, game: str, moves_per_game: int, clien
                 return
             while True:  # pending: the long-poll gave up (LIVE_WAIT): ask again
                 status = client.get(f"/games/{gid}/live?last={seq}&wait=1&panel=0").get("status")
-                if status is None:  # 503: the process's long-poll slots are taken (warlog.pages.LIVE_WAITERS)
+                if status is None:  # 503: the process's long-poll slots are taken (warlog.web.pages.LIVE_WAITERS)
                     time.sleep(0.05)
                 elif status != "pending":
                     return
@@ -314,7 +314,7 @@ def figure_end_to_end(pg_schema: Any, redis_url: str, game: str, games: int, mov
             q = Queue("warlog", connection=r, serializer=JSONSerializer)
             n = games * moves_per_game
             start = time.perf_counter()
-            jobs = [q.enqueue_call("warlog.jobs.noop", args=("x",), result_ttl=60) for _ in range(n)]
+            jobs = [q.enqueue_call("warlog.judging.jobs.noop", args=("x",), result_ttl=60) for _ in range(n)]
             while any(j.get_status(refresh=True) != "finished" for j in jobs[-5:]) or q.count:
                 time.sleep(0.01)
             noop_rate = n / (time.perf_counter() - start)

@@ -125,9 +125,9 @@ def make_archive(where: Path, games: int, moves: int) -> list[Path]:
     """`games` bot games over every game module in turn, exported one file each into `where`
     (kept and reused: a second run with the same counts only lists the files)."""
     from ledger.factory import open_store
-    from warlog.queue import InlineQueue
-    from warlog.resolver import Resolver
-    from warlog.service import Warlog
+    from warlog.games.service import Warlog
+    from warlog.judging.queue import InlineQueue
+    from warlog.judging.resolver import Resolver
 
     where.mkdir(parents=True, exist_ok=True)
     have = sorted(where.glob("*.jsonl"))
@@ -149,7 +149,7 @@ def make_archive(where: Path, games: int, moves: int) -> list[Path]:
 def figure_archive(games: int, moves: int, where: Path | None, verify: Callable[[list[Path]], Any] | None = None
                    ) -> float:
     """Verify every file of a generated archive; `verify` defaults to one file after another."""
-    from warlog.verify import verify_bytes
+    from warlog.trust.verify import verify_bytes
 
     print(f"6. verify over a generated archive ({games} bot games of up to {moves} moves, every game module)")
     tmp = None
@@ -161,7 +161,7 @@ def figure_archive(games: int, moves: int, where: Path | None, verify: Callable[
     say("generating the archive (or reusing it)", f"{time.perf_counter() - t:.1f} s, {len(files)} files")
     events = sum(sum(1 for line in f.open("rb") if line.strip()) for f in files)
     try:  # `warlog verify` on every core, where this build has it
-        from warlog.verify_parallel import verify_paths
+        from warlog.trust.verify_parallel import verify_paths
     except ImportError:
         verify_paths = None  # type: ignore[assignment]
     t = time.perf_counter()
@@ -182,7 +182,7 @@ def figure_archive(games: int, moves: int, where: Path | None, verify: Callable[
 
 def figure_long_verify() -> float:
     """The longest golden ledger (a Vietnam Battles game) verified alone."""
-    from warlog.verify import verify_bytes
+    from warlog.trust.verify import verify_bytes
 
     path = max(GOLDEN.glob("vietnam-battles--*.jsonl"), key=lambda p: p.stat().st_size)
     data = path.read_bytes()
@@ -194,7 +194,7 @@ def figure_long_verify() -> float:
     rate = report.events / statistics.median(times)
     say(f"verify, one long game ({path.name}, {report.events:,} events)", f"{rate:,.0f} events/s")
     try:
-        from warlog.verify_parallel import verify_paths
+        from warlog.trust.verify_parallel import verify_paths
     except ImportError:
         return rate
     t = time.perf_counter()
@@ -208,7 +208,7 @@ def figure_long_verify() -> float:
 def in_fresh_process(figure: str, games: int = 20, moves: int = 30, archive: Path | None = None) -> float:
     """A verify figure ("long" or "archive") measured in a process of its own, as `warlog verify`
     runs: a process with other threads (the pools of bench.py's earlier figures) may not fork its
-    verifying processes and starts a forkserver instead (warlog.verify_parallel.start_context).
+    verifying processes and starts a forkserver instead (warlog.trust.verify_parallel.start_context).
     Its lines are printed here; returns its rate."""
     import subprocess
 

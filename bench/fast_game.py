@@ -33,8 +33,8 @@ from ledger.projection import summary_from_events  # noqa: E402
 from ledger.store import EventStore  # noqa: E402
 from rules import get_game  # noqa: E402
 from validators.actions import validate_action  # noqa: E402
-from warlog.history import SNAPSHOT_EVERY, StoreHistory, entropy_of  # noqa: E402
-from warlog.resolution import judge_keyed, without_patches  # noqa: E402
+from warlog.games.history import SNAPSHOT_EVERY, StoreHistory, entropy_of  # noqa: E402
+from warlog.judging.judge import judge_keyed, without_patches  # noqa: E402
 
 GAME = "assault-on-belgium"
 
@@ -42,8 +42,8 @@ GAME = "assault-on-belgium"
 def build_events(events: int, seed: int = 7) -> tuple[list[Event], bytes]:
     """A legal Assault on Belgium game of about `events` events (set-up moves only), and its
     secret seed. Deterministic but for the game id, the seed and the times recorded."""
-    from warlog.queue import InlineQueue
-    from warlog.service import Warlog
+    from warlog.games.service import Warlog
+    from warlog.judging.queue import InlineQueue
 
     with tempfile.TemporaryDirectory() as tmp:
         store = open_store(f"sqlite:///{tmp}/start.sqlite3")

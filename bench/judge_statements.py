@@ -61,9 +61,9 @@ def _install_counters() -> None:
 
 
 def build(store: Any, moves: int) -> tuple[int, dict[str, float]]:
-    from warlog.queue import InlineQueue
-    from warlog.resolver import Resolver
-    from warlog.service import Warlog
+    from warlog.games.service import Warlog
+    from warlog.judging.queue import InlineQueue
+    from warlog.judging.resolver import Resolver
 
     queue = InlineQueue(store)
     svc = Warlog(store, lambda gid: None)

@@ -13,7 +13,7 @@ browser's and the server's clocks on this machine:
   moment the page has its fresh board and panel in place (the issue's target: 200 ms);
 - click → shown: from the click to the fresh panel, the whole round trip;
 - the bytes of the `/live` answers fetched per move (the board layers the page already holds
-  come back as placeholders, warlog.layerkeep) beside the panel they rebuild and the whole
+  come back as placeholders, warlog.web.layerkeep) beside the panel they rebuild and the whole
   page a reload fetched.
 """
 

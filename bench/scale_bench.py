@@ -252,7 +252,7 @@ def run(url: str, schema: str, args: argparse.Namespace, played: int, touch: int
         print(f"  (a full gc collection in this process, {len(gc.get_objects()):,} objects: "
               f"{(time.perf_counter() - t) * 1000:.0f} ms)")
 
-        from warlog.queue import RQQueue, sweep
+        from warlog.judging.queue import RQQueue, sweep
 
         p50, p95 = timed(lambda: sweep(store, lambda g: None), args.repeat)
         print(f"\nsweep with 0 pending: p50 {p50:.2f} ms, p95 {p95:.2f} ms")
@@ -266,7 +266,7 @@ def run(url: str, schema: str, args: argparse.Namespace, played: int, touch: int
         rq = RQQueue(REDIS_URL)
         rq.queue.empty()
         lengths, took = [], []
-        for _ in range(3):  # as the sweepers do: one batch (warlog.onejob.claim_many)
+        for _ in range(3):  # as the sweepers do: one batch (warlog.judging.onejob.claim_many)
             t = time.perf_counter()
             sweep(store, rq.enqueue, rq.enqueue_many)
             took.append((time.perf_counter() - t) * 1000)
@@ -278,7 +278,7 @@ def run(url: str, schema: str, args: argparse.Namespace, played: int, touch: int
         print(f"sweep into RQ with every job queued already: one batch p50 {batch[0]:.1f} ms, p95 {batch[1]:.1f} ms "
               f"(20 sweeps); a game at a time p50 {single[0]:.0f} ms (3 sweeps; the sweep before the batch)")
         rq.queue.empty()
-        from warlog import onejob
+        from warlog.judging import onejob
 
         for game_id in store.pending_games():
             onejob.release(rq.redis, game_id)

@@ -35,8 +35,8 @@ def main() -> int:
     )
 
     from tests.support.dice_duel import install
+    from warlog.api.openapi import openapi_document
     from warlog.app import create_app
-    from warlog.openapi import openapi_document
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=200, help="examples per operation and mode")

@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ledger.factory import open_store  # noqa: E402
-from warlog.resolver import Resolver  # noqa: E402
-from warlog.service import Warlog  # noqa: E402
+from warlog.games.service import Warlog  # noqa: E402
+from warlog.judging.resolver import Resolver  # noqa: E402
 
 
 def main() -> None:

@@ -23,7 +23,7 @@ STAGES_KEY = "warlog:bench:runs"
 def instrument(redis_url: str) -> None:
     import redis
 
-    from warlog.resolver import Resolver
+    from warlog.judging.resolver import Resolver
 
     conn = redis.Redis.from_url(redis_url)
     original, tell = Resolver.run, Resolver._tell
@@ -52,8 +52,8 @@ def main(argv: list[str] | None = None) -> Any:
     """Run worker.py instrumented; with WARLOG_BENCH_PROFILE (a directory), under cProfile (wall
     time), its stats written there as worker-<pid>.prof when the worker ends."""
     instrument(os.environ["WARLOG_BENCH_STAGES"])
-    if os.environ.get("BENCH_DRAIN_THREADS"):  # an A/B of the drainer's waiters (warlog.drainer.THREADS)
-        from warlog import drainer
+    if os.environ.get("BENCH_DRAIN_THREADS"):  # an A/B of the drainer's waiters (warlog.judging.drainer.THREADS)
+        from warlog.judging import drainer
 
         drainer.THREADS = int(os.environ["BENCH_DRAIN_THREADS"])
     import worker

@@ -84,7 +84,7 @@ def page_only(players: int, rounds: int, requests: int) -> dict[str, list[float]
 def _after_event(app: Any, client: Any, path: str) -> float:
     """The first request after an event moved the tournament's chain head: what is derived from
     the stream (standings, crosstable, their rendered HTML) is dropped, as a new head drops it."""
-    from warlog.lru import BoundedCache
+    from warlog.ops.lru import BoundedCache
 
     app.extensions["warlog_tournaments"]._derived = BoundedCache(256)
     t0 = time.perf_counter()

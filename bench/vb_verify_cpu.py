@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from warlog.verify import verify_bytes  # noqa: E402
+from warlog.trust.verify import verify_bytes  # noqa: E402
 
 LEDGERS = ("vietnam-battles--snoopys_nose--v1.jsonl", "vietnam-battles--iron_triangle--v1.jsonl")
 

@@ -26,12 +26,12 @@ keepalive = 5  # seconds an idle keep-alive connection is kept
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190
-logger_class = "warlog.logs.GunicornLogger"  # secrets masked in gunicorn's own lines (access log, if enabled)
+logger_class = "warlog.ops.logs.GunicornLogger"  # secrets masked in gunicorn's own lines (access log, if enabled)
 
 
 def post_worker_init(worker: Any) -> None:
     """The long-poll fallback may hold at most half of this process's threads (then 503 with
     Retry-After), whatever `threads` is set to."""
-    from warlog import pages
+    from warlog.web import pages
 
     pages.LIVE_WAITERS = max(1, worker.cfg.threads // 2)

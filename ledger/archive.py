@@ -65,7 +65,7 @@ def check_bundle(out: Path) -> list[str]:
     """Every problem of a stored bundle against its manifest (empty when it is intact)."""
     problems = []
     manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    for entry in [*manifest["games"], *manifest.get("tournaments", [])]:  # tournaments: warlog.archiving
+    for entry in [*manifest["games"], *manifest.get("tournaments", [])]:  # tournaments: warlog.ops.archiving
         path = out / entry["file"]
         if not path.is_file():
             problems.append(f"{entry['file']}: missing")

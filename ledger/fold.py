@@ -3,7 +3,7 @@
 The state after `game_started` is recorded whole; every `resolved` event records a JSON Patch
 (RFC 6902) from the state before it to the state after it, plus the hash of the result. So
 history never depends on today's rules code: the fold only applies recorded patches.
-`verify` separately re-runs the rules and compares (see warlog/verify.py).
+`verify` separately re-runs the rules and compares (see warlog/trust/verify.py).
 """
 
 from __future__ import annotations

@@ -108,7 +108,7 @@ def leaf_hashes(docs: list[dict[str, Any]]) -> list[bytes]:
 # Each game's newest logged entry (its last head, or its creation) and the event the ledger now
 # holds at that seq: a game whose event is missing or hashes otherwise no longer extends what the
 # log recorded of it (its events were cut short or rewritten after they were logged). An
-# archived game (an ended game whose month was detached, warlog.archiving: no event at all, its
+# archived game (an ended game whose month was detached, warlog.ops.archiving: no event at all, its
 # row kept) is not one: it answers 410 and its events are in the archive.
 _NOT_EXTENDED = (
     "WITH last AS (SELECT game_id, MAX(seq) AS seq FROM transparency_log GROUP BY game_id) "

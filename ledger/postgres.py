@@ -86,7 +86,7 @@ APP_GRANTS = [
     "GRANT SELECT, INSERT ON {schema}.transparency_log TO {role}",  # migration 5: append-only
     TRANSPARENCY_NODES_GRANT,  # migration 7: append-only
     APPEND_GRANT,  # migration 8: an append in one statement, with the caller's rights
-    READY_PROBE_GRANT,  # migration 10: a row per host that checks readiness (warlog.health)
+    READY_PROBE_GRANT,  # migration 10: a row per host that checks readiness (warlog.ops.health)
     # players, notifications, clocks, tournaments (migration 4): service tables, not history
     "GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{schema}." + t for t in service_tables()) + " TO {role}",
     SERVICES_11_GRANT,  # migration 11: play by mail, time away (service tables, not history)

@@ -135,7 +135,7 @@ class EventStore(ABC):
     def close(self) -> None: ...
 
     def probe_write(self, name: str) -> None:
-        """Write one throwaway row (readiness, warlog.health): raise what a real write would."""
+        """Write one throwaway row (readiness, warlog.ops.health): raise what a real write would."""
         raise NotImplementedError(f"{type(self).__name__} has no write probe")
 
     # -- writing ---------------------------------------------------------------------

@@ -76,7 +76,7 @@ def stop_sweepers_of(schema: str) -> None:
     """Stop the in-process sweepers still reading a schema about to be dropped (an app the test
     did not close): left running, each would meet the missing schema, a storage fault, and keep
     this process's /readyz not ready for every later test."""
-    from warlog.queue import RUNNING
+    from warlog.judging.queue import RUNNING
 
     for sweeper in list(RUNNING):
         if getattr(sweeper.store, "schema", None) == schema:

@@ -29,8 +29,8 @@ from ledger.export import export_lines  # noqa: E402
 from ledger.factory import open_store  # noqa: E402
 from rules import all_games  # noqa: E402
 from rules.core.game import Game  # noqa: E402
-from warlog.resolver import Resolver  # noqa: E402
-from warlog.service import Warlog  # noqa: E402
+from warlog.games.service import Warlog  # noqa: E402
+from warlog.judging.resolver import Resolver  # noqa: E402
 
 GOLDEN = REPO / "tests" / "golden"
 MAX_MOVES = 4000

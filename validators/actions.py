@@ -104,7 +104,7 @@ def _instance(cls: type[Schema]) -> Schema:
 class ActionField(fields.Dict):
     """An action of some game: an object with a `type`. Loaded as a dict here (the game's own
     schema checks it in `validate_action`); the OpenAPI document shows it as the union of every
-    game's action schemas (warlog.openapi)."""
+    game's action schemas (warlog.api.openapi)."""
 
 
 def hex_label(digits: int = 4) -> fields.String:

@@ -39,7 +39,7 @@ def _tree_size(minimum: int, **kw: object) -> fields.Integer:
 
 
 class LogProofQuerySchema(Schema):
-    """GET /api/v1/log/proof/{game_id} (warlog.tlog)."""
+    """GET /api/v1/log/proof/{game_id} (warlog.trust.tlog)."""
 
     class Meta:
         unknown = EXCLUDE
@@ -48,7 +48,7 @@ class LogProofQuerySchema(Schema):
 
 
 class LogConsistencyQuerySchema(Schema):
-    """GET /api/v1/log/consistency (warlog.tlog): from tree size `from` (1 or more) to `to`."""
+    """GET /api/v1/log/consistency (warlog.trust.tlog): from tree size `from` (1 or more) to `to`."""
 
     class Meta:
         unknown = EXCLUDE
@@ -62,7 +62,7 @@ MAX_ENTRIES = 1000  # entries per GET /api/v1/log/entries answer
 
 
 class LogEntriesQuerySchema(Schema):
-    """GET /api/v1/log/entries (warlog.tlog): entries `start` to `end`, both included (RFC 6962 §4.6)."""
+    """GET /api/v1/log/entries (warlog.trust.tlog): entries `start` to `end`, both included (RFC 6962 §4.6)."""
 
     class Meta:
         unknown = EXCLUDE

@@ -1,5 +1,5 @@
 """Schemas of the JSON answers of /api/v1 (games, moves, the transparency log) and of its error
-body. The OpenAPI document is built from these (warlog.openapi), and the tests check the live
+body. The OpenAPI document is built from these (warlog.api.openapi), and the tests check the live
 answers against it (schemathesis' response conformance): an answer that grows a field its
 schema does not list fails there, so the document cannot drift from what the server sends.
 
@@ -161,7 +161,7 @@ class StateSchemaDocumentSchema(StrictSchema):
 
 
 class WaitingForDiceSchema(StrictSchema):
-    """A sandbox that stops for dice, waiting: the move it waits for (warlog.sandbox_dice)."""
+    """A sandbox that stops for dice, waiting: the move it waits for (warlog.rulings.sandbox_dice)."""
 
     submission_seq = _int(metadata={"description": "the waiting move's submission"})
     rejected_seq = _int(metadata={"description": "its refusal for want of dice"})

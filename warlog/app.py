@@ -13,14 +13,15 @@ from typing import Any
 from flask import Flask
 
 from ledger.factory import open_store, sqlite_path
-from warlog import logs, templates_dir
+from warlog import templates_dir
 from warlog.config import ALL as ALL_SETTINGS
 from warlog.config import ConfigError, check_deployment, describe, unknown_settings
-from warlog.dbrole import SuperuserRefused, check_app_role
-from warlog.health import check_storage_at_start as health_check_storage
-from warlog.outage import quiet_pool_logs
-from warlog.queue import InlineQueue, RQQueue, start_sweeper
-from warlog.service import Warlog
+from warlog.games.service import Warlog
+from warlog.judging.outage import quiet_pool_logs
+from warlog.judging.queue import InlineQueue, RQQueue, start_sweeper
+from warlog.ops import logs
+from warlog.ops.dbrole import SuperuserRefused, check_app_role
+from warlog.ops.health import check_storage_at_start as health_check_storage
 
 TEMPLATES = templates_dir()
 log = logging.getLogger("warlog.app")
@@ -70,7 +71,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         raise
     if app.config["WARLOG_REDIS"]:
         queue: InlineQueue | RQQueue = RQQueue(str(app.config["WARLOG_REDIS"]), store)
-        from warlog import wakeup
+        from warlog.judging import wakeup
 
         stop_listening = threading.Event()  # judgements published by the RQ workers wake the pages
         wakeup.listen(queue.redis, stop_listening)
@@ -80,7 +81,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         queue = InlineQueue(store)
 
-        def inline_beat() -> None:  # the in-process worker's heartbeat (warlog.health)
+        def inline_beat() -> None:  # the in-process worker's heartbeat (warlog.ops.health)
             app.extensions["warlog_inline_beat"] = time.time()
 
         stop = start_sweeper(store, queue.enqueue, float(app.config["WARLOG_SWEEP_INTERVAL"]), also=inline_beat,
@@ -90,8 +91,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["warlog"] = Warlog(store, queue.enqueue)
     app.extensions["warlog_queue"] = queue
 
-    from warlog import boundary, webcache
-    from warlog.api import api
+    from warlog.api.routes import api
+    from warlog.web import boundary, webcache
 
     webcache.install(app)  # first: its compression runs after every other hook (Flask runs them in reverse)
 
@@ -99,20 +100,25 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(api)
 
-    from warlog import tlog  # the transparency log (issue 14)
+    from warlog.trust import tlog  # the transparency log (issue 14)
 
     tlog.init_app(app)
 
-    from warlog import (
+    from warlog.rulings import (
         fork_pages,  # noqa: F401  (its routes join the pages blueprint)
         rulings_pages,  # its routes join the pages blueprint (rulings and disputes)
     )
-    from warlog.pages import pages
+    from warlog.web.pages import pages
 
     app.register_blueprint(pages)
     rulings_pages.init_app(app)
 
-    from warlog import extensions, health, limits, metrics  # extensions: players, notifications, deadlines
+    from warlog import extensions
+    from warlog.ops import (
+        health,
+        metrics,  # extensions: players, notifications, deadlines
+    )
+    from warlog.web import limits
 
     extensions.init_app(app, store, queue)
 

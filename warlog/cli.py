@@ -62,7 +62,7 @@ def serve(db: str, redis_url: str | None, host: str, port: int, allow_embedded_l
           allow_superuser: bool | None) -> None:
     from ledger.urls import mask_url
     from warlog.app import create_app
-    from warlog.dbrole import allowed_by_env
+    from warlog.ops.dbrole import allowed_by_env
 
     app = create_app({"WARLOG_DB": db, "WARLOG_REDIS": redis_url, "WARLOG_ALLOW_EMBEDDED_LEDGER": allow_embedded_ledger,
                       "WARLOG_ALLOW_SUPERUSER": allow_superuser or allowed_by_env()})
@@ -87,7 +87,7 @@ def worker(db: str, redis_url: str, burst: bool, sweep_interval: float, name: st
            allow_embedded_ledger: bool, allow_superuser: bool | None) -> None:
     import logging
 
-    from warlog.logs import MaskSecrets
+    from warlog.ops.logs import MaskSecrets
     from worker import NameTaken, run_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -118,11 +118,11 @@ def live(redis_url: str, host: str, port: int, max_streams: int, per_client: int
     import logging
 
     from ledger.urls import mask_url
-    from warlog.live import Limits, run
+    from warlog.web.live import Limits, run
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     limits = Limits(total=max_streams, per_client=per_client, trusted=frozenset(trusted_proxy))
-    logging.getLogger("warlog.live").info("warlog live on http://%s:%d/ (notices from %s; at most %d streams, "
+    logging.getLogger("warlog.web.live").info("warlog live on http://%s:%d/ (notices from %s; at most %d streams, "
                                           "%d per client)", host, port, mask_url(redis_url), max_streams, per_client)
     run(redis_url, host, port, limits)
 
@@ -294,7 +294,7 @@ def archive_export(out: str, db: str, start: str | None, end: str | None, period
                 raise paging.BadCursor(value)
         except paging.BadCursor:
             raise click.BadParameter("a date like 2026-01-31 (or a timestamp)", param_hint=name) from None
-    from warlog.archiving import export_tournaments
+    from warlog.ops.archiving import export_tournaments
 
     store = open_store(db)
     try:
@@ -315,7 +315,7 @@ def archive_check(out: str) -> None:
     from pathlib import Path
 
     from ledger.archive import MANIFEST, check_bundle
-    from warlog.verify import VerifyFailure, verify_bytes
+    from warlog.trust.verify import VerifyFailure, verify_bytes
 
     problems = check_bundle(Path(out))
     games = json.loads((Path(out) / MANIFEST).read_text(encoding="utf-8"))["games"]
@@ -327,7 +327,7 @@ def archive_check(out: str) -> None:
             verify_bytes(path.read_bytes())
         except VerifyFailure as err:
             problems.append(f"{entry['file']}: {err}")
-    from warlog.archiving import TOURNAMENTS, verify_tournaments
+    from warlog.ops.archiving import TOURNAMENTS, verify_tournaments
 
     problems += verify_tournaments(Path(out))
     tournaments = json.loads((Path(out) / MANIFEST).read_text(encoding="utf-8")).get(TOURNAMENTS, [])
@@ -349,7 +349,7 @@ def archive_detach(period: str, bundle: str, db: str) -> None:
     from pathlib import Path
 
     from ledger.partitions import PeriodError, detach
-    from warlog.archiving import check_detachable
+    from warlog.ops.archiving import check_detachable
 
     store = _postgres(db)
     try:
@@ -377,7 +377,7 @@ def archive_attach(period: str, bundle: str | None, db: str) -> None:
     from pathlib import Path
 
     from ledger.partitions import PeriodError, attach, heads
-    from warlog.archiving import manifest_heads
+    from warlog.ops.archiving import manifest_heads
 
     store = _postgres(db)
     try:
@@ -406,7 +406,7 @@ def archive_import(period: str, bundle: str, db: str) -> None:
     from pathlib import Path
 
     from ledger.partitions import PeriodError
-    from warlog.archiving import import_bundle
+    from warlog.ops.archiving import import_bundle
 
     store = _postgres(db)
     try:
@@ -451,7 +451,7 @@ def import_cmd(path: str, db: str) -> None:
     from ledger.export import ExportFormatError, parse_export, summary_from_events
     from ledger.factory import open_store
     from ledger.store import GameExists
-    from warlog.verify import VerifyFailure, verify_events
+    from warlog.trust.verify import VerifyFailure, verify_events
 
     with open(path, "rb") as fh:
         first = fh.readline()
@@ -512,7 +512,7 @@ def verify(paths: tuple[str, ...], quiet: bool, jobs: int | None = None, tree_he
            proof: str | None = None, public_key: str | None = None, **log_opts: Any) -> None:
     from warlog.tournaments.bundle import is_bundle
 
-    # jobs None: one process for a small input, every core for a large one (warlog.verify_parallel)
+    # jobs None: one process for a small input, every core for a large one (warlog.trust.verify_parallel)
     if (proof or public_key or any(log_opts.values())) and not tree_head:
         raise click.UsageError("--proof, --public-key and the other log options go with --tree-head")
     if tree_head and not proof:
@@ -543,8 +543,8 @@ def _first_line_is_bundle(path: str, is_bundle: Any) -> bool:
 
 def _verify_one(path: str, quiet: bool, jobs: int | None, tree_head: str | None, proof: str | None,
                 public_key: str | None, log_opts: dict[str, Any] | None = None) -> None:
-    from warlog.verify import VerifyFailure
-    from warlog.verify_parallel import verify_paths
+    from warlog.trust.verify import VerifyFailure
+    from warlog.trust.verify_parallel import verify_paths
 
     with open(path, "rb") as fh:
         data = fh.read()
@@ -564,8 +564,8 @@ def _verify_one(path: str, quiet: bool, jobs: int | None, tree_head: str | None,
 
 def _verify_many(paths: list[Path], quiet: bool, jobs: int | None) -> bool:
     """Many exports on `jobs` processes, one line each, in the order given; False if any failed."""
-    from warlog.verify import VerifyFailure
-    from warlog.verify_parallel import verify_paths
+    from warlog.trust.verify import VerifyFailure
+    from warlog.trust.verify_parallel import verify_paths
 
     total = sum(p.stat().st_size for p in paths)
     sizes = {p: p.stat().st_size for p in paths}
@@ -601,15 +601,15 @@ class _NoBar:
 def _check_log(data: bytes, head_path: str, proof_path: str, public_key: str | None, witness_key: str | None = None,
                pin_file: str | None = None, rotations: str | None = None, accept_v1_head: bool = False,
                allow_newer_export: bool = False, entries: str | None = None) -> None:
-    """The export against a signed tree head of the transparency log (warlog.logcheck), the log's key
-    pinned on first use (warlog.logpin)."""
+    """The export against a signed tree head of the transparency log (warlog.trust.logcheck), the log's key
+    pinned on first use (warlog.trust.logpin)."""
     import io
     import json
 
     from ledger.export import parse_export
     from ledger.transparency import ProofError
-    from warlog import logpin
-    from warlog.logcheck import check_against_head, head_key
+    from warlog.trust import logpin
+    from warlog.trust.logcheck import check_against_head, head_key
 
     try:
         raw = Path(head_path).read_text(encoding="utf-8")
@@ -659,7 +659,7 @@ def _witness_key(text: str) -> tuple[str, str]:
 
 def _verify_bundle(data: bytes, jobs: int | None = 1, label: str = "", exit_on_fail: bool = True) -> bool:
     from warlog.tournaments.bundle import verify_bundle_bytes
-    from warlog.verify import VerifyFailure
+    from warlog.trust.verify import VerifyFailure
 
     try:
         report = verify_bundle_bytes(data, jobs)
@@ -682,7 +682,7 @@ def _verify_bundle(data: bytes, jobs: int | None = 1, label: str = "", exit_on_f
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None)
 def export_tournament(tournament_id: str, db: str, out: str | None) -> None:
     from ledger.factory import open_store
-    from warlog.sqldb import SqlDb
+    from warlog.ops.sqldb import SqlDb
     from warlog.tournaments.bundle import bundle_lines
     from warlog.tournaments.store import TournamentStore
 
@@ -706,7 +706,7 @@ def export_tournament(tournament_id: str, db: str, out: str | None) -> None:
 @click.option("--db", default=lambda: os.environ.get("WARLOG_DB", DEFAULT_DB), show_default=DEFAULT_DB)
 def import_tournament(path: str, db: str) -> None:
     from ledger.factory import open_store
-    from warlog.sqldb import SqlDb
+    from warlog.ops.sqldb import SqlDb
     from warlog.tournaments.restore import RestoreRefused, import_bundle
     from warlog.tournaments.store import TournamentStore
 
@@ -733,7 +733,7 @@ def import_tournament(path: str, db: str) -> None:
 def replay(path: str, out: str | None) -> None:
     from ledger.events import ChainError
     from ledger.export import ExportFormatError
-    from warlog.share import ReplayFileError, build, from_lines
+    from warlog.web.share import ReplayFileError, build, from_lines
 
     try:
         with open(path, "rb") as fh:
@@ -759,7 +759,7 @@ def log_key(path: str) -> None:
     from pathlib import Path
 
     from ledger.transparency import public_key_hex
-    from warlog.tlog import LogError, load_key
+    from warlog.trust.tlog import LogError, load_key
 
     target = Path(path)
     if target.exists():
@@ -811,9 +811,9 @@ def mail_in(db: str, redis_url: str | None, address: str | None, host: str, port
 
     from ledger.urls import mask_url
     from warlog.app import create_app
-    from warlog.dbrole import allowed_by_env
     from warlog.mailin.listener import Listener
     from warlog.mailin.processor import Processor
+    from warlog.ops.dbrole import allowed_by_env
     from worker import load_game_modules
 
     load_game_modules()  # without --redis this process judges the moves it takes
@@ -871,9 +871,9 @@ def _http_json(base: str) -> Any:
 def log_monitor(url: str, public_key: str | None, pin_file: str | None, state: str | None, no_games: bool,
                 save_entries: str | None) -> None:
     from ledger.transparency import ProofError
-    from warlog import logpin
-    from warlog.monitor import monitor
-    from warlog.monitor import save_entries as save
+    from warlog.trust import logpin
+    from warlog.trust.monitor import monitor
+    from warlog.trust.monitor import save_entries as save
 
     pins = Path(pin_file) if pin_file else logpin.default_path()
     try:
@@ -908,8 +908,8 @@ def log_witness(key_path: str, name: str, state: str, logs: tuple[str, ...], hos
 
     from ledger.checkpoint import witness_key
     from ledger.transparency import public_key_hex
-    from warlog.tlog import LogError, load_key
-    from warlog.witness import Witness, create_app
+    from warlog.trust.tlog import LogError, load_key
+    from warlog.trust.witness import Witness, create_app
 
     known = {}
     for item in logs:
@@ -934,7 +934,7 @@ def log_cosign(url: str, witness_url: str, out: str) -> None:
     import urllib.error
     import urllib.request
 
-    from warlog.witness import Refused, submit
+    from warlog.trust.witness import Refused, submit
 
     get = _http_json(url)
     try:
@@ -976,7 +976,7 @@ def log_rotate(old_key: str, new_key: str, origin: str, out: str) -> None:
     from ledger.checkpoint import sign_rotation
     from ledger.events import utc_now
     from ledger.transparency import public_key_hex
-    from warlog.tlog import LogError, load_key
+    from warlog.trust.tlog import LogError, load_key
 
     try:
         old, new = load_key(Path(old_key), create=False), load_key(Path(new_key), create=False)

@@ -34,11 +34,11 @@ from flask import Flask
 from ledger.store import EventStore
 from warlog.clock.clock import GameClock
 from warlog.clock.leave import AwayBook, store_appender
+from warlog.judging.outage import Outage, closed, is_outage
 from warlog.notify.hooks import TurnNotices
 from warlog.notify.notifier import Notifier
-from warlog.outage import Outage, closed, is_outage
+from warlog.ops.sqldb import SqlDb
 from warlog.players.store import PlayerStore
-from warlog.sqldb import SqlDb
 
 log = logging.getLogger("warlog.extensions")
 SWEEP_INTERVAL = 30.0
@@ -181,10 +181,10 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
     """Build the services for the web app, hook them into the service and the resolver."""
     from warlog.clock.away_web import init_app as init_away_web
     from warlog.clock.web import init_app as init_clock_web
+    from warlog.judging.queue import InlineQueue
+    from warlog.judging.resolver import Judged
     from warlog.notify.web import init_app as init_notify_web
     from warlog.players.web import init_app as init_players_web
-    from warlog.queue import InlineQueue
-    from warlog.resolver import Judged
 
     settings = Settings.from_mapping(app.config)
     services = build(store, settings, base_url=lambda: Settings.from_mapping(app.config).public_url or DEFAULT_URL)

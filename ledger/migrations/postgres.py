@@ -372,7 +372,7 @@ def schema_free_functions(schema: str) -> list[str]:
     ]
 
 
-# A row per host whose web processes check readiness (warlog.health): `/readyz` writes its row, so that a
+# A row per host whose web processes check readiness (warlog.ops.health): `/readyz` writes its row, so that a
 # full disk, a read-only database or a missing schema makes the process not ready.
 READY_PROBE = "CREATE TABLE IF NOT EXISTS ready_probe (name TEXT PRIMARY KEY, checked_at TEXT NOT NULL)"
 

@@ -97,7 +97,7 @@ MIGRATIONS = [
     Migration(8, "nothing on SQLite (PostgreSQL's ledger_append function, issue 13)", lambda schema: []),
     Migration(9, "nothing on SQLite (PostgreSQL's ledger_append: one event, one cached INSERT, issue 13)",
               lambda schema: []),
-    Migration(10, "readiness probe: a row per host whose web processes check they can write (warlog.health)",
+    Migration(10, "readiness probe: a row per host whose web processes check they can write (warlog.ops.health)",
               lambda schema: ["CREATE TABLE IF NOT EXISTS ready_probe (name TEXT PRIMARY KEY, "
                               "checked_at TEXT NOT NULL)"]),
     Migration(11, "play by mail and time away: their tables (warlog.mailin, warlog.clock.leave)",

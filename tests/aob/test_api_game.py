@@ -10,7 +10,7 @@ from typing import Any
 from ledger.canonical import canonical_bytes
 from tests.aob.api_bot import Bot
 from tests.conftest import Player
-from warlog.verify import VerifyFailure, verify_bytes
+from warlog.trust.verify import VerifyFailure, verify_bytes
 
 WANTED = {"reaction", "retreat", "tank_battle", "pursuit", "air", "aa", "land_round", "victory"}
 

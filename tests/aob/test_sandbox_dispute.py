@@ -7,7 +7,7 @@ from typing import Any
 
 from tests.aob.api_bot import Bot
 from tests.conftest import Player
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 
 def test_rebuild_a_land_round_with_a_forced_die(client, app) -> None:

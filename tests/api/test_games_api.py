@@ -31,7 +31,7 @@ def test_game_waits_until_every_seat_joined(new_game) -> None:
 
 
 def test_play_to_the_end_and_export_verifies(new_game, tmp_path) -> None:
-    from warlog.verify import verify_lines
+    from warlog.trust.verify import verify_lines
 
     p: Player = new_game()
     for _ in range(400):

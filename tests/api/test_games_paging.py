@@ -10,9 +10,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from click.testing import CliRunner
 
-from warlog import pages
 from warlog.app import create_app
 from warlog.cli import main
+from warlog.web import pages
 
 
 def _finish(p: Any) -> None:

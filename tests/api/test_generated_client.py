@@ -24,7 +24,7 @@ from openapi_spec_validator import validate
 
 from rules import get_game
 from validators.assault_on_belgium import SCHEMAS as AOB_ACTIONS
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 PACKAGE = "warlog_generated_client"
 PREFERENCE = ["standard_setup", "done_setup", "pursue", "attack", "resolve_battle", "retreat", "continue",
@@ -243,7 +243,7 @@ def test_each_games_state_schema_is_an_openapi_30_component_its_examples_fit(cli
     the component under OpenAPI 3.0 semantics, and a wrong one does not."""
     from openapi_schema_validator import OAS30Validator
 
-    from warlog.openapi_games import prefix
+    from warlog.api.openapi_games import prefix
 
     doc = client.get("/api/v1/openapi.json").get_json()
     schemas = doc["components"]["schemas"]

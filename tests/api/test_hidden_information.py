@@ -14,7 +14,7 @@ import pytest
 from ledger.canonical import canonical_bytes, state_hash
 from ledger.events import Event, NewEvent, seal
 from tests.pages.secret_game import install as install_secret
-from warlog.verify import VerifyFailure, verify_bytes
+from warlog.trust.verify import VerifyFailure, verify_bytes
 
 
 @pytest.fixture

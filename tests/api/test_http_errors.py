@@ -34,7 +34,7 @@ def test_the_document_lists_400_and_503_everywhere_and_the_query_limits(client: 
 def test_414_is_json_from_our_handler(client: Any) -> None:
     """A URI over the limit is our JSON 414, before any route runs (and below gunicorn's own
     request-line limit, whose answer would be an HTML page)."""
-    from warlog.boundary import MAX_URI
+    from warlog.web.boundary import MAX_URI
 
     long = "x" * (MAX_URI + 1)
     for path in (f"/api/v1/games?game={long}", f"/api/v1/games/{long}/state", f"/api/v1/tournaments?cursor={long}"):

@@ -140,7 +140,7 @@ def test_healthz_is_liveness_and_readyz_checks_the_embedded_deployment(client: A
 
 def test_readyz_needs_a_recent_worker_heartbeat_and_redis(pg_url: str, tmp_path: Path) -> None:
     from tests.support.services import RedisServer
-    from warlog.health import beat
+    from warlog.ops.health import beat
 
     own = RedisServer(tmp_path)
     own.start()
@@ -184,7 +184,7 @@ def test_an_award_names_a_seat_or_draw(new_game: Any, winner: Any, status: int) 
 def test_failed_jobs_of_killed_workers_are_cleaned_up(pg_url: str, rq_redis: str, tmp_path: Path) -> None:
     from rq.registry import FailedJobRegistry, StartedJobRegistry
 
-    from warlog.queue import RQQueue
+    from warlog.judging.queue import RQQueue
 
     app = create_app({"TESTING": True, "WARLOG_DB": pg_url, "WARLOG_REDIS": rq_redis})
     log = open(tmp_path / "slow.log", "wb")

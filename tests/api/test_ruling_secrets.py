@@ -16,7 +16,7 @@ import pytest
 from rules import get_game
 from tests.conftest import Player
 from tests.support.attacks import Reader, commitments, hash_and_guess
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 KINDS = ("reveal_seed", "void", "void_re_resolve", "adjust", "award_then_reopen")
 

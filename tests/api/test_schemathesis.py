@@ -27,7 +27,7 @@ from schemathesis.specs.openapi.checks import (
 
 from tests.conftest import PG_URL, Player, pg_schema_url
 from tests.support.dice_duel import install as install_dice_duel
-from warlog.openapi import openapi_document
+from warlog.api.openapi import openapi_document
 
 pytestmark = pytest.mark.slow
 EXAMPLES = int(os.environ.get("WARLOG_FUZZ_EXAMPLES", "6"))

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import updated
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 VIEW = {"width": 1600, "height": 1200}
 

@@ -21,7 +21,7 @@ import pytest
 from rules.up_front.data import world
 from rules.up_front.geometry import level_of
 from tests.browser.conftest import updated
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 VIEW = {"width": 1400, "height": 1100}
 W = world()

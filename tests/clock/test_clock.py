@@ -16,7 +16,7 @@ from ledger.factory import open_store
 from tests.conftest import Player as Driver
 from tests.players.conftest import FakeNow, close_app, make_app, settle
 from warlog.clock import ClockAct, ClockError, GameClock, TimeControl
-from warlog.sqldb import SqlDb
+from warlog.ops.sqldb import SqlDb
 
 
 @pytest.fixture

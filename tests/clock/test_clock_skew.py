@@ -12,8 +12,8 @@ import pytest
 
 from tests.clock.test_clock import _game
 from tests.players.conftest import close_app, make_app
-from warlog import sqldb
 from warlog.clock import ClockAct, GameClock, TimeControl
+from warlog.ops import sqldb
 
 
 class _TwoDaysAhead(datetime):

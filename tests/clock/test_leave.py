@@ -15,7 +15,7 @@ from tests.notify.conftest import Smtp, smtp  # noqa: F401  (the real SMTP serve
 from tests.players.conftest import FakeNow, close_app, make_app, settle
 from tests.support.documented import Documented
 from warlog.clock import GameClock, TimeControl
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 
 @pytest.fixture
@@ -263,7 +263,7 @@ def test_verify_refuses_time_away_that_rolls_dice_or_speaks_for_no_seat(lapp: Fl
 
     from ledger.events import Event, seal
     from ledger.events import NewEvent as New
-    from warlog.verify import VerifyFailure, verify_events
+    from warlog.trust.verify import VerifyFailure, verify_events
 
     game = _game(lapp, "alice", "bob")
     client = lapp.test_client()
@@ -282,7 +282,7 @@ def test_verify_refuses_time_away_that_rolls_dice_or_speaks_for_no_seat(lapp: Fl
 
 def test_leave_and_quiet_days_on_the_me_page(lapp: Flask, fake: FakeNow) -> None:
     from tests.pages.conftest import ORIGIN, csrf_of
-    from warlog.pageutil import PLAYER_COOKIE
+    from warlog.web.pageutil import PLAYER_COOKIE
 
     _game(lapp, "alice", "bob")
     browser = lapp.test_client()  # signed in as the sign-in link would (tests/players test that path)

@@ -11,7 +11,7 @@ from tests.browser.conftest import live_server  # noqa: F401  (the fixture; `bro
 from tests.conftest import Player as Driver
 from warlog.clock import GameClock, TimeControl
 from warlog.clock.stops import PAUSED
-from warlog.sqldb import iso
+from warlog.ops.sqldb import iso
 
 
 def test_two_seats_pause_and_resume_a_game_on_its_page(browser: Any, live_server: tuple[str, Flask]) -> None:  # noqa: F811

@@ -20,7 +20,7 @@ from psycopg import sql
 
 from tests.conftest import PG_URL, Player
 from warlog.app import create_app
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 
 def _db_url(dbname: str, schema: str) -> str:

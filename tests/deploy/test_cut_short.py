@@ -1,7 +1,7 @@
 """An owner cutting a game short is refused, loudly: on PostgreSQL, the owner turns the
 append-only triggers off and deletes a game's last events (the games row put back to match).
 The server checks its ledger against its transparency log's entries at start and periodically
-(warlog.tlog.check_heads), and a game whose chain no longer extends the last head the log
+(warlog.trust.tlog.check_heads), and a game whose chain no longer extends the last head the log
 recorded of it is answered 503 with why, on the API and on its pages, and logged CRITICAL; the
 other games are served, and the log's proofs stay readable for auditors."""
 
@@ -16,7 +16,7 @@ from psycopg import sql
 from ledger.logstore import sync
 from tests.conftest import PG_URL, Player
 from warlog.app import create_app
-from warlog.tlog import check_heads
+from warlog.trust.tlog import check_heads
 
 
 def _play(app: Any) -> Player:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Player
-from warlog import health
 from warlog.app import create_app
+from warlog.ops import health
 
 
 def test_healthz_fails_when_every_request_fails_and_recovers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from tests.notify.conftest import free_port
 from warlog.cli import main
-from warlog.logs import mask
+from warlog.ops.logs import mask
 
 REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "pw-Zq81secret"
@@ -47,7 +47,7 @@ def test_gunicorn_logs_json_lines_with_request_ids_and_no_secrets(pg_url: str, t
     gunicorn = str(Path(sys.executable).parent / "gunicorn")
     err = open(tmp_path / "stderr.log", "wb")
     proc = subprocess.Popen([gunicorn, "-w", "1", "-k", "gthread", "--threads", "4", "-b", f"127.0.0.1:{port}",
-                             "--access-logfile", "-", "--logger-class", "warlog.logs.GunicornLogger",
+                             "--access-logfile", "-", "--logger-class", "warlog.ops.logs.GunicornLogger",
                              "warlog.app:create_app()"], cwd=REPO, env=env, stdout=err, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:

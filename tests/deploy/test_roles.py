@@ -20,7 +20,7 @@ from ledger.migrations import SchemaOutOfDate
 from ledger.migrations import postgres as pg_migrations
 from tests.conftest import PG_URL
 from warlog.cli import main
-from warlog.dbrole import SuperuserRefused
+from warlog.ops.dbrole import SuperuserRefused
 
 
 def role_url(role: str, schema: str) -> str:

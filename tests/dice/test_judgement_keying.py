@@ -19,8 +19,8 @@ from rules.core.game import Applied, IllegalAction
 from tests.conftest import Player
 from tests.support.dice_duel import BankSchema, DiceDuel, RollSchema
 from validators.actions import StrictSchema, action_type, register_actions
-from warlog.audit import build
-from warlog.verify import verify_events
+from warlog.trust.audit import build
+from warlog.trust.verify import verify_events
 
 
 class PeekSchema(StrictSchema):

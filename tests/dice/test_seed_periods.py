@@ -15,7 +15,7 @@ from ledger.canonical import canonical_bytes
 from ledger.dice import derive_die
 from ledger.events import Event, NewEvent, seal
 from tests.conftest import Player
-from warlog.verify import VerifyFailure, verify_bytes
+from warlog.trust.verify import VerifyFailure, verify_bytes
 
 LEGACY = Path(__file__).resolve().parents[1] / "verify" / "fixtures" / "legacy-mid-game-reveal.jsonl"
 

@@ -10,7 +10,7 @@ from typing import Any
 from tests.conftest import Player
 from tests.gbv.gbv_fuzz import choose
 from tests.gbv.test_ledger_fuzz import install
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 ENEMY_KINDS = {"spawn", "scatter", "pursuit", "combat", "noise", "damage", "suppression"}
 

@@ -16,9 +16,9 @@ from ledger.factory import open_store
 from rules import get_game
 from rules.green_beret_vietnam.game import GreenBeretVietnam
 from tests.gbv.gbv_fuzz import choose
-from warlog.resolver import Resolver
-from warlog.service import Warlog
-from warlog.verify import verify_lines
+from warlog.games.service import Warlog
+from warlog.judging.resolver import Resolver
+from warlog.trust.verify import verify_lines
 
 GAMES = int(os.environ.get("GBV_LEDGER_GAMES", "8"))
 PATIENCE = int(os.environ.get("GBV_LEDGER_PATIENCE", "4"))  # turns before the player starts to think of stopping

@@ -18,7 +18,7 @@ from ledger.fold import make_patch
 from tests.conftest import Player
 from tests.gbv.test_hidden_markers import _pairs_matching
 from tests.support.attacks import Reader, commitments
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 KINDS = ("reveal_seed", "void", "void_re_resolve", "adjust", "end_then_reopen")
 

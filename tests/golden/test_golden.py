@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rules import all_games, get_game, versions
-from warlog.verify import VerifyFailure, verify_bytes
+from warlog.trust.verify import VerifyFailure, verify_bytes
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = sorted(HERE.glob("*.jsonl"))

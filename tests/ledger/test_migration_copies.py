@@ -16,8 +16,8 @@ from warlog.clock.away_schema import DDL as AWAY
 from warlog.clock.schema import DDL as CLOCK
 from warlog.mailin.schema import DDL as MAIL
 from warlog.notify.schema import DDL as NOTIFY
+from warlog.ops.sqldb import Ddl
 from warlog.players.schema import DDL as PLAYERS
-from warlog.sqldb import Ddl
 from warlog.tournaments.store import DDL as TOURNAMENTS
 
 

@@ -24,7 +24,7 @@ from ledger.postgres import PostgresStore
 from tests.conftest import Player, pg_schema_url
 from warlog.app import create_app
 from warlog.cli import main
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 THIS_MONTH = datetime.now(UTC).strftime("%Y-%m")
 

@@ -1,4 +1,4 @@
-"""`warlog live` (warlog/live.py): a page's notice stream for its game, fed by the Redis channel
+"""`warlog live` (warlog/web/live.py): a page's notice stream for its game, fed by the Redis channel
 the RQ jobs publish judgements on, with a per-client cap (429) and a global cap (503), both with
 Retry-After, and a `resync` notice after a Redis outage."""
 
@@ -12,11 +12,11 @@ import redis
 
 from tests.live.stack import Stack, get, open_stream, read_until
 from tests.support.services import RedisServer
-from warlog import wakeup
+from warlog.judging import wakeup
 
 
 def _publish_until(url: str, game_id: str, s: socket.socket) -> bytes:
-    """Publish the game's judgement (as warlog.wakeup.publish does) until the stream tells it."""
+    """Publish the game's judgement (as warlog.judging.wakeup.publish does) until the stream tells it."""
     conn = redis.Redis.from_url(url)
     s.settimeout(0.2)
     seen = b""

@@ -66,8 +66,8 @@ def test_more_waiting_pages_than_threads_leave_healthz_and_moves_answered(stack:
 
 def test_a_wait_beyond_the_processs_slots_is_503_with_retry_after(tmp_path, monkeypatch) -> None:
     from tests.support.dice_duel import install
-    from warlog import pages
     from warlog.app import create_app
+    from warlog.web import pages
 
     install()
     app: Flask = create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp_path}/w.sqlite3"})

@@ -16,9 +16,9 @@ from ledger.factory import open_store
 from rules import get_game
 from rules.lock_n_load.game import LockNLoad
 from tests.lnl.lnl_fuzz import choose
-from warlog.resolver import Resolver
-from warlog.service import Warlog
-from warlog.verify import verify_lines
+from warlog.games.service import Warlog
+from warlog.judging.resolver import Resolver
+from warlog.trust.verify import verify_lines
 
 GAMES = int(os.environ.get("LNL_LEDGER_GAMES", "3"))
 MAX_MOVES = 6000

@@ -17,8 +17,8 @@ import pytest
 from ledger.events import RESOLVED, SUBMITTED, Event
 from rules.lock_n_load.game import LockNLoad, LockNLoadV2
 from tests.lnl.helpers import blank_state, tiny
-from warlog.resolution import judge
-from warlog.service import SPECTATOR, Viewer, redact_payload
+from warlog.games.service import SPECTATOR, Viewer, redact_payload
+from warlog.judging.judge import judge
 
 PATH = ("9A2", "9A3", "9A4")  # the US mover's steps; the VC squads watch from 9A6 and 9B6
 HIDDEN_CHOICES = (None, "hold", "within1", "at:9B3")  # none of them fires at a mover on PATH
@@ -46,8 +46,8 @@ class _NoDice:
 
 def _judged(game: LockNLoad, state: dict[str, Any], seat: str, action: dict[str, Any], seq: int
             ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The service's judgement of one move (warlog.resolution.judge), and its payload as the service
-    shows it to the US seat and to a spectator (warlog.service.redact_payload)."""
+    """The service's judgement of one move (warlog.judging.judge.judge), and its payload as the service
+    shows it to the US seat and to a spectator (warlog.games.service.redact_payload)."""
     sub = Event("g", seq, SUBMITTED, seat, {"action": action}, "", "", "")
     j = judge(game, state, sub, _die, None, False)  # type: ignore[arg-type]
     assert j.kind == "resolved", j.payload

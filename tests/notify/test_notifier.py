@@ -16,8 +16,8 @@ from tests.notify.conftest import Receiver, Smtp, free_port
 from tests.players.conftest import FakeNow
 from warlog.notify.notifier import Notifier
 from warlog.notify.transports import DeliveryError, check_webhook_url
+from warlog.ops.sqldb import SqlDb
 from warlog.players.store import Player, PlayerStore
-from warlog.sqldb import SqlDb
 
 
 class Rig:

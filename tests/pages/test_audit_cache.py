@@ -1,4 +1,4 @@
-"""Issue 13: the audit page keeps what it found between requests (warlog.audit.AuditCache) and
+"""Issue 13: the audit page keeps what it found between requests (warlog.trust.audit.AuditCache) and
 reads only the events after the last one it saw; what it shows is what a build over every event
 shows, and an altered event, a replaced ledger or a revealed seed is never hidden by the cache."""
 
@@ -14,7 +14,7 @@ from ledger.events import SEED_REVEALED, Event
 from ledger.export import parse_export
 from ledger.factory import open_store
 from ledger.projection import summary_from_events
-from warlog import audit
+from warlog.trust import audit
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "up-front--P--v1.jsonl"
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ledger.events import Event
 from ledger.export import parse_export
-from warlog import audit
+from warlog.trust import audit
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "up-front--P--v1.jsonl"
 

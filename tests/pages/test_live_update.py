@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import REDIS_URL
 from tests.pages.conftest import ORIGIN, csrf_of, drain
-from warlog import layerkeep, pages, wakeup
+from warlog.judging import wakeup
+from warlog.web import layerkeep, pages
 
 
 def test_a_waiting_live_request_answers_with_the_new_step_when_the_worker_judges(page_game, monkeypatch) -> None:
@@ -112,7 +113,7 @@ def test_parse_have_takes_keys_only() -> None:
 
 
 def test_a_judgement_published_on_redis_wakes_this_process() -> None:
-    """A deployment: the RQ job publishes the judged game (warlog.jobs.resolve_game) and each web
+    """A deployment: the RQ job publishes the judged game (warlog.judging.jobs.resolve_game) and each web
     process's listener wakes its own waiting pages (a real Redis)."""
     import uuid
 

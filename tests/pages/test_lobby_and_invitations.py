@@ -151,7 +151,7 @@ def test_a_failing_page_is_a_friendly_500_without_a_traceback(client, page_game,
     def broken(name):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr("warlog.pages.renderer_for", broken)
+    monkeypatch.setattr("warlog.web.pages.renderer_for", broken)
     r = client.get(f"/games/{pg.id}")
     body = r.get_data(as_text=True)
     assert r.status_code == 500 and "Something went wrong" in body

@@ -10,7 +10,7 @@ import re
 
 from ledger.store import GameSummary
 from tests.pages.conftest import csrf_of, drain
-from warlog import lobbyrows
+from warlog.web import lobbyrows
 
 
 def _row(html: str, game_id: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 from rules import get_game
 from rules.core.dice import fixed_dice
 from warlog.render import Highlights, Scene, TextRenderer, renderer_for
-from warlog.stats import chi2_sf, face_test, gammainc_upper
+from warlog.trust.stats import chi2_sf, face_test, gammainc_upper
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.pages.conftest import drain
 from tests.pages.secret_game import install as install_secret
-from warlog.verify import verify_lines
+from warlog.trust.verify import verify_lines
 
 
 def _tank_battle_game(pg):

@@ -16,10 +16,10 @@ from ledger.export import export_lines, parse_export
 from ledger.fold import fold
 from rules import get_game
 from tests.pages.share_games import secrets, vb_game
-from warlog import replay as rp
 from warlog.cli import main
 from warlog.render import Scene, renderer_for
-from warlog.share import build, children
+from warlog.web import replay as rp
+from warlog.web.share import build, children
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

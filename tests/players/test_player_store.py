@@ -10,6 +10,7 @@ import pytest
 
 from ledger.factory import open_store
 from tests.players.conftest import FakeNow
+from warlog.ops.sqldb import SqlDb
 from warlog.players.store import (
     EmailTaken,
     InvalidPlayer,
@@ -19,7 +20,6 @@ from warlog.players.store import (
     SeatTaken,
     UnknownPlayer,
 )
-from warlog.sqldb import SqlDb
 
 
 @pytest.fixture

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from ledger.canonical import state_hash
 from ledger.export import export_lines
 from ledger.factory import open_store
-from warlog.history import StoreHistory
-from warlog.queue import InlineQueue
-from warlog.resolver import Resolver
-from warlog.service import Warlog
-from warlog.verify import verify_lines
+from warlog.games.history import StoreHistory
+from warlog.games.service import Warlog
+from warlog.judging.queue import InlineQueue
+from warlog.judging.resolver import Resolver
+from warlog.trust.verify import verify_lines
 
 
 def play_random(svc: Warlog, queue: InlineQueue, game: str, scenario: str, choices: list[int],

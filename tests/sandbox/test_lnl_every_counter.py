@@ -18,7 +18,7 @@ from rules.lock_n_load.events import new_unit
 from rules.lock_n_load.game import LockNLoad
 from tests.lnl.helpers import blank_state, tiny
 from tests.support.fuzzing import seeded_dice
-from warlog.sandbox import example_state, position_errors
+from warlog.rulings.sandbox import example_state, position_errors
 
 COUNTERS = json.loads((Path(__file__).parents[2] / "rules" / "lock_n_load" / "data" / "counters.json")
                       .read_text(encoding="utf-8"))["kinds"]

@@ -15,7 +15,7 @@ import pytest
 from ledger.export import parse_export
 from ledger.fold import step
 from rules import game_of, get_game
-from warlog.sandbox import example_state
+from warlog.rulings.sandbox import example_state
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 

@@ -17,7 +17,7 @@ from ledger.export import parse_export
 from ledger.fold import step
 from rules import get_game
 from rules.core.dice import RecordingDice
-from warlog.sandbox import example_state, position_errors
+from warlog.rulings.sandbox import example_state, position_errors
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 JSON = st.one_of(st.none(), st.booleans(), st.integers(-3, 40), st.sampled_from(["", "0717", "x", "combat"]),

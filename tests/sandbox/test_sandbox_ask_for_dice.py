@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.conftest import Player
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 START = {"phase": "play", "turn": "north", "scores": {"north": 0, "south": 0}, "pot": 0, "target": 30,
          "winner": None}

@@ -18,7 +18,7 @@ from rules.green_beret_vietnam.game import GreenBeretVietnam
 from rules.vietnam_battles.game import VietnamBattles
 from rules.vietnam_battles.support import marker_ids
 from tests.conftest import Player
-from warlog.sandbox import dice_errors, example_state
+from warlog.rulings.sandbox import dice_errors, example_state
 
 GBV, VB = GreenBeretVietnam(), VietnamBattles()
 DERIVED = DerivedDice(b"s" * 32, "cups", 1, "")

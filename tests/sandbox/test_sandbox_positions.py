@@ -14,7 +14,7 @@ import pytest
 from rules import all_games, get_game
 from rules.green_beret_vietnam.effects import place_enemy
 from tests.conftest import Player
-from warlog.sandbox import example_state
+from warlog.rulings.sandbox import example_state
 
 
 def _create(client: Any, game: str, state: Any, scenario: str | None = None, **extra: Any) -> Any:
@@ -155,7 +155,7 @@ def test_when_forced_dice_run_out_the_game_stops_or_derives_as_chosen(client, ap
     else:
         assert second["status"] == "resolved" and len(second["dice"]) == 1
     export = client.get(f"/api/v1/games/{p.id}/export", headers=p.auth("director")).get_data()
-    from warlog.verify import verify_bytes
+    from warlog.trust.verify import verify_bytes
 
     assert verify_bytes(export).sandbox
 

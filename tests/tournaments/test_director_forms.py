@@ -135,7 +135,7 @@ def test_a_one_day_move_is_reminded(tapp: Flask) -> None:
     from datetime import timedelta
 
     from tests.tournaments.conftest import Desk
-    from warlog.sqldb import parse_iso
+    from warlog.ops.sqldb import parse_iso
 
     desk = Desk(tapp)
     for name in ("Director", "Ann", "Bob"):

@@ -105,7 +105,7 @@ def test_refused_moves_do_not_shift_a_duplicate_games_dice(desk: Desk) -> None:
     report = verify_bundle(desk.client.get(f"{API}/{tid}/export").get_data().splitlines(keepends=True))
     assert report.results == 2 and report.seed_revealed
     # The dice audit re-derives every die of both games on their judgement keys too.
-    from warlog.audit import build
+    from warlog.trust.audit import build
 
     for gid in (ga, gb):
         audit = build(store.read(gid), lambda sub: "")

@@ -11,9 +11,9 @@ import pytest
 
 from ledger.events import GAME_ENDED, SEED_REVEALED
 from tests.tournaments.conftest import Desk
-from warlog.rounds import reveal_round_seed
 from warlog.tournaments.bundle import verify_bundle
-from warlog.verify import verify_lines
+from warlog.trust.rounds import reveal_round_seed
+from warlog.trust.verify import verify_lines
 
 API = "/api/v1/tournaments"
 

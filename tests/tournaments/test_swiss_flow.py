@@ -12,7 +12,7 @@ from typing import Any
 from ledger.canonical import canonical_bytes, sha256_hex
 from tests.tournaments.conftest import Desk
 from warlog.tournaments.bundle import verify_bundle
-from warlog.verify import VerifyFailure
+from warlog.trust.verify import VerifyFailure
 
 API = "/api/v1/tournaments"
 

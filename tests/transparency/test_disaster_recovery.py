@@ -65,7 +65,7 @@ def test_a_tournament_bundle_imports_into_an_empty_ledger_with_the_same_heads(db
     from tests.players.conftest import close_app, make_app
     from tests.tournaments.conftest import Desk
     from tests.tournaments.test_swiss_flow import _finish_round, _setup
-    from warlog.sqldb import SqlDb
+    from warlog.ops.sqldb import SqlDb
     from warlog.tournaments.store import TournamentStore
 
     app = make_app(db_url, WARLOG_SWEEP_INTERVAL=3600.0, WARLOG_PERIODIC=False)

@@ -21,7 +21,7 @@ from ledger.export import parse_export
 from tests.conftest import Player
 from tests.transparency.helpers import app_on, key_file
 from warlog.cli import main
-from warlog.logcheck import check_against_head
+from warlog.trust.logcheck import check_against_head
 
 
 def start(client: Any, app: Any) -> Player:

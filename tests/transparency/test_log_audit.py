@@ -22,8 +22,8 @@ from tests.support.documented import Documented
 from tests.transparency.helpers import app_on, key_file
 from tests.transparency.test_log_api import export, start
 from warlog.cli import main
-from warlog.logcheck import check_against_head
-from warlog.monitor import monitor, save_entries
+from warlog.trust.logcheck import check_against_head
+from warlog.trust.monitor import monitor, save_entries
 
 
 def _json(client: Any) -> Any:

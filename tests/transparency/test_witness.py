@@ -32,7 +32,7 @@ from ledger import transparency as t
 from tests.transparency.helpers import app_on, key_file
 from tests.transparency.test_log_api import export
 from warlog.cli import main
-from warlog.witness import Refused, Witness, create_app, request_body, submit
+from warlog.trust.witness import Refused, Witness, create_app, request_body, submit
 
 ORIGIN = "games.example.org/log"
 REPO = Path(__file__).resolve().parents[2]

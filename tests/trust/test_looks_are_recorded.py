@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from ledger.events import NewEvent, seal
 from ledger.export import parse_export
-from warlog.verify import VerifyFailure, verify_bytes, verify_events
+from warlog.trust.verify import VerifyFailure, verify_bytes, verify_events
 
 HIDDEN_VIEWED, UMPIRE_INVITED = "hidden_viewed", "umpire_invited"  # ledger.events (the names old ledgers lack)
 

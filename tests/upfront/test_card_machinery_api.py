@@ -16,7 +16,7 @@ from ledger.canonical import canonical_bytes, state_hash
 from ledger.events import Event, NewEvent, seal
 from rules.core import deck as decks
 from tests.upfront.card_duel import CARDS, install
-from warlog.verify import VerifyFailure, verify_bytes
+from warlog.trust.verify import VerifyFailure, verify_bytes
 
 
 @pytest.fixture

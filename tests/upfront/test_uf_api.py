@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from rules.up_front.data import world
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 ALL = sorted(world().scenarios)
 _CHOSEN = os.environ.get("UF_API_SCENARIOS", "A,C,V")  # "all" for every scenario (about 45 s each)

@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 PRIORITY = {"altitude": 10, "conceal": 9, "mine_altitude": 9, "alt_step": 8, "entrench": 6, "fire": 5,
             "accept": 4, "complete": 4, "place": 3, "rally": 3, "remove": 3, "move": 1, "decline": 1,

@@ -13,8 +13,8 @@ from typing import Any
 from ledger.events import RESOLVED, SUBMITTED, Event
 from rules.up_front.game import UpFrontMountains, UpFrontMountainsV2
 from tests.upfront.uf_helpers import give, playing
-from warlog.resolution import judge
-from warlog.service import SPECTATOR, Viewer, redact_payload
+from warlog.games.service import SPECTATOR, Viewer, redact_payload
+from warlog.judging.judge import judge
 
 # The defender's secret choices: none, and standing answers whose words differ (it holds no
 # Concealment card, so "play" and "decline" end the same way).
@@ -82,7 +82,7 @@ def test_version_2_told_the_attacker_of_a_secret_standing_answer() -> None:
 
 def test_the_service_shows_a_rules_list_citing_only_the_facts_the_viewer_reads() -> None:
     """A game recorded under version 2 keeps its private "CORE 11" fact in the ledger; the service
-    shows the other seat and a spectator a rules list without it (warlog.service.redact_payload),
+    shows the other seat and a spectator a rules list without it (warlog.games.service.redact_payload),
     and the owner its own."""
     game = UpFrontMountainsV2()
     s = playing()

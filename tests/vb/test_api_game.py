@@ -10,7 +10,7 @@ from typing import Any
 from tests.conftest import Player
 from tests.vb.test_ledger_fuzz import install
 from tests.vb.vb_fuzz import choose
-from warlog.verify import verify_bytes
+from warlog.trust.verify import verify_bytes
 
 
 def test_a_boys_of_67_game_through_the_api(client: Any, app: Any) -> None:

@@ -15,9 +15,9 @@ from ledger.factory import open_store
 from rules import get_game
 from rules.vietnam_battles.game import VietnamBattles
 from tests.vb.vb_fuzz import choose
-from warlog.resolver import Resolver
-from warlog.service import Warlog
-from warlog.verify import verify_lines
+from warlog.games.service import Warlog
+from warlog.judging.resolver import Resolver
+from warlog.trust.verify import verify_lines
 
 GAMES = int(os.environ.get("VB_LEDGER_GAMES", "6"))
 SNOOPY_GAMES = int(os.environ.get("VB_LEDGER_SNOOPY", "1"))

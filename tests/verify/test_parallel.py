@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from ledger.canonical import canonical_bytes
 from ledger.events import Event, NewEvent, seal
 from warlog.cli import main
-from warlog.verify import VerifyFailure, verify_bytes
-from warlog.verify_parallel import start_context, verify_games, verify_paths, windows
+from warlog.trust.verify import VerifyFailure, verify_bytes
+from warlog.trust.verify_parallel import start_context, verify_games, verify_paths, windows
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 LONG = GOLDEN / "vietnam-battles--snoopys_nose--v1.jsonl"

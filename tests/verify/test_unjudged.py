@@ -20,9 +20,9 @@ from flask import Flask
 from tests.conftest import Player
 from warlog.app import create_app
 from warlog.cli import main
-from warlog.queue import sweep
-from warlog.service import Warlog
-from warlog.verify import VerifyFailure, verify_bytes
+from warlog.games.service import Warlog
+from warlog.judging.queue import sweep
+from warlog.trust.verify import VerifyFailure, verify_bytes
 
 
 @pytest.fixture
@@ -117,7 +117,7 @@ def test_the_sweep_finds_a_submission_missing_from_pending_and_gets_it_judged(
     # ... and an owner who deleted its row of `pending`: only the events say it is unjudged.
     _delete_pending(quiet_app, p.id)
     assert store.pending_games() == []
-    with caplog.at_level("ERROR", logger="warlog.queue"):
+    with caplog.at_level("ERROR", logger="warlog.judging.queue"):
         found = sweep(store, queue.enqueue, queue.enqueue_many)
     assert found == [p.id]
     assert any("not in the ledger's pending set" in r.getMessage() for r in caplog.records)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ledger.canonical import canonical_bytes
 from tests.conftest import Player
 from warlog.cli import main
-from warlog.verify import VerifyFailure, verify_bytes
+from warlog.trust.verify import VerifyFailure, verify_bytes
 
 
 def finished_export(new_game: Any) -> bytes:

@@ -12,10 +12,10 @@ import pytest
 import redis
 
 from ledger.factory import open_store
-from warlog import drainer
-from warlog.queue import RQQueue
-from warlog.resolver import Resolver
-from warlog.service import Warlog
+from warlog.games.service import Warlog
+from warlog.judging import drainer
+from warlog.judging.queue import RQQueue
+from warlog.judging.resolver import Resolver
 
 
 def _started_games(svc: Warlog, n: int) -> list[tuple[str, dict[str, str]]]:

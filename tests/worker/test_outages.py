@@ -87,10 +87,10 @@ def _wait_for_text(path: Path, text: str, timeout: float = 20.0) -> None:
 
 @pytest.fixture(autouse=True)
 def _no_sweepers_of_earlier_tests() -> None:
-    """The outage lines are counted process-wide (warlog.outage.LEDGER is one per process): a
+    """The outage lines are counted process-wide (warlog.judging.outage.LEDGER is one per process): a
     sweeper left running by an earlier test's app that was never closed would mark the ledger
     back up between this test's failures, and the outage would be told twice. Stop them first."""
-    from warlog.queue import RUNNING
+    from warlog.judging.queue import RUNNING
 
     for sweeper in list(RUNNING):
         sweeper.set()

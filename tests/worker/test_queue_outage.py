@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warlog.queue import sweep
+from warlog.judging.queue import sweep
 
 
 def test_a_move_submitted_while_the_queue_is_down_is_kept_and_swept_later(app, new_game) -> None:

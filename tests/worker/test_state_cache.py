@@ -8,10 +8,10 @@ from typing import Any
 from ledger.events import RESOLVED
 from ledger.factory import open_store
 from ledger.fold import fold
-from warlog import jobs
-from warlog.history import StateCache, StoreHistory
-from warlog.resolver import Resolver
-from warlog.service import Warlog
+from warlog.games.history import StateCache, StoreHistory
+from warlog.games.service import Warlog
+from warlog.judging import jobs
+from warlog.judging.resolver import Resolver
 
 
 def _started(store: Any, scenario: str) -> tuple[Warlog, Resolver, dict[str, Any], str]:

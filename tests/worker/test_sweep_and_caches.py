@@ -12,9 +12,10 @@ from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
 from ledger.factory import open_store
-from warlog import lru, onejob
-from warlog.queue import QUEUE_NAME, InlineQueue, RQQueue, sweep
-from warlog.service import Warlog
+from warlog.games.service import Warlog
+from warlog.judging import onejob
+from warlog.judging.queue import QUEUE_NAME, InlineQueue, RQQueue, sweep
+from warlog.ops import lru
 
 
 def _pending_games(svc: Warlog, n: int) -> list[str]:
@@ -148,7 +149,7 @@ def _held_keys(rq: RQQueue) -> dict[str, str]:
     for game_id in ("queued", "dequeued", "started", "finished", "deferred", "scheduled"):
         job_id = onejob.claim(rq.redis, game_id)
         assert job_id is not None
-        job = rq.queue.enqueue_call("warlog.jobs.resolve_game", args=(game_id,), job_id=job_id)
+        job = rq.queue.enqueue_call("warlog.judging.jobs.resolve_game", args=(game_id,), job_id=job_id)
         if game_id != "queued":
             rq.redis.lrem(f"rq:queue:{rq.queue.name}", 0, job_id)
         if game_id not in ("queued", "dequeued"):
@@ -209,12 +210,12 @@ def test_a_job_that_meets_a_ledger_outage_has_the_sweep_run_again_within_a_secon
     """Found by bench/chaos_soak.py: after a PostgreSQL restart a job met a stale pooled
     connection, left its move pending (as it should) and the move waited for the rest of the
     sweeper's 30 s interval although the ledger was back. Now the job's outage (SWEEP_SOON, set
-    by warlog.jobs.resolve_game) has this process's sweeper try again within about a second."""
+    by warlog.judging.jobs.resolve_game) has this process's sweeper try again within about a second."""
     import time
 
-    from warlog import jobs
-    from warlog.outage import LEDGER, SWEEP_SOON
-    from warlog.queue import start_sweeper
+    from warlog.judging import jobs
+    from warlog.judging.outage import LEDGER, SWEEP_SOON
+    from warlog.judging.queue import start_sweeper
 
     store = open_store(f"sqlite:///{tmp_path}/w.sqlite3")
     sweeps: list[float] = []

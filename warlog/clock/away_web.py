@@ -21,10 +21,10 @@ from marshmallow import Schema, ValidationError
 
 from validators.players import GrantLeaveSchema, LeaveSchema, PauseSchema, QuietSchema
 from warlog.clock.leave import AwayBook, AwayRefused, LeavePolicy
-from warlog.pageutil import PageError, check_csrf, error_page, finish, viewer_for
+from warlog.games.service import ServiceError
 from warlog.players.store import Player, PlayerError
 from warlog.players.web import current_player
-from warlog.service import ServiceError
+from warlog.web.pageutil import PageError, check_csrf, error_page, finish, viewer_for
 
 away_api = Blueprint("away_api", __name__, url_prefix="/api/v1")
 away_pages = Blueprint("away_pages", __name__)

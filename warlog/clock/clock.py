@@ -31,7 +31,7 @@ from psycopg import errors as pg_errors
 from ledger.store import EventStore
 from warlog.clock.schema import DDL
 from warlog.clock.stops import StopsOf, due_after, used_between
-from warlog.sqldb import Clock, SqlDb, Tx, iso, parse_iso, sortable_id, utc_now
+from warlog.ops.sqldb import Clock, SqlDb, Tx, iso, parse_iso, sortable_id, utc_now
 
 log = logging.getLogger("warlog.clock")
 
@@ -300,7 +300,7 @@ class GameClock:
 
     # -- the resolver's hook -----------------------------------------------------------------
     def on_judged(self, judged: Any) -> None:
-        """After a judgement (warlog.resolver.Judged): clear the deadlines of the seats whose turn
+        """After a judgement (warlog.judging.resolver.Judged): clear the deadlines of the seats whose turn
         ended, start those of the seats whose turn began (games under a time control)."""
         ended = judged.outcome is not None
         for seat in judged.before:

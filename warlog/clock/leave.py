@@ -35,8 +35,8 @@ from warlog.clock.away_schema import DDL
 from warlog.clock.clock import GameClock
 from warlog.clock.pauses import AwayConflict, Pauses
 from warlog.clock.stops import DAYS, PAUSED, Stop, due_after, running_seconds, weekly_seconds, weekly_windows
+from warlog.ops.sqldb import iso, parse_iso, sortable_id
 from warlog.players.store import PlayerError, PlayerStore
-from warlog.sqldb import iso, parse_iso, sortable_id
 
 log = logging.getLogger("warlog.clock.leave")
 ROUND_POLICIES = ("extend", "keep")

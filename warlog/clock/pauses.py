@@ -13,8 +13,8 @@ from typing import Any
 from ledger.events import PAUSE_AGREED, PAUSE_ASKED, PAUSE_ENDED, NewEvent
 from warlog.clock.clock import DAY, GameClock
 from warlog.clock.stops import PAUSED, Stop, due_after, running_seconds
+from warlog.ops.sqldb import SqlDb, iso, parse_iso, sortable_id
 from warlog.players.store import PlayerError, PlayerStore
-from warlog.sqldb import SqlDb, iso, parse_iso, sortable_id
 
 
 class AwayConflict(PlayerError):

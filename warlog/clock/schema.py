@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from warlog.sqldb import Ddl
+from warlog.ops.sqldb import Ddl
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS clock_controls (

@@ -14,9 +14,9 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from marshmallow import ValidationError
 
 from validators.tournaments import TimeControlSchema
-from warlog.boundary import json_object
 from warlog.clock.clock import ClockError, GameClock, TimeControl
-from warlog.service import ServiceError
+from warlog.games.service import ServiceError
+from warlog.web.boundary import json_object
 
 clock_api = Blueprint("clock_api", __name__, url_prefix="/api/v1/games")
 
@@ -28,8 +28,8 @@ def clock() -> GameClock:
 
 @clock_api.before_request
 def _private_game() -> None:
-    """A duplicate round's game is its player's alone while the round runs (warlog.pageutil.guard_private)."""
-    from warlog.pageutil import guard_private
+    """A duplicate round's game is its player's alone while the round runs (warlog.web.pageutil.guard_private)."""
+    from warlog.web.pageutil import guard_private
 
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     guard_private(token.strip() if scheme.lower() == "bearer" else None)

@@ -17,14 +17,14 @@ from typing import Any
 
 from ledger.store import EventStore
 from warlog.config import ConfigError
+from warlog.games.service import Warlog
 from warlog.mailin import position as pos
 from warlog.mailin.store import MailStore, TokenRow
 from warlog.mailin.tokens import Signer
 from warlog.notify.notifier import Delivery, Notifier
 from warlog.notify.transports import mail_message
+from warlog.ops.sqldb import SqlDb
 from warlog.players.store import PlayerStore
-from warlog.service import Warlog
-from warlog.sqldb import SqlDb
 
 log = logging.getLogger("warlog.mailin")
 RICH_KINDS = ("your_turn", "mail_answer")

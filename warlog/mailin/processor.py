@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from warlog.games.service import ServiceError, Viewer, Warlog
 from warlog.mailin import parser
 from warlog.mailin.play import MailPlay
 from warlog.mailin.position import dice_words
 from warlog.mailin.store import Inbound, TokenRow
 from warlog.mailin.tokens import split_address
 from warlog.players.store import Player
-from warlog.service import ServiceError, Viewer, Warlog
 
 log = logging.getLogger("warlog.mailin")
 MAX_BYTES = 2 * 1024 * 1024  # a reply quoting the board's picture fits; a big attachment does not
@@ -256,7 +256,7 @@ class Processor:
 
 
 def _result_words(r: dict[str, Any]) -> str:
-    from warlog.replay import english
+    from warlog.web.replay import english
 
     head = f"- {r['code']} ({r['text']})"
     if r["status"] == "resolved":

@@ -14,7 +14,7 @@ from typing import Any
 from psycopg import errors as pg_errors
 
 from warlog.mailin.schema import DDL
-from warlog.sqldb import Clock, SqlDb, iso, sortable_id, utc_now
+from warlog.ops.sqldb import Clock, SqlDb, iso, sortable_id, utc_now
 
 MODES = ("both", "mail", "page")
 _UNIQUE = (sqlite3.IntegrityError, pg_errors.UniqueViolation)

@@ -34,9 +34,9 @@ def _b32(raw: bytes) -> str:
 
 def key_path(conf: Mapping[str, Any]) -> tuple[Path | None, bool]:
     """The signing key file and whether it may be made here: WARLOG_LOG_KEY, else the embedded
-    default's file beside a SQLite ledger (warlog.tlog, the same rule)."""
+    default's file beside a SQLite ledger (warlog.trust.tlog, the same rule)."""
     from ledger.factory import sqlite_path
-    from warlog.tlog import DEFAULT_KEY_NAME
+    from warlog.trust.tlog import DEFAULT_KEY_NAME
 
     named = conf.get("WARLOG_LOG_KEY") or os.environ.get("WARLOG_LOG_KEY")
     if named:
@@ -51,7 +51,7 @@ def derive_key(conf: Mapping[str, Any]) -> bytes:
     """The HMAC key of reply tokens, from the server's signing key (made if the embedded
     default may make it). ConfigError when there is none."""
     from warlog.config import ConfigError
-    from warlog.tlog import LogError, load_key
+    from warlog.trust.tlog import LogError, load_key
 
     path, create = key_path(conf)
     if path is None:

@@ -14,8 +14,8 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, re
 
 from warlog.mailin.play import MailPlay
 from warlog.mailin.store import MODES
-from warlog.pageutil import PageError, check_csrf, error_page, finish, wants_json
 from warlog.players.web import current_player
+from warlog.web.pageutil import PageError, check_csrf, error_page, finish, wants_json
 
 mail_pages = Blueprint("mail_pages", __name__)
 

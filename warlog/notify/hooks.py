@@ -1,6 +1,6 @@
 """The worker's notices: after a judgement, tell the players who own the seats concerned.
 
-`TurnNotices` is the resolver's `on_judged` hook (warlog.resolver.Judged): "your turn" to the
+`TurnNotices` is the resolver's `on_judged` hook (warlog.judging.resolver.Judged): "your turn" to the
 owner of each seat that has just become active, "game ended" to every owner when the game
 ends, "ruling" to every owner when the director ruled. Seats nobody owns (open games played by
 invitation link) get nothing: there is nobody to write to.
@@ -12,9 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.store import EventStore
+from warlog.judging.resolver import Judged
 from warlog.notify.notifier import Notifier
 from warlog.players.store import PlayerStore
-from warlog.resolver import Judged
 
 
 class TurnNotices:

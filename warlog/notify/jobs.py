@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from warlog.jobs import db_url, store_for
+from warlog.judging.jobs import db_url, store_for
 
 JOB_TIMEOUT = 120
 NOTIFY_QUEUE = "warlog-notify"  # after the `warlog` queue in every worker: judging moves comes first
@@ -55,7 +55,7 @@ def notify_queue(connection: Any) -> Any:
 
 
 def _worker_queue() -> Any:
-    from warlog.queue import RQQueue
+    from warlog.judging.queue import RQQueue
 
     key = os.getpid()
     if key not in _queues:

@@ -20,7 +20,6 @@ from email.message import EmailMessage
 from typing import Any
 from urllib.parse import urlsplit
 
-from warlog import metrics
 from warlog.notify.schema import DDL
 from warlog.notify.transports import (
     DeliveryError,
@@ -31,7 +30,8 @@ from warlog.notify.transports import (
     send_smtp,
     webhook_body,
 )
-from warlog.sqldb import Clock, SqlDb, iso, sortable_id, utc_now
+from warlog.ops import metrics
+from warlog.ops.sqldb import Clock, SqlDb, iso, sortable_id, utc_now
 
 log = logging.getLogger("warlog.notify")
 

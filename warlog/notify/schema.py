@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from warlog.sqldb import Ddl
+from warlog.ops.sqldb import Ddl
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS notify_deliveries (

@@ -16,8 +16,8 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, render_template, request, url_for
 
 from warlog.notify.notifier import KINDS, Notifier
-from warlog.pageutil import PageError, check_csrf, error_page, finish, wants_json
 from warlog.players.web import current_player
+from warlog.web.pageutil import PageError, check_csrf, error_page, finish, wants_json
 
 notify_pages = Blueprint("notify_pages", __name__)
 

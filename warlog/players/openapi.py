@@ -1,4 +1,4 @@
-"""The OpenAPI paths of /api/v1/players and of a game's clock (merged into warlog.openapi)."""
+"""The OpenAPI paths of /api/v1/players and of a game's clock (merged into warlog.api.openapi)."""
 
 from __future__ import annotations
 

@@ -17,8 +17,8 @@ from marshmallow import ValidationError
 from marshmallow.validate import Email
 
 from validators.names import NO_CONTROLS, control_character
+from warlog.ops.sqldb import Clock, SqlDb, iso, sha256_hex, utc_now
 from warlog.players.schema import DDL
-from warlog.sqldb import Clock, SqlDb, iso, sha256_hex, utc_now
 
 TOKEN_PREFIX = "wp_"  # a player's API token, told apart at a glance from a game's seat token
 NAME_MAX = 60

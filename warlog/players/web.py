@@ -23,10 +23,10 @@ from marshmallow import Schema, ValidationError
 from werkzeug.wrappers import Response as BaseResponse
 
 from validators.players import ClaimSchema, RegisterSchema, SigninSchema, UseLinkSchema
-from warlog.boundary import json_object
-from warlog.pageutil import PLAYER_COOKIE, PageError, check_csrf, error_page, finish, seat_cookies, wants_json
+from warlog.games.service import ServiceError
 from warlog.players.store import LinkThrottled, Player, PlayerError, PlayerStore, clean_email
-from warlog.service import ServiceError
+from warlog.web.boundary import json_object
+from warlog.web.pageutil import PLAYER_COOKIE, PageError, check_csrf, error_page, finish, seat_cookies, wants_json
 
 SENT = ("If that address can receive mail, a sign-in link is on its way to it. The link works once, "
         "within the hour.")

@@ -9,7 +9,7 @@ from flask import Flask
 
 def init_app(app: Flask) -> Any:
     """Build the tournament service on the app's ledger and players; register its routes."""
-    from warlog.sqldb import SqlDb
+    from warlog.ops.sqldb import SqlDb
     from warlog.tournaments.service import Tournaments
     from warlog.tournaments.store import TournamentStore
     from warlog.tournaments.web import init_app as init_web

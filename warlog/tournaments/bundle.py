@@ -29,7 +29,7 @@ from warlog.tournaments import events as T
 from warlog.tournaments.model import ModelError, Tournament, apply, pairings_doc
 from warlog.tournaments.pairing import DiceMismatch, PairingDice, PairingError, duplicate_seed, pair_next
 from warlog.tournaments.standings import standings_doc
-from warlog.verify import VerifyFailure, verify_events
+from warlog.trust.verify import VerifyFailure, verify_events
 
 BUNDLE_VERSION = 1
 
@@ -116,7 +116,7 @@ def verify_bundle_bytes(data: bytes, jobs: int | None = 1) -> BundleReport:
 
 
 def verify_bundle(lines: Iterable[bytes | str], jobs: int | None = 1) -> BundleReport:
-    """`jobs` > 1: the games are verified on that many processes (warlog.verify_parallel); None:
+    """`jobs` > 1: the games are verified on that many processes (warlog.trust.verify_parallel); None:
     one process for a small bundle, every core for a large one."""
     header, streams = _parse(lines)
     tid = str(header.get("tournament"))
@@ -133,7 +133,7 @@ def verify_bundle(lines: Iterable[bytes | str], jobs: int | None = 1) -> BundleR
         if gid not in streams:
             raise BundleFailure(tid, None, f"game {gid} is missing from the bundle")
     if jobs is None or jobs > 1:
-        from warlog.verify_parallel import verify_games
+        from warlog.trust.verify_parallel import verify_games
 
         results: Iterable[Any] = verify_games([streams[g] for g in gids], jobs)
     else:
@@ -316,7 +316,7 @@ def _check_judged(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> 
 def _check_final(t: Tournament, gid: str, res: Any, streams: dict[str, list[Event]]) -> None:
     """The tournament's standing result for `gid` is the one its whole ledger gives, rulings
     after its end included; else fail naming the game's event and the tournament's."""
-    from warlog.history import ended as game_is_over
+    from warlog.games.history import ended as game_is_over
     from warlog.tournaments.service import result_from_game
 
     events = streams.get(gid) or []

@@ -59,8 +59,8 @@ def attach(clock: Any, tournaments: Tournaments) -> None:
 
 def attach_worker(store: Any, enqueue: Any) -> None:
     """In an RQ worker process: the same handlers on the worker's clock (it runs the sweep)."""
+    from warlog.games.service import Warlog
     from warlog.notify.jobs import services
-    from warlog.service import Warlog
     from warlog.tournaments.store import TournamentStore
 
     s = services()

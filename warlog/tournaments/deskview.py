@@ -4,7 +4,7 @@ The replay page has two numbers for one move: its *step* (the slider and "Step N
 `submitted` event, and its list names the move by its judgement ("#N+1", highlighted at both
 steps). A void acts on the judgement (a `resolved` event of a seat's move), so the desk names a
 disputed step by both numbers and offers, as void targets, only those resolutions. `void_preview`
-is the dry run of a void: the resolutions it would undo, as `warlog.resolution._judge_void` counts
+is the dry run of a void: the resolutions it would undo, as `warlog.judging.judge._judge_void` counts
 them.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ledger.events import DIRECTOR, REJECTED, RESOLVED, SUBMITTED, Event
-from warlog.replay import seat_name
+from warlog.web.replay import seat_name
 
 
 def _voided(events: Sequence[Event]) -> set[int]:

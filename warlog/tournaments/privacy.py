@@ -1,5 +1,5 @@
 """Who may read a duplicate round's game while the round runs, besides its own player (the
-privacy check, warlog.rounds.check_private, asks this through the service's `private_reader` hook).
+privacy check, warlog.trust.rounds.check_private, asks this through the service's `private_reader` hook).
 
 The tournament's director may, to rule in it, unless they play in that round themselves: an
 entrant who read another entrant's game of the same round would see the dice they are about to

@@ -22,7 +22,7 @@ from ledger.store import Conflict, GameExists
 from warlog.tournaments import events as T
 from warlog.tournaments.bundle import BundleReport, _parse, verify_bundle
 from warlog.tournaments.model import Tournament, apply
-from warlog.verify import VerifyFailure
+from warlog.trust.verify import VerifyFailure
 
 
 class RestoreRefused(Exception):

@@ -22,9 +22,8 @@ from ledger.events import GAME_ENDED
 from ledger.store import Conflict
 from rules import get_game
 from validators.names import NO_CONTROLS, control_character
-from warlog.lru import BoundedCache
-from warlog.rounds import reveal_round_seed
-from warlog.service import Forbidden, NotFound, ServiceError, StaleSeq, Unprocessable, Warlog, token_hash
+from warlog.games.service import Forbidden, NotFound, ServiceError, StaleSeq, Unprocessable, Warlog, token_hash
+from warlog.ops.lru import BoundedCache
 from warlog.tournaments import events as T
 from warlog.tournaments.deskview import step_names, void_preview, voidable
 from warlog.tournaments.model import (
@@ -40,6 +39,7 @@ from warlog.tournaments.model import (
 from warlog.tournaments.pairing import PairingDice, PairingError, duplicate_seed, pair_next, rounds_planned
 from warlog.tournaments.standings import crosstable, standings, standings_doc
 from warlog.tournaments.store import TournamentStore
+from warlog.trust.rounds import reveal_round_seed
 
 ENGINES = ("auto", "dutch", "casual")
 SWISS_FEED = 2  # how a new Swiss tournament's history is fed to the pairing engine (pairing.swiss_feed)
@@ -645,7 +645,7 @@ class Tournaments:
             if d is not None and d.status == "open":
                 from datetime import timedelta
 
-                from warlog.sqldb import parse_iso
+                from warlog.ops.sqldb import parse_iso
 
                 ctl = self.clock.time_control(game_id)
                 new_due = parse_iso(d.due_at) + timedelta(days=days, hours=hours)

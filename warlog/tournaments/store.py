@@ -19,7 +19,7 @@ from ledger.canonical import GENESIS_HASH
 from ledger.events import Event, utc_now
 from ledger.sqlstore import EVENT_COLUMNS, event_row, row_event
 from ledger.store import Conflict
-from warlog.sqldb import Ddl, SqlDb
+from warlog.ops.sqldb import Ddl, SqlDb
 from warlog.tournaments.events import seal
 
 _TABLES = """

@@ -17,11 +17,9 @@ from marshmallow import Schema, ValidationError
 
 from rules import get_game
 from validators import tournaments as schemas
-from warlog.boundary import json_object
-from warlog.pageutil import PageError, check_csrf, error_page, finish, ruling_from_form
+from warlog.games.service import Forbidden, NotFound, ServiceError, StaleSeq, Unprocessable
 from warlog.players.store import PlayerError
 from warlog.players.web import current_player
-from warlog.service import Forbidden, NotFound, ServiceError, StaleSeq, Unprocessable
 from warlog.tournaments.bundle import bundle_lines
 from warlog.tournaments.deskview import step_names, voidable
 from warlog.tournaments.model import Tournament
@@ -29,6 +27,8 @@ from warlog.tournaments.pairing import rounds_planned
 from warlog.tournaments.ratings import ratings
 from warlog.tournaments.service import Tournaments
 from warlog.tournaments.standings import tiebreak_names
+from warlog.web.boundary import json_object
+from warlog.web.pageutil import PageError, check_csrf, error_page, finish, ruling_from_form
 
 tournaments_api = Blueprint("tournaments_api", __name__, url_prefix="/api/v1/tournaments")
 tournaments_pages = Blueprint("tournaments_pages", __name__)
@@ -910,7 +910,7 @@ def bundle_looks(t: Tournament, me: Any, status: dict[str, tuple[str, list[str]]
     """A director's bundle of a running tournament holds every game's full ledger: refused to a
     director who plays in a game still running (a co-director exports it), and recorded as a
     look in every running game that hides something, before it is given."""
-    from warlog.service import Viewer
+    from warlog.games.service import Viewer
 
     running = [p.game_id for _n, p in t.games() if p.game_id and status.get(p.game_id, ("", []))[0] != "ended"]
     if any(me.id in p.players() for _n, p in t.games() if p.game_id in running):
@@ -938,11 +938,11 @@ def desk_sandbox_game(t: Tournament, me: Any, d: dict[str, Any]) -> dict[str, An
     at the game's hidden position is recorded in the game under the director's name first
     (every seat sees it), and the sandbox names the game it was forked from, so that it keeps
     the seats' secrets until that game has ended (Warlog.open_book)."""
-    from warlog.service import Viewer
+    from warlog.games.service import Viewer
 
     svc().director_for_game(t, me, d["game_id"])
     warlog = svc().warlog
-    history = warlog.history(d["game_id"])  # the position before the disputed step (the start: at it)
+    history = warlog.games.history(d["game_id"])  # the position before the disputed step (the start: at it)
     step = max(0, int(d["game_seq"]) - 1)
     state = history.state_at(step)
     if state is None:

@@ -1,0 +1,255 @@
+"""The JSON API under /api/v1 (described by /api/v1/openapi.json)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context, url_for
+from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import HTTPException
+
+from rules import all_games
+from validators.listing import GamesQuerySchema
+from validators.requests import (
+    AddDiceSchema,
+    CreateGameSchema,
+    EventsQuerySchema,
+    ForkSchema,
+    JoinSchema,
+    MoveSchema,
+    RulingSchema,
+    StateQuerySchema,
+    UmpireSchema,
+)
+from warlog.api.openapi import openapi_document
+from warlog.games.listing import game_json, games_page, next_query
+from warlog.games.service import NotFound, ServiceError, Unprocessable, Warlog
+from warlog.judging.outage import is_outage, unavailable
+from warlog.render import seat_label
+from warlog.rulings import sandbox_dice
+from warlog.rulings.sandbox import example_state, forced_faces, fork
+from warlog.trust.rounds import public_rows
+from warlog.web.boundary import json_object
+from warlog.web.pageutil import guard_private, private
+
+api = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def service() -> Warlog:
+    return current_app.extensions["warlog"]
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ServiceError("the Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+def body(schema: Schema) -> dict[str, Any]:
+    data = json_object(ServiceError)
+    try:
+        loaded: dict[str, Any] = schema.load(data)
+    except ValidationError as err:
+        raise Unprocessable("the request does not fit its schema", fields=err.messages) from None
+    return loaded
+
+
+def query(schema: Schema) -> dict[str, Any]:
+    try:
+        loaded: dict[str, Any] = schema.load(request.args.to_dict())
+    except ValidationError as err:
+        raise ServiceError("bad query parameters", fields=err.messages) from None
+    return loaded
+
+
+@api.before_request
+def _private_game() -> None:
+    # a duplicate round's game while the round runs: its player's alone (a malformed header is
+    # the route's to refuse, as before)
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    guard_private(token.strip() if scheme.lower() == "bearer" else None)
+
+
+@api.after_request
+def _private(resp: Response) -> Response:
+    return private(resp)  # answers depend on the bearer token (issue 15)
+
+
+@api.errorhandler(ServiceError)
+def _service_error(err: ServiceError) -> tuple[Response, int]:
+    return jsonify({"error": err.message, **err.detail}), err.status
+
+
+@api.errorhandler(HTTPException)
+def _http_error(err: HTTPException) -> Any:
+    allow = {k: v for k, v in err.get_headers() if k in ("Allow", "Retry-After")}
+    return jsonify({"error": err.description or err.name}), err.code or 500, allow
+
+
+@api.errorhandler(Exception)
+def _unexpected(err: Exception) -> Any:
+    if is_outage(err):  # the ledger or Redis is down: a 503 and one log line per outage (issue 14)
+        return unavailable(err)
+    current_app.logger.exception("unexpected error")
+    return jsonify({"error": "internal error; nothing was recorded by this request"}), 500
+
+
+@api.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(openapi_document())
+
+
+@api.get("/games")
+def list_games() -> Response:
+    """Newest first, a page at a time: `next` is the path of the next page (null on the last)."""
+    try:
+        q = GamesQuerySchema().load({k: v for k, v in request.args.items() if v != ""})
+    except ValidationError as err:
+        raise ServiceError("bad query parameters", fields=err.messages) from None
+    page = games_page(service().store, q["game"], q["status"], q["limit"], q["cursor"])
+    more = next_query(page, q["game"], q["status"], q["limit"])
+    return jsonify({"games": [game_json(r) for r in public_rows(service(), page.rows)],
+                    "next": f"{request.path}?{more}" if more else None})
+
+
+@api.get("/catalogue")
+def catalogue() -> Response:
+    out = []
+    for g in all_games():
+        out.append({
+            "game": g.name, "title": g.title, "rules_version": g.version, "solitaire": g.solitaire,
+            "scenarios": [{"id": s.id, "title": s.title, "roles": list(s.roles), "description": s.description}
+                          for s in g.scenarios().values()],
+            "options": [{"name": o.name, "default": o.default, "choices": list(o.choices),
+                         "description": o.description} for o in g.options().values()],
+        })
+    return jsonify({"games": out})
+
+
+@api.post("/games")
+def create_game() -> tuple[Response, int]:
+    data = body(CreateGameSchema())
+    created = service().create_game(data["game"], data["scenario"], data["options"], data["sandbox"],
+                                    creator=data["creator"])
+    return jsonify(with_seat_tokens(created)), 201
+
+
+@api.post("/games/<game_id>/umpire")
+def invite_umpire(game_id: str) -> tuple[Response, int]:
+    """A seat of a player-created game has an umpire invitation made (Warlog.invite_umpire)."""
+    token = bearer()
+    svc = service()
+    svc.viewer(game_id, token, required=True)
+    data = body(UmpireSchema())
+    out = svc.invite_umpire(game_id, token, data["text"])
+    url = url_for("pages.invitation", game_id=game_id, token=out["umpire_token"], _external=True)
+    return jsonify({**out, "url": url}), 201
+
+
+def with_seat_tokens(created: dict[str, Any]) -> dict[str, Any]:
+    """The create answer's `seats` map also as a typed list (validators.responses.SeatTokenSchema)."""
+    game = service().created(created["id"]).payload["game"]
+    tokens = [{"seat": seat, "token": token, "display_name": seat_label(game, seat),
+               "url": url_for("pages.invitation", game_id=created["id"], token=token, _external=True)}
+              for seat, token in created["seats"].items()]
+    return {**created, "seat_tokens": tokens}
+
+
+@api.get("/games/schemas/<game>/state")
+def state_schema(game: str) -> Response:
+    """The game's state JSON Schema (docs/sandbox.md), with its scenarios' start states as `examples`."""
+    g = Warlog._game(game)
+    schema = g.state_schema()
+    if schema is None:
+        raise NotFound(f"{g.title} publishes no state schema")
+    examples = {sc: example_state(g, sc) for sc in g.scenarios()}
+    return jsonify({**schema, "examples": list(examples.values()), "x-example-scenarios": list(examples),
+                    "x-forced-dice-faces": forced_faces(g), "x-forced-dice": g.forcible_dice()})
+
+
+@api.post("/games/<game_id>/fork")
+def fork_game(game_id: str) -> tuple[Response, int]:
+    """A dispute sandbox from this game's step N (director, or anyone once the game has ended)."""
+    data = body(ForkSchema())
+    out = fork(service(), game_id, bearer(), data["step"], data["patch"], data["dice"],
+               data["on_dice_exhausted"], data["dry_run"])
+    return jsonify(out if data["dry_run"] else with_seat_tokens(out)), 200 if data["dry_run"] else 201
+
+
+@api.post("/games/<game_id>/dice")
+def add_dice(game_id: str) -> tuple[Response, int]:
+    """A stop sandbox's director adds forced dice; the move waiting for them is judged (warlog.rulings.sandbox_dice)."""
+    token = bearer()
+    svc = service()
+    svc.viewer(game_id, token, required=True)
+    data = body(AddDiceSchema())
+    return jsonify(sandbox_dice.add_dice(svc, game_id, token, data["dice"])), 201
+
+
+@api.get("/games/<game_id>")
+def game_info(game_id: str) -> Response:
+    return jsonify(service().info(game_id))
+
+
+@api.post("/games/<game_id>/join")
+def join(game_id: str) -> Response:
+    data = body(JoinSchema())
+    return jsonify(service().join(game_id, bearer(), data["entropy"]))
+
+
+@api.post("/games/<game_id>/moves")
+def submit_move(game_id: str) -> tuple[Response, int]:
+    token = bearer()
+    svc = service()
+    svc.viewer(game_id, token, required=True)  # 404/401/403 before the body is judged
+    data = body(MoveSchema())
+    out = svc.submit_move(game_id, token, data["action"], data["expected_seq"], data["idempotency_key"])
+    return jsonify(out), 202
+
+
+@api.get("/games/<game_id>/moves/<int:seq>")
+def move(game_id: str, seq: int) -> Response:
+    svc = service()
+    return jsonify(svc.move(game_id, seq, svc.viewer(game_id, bearer())))
+
+
+@api.get("/games/<game_id>/events")
+def events(game_id: str) -> Response:
+    q = query(EventsQuerySchema())
+    svc = service()
+    return jsonify(svc.events(game_id, q["after"], svc.viewer(game_id, bearer()), q["limit"]))
+
+
+@api.get("/games/<game_id>/state")
+def state(game_id: str) -> Response:
+    q = query(StateQuerySchema())
+    svc = service()
+    return jsonify(svc.state(game_id, q["at"], svc.viewer(game_id, bearer())))
+
+
+@api.get("/games/<game_id>/actions")
+def actions(game_id: str) -> Response:
+    svc = service()
+    return jsonify(svc.actions(game_id, svc.viewer(game_id, bearer())))
+
+
+@api.post("/games/<game_id>/rulings")
+def ruling(game_id: str) -> tuple[Response, int]:
+    token = bearer()
+    svc = service()
+    svc.viewer(game_id, token, required=True)
+    data = body(RulingSchema())
+    key = data.pop("idempotency_key", None)
+    return jsonify(svc.submit_ruling(game_id, token, data, key)), 202
+
+
+@api.get("/games/<game_id>/export")
+def export(game_id: str) -> Response:
+    svc = service()
+    lines = svc.export(game_id, svc.viewer(game_id, bearer()))
+    return Response(stream_with_context(lines), mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="warlog-{game_id}.jsonl"'})
