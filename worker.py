@@ -150,13 +150,13 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
     from rq.worker.base import StopRequested
 
     from warlog.config import check_deployment, describe
-    from warlog.extensions import start_periodic
     from warlog.judging.jobs import store_for
     from warlog.judging.outage import LEDGER, Backoff, is_outage, quiet_pool_logs
     from warlog.judging.queue import QUEUE_NAME, RETRY, RQQueue, start_sweeper, sweep
     from warlog.notify.jobs import notify_queue, periodic_tasks, use_redis
     from warlog.ops.dbrole import allowed_by_env, check_app_role
     from warlog.ops.health import start_heartbeat
+    from warlog.services import start_periodic
 
     check_deployment(db, redis_url, allow_embedded or os.environ.get("WARLOG_ALLOW_EMBEDDED_LEDGER", ""))
     log = logging.getLogger("warlog.worker")

@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 import tests.support.dice_duel_plugin  # noqa: E402,F401  (registers the test game)
 from ledger.factory import open_store  # noqa: E402
 from warlog.clock import GameClock, TimeControl  # noqa: E402
-from warlog.extensions import Settings, build  # noqa: E402
 from warlog.games.service import Warlog  # noqa: E402
+from warlog.services import Settings, build  # noqa: E402
 
 PG_URL = os.environ.get("WARLOG_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
 

@@ -34,7 +34,7 @@ from ledger.store import EventStore  # noqa: E402
 from rules import get_game  # noqa: E402
 from validators.actions import validate_action  # noqa: E402
 from warlog.games.history import SNAPSHOT_EVERY, StoreHistory, entropy_of  # noqa: E402
-from warlog.judging.judge import judge_keyed, without_patches  # noqa: E402
+from warlog.judging.judge import judge_keyed  # noqa: E402
 
 GAME = "assault-on-belgium"
 
@@ -69,9 +69,9 @@ def build_events(events: int, seed: int = 7) -> tuple[list[Event], bytes]:
         last = out[-1]
         sub = seal(gid, last.seq + 1, NewEvent(SUBMITTED, "belgium", {"action": action, "expected_seq": last.seq}),
                    utc_now(), last.hash)
-        with without_patches():  # the patch is the worker's own structural diff (ledger.jsondiff)
-            j = judge_keyed(game, state, sub, lambda _r, s=sub: DerivedDice(secret, stream, s.seq, entropy),
-                            history, False)
+        # the patch is the worker's own structural diff (ledger.jsondiff), added below
+        j = judge_keyed(game, state, sub, lambda _r, s=sub: DerivedDice(secret, stream, s.seq, entropy),
+                        history, False, patches=False)
         assert j.kind == "resolved", j.payload
         j.payload["patch"] = diff(state, j.state)
         judged = seal(gid, sub.seq + 1, NewEvent(j.kind, None, j.payload), utc_now(), sub.hash)

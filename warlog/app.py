@@ -113,12 +113,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages)
     rulings_pages.init_app(app)
 
-    from warlog import extensions
-    from warlog.ops import (
-        health,
-        metrics,  # extensions: players, notifications, deadlines
-    )
-    from warlog.web import limits
+    from warlog import extensions  # players, notifications, deadlines
+    from warlog.ops import health
+    from warlog.web import limits, metrics_page
 
     extensions.init_app(app, store, queue)
 
@@ -126,7 +123,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     tournaments.init_app(app)
     health.install(app)
-    metrics.install(app)
+    metrics_page.install(app)
     limits.install(app)
     log.info("%s", describe("web", db, app.config["WARLOG_REDIS"],
                             sweep_interval=f"{app.config['WARLOG_SWEEP_INTERVAL']} s",

@@ -733,7 +733,7 @@ def import_tournament(path: str, db: str) -> None:
 def replay(path: str, out: str | None) -> None:
     from ledger.events import ChainError
     from ledger.export import ExportFormatError
-    from warlog.web.share import ReplayFileError, build, from_lines
+    from warlog.games.share import ReplayFileError, build, from_lines
 
     try:
         with open(path, "rb") as fh:
@@ -759,7 +759,7 @@ def log_key(path: str) -> None:
     from pathlib import Path
 
     from ledger.transparency import public_key_hex
-    from warlog.trust.tlog import LogError, load_key
+    from warlog.trust.signing_key import LogError, load_key
 
     target = Path(path)
     if target.exists():
@@ -908,7 +908,7 @@ def log_witness(key_path: str, name: str, state: str, logs: tuple[str, ...], hos
 
     from ledger.checkpoint import witness_key
     from ledger.transparency import public_key_hex
-    from warlog.trust.tlog import LogError, load_key
+    from warlog.trust.signing_key import LogError, load_key
     from warlog.trust.witness import Witness, create_app
 
     known = {}
@@ -976,7 +976,7 @@ def log_rotate(old_key: str, new_key: str, origin: str, out: str) -> None:
     from ledger.checkpoint import sign_rotation
     from ledger.events import utc_now
     from ledger.transparency import public_key_hex
-    from warlog.trust.tlog import LogError, load_key
+    from warlog.trust.signing_key import LogError, load_key
 
     try:
         old, new = load_key(Path(old_key), create=False), load_key(Path(new_key), create=False)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from rules import get_game
+from warlog.games import replay as rp
 from warlog.render import seat_label
-from warlog.web import replay as rp
 
 
 def test_each_game_names_its_seats() -> None:

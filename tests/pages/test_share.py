@@ -17,9 +17,9 @@ from ledger.fold import fold
 from rules import get_game
 from tests.pages.share_games import secrets, vb_game
 from warlog.cli import main
+from warlog.games import replay as rp
+from warlog.games.share import build, children
 from warlog.render import Scene, renderer_for
-from warlog.web import replay as rp
-from warlog.web.share import build, children
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

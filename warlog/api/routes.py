@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context, url_for
 from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import HTTPException
 
 from rules import all_games
 from validators.listing import GamesQuerySchema
@@ -24,15 +23,16 @@ from validators.requests import (
 from warlog.api.openapi import openapi_document
 from warlog.games.listing import game_json, games_page, next_query
 from warlog.games.service import NotFound, ServiceError, Unprocessable, Warlog
-from warlog.judging.outage import is_outage, unavailable
 from warlog.render import seat_label
 from warlog.rulings import sandbox_dice
 from warlog.rulings.sandbox import example_state, forced_faces, fork
 from warlog.trust.rounds import public_rows
 from warlog.web.boundary import json_object
+from warlog.web.errors import install_api_errors
 from warlog.web.pageutil import guard_private, private
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
+install_api_errors(api, 'the API')
 
 
 def service() -> Warlog:
@@ -77,25 +77,6 @@ def _private_game() -> None:
 @api.after_request
 def _private(resp: Response) -> Response:
     return private(resp)  # answers depend on the bearer token (issue 15)
-
-
-@api.errorhandler(ServiceError)
-def _service_error(err: ServiceError) -> tuple[Response, int]:
-    return jsonify({"error": err.message, **err.detail}), err.status
-
-
-@api.errorhandler(HTTPException)
-def _http_error(err: HTTPException) -> Any:
-    allow = {k: v for k, v in err.get_headers() if k in ("Allow", "Retry-After")}
-    return jsonify({"error": err.description or err.name}), err.code or 500, allow
-
-
-@api.errorhandler(Exception)
-def _unexpected(err: Exception) -> Any:
-    if is_outage(err):  # the ledger or Redis is down: a 503 and one log line per outage (issue 14)
-        return unavailable(err)
-    current_app.logger.exception("unexpected error")
-    return jsonify({"error": "internal error; nothing was recorded by this request"}), 500
 
 
 @api.get("/openapi.json")

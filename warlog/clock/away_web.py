@@ -21,13 +21,16 @@ from marshmallow import Schema, ValidationError
 
 from validators.players import GrantLeaveSchema, LeaveSchema, PauseSchema, QuietSchema
 from warlog.clock.leave import AwayBook, AwayRefused, LeavePolicy
-from warlog.games.service import ServiceError
 from warlog.players.store import Player, PlayerError
 from warlog.players.web import current_player
-from warlog.web.pageutil import PageError, check_csrf, error_page, finish, viewer_for
+from warlog.web.boundary import request_json
+from warlog.web.errors import install_api_errors, install_page_errors
+from warlog.web.pageutil import PageError, check_csrf, finish, viewer_for
 
 away_api = Blueprint("away_api", __name__, url_prefix="/api/v1")
+install_api_errors(away_api, 'the time-away API')
 away_pages = Blueprint("away_pages", __name__)
+install_page_errors(away_pages, 'a time-away page')
 
 
 class NotSignedIn(PlayerError):
@@ -81,16 +84,6 @@ def _quiet_windows(data: dict[str, Any]) -> list[dict[str, str]]:
     return [{"day": w["day"], "from": w["from_"], "to": w["to"]} for w in data["windows"]]
 
 
-@away_api.errorhandler(PlayerError)
-def _api_error(err: PlayerError) -> tuple[Response, int]:
-    return jsonify({"error": str(err)}), err.status
-
-
-@away_api.errorhandler(ServiceError)
-def _api_service_error(err: ServiceError) -> tuple[Response, int]:
-    return jsonify({"error": err.message, **err.detail}), err.status
-
-
 @away_api.get("/players/me/leave")
 def api_leave() -> Response:
     return jsonify(away_doc(_player(cookie=True)))
@@ -99,7 +92,7 @@ def api_leave() -> Response:
 @away_api.post("/players/me/leave")
 def api_declare() -> tuple[Response, int]:
     player = _player(cookie=False)
-    data = _load(LeaveSchema(), request.get_json(silent=True))
+    data = _load(LeaveSchema(), request_json())
     leave = book().declare(player.id, data["from_"], data["to"])
     return jsonify({"leave": leave.to_json(), **away_doc(player)}), 201
 
@@ -107,7 +100,7 @@ def api_declare() -> tuple[Response, int]:
 @away_api.put("/players/me/quiet")
 def api_quiet() -> Response:
     player = _player(cookie=False)
-    book().set_quiet(player.id, _quiet_windows(_load(QuietSchema(), request.get_json(silent=True))))
+    book().set_quiet(player.id, _quiet_windows(_load(QuietSchema(), request_json())))
     return jsonify(away_doc(player))
 
 
@@ -136,7 +129,7 @@ def api_pause_state(game_id: str) -> Response:
 @away_api.post("/games/<game_id>/pause")
 def api_pause(game_id: str) -> Response:
     seat = _seat(game_id, _bearer())
-    do = _load(PauseSchema(), request.get_json(silent=True))["do"]
+    do = _load(PauseSchema(), request_json())["do"]
     return jsonify({"game_id": game_id, "done": _pause(game_id, seat, do), "pause": book().pause(game_id)})
 
 
@@ -145,7 +138,7 @@ def api_grant(game_id: str) -> tuple[Response, int]:
     viewer = current_app.extensions["warlog"].viewer(game_id, _bearer(), required=True)
     if not viewer.director:
         return jsonify({"error": "only the game's director grants extra leave"}), 403
-    data = _load(GrantLeaveSchema(), request.get_json(silent=True))
+    data = _load(GrantLeaveSchema(), request_json())
     return jsonify(book().grant(game_id, data["seat"], data["days"], data["reason"],
                                 by=f"director of game {game_id}")), 201
 
@@ -160,21 +153,6 @@ def _guard() -> None:
 @away_pages.after_request
 def _after(resp: Response) -> Response:
     return finish(resp)
-
-
-@away_pages.errorhandler(PlayerError)
-def _page_error(err: PlayerError) -> Any:
-    return error_page(err.status, "Not accepted" if err.status == 422 else "Not possible", str(err))
-
-
-@away_pages.errorhandler(PageError)
-def _page_page_error(err: PageError) -> Any:
-    return error_page(err.status, err.title, err.message)
-
-
-@away_pages.errorhandler(ServiceError)
-def _page_service_error(err: ServiceError) -> Any:
-    return error_page(err.status, "Not possible", err.message)
 
 
 def _signed_in() -> Player:

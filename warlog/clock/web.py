@@ -17,8 +17,10 @@ from validators.tournaments import TimeControlSchema
 from warlog.clock.clock import ClockError, GameClock, TimeControl
 from warlog.games.service import ServiceError
 from warlog.web.boundary import json_object
+from warlog.web.errors import install_api_errors
 
 clock_api = Blueprint("clock_api", __name__, url_prefix="/api/v1/games")
+install_api_errors(clock_api, 'the clock API')
 
 
 def clock() -> GameClock:
@@ -33,11 +35,6 @@ def _private_game() -> None:
 
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     guard_private(token.strip() if scheme.lower() == "bearer" else None)
-
-
-@clock_api.errorhandler(ServiceError)
-def _service_error(err: ServiceError) -> tuple[Response, int]:
-    return jsonify({"error": err.message, **err.detail}), err.status
 
 
 @clock_api.errorhandler(ClockError)

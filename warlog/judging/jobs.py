@@ -14,7 +14,7 @@ from ledger.factory import open_store
 from ledger.store import EventStore
 from warlog.judging import drainer, onejob, wakeup
 from warlog.judging.outage import LEDGER, SWEEP_SOON, is_outage
-from warlog.judging.resolver import Resolver
+from warlog.judging.resolver import Resolver, fault_delay_from_env
 
 log = logging.getLogger("warlog.judging.jobs")
 
@@ -43,7 +43,7 @@ def resolver_for(url: str | None = None) -> Resolver:
     url = url or db_url()
     key = (os.getpid(), url)
     if key not in _resolvers:
-        _resolvers[key] = Resolver(store_for(url), on_judged=on_judged())
+        _resolvers[key] = Resolver(store_for(url), on_judged=on_judged(), delay_before_append=fault_delay_from_env())
     return _resolvers[key]
 
 

@@ -7,9 +7,7 @@ calls it again on another machine and compares. Nothing here reads a clock or a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -52,28 +50,14 @@ def _reject(submission: Event, state: Any, reasons: list[dict[str, Any]], dice: 
     return Judgement("rejected", payload, state)
 
 
-# verify re-runs judgements to compare facts, dice and state hashes; it checks the recorded patch
-# by folding it, so it has no use for a new one (the whole-state diff is its costliest step). Nor
-# does it look for floats before hashing the re-run state: a recorded state never holds one (the
-# worker's hash refuses them), so a state that did would not match its recorded hash anyway.
-_MAKE_PATCHES: ContextVar[bool] = ContextVar("warlog_make_patches", default=True)
-
-
-@contextmanager
-def without_patches() -> Iterator[None]:
-    """Judge without diffing the state into a patch (payload["patch"] is left out), and hash the
-    state without the look for floats (as verify judges)."""
-    token = _MAKE_PATCHES.set(False)
-    try:
-        yield
-    finally:
-        _MAKE_PATCHES.reset(token)
-
-
 def _resolved(
-    game: Game, submission: Event, before: Any, after: Any, facts: list[dict[str, Any]], dice: RecordingDice, **extra: Any
+    game: Game, submission: Event, before: Any, after: Any, facts: list[dict[str, Any]], dice: RecordingDice,
+    patches: bool, **extra: Any
 ) -> Judgement:
-    patches = _MAKE_PATCHES.get()
+    """A resolution's payload. Without `patches` (as verify judges: it checks the recorded patch by
+    folding it, so a new one is of no use, and the whole-state diff is its costliest step) the
+    patch is left out and the state hashed without the look for floats (a recorded state never
+    holds one: the worker's hash refuses them, so a state that did would not match anyway)."""
     payload: dict[str, Any] = {
         "submission_seq": submission.seq,
         "seat": submission.seat,
@@ -96,31 +80,32 @@ def _resolved(
 
 
 def judge(game: Game, state: Any, submission: Event, die: DieFunction, history: History, ended: bool,
-          fresh_seed: bool = False) -> Judgement:
+          fresh_seed: bool = False, patches: bool = True) -> Judgement:
     """Judge one `submitted` event against the state before it. `fresh_seed`: the submission
     comes right after a fresh seed's commitment (ledger.dice step 7), so a ruling that reopens
-    the game also draws its random secrets again (`Game.reseal`)."""
+    the game also draws its random secrets again (`Game.reseal`). `patches`: see `_resolved`."""
     if submission.seat == DIRECTOR:
-        j = _judge_ruling(game, state, submission, die, history, ended)
-        return _resealed(game, state, submission, j, die) if j.reopen and fresh_seed else j
+        j = _judge_ruling(game, state, submission, die, history, ended, patches)
+        return _resealed(game, state, submission, j, die, patches) if j.reopen and fresh_seed else j
     if ended:
         return _reject(submission, state, [{"message": "the game is over", "rule": None}])
     action = submission.payload.get("action")
-    return _judge_move(game, state, submission, action, die)
+    return _judge_move(game, state, submission, action, die, patches)
 
 
 def judge_keyed(game: Game, state: Any, submission: Event, dice_for: Callable[[int], DieFunction],
-                history: History, ended: bool, fresh_seed: bool = False, keyed: bool = False) -> Judgement:
+                history: History, ended: bool, fresh_seed: bool = False, keyed: bool = False,
+                patches: bool = True) -> Judgement:
     """`judge` with `dice_for(0)`; in a judgement-keyed game (ledger.dice step 8) a refusal that
     rolled dice is judged again on `dice_for(1)`, the refusal's own dice, and that is recorded,
     so a refused move never shows the dice the next accepted move meets."""
-    j = judge(game, state, submission, dice_for(0), history, ended, fresh_seed)
+    j = judge(game, state, submission, dice_for(0), history, ended, fresh_seed, patches)
     if keyed and j.kind == "rejected" and j.payload.get("dice"):
-        j = judge(game, state, submission, dice_for(1), history, ended, fresh_seed)
+        j = judge(game, state, submission, dice_for(1), history, ended, fresh_seed, patches)
     return j
 
 
-def _resealed(game: Game, before: Any, submission: Event, j: Judgement, die: DieFunction) -> Judgement:
+def _resealed(game: Game, before: Any, submission: Event, j: Judgement, die: DieFunction, patches: bool) -> Judgement:
     """Issue 15: the end showed every secret; a reopened game draws its random ones again,
     face down, with dice after the ruling's own (`Game.reseal`)."""
     kept = [Roll(int(d["index"]), int(d["faces"]), int(d["value"]), str(d.get("purpose", "")), bool(d.get("secret")))
@@ -131,12 +116,13 @@ def _resealed(game: Game, before: Any, submission: Event, j: Judgement, die: Die
         return j
     extra = {k: v for k, v in j.payload.items() if k in ("ruling",)}
     out = _resolved(game, submission, before, applied.state, j.facts + [f.to_json() for f in applied.facts], dice,
-                    **extra)
+                    patches, **extra)
     out.reopen = True
     return out
 
 
-def _judge_move(game: Game, state: Any, submission: Event, action: Any, die: DieFunction, **extra: Any) -> Judgement:
+def _judge_move(game: Game, state: Any, submission: Event, action: Any, die: DieFunction, patches: bool,
+                **extra: Any) -> Judgement:
     seat = submission.seat or ""
     active = game.active_seats(state)
     if seat not in active:
@@ -165,10 +151,11 @@ def _judge_move(game: Game, state: Any, submission: Event, action: Any, die: Die
             dice,
         )
     facts = [f.to_json() for f in applied.facts]
-    return _resolved(game, submission, state, applied.state, facts, dice, **extra)
+    return _resolved(game, submission, state, applied.state, facts, dice, patches, **extra)
 
 
-def _judge_ruling(game: Game, state: Any, submission: Event, die: DieFunction, history: History, ended: bool) -> Judgement:
+def _judge_ruling(game: Game, state: Any, submission: Event, die: DieFunction, history: History, ended: bool,
+                  patches: bool) -> Judgement:
     """A director's ruling (DESIGN: a correction is a new event that says what it overrides and why)."""
     ruling = submission.payload.get("ruling") or {}
     kind, reason = ruling.get("kind"), ruling.get("reason", "")
@@ -176,7 +163,7 @@ def _judge_ruling(game: Game, state: Any, submission: Event, die: DieFunction, h
     if kind == "reveal_seed":
         facts = [{"text": f"Director reveals the dice seed: {reason}", "rule": "director ruling", "kind": "ruling",
                   "data": {"overrides": "seed secrecy"}}]
-        j = _resolved(game, submission, state, state, facts, none, ruling=ruling)
+        j = _resolved(game, submission, state, state, facts, none, patches, ruling=ruling)
         j.reveal_seed = True
         return j
     if kind == "award":
@@ -184,7 +171,7 @@ def _judge_ruling(game: Game, state: Any, submission: Event, die: DieFunction, h
                    "reason": reason, "rule": "director ruling"}
         facts = [{"text": f"Director awards the game: {outcome['result']} (winner: {outcome['winner'] or 'none'}): {reason}",
                   "rule": "director ruling", "kind": "ruling", "data": {"overrides": "outcome"}}]
-        j = _resolved(game, submission, state, state, facts, none, ruling=ruling)
+        j = _resolved(game, submission, state, state, facts, none, patches, ruling=ruling)
         j.outcome = outcome
         j.payload["outcome"] = outcome
         j.payload["active_seats"] = []
@@ -198,16 +185,16 @@ def _judge_ruling(game: Game, state: Any, submission: Event, die: DieFunction, h
         paths = [op.get("path") for op in ruling.get("patch", [])]
         facts = [{"text": f"Director adjusts {', '.join(map(str, paths))}: {reason}", "rule": "director ruling",
                   "kind": "ruling", "data": {"overrides": paths}}]
-        j = _resolved(game, submission, state, new_state, facts, none, ruling=ruling)
+        j = _resolved(game, submission, state, new_state, facts, none, patches, ruling=ruling)
         j.reopen = ended and j.outcome is None
         return j
     if kind == "void":
-        return _judge_void(game, state, submission, ruling, die, history, ended)
+        return _judge_void(game, state, submission, ruling, die, history, ended, patches)
     return _reject(submission, state, [{"message": f"unknown ruling kind {kind!r}", "rule": "director ruling"}])
 
 
 def _judge_void(game: Game, state: Any, submission: Event, ruling: dict[str, Any], die: DieFunction,
-                history: History, ended: bool) -> Judgement:
+                history: History, ended: bool, patches: bool) -> Judgement:
     target_seq = ruling.get("target")
     try:
         target = history.event(target_seq)
@@ -224,23 +211,23 @@ def _judge_void(game: Game, state: Any, submission: Event, ruling: dict[str, Any
         "rule": "director ruling", "kind": "ruling", "data": {"overrides": voided},
     }]
     if not ruling.get("re_resolve"):
-        j = _resolved(game, submission, state, rewound, facts, RecordingDice(_no_dice), ruling=ruling)
+        j = _resolved(game, submission, state, rewound, facts, RecordingDice(_no_dice), patches, ruling=ruling)
         j.reopen = ended and j.outcome is None
         return j
     original = history.event(target.payload["submission_seq"])
     redo = _judge_move(game, rewound, Event(original.game_id, submission.seq, original.type, original.seat,
                                              original.payload, original.recorded_at, original.prev_hash, original.hash),
-                       original.payload.get("action"), die)
+                       original.payload.get("action"), die, patches)
     if redo.kind == "rejected":
         facts.append({"text": "Re-resolution of the voided move was refused: "
                       + "; ".join(r["message"] for r in redo.payload["reasons"]), "rule": "director ruling",
                       "kind": "ruling"})
-        j = _resolved(game, submission, state, rewound, facts, RecordingDice(_no_dice), ruling=ruling)
+        j = _resolved(game, submission, state, rewound, facts, RecordingDice(_no_dice), patches, ruling=ruling)
     else:
         facts.append({"text": f"Move #{original.seq} re-resolved with fresh dice", "rule": "director ruling",
                       "kind": "ruling"})
         j = _resolved(game, submission, state, redo.state, facts + redo.payload["facts"], RecordingDice(_no_dice),
-                      ruling=ruling)
+                      patches, ruling=ruling)
         j.payload["dice"] = redo.payload["dice"]  # the re-resolution's dice, derived from this ruling's seq
     j.reopen = ended and j.outcome is None
     return j

@@ -127,33 +127,6 @@ LEDGER.storage = STORAGE  # a job or a sweep that meets a full disk says so, and
 SWEEP_SOON = threading.Event()
 
 
-def unavailable(err: BaseException) -> tuple[object, int, dict[str, str]]:
-    """The web answer while a service is down: 503, Retry-After, one log line per outage."""
-    import redis.exceptions
-    from flask import jsonify, request
-
-    fault = storage_fault(err)
-    if fault is not None:
-        STORAGE.down(err, "writes answer 503 until it is fixed")
-        message = f"the ledger cannot store just now: {fault.split(' (')[0]}; nothing was recorded by this request; try again later"
-    else:
-        if isinstance(err, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)):
-            what = "the queue (Redis)"
-        else:
-            what = "the ledger (the database)"
-            LEDGER.down(err, "requests answer 503 until it is back")
-        message = f"{what} is unreachable just now; nothing was recorded by this request; try again shortly"
-    headers = {"Retry-After": "5"}
-    if request.path.startswith("/api/"):
-        return jsonify({"error": message}), 503, headers
-    from warlog.web.pageutil import error_page, wants_json
-
-    if wants_json():
-        return jsonify({"error": message}), 503, headers
-    page, status = error_page(503, "Try again shortly", message)
-    return page, status, headers
-
-
 class QuietPoolDuringOutage(logging.Filter):
     """psycopg's pool warns at each reconnection attempt: the first becomes LEDGER's one line
     for the outage, the repeats are dropped."""

@@ -25,7 +25,7 @@ from ledger.store import EventStore
 from ledger.urls import mask_url
 from warlog.judging import drainer, onejob
 from warlog.judging.outage import LEDGER, SWEEP_SOON, Backoff, Outage, closed, is_outage
-from warlog.judging.resolver import Resolver
+from warlog.judging.resolver import Resolver, fault_delay_from_env
 
 log = logging.getLogger("warlog.judging.queue")
 QUEUE_NAME = "warlog"
@@ -70,7 +70,7 @@ class InlineQueue:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="warlog-resolver")
-        self.resolver = Resolver(store)
+        self.resolver = Resolver(store, delay_before_append=fault_delay_from_env())
         self._queued: set[str] = set()
         self._queued_lock = threading.Lock()
 

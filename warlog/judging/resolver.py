@@ -37,7 +37,7 @@ from rules import game_of
 from rules.core.game import Game
 from warlog.games.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
 from warlog.judging import wakeup
-from warlog.judging.judge import judge_keyed
+from warlog.judging.judge import Judgement, judge_keyed
 from warlog.ops import metrics
 from warlog.ops.lru import BoundedCache
 from warlog.rulings.sandbox_dice import forced_dice, stops
@@ -47,6 +47,11 @@ log = logging.getLogger("warlog.judging.resolver")
 
 # Fault injection for the kill-mid-job test: seconds to sleep after judging, before appending.
 FAULT_DELAY_ENV = "WARLOG_FAULT_DELAY_BEFORE_APPEND"
+
+
+def fault_delay_from_env() -> float:
+    """The fault tests' delay before each append, for a worker they start as a process."""
+    return float(os.environ.get(FAULT_DELAY_ENV) or 0)
 
 
 @dataclass(frozen=True)
@@ -75,8 +80,12 @@ def unlisted_submission(store: EventStore, summary: GameSummary) -> GameSummary:
 
 class Resolver:
     def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY,
-                 new_seed: Callable[[], bytes] = new_seed, on_judged: Callable[[Judged], None] | None = None) -> None:
+                 new_seed: Callable[[], bytes] = new_seed, on_judged: Callable[[Judged], None] | None = None,
+                 delay_before_append: float = 0.0) -> None:
         self.store = store
+        # seconds to wait between judging and appending: the fault tests' window to kill or cut off
+        # a worker mid-judgement (`fault_delay_from_env`); 0 in any real deployment
+        self.delay_before_append = delay_before_append
         self.new_seed = new_seed
         self.seed_books = SeedBooks()
         self.on_judged = on_judged  # told after each judgement is appended; its failure is only logged
@@ -102,80 +111,109 @@ class Resolver:
         return judged
 
     def _drain(self, game_id: str) -> int:
+        """Judge the game's pending submissions one at a time, oldest first: read the next one and
+        the state before it, judge it, append the judgement (re-reading on a Conflict), then tell
+        whoever waits. Returns how many were judged."""
         history = StoreHistory(self.store, game_id, cache=self.states)
         game: Game | None = None
         judged = 0
         while True:
-            hot = self._hot_summary(game_id) if judged == 0 else None
-            summary = hot[0] if hot else self.store.summary(game_id)
-            if summary is not None and not summary.pending:
-                summary = unlisted_submission(self.store, summary)  # not in the pending set (warlog.judging.queue)
-            if summary is None or not summary.pending:
+            found = self._next_pending(game_id, history, first=judged == 0)
+            if found is None:
                 return judged
-            if summary.oldest_pending is None:
-                log.error("game %s: pending but no submission named in the pending set", game_id)
-                return judged
-            # The oldest submission without a judgement (from the pending set the database keeps),
-            # the state before it and the creation record: one read on a hot game (issue 13).
-            created, state, submission = self._position(game_id, history, summary.last_seq, summary.oldest_pending,
-                                                        hot[1] if hot else None)
-            if submission is None or submission.type != SUBMITTED:
-                log.error("game %s: pending names event %s, which is not a submission", game_id,
-                          summary.oldest_pending)
-                return judged
+            summary, created, state, submission = found
             game = game or game_of(created.payload)  # the rules version the game was created under
-            last_seq = summary.last_seq
-            count = self._count(game_id, created)
-            j = judge_keyed(game, state, submission,
-                            partial(self._dice, game_id, created, submission, count), history,
-                            ended=summary.status == "ended", fresh_seed=self._fresh_period(game_id, submission.seq),
-                            keyed=count is not None)
-            if game.keeps_secrets:
-                j.payload["blind"] = derive_blind(self._seed(game_id, last_seq + 1), game_id, last_seq + 1)  # step 5
-            events = [NewEvent(j.kind, None, j.payload)]
-            status: str | None = None
-            if j.reopen:
-                j.payload["reopened"] = True
-                status = "active"
-            withheld = self._withheld(game_id, created) if j.outcome is not None else None
-            if j.outcome is not None:
-                events.append(NewEvent(GAME_ENDED, None, {"outcome": j.outcome, "submission_seq": submission.seq,
-                                                          **({"seed_withheld": withheld} if withheld else {})}))
-                status = "ended"
-            fresh = self._reveal(game_id, events, (j.outcome is not None and not withheld) or j.reveal_seed,
-                                 goes_on=status != "ended" and (summary.status == "active" or j.reopen))
-            delay = os.environ.get(FAULT_DELAY_ENV)
-            if delay:
-                time.sleep(float(delay))
+            j, events, status, fresh = self._judgement(game, game_id, summary, created, state, submission, history)
+            if self.delay_before_append:
+                time.sleep(self.delay_before_append)
             active = j.payload.get("active_seats")
             try:
                 appended = self.store.append(
-                    game_id, last_seq, events, secret=fresh,
+                    game_id, summary.last_seq, events, secret=fresh,
                     summary=SummaryUpdate(status=status, active_seats=active if isinstance(active, list) else None),
                 )
             except Conflict:
                 continue  # a new submission (or another worker) got in first: re-read and go on
             judged += 1
-            wakeup.judged(game_id)  # the page waiting for this judgement answers now (issue 9 §5)
-            if j.kind == RESOLVED:  # the events after it change no state
-                self.states.put(game_id, appended[-1].seq, appended[-1].hash, j.state, shared=True)
-                self._maybe_snapshot(game_id, appended[0].seq, j.state, summary.active_seats != active)
-            else:  # the state the rules refused a move on may be one they began to change: not kept
-                self.states.drop(game_id)
-            self._tell(Judged(game_id, appended[0].seq, tuple(summary.active_seats),
-                              tuple(active) if isinstance(active, list) else tuple(summary.active_seats),
-                              j.outcome, submission.seat == DIRECTOR and j.kind == RESOLVED))
-            if summary.last_submitted_seq <= submission.seq:
-                # It was the newest submission, and the append found the ledger where the summary
-                # left it (else Conflict): nothing else was pending at the commit. A submission
-                # committed after it queues its own wake-up (a running job is not counted as
-                # queued), as one committed after a last re-read here would: no re-read (issue 13).
-                if j.kind == RESOLVED:  # the game's summary as this append left it, for _hot_summary
-                    self._quiet[game_id] = dataclasses.replace(
-                        summary, last_seq=appended[-1].seq, status=status or summary.status,
-                        active_seats=list(active) if isinstance(active, list) else summary.active_seats,
-                        last_handled_seq=submission.seq, oldest_pending=None, pending_known=True)
+            if self._after_append(game_id, summary, submission, j, appended, status):
                 return judged
+
+    def _next_pending(self, game_id: str, history: StoreHistory, first: bool
+                      ) -> tuple[GameSummary, Event, Any, Event] | None:
+        """The game's summary, its creation record, the state before its oldest submission without a
+        judgement (from the pending set the database keeps) and that submission; None when nothing
+        is pending. One read on a hot game (`_hot_summary`, tried on the first round only)."""
+        hot = self._hot_summary(game_id) if first else None
+        summary = hot[0] if hot else self.store.summary(game_id)
+        if summary is not None and not summary.pending:
+            summary = unlisted_submission(self.store, summary)  # not in the pending set (warlog.judging.queue)
+        if summary is None or not summary.pending:
+            return None
+        if summary.oldest_pending is None:
+            log.error("game %s: pending but no submission named in the pending set", game_id)
+            return None
+        created, state, submission = self._position(game_id, history, summary.last_seq, summary.oldest_pending,
+                                                    hot[1] if hot else None)
+        if submission is None or submission.type != SUBMITTED:
+            log.error("game %s: pending names event %s, which is not a submission", game_id, summary.oldest_pending)
+            return None
+        return summary, created, state, submission
+
+    def _judgement(self, game: Game, game_id: str, summary: GameSummary, created: Event, state: Any,
+                   submission: Event, history: StoreHistory
+                   ) -> tuple[Judgement, list[NewEvent], str | None, bytes | None]:
+        """Judge `submission` (the deterministic judge shared with verify) and make the events to
+        append: the judgement, the game's end if it ends, and the seed revealed if it must be.
+        Returns the judgement, those events, the game's new status (None: unchanged) and the fresh
+        seed secret to store with them (ledger.dice)."""
+        last_seq = summary.last_seq
+        count = self._count(game_id, created)
+        j = judge_keyed(game, state, submission,
+                        partial(self._dice, game_id, created, submission, count), history,
+                        ended=summary.status == "ended", fresh_seed=self._fresh_period(game_id, submission.seq),
+                        keyed=count is not None)
+        if game.keeps_secrets:
+            j.payload["blind"] = derive_blind(self._seed(game_id, last_seq + 1), game_id, last_seq + 1)  # step 5
+        events = [NewEvent(j.kind, None, j.payload)]
+        status: str | None = None
+        if j.reopen:
+            j.payload["reopened"] = True
+            status = "active"
+        withheld = self._withheld(game_id, created) if j.outcome is not None else None
+        if j.outcome is not None:
+            events.append(NewEvent(GAME_ENDED, None, {"outcome": j.outcome, "submission_seq": submission.seq,
+                                                      **({"seed_withheld": withheld} if withheld else {})}))
+            status = "ended"
+        fresh = self._reveal(game_id, events, (j.outcome is not None and not withheld) or j.reveal_seed,
+                             goes_on=status != "ended" and (summary.status == "active" or j.reopen))
+        return j, events, status, fresh
+
+    def _after_append(self, game_id: str, summary: GameSummary, submission: Event, j: Judgement,
+                      appended: list[Event], status: str | None) -> bool:
+        """Wake the waiting pages, keep the judged state (and a snapshot now and then), tell the
+        notifications. True when nothing else can be pending (the drain is done)."""
+        active = j.payload.get("active_seats")
+        wakeup.judged(game_id)  # the page waiting for this judgement answers now
+        if j.kind == RESOLVED:  # the events after it change no state
+            self.states.put(game_id, appended[-1].seq, appended[-1].hash, j.state, shared=True)
+            self._maybe_snapshot(game_id, appended[0].seq, j.state, summary.active_seats != active)
+        else:  # the state the rules refused a move on may be one they began to change: not kept
+            self.states.drop(game_id)
+        self._tell(Judged(game_id, appended[0].seq, tuple(summary.active_seats),
+                          tuple(active) if isinstance(active, list) else tuple(summary.active_seats),
+                          j.outcome, submission.seat == DIRECTOR and j.kind == RESOLVED))
+        if summary.last_submitted_seq > submission.seq:
+            return False
+        # It was the newest submission, and the append found the ledger where the summary left it
+        # (else Conflict): nothing else was pending at the commit. A submission committed after it
+        # queues its own wake-up (a running job is not counted as queued), as one committed after a
+        # last re-read here would: no re-read.
+        if j.kind == RESOLVED:  # the game's summary as this append left it, for _hot_summary
+            self._quiet[game_id] = dataclasses.replace(
+                summary, last_seq=appended[-1].seq, status=status or summary.status,
+                active_seats=list(active) if isinstance(active, list) else summary.active_seats,
+                last_handled_seq=submission.seq, oldest_pending=None, pending_known=True)
+        return True
 
     def _hot_summary(self, game_id: str) -> tuple[GameSummary, list[Event]] | None:
         """The summary without reading it, on a game whose last event is this resolver's own

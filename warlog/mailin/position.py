@@ -14,9 +14,9 @@ from typing import Any
 from jinja2 import Environment, select_autoescape
 
 from rules import game_of
+from warlog.games import replay as rp
 from warlog.games.service import Viewer, Warlog
 from warlog.render import Scene, TextRenderer, renderer_for, seat_label
-from warlog.web import replay as rp
 
 RECENT = 6  # how many of the last moves a mail names
 
@@ -87,7 +87,7 @@ def position(svc: Warlog, game_id: str, seat: str) -> Position:
 def board_png(svc: Warlog, game_id: str, seat: str, at: int) -> bytes | None:
     """The board at event `at` as `seat` may see it (the replay PNG's drawing); None for a game
     drawn as text."""
-    from warlog.web.share import board_png as draw
+    from warlog.games.share import board_png as draw
 
     game = game_of(svc.created(game_id).payload)
     renderer = renderer_for(game.name)

@@ -256,7 +256,7 @@ class Processor:
 
 
 def _result_words(r: dict[str, Any]) -> str:
-    from warlog.web.replay import english
+    from warlog.games.replay import english
 
     head = f"- {r['code']} ({r['text']})"
     if r["status"] == "resolved":

@@ -14,11 +14,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import os
 import re
 import secrets
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
@@ -32,26 +30,11 @@ def _b32(raw: bytes) -> str:
     return base64.b32encode(raw).decode("ascii").lower().rstrip("=")
 
 
-def key_path(conf: Mapping[str, Any]) -> tuple[Path | None, bool]:
-    """The signing key file and whether it may be made here: WARLOG_LOG_KEY, else the embedded
-    default's file beside a SQLite ledger (warlog.trust.tlog, the same rule)."""
-    from ledger.factory import sqlite_path
-    from warlog.trust.tlog import DEFAULT_KEY_NAME
-
-    named = conf.get("WARLOG_LOG_KEY") or os.environ.get("WARLOG_LOG_KEY")
-    if named:
-        return Path(str(named)), False
-    db = sqlite_path(str(conf.get("WARLOG_DB") or os.environ.get("WARLOG_DB") or ""))
-    if db is None or db == ":memory:" or not db:
-        return None, False
-    return Path(db).resolve().parent / DEFAULT_KEY_NAME, True
-
-
 def derive_key(conf: Mapping[str, Any]) -> bytes:
     """The HMAC key of reply tokens, from the server's signing key (made if the embedded
     default may make it). ConfigError when there is none."""
     from warlog.config import ConfigError
-    from warlog.trust.tlog import LogError, load_key
+    from warlog.trust.signing_key import LogError, key_path, load_key
 
     path, create = key_path(conf)
     if path is None:

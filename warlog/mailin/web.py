@@ -15,9 +15,12 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, re
 from warlog.mailin.play import MailPlay
 from warlog.mailin.store import MODES
 from warlog.players.web import current_player
-from warlog.web.pageutil import PageError, check_csrf, error_page, finish, wants_json
+from warlog.web.boundary import request_json
+from warlog.web.errors import install_page_errors
+from warlog.web.pageutil import PageError, check_csrf, finish, wants_json
 
 mail_pages = Blueprint("mail_pages", __name__)
+install_page_errors(mail_pages, 'a mail page')
 
 
 def play() -> MailPlay:
@@ -36,13 +39,6 @@ def _guard() -> None:
 @mail_pages.after_request
 def _after(resp: Response) -> Response:
     return finish(resp)
-
-
-@mail_pages.errorhandler(PageError)
-def _page_error(err: PageError) -> Any:
-    if wants_json():
-        return jsonify({"error": err.message}), err.status
-    return error_page(err.status, err.title, err.message)
 
 
 def _doc(player_id: str) -> dict[str, Any]:
@@ -75,7 +71,7 @@ def modes_post() -> Any:
     player = current_player()
     if player is None:
         raise PageError(401, "Sign in first.", "Not signed in")
-    form = request.get_json(silent=True) if request.is_json else request.form
+    form = request_json() if request.is_json else request.form
     form = form or {}
     mode, game_id = str(form.get("mode", "")), str(form.get("game_id") or "") or None
     if mode not in MODES:

@@ -1,7 +1,7 @@
 """RQ job functions for notifications (importable, take ids, safe to run twice: STYLE RQ).
 
 The worker process builds its services once (per pid) from WARLOG_DB and the WARLOG_* settings
-(warlog.extensions.Settings.from_env).
+(warlog.services.Settings.from_env).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def use_redis(url: str) -> None:
 
 
 def services() -> Any:
-    from warlog.extensions import Settings, build
+    from warlog.services import Settings, build
 
     settings = Settings.from_env()
     key = (os.getpid(), db_url(), settings)
@@ -71,7 +71,7 @@ def on_judged() -> Any:
 
 
 def periodic_tasks() -> list[tuple[str, Callable[[], object]]]:
-    """What the worker runs at start and every sweep interval (warlog.extensions.start_periodic)."""
+    """What the worker runs at start and every sweep interval (warlog.services.start_periodic)."""
     return [("notifications", sweep), ("deadlines", sweep_deadlines), ("leave", lambda: services().away.sweep()),
             ("expired sign-ins", lambda: services().players.purge())]
 

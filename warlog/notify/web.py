@@ -13,13 +13,15 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, Response, current_app, redirect, render_template, request, url_for
 
 from warlog.notify.notifier import KINDS, Notifier
 from warlog.players.web import current_player
-from warlog.web.pageutil import PageError, check_csrf, error_page, finish, wants_json
+from warlog.web.errors import install_page_errors
+from warlog.web.pageutil import PageError, check_csrf, finish
 
 notify_pages = Blueprint("notify_pages", __name__)
+install_page_errors(notify_pages, 'a notifications page')
 
 
 def notifier() -> Notifier:
@@ -36,13 +38,6 @@ def _guard() -> None:
 @notify_pages.after_request
 def _after(resp: Response) -> Response:
     return finish(resp)
-
-
-@notify_pages.errorhandler(PageError)
-def _page_error(err: PageError) -> Any:
-    if wants_json():
-        return jsonify({"error": err.message}), err.status
-    return error_page(err.status, err.title, err.message)
 
 
 PROXY_HEADERS = ("X-Forwarded-For", "Forwarded", "X-Real-IP", "X-Forwarded-Host")

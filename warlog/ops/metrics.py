@@ -1,4 +1,5 @@
-"""`GET /metrics` in Prometheus' text format (prometheus_client).
+"""What `GET /metrics` reports, in Prometheus' text format (prometheus_client); the endpoint itself
+is warlog.web.metrics_page, so that the worker records its figures without any web code.
 
 * `warlog_http_request_duration_seconds{method,endpoint,status}` — each request's latency, in the
   web process that answered it (under gunicorn with several workers set PROMETHEUS_MULTIPROC_DIR
@@ -16,15 +17,11 @@ of any web process shows the whole deployment's. In the embedded default they ar
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from flask import Flask, Response, current_app, g, request
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
-from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 
 JUDGE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -87,11 +84,11 @@ class DeploymentCollector(Collector):
     """Read at each scrape: the ledger's pending set, the queue, deliveries, and the workers'
     judge times and failures from Redis (when there is a queue)."""
 
-    def __init__(self, app: Flask) -> None:
-        self.app = app
+    def __init__(self, extensions: Mapping[str, Any]) -> None:
+        self.extensions = extensions  # the web app's: its notifier (and database) and its queue
 
     def collect(self) -> Iterator[Any]:
-        ext = self.app.extensions
+        ext = self.extensions
         notifier, queue = ext.get("warlog_notifier"), ext.get("warlog_queue")
         db = getattr(notifier, "db", None)
         if db is not None:
@@ -130,38 +127,3 @@ class DeploymentCollector(Collector):
         for channel, n in sorted(_decoded(redis.hgetall(MAIL_KEY)).items()):
             failures.add_metric((channel,), float(n))
         yield failures
-
-
-def install(app: Flask) -> None:
-    deployment = CollectorRegistry(auto_describe=False)
-    deployment.register(DeploymentCollector(app))
-
-    @app.before_request
-    def _start() -> None:
-        g.metrics_started = time.perf_counter()
-
-    @app.after_request
-    def _observe(resp: Response) -> Response:
-        started = g.get("metrics_started")
-        if started is not None and request.endpoint != "metrics":
-            REQUESTS.labels(request.method, request.endpoint or "(none)", str(resp.status_code)).observe(
-                time.perf_counter() - started)
-        return resp
-
-    @app.get("/metrics")
-    def metrics() -> Response:
-        """Prometheus' text format: this process's metrics and the deployment's (module docstring)."""
-        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-            from prometheus_client import multiprocess
-
-            local = CollectorRegistry()
-            multiprocess.MultiProcessCollector(local)  # type: ignore[no-untyped-call]
-        else:
-            local = LOCAL
-        try:
-            text = generate_latest(local) + generate_latest(deployment)
-        except Exception as err:  # the ledger or Redis is down: say so, as a 503 (never a traceback)
-            current_app.logger.warning("metrics: %s", err)
-            return Response(f"# metrics unavailable: {type(err).__name__}\n", status=503,
-                            mimetype="text/plain")
-        return Response(text, mimetype=CONTENT_TYPE_LATEST)

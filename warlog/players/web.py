@@ -26,7 +26,8 @@ from validators.players import ClaimSchema, RegisterSchema, SigninSchema, UseLin
 from warlog.games.service import ServiceError
 from warlog.players.store import LinkThrottled, Player, PlayerError, PlayerStore, clean_email
 from warlog.web.boundary import json_object
-from warlog.web.pageutil import PLAYER_COOKIE, PageError, check_csrf, error_page, finish, seat_cookies, wants_json
+from warlog.web.errors import install_api_errors, install_page_errors
+from warlog.web.pageutil import PLAYER_COOKIE, PageError, check_csrf, finish, seat_cookies
 
 SENT = ("If that address can receive mail, a sign-in link is on its way to it. The link works once, "
         "within the hour.")
@@ -35,7 +36,9 @@ RECENT = ("A sign-in link was sent to that address a few minutes ago, and it sti
 MeSection = Callable[[Player], "dict[str, Any] | None"]
 
 players_api = Blueprint("players_api", __name__, url_prefix="/api/v1/players")
+install_api_errors(players_api, 'the players API')
 players_pages = Blueprint("players_pages", __name__)
+install_page_errors(players_pages, 'a player page')
 
 
 # -- who is asking ----------------------------------------------------------------------------
@@ -140,16 +143,6 @@ def _load(schema: Schema) -> dict[str, Any]:
     return loaded
 
 
-@players_api.errorhandler(PlayerError)
-def _api_player_error(err: PlayerError) -> tuple[Response, int]:
-    return jsonify({"error": str(err)}), err.status
-
-
-@players_api.errorhandler(ServiceError)
-def _api_service_error(err: ServiceError) -> tuple[Response, int]:
-    return jsonify({"error": err.message, **err.detail}), err.status
-
-
 @players_api.post("")
 def api_register() -> tuple[Response, int]:
     """Register: mails a link that creates the account (or signs in, if the address has one)."""
@@ -228,24 +221,6 @@ def _guard() -> None:
 @players_pages.after_request
 def _after(resp: Response) -> Response:
     return finish(resp)
-
-
-@players_pages.errorhandler(PageError)
-def _page_error(err: PageError) -> Any:
-    if wants_json():
-        return jsonify({"error": err.message}), err.status
-    return error_page(err.status, err.title, err.message)
-
-
-@players_pages.errorhandler(PlayerError)
-def _page_player_error(err: PlayerError) -> Any:
-    titles = {404: "Not found", 409: "Not possible", 410: "Link not valid", 422: "Not accepted"}
-    return error_page(err.status, titles.get(err.status, "Bad request"), str(err))
-
-
-@players_pages.errorhandler(ServiceError)
-def _page_service_error(err: ServiceError) -> Any:
-    return error_page(err.status, "Not possible", err.message)
 
 
 def _set_session(resp: BaseResponse, secret: str) -> None:

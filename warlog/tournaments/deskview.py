@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ledger.events import DIRECTOR, REJECTED, RESOLVED, SUBMITTED, Event
-from warlog.web.replay import seat_name
+from warlog.games.replay import seat_name
 
 
 def _voided(events: Sequence[Event]) -> set[int]:

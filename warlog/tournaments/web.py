@@ -18,7 +18,6 @@ from marshmallow import Schema, ValidationError
 from rules import get_game
 from validators import tournaments as schemas
 from warlog.games.service import Forbidden, NotFound, ServiceError, StaleSeq, Unprocessable
-from warlog.players.store import PlayerError
 from warlog.players.web import current_player
 from warlog.tournaments.bundle import bundle_lines
 from warlog.tournaments.deskview import step_names, voidable
@@ -28,10 +27,13 @@ from warlog.tournaments.ratings import ratings
 from warlog.tournaments.service import Tournaments
 from warlog.tournaments.standings import tiebreak_names
 from warlog.web.boundary import json_object
-from warlog.web.pageutil import PageError, check_csrf, error_page, finish, ruling_from_form
+from warlog.web.errors import install_api_errors, install_page_errors
+from warlog.web.pageutil import PageError, check_csrf, finish, ruling_from_form
 
 tournaments_api = Blueprint("tournaments_api", __name__, url_prefix="/api/v1/tournaments")
+install_api_errors(tournaments_api, 'the tournaments API')
 tournaments_pages = Blueprint("tournaments_pages", __name__)
+install_page_errors(tournaments_pages, 'a tournament page')
 PAGE = 25
 
 
@@ -137,25 +139,6 @@ def _page(cursor: str | None) -> tuple[list[dict[str, Any]], str | None]:
 
 
 # -- API -------------------------------------------------------------------------------------
-
-@tournaments_api.errorhandler(ServiceError)
-def _api_error(err: ServiceError) -> tuple[Response, int]:
-    return jsonify({"error": err.message, **err.detail}), err.status
-
-
-@tournaments_api.errorhandler(PlayerError)
-def _api_player_error(err: PlayerError) -> tuple[Response, int]:
-    return jsonify({"error": str(err)}), err.status
-
-
-@tournaments_api.errorhandler(Exception)
-def _api_unexpected(err: Exception) -> tuple[Response, int]:
-    from werkzeug.exceptions import HTTPException
-
-    if isinstance(err, HTTPException):
-        return jsonify({"error": err.description or err.name}), err.code or 500
-    current_app.logger.exception("unexpected error")
-    return jsonify({"error": "internal error; nothing was recorded by this request"}), 500
 
 
 @tournaments_api.get("")
@@ -362,31 +345,6 @@ def _guard() -> None:
 @tournaments_pages.after_request
 def _after(resp: Response) -> Response:
     return finish(resp)
-
-
-@tournaments_pages.errorhandler(ServiceError)
-def _page_service_error(err: ServiceError) -> Any:
-    return error_page(err.status, "Not possible", err.message)
-
-
-@tournaments_pages.errorhandler(PageError)
-def _page_error(err: PageError) -> Any:
-    return error_page(err.status, err.title, err.message)
-
-
-@tournaments_pages.errorhandler(PlayerError)
-def _page_player_error(err: PlayerError) -> Any:
-    return error_page(err.status, "Not possible", str(err))
-
-
-@tournaments_pages.errorhandler(Exception)
-def _page_unexpected(err: Exception) -> Any:
-    from werkzeug.exceptions import HTTPException
-
-    if isinstance(err, HTTPException):
-        return error_page(err.code or 500, err.name, err.description or err.name)
-    current_app.logger.exception("unexpected error on a tournament page")
-    return error_page(500, "Something went wrong", "Nothing was recorded by this request; try again.")
 
 
 def _games_catalogue() -> list[dict[str, Any]]:

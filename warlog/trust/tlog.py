@@ -16,66 +16,24 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import (
-    Encoding,
-    NoEncryption,
-    PrivateFormat,
-    load_pem_private_key,
-)
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import HTTPException
 
 from ledger import checkpoint as cpt
 from ledger import logstore, logtree
 from ledger import transparency as t
-from ledger.factory import sqlite_path
 from validators.listing import MAX_ENTRIES, LogConsistencyQuerySchema, LogEntriesQuerySchema, LogProofQuerySchema
-from warlog.judging.outage import is_outage, unavailable
+from warlog.judging.outage import is_outage
+from warlog.trust.signing_key import LogError, key_path, load_key
+from warlog.web.errors import install_api_errors
 
 log_api = Blueprint("log_api", __name__, url_prefix="/api/v1/log")
-_KEY_LOCK = threading.Lock()
-DEFAULT_KEY_NAME = "warlog-log-key.pem"
-
-
-class LogError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status, self.message = status, message
-
-
-def key_path(app: Flask) -> tuple[Path | None, bool]:
-    """The key file and whether it may be made here (only the embedded default)."""
-    named = app.config.get("WARLOG_LOG_KEY") or os.environ.get("WARLOG_LOG_KEY")
-    if named:
-        return Path(str(named)), False
-    db = sqlite_path(str(app.config.get("WARLOG_DB", "")))
-    if db is None or db == ":memory:":
-        return None, False
-    return Path(db).resolve().parent / DEFAULT_KEY_NAME, True
-
-
-def load_key(path: Path, create: bool) -> Ed25519PrivateKey:
-    with _KEY_LOCK:
-        if not path.exists():
-            if not create:
-                raise LogError(503, f"the transparency log's signing key {path} (WARLOG_LOG_KEY) does not exist")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            pem = Ed25519PrivateKey.generate().private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "wb") as f:
-                f.write(pem)
-        key = load_pem_private_key(path.read_bytes(), password=None)
-    if not isinstance(key, Ed25519PrivateKey):
-        raise LogError(503, f"the transparency log's signing key {path} is not an Ed25519 key")
-    return key
-
-
+install_api_errors(log_api, 'the transparency log')
 def signing_key() -> Ed25519PrivateKey:
     cached = current_app.extensions.get("warlog_log_key")
     if isinstance(cached, Ed25519PrivateKey):
         return cached
-    path, create = key_path(current_app)
+    path, create = key_path(current_app.config)
     if path is None:
         raise LogError(503, "the transparency log has no signing key: set WARLOG_LOG_KEY to an Ed25519 PEM file")
     key = load_key(path, create)
@@ -249,19 +207,6 @@ def _log_error(err: LogError) -> tuple[Response, int]:
 @log_api.errorhandler(logstore.LogUnavailable)
 def _no_log(err: logstore.LogUnavailable) -> tuple[Response, int]:
     return jsonify({"error": str(err)}), 501
-
-
-@log_api.errorhandler(HTTPException)
-def _http_error(err: HTTPException) -> Any:
-    return jsonify({"error": err.description or err.name}), err.code or 500
-
-
-@log_api.errorhandler(Exception)
-def _unexpected(err: Exception) -> Any:
-    if is_outage(err):
-        return unavailable(err)
-    current_app.logger.exception("unexpected error in the transparency log")
-    return jsonify({"error": "internal error"}), 500
 
 
 # -- the server against its own log ----------------------------------------------------------

@@ -63,7 +63,7 @@ from ledger.export import ExportFormatError, parse_export_hashed
 from ledger.fold import FoldError, fold, step
 from rules import get_game
 from rules.core.dice import RecordingDice, fixed_dice
-from warlog.judging.judge import judge_keyed, without_patches
+from warlog.judging.judge import judge_keyed
 from warlog.rulings.sandbox_dice import stops
 
 
@@ -229,10 +229,9 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
 
             history = _MemoryHistory(events, ev.seq)
             k = seeds.period(sub.seq)
-            with without_patches():
-                j = judge_keyed(game, state, sub, dice_for, history, ended,
-                                fresh_seed=k > 0 and seeds.starts[k] == sub.seq - 1,
-                                keyed=keyed and seed is not None)
+            j = judge_keyed(game, state, sub, dice_for, history, ended,
+                            fresh_seed=k > 0 and seeds.starts[k] == sub.seq - 1,
+                            keyed=keyed and seed is not None, patches=False)
             count.see(ev.type)
             _compare(ev, j.kind, j.payload)
             if seeds.at(sub.seq) is not None:

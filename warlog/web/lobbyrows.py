@@ -18,8 +18,8 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 
 from ledger.store import GameSummary
+from warlog.games import replay as rp
 from warlog.ops.lru import BoundedCache
-from warlog.web import replay as rp
 
 BADGE = {"waiting": "waiting for seats", "active": "in play", "ended": "over"}
 ROWS = 4096  # rows kept (about 1 KiB each)

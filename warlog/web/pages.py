@@ -35,6 +35,8 @@ from ledger.events import HIDDEN_VIEWED, SUBMITTED, UMPIRE_INVITED, Event
 from ledger.paging import OPEN, BadCursor
 from rules import all_games, game_of, get_game
 from rules.core.game import Game
+from warlog.games import replay as rp
+from warlog.games import share
 from warlog.games.listing import games_page, next_query
 from warlog.games.service import SPECTATOR, ServiceError, Viewer, redact, redact_payload
 from warlog.judging import wakeup
@@ -42,9 +44,9 @@ from warlog.judging.queue import InlineQueue
 from warlog.render import Scene, TextRenderer, renderer_for
 from warlog.trust import audit as audit_mod
 from warlog.trust.rounds import private_reason, public_rows
-from warlog.web import layerkeep, lobbyrows, share
-from warlog.web import replay as rp
+from warlog.web import layerkeep, lobbyrows
 from warlog.web.boundary import parse_json
+from warlog.web.errors import install_page_errors
 from warlog.web.pageutil import (
     PLAYER_COOKIE,
     SEAT_COOKIE,
@@ -65,6 +67,7 @@ from warlog.web.pageutil import (
 from warlog.web.planner import PlanError, reach
 
 pages = Blueprint("pages", __name__)
+install_page_errors(pages, 'a page', titles={401: 'No seat'})
 STATUSES = ("waiting", "active", "ended")
 LOBBY_STATUSES = (OPEN, *STATUSES, "all")
 LOBBY_PAGE = 50
@@ -110,22 +113,6 @@ def _english(text: Any) -> str:
     return rp.english(text)
 
 
-@pages.errorhandler(PageError)
-def _page_error(err: PageError) -> Any:
-    if wants_json():
-        return jsonify({"error": err.message}), err.status
-    return error_page(err.status, err.title, err.message)
-
-
-@pages.errorhandler(ServiceError)
-def _service_error(err: ServiceError) -> Any:
-    if wants_json():
-        return jsonify({"error": err.message, **err.detail}), err.status
-    titles = {400: "Bad request", 401: "No seat", 403: "Not allowed", 404: "Not found", 409: "Out of date",
-              422: "Not accepted"}
-    return error_page(err.status, titles.get(err.status, "Error"), err.message, detail=err.detail)
-
-
 @pages.app_errorhandler(404)
 @pages.app_errorhandler(405)
 def _http_error(err: HTTPException) -> Any:
@@ -137,22 +124,6 @@ def _http_error(err: HTTPException) -> Any:
     resp = finish(Response(*error_page(err.code or 500, err.name, message)))
     resp.headers.update(allow)
     return resp
-
-
-@pages.errorhandler(Exception)
-def _unexpected(err: Exception) -> Any:
-    if isinstance(err, HTTPException):
-        return err
-    from flask import current_app
-
-    from warlog.judging.outage import is_outage, unavailable
-
-    if is_outage(err):  # the ledger or Redis is down: a 503 and one log line per outage (issue 14)
-        return unavailable(err)
-
-    current_app.logger.exception("page failed")
-    return error_page(500, "Something went wrong", "The page could not be built. Nothing was recorded by this "
-                                                   "request; try again, or tell the tournament director.")
 
 
 def _game(game_id: str) -> Game:
@@ -717,7 +688,7 @@ def replay_png(game_id: str, step: int) -> Any:
 
 @pages.get("/games/<game_id>/replay.html")
 def replay_file(game_id: str) -> Any:
-    """The whole replay as one self-contained HTML file to send (see `warlog.web.share`): public
+    """The whole replay as one self-contained HTML file to send (see `warlog.games.share`): public
     information only until the game has ended, whoever asks."""
     svc = service()
     svc.created(game_id)

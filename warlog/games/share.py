@@ -27,10 +27,10 @@ from ledger.fold import fold
 from rules import game_of
 from rules.core.game import Game
 from warlog import templates_dir
+from warlog.games import replay as rp
 from warlog.games.history import ended
 from warlog.games.service import SPECTATOR, redact
 from warlog.render import Renderer, Scene, renderer_for
-from warlog.web import replay as rp
 
 ROOT = Path(__file__).resolve().parent
 TEMPLATES = templates_dir()
