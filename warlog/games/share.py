@@ -16,7 +16,6 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -26,15 +25,14 @@ from ledger.events import GAME_STARTED, RESOLVED, Event
 from ledger.fold import fold
 from rules import game_of
 from rules.core.game import Game
-from warlog import templates_dir
+from warlog import PACKAGE, templates_dir
 from warlog.games import replay as rp
 from warlog.games.history import ended
 from warlog.games.service import SPECTATOR, redact
 from warlog.render import Renderer, Scene, renderer_for
 
-ROOT = Path(__file__).resolve().parent
 TEMPLATES = templates_dir()
-STATIC = ROOT / "static"
+STATIC = PACKAGE / "static"
 # a group of the board at least this big is stored as its children (see `pieces`)
 SPLIT_MIN = 1200
 _TAG = re.compile(r"<(/?)([A-Za-z][^\s/>]*)(?:[^>\"']|\"[^\"]*\"|'[^']*')*?(/?)>")
