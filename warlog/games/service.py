@@ -137,6 +137,7 @@ class Warlog:
         self.new_seed, self.new_id = new_seed, new_id  # injectable for reproducible test games
         self._created: BoundedCache[str, Event] = BoundedCache()  # an LRU: a process may touch every game
         self._umpires: BoundedCache[str, tuple[int, list[str]]] = BoundedCache()  # game -> (seq read to, hashes)
+        self._joined: BoundedCache[str, list[str]] = BoundedCache()  # a started game -> its seats that joined
         self.states = StateCache()
         self.seed_books = SeedBooks()
         # (game id, credential) -> the seat owned by the player that credential signs in (warlog.players)
@@ -564,8 +565,12 @@ class Warlog:
     def info(self, game_id: str) -> dict[str, Any]:
         created = self.created(game_id)
         s = self.summary(game_id)
-        # seat_joined events are 1..len(roles): nothing else is taken before the game starts
-        joined = sorted(seat_entropy(self.store.read(game_id, after=0, upto=len(created.payload["roles"]))))
+        joined = self._joined.get(game_id)
+        if joined is None:
+            # seat_joined events are 1..len(roles): nothing else is taken before the game starts
+            joined = sorted(seat_entropy(self.store.read(game_id, after=0, upto=len(created.payload["roles"]))))
+            if s.status != "waiting":  # no seat joins a started game: kept for good
+                self._joined[game_id] = joined
         out = {
             "id": game_id, "game": created.payload["game"], "title": created.payload["title"],
             "scenario": created.payload["scenario"], "options": created.payload["options"],
