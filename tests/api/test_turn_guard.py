@@ -1,4 +1,4 @@
-"""Issue 14, defect 4: the seat not to move cannot stall the other. A move from a seat that is
+"""The seat not to move cannot stall the other. A move from a seat that is
 not among the active seats is refused at once with 409 (nothing is recorded, so the active
 seat's expected seq stays good), and refused submissions are rate-limited per seat (429 with
 Retry-After), in memory in the embedded default and in Redis when the deployment has one."""
@@ -149,3 +149,32 @@ def test_a_resent_final_move_is_answered_as_its_duplicate_after_the_game_ended(n
     again = _send(p, winner, {"type": "roll"}, expected, key)
     assert again.status_code == 202, again.get_json()
     assert again.get_json() == {"seq": seq, "status": "duplicate", "duplicate": True}
+
+
+def test_an_accepted_move_costs_the_limiter_no_redis_command(pg_url: str) -> None:
+    """Only refusals count: a seat's accepted move neither looks at nor adds to its count in
+    Redis (the limiter checked the window before every move: two Redis commands a move); a
+    refused one adds to it, and a seat refused here lately has its count looked at first."""
+    from warlog.app import create_app
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    limiter_commands: list[str] = []
+    execute = redis.Redis.execute_command
+
+    def counting(self: Any, *args: Any, **options: Any) -> Any:
+        if any("LIMIT" in (a.decode() if isinstance(a, bytes) else str(a)) for a in args):
+            limiter_commands.append(str(args[0]))
+        return execute(self, *args, **options)
+
+    app = create_app({"TESTING": True, "WARLOG_DB": pg_url, "WARLOG_REDIS": REDIS_URL,
+                      "WARLOG_REFUSED_LIMIT": "3 per minute"})
+    redis.Redis.execute_command = counting  # type: ignore[method-assign]
+    try:
+        p = _game(app)
+        assert _post(p, "north", {"type": "roll"}).status_code == 202
+        assert limiter_commands == []
+        assert _post(p, "south", {"type": "roll"}).status_code == 409
+        assert limiter_commands  # the refusal counted
+    finally:
+        redis.Redis.execute_command = execute  # type: ignore[method-assign]
+        app.extensions["warlog"].store.close()

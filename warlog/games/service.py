@@ -13,7 +13,9 @@ import hmac
 import itertools
 import logging
 import secrets
+import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -52,6 +54,7 @@ from rules.core.game import Game, IllegalAction
 from validators.actions import ActionShapeError, validate_action
 from validators.requests import PROBE_REFUSED, probe_ops
 from warlog.games.history import StateCache, StoreHistory, seat_entropy
+from warlog.games.readview import ReadView
 from warlog.ops.lru import BoundedCache
 from warlog.rulings import sandbox as sandboxing
 from warlog.trust.seeds import SeedBooks
@@ -128,11 +131,13 @@ SPECTATOR = Viewer(None)
 class Warlog:
     def __init__(self, store: EventStore, enqueue: Callable[[str], None],
                  new_seed: Callable[[], bytes] = new_seed, new_id: Callable[[], str] = lambda: secrets.token_hex(8)) -> None:
-        self.store = store
+        self._store = store
+        self._view = threading.local()  # this thread's ReadView while a `one_view()` is open
         self.enqueue = enqueue
         self.new_seed, self.new_id = new_seed, new_id  # injectable for reproducible test games
         self._created: BoundedCache[str, Event] = BoundedCache()  # an LRU: a process may touch every game
         self._umpires: BoundedCache[str, tuple[int, list[str]]] = BoundedCache()  # game -> (seq read to, hashes)
+        self._joined: BoundedCache[str, list[str]] = BoundedCache()  # a started game -> its seats that joined
         self.states = StateCache()
         self.seed_books = SeedBooks()
         # (game id, credential) -> the seat owned by the player that credential signs in (warlog.players)
@@ -144,6 +149,25 @@ class Warlog:
         self.private_reader: Callable[[str, str], bool] | None = None
 
     # -- commands --------------------------------------------------------------------
+
+    @property
+    def store(self) -> EventStore:
+        """The ledger; inside `one_view()`, this thread's ReadView of it (warlog.games.readview)."""
+        view: ReadView | None = getattr(self._view, "current", None)
+        return view if view is not None else self._store  # type: ignore[return-value]
+
+    @contextmanager
+    def one_view(self) -> Iterator[None]:
+        """Read each game's summary and events once for the rest of the block (a page built of
+        several queries); nested blocks share the outer one's view."""
+        if getattr(self._view, "current", None) is not None:
+            yield
+            return
+        self._view.current = ReadView(self._store)
+        try:
+            yield
+        finally:
+            self._view.current = None
     def create_game(self, game_name: str, scenario: str | None, options: dict[str, Any] | None,
                     sandbox: dict[str, Any] | None = None, *, seed: bytes | None = None,
                     dice_stream: str | None = None, keying: str | None = None,
@@ -541,8 +565,12 @@ class Warlog:
     def info(self, game_id: str) -> dict[str, Any]:
         created = self.created(game_id)
         s = self.summary(game_id)
-        # seat_joined events are 1..len(roles): nothing else is taken before the game starts
-        joined = sorted(seat_entropy(self.store.read(game_id, after=0, upto=len(created.payload["roles"]))))
+        joined = self._joined.get(game_id)
+        if joined is None:
+            # seat_joined events are 1..len(roles): nothing else is taken before the game starts
+            joined = sorted(seat_entropy(self.store.read(game_id, after=0, upto=len(created.payload["roles"]))))
+            if s.status != "waiting":  # no seat joins a started game: kept for good
+                self._joined[game_id] = joined
         out = {
             "id": game_id, "game": created.payload["game"], "title": created.payload["title"],
             "scenario": created.payload["scenario"], "options": created.payload["options"],

@@ -1,8 +1,11 @@
-"""Refused submissions are rate-limited per seat (issue 14, defect 4), with flask-limiter.
+"""Refused submissions are rate-limited per seat, with flask-limiter's storage and strategy.
 
 A seat whose moves the web process refuses (409: not its turn or a stale seq; 422: malformed)
 may be refused WARLOG_REFUSED_LIMIT times (default 30 per minute); after that it gets 429 with
-Retry-After until the window moves on. Accepted moves never count. The counts live in memory
+Retry-After until the window moves on. Accepted moves never count, and cost nothing: the count
+is looked at before a move only for a seat this process has refused within the window (a
+`RefusedMoves.suspects` entry), and added to only when a move is refused; a seat over the limit
+that no process here has refused yet gets its 429 at its next refusal. The counts live in memory
 in the embedded default and in Redis (WARLOG_REDIS) in a real deployment, so every web process
 shares them. While Redis is down each process counts in memory until it is back.
 
@@ -14,12 +17,23 @@ set). Behind a reverse proxy set WARLOG_PROXIES so the client's address is the r
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, jsonify, request
 from flask_limiter import Limiter
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
+
+log = logging.getLogger("warlog.web.limits")
 
 DEFAULT_LIMIT = "30 per minute"
 LIMITED_ENDPOINTS = ("api.submit_move", "pages.act")
@@ -54,8 +68,70 @@ def seat_key() -> str:
     return f"refused:{game_id}:{who}"
 
 
-def _refused(resp: Response) -> bool:
-    return resp.status_code in REFUSED
+REFUSED_MESSAGE = "too many refused moves from this seat; wait before trying again"
+SUSPECTS_KEPT = 10_000  # seats remembered as refused before the expired ones are dropped
+
+
+class RefusedMoves:
+    """The per-seat limit on refused moves (see the module): counts in the limiter's storage
+    (Redis in a deployment), a look before a move only for a seat refused here lately."""
+
+    def __init__(self, limiter: Limiter, limit: str) -> None:
+        self.limiter = limiter
+        self.item: RateLimitItem = parse(limit)
+        self.memory = MovingWindowRateLimiter(MemoryStorage())  # while the shared storage is down
+        self.suspects: dict[str, float] = {}  # seat key -> until when (monotonic) its count is looked at
+        self._lock = threading.Lock()
+        self._down = False
+
+    def _call(self, method: str, key: str) -> Any:
+        try:
+            found = getattr(self.limiter.limiter, method)(self.item, "warlog", key)
+        except Exception as err:  # the shared storage (Redis) is down: count here meanwhile
+            if not self._down:
+                log.warning("refused-move limits counted in this process while the storage is down: %s", err)
+            self._down = True
+            return getattr(self.memory, method)(self.item, "warlog", key)
+        self._down = False
+        return found
+
+    def _suspect(self, key: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            if len(self.suspects) >= SUSPECTS_KEPT:
+                self.suspects = {k: until for k, until in self.suspects.items() if until > now}
+            self.suspects[key] = now + self.item.get_expiry()
+
+    def _too_many(self, key: str) -> Response:
+        reset = self._call("get_window_stats", key).reset_time
+        message = REFUSED_MESSAGE
+        if request.path.startswith("/api/") or "application/json" in (request.headers.get("Accept") or ""):
+            resp = jsonify({"error": message})
+        else:
+            from warlog.web.pageutil import error_page, finish
+
+            resp = finish(Response(*error_page(429, "Too many requests", message)))
+        resp.status_code = 429
+        resp.headers["Retry-After"] = str(max(1, math.ceil(reset - time.time())))
+        return resp
+
+    def wrap(self, view: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(view)
+        def limited(*args: Any, **kwargs: Any) -> Any:
+            key = seat_key()
+            if self.suspects.get(key, 0.0) > time.monotonic() and not self._call("test", key):
+                return self._too_many(key)
+            try:
+                resp = current_app.make_response(view(*args, **kwargs))
+            except Exception as err:  # a refusal is raised (ServiceError): answered by its handler here
+                resp = current_app.make_response(current_app.handle_user_exception(err))
+            if resp.status_code in REFUSED:
+                self._suspect(key)
+                if not self._call("hit", key):
+                    return self._too_many(key)
+            return resp
+
+        return limited
 
 
 def install(app: Flask) -> Limiter:
@@ -64,12 +140,10 @@ def install(app: Flask) -> Limiter:
     limiter = Limiter(seat_key, app=app, storage_uri=str(redis_url) if redis_url else "memory://",
                       headers_enabled=True, swallow_errors=True, strategy="moving-window", key_prefix="warlog",
                       in_memory_fallback_enabled=bool(redis_url))
-    limit = str(app.config.get("WARLOG_REFUSED_LIMIT") or DEFAULT_LIMIT)
+    refused = RefusedMoves(limiter, str(app.config.get("WARLOG_REFUSED_LIMIT") or DEFAULT_LIMIT))
     for endpoint in LIMITED_ENDPOINTS:
-        view = app.view_functions[endpoint]
-        app.view_functions[endpoint] = limiter.limit(
-            limit, deduct_when=_refused,
-            error_message="too many refused moves from this seat; wait before trying again")(view)
+        app.view_functions[endpoint] = refused.wrap(app.view_functions[endpoint])
+    app.extensions["warlog_refused_moves"] = refused
     per_client = client_limit(app.config)
     if per_client:
         group = limiter.shared_limit(per_client, scope="mails-or-creates", key_func=client_key, methods=["POST"],

@@ -395,7 +395,10 @@ def _wait_for_judgement(game_id: str, seq: int) -> None:
     import time
 
     svc = service()
-    if not 0 <= seq <= svc.store.last_seq(game_id) or svc.history(game_id).event(seq).type != SUBMITTED:
+    summary = svc.store.summary(game_id)
+    if summary is None or not 0 <= seq <= summary.last_seq or seq <= summary.last_handled_seq:
+        return  # judged already (submissions are judged in order), or nothing to wait for
+    if svc.history(game_id).event(seq).type != SUBMITTED:
         return  # nothing to wait for: the answer says what `seq` is
     inline = isinstance(current_app.extensions.get("warlog_queue"), InlineQueue)
     deadline = time.monotonic() + LIVE_WAIT
@@ -412,14 +415,21 @@ def _wait_for_judgement(game_id: str, seq: int) -> None:
 
 
 def _play_context(game_id: str, last: int | None) -> dict[str, Any]:
+    """What the play page and its live panel show, read in one view of the ledger (the recent
+    events are read first: the state, the actions and the last judgement then come from them)."""
+    with service().one_view():
+        return _play_context_in_view(game_id, last)
+
+
+def _play_context_in_view(game_id: str, last: int | None) -> dict[str, Any]:
     svc = service()
     info = svc.info(game_id)
+    recent = svc.store.read(game_id, after=max(-1, info["seq"] - RECENT - 40), upto=info["seq"])
     g = _game(game_id)
     viewer = viewer_for(game_id)
     state_doc = svc.state(game_id, None, viewer, look="the full state (the play page)")
     listing = svc.actions(game_id, viewer)
     full = viewer.director or svc.open_book(game_id)
-    recent = svc.store.read(game_id, after=max(-1, info["seq"] - RECENT - 40), upto=info["seq"])
     docs = _visible(recent, g, viewer, full)
     rows = rp.move_rows(docs, g)[-RECENT:][::-1]
     renderer = renderer_for(g.name)
