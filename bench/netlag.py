@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import socket
 import time
 from pathlib import Path
 
@@ -65,8 +66,22 @@ async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, delay
         sender.cancel()
 
 
-async def relay(listen: tuple[str, int], target: tuple[str, int], delay: Delay) -> asyncio.Server:
+def dead_peer_detection(sock: socket.socket, seconds: int) -> None:
+    """What PostgreSQL's tcp_keepalives_* and tcp_user_timeout settings do to its client sockets:
+    a peer gone silent (a partition) ends the connection after about `seconds`, and the relay
+    then closes its own connection to the server, which so ends the session (and frees what it
+    held) as the server would have on its own socket."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, max(1, seconds // 2))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, max(1, seconds // 2))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, seconds * 1000)
+
+
+async def relay(listen: tuple[str, int], target: tuple[str, int], delay: Delay, peer_timeout: int) -> asyncio.Server:
     async def handle(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        if peer_timeout:
+            dead_peer_detection(client_w.get_extra_info("socket"), peer_timeout)
         try:
             server_r, server_w = await asyncio.open_connection(*target)
         except OSError:
@@ -88,11 +103,11 @@ def address(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
-async def serve(routes: list[str], delay: Delay) -> None:
+async def serve(routes: list[str], delay: Delay, peer_timeout: int) -> None:
     servers = []
     for route in routes:
         listen, _, target = route.partition("=")
-        servers.append(await relay(address(listen), address(target), delay))
+        servers.append(await relay(address(listen), address(target), delay, peer_timeout))
     print("relaying", ", ".join(routes), flush=True)
     await asyncio.gather(*(s.serve_forever() for s in servers))
 
@@ -100,9 +115,11 @@ async def serve(routes: list[str], delay: Delay) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--delay-file", type=Path, required=True)
+    ap.add_argument("--peer-timeout", type=int, default=0,
+                    help="seconds after which a silent client is given up (0: never, the kernel's default)")
     ap.add_argument("routes", nargs="+", metavar="LISTEN=TARGET")
     args = ap.parse_args(argv)
-    asyncio.run(serve(args.routes, Delay(args.delay_file)))
+    asyncio.run(serve(args.routes, Delay(args.delay_file), args.peer_timeout))
     return 0
 
 

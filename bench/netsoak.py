@@ -102,8 +102,8 @@ class Net:
     """Three namespaces on a bridge of their own; the soak itself (the players, the auditor) is
     the root namespace, on the bridge too, and is never partitioned from anyone."""
 
-    def __init__(self, tag: str, subnet: int) -> None:
-        self.tag = tag
+    def __init__(self, tag: int, subnet: int) -> None:
+        self.tag = tag  # the soak's pid: leftovers of a soak killed with SIGKILL are found by it
         self.ns = {h: f"warlog-{tag}-{h}" for h in HOSTS}
         self.bridge = f"wlbr{tag}"
         self.prefix = f"10.{subnet // 256 + 200}.{subnet % 256}"
@@ -126,6 +126,15 @@ class Net:
             run("ip", "-n", ns, "link", "set", "eth0", "up")
             run("ip", "-n", ns, "link", "set", "lo", "up")
             self.rules(h)
+
+    @staticmethod
+    def leftovers() -> None:
+        """Remove the hosts and bridges of earlier soaks whose process is gone (killed with
+        SIGKILL, no cleanup ran)."""
+        for line in run("ip", "netns", "list", check=False).stdout.splitlines():
+            parts = line.split()[0].split("-") if line.strip() else []
+            if len(parts) == 3 and parts[0] == "warlog" and parts[1].isdigit() and not Path(f"/proc/{parts[1]}").exists():
+                Net(int(parts[1]), 0).down()
 
     def down(self) -> None:
         """Every process of the three hosts killed, the namespaces and the bridge deleted."""
@@ -175,8 +184,10 @@ class Deployment:
     `warlog db upgrade --app-role`, the app role owns nothing) and Redis on "data", behind the
     latency relay; gunicorn on "web"; the workers on "workers"."""
 
-    def __init__(self, net: Net, tmp: Path, skew_host: str, skew: float) -> None:
+    def __init__(self, net: Net, tmp: Path, skew_host: str, skew: float, db_params: str = "") -> None:
         self.net, self.tmp, self.skew_host, self.skew = net, tmp, skew_host, skew
+        self.log_sql = False
+        self.peer_timeout = 0
         found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
         self.pg_bin, self.pgdata = found[-1].parent, tmp / "pg" / "data"
         self.delay_file = tmp / "delay_ms"
@@ -186,7 +197,7 @@ class Deployment:
         data = net.ip["data"]
         self.env = {**os.environ, "PYTHONPATH": str(ROOT), "WARLOG_REFUSED_LIMIT": "100000",
                     "WARLOG_CLIENT_LIMIT": "off",
-                    "WARLOG_DB": f"postgresql://warlog_app:pw@{data}:{PG_LAG_PORT}/warlog",
+                    "WARLOG_DB": f"postgresql://warlog_app:pw@{data}:{PG_LAG_PORT}/warlog" + (f"?{db_params}" if db_params else ""),
                     "WARLOG_REDIS": f"redis://{data}:{REDIS_LAG_PORT}/0"}
 
     def url(self, role: str = "postgres", db: str = "postgres") -> str:
@@ -218,10 +229,12 @@ class Deployment:
         subprocess.run([*self.net.exec("data"), *as_pg, str(self.pg_bin / "pg_ctl"), "-D", str(self.pgdata), "-w",
                         "-l", str(self.pgdata / "log"), "-o",
                         f"-p {PG_PORT} -k {pg_root} -c listen_addresses='127.0.0.1,{self.net.ip['data']}' "
-                        "-c max_connections=200", "start"], env=env, check=True, capture_output=True)
+                        "-c max_connections=200" + (" -c log_statement=all -c log_line_prefix='%m [%p] %a '"
+                                                     if self.log_sql else ""), "start"], env=env, check=True, capture_output=True)
         self._spawn("data", "redis", ["redis-server", "--port", str(REDIS_PORT), "--bind", f"127.0.0.1 {self.net.ip['data']}",
                                       "--protected-mode", "no", "--save", "", "--appendonly", "no", "--dir", str(self.tmp)])
         self._spawn("data", "netlag", [sys.executable, str(BENCH / "netlag.py"), "--delay-file", str(self.delay_file),
+                                       "--peer-timeout", str(self.peer_timeout),
                                        f"0.0.0.0:{PG_LAG_PORT}=127.0.0.1:{PG_PORT}",
                                        f"0.0.0.0:{REDIS_LAG_PORT}=127.0.0.1:{REDIS_PORT}"])
         self.wait_tcp(self.net.ip["data"], PG_PORT)
@@ -517,6 +530,8 @@ def audit(dep: Deployment, sends: list[Sent], watch: JudgementWatch, outages: li
             time.sleep(0.5)
         rows = conn.execute("SELECT game_id, seq, type, seat, payload FROM events "
                             "WHERE type IN ('submitted', 'resolved', 'rejected') ORDER BY game_id, seq").fetchall()
+        times = conn.execute("SELECT game_id, recorded_at FROM events ORDER BY game_id, seq").fetchall()
+    backwards = sum(1 for (g1, t1), (g2, t2) in zip(times, times[1:]) if g1 == g2 and t2 < t1)
     time.sleep(0.5)  # the watcher's last poll
     submitted: dict[tuple[str, int], tuple[str, dict[str, Any]]] = {}
     judged: dict[tuple[str, int], int] = {}
@@ -549,12 +564,14 @@ def audit(dep: Deployment, sends: list[Sent], watch: JudgementWatch, outages: li
                                         for o in sends)]
     not_judged = [k for k in submitted if k[0] in ours and k not in judged]
     judged_twice = [k for k, n in judged.items() if n > 1]
-    latencies, excess = [], []
+    latencies, excess, calm = [], [], []
     for s in sends:
         if s.status == 202 and (s.gid, s.seq) in watch.seen:
             took = watch.seen[(s.gid, s.seq)] - s.first_sent
             latencies.append(took)
             excess.append(took - overlap(outages, s.first_sent, watch.seen[(s.gid, s.seq)]))
+            if not any(o.start <= watch.seen[(s.gid, s.seq)] and o.end >= s.first_sent for o in outages):
+                calm.append(took)  # no fault of any kind while it waited: the latency's own cost
     unwatched = sum(1 for s in sends if s.status == 202 and (s.gid, s.seq) not in watch.seen)
     verified, failed = 0, []
     for bot in bots:
@@ -570,17 +587,18 @@ def audit(dep: Deployment, sends: list[Sent], watch: JudgementWatch, outages: li
             failed.append((bot.gid, status, (r.stdout + r.stderr).strip().splitlines()[-1:]))
     return {"lost": lost, "mismatched": mismatched, "twice": twice, "unsent": unsent,
             "refused_yet_recorded": refused_yet_recorded, "not_judged": not_judged, "judged_twice": judged_twice,
-            "latencies": latencies, "excess": excess, "unwatched": unwatched, "verified": verified,
+            "latencies": latencies, "excess": excess, "calm": calm, "backwards": backwards, "unwatched": unwatched, "verified": verified,
             "verify_failed": failed, "in_ledger": sum(1 for k in submitted if k[0] in ours)}
 
 
 def skew_lines(tmp: Path, host_logs: list[str]) -> int:
-    """Log lines in which the app said its clock is off the database's."""
+    """Log lines in which the app's skew guard said its clock is off the database's (warlog.clock:
+    a clock sweep that fires nothing)."""
     count = 0
     for name in host_logs:
         path = tmp / f"{name}.log"
         if path.exists():
-            count += sum(1 for line in path.read_text(errors="replace").splitlines() if "skew" in line.lower())
+            count += sum(1 for line in path.read_text(errors="replace").splitlines() if "off the database's" in line)
     return count
 
 
@@ -590,7 +608,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=10.0, help="how long the bots play under faults")
     ap.add_argument("--quick", action="store_true", help="about 75 s of play, shorter partitions (the test's run)")
-    ap.add_argument("--games", type=int, default=12)
+    ap.add_argument("--games", type=int, default=4, help="games played at once (two workers at 200 ms round "
+                    "trips judge about one move a second: more games measure the queue, not the faults)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--gap", type=float, nargs=2, default=(3.0, 10.0), metavar=("MIN", "MAX"),
                     help="seconds between two faults")
@@ -603,6 +622,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="milliseconds added to a round trip to the data host, drawn afresh before each fault")
     ap.add_argument("--kills", action="store_true", help="also kill workers and gunicorn (bench/chaos_soak.py's faults)")
     ap.add_argument("--only", default="", help="comma-separated fault kinds to draw from (e.g. 'partition workers-data')")
+    ap.add_argument("--db-params", default="", help="libpq parameters added to WARLOG_DB's URL (a=1&b=2)")
+    ap.add_argument("--server-peer-timeout", type=int, default=0,
+                    help="seconds after which the data host gives up a silent client (PostgreSQL's tcp_user_timeout "
+                         "and keepalives, done by the relay); 0: the kernel's default (hours)")
+    ap.add_argument("--log-sql", action="store_true", help="PostgreSQL logs every statement (to count round trips)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory (logs, exports)")
     args = ap.parse_args(argv)
     if args.quick:
@@ -620,10 +644,12 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="warlog-netsoak-"))
     os.chmod(tmp, 0o755)
-    net = Net(f"{os.getpid() % 10000:04d}", os.getpid() % 5000)
+    Net.leftovers()
+    net = Net(os.getpid(), os.getpid() % 5000)
     atexit.register(net.down)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # through the finally: and atexit
-    dep = Deployment(net, tmp, args.skew_host, args.skew)
+    dep = Deployment(net, tmp, args.skew_host, args.skew, args.db_params)
+    dep.log_sql, dep.peer_timeout = args.log_sql, args.server_peer_timeout
     stop, watching = threading.Event(), threading.Event()
     stats, sends = Stats(), Sends()
     bots: list[Bot] = []
@@ -656,10 +682,10 @@ def main(argv: list[str] | None = None) -> int:
             return bot
 
         bots = [new_bot(i) for i in range(args.games)]
-        kinds = [f"partition {a}-{b}" for a, b in PAIRS] + (["kill worker", "kill web"] if args.kills else [])
+        drawn = [f"partition {a}-{b}" for a, b in PAIRS] + (["kill worker", "kill web"] if args.kills else [])
         if args.only:
-            kinds = [k.strip() for k in args.only.split(",")]
-        chaos = NetChaos(net, dep, rng, stop, tuple(args.gap), tuple(args.partition), tuple(args.latency), kinds)
+            drawn = [k.strip() for k in args.only.split(",")]
+        chaos = NetChaos(net, dep, rng, stop, tuple(args.gap), tuple(args.partition), tuple(args.latency), drawn)
         started = time.monotonic()
         for bot in bots:
             bot.start()
@@ -689,7 +715,7 @@ def main(argv: list[str] | None = None) -> int:
     kinds: dict[str, int] = {}
     for o in outages:
         kinds[o.kind] = kinds.get(o.kind, 0) + 1
-    lat, exc = result["latencies"], result["excess"]
+    lat, exc, calm = result["latencies"], result["excess"], result["calm"]
     ended = sum(1 for b in bots if b.finished)
     skewed = skew_lines(tmp, [*dep.workers, "gunicorn"]) if args.skew_host != "none" else 0
     delays = chaos.delays if chaos else []
@@ -708,10 +734,14 @@ def main(argv: list[str] | None = None) -> int:
           f"minus the outage it waited through: p95 {percentile(exc, 0.95):+.2f} s  max {max(exc, default=0):+.2f} s  "
           f"over outage + {GRACE:.0f} s: {sum(1 for e in exc if e > GRACE)}  (judgement not seen by the poller: "
           f"{result['unwatched']})")
+    print(f"  of which {len(calm)} waited through no fault (the latency's own cost): p50 {percentile(calm, 0.5):.2f} s  "
+          f"p95 {percentile(calm, 0.95):.2f} s  max {max(calm, default=0):.2f} s")
     down = sum(o.end - o.start for o in outages if cuts_judging(o))
     print(f"faults {len(outages)} {dict(sorted(kinds.items()))}  judging path cut {down:.0f} s in all, longest "
-          f"{max((o.end - o.start for o in outages), default=0):.1f} s; latency {min(delays, default=0):.0f}-"
-          f"{max(delays, default=0):.0f} ms one way; skew guard lines in the logs: {skewed}")
+          f"{max((o.end - o.start for o in outages), default=0):.1f} s; {min(delays, default=0):.0f}-"
+          f"{max(delays, default=0):.0f} ms added to each round trip to the data host")
+    print(f"clock of {args.skew_host} {args.skew:+.0f} s: skew guard warnings in the logs {skewed}; events recorded "
+          f"earlier than the event before them {result['backwards']}")
     print(f"chains verified {result['verified']}/{sum(1 for b in bots if b.gid)}  failed {len(result['verify_failed'])}")
     for what in ("lost", "mismatched", "twice", "unsent", "refused_yet_recorded", "not_judged", "judged_twice",
                  "verify_failed"):
@@ -735,7 +765,8 @@ def main(argv: list[str] | None = None) -> int:
     print("netsoak: " + ("FAILED" if bad else "OK: 0 lost, 0 duplicated, nothing judged twice, every chain verifies, "
                                                "p95 judgement within outage + 5 s"))
     if args.keep or bad:
-        print(f"logs and exports kept in {tmp}")
+        (tmp / "faults.txt").write_text("".join(f"{hms(o.start)} .. {hms(o.end)} {o.kind}\n" for o in outages))
+        print(f"logs, exports and the faults' times (faults.txt) kept in {tmp}")
     else:
         shutil.rmtree(tmp, ignore_errors=True)
     return 1 if bad else 0
