@@ -55,11 +55,10 @@ from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-for p in (ROOT, BENCH):
-    if str(p) not in sys.path:
-        sys.path.insert(0, str(p))
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-from chaos_soak import GAMES, GRACE, Api, Bot, Outage, Stats, hms  # noqa: E402
+from bench.chaos_soak import GAMES, GRACE, Api, Bot, Outage, Stats, hms  # noqa: E402
 
 BIN = Path(sys.executable).parent
 HOSTS = ("web", "workers", "data")
