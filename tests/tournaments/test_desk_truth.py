@@ -114,8 +114,8 @@ def test_a_dispute_names_the_disputed_game_step_not_its_own_tournament_seq(tapp:
     assert r.status_code == 201, r.get_data(as_text=True)
     sandbox = re.search(r"game <code>([0-9a-f]+)</code> created", r.get_data(as_text=True)).group(1)  # type: ignore[union-attr]
     created = warlog.store.read(sandbox)[0]
-    assert created.payload["sandbox"]["state"] == warlog.games.history(g["game_id"]).state_at(step - 1)
-    assert created.payload["sandbox"]["state"] != warlog.games.history(g["game_id"]).state_at(opened["dispute"] - 1)
+    assert created.payload["sandbox"]["state"] == warlog.history(g["game_id"]).state_at(step - 1)
+    assert created.payload["sandbox"]["state"] != warlog.history(g["game_id"]).state_at(opened["dispute"] - 1)
 
 
 def test_a_refused_ruling_is_shown_refused_leaves_the_dispute_open_and_mails_nothing(tapp: Flask) -> None:

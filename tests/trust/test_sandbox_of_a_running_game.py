@@ -41,7 +41,7 @@ def test_an_up_front_desk_sandbox_shows_no_seat_of_the_game_its_opponents_hand(t
     # the co-director's look at the position is in the game, under his name, for both seats to see
     looks = [e for e in warlog.store.read(gid) if e.type == "hidden_viewed"]
     assert len(looks) == 1 and "Cole" in looks[0].payload["by"]
-    full = warlog.games.history(gid).state_at(looks[0].payload["step"])  # the position rebuilt (read without the service)
+    full = warlog.history(gid).state_at(looks[0].payload["step"])  # the position rebuilt (read without the service)
     seats = {role: s["player_id"] for role, s in game["seats"].items()}
     for role, other in (("americans", "germans"), ("germans", "americans")):
         player = tapp.test_client()

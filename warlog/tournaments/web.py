@@ -900,7 +900,7 @@ def desk_sandbox_game(t: Tournament, me: Any, d: dict[str, Any]) -> dict[str, An
 
     svc().director_for_game(t, me, d["game_id"])
     warlog = svc().warlog
-    history = warlog.games.history(d["game_id"])  # the position before the disputed step (the start: at it)
+    history = warlog.history(d["game_id"])  # the position before the disputed step (the start: at it)
     step = max(0, int(d["game_seq"]) - 1)
     state = history.state_at(step)
     if state is None:
