@@ -1,7 +1,8 @@
 """Offline verification of an export (DESIGN: re-playable by a third party).
 
 Checks, in order, and stops at the first event that does not reproduce:
-1. every line is an event and the hash chain is intact (gapless, linked, each hash right);
+1. every line is an event and the hash chain is intact (gapless, linked, each hash right), and
+   no event's time runs backwards (`check_time_order`);
 2. the rules version the game recorded is the one installed here;
 3. each revealed seed matches its commitment (event 0's, or a later `seed_committed` event's:
    ledger.dice step 7), and the entropy digest matches the seats';
@@ -19,6 +20,7 @@ import hashlib
 import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from ledger.canonical import state_hash
@@ -63,6 +65,7 @@ from ledger.export import ExportFormatError, parse_export_hashed
 from ledger.fold import FoldError, fold, step
 from rules import get_game
 from rules.core.dice import RecordingDice, fixed_dice
+from warlog.clock.pace import parse_time
 from warlog.resolution import judge_keyed, without_patches
 from warlog.sandbox_dice import stops
 
@@ -150,6 +153,7 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             check_chain(events, hashes=hashes)
         except ChainError as err:
             raise VerifyFailure(err.seq, err.reason) from None
+        check_time_order(events)
     if not events or events[0].type != GAME_CREATED:
         raise VerifyFailure(0, "the first event must be game_created")
     created = events[0].payload
@@ -298,6 +302,24 @@ def _check_beside(ev: Event, created: dict[str, Any]) -> None:
             raise VerifyFailure(ev.seq, "an umpire is invited by a seat, in a game made without a director")
     elif ev.type in AWAY and (ev.seat != DIRECTOR if ev.type == LEAVE_GRANTED else ev.seat not in created.get("roles", [])):
         raise VerifyFailure(ev.seq, f"a {ev.type} event is {'the director' if ev.type == LEAVE_GRANTED else 'a seat'}'s")
+
+
+def check_time_order(events: list[Event]) -> None:
+    """Each event of a stream is recorded no earlier than the one before it: the appends of one
+    chain are serialised, so on a right clock its times never run backwards. One that does was
+    written under a wrong clock (a skewed server), and every time read from the ledger after it
+    (deadlines, the pace record) is suspect: fail naming it."""
+    prev: tuple[Event, datetime] | None = None
+    for ev in events:
+        try:
+            at = parse_time(ev.recorded_at)
+        except ValueError:
+            raise VerifyFailure(ev.seq, f"recorded_at {ev.recorded_at!r} is not a UTC time") from None
+        if prev is not None and at < prev[1]:
+            raise VerifyFailure(ev.seq, f"recorded at {ev.recorded_at}, before event {prev[0].seq} "
+                                        f"({prev[0].recorded_at}): the ledger's time runs backwards (a server's clock "
+                                        "was wrong when one of them was written)")
+        prev = (ev, at)
 
 
 def unjudged_submissions(events: list[Event]) -> list[int]:
