@@ -23,7 +23,7 @@ record a tournament bundle carries.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -196,9 +196,9 @@ def _figures(turns: list[Turn], leaves: dict[str, int], extensions: int, extensi
         "leave": len(leaves), "leave_days": sum(leaves.values()),
     }
     if timed:
-        moved = [t for t in turns if t.moved_at is not None and t.due_at is not None]
-        doc["last_hour"] = sum(1 for t in moved if t.due_at - LAST_HOUR <= t.moved_at <= t.due_at)  # type: ignore[operator]
-        doc["late"] = sum(1 for t in moved if t.moved_at > t.due_at)  # type: ignore[operator]
+        moved = [(t.moved_at, t.due_at) for t in turns if t.moved_at is not None and t.due_at is not None]
+        doc["last_hour"] = sum(1 for at, due in moved if due - LAST_HOUR <= at <= due)
+        doc["late"] = sum(1 for at, due in moved if at > due)
     waiting = next((t for t in turns if t.moved_at is None), None)
     doc["waiting_since"] = stamp(waiting.started_at) if waiting else None
     return doc
@@ -227,27 +227,27 @@ def overall(paces: Iterable[SeatPace], timed: bool) -> dict[str, Any]:
 def player_pace(games: Sequence[tuple[str, Sequence[Event]]], control: dict[str, Any] | None = None,
                 extensions: dict[str, list[tuple[datetime, int]]] | None = None) -> dict[str, Any]:
     """One player's record over (seat, events) of their games: {"overall", "games": {id: figures}}."""
-    timed = (control or {}).get("mode") in ("per_move", "bank")
-    per_game: dict[str, Any] = {}
-    paces: list[SeatPace] = []
+    paces = []
     for seat, events in games:
-        if not events:
-            continue
-        gid = events[0].game_id
-        ext = [(seat, at, h) for at, h in (extensions or {}).get(gid, [])]
-        p = game_pace(events, control, ext).get(seat)
-        if p is None:
-            continue
-        paces.append(p)
-        per_game[gid] = {"seat": seat, **seat_doc(p, timed)}
+        if events:
+            ext = [(seat, at, h) for at, h in (extensions or {}).get(events[0].game_id, [])]
+            p = game_pace(events, control, ext).get(seat)
+            if p is not None:
+                paces.append(p)
+    return record(paces, control)
+
+
+def record(paces: Sequence[SeatPace], control: dict[str, Any] | None) -> dict[str, Any]:
+    """A player's record from their seats' paces (one per game)."""
+    timed = (control or {}).get("mode") in ("per_move", "bank")
     doc = overall(paces, timed)
-    doc["games"] = len(per_game)
-    return {"overall": doc, "games": per_game}
+    doc["games"] = len(paces)
+    return {"overall": doc, "games": {p.game_id: {"seat": p.seat, **seat_doc(p, timed)} for p in paces}}
 
 
-def tournament_pace(tournament_events: Sequence[Event], streams: dict[str, list[Event]]) -> dict[str, Any]:
-    """Every entrant's pace record in a tournament, from its stream and its games' streams (the
-    bundle's contents): {player_id: {"overall", "games"}}, players in id order."""
+def tournament_pace(tournament_events: Sequence[Event], events_of: Callable[[str], Sequence[Event]]) -> dict[str, Any]:
+    """Every entrant's pace record in a tournament, from its stream and its games' streams
+    (`events_of(game_id)`, each read once): {player_id: {"overall", "games"}}, in id order."""
     from warlog.tournaments.model import apply
 
     t = None
@@ -256,15 +256,22 @@ def tournament_pace(tournament_events: Sequence[Event], streams: dict[str, list[
     if t is None:
         return {}
     control = dict(t.time_control or {}) or None
-    extensions: dict[str, dict[str, list[tuple[datetime, int]]]] = {}
-    for e in t.extensions:
-        hours = int(e.get("days", 0)) * 24 + int(e.get("hours", 0))
-        extensions.setdefault(str(e.get("player_id")), {}).setdefault(str(e.get("game_id")), []).append(
-            (parse_time(e["at"]), hours))
-    seats: dict[str, list[tuple[str, list[Event]]]] = {}
+    granted: dict[str, list[tuple[str, datetime, int]]] = {}
     for number in sorted(t.rounds):
         for pairing in t.rounds[number].pairings:
-            if pairing.game_id and pairing.game_id in streams:
-                for seat, pid in sorted(pairing.seats.items()):
-                    seats.setdefault(pid, []).append((seat, streams[pairing.game_id]))
-    return {pid: player_pace(games, control, extensions.get(pid)) for pid, games in sorted(seats.items())}
+            seat_of = {pid: seat for seat, pid in pairing.seats.items()}
+            for e in t.extensions:
+                if e.get("game_id") == pairing.game_id and e.get("player_id") in seat_of:
+                    hours = int(e.get("days", 0)) * 24 + int(e.get("hours", 0))
+                    granted.setdefault(str(pairing.game_id), []).append(
+                        (seat_of[e["player_id"]], parse_time(e["at"]), hours))
+    paces: dict[str, list[SeatPace]] = {}
+    for number in sorted(t.rounds):
+        for pairing in t.rounds[number].pairings:
+            if not pairing.game_id:
+                continue
+            seats = game_pace(events_of(pairing.game_id), control, granted.get(pairing.game_id, []))
+            for seat, pid in sorted(pairing.seats.items()):
+                if seat in seats:
+                    paces.setdefault(pid, []).append(seats[seat])
+    return {pid: record(mine, control) for pid, mine in sorted(paces.items())}
