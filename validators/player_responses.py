@@ -93,6 +93,17 @@ class LeaveGrantedSchema(StrictSchema):
     allowance = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
 
 
-SCHEMAS = {"Sent": SentSchema, "PublicPlayer": PublicPlayerSchema, "SignedIn": SignedInSchema, "Token": TokenSchema,
+# the pace record (warlog.clock.pace_web)
+class PaceSchema(StrictSchema):
+    player_id = _str()
+    overall = fields.Dict(keys=fields.String(), required=True, metadata={"description": (
+        "over the player's games: games, moves, median_seconds, p90_seconds (null without a move), "
+        "last_hour and late (null without a time control), extensions, extension_hours, leave, leave_days")})
+    games = fields.Dict(keys=fields.String(), values=fields.Dict(keys=fields.String()), required=True,
+                        metadata={"description": "game id -> the same figures in that game, with seat and "
+                                                 "waiting_since (when the seat's running turn began, or null)"})
+
+
+SCHEMAS = {"Pace": PaceSchema, "Sent": SentSchema, "PublicPlayer": PublicPlayerSchema, "SignedIn": SignedInSchema, "Token": TokenSchema,
            "Claimed": ClaimedSchema, "Me": MeSchema, "Clock": ClockSchema,
            "Away": AwaySchema, "PauseState": PauseSchema, "LeaveGranted": LeaveGrantedSchema}

@@ -225,4 +225,7 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
         services.mail.service = service  # the app's own service (its caches; submissions enqueue for real)
         init_mail_web(app, services.mail)
     init_away_web(app, services.away)
+    from warlog.clock.pace_web import init_app as init_pace_web
+
+    init_pace_web(app)
     return services

@@ -57,7 +57,7 @@ def test_median_and_nearest_rank_90th_percentile() -> None:
 
 def test_pace_of_a_scripted_game_matches_the_hand_computation() -> None:
     paces = game_pace(scripted(), ONE_DAY)
-    a, b = seat_doc(paces["a"], timed=True), seat_doc(paces["b"], timed=True)
+    a, b = seat_doc(paces["a"]), seat_doc(paces["b"])
     assert [t.seconds for t in paces["a"].turns] == [7200, 64800, 1200]
     assert [t.seconds for t in paces["b"].turns] == [84600, 84600, None]
     assert a == {"moves": 3, "median_seconds": 7200, "p90_seconds": 64800, "last_hour": 0, "late": 0,
@@ -81,7 +81,7 @@ def test_an_extension_moves_the_deadline_and_is_counted() -> None:
 
 def test_a_move_after_its_deadline_is_late() -> None:
     paces = game_pace(scripted(), {"mode": "per_move", "days": 0, "hours": 20})
-    b = seat_doc(paces["b"], timed=True)
+    b = seat_doc(paces["b"])
     assert b["late"] == 2 and b["last_hour"] == 0  # 23 h 30 of own time each, 20 allowed
 
 

@@ -11,7 +11,8 @@ re-derived as the clock computes it (warlog.clock.clock): per move, the move's t
 seat's own time from the turn's start; on a chess clock, the bank left (`bank_days`, less each
 turn's own time, plus `increment_hours`); either moved on by every extension the tournament
 recorded for that player and game while the turn ran. A move in the hour before its deadline
-counts as `last_hour`, one after it as `late`.
+counts as `last_hour`, one after it as `late`. `waiting_since`: when the seat's turn now running
+began (a seat may act several times in one turn; only its first act is its response).
 
 Figures are whole seconds (canonical JSON has no fractions): `median_seconds` is the middle
 response time (the mean of the two middle ones, rounded down, for an even count);
@@ -23,7 +24,7 @@ record a tournament bundle carries.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -61,6 +62,7 @@ class Turn:
     moved_at: datetime | None = None
     seconds: int | None = None  # the seat's own time to move
     due_at: datetime | None = None  # its deadline, under a time control
+    open: bool = True  # the seat is still among the active seats (it may have moved already)
 
 
 @dataclass
@@ -73,6 +75,7 @@ class SeatPace:
     leaves: dict[str, int] = field(default_factory=dict)  # leave id -> days
     extensions: int = 0
     extension_hours: int = 0
+    timed: bool = False  # under a time control: its turns have deadlines
 
 
 def median(values: Sequence[int]) -> int | None:
@@ -120,7 +123,8 @@ def game_pace(events: Sequence[Event], control: dict[str, Any] | None = None,
     if not events:
         return {}
     roles = list(events[0].payload.get("roles") or [])
-    seats = {r: SeatPace(events[0].game_id, r) for r in roles}
+    mode = (control or {}).get("mode")
+    seats = {r: SeatPace(events[0].game_id, r, timed=mode in ("per_move", "bank")) for r in roles}
     stops = _seat_stops(events)
     granted: dict[str, list[tuple[datetime, int]]] = {}
     for seat, at, hours in extensions:
@@ -135,7 +139,6 @@ def game_pace(events: Sequence[Event], control: dict[str, Any] | None = None,
             except (KeyError, TypeError, ValueError):
                 continue
             seats[ev.seat].leaves[str(ev.payload.get("leave", ev.seq))] = days
-    mode = (control or {}).get("mode")
     bank: dict[str, int] = {}
     open_turns: dict[str, Turn] = {}
     active: set[str] = set()
@@ -156,7 +159,9 @@ def game_pace(events: Sequence[Event], control: dict[str, Any] | None = None,
         if after is None:
             continue
         for seat in sorted(active - after):
-            open_turns.pop(seat, None)  # its turn ended without a move of its own (a ruling, the end)
+            open_turns.pop(seat, None)  # if it had not moved: its turn ended without (a ruling, the end)
+            if seat in seats and seats[seat].turns:
+                seats[seat].turns[-1].open = False
         for seat in sorted(after - active):
             if seat not in seats:
                 continue
@@ -199,17 +204,19 @@ def _figures(turns: list[Turn], leaves: dict[str, int], extensions: int, extensi
         moved = [(t.moved_at, t.due_at) for t in turns if t.moved_at is not None and t.due_at is not None]
         doc["last_hour"] = sum(1 for at, due in moved if due - LAST_HOUR <= at <= due)
         doc["late"] = sum(1 for at, due in moved if at > due)
-    waiting = next((t for t in turns if t.moved_at is None), None)
+    waiting = next((t for t in turns if t.open), None)
     doc["waiting_since"] = stamp(waiting.started_at) if waiting else None
     return doc
 
 
-def seat_doc(pace: SeatPace, timed: bool) -> dict[str, Any]:
-    return _figures(pace.turns, pace.leaves, pace.extensions, pace.extension_hours, timed)
+def seat_doc(pace: SeatPace) -> dict[str, Any]:
+    return _figures(pace.turns, pace.leaves, pace.extensions, pace.extension_hours, pace.timed)
 
 
-def overall(paces: Iterable[SeatPace], timed: bool) -> dict[str, Any]:
-    """One player's seats across games: every response time pooled, each leave counted once."""
+def overall(paces: Sequence[SeatPace]) -> dict[str, Any]:
+    """One player's seats across games: every response time pooled, each leave counted once;
+    `last_hour` and `late` over the games under a time control (None if there is none)."""
+    timed = any(p.timed for p in paces)
     turns: list[Turn] = []
     leaves: dict[str, int] = {}
     extensions = hours = 0
@@ -220,7 +227,6 @@ def overall(paces: Iterable[SeatPace], timed: bool) -> dict[str, Any]:
         hours += p.extension_hours
     doc = _figures(turns, leaves, extensions, hours, timed)
     del doc["waiting_since"]
-    doc["games"] = 0
     return doc
 
 
@@ -234,20 +240,21 @@ def player_pace(games: Sequence[tuple[str, Sequence[Event]]], control: dict[str,
             p = game_pace(events, control, ext).get(seat)
             if p is not None:
                 paces.append(p)
-    return record(paces, control)
+    return record(paces)
 
 
-def record(paces: Sequence[SeatPace], control: dict[str, Any] | None) -> dict[str, Any]:
+def record(paces: Sequence[SeatPace]) -> dict[str, Any]:
     """A player's record from their seats' paces (one per game)."""
-    timed = (control or {}).get("mode") in ("per_move", "bank")
-    doc = overall(paces, timed)
+    doc = overall(paces)
     doc["games"] = len(paces)
-    return {"overall": doc, "games": {p.game_id: {"seat": p.seat, **seat_doc(p, timed)} for p in paces}}
+    return {"overall": doc, "games": {p.game_id: {"seat": p.seat, **seat_doc(p)} for p in paces}}
 
 
-def tournament_pace(tournament_events: Sequence[Event], events_of: Callable[[str], Sequence[Event]]) -> dict[str, Any]:
+def tournament_pace(tournament_events: Sequence[Event], events_of: Callable[[str], Sequence[Event]],
+                    players: Collection[str] | None = None) -> dict[str, Any]:
     """Every entrant's pace record in a tournament, from its stream and its games' streams
-    (`events_of(game_id)`, each read once): {player_id: {"overall", "games"}}, in id order."""
+    (`events_of(game_id)`, each read once): {player_id: {"overall", "games"}}, in id order.
+    `players`: only these entrants' (only their games are read)."""
     from warlog.tournaments.model import apply
 
     t = None
@@ -268,10 +275,10 @@ def tournament_pace(tournament_events: Sequence[Event], events_of: Callable[[str
     paces: dict[str, list[SeatPace]] = {}
     for number in sorted(t.rounds):
         for pairing in t.rounds[number].pairings:
-            if not pairing.game_id:
+            if not pairing.game_id or (players is not None and not set(pairing.seats.values()) & set(players)):
                 continue
             seats = game_pace(events_of(pairing.game_id), control, granted.get(pairing.game_id, []))
             for seat, pid in sorted(pairing.seats.items()):
-                if seat in seats:
+                if seat in seats and (players is None or pid in players):
                     paces.setdefault(pid, []).append(seats[seat])
-    return {pid: record(mine, control) for pid, mine in sorted(paces.items())}
+    return {pid: record(mine) for pid, mine in sorted(paces.items())}

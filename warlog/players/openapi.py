@@ -59,6 +59,10 @@ def paths() -> dict[str, dict[str, Any]]:
         "/api/v1/players/{player_id}": {"get": {
             "summary": "a public profile (never the e-mail address)", "parameters": [pid],
             "responses": {"200": _ref("the player", "PublicPlayer"), "404": ERR}}},
+        "/api/v1/players/{player_id}/pace": {"get": {
+            "summary": "the player's pace record: time to move (median, 90th percentile), moves in a deadline's "
+                       "last hour, late moves, extensions and leave, per game and overall, from the ledgers' times",
+            "parameters": [pid], "responses": {"200": _ref("the pace record", "Pace"), "404": ERR}}},
         "/api/v1/games/{game_id}/clock": {
             "get": {"summary": "the game's time control, deadlines and the clock's acts", "parameters": [gid],
                     "responses": {"200": _ref("the clock", "Clock"), "403": ERR, "404": ERR}},  # 403: a private game

@@ -55,7 +55,7 @@ def bundle_lines(ledger_store: Any, tournament_store: Any, tid: str) -> Iterator
     upto: dict[str, int] = {}
 
     def read_once(gid: str) -> list[Event]:
-        got = ledger_store.read(gid, upto=upto[gid]) if gid in upto else ledger_store.read(gid)
+        got: list[Event] = ledger_store.read(gid, upto=upto[gid]) if gid in upto else ledger_store.read(gid)
         upto[gid] = got[-1].seq if got else -1
         return got
 
