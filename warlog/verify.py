@@ -46,6 +46,8 @@ from ledger.events import (
     LEAVE_DECLARED,
     LEAVE_ENDED,
     LEAVE_GRANTED,
+    MESSAGE_REPORTED,
+    MESSAGE_SENT,
     NO_STATE,
     PAUSE_AGREED,
     PAUSE_ASKED,
@@ -279,7 +281,9 @@ _BESIDE_KEYS = {HIDDEN_VIEWED: {"by", "step", "what"}, UMPIRE_INVITED: {"token_s
                 # time away from the board (warlog.clock.leave): each by a seat, but a grant (the director's)
                 LEAVE_DECLARED: {"from", "to", "leave"}, LEAVE_ENDED: {"leave"},
                 LEAVE_GRANTED: {"seat", "days", "year", "reason"}, PAUSE_ASKED: set(),
-                PAUSE_AGREED: {"asked", "paused"}, PAUSE_ENDED: {"asked"}}
+                PAUSE_AGREED: {"asked", "paused"}, PAUSE_ENDED: {"asked"},
+                # a word to the opponent (warlog.messages): a digest of the text, never the text
+                MESSAGE_SENT: {"message", "to", "digest"}, MESSAGE_REPORTED: {"message"}}
 _PLAY_KEYS = {"state", "patch", "dice", "state_hash", "action", "ruling", "outcome", "forced"}
 
 
@@ -302,6 +306,23 @@ def _check_beside(ev: Event, created: dict[str, Any]) -> None:
             raise VerifyFailure(ev.seq, "an umpire is invited by a seat, in a game made without a director")
     elif ev.type in AWAY and (ev.seat != DIRECTOR if ev.type == LEAVE_GRANTED else ev.seat not in created.get("roles", [])):
         raise VerifyFailure(ev.seq, f"a {ev.type} event is {'the director' if ev.type == LEAVE_GRANTED else 'a seat'}'s")
+    elif ev.type in (MESSAGE_SENT, MESSAGE_REPORTED):
+        _check_message(ev, created)
+
+
+def _check_message(ev: Event, created: dict[str, Any]) -> None:
+    """A message is a seat's, to other seats or the director, and its event holds only the
+    digest of its text (64 hex digits): the text itself never enters the ledger."""
+    roles = created.get("roles", [])
+    if ev.seat not in roles or not isinstance(ev.payload.get("message"), str):
+        raise VerifyFailure(ev.seq, f"a {ev.type} event is a seat's and names its message")
+    if ev.type == MESSAGE_SENT:
+        to, digest = ev.payload.get("to"), ev.payload.get("digest")
+        if (not isinstance(to, list) or not to or any(r not in (*roles, DIRECTOR) or r == ev.seat for r in to)
+                or not isinstance(digest, str) or len(digest) != 64
+                or any(c not in "0123456789abcdef" for c in digest)):
+            raise VerifyFailure(ev.seq, "a message goes to other seats or the director and holds the 64-hex-digit "
+                                        "digest of its text, nothing more")
 
 
 def check_time_order(events: list[Event]) -> None:
