@@ -98,3 +98,15 @@ def test_a_chess_clock_deadline_is_the_bank_left() -> None:
     assert paces["a"].turns[0].due_at == datetime(2026, 3, 3, 10, 0, tzinfo=UTC)
     # 03-03 11:30:02 + 12:29:58 to the leave, 10:30:02 after it
     assert paces["a"].turns[1].due_at == datetime(2026, 3, 6, 10, 30, 2, tzinfo=UTC)
+
+
+def test_the_benchmark_runs_short() -> None:
+    """bench/pace_bench.py on two small games: each seat's replies alternate, the leave is counted once."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "bench" / "pace_bench.py"
+    out = subprocess.run([sys.executable, str(script), "--games", "2", "--moves", "20"], capture_output=True,
+                         text=True, timeout=120, check=True).stdout
+    assert "2 games, 86 events" in out  # 2 + 20 moves of 2 events + 1 leave, each and "events/s" in out
