@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 
 from ledger.events import MESSAGE_REPORTED, MESSAGE_SENT
-from tests.notify.conftest import Smtp, smtp  # noqa: F401  (a real SMTP server)
+from tests.notify.conftest import Receiver, Smtp, receiver, smtp  # noqa: F401  (real SMTP and HTTP servers)
 from tests.pages.conftest import ORIGIN, csrf_of
 from tests.players.conftest import close_app, make_app
 from tests.tournaments.conftest import Desk
@@ -28,7 +28,8 @@ API = "/api/v1/tournaments"
 
 @pytest.fixture
 def mapp(db_url: str, smtp: Smtp) -> Iterator[Flask]:  # noqa: F811
-    app = make_app(db_url, WARLOG_PERIODIC=False, WARLOG_SMTP_URL=smtp.url, WARLOG_PUBLIC_URL=PUBLIC)
+    app = make_app(db_url, WARLOG_PERIODIC=False, WARLOG_SMTP_URL=smtp.url, WARLOG_PUBLIC_URL=PUBLIC,
+                   WARLOG_WEBHOOK_ALLOW_PRIVATE="1")
     yield app
     close_app(app)
 
@@ -65,7 +66,8 @@ def _api(desk: Desk, method: str, path: str, who: str | None, body: Any = None) 
     return desk.client.open(path, method=method, json=body, headers=headers)
 
 
-def test_two_seats_exchange_messages_nobody_else_reads(mapp: Flask, smtp: Smtp) -> None:  # noqa: F811
+def test_two_seats_exchange_messages_nobody_else_reads(mapp: Flask, smtp: Smtp,  # noqa: F811
+                                                       receiver: Receiver) -> None:  # noqa: F811
     desk, director, tid, one, other = _two_games(mapp)
     gid = one["game_id"]
     seats = _seats(desk, one)
@@ -73,6 +75,7 @@ def test_two_seats_exchange_messages_nobody_else_reads(mapp: Flask, smtp: Smtp) 
     outsiders = list(_seats(desk, other).values())
     mailbox = Mailbox(mapp, smtp)
     mailbox.new()  # the pairing mails
+    mapp.extensions["warlog_notifier"].set_prefs(desk.ids[second], webhook_url=receiver.url)  # mail and a webhook
 
     secret = "Shall we call it a draw? <b>no tags</b> & no scripts <script>alert(1)</script>"
     r = _api(desk, "POST", f"/api/v1/games/{gid}/messages", first, {"text": secret})
@@ -87,6 +90,8 @@ def test_two_seats_exchange_messages_nobody_else_reads(mapp: Flask, smtp: Smtp) 
     to_second = [m for m in mails if m[0] == f"{second.lower()}@example.org"]
     assert len(to_second) == 1 and secret in to_second[0][2] and r1 in to_second[0][1]
     assert any(m[0] == f"{first.lower()}@example.org" and "Play on." in m[2] for m in mails)
+    hooks = [r["json"] for r in receiver.requests if r["json"].get("kind") == "message"]
+    assert len(hooks) == 1 and secret in hooks[0]["text"] and hooks[0]["link"].endswith(f"/games/{gid}#messages")
 
     # Both seats read both; each message checks against the digest the ledger holds.
     for who in (first, second):
