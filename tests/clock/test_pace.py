@@ -92,12 +92,18 @@ def test_without_a_time_control_there_are_no_deadlines() -> None:
 
 
 def test_a_chess_clock_deadline_is_the_bank_left() -> None:
-    """bank_days 1, increment 1 h: a's first turn is due 24 h after it starts; it used 2 h, so
-    its second has 23 h of bank, skipping the leave."""
+    """bank_days 1, increment 1 h: a's first turn is due 24 h after it starts; the turn ran
+    2 h 1 s (to the judgement that ended it), so its second has 86400 - 7201 + 3600 = 82799 s
+    of bank, skipping the leave."""
     paces = game_pace(scripted(), {"mode": "bank", "bank_days": 1, "increment_hours": 1})
     assert paces["a"].turns[0].due_at == datetime(2026, 3, 3, 10, 0, tzinfo=UTC)
-    # 03-03 11:30:02 + 12:29:58 to the leave, 10:30:02 after it
-    assert paces["a"].turns[1].due_at == datetime(2026, 3, 6, 10, 30, 2, tzinfo=UTC)
+    # 03-03 11:30:02 + 12:29:58 (44998 s) to the leave, the other 37801 s = 10:30:01 after it
+    assert paces["a"].turns[1].due_at == datetime(2026, 3, 6, 10, 30, 1, tzinfo=UTC)
+
+
+def test_a_recorded_control_without_a_mode_is_per_move() -> None:
+    """As a TimeControl reads it: {"days": 1} is a one-day move."""
+    assert seat_doc(game_pace(scripted(), {"days": 1})["b"])["last_hour"] == 2
 
 
 def test_the_benchmark_runs_short() -> None:

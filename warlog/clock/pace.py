@@ -8,8 +8,8 @@ until `pause_ended`). Quiet hours are a player's setting, not a ledger record, s
 
 Under a time control (a tournament's, recorded in its stream) each turn also has a deadline,
 re-derived as the clock computes it (warlog.clock.clock): per move, the move's time of the
-seat's own time from the turn's start; on a chess clock, the bank left (`bank_days`, less each
-turn's own time, plus `increment_hours`); either moved on by every extension the tournament
+seat's own time from the turn's start; on a chess clock, the bank left (`bank_days`, less the
+own time of each turn, charged when the turn ends, plus `increment_hours`); either moved on by every extension the tournament
 recorded for that player and game while the turn ran. A move in the hour before its deadline
 counts as `last_hour`, one after it as `late`. `waiting_since`: when the seat's turn now running
 began (a seat may act several times in one turn; only its first act is its response).
@@ -123,7 +123,8 @@ def game_pace(events: Sequence[Event], control: dict[str, Any] | None = None,
     if not events:
         return {}
     roles = list(events[0].payload.get("roles") or [])
-    mode = (control or {}).get("mode")
+    ctl: dict[str, Any] = dict(control or {})
+    mode = ctl.get("mode", "per_move") if ctl else None  # a TimeControl's default mode
     seats = {r: SeatPace(events[0].game_id, r, timed=mode in ("per_move", "bank")) for r in roles}
     stops = _seat_stops(events)
     granted: dict[str, list[tuple[datetime, int]]] = {}
@@ -143,13 +144,12 @@ def game_pace(events: Sequence[Event], control: dict[str, Any] | None = None,
     open_turns: dict[str, Turn] = {}
     active: set[str] = set()
     for ev in events:
+        if ev.type not in (SUBMITTED, GAME_STARTED, RESOLVED, GAME_ENDED):
+            continue
         now = parse_time(ev.recorded_at)
         if ev.type == SUBMITTED and ev.seat in open_turns:
             turn = open_turns.pop(ev.seat)
-            own = stops.get(ev.seat, []) + stops.get("*", [])
-            turn.moved_at, turn.seconds = now, running_seconds(own, turn.started_at, now)
-            if mode == "bank":
-                bank[ev.seat] = max(0, bank[ev.seat] - turn.seconds) + int(control.get("increment_hours", 0)) * 3600  # type: ignore[union-attr]
+            turn.moved_at, turn.seconds = now, running_seconds(_own(stops, ev.seat), turn.started_at, now)
             _extend(turn, granted.get(ev.seat, []))
         after: set[str] | None = None
         if ev.type in (GAME_STARTED, RESOLVED) and isinstance(ev.payload.get("active_seats"), list):
@@ -161,23 +161,29 @@ def game_pace(events: Sequence[Event], control: dict[str, Any] | None = None,
         for seat in sorted(active - after):
             open_turns.pop(seat, None)  # if it had not moved: its turn ended without (a ruling, the end)
             if seat in seats and seats[seat].turns:
-                seats[seat].turns[-1].open = False
+                ended = seats[seat].turns[-1]
+                ended.open = False
+                if mode == "bank":  # charged as the clock charges it when the turn ends
+                    used = running_seconds(_own(stops, seat), ended.started_at, now)
+                    bank[seat] = max(0, bank[seat] - used) + int(ctl.get("increment_hours", 0)) * 3600
         for seat in sorted(after - active):
             if seat not in seats:
                 continue
             turn = Turn(seat, now)
-            if mode in ("per_move", "bank"):
-                own = stops.get(seat, []) + stops.get("*", [])
-                if mode == "bank":
-                    bank.setdefault(seat, int(control.get("bank_days", 0)) * DAY)  # type: ignore[union-attr]
-                    budget = bank[seat]
-                else:
-                    budget = (int(control.get("days", 0)) * 24 + int(control.get("hours", 0))) * 3600  # type: ignore[union-attr]
-                turn.due_at = run_until(own, now, budget)
+            if mode == "bank":
+                turn.due_at = run_until(_own(stops, seat), now, bank.setdefault(seat, int(ctl.get("bank_days", 0)) * DAY))
+            elif mode == "per_move":
+                budget = (int(ctl.get("days", 3)) * 24 + int(ctl.get("hours", 0))) * 3600
+                turn.due_at = run_until(_own(stops, seat), now, budget)
             seats[seat].turns.append(turn)
             open_turns[seat] = turn
         active = after
     return seats
+
+
+def _own(stops: dict[str, list[Stop]], seat: str) -> list[Stop]:
+    """The seat's stops: its leave and the game's pauses."""
+    return stops.get(seat, []) + stops.get("*", [])
 
 
 def _extend(turn: Turn, granted: list[tuple[datetime, int]]) -> None:
