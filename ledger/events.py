@@ -38,8 +38,12 @@ PAUSE_ASKED = "pause_asked"  # the seat asks the others to pause the game
 PAUSE_AGREED = "pause_agreed"  # the seat agrees to the pause asked at `asked` (`paused`: every seat has agreed)
 PAUSE_ENDED = "pause_ended"  # the seat resumes the paused game, or withdraws or declines the pause asked at `asked`
 AWAY = (LEAVE_DECLARED, LEAVE_ENDED, LEAVE_GRANTED, PAUSE_ASKED, PAUSE_AGREED, PAUSE_ENDED)
+# A word to the opponent (warlog.messages): the text is kept off the chain, committed to by a salted digest.
+MESSAGE_SENT = "message_sent"  # the seat sent message `message` to `to` (seats, or "director"); `digest` commits to its text
+MESSAGE_REPORTED = "message_reported"  # the seat reported message `message` to the director
+MESSAGES = (MESSAGE_SENT, MESSAGE_REPORTED)
 
-NO_STATE = (DISPUTE_RAISED, DISPUTE_ANSWERED, HIDDEN_VIEWED, UMPIRE_INVITED) + AWAY  # records beside the play: no state, no dice
+NO_STATE = (DISPUTE_RAISED, DISPUTE_ANSWERED, HIDDEN_VIEWED, UMPIRE_INVITED) + AWAY + MESSAGES  # records beside the play: no state, no dice
 
 EVENT_TYPES = (
     GAME_CREATED,
@@ -57,6 +61,7 @@ EVENT_TYPES = (
     HIDDEN_VIEWED,
     UMPIRE_INVITED,
     *AWAY,
+    *MESSAGES,
 )
 
 DIRECTOR = "director"  # the seat name a director's rulings are recorded under

@@ -37,6 +37,7 @@ from ledger.migrations import VERSION_TABLE, Migration, apply
 from ledger.migrations.postgres import MIGRATIONS
 from ledger.migrations.services import tables as service_tables
 from ledger.migrations.services_11 import tables as service_tables_11
+from ledger.migrations.services_12 import tables as service_tables_12
 from ledger.pglocks import LockSessions
 from ledger.pgpool import PromptPool
 from ledger.sqlstore import (
@@ -73,7 +74,10 @@ APPEND_GRANT = "GRANT EXECUTE ON FUNCTION {schema}.ledger_append TO {role}"
 READY_PROBE_GRANT = "GRANT SELECT, INSERT, UPDATE ON {schema}.ready_probe TO {role}"
 SERVICES_11_GRANT = ("GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{schema}." + t for t in service_tables_11())
                      + " TO {role}")
-GRANTED_SINCE = {TRANSPARENCY_NODES_GRANT: 7, APPEND_GRANT: 8, READY_PROBE_GRANT: 10, SERVICES_11_GRANT: 11}  # grants on tables a later migration makes: its version
+SERVICES_12_GRANT = ("GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{schema}." + t for t in service_tables_12())
+                     + " TO {role}")
+GRANTED_SINCE = {TRANSPARENCY_NODES_GRANT: 7, APPEND_GRANT: 8, READY_PROBE_GRANT: 10, SERVICES_11_GRANT: 11,
+                 SERVICES_12_GRANT: 12}  # grants on tables a later migration makes: its version
 
 # What the app role may do (`warlog db upgrade --app-role ROLE`, README "The real deployment").
 APP_GRANTS = [
@@ -90,6 +94,7 @@ APP_GRANTS = [
     # players, notifications, clocks, tournaments (migration 4): service tables, not history
     "GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{schema}." + t for t in service_tables()) + " TO {role}",
     SERVICES_11_GRANT,  # migration 11: play by mail, time away (service tables, not history)
+    SERVICES_12_GRANT,  # migration 12: messages between the seats (service tables, not history)
 ]
 
 

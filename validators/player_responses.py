@@ -93,6 +93,49 @@ class LeaveGrantedSchema(StrictSchema):
     allowance = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
 
 
-SCHEMAS = {"Sent": SentSchema, "PublicPlayer": PublicPlayerSchema, "SignedIn": SignedInSchema, "Token": TokenSchema,
+# the pace record (warlog.clock.pace_web)
+class PaceSchema(StrictSchema):
+    player_id = _str()
+    overall = fields.Dict(keys=fields.String(), required=True, metadata={"description": (
+        "over the player's games: games, moves, median_seconds, p90_seconds (null without a move), "
+        "last_hour and late (null without a time control), extensions, extension_hours, leave, leave_days")})
+    games = fields.Dict(keys=fields.String(), values=fields.Dict(keys=fields.String()), required=True,
+                        metadata={"description": "game id -> the same figures in that game, with seat and "
+                                                 "waiting_since (when the seat's running turn began, or null)"})
+
+
+# messages between the seats (warlog.messages)
+class MessageSchema(StrictSchema):
+    id = _str()
+    seq = fields.Integer(required=True, allow_none=True, metadata={"description": "its message_sent event"})
+    from_ = fields.String(required=True, data_key="from", metadata={"description": "the sender's seat"})
+    to = fields.List(fields.String(), required=True, metadata={"description": "seats, or \"director\""})
+    text = fields.String(required=True, metadata={"description": "plain text, as written (escape it to show it)"})
+    sent_at = _str()
+    salt = fields.String(required=True, metadata={"description": "with id and text, what the event's digest hashes"})
+    digest = fields.String(required=True, metadata={"description": "SHA-256 of canonical {message, salt, text}"})
+    reported = fields.Dict(keys=fields.String(), metadata={"description": "by, at, reason: shown to the reporter "
+                                                                          "and the director"})
+
+
+class MessagesSchema(StrictSchema):
+    game_id = _str()
+    reader = fields.String(required=True, metadata={"description": "the bearer's seat, or director"})
+    muted = fields.Boolean(required=True)
+    messages = fields.List(fields.Nested(MessageSchema), required=True)
+
+
+class OneMessageSchema(StrictSchema):
+    message = fields.Nested(MessageSchema, required=True)
+
+
+class MutedSchema(StrictSchema):
+    game_id = _str()
+    seat = _str()
+    muted = fields.Boolean(required=True)
+
+
+SCHEMAS = {"Messages": MessagesSchema, "OneMessage": OneMessageSchema, "Muted": MutedSchema,
+           "Pace": PaceSchema, "Sent": SentSchema, "PublicPlayer": PublicPlayerSchema, "SignedIn": SignedInSchema, "Token": TokenSchema,
            "Claimed": ClaimedSchema, "Me": MeSchema, "Clock": ClockSchema,
            "Away": AwaySchema, "PauseState": PauseSchema, "LeaveGranted": LeaveGrantedSchema}

@@ -63,4 +63,17 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
         services.mail.service = service  # the app's own service (its caches; submissions enqueue for real)
         init_mail_web(app, services.mail)
     init_away_web(app, services.away)
+    from warlog.clock.pace_web import init_app as init_pace_web
+
+    init_pace_web(app)
+    from warlog.clock.leave import store_appender
+    from warlog.messages.book import MessageBook
+    from warlog.messages.web import init_app as init_messages_web
+
+    messages = MessageBook(services.db, store_appender(store), services.clock.now,
+                           roles=lambda game_id: list(service.created(game_id).payload["roles"]),
+                           owners=services.players.owners, notify=services.notifier.notify_many,
+                           base_url=services.clock.base_url)
+    messages.create_schema()
+    init_messages_web(app, messages)
     return services

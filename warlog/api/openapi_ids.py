@@ -46,6 +46,11 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("get", G + "/pause"): ("get_pause", "clock"),
     ("post", G + "/pause"): ("pause_game", "clock"),
     ("post", G + "/leave-grants"): ("grant_leave", "clock"),
+    ("get", "/api/v1/players/{player_id}/pace"): ("get_pace", "players"),  # warlog.clock.pace_web
+    ("get", G + "/messages"): ("get_messages", "games"),  # warlog.messages
+    ("post", G + "/messages"): ("send_message", "games"),
+    ("post", G + "/messages/{message_id}/report"): ("report_message", "games"),
+    ("post", G + "/messages/mute"): ("mute_messages", "games"),
     ("get", "/api/v1/tournaments"): ("list_tournaments", "tournaments"),
     ("post", "/api/v1/tournaments"): ("create_tournament", "tournaments"),
     ("get", "/api/v1/tournaments/ratings"): ("get_ratings", "tournaments"),

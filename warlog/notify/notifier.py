@@ -35,7 +35,7 @@ from warlog.ops.sqldb import Clock, SqlDb, iso, sortable_id, utc_now
 
 log = logging.getLogger("warlog.notify")
 
-KINDS = ("your_turn", "deadline_soon", "deadline_passed", "pairing", "game_ended", "ruling", "leave")
+KINDS = ("your_turn", "deadline_soon", "deadline_passed", "pairing", "game_ended", "ruling", "leave", "message")
 SYSTEM_KINDS = ("signin", "digest", "mail_answer")  # not subject to preferences (mail_answer: warlog.mailin)
 MAX_ATTEMPTS = 6
 FIRST_BACKOFF = timedelta(minutes=1)

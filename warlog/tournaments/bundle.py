@@ -1,7 +1,8 @@
 """A tournament bundle: one file with the tournament's stream and every game's export, and its
 offline verification (docs/tournaments.md).
 
-Format: JSON Lines. Line 1 is the header {"warlog_bundle": 1, "tournament": id, "games": [ids]};
+Format: JSON Lines. Line 1 is the header {"warlog_bundle": 1, "tournament": id, "games": [ids],
+"pace": {player id: pace record}} (warlog.clock.pace; absent from bundles written before it);
 then the tournament's events and each game's events, one canonical event per line, exactly as
 in a game's export (each stream's events in seq order).
 
@@ -9,7 +10,8 @@ in a game's export (each stream's events in seq order).
 replays the tournament: every round's pairing is re-derived (with the dice re-derived from the
 revealed pairing seed, or replayed as recorded before the reveal) from the results recorded
 before it, every result is re-read from its game's ledger (the game's event at `final_seq` must
-have `final_hash`), and the final standings are recomputed. It fails naming the first event
+have `final_hash`), the final standings are recomputed, and the entrants' pace record is
+re-derived from the games' events and compared with the header's. It fails naming the first event
 that does not reproduce.
 """
 
@@ -23,8 +25,8 @@ from typing import Any
 
 from ledger.canonical import canonical_bytes
 from ledger.events import SEED_REVEALED, ChainError, Event
-from ledger.export import export_lines
 from ledger.fold import fold as fold_game
+from warlog.clock.pace import tournament_pace
 from warlog.tournaments import events as T
 from warlog.tournaments.model import ModelError, Tournament, apply, pairings_doc
 from warlog.tournaments.pairing import DiceMismatch, PairingDice, PairingError, duplicate_seed, pair_next
@@ -43,15 +45,29 @@ def is_bundle(first_line: bytes | str) -> bool:
 
 
 def bundle_lines(ledger_store: Any, tournament_store: Any, tid: str) -> Iterator[str]:
+    """The header (with the entrants' pace record, warlog.clock.pace), the tournament's events,
+    then each game's. The pace record is computed from each game's events up to its last seq
+    then, and exactly those events are written (a move made meanwhile is in the next bundle)."""
     events = tournament_store.read(tid)
     games = [p["game_id"] for ev in events if ev.type in (T.ROUND_PAIRED, T.REPAIRED)
              for p in ev.payload["pairings"] if p.get("game_id")]
     games = list(dict.fromkeys(games))
-    yield json.dumps({"warlog_bundle": BUNDLE_VERSION, "tournament": tid, "games": games}) + "\n"
+    upto: dict[str, int] = {}
+
+    def read_once(gid: str) -> list[Event]:
+        got: list[Event] = ledger_store.read(gid, upto=upto[gid]) if gid in upto else ledger_store.read(gid)
+        upto[gid] = got[-1].seq if got else -1
+        return got
+
+    pace = tournament_pace(events, read_once)
+    yield json.dumps({"warlog_bundle": BUNDLE_VERSION, "tournament": tid, "games": games, "pace": pace}) + "\n"
     for ev in events:
         yield canonical_bytes(ev.to_json()).decode("utf-8") + "\n"
     for gid in games:
-        yield from export_lines(ledger_store, gid)
+        last = upto.get(gid)
+        stream = ledger_store.iter_events(gid) if last is None else iter(ledger_store.read(gid, upto=last))
+        for ev in stream:
+            yield canonical_bytes(ev.to_json()).decode("utf-8") + "\n"
 
 
 class BundleFailure(VerifyFailure):
@@ -71,15 +87,18 @@ class BundleReport:
     rounds: int = 0
     results: int = 0
     seed_revealed: bool = False
+    pace_players: int | None = None  # entrants whose pace record was re-derived (None: the bundle has none)
     notes: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
+        pace = ("" if self.pace_players is None
+                else f"pace record of {self.pace_players} player(s) re-derived from the games' times; ")
         fair = ("pairing dice re-derived from the revealed seed" if self.seed_revealed
                 else "pairing seed not revealed yet: pairing dice replayed as recorded")
         return (f"OK tournament {self.tournament} ({self.name}): {self.events} events, chain intact, "
                 f"{self.rounds} round(s) re-paired, {self.results} result(s) re-read from their games and each "
                 f"agreeing with its game's final outcome, "
-                f"standings reproduced; {len(self.games)} game(s) verified; {fair}")
+                f"standings reproduced; {pace}{len(self.games)} game(s) verified; {fair}")
 
 
 def _parse(lines: Iterable[bytes | str]) -> tuple[dict[str, Any], dict[str, list[Event]]]:
@@ -167,9 +186,53 @@ def verify_bundle(lines: Iterable[bytes | str], jobs: int | None = 1) -> BundleR
     for gid, res in t.results.items():
         _check_final(t, gid, res, streams)
     report.name = t.name
+    _check_pace(header, events, streams, report)
     if not report.seed_revealed:
         report.notes.append("the pairing seed is not revealed: pairing dice were replayed, not re-derived")
     return report
+
+
+def _check_pace(header: dict[str, Any], events: list[Event], streams: dict[str, list[Event]],
+                report: BundleReport) -> None:
+    """The pace record the header carries is the one the bundle's own events give (every
+    response time, deadline, extension and leave re-derived: warlog.clock.pace)."""
+    if "pace" not in header:
+        report.notes.append("the bundle carries no pace record (written before there was one)")
+        return
+    recorded = header["pace"]
+    again = tournament_pace(events, lambda gid: streams.get(gid, []))
+    if recorded != again:
+        if not isinstance(recorded, dict):
+            raise BundleFailure("file", None, "the header's pace record is not an object")
+        for pid in sorted(set(recorded) | set(again)):
+            mine, theirs = recorded.get(pid), again.get(pid)
+            if mine != theirs:
+                raise BundleFailure("file", None, f"the pace record of player {pid} does not re-derive from the "
+                                                  f"games' events: {_pace_diff(mine, theirs)}")
+    report.pace_players = len(again)
+
+
+def _pace_diff(recorded: Any, again: Any) -> str:
+    """The first figure that differs, said plainly."""
+    if not isinstance(recorded, dict) or not isinstance(again, dict):
+        return f"recorded {_brief(recorded)}, the games give {_brief(again)}"
+    for part in ("overall", "games"):
+        a, b = recorded.get(part), again.get(part)
+        if part == "games" and isinstance(a, dict) and isinstance(b, dict):
+            for gid in sorted(set(a) | set(b)):
+                if a.get(gid) != b.get(gid):
+                    return f"game {gid}: " + _pace_diff({"overall": a.get(gid)}, {"overall": b.get(gid)})
+        elif a != b and isinstance(a, dict) and isinstance(b, dict):
+            key = next(k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
+            return f"{key} recorded {_brief(a.get(key))}, the games give {_brief(b.get(key))}"
+        elif a != b:
+            return f"{part} recorded {_brief(a)}, the games give {_brief(b)}"
+    return "it differs"
+
+
+def _brief(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _serial(events: list[Event]) -> Any:

@@ -503,6 +503,7 @@ def desk(tid: str) -> Any:
             open_disputes.append({**d, "names": names, "voidable": targets[:VOIDABLE] + [
                 v for v in targets[VOIDABLE:] if v["seq"] == names["void_target"]]})
     queue, open_disputes, own = own_games_apart(t, current_player(), queue, open_disputes)
+    _overdue_pace(tid, queue, ledgers)
     results = [row for row in doc["games"] if row["result"] is not None]
     failed = []
     notifier = current_app.extensions.get("warlog_notifier")
@@ -513,6 +514,19 @@ def desk(tid: str) -> Any:
                            done=request.args.get("done", ""),
                            can_pair=t.current_round < rounds_planned(t) and (t.current_round == 0
                                                                               or t.round_complete(t.current_round)))
+
+
+def _overdue_pace(tid: str, queue: list[dict[str, Any]], ledgers: dict[str, Any]) -> None:
+    """Beside each overdue game: each seat's pace in it and over the tournament (warlog.clock.pace)."""
+    from warlog.clock.pace_web import desk_pace
+
+    overdue = [g for g in queue if g.get("deadline") and g["deadline"].get("overdue")]
+    players = {s["player_id"] for g in overdue for s in g["seats"].values() if s.get("player_id")}
+    pace = desk_pace(svc().store.read(tid), ledgers, svc().warlog.store, players)
+    for g in overdue:
+        g["pace"] = {role: {"name": s.get("name"), "game": pace[s["player_id"]]["games"].get(g["game_id"]),
+                            "overall": pace[s["player_id"]]["overall"]}
+                     for role, s in g["seats"].items() if s.get("player_id") in pace}
 
 
 VOIDABLE = 60  # the newest moves a desk form offers to void (the API takes any)

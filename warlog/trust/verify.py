@@ -1,7 +1,8 @@
 """Offline verification of an export (DESIGN: re-playable by a third party).
 
 Checks, in order, and stops at the first event that does not reproduce:
-1. every line is an event and the hash chain is intact (gapless, linked, each hash right);
+1. every line is an event and the hash chain is intact (gapless, linked, each hash right), and
+   no event's time runs backwards (`check_time_order`);
 2. the rules version the game recorded is the one installed here;
 3. each revealed seed matches its commitment (event 0's, or a later `seed_committed` event's:
    ledger.dice step 7), and the entropy digest matches the seats';
@@ -19,6 +20,7 @@ import hashlib
 import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from ledger.canonical import state_hash
@@ -44,6 +46,8 @@ from ledger.events import (
     LEAVE_DECLARED,
     LEAVE_ENDED,
     LEAVE_GRANTED,
+    MESSAGE_REPORTED,
+    MESSAGE_SENT,
     NO_STATE,
     PAUSE_AGREED,
     PAUSE_ASKED,
@@ -63,6 +67,7 @@ from ledger.export import ExportFormatError, parse_export_hashed
 from ledger.fold import FoldError, fold, step
 from rules import get_game
 from rules.core.dice import RecordingDice, fixed_dice
+from warlog.clock.pace import parse_time
 from warlog.judging.judge import judge_keyed
 from warlog.rulings.sandbox_dice import stops
 
@@ -150,6 +155,7 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             check_chain(events, hashes=hashes)
         except ChainError as err:
             raise VerifyFailure(err.seq, err.reason) from None
+        check_time_order(events)
     if not events or events[0].type != GAME_CREATED:
         raise VerifyFailure(0, "the first event must be game_created")
     created = events[0].payload
@@ -274,7 +280,9 @@ _BESIDE_KEYS = {HIDDEN_VIEWED: {"by", "step", "what"}, UMPIRE_INVITED: {"token_s
                 # time away from the board (warlog.clock.leave): each by a seat, but a grant (the director's)
                 LEAVE_DECLARED: {"from", "to", "leave"}, LEAVE_ENDED: {"leave"},
                 LEAVE_GRANTED: {"seat", "days", "year", "reason"}, PAUSE_ASKED: set(),
-                PAUSE_AGREED: {"asked", "paused"}, PAUSE_ENDED: {"asked"}}
+                PAUSE_AGREED: {"asked", "paused"}, PAUSE_ENDED: {"asked"},
+                # a word to the opponent (warlog.messages): a digest of the text, never the text
+                MESSAGE_SENT: {"message", "to", "digest"}, MESSAGE_REPORTED: {"message"}}
 _PLAY_KEYS = {"state", "patch", "dice", "state_hash", "action", "ruling", "outcome", "forced"}
 
 
@@ -297,6 +305,41 @@ def _check_beside(ev: Event, created: dict[str, Any]) -> None:
             raise VerifyFailure(ev.seq, "an umpire is invited by a seat, in a game made without a director")
     elif ev.type in AWAY and (ev.seat != DIRECTOR if ev.type == LEAVE_GRANTED else ev.seat not in created.get("roles", [])):
         raise VerifyFailure(ev.seq, f"a {ev.type} event is {'the director' if ev.type == LEAVE_GRANTED else 'a seat'}'s")
+    elif ev.type in (MESSAGE_SENT, MESSAGE_REPORTED):
+        _check_message(ev, created)
+
+
+def _check_message(ev: Event, created: dict[str, Any]) -> None:
+    """A message is a seat's, to other seats or the director, and its event holds only the
+    digest of its text (64 hex digits): the text itself never enters the ledger."""
+    roles = created.get("roles", [])
+    if ev.seat not in roles or not isinstance(ev.payload.get("message"), str):
+        raise VerifyFailure(ev.seq, f"a {ev.type} event is a seat's and names its message")
+    if ev.type == MESSAGE_SENT:
+        to, digest = ev.payload.get("to"), ev.payload.get("digest")
+        if (not isinstance(to, list) or not to or any(r not in (*roles, DIRECTOR) or r == ev.seat for r in to)
+                or not isinstance(digest, str) or len(digest) != 64
+                or any(c not in "0123456789abcdef" for c in digest)):
+            raise VerifyFailure(ev.seq, "a message goes to other seats or the director and holds the 64-hex-digit "
+                                        "digest of its text, nothing more")
+
+
+def check_time_order(events: list[Event]) -> None:
+    """Each event of a stream is recorded no earlier than the one before it: the appends of one
+    chain are serialised, so on a right clock its times never run backwards. One that does was
+    written under a wrong clock (a skewed server), and every time read from the ledger after it
+    (deadlines, the pace record) is suspect: fail naming it."""
+    prev: tuple[Event, datetime] | None = None
+    for ev in events:
+        try:
+            at = parse_time(ev.recorded_at)
+        except ValueError:
+            raise VerifyFailure(ev.seq, f"recorded_at {ev.recorded_at!r} is not a UTC time") from None
+        if prev is not None and at < prev[1]:
+            raise VerifyFailure(ev.seq, f"recorded at {ev.recorded_at}, before event {prev[0].seq} "
+                                        f"({prev[0].recorded_at}): the ledger's time runs backwards (a server's clock "
+                                        "was wrong when one of them was written)")
+        prev = (ev, at)
 
 
 def unjudged_submissions(events: list[Event]) -> list[int]:
