@@ -55,7 +55,9 @@ from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-if str(ROOT) not in sys.path:
+if sys.path and sys.path[0] and Path(sys.path[0]).resolve() == BENCH:
+    sys.path[0] = str(ROOT)  # run as a script: bench/bench.py would hide the bench/ directory
+elif str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.chaos_soak import GAMES, GRACE, Api, Bot, Outage, Stats, hms  # noqa: E402

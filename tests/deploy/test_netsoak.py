@@ -73,7 +73,7 @@ def test_three_hosts_every_chain_verifies(quick_run: str) -> None:
 
 @pytest.mark.xfail(reason="after a partition of the data host heals, judging waits several seconds more for the "
                           "stalled connections (TCP retransmission back-off): bench runs measured the 95th "
-                          "percentile 7-13 s over the partition, not within 5 s", strict=False)
+                          "percentile 10-12 s over the partition, not within 5 s", strict=False)
 def test_three_hosts_judge_within_the_outage_plus_5_seconds(quick_run: str) -> None:
     found = re.search(r"minus the outage it waited through: p95 ([+-][\d.]+) s", quick_run)
     assert found, quick_run
