@@ -235,8 +235,7 @@ class Deployment:
         self._spawn("data", "redis", ["redis-server", "--port", str(REDIS_PORT), "--bind", f"127.0.0.1 {self.net.ip['data']}",
                                       "--protected-mode", "no", "--save", "", "--appendonly", "no", "--dir", str(self.tmp)])
         self._spawn("data", "netlag", [sys.executable, str(BENCH / "netlag.py"), "--delay-file", str(self.delay_file),
-                                       "--peer-timeout", str(self.peer_timeout),
-                                       f"0.0.0.0:{PG_LAG_PORT}=127.0.0.1:{PG_PORT}",
+                                       f"0.0.0.0:{PG_LAG_PORT}=127.0.0.1:{PG_PORT}@{self.peer_timeout}",
                                        f"0.0.0.0:{REDIS_LAG_PORT}=127.0.0.1:{REDIS_PORT}"])
         self.wait_tcp(self.net.ip["data"], PG_PORT)
         self.wait_tcp(self.net.ip["data"], REDIS_LAG_PORT)
@@ -565,12 +564,13 @@ def audit(dep: Deployment, sends: list[Sent], watch: JudgementWatch, outages: li
                                         for o in sends)]
     not_judged = [k for k in submitted if k[0] in ours and k not in judged]
     judged_twice = [k for k, n in judged.items() if n > 1]
-    latencies, excess, calm = [], [], []
+    latencies, excess, calm, starts = [], [], [], []
     for s in sends:
         if s.status == 202 and (s.gid, s.seq) in watch.seen:
             took = watch.seen[(s.gid, s.seq)] - s.first_sent
             latencies.append(took)
             excess.append(took - overlap(outages, s.first_sent, watch.seen[(s.gid, s.seq)]))
+            starts.append(s.first_sent)
             if not any(o.start <= watch.seen[(s.gid, s.seq)] and o.end >= s.first_sent for o in outages):
                 calm.append(took)  # no fault of any kind while it waited: the latency's own cost
     unwatched = sum(1 for s in sends if s.status == 202 and (s.gid, s.seq) not in watch.seen)
@@ -588,7 +588,7 @@ def audit(dep: Deployment, sends: list[Sent], watch: JudgementWatch, outages: li
             failed.append((bot.gid, status, (r.stdout + r.stderr).strip().splitlines()[-1:]))
     return {"lost": lost, "mismatched": mismatched, "twice": twice, "unsent": unsent,
             "refused_yet_recorded": refused_yet_recorded, "not_judged": not_judged, "judged_twice": judged_twice,
-            "latencies": latencies, "excess": excess, "calm": calm, "backwards": backwards, "unwatched": unwatched, "verified": verified,
+            "latencies": latencies, "excess": excess, "calm": calm, "starts": starts, "backwards": backwards, "unwatched": unwatched, "verified": verified,
             "verify_failed": failed, "in_ledger": sum(1 for k in submitted if k[0] in ours)}
 
 
@@ -625,8 +625,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="comma-separated fault kinds to draw from (e.g. 'partition workers-data')")
     ap.add_argument("--db-params", default="", help="libpq parameters added to WARLOG_DB's URL (a=1&b=2)")
     ap.add_argument("--server-peer-timeout", type=int, default=0,
-                    help="seconds after which the data host gives up a silent client (PostgreSQL's tcp_user_timeout "
-                         "and keepalives, done by the relay); 0: the kernel's default (hours)")
+                    help="seconds after which PostgreSQL gives up a silent client (its tcp_user_timeout and "
+                         "keepalives, done by the relay); 0: the kernel's default (hours)")
     ap.add_argument("--log-sql", action="store_true", help="PostgreSQL logs every statement (to count round trips)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory (logs, exports)")
     args = ap.parse_args(argv)
@@ -749,9 +749,10 @@ def main(argv: list[str] | None = None) -> int:
         if result[what]:
             shown = list(result[what].items())[:5] if isinstance(result[what], dict) else result[what][:5]
             print(f"  {what}: {shown}")
-    late = [(round(e, 1), o) for e, o in zip(exc, lat) if e > GRACE]
+    late = sorted(((e, o, t) for e, o, t in zip(exc, lat, result["starts"]) if e > GRACE), reverse=True)
     if late:
-        print(f"  late (excess s, latency s): {sorted(late, reverse=True)[:8]}")
+        print("  latest (first sent, latency, over the allowance by): " + ", ".join(
+            f"{hms(t)} {o:.1f} s +{e - GRACE:.1f} s" for e, o, t in late[:8]))
     for bot in bots:
         if bot.error:
             print(f"  bot {bot.gid}: {bot.error}")
