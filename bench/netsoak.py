@@ -40,6 +40,7 @@ import atexit
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -112,6 +113,7 @@ class Net:
         self.ip = {h: f"{self.prefix}.{i + 2}" for i, h in enumerate(HOSTS)}
         self.cut: set[tuple[str, str]] = set()
         self.loss = 0
+        self.dropped: dict[tuple[str, ...], int] = {}  # packets the partitions dropped, by pair of hosts
         self.lock = threading.Lock()
 
     def up(self) -> None:
@@ -155,7 +157,7 @@ class Net:
         lines = ["table inet soak {", " chain input {", "  type filter hook input priority 0; policy accept;"]
         for a, b in sorted(self.cut):
             if host in (a, b):
-                lines.append(f"  ip saddr {self.ip[b if host == a else a]} drop")
+                lines.append(f"  ip saddr {self.ip[b if host == a else a]} counter drop")
         if self.loss:
             lines.append(f'  iifname != "lo" numgen random mod 100 < {self.loss} drop')
         lines += [" }", "}"]
@@ -164,8 +166,19 @@ class Net:
         subprocess.run(["ip", "netns", "exec", self.ns[host], "nft", "-f", "-"], input=flush + script,
                        text=True, check=True, capture_output=True)
 
+    def count_dropped(self, host: str) -> None:
+        """Add what the host's partition rules dropped so far to `dropped` (before a rewrite
+        resets their counters): a partition that dropped nothing cut a link nobody used."""
+        listing = run(*self.exec(host), "nft", "list", "table", "inet", "soak", check=False).stdout
+        by_ip = {ip: h for h, ip in self.ip.items()}
+        for m in re.finditer(r"ip saddr (\S+) counter packets (\d+)", listing):
+            pair = tuple(sorted((host, by_ip[m.group(1)])))
+            self.dropped[pair] = self.dropped.get(pair, 0) + int(m.group(2))
+
     def partition(self, a: str, b: str, cut: bool) -> None:
         with self.lock:
+            self.count_dropped(a)
+            self.count_dropped(b)
             (self.cut.add if cut else self.cut.discard)((a, b))
             self.rules(a)
             self.rules(b)
@@ -741,6 +754,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"faults {len(outages)} {dict(sorted(kinds.items()))}  judging path cut {down:.0f} s in all, longest "
           f"{max((o.end - o.start for o in outages), default=0):.1f} s; {min(delays, default=0):.0f}-"
           f"{max(delays, default=0):.0f} ms added to each round trip to the data host")
+    print("packets the partitions dropped: " + ", ".join(
+        f"{a}-{b} {net.dropped.get(tuple(sorted((a, b))), 0)}" for a, b in PAIRS))
     print(f"clock of {args.skew_host} {args.skew:+.0f} s: skew guard warnings in the logs {skewed}; events recorded "
           f"earlier than the event before them {result['backwards']}")
     print(f"chains verified {result['verified']}/{sum(1 for b in bots if b.gid)}  failed {len(result['verify_failed'])}")
