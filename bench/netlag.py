@@ -7,7 +7,7 @@ is refused; the three-host soak runs this relay on the data host in front of Pos
 Redis, and the web and worker hosts reach both only through it. Packet loss and partitions are
 the kernel's (nftables rules in each host's namespace), not this relay's.
 
-    python bench/netlag.py --delay-file F LISTEN_HOST:PORT=TARGET_HOST:PORT [...]
+    python bench/netlag.py --delay-file F LISTEN_HOST:PORT=TARGET_HOST:PORT[@PEER_TIMEOUT] [...]
 """
 
 from __future__ import annotations
@@ -107,7 +107,8 @@ async def serve(routes: list[str], delay: Delay, peer_timeout: int) -> None:
     servers = []
     for route in routes:
         listen, _, target = route.partition("=")
-        servers.append(await relay(address(listen), address(target), delay, peer_timeout))
+        target, _, own = target.partition("@")  # TARGET@SECONDS: this route's own peer timeout
+        servers.append(await relay(address(listen), address(target), delay, int(own) if own else peer_timeout))
     print("relaying", ", ".join(routes), flush=True)
     await asyncio.gather(*(s.serve_forever() for s in servers))
 

@@ -40,6 +40,7 @@ import atexit
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -55,7 +56,9 @@ from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-if str(ROOT) not in sys.path:
+if sys.path and sys.path[0] and Path(sys.path[0]).resolve() == BENCH:
+    sys.path[0] = str(ROOT)  # run as a script: bench/bench.py would hide the bench/ directory
+elif str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.chaos_soak import GAMES, GRACE, Api, Bot, Outage, Stats, hms  # noqa: E402
@@ -110,6 +113,7 @@ class Net:
         self.ip = {h: f"{self.prefix}.{i + 2}" for i, h in enumerate(HOSTS)}
         self.cut: set[tuple[str, str]] = set()
         self.loss = 0
+        self.dropped: dict[tuple[str, ...], int] = {}  # packets the partitions dropped, by pair of hosts
         self.lock = threading.Lock()
 
     def up(self) -> None:
@@ -153,7 +157,7 @@ class Net:
         lines = ["table inet soak {", " chain input {", "  type filter hook input priority 0; policy accept;"]
         for a, b in sorted(self.cut):
             if host in (a, b):
-                lines.append(f"  ip saddr {self.ip[b if host == a else a]} drop")
+                lines.append(f"  ip saddr {self.ip[b if host == a else a]} counter drop")
         if self.loss:
             lines.append(f'  iifname != "lo" numgen random mod 100 < {self.loss} drop')
         lines += [" }", "}"]
@@ -162,8 +166,19 @@ class Net:
         subprocess.run(["ip", "netns", "exec", self.ns[host], "nft", "-f", "-"], input=flush + script,
                        text=True, check=True, capture_output=True)
 
+    def count_dropped(self, host: str) -> None:
+        """Add what the host's partition rules dropped so far to `dropped` (before a rewrite
+        resets their counters): a partition that dropped nothing cut a link nobody used."""
+        listing = run(*self.exec(host), "nft", "list", "table", "inet", "soak", check=False).stdout
+        by_ip = {ip: h for h, ip in self.ip.items()}
+        for m in re.finditer(r"ip saddr (\S+) counter packets (\d+)", listing):
+            pair = tuple(sorted((host, by_ip[m.group(1)])))
+            self.dropped[pair] = self.dropped.get(pair, 0) + int(m.group(2))
+
     def partition(self, a: str, b: str, cut: bool) -> None:
         with self.lock:
+            self.count_dropped(a)
+            self.count_dropped(b)
             (self.cut.add if cut else self.cut.discard)((a, b))
             self.rules(a)
             self.rules(b)
@@ -233,8 +248,7 @@ class Deployment:
         self._spawn("data", "redis", ["redis-server", "--port", str(REDIS_PORT), "--bind", f"127.0.0.1 {self.net.ip['data']}",
                                       "--protected-mode", "no", "--save", "", "--appendonly", "no", "--dir", str(self.tmp)])
         self._spawn("data", "netlag", [sys.executable, str(BENCH / "netlag.py"), "--delay-file", str(self.delay_file),
-                                       "--peer-timeout", str(self.peer_timeout),
-                                       f"0.0.0.0:{PG_LAG_PORT}=127.0.0.1:{PG_PORT}",
+                                       f"0.0.0.0:{PG_LAG_PORT}=127.0.0.1:{PG_PORT}@{self.peer_timeout}",
                                        f"0.0.0.0:{REDIS_LAG_PORT}=127.0.0.1:{REDIS_PORT}"])
         self.wait_tcp(self.net.ip["data"], PG_PORT)
         self.wait_tcp(self.net.ip["data"], REDIS_LAG_PORT)
@@ -563,12 +577,13 @@ def audit(dep: Deployment, sends: list[Sent], watch: JudgementWatch, outages: li
                                         for o in sends)]
     not_judged = [k for k in submitted if k[0] in ours and k not in judged]
     judged_twice = [k for k, n in judged.items() if n > 1]
-    latencies, excess, calm = [], [], []
+    latencies, excess, calm, starts = [], [], [], []
     for s in sends:
         if s.status == 202 and (s.gid, s.seq) in watch.seen:
             took = watch.seen[(s.gid, s.seq)] - s.first_sent
             latencies.append(took)
             excess.append(took - overlap(outages, s.first_sent, watch.seen[(s.gid, s.seq)]))
+            starts.append(s.first_sent)
             if not any(o.start <= watch.seen[(s.gid, s.seq)] and o.end >= s.first_sent for o in outages):
                 calm.append(took)  # no fault of any kind while it waited: the latency's own cost
     unwatched = sum(1 for s in sends if s.status == 202 and (s.gid, s.seq) not in watch.seen)
@@ -586,7 +601,7 @@ def audit(dep: Deployment, sends: list[Sent], watch: JudgementWatch, outages: li
             failed.append((bot.gid, status, (r.stdout + r.stderr).strip().splitlines()[-1:]))
     return {"lost": lost, "mismatched": mismatched, "twice": twice, "unsent": unsent,
             "refused_yet_recorded": refused_yet_recorded, "not_judged": not_judged, "judged_twice": judged_twice,
-            "latencies": latencies, "excess": excess, "calm": calm, "backwards": backwards, "unwatched": unwatched, "verified": verified,
+            "latencies": latencies, "excess": excess, "calm": calm, "starts": starts, "backwards": backwards, "unwatched": unwatched, "verified": verified,
             "verify_failed": failed, "in_ledger": sum(1 for k in submitted if k[0] in ours)}
 
 
@@ -623,8 +638,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="comma-separated fault kinds to draw from (e.g. 'partition workers-data')")
     ap.add_argument("--db-params", default="", help="libpq parameters added to WARLOG_DB's URL (a=1&b=2)")
     ap.add_argument("--server-peer-timeout", type=int, default=0,
-                    help="seconds after which the data host gives up a silent client (PostgreSQL's tcp_user_timeout "
-                         "and keepalives, done by the relay); 0: the kernel's default (hours)")
+                    help="seconds after which PostgreSQL gives up a silent client (its tcp_user_timeout and "
+                         "keepalives, done by the relay); 0: the kernel's default (hours)")
     ap.add_argument("--log-sql", action="store_true", help="PostgreSQL logs every statement (to count round trips)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory (logs, exports)")
     args = ap.parse_args(argv)
@@ -739,6 +754,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"faults {len(outages)} {dict(sorted(kinds.items()))}  judging path cut {down:.0f} s in all, longest "
           f"{max((o.end - o.start for o in outages), default=0):.1f} s; {min(delays, default=0):.0f}-"
           f"{max(delays, default=0):.0f} ms added to each round trip to the data host")
+    print("packets the partitions dropped: " + ", ".join(
+        f"{a}-{b} {net.dropped.get(tuple(sorted((a, b))), 0)}" for a, b in PAIRS))
     print(f"clock of {args.skew_host} {args.skew:+.0f} s: skew guard warnings in the logs {skewed}; events recorded "
           f"earlier than the event before them {result['backwards']}")
     print(f"chains verified {result['verified']}/{sum(1 for b in bots if b.gid)}  failed {len(result['verify_failed'])}")
@@ -747,9 +764,10 @@ def main(argv: list[str] | None = None) -> int:
         if result[what]:
             shown = list(result[what].items())[:5] if isinstance(result[what], dict) else result[what][:5]
             print(f"  {what}: {shown}")
-    late = [(round(e, 1), o) for e, o in zip(exc, lat) if e > GRACE]
+    late = sorted(((e, o, t) for e, o, t in zip(exc, lat, result["starts"]) if e > GRACE), reverse=True)
     if late:
-        print(f"  late (excess s, latency s): {sorted(late, reverse=True)[:8]}")
+        print("  latest (first sent, latency, over the allowance by): " + ", ".join(
+            f"{hms(t)} {o:.1f} s +{e - GRACE:.1f} s" for e, o, t in late[:8]))
     for bot in bots:
         if bot.error:
             print(f"  bot {bot.gid}: {bot.error}")

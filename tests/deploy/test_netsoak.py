@@ -71,9 +71,10 @@ def test_three_hosts_every_chain_verifies(quick_run: str) -> None:
     assert found.group(1) == found.group(2) and int(found.group(2)) > 0 and found.group(3) == "0", quick_run
 
 
-@pytest.mark.xfail(reason="after a partition of the data host heals, judging waits several seconds more for the "
-                          "stalled connections (TCP retransmission back-off): bench runs measured the 95th "
-                          "percentile 7-13 s over the partition, not within 5 s", strict=False)
+@pytest.mark.xfail(reason="not met yet: after a partition of the data host heals, judging waits for the stalled "
+                          "connections (TCP retransmission back-off), and at 50-200 ms round trips on the loaded "
+                          "2-core machine moves that met no fault took up to 7.4 s; bench runs measured the 95th "
+                          "percentile 10-12 s over the outage, not within 5 s", strict=False)
 def test_three_hosts_judge_within_the_outage_plus_5_seconds(quick_run: str) -> None:
     found = re.search(r"minus the outage it waited through: p95 ([+-][\d.]+) s", quick_run)
     assert found, quick_run
