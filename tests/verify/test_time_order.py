@@ -1,4 +1,5 @@
-"""`warlog verify` flags a ledger whose time runs backwards within a game's stream.
+"""`warlog verify` flags a ledger whose time runs backwards within a game's stream: a step back
+within the writers' clock tolerance is noted, a larger one fails.
 
 A writer whose clock is behind (a skewed worker) appends events that chain and hash correctly
 but are stamped before the events they follow. The chain alone cannot tell; verify must, since
@@ -52,13 +53,20 @@ def test_an_honest_export_runs_forward(new_game: Any) -> None:
 
 
 def test_a_resealed_chain_with_one_time_moved_back_is_named() -> None:
-    """Equal times pass (two events of one append); one second back fails at that event."""
-    times = ["2026-03-02T10:00:00.000000Z", "2026-03-02T10:00:00.000000Z", "2026-03-02T09:59:59.000000Z"]
-    events: list[Event] = []
-    for seq, at in enumerate(times):
-        events.append(seal("g", seq, NewEvent("pause_asked", "a"), at, events[-1].hash if events else "0" * 64))
-    check_time_order(events[:2])
+    """Equal times pass (two events of one append); a second back is noted (two writers' clocks a
+    little apart); more than TIME_ORDER_TOLERANCE back fails at that event."""
+    def chain(times: list[str]) -> list[Event]:
+        events: list[Event] = []
+        for seq, at in enumerate(times):
+            events.append(seal("g", seq, NewEvent("pause_asked", "a"), at, events[-1].hash if events else "0" * 64))
+        return events
+
+    same = "2026-03-02T10:00:00.000000Z"
+    assert check_time_order(chain([same, same])) == []
+    notes = check_time_order(chain([same, same, "2026-03-02T09:59:59.000000Z"]))
+    assert len(notes) == 1 and notes[0].startswith("event 2 is recorded 1.000 s before event 1")
+    events = chain([same, same, "2026-03-02T09:59:29.000000Z"])
     with pytest.raises(VerifyFailure) as err:
         check_time_order(events)
-    assert err.value.seq == 2
+    assert err.value.seq == 2 and "31.0 s before event 1" in err.value.reason
     assert canonical_bytes(events[2].to_json())  # a well-formed event: only its time is wrong

@@ -20,7 +20,7 @@ import hashlib
 import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from ledger.canonical import state_hash
@@ -155,13 +155,14 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             check_chain(events, hashes=hashes)
         except ChainError as err:
             raise VerifyFailure(err.seq, err.reason) from None
-        check_time_order(events)
+    time_notes = check_time_order(events) if start == 0 else []
     if not events or events[0].type != GAME_CREATED:
         raise VerifyFailure(0, "the first event must be game_created")
     created = events[0].payload
     report = Report(game_id=events[0].game_id, game=created.get("game", ""),
                     rules_version=created.get("rules_version", ""), events=len(events),
                     sandbox=bool(created.get("sandbox")))
+    report.notes.extend(time_notes)
     try:
         game = get_game(report.game)
     except KeyError:
@@ -324,11 +325,19 @@ def _check_message(ev: Event, created: dict[str, Any]) -> None:
                                         "digest of its text, nothing more")
 
 
-def check_time_order(events: list[Event]) -> None:
+# How far two writers' clocks may disagree (the clock's skew guard: a process further off the
+# database's clock fires no deadline): an event recorded up to this much before the one it follows
+# is noted; further back, the ledger's times cannot be trusted and verification fails.
+TIME_ORDER_TOLERANCE = timedelta(seconds=30)
+
+
+def check_time_order(events: list[Event]) -> list[str]:
     """Each event of a stream is recorded no earlier than the one before it: the appends of one
-    chain are serialised, so on a right clock its times never run backwards. One that does was
-    written under a wrong clock (a skewed server), and every time read from the ledger after it
-    (deadlines, the pace record) is suspect: fail naming it."""
+    chain are serialised, so on right clocks its times never run backwards. One a little earlier
+    (within TIME_ORDER_TOLERANCE) was written by a process whose clock disagreed a little with the
+    previous writer's: noted (returned). One further back was written under a wrong clock, and
+    every time read from the ledger after it (deadlines, the pace record) is suspect: fail naming it."""
+    notes: list[str] = []
     prev: tuple[Event, datetime] | None = None
     for ev in events:
         try:
@@ -336,10 +345,15 @@ def check_time_order(events: list[Event]) -> None:
         except ValueError:
             raise VerifyFailure(ev.seq, f"recorded_at {ev.recorded_at!r} is not a UTC time") from None
         if prev is not None and at < prev[1]:
-            raise VerifyFailure(ev.seq, f"recorded at {ev.recorded_at}, before event {prev[0].seq} "
-                                        f"({prev[0].recorded_at}): the ledger's time runs backwards (a server's clock "
-                                        "was wrong when one of them was written)")
+            behind = prev[1] - at
+            if behind > TIME_ORDER_TOLERANCE:
+                raise VerifyFailure(ev.seq, f"recorded at {ev.recorded_at}, {behind.total_seconds():.1f} s before "
+                                            f"event {prev[0].seq} ({prev[0].recorded_at}): the ledger's time runs "
+                                            "backwards (a server's clock was wrong when one of them was written)")
+            notes.append(f"event {ev.seq} is recorded {behind.total_seconds():.3f} s before event {prev[0].seq}: "
+                         "the clocks of the processes that wrote them disagree by that much")
         prev = (ev, at)
+    return notes
 
 
 def unjudged_submissions(events: list[Event]) -> list[int]:
