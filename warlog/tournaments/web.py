@@ -24,6 +24,8 @@ from warlog.players.web import current_player
 from warlog.service import Forbidden, NotFound, ServiceError, StaleSeq, Unprocessable
 from warlog.tournaments.bundle import bundle_lines
 from warlog.tournaments.deskview import step_names, voidable
+from warlog.tournaments.knockout import bracket_doc
+from warlog.tournaments.knockout import champion as knockout_champion
 from warlog.tournaments.model import Tournament
 from warlog.tournaments.pairing import rounds_planned
 from warlog.tournaments.ratings import ratings
@@ -54,7 +56,8 @@ def summary_doc(t: Tournament) -> dict[str, Any]:
     return {"id": t.id, "name": t.name, "game": t.game, "scenario": t.scenario, "options": t.options,
             "format": t.format, "points": t.points, "status": t.status, "director": t.director,
             "entrants": len(t.active_entrants()), "round": t.current_round, "rounds": rounds_planned(t),
-            "seed_commitment": t.seed_commitment, "seed": t.seed, "created_at": t.created_at, "seq": t.last_seq}
+            "seed_commitment": t.seed_commitment, "seed": t.seed, "created_at": t.created_at, "seq": t.last_seq,
+            "entry": dict(t.entry)}
 
 
 def game_rows(t: Tournament, status: dict[str, tuple[str, list[str]]] | None = None,
@@ -105,16 +108,18 @@ def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | Non
             "disputes": list(t.disputes.values()), "rulings": t.rulings, "corrections": t.corrections,
             "extensions": t.extensions,
             "timeouts": t.timeouts,
-            "ended": t.ended, "champion": champion(t),
+            "ended": t.ended, "champion": champion(t), "bracket": bracket_doc(t),
             "co_directors": [{"player_id": pid, "name": name} for pid, name in t.co_directors.items()],
             "announcements": t.announcements,
             "seat_changes": [{k: v for k, v in c.items() if k != "token_sha256"} for c in t.seat_changes]}
 
 
 def champion(t: Tournament) -> str | None:
-    """The playoff's winner once its final has a result."""
+    """The knockout's or the playoff's winner once its final has a result."""
     from warlog.tournaments.pairing import playoff_advance
 
+    if t.kind == "knockout":
+        return knockout_champion(t)
     last = t.rounds.get(t.current_round)
     if t.kind != "pools" or last is None or "playoff" not in last.extra or not t.round_complete(last.number):
         return None
@@ -177,7 +182,7 @@ def _query(schema: Schema) -> dict[str, Any]:
 def api_create() -> tuple[Response, int]:
     data = _load(schemas.CreateTournamentSchema())
     t = svc().create(current_player(), data["name"], data["game"], data["scenario"], data["options"],
-                     data["format"], data["points"], data["time_control"])
+                     data["format"], data["points"], data["time_control"], data["entry"])
     return jsonify(tournament_doc(t)), 201
 
 

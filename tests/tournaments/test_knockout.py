@@ -1,0 +1,105 @@
+"""Single elimination as a format of its own, through the API: seeds by rating (OpenSkill), byes
+for a field that is not a power of two (to the top seeds), standard bracket places (1 and 2 meet
+only in the final), winners paired round by round, a draw sending the better seed through, a
+third-place game, the champion, standings by the stage reached, and the bundle re-verified."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.tournaments.conftest import Desk
+from warlog.tournaments.bundle import verify_bundle
+from warlog.tournaments.knockout import bracket_places, bracket_rounds, first_matches
+
+API = "/api/v1/tournaments"
+
+
+def test_bracket_places_keep_the_top_seeds_apart() -> None:
+    assert bracket_places(2) == [1, 2]
+    assert bracket_places(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    assert [bracket_rounds(n) for n in (2, 3, 4, 5, 8, 9)] == [1, 2, 2, 3, 3, 4]
+    # six seeds in a bracket of eight: the two missing places are the byes of seeds 1 and 2
+    assert first_matches(list("abcdef")) == [["a", None], ["d", "e"], ["b", None], ["c", "f"]]
+
+
+def _award(desk: Desk, tid: str, g: dict[str, Any], winner: str | None) -> None:
+    decision = "draw" if winner is None else "win"
+    desk.post(f"{API}/{tid}/games/{g['game_id']}/adjudicate", "Director",
+              {"decision": decision, "winner": winner, "reason": "test award"}, status=202)
+
+
+def _round(desk: Desk, tid: str) -> list[dict[str, Any]]:
+    doc = desk.get(f"{API}/{tid}")
+    return [g for g in doc["games"] if g["round"] == doc["round"]]
+
+
+def _players(g: dict[str, Any]) -> set[str]:
+    return {s["player_id"] for s in g["seats"].values()}
+
+
+def test_knockout_seeded_by_rating_runs_to_its_final_and_third_place(desk: Desk) -> None:
+    desk.player("Director")
+    names = ("Ann", "Bob", "Cid", "Dee", "Fay", "Gus")
+    for name in names:
+        desk.player(name)
+    # A warm-up gives Fay a rating above everyone's and Gus one below (the others have none: 0).
+    warm = desk.post(API, "Director", {"name": "Warm-up", "game": "assault-on-belgium",
+                                       "format": {"kind": "knockout"}}, status=201)
+    for name in ("Fay", "Gus"):
+        desk.post(f"{API}/{warm['id']}/register", name)
+    desk.post(f"{API}/{warm['id']}/rounds", "Director", status=201)
+    assert desk.get(f"{API}/{warm['id']}")["rounds"] == 1
+    _award(desk, warm["id"], _round(desk, warm["id"])[0], desk.ids["Fay"])
+    desk.drain()
+    assert desk.post(f"{API}/{warm['id']}/end", "Director")["champion"] == desk.ids["Fay"]
+
+    t = desk.post(API, "Director", {"name": "Cup", "game": "assault-on-belgium",
+                                    "format": {"kind": "knockout", "seeding": "rating", "third_place": True},
+                                    "entry": {"description": "A cup for six.", "max_entrants": 6}}, status=201)
+    tid = t["id"]
+    assert t["format"]["kind"] == "knockout" and t["entry"]["max_entrants"] == 6
+    for name in names:
+        desk.post(f"{API}/{tid}/register", name)
+    desk.player("Hal")
+    assert "full" in desk.post(f"{API}/{tid}/register", "Hal", status=409)["error"]
+
+    r1 = desk.post(f"{API}/{tid}/rounds", "Director", status=201)
+    assert r1["rounds"] == 3  # six entrants: a bracket of eight
+    seeds = r1["rounds_list"][0]["knockout"]["seeds"]
+    ratings = r1["rounds_list"][0]["seed_ratings"]
+    assert seeds[0] == desk.ids["Fay"] and seeds[-1] == desk.ids["Gus"], "seeded by rating, best first"
+    assert ratings[desk.ids["Fay"]] > 0 > ratings[desk.ids["Gus"]]
+    assert sorted(r1["rounds_list"][0]["byes"]) == sorted(seeds[:2]), "the byes go to the top seeds"
+    games = _round(desk, tid)
+    assert [_players(g) for g in games] == [{seeds[3], seeds[4]}, {seeds[2], seeds[5]}]
+    desk.post(f"{API}/{tid}/rounds/1/repair", "Director", {"pairings": [], "byes": [], "reason": "x"}, status=409)
+
+    _award(desk, tid, games[0], seeds[4])  # seed 5 beats seed 4
+    _award(desk, tid, games[1], None)  # a draw: seed 3, the better seed, goes through
+    desk.drain()
+    desk.post(f"{API}/{tid}/rounds", "Director", status=201)
+    semis = _round(desk, tid)
+    assert [_players(g) for g in semis] == [{seeds[0], seeds[4]}, {seeds[1], seeds[2]}]
+    _award(desk, tid, semis[0], seeds[0])
+    _award(desk, tid, semis[1], seeds[2])
+    desk.drain()
+    desk.post(f"{API}/{tid}/rounds", "Director", status=201)
+    final, third = _round(desk, tid)
+    assert _players(final) == {seeds[0], seeds[2]} and _players(third) == {seeds[4], seeds[1]}
+    desk.post(f"{API}/{tid}/rounds", "Director", status=409)  # the bracket is complete
+    _award(desk, tid, final, seeds[2])
+    _award(desk, tid, third, seeds[4])
+    desk.drain()
+    doc = desk.get(f"{API}/{tid}")
+    assert doc["champion"] == seeds[2]
+    bracket = doc["bracket"]
+    assert [len(c) for c in bracket["columns"]] == [4, 2, 1]
+    assert [p["won"] for p in bracket["columns"][2][0]["players"]].count(True) == 1
+    assert bracket["third_place"]["players"][0]["player_id"] in (seeds[4], seeds[1])
+
+    ended = desk.post(f"{API}/{tid}/end", "Director")
+    order = [line["player_id"] for line in ended["standings"]]
+    assert order[:3] == [seeds[2], seeds[0], seeds[4]], "champion, finalist, third-place winner"
+    assert ended["standings"][0]["rank"] == 1 and ended["tiebreaks"] == ["stage"]
+    report = verify_bundle(desk.client.get(f"{API}/{tid}/export").get_data().splitlines(keepends=True))
+    assert report.rounds == 3 and report.seed_revealed
