@@ -467,7 +467,8 @@ def _knockout(t: Tournament, number: int, dice: PairingDice) -> Proposal:
     rank = {pid: i for i, pid in enumerate(seeds)}
     pairings: list[Pairing] = []
     byes: list[str] = []
-    for a, b in [*matches, *([third] if third else [])]:
+    tables: list[list[str | None]] = [*matches, *([list[str | None](third)] if third else [])]
+    for a, b in tables:
         if a is None or b is None:
             if number == 1 and (a or b):
                 byes.append(a or b or "")

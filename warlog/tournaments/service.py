@@ -55,6 +55,7 @@ class Tournaments:
         self.notify = notify  # notifier.notify(player_id, kind, subject, text, ...) or None
         self.base_url = base_url  # the site's public address: every link in a notice is absolute
         self.clock: Any = None  # warlog.clock's GameClock, when deadlines are wired (clockwire.attach)
+        self.calendar: Any = None  # warlog.tournaments.publish.CalendarTokens: players' private iCal links
         self._cache: dict[str, Tournament] = {}
         # tournament id -> (its chain head, what was derived from the stream at that head): the
         # standings, the crosstable, the page's rendered standings; dropped when the head moves
