@@ -518,7 +518,18 @@ def show(tid: str) -> Any:
                            format_name=FORMAT_NAMES.get(t.kind, t.kind), champions=champions(t, doc),
                            bracket_svg=bracket_svg(doc["bracket"]) if doc["bracket"] else None,
                            withheld=withheld_games(t), entry_closed=entry_refusal(t, datetime.now(UTC)),
-                           calendar_form=bool(me and (entered or me.id in t.entrants)))
+                           calendar_form=bool(me and (entered or me.id in t.entrants)),
+                           director_name=_display_name(t, t.director))
+
+
+def _display_name(t: Tournament, player_id: str) -> str:
+    """A player's name: as the tournament knows it (an entrant, a co-director), else their account's."""
+    known = t.name_of(player_id)
+    if known != player_id:
+        return known
+    players = current_app.extensions.get("warlog_players")
+    player = players.get(player_id) if players is not None else None
+    return str(player.display_name) if player is not None else player_id
 
 
 FORMAT_NAMES = {"swiss": "Swiss", "pools": "round robin in pools", "duplicate": "duplicate",
