@@ -519,7 +519,7 @@ def show(tid: str) -> Any:
                            bracket_svg=bracket_svg(doc["bracket"]) if doc["bracket"] else None,
                            withheld=withheld_games(t), entry_closed=entry_refusal(t, datetime.now(UTC)),
                            calendar_form=bool(me and (entered or me.id in t.entrants)),
-                           director_name=_display_name(t, t.director))
+                           director_name=_display_name(t, t.director), name_for=lambda pid: _display_name(t, pid))
 
 
 def _display_name(t: Tournament, player_id: str) -> str:
