@@ -103,3 +103,25 @@ def test_knockout_seeded_by_rating_runs_to_its_final_and_third_place(desk: Desk)
     assert ended["standings"][0]["rank"] == 1 and ended["tiebreaks"] == ["stage"]
     report = verify_bundle(desk.client.get(f"{API}/{tid}/export").get_data().splitlines(keepends=True))
     assert report.rounds == 3 and report.seed_revealed
+
+
+def test_a_withdrawn_winner_gives_a_walkover_and_the_bracket_still_ends() -> None:
+    from tests.tournaments.memory import Stream
+    from warlog.tournaments import events as T
+    from warlog.tournaments.knockout import champion, stages
+    from warlog.tournaments.pairing import rounds_planned
+
+    s = Stream("knockout", ["germany", "belgium"])
+    s.register("a", "b", "c", "d")
+    first = s.pair()
+    assert rounds_planned(s.t) == 2 and len(first["pairings"]) == 2 and not first["byes"]
+    winners = []
+    for q in first["pairings"]:
+        winner = next(iter(q["seats"].values()))
+        winners.append(winner)
+        s.result(q["game_id"], winner)
+    s.add(T.WITHDRAWN, {"player_id": winners[1], "reason": "moved abroad"})
+    final = s.pair()
+    assert final["pairings"] == [] and final["knockout"]["matches"] == [[winners[0], None]]
+    assert s.t.round_complete(2) and champion(s.t) == winners[0]
+    assert stages(s.t)[winners[0]] == 4 and stages(s.t)[winners[1]] == 2

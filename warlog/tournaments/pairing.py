@@ -478,8 +478,7 @@ def _knockout(t: Tournament, number: int, dice: PairingDice) -> Proposal:
         if ca > cb or (ca == cb and dice.roll(6, f"knockout side: table {len(pairings) + 1}") > 3):
             first, second = second, first
         pairings.append(Pairing(len(pairings) + 1, {t.roles[0]: first, t.roles[1]: second}))
-    if not pairings:
-        raise PairingError("the bracket has no game left to play")
+    # a round of walkovers only (the opponents withdrew) has no game: it is complete as paired
     return Proposal(number, pairings, byes, dice.rolled, extra)
 
 
