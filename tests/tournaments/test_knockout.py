@@ -125,3 +125,23 @@ def test_a_withdrawn_winner_gives_a_walkover_and_the_bracket_still_ends() -> Non
     assert final["pairings"] == [] and final["knockout"]["matches"] == [[winners[0], None]]
     assert s.t.round_complete(2) and champion(s.t) == winners[0]
     assert stages(s.t)[winners[0]] == 4 and stages(s.t)[winners[1]] == 2
+
+
+def test_seeding_by_rating_orders_a_swiss_and_replays_from_the_recorded_ratings() -> None:
+    import pytest
+
+    from tests.tournaments.memory import SEED, Stream
+    from warlog.tournaments.pairing import PairingDice, PairingError, pair_next
+
+    s = Stream("swiss", ["germany", "belgium"], rounds=2, seeding="rating")
+    s.register("a", "b", "c", "d")
+    with pytest.raises(PairingError, match="ratings"):
+        pair_next(s.t, PairingDice(SEED, s.id, len(s.events)))
+    ratings = {"a": -500, "b": 2500, "c": 0, "d": 7100}
+    proposal = pair_next(s.t, PairingDice(SEED, s.id, len(s.events)), ratings)
+    assert proposal.extra["order"] == ["d", "b", "c", "a"], "pairing numbers follow the ratings, best first"
+    assert proposal.extra["seed_ratings"] == ratings
+    tops = {frozenset(p.players()) for p in proposal.pairings}
+    assert tops == {frozenset({"d", "c"}), frozenset({"b", "a"})}, "FIDE round 1: the top half meets the bottom half"
+    again = pair_next(s.t, PairingDice(None, s.id, len(s.events), proposal.dice), proposal.extra["seed_ratings"])
+    assert again.extra == proposal.extra

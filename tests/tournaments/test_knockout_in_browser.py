@@ -3,7 +3,8 @@ its final. The director creates it on the create form (single elimination, a thi
 an entry cap), six players register on its page, the director pairs each round from the desk and
 awards every game there (each award confirmed first); the tournament page draws the bracket
 (SVG) with the byes of the top seeds, the winners, the third-place game, and names the champion
-once the final has its result; the event is ended from the desk. At every step the tournament
+once the final has its result; the event is ended from the desk, and the page prints as its
+pairings, standings and bracket alone. At every step the tournament
 page and the desk fit the phone's width (document scrollWidth <= innerWidth). Screenshots go to
 test-artifacts/knockout/."""
 
@@ -159,4 +160,10 @@ def test_single_elimination_to_its_final_on_a_phone(browser: Any, live: tuple[st
     assert champion in first, "the champion heads the standings (by the stage reached)"
     _fits(director, "the ended tournament's page")
     _shot(director, "ended")
+    # Printed, the page is the pairings, standings and bracket alone: no bars, no forms.
+    director.emulate_media(media="print")
+    assert director.locator("header.topbar").is_hidden() and director.locator("main form").first.is_hidden()
+    assert director.locator("table.standings").is_visible() and director.locator("svg.bracket").is_visible()
+    assert director.locator("table.games").is_visible()
+    director.emulate_media(media="screen")
     assert not director.errors
