@@ -109,8 +109,8 @@ class TournamentSchema(TournamentSummarySchema):
     ended = _obj(allow_none=True, metadata={"description": "the end record (the seed revealed); null while it runs"})
     champion = _str(allow_none=True)
     bracket = fields.Raw(required=True, allow_none=True, metadata={"description": (
-        "a knockout's bracket: `columns` (a list of matches per round: `players` with seed and `won`, `game_id`), "
-        "`third_place`, `champion`; null for other formats")})
+        "a knockout's bracket (or a pools event's playoff): `columns` (a list of matches per round: `players` with seed and `won`, `game_id`), "
+        "`third_place`, `champion`; null when there is none")})
     co_directors = fields.List(fields.Dict(), required=True,
                                metadata={"description": "player_id and name of each co-director (director_added)"})
     announcements = fields.Raw(required=True, metadata={"description": (

@@ -8,6 +8,8 @@ from __future__ import annotations
 from tests.tournaments.conftest import Desk
 from tests.tournaments.memory import Stream
 from tests.tournaments.test_pairing import ROLES, _play_round
+from warlog.tournaments.bracket_svg import bracket_svg
+from warlog.tournaments.knockout import playoff_bracket_doc
 from warlog.tournaments.standings import crosstable
 from warlog.tournaments.web import score_text
 
@@ -70,14 +72,24 @@ def test_a_ruling_of_the_directors_own_is_listed_and_the_champion_is_named(desk:
     assert banner[:banner.index("</section>")].count(winner) == 1
 
 
-def test_a_pools_crosstable_leaves_the_playoff_out() -> None:
+def test_a_pools_crosstable_leaves_the_playoff_out_and_the_playoff_is_drawn() -> None:
     s = Stream("pools", ROLES, pools=2, playoff=2)
     s.register(*[f"p{i}" for i in range(8)])
     for _ in range(3):
         _play_round(s, s.pair(), "first")
-    _play_round(s, s.pair(), "first")  # the playoff's semi-finals
+    semis = s.pair()  # the playoff's semi-finals
+    doc = playoff_bracket_doc(s.t)
+    assert doc is not None and [len(c) for c in doc["columns"]] == [2, 1] and doc["champion"] is None
+    _play_round(s, semis, "first")
     table = crosstable(s.t)
     assert table["rounds"] == [1, 2, 3] and all(len(row["cells"]) == 3 for row in table["rows"])
+    final = s.pair()
+    _play_round(s, final, "second")
+    doc = playoff_bracket_doc(s.t)
+    winner = list(final["pairings"][0]["seats"].values())[1]
+    assert doc is not None and doc["champion"] == winner
+    assert [p["player_id"] for p in doc["columns"][1][0]["players"] if p["won"]] == [winner]
+    assert str(bracket_svg(doc)).count('class="match"') == 3 and winner.upper() in str(bracket_svg(doc))
 
 
 def test_a_duplicate_shows_games_played_and_a_readable_score(desk: Desk) -> None:

@@ -199,3 +199,44 @@ def _match_doc(t: Tournament, match: list[str | None], table: Pairing | None, wo
                          "won": bool(p) and won == p} for p in players],
             "game_id": table.game_id if table is not None else None,
             "decided": won is not False, "bye": table is None and any(players)}
+
+
+def playoff_bracket_doc(t: Tournament) -> dict[str, Any] | None:
+    """The pools' playoff as a bracket to draw (same shape as `bracket_doc`): a column per playoff
+    round from its recorded `playoff.bracket`, the rounds still to come as empty places."""
+    from warlog.tournaments.pairing import playoff_advance, pool_rounds, rounds_planned
+
+    if t.kind != "pools":
+        return None
+    first = pool_rounds(t) + 1
+    if first not in t.rounds or "playoff" not in t.rounds[first].extra:
+        return None
+    seeds = list(t.rounds[first].extra["playoff"]["seeds"])
+    seed_no = {pid: i + 1 for i, pid in enumerate(seeds)}
+    columns: list[list[dict[str, Any]]] = []
+    width = len(t.rounds[first].extra["playoff"]["bracket"])
+    for number in range(first, rounds_planned(t) + 1):
+        r = t.rounds.get(number)
+        if r is None or "playoff" not in r.extra:
+            columns.append([_match_doc(t, [None, None], None, False, seed_no) for _ in range(max(1, width))])
+        else:
+            done = t.round_complete(number)
+            through = playoff_advance(t, number) if done else []
+            column = []
+            for i, (a, b) in enumerate(r.extra["playoff"]["bracket"]):
+                table = next((p for p in r.pairings if a and b and set(p.players()) == {a, b}), None)
+                won: str | None | bool = through[i] if done and i < len(through) else False
+                if table is None:
+                    won = a or b
+                elif t.results.get(table.game_id or "") is None:
+                    won = False
+                column.append(_match_doc(t, [a, b], table, won, seed_no))
+            columns.append(column)
+            width = len(column)
+        width = max(1, width // 2)
+    last = t.rounds.get(rounds_planned(t))
+    champ = None
+    if last is not None and "playoff" in last.extra and t.round_complete(last.number):
+        through = playoff_advance(t, last.number)
+        champ = through[0] if len(through) == 1 else None
+    return {"rounds": len(columns), "columns": columns, "third_place": None, "champion": champ}

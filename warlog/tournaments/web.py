@@ -26,7 +26,7 @@ from warlog.service import Forbidden, NotFound, ServiceError, StaleSeq, Unproces
 from warlog.tournaments.bracket_svg import bracket_svg
 from warlog.tournaments.bundle import bundle_lines
 from warlog.tournaments.deskview import step_names, voidable
-from warlog.tournaments.knockout import bracket_doc
+from warlog.tournaments.knockout import bracket_doc, playoff_bracket_doc
 from warlog.tournaments.knockout import champion as knockout_champion
 from warlog.tournaments.model import Tournament
 from warlog.tournaments.pairing import rounds_planned
@@ -110,7 +110,7 @@ def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | Non
             "disputes": list(t.disputes.values()), "rulings": t.rulings, "corrections": t.corrections,
             "extensions": t.extensions,
             "timeouts": t.timeouts,
-            "ended": t.ended, "champion": champion(t), "bracket": bracket_doc(t),
+            "ended": t.ended, "champion": champion(t), "bracket": bracket_doc(t) or playoff_bracket_doc(t),
             "co_directors": [{"player_id": pid, "name": name} for pid, name in t.co_directors.items()],
             "announcements": t.announcements,
             "seat_changes": [{k: v for k, v in c.items() if k != "token_sha256"} for c in t.seat_changes]}
