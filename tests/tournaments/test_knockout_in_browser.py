@@ -160,7 +160,11 @@ def test_single_elimination_to_its_final_on_a_phone(browser: Any, live: tuple[st
     assert champion in first, "the champion heads the standings (by the stage reached)"
     _fits(director, "the ended tournament's page")
     _shot(director, "ended")
-    # Printed, the page is the pairings, standings and bracket alone: no bars, no forms.
+    # "Print" opens the browser's print dialog (stood in for here); printed, the page is the
+    # pairings, standings and bracket alone: no bars, no forms.
+    director.evaluate("window.print = () => { window.printed = true; }")
+    director.click("#print")
+    assert director.evaluate("window.printed === true")
     director.emulate_media(media="print")
     assert director.locator("header.topbar").is_hidden() and director.locator("main form").first.is_hidden()
     assert director.locator("table.standings").is_visible() and director.locator("svg.bracket").is_visible()
