@@ -183,7 +183,7 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
             raise ModelError(ev.seq, "the first event of a tournament must be tournament_created")
         return Tournament(ev.game_id, p["name"], p["game"], p["scenario"], dict(p["options"]), list(p["roles"]),
                           dict(p["format"]), dict(p["points"]), p["director"], p["seed_commitment"],
-                          ev.recorded_at, dict(p.get("time_control") or {}), dict(p.get("entry") or {}),
+                          ev.recorded_at, dict(p.get("time_control") or {}), entry=dict(p.get("entry") or {}),
                           last_seq=ev.seq, last_hash=ev.hash)
     if ev.type == T.REGISTERED:
         if p["player_id"] in t.entrants and not t.entrants[p["player_id"]].withdrawn:
