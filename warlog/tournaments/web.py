@@ -243,7 +243,32 @@ def _standings_json(t: Tournament) -> list[dict[str, Any]]:
 @tournaments_api.get("/<tid>")
 def api_get(tid: str) -> Response:
     number = _query(schemas.TournamentQuerySchema())["round"]
-    return jsonify(tournament_doc(*_current(tid, lambda t: number), only=number))
+    t, status = _current(tid, lambda t: number)
+    return jsonify(without_hidden_words(t, tournament_doc(t, status, only=number), current_player()))
+
+
+def without_hidden_words(t: Tournament, doc: dict[str, Any], me: Any) -> dict[str, Any]:
+    """The document as the public sees it: the words of disputes and rulings on a game that keeps
+    hidden information stay back until that game has ended (as on the page: `withheld_games`);
+    a director sees them. The records themselves (status, who, when) stay."""
+    if me is not None and t.directs(me.id):
+        return doc
+    hidden = withheld_games(t)
+    if not hidden:
+        return doc
+    note = "(withheld until game {} has ended: it keeps hidden information)"
+
+    def blank(record: dict[str, Any] | None) -> dict[str, Any] | None:
+        if record is None or record.get("game_id") not in hidden:
+            return record
+        out = {**record, "text": note.format(record["game_id"])}
+        if isinstance(out.get("answer"), dict):
+            out["answer"] = blank(out["answer"])
+        if out.get("refused"):
+            out["refused"] = [blank(r) for r in out["refused"]]
+        return out
+
+    return {**doc, "disputes": [blank(d) for d in doc["disputes"]], "rulings": [blank(r) for r in doc["rulings"]]}
 
 
 @tournaments_api.post("/<tid>/register")
