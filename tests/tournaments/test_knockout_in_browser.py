@@ -124,6 +124,8 @@ def test_single_elimination_to_its_final_on_a_phone(browser: Any, live: tuple[st
     director.goto(f"{base}/tournaments/{tid}/desk")
     _fits(director, "the desk")
     _submit(director, "button:text('Pair round 1')")
+    _fits(director, "the desk with round 1's games")
+    _shot(director, "desk")
     director.goto(f"{base}/tournaments/{tid}")
     assert "Director: Director" in director.inner_text("#directors")
     bracket = director.locator("svg.bracket")
