@@ -338,6 +338,8 @@ class Tournaments:
                    "dice": proposal.dice, **proposal.extra}
         t = self._append(t, [(T.ROUND_PAIRED, "director", payload)], status="running")
         self._tell_pairings(t, proposal.round, proposal.pairings, proposal.byes)
+        if not proposal.pairings and t.round_complete(proposal.round):  # a knockout round of walkovers only
+            t = self._round_complete(t, proposal.round)
         return t
 
     def _tell_pairings(self, t: Tournament, number: int, pairings: list[Pairing], byes: list[str],
