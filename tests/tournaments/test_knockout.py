@@ -145,3 +145,28 @@ def test_seeding_by_rating_orders_a_swiss_and_replays_from_the_recorded_ratings(
     assert tops == {frozenset({"d", "c"}), frozenset({"b", "a"})}, "FIDE round 1: the top half meets the bottom half"
     again = pair_next(s.t, PairingDice(None, s.id, len(s.events), proposal.dice), proposal.extra["seed_ratings"])
     assert again.extra == proposal.extra
+
+
+def test_a_final_by_walkover_ends_the_event_through_the_api(desk: Desk) -> None:
+    desk.player("Director")
+    for name in ("Ann", "Bob", "Cid", "Dee"):
+        desk.player(name)
+    tid = desk.post(API, "Director", {"name": "Short cup", "game": "assault-on-belgium",
+                                      "format": {"kind": "knockout"}}, status=201)["id"]
+    for name in ("Ann", "Bob", "Cid", "Dee"):
+        desk.post(f"{API}/{tid}/register", name)
+    desk.post(f"{API}/{tid}/rounds", "Director", status=201)
+    semis = _round(desk, tid)
+    winners = [next(iter(g["seats"].values()))["player_id"] for g in semis]
+    for g, w in zip(semis, winners):
+        _award(desk, tid, g, w)
+    desk.drain()
+    desk.post(f"{API}/{tid}/withdraw", desk.name(winners[1]))
+    doc = desk.post(f"{API}/{tid}/rounds", "Director", status=201)
+    assert [g for g in doc["games"] if g["round"] == 2] == [] and doc["champion"] == winners[0]
+    from tests.players.conftest import settle
+
+    settle(desk.app)
+    done = desk.app.extensions["warlog_notifier"].outbox(to="director@example.org")
+    assert any("round 2 is complete" in m["subject"] for m in done), [m["subject"] for m in done]
+    assert desk.post(f"{API}/{tid}/end", "Director")["standings"][0]["player_id"] == winners[0]
