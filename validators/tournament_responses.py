@@ -58,6 +58,8 @@ class TournamentSummarySchema(StrictSchema):
     seed = _str(allow_none=True)
     created_at = _str()
     seq = _int()
+    entry = _obj(metadata={"description": "description, rules, starts_at, registration_opens, registration_closes, "
+                                          "max_entrants (each when set)"})
 
 
 class EntrantSchema(StrictSchema):
@@ -106,6 +108,9 @@ class TournamentSchema(TournamentSummarySchema):
     timeouts = fields.Raw(required=True)
     ended = _obj(allow_none=True, metadata={"description": "the end record (the seed revealed); null while it runs"})
     champion = _str(allow_none=True)
+    bracket = fields.Raw(required=True, allow_none=True, metadata={"description": (
+        "a knockout's bracket (or a pools event's playoff): `columns` (a list of matches per round: `players` with seed and `won`, `game_id`), "
+        "`third_place`, `champion`; null when there is none")})
     co_directors = fields.List(fields.Dict(), required=True,
                                metadata={"description": "player_id and name of each co-director (director_added)"})
     announcements = fields.Raw(required=True, metadata={"description": (

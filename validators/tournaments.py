@@ -14,7 +14,7 @@ TEXT = validate.Length(min=1, max=4000)
 
 
 class FormatSchema(StrictSchema):
-    kind = fields.String(required=True, validate=validate.OneOf(("swiss", "pools", "duplicate")))
+    kind = fields.String(required=True, validate=validate.OneOf(("swiss", "pools", "duplicate", "knockout")))
     rounds = fields.Integer(strict=True, validate=validate.Range(min=1, max=30))
     engine = fields.String(validate=validate.OneOf(("auto", "dutch", "casual")))
     pools = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
@@ -25,6 +25,21 @@ class FormatSchema(StrictSchema):
     withdrawal = fields.String(validate=validate.OneOf(("forfeit", "adjudicate")))
     # pair the next round as soon as the previous one is complete
     auto_pair = fields.Boolean()
+    # round 1's order: a dice shuffle, or the players' OpenSkill ratings (best first)
+    seeding = fields.String(validate=validate.OneOf(("random", "rating")))
+    # knockout: the losing semi-finalists play for third place in the final round
+    third_place = fields.Boolean()
+
+
+class EntrySchema(StrictSchema):
+    """The public page's words and the entry's terms (times in UTC, ISO 8601)."""
+
+    description = fields.String(validate=validate.Length(max=8000))
+    rules = fields.String(validate=validate.Length(max=8000))
+    starts_at = fields.String(validate=validate.Length(max=40))
+    registration_opens = fields.String(validate=validate.Length(max=40))
+    registration_closes = fields.String(validate=validate.Length(max=40))
+    max_entrants = fields.Integer(strict=True, validate=validate.Range(min=2, max=4096))
 
 
 class PointsSchema(StrictSchema):
@@ -64,6 +79,7 @@ class CreateTournamentSchema(StrictSchema):
     format = fields.Nested(FormatSchema, required=True)
     points = fields.Nested(PointsSchema, load_default=None, allow_none=True)
     time_control = fields.Nested(TimeControlSchema, load_default=None, allow_none=True)
+    entry = fields.Nested(EntrySchema, load_default=None, allow_none=True)
 
 
 class AddDirectorSchema(StrictSchema):

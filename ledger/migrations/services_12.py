@@ -1,6 +1,8 @@
-"""Migration 12's tables: messages between the seats of a game (warlog.messages).
+"""Migration 12's tables: messages between the seats of a game (warlog.messages) and the players'
+private calendar links (warlog.tournaments.publish).
 
-Frozen copies of the DDL that warlog/messages/book.py keeps beside its code, so that
+Frozen copies of the DDL that warlog/messages/book.py and warlog/tournaments/publish.py keep
+beside their code, so that
 `warlog db upgrade` (the owner) makes them and the app role never runs DDL (as migrations 4 and
 11 do for the other service tables; tests/ledger/test_migration_copies.py checks that the copies
 and the module's DDL make the same tables). A later change to one of these tables is a new
@@ -31,6 +33,12 @@ SERVICES_12 = [
     seat TEXT NOT NULL,
     muted_at TEXT NOT NULL,
     PRIMARY KEY (game_id, seat)
+)""",
+    # a player's private calendar link (warlog.tournaments.publish): only the token's SHA-256
+    """CREATE TABLE IF NOT EXISTS calendar_tokens (
+    player_id TEXT PRIMARY KEY,
+    token TEXT NOT NULL,
+    created_at TEXT NOT NULL
 )""",
 ]
 

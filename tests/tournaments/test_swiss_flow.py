@@ -138,7 +138,7 @@ def test_bad_requests_are_clear_errors(desk: Desk) -> None:
     desk.player("Director")
     assert desk.client.post(API, json={"name": "x", "game": "assault-on-belgium", "format": {"kind": "swiss"}}
                             ).status_code == 403  # not signed in
-    r = desk.client.post(API, json={"name": "x", "game": "assault-on-belgium", "format": {"kind": "knockout"}},
+    r = desk.client.post(API, json={"name": "x", "game": "assault-on-belgium", "format": {"kind": "ladder"}},
                          headers=desk.auth("Director"))
     assert r.status_code == 422 and "kind" in r.get_json()["fields"]["format"]
     r = desk.client.post(API, json={"name": "x", "game": "assault-on-belgium", "format": {"kind": "duplicate"}},

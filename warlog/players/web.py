@@ -80,7 +80,17 @@ def _public_url(path: str) -> str:
     return str(base).rstrip("/") + path
 
 
-def _send_link(email: str, display_name: str | None) -> str:
+def safe_next(value: str | None) -> str | None:
+    """Where a sign-in returns to: a path of this site only ("/tournaments/t…"), never another
+    site ("//evil", "https://…", a backslash trick); None otherwise."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value or len(value) > 300:
+        return None
+    if any(ord(c) < 33 for c in value):
+        return None
+    return value
+
+
+def _send_link(email: str, display_name: str | None, next_path: str | None = None) -> str:
     """Record a link and queue its mail; the same work whether the address has an account.
     Within WARLOG_SIGNIN_EVERY minutes of the address's last link nothing is sent (that link
     stays valid): the answer, RECENT instead of SENT, says so. Returns the answer."""
@@ -88,7 +98,7 @@ def _send_link(email: str, display_name: str | None) -> str:
         secret, player = store().signin_link(email, display_name)
     except LinkThrottled:
         return RECENT
-    link = _public_url(url_for("players_pages.use_link", secret=secret))
+    link = _public_url(url_for("players_pages.use_link", secret=secret, next=safe_next(next_path)))
     if player is not None:
         subject = "Your Warlog sign-in link"
         text = (f"Hello {player.display_name},\n\nSign in to Warlog with this link (it works once, within the "
@@ -230,7 +240,8 @@ def _set_session(resp: BaseResponse, secret: str) -> None:
 
 @players_pages.get("/signin")
 def signin() -> Any:
-    return render_template("signin.html", player=current_player(), sent=False)
+    return render_template("signin.html", player=current_player(), sent=False,
+                           next_path=safe_next(request.args.get("next")))
 
 
 @players_pages.post("/signin")
@@ -238,7 +249,9 @@ def signin_post() -> Any:
     email = request.form.get("email", "")
     name = request.form.get("display_name", "").strip() or None
     clean_email(email)  # a malformed address is the asker's typo: say so (this tells nothing of accounts)
-    return render_template("signin.html", player=current_player(), sent=True, message=_send_link(email, name))
+    next_path = safe_next(request.form.get("next"))
+    return render_template("signin.html", player=current_player(), sent=True, next_path=next_path,
+                           message=_send_link(email, name, next_path))
 
 
 @players_pages.get("/signin/<secret>")
@@ -246,13 +259,14 @@ def use_link(secret: str) -> Any:
     """Opening the link only shows a button: mail scanners that fetch links must not use them."""
     info = store().peek_link(secret)
     return render_template("signin_link.html", secret=secret, registering=info.player is None,
-                           needs_name=info.player is None and not info.display_name)
+                           needs_name=info.player is None and not info.display_name,
+                           next_path=safe_next(request.args.get("next")))
 
 
 @players_pages.post("/signin/<secret>")
 def use_link_post(secret: str) -> Any:
     player = store().use_link(secret, request.form.get("display_name") or None)
-    resp = redirect(url_for("players_pages.me"), code=303)
+    resp = redirect(safe_next(request.form.get("next")) or url_for("players_pages.me"), code=303)
     _set_session(resp, store().new_session(player.id))
     return resp
 

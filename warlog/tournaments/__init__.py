@@ -22,6 +22,10 @@ def init_app(app: Flask) -> Any:
     service = Tournaments(warlog, store, app.extensions.get("warlog_players"),
                           notifier.notify if notifier is not None else None,
                           base_url=clock.base_url if clock is not None else lambda: "")
+    from warlog.tournaments.publish import CalendarTokens
+
+    service.calendar = CalendarTokens(SqlDb(warlog.store))  # players' private deadline feeds
+    service.calendar.create_schema()
     init_web(app, service)
     from warlog.tournaments.privacy import private_reader
 

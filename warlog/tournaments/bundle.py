@@ -268,7 +268,7 @@ def _check_pairing(t: Tournament, ev: Event, seed: bytes | None, streams: dict[s
     p = ev.payload
     dice = PairingDice(seed, t.id, ev.seq, p.get("dice"))
     try:
-        proposal = pair_next(t, dice)
+        proposal = pair_next(t, dice, p.get("seed_ratings"))  # seeded by rating: the ratings it recorded
     except (PairingError, DiceMismatch) as err:
         raise BundleFailure(t.id, ev.seq, f"this round cannot be re-paired: {err}") from None
     recorded = [{k: v for k, v in q.items() if k != "game_id"} for q in p["pairings"]]

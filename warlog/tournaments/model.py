@@ -14,7 +14,7 @@ from typing import Any
 from ledger.events import Event
 from warlog.tournaments import events as T
 
-FORMATS = ("swiss", "pools", "duplicate")
+FORMATS = ("swiss", "pools", "duplicate", "knockout")
 DEFAULT_POINTS = {"win": 2, "draw": 1, "loss": 0, "bye": 2}  # integers: a draw is half a win
 
 
@@ -80,6 +80,9 @@ class Tournament:
     seed_commitment: str
     created_at: str
     time_control: dict[str, Any] = field(default_factory=dict)
+    # the public page's words and the entry's terms: description, rules, starts_at,
+    # registration_opens, registration_closes (ISO times, UTC), max_entrants (Tournaments.create)
+    entry: dict[str, Any] = field(default_factory=dict)
     entrants: dict[str, Entrant] = field(default_factory=dict)
     rounds: dict[int, Round] = field(default_factory=dict)
     results: dict[str, Result] = field(default_factory=dict)  # game id -> result
@@ -180,7 +183,8 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
             raise ModelError(ev.seq, "the first event of a tournament must be tournament_created")
         return Tournament(ev.game_id, p["name"], p["game"], p["scenario"], dict(p["options"]), list(p["roles"]),
                           dict(p["format"]), dict(p["points"]), p["director"], p["seed_commitment"],
-                          ev.recorded_at, dict(p.get("time_control") or {}), last_seq=ev.seq, last_hash=ev.hash)
+                          ev.recorded_at, dict(p.get("time_control") or {}), entry=dict(p.get("entry") or {}),
+                          last_seq=ev.seq, last_hash=ev.hash)
     if ev.type == T.REGISTERED:
         if p["player_id"] in t.entrants and not t.entrants[p["player_id"]].withdrawn:
             raise ModelError(ev.seq, f"{p['player_id']} is registered already")

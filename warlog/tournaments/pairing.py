@@ -12,6 +12,7 @@ first role at the top table) is one more die.
   meets the same opponent twice and sides alternate.
 * Pools: entrants dealt into even pools in snake order of the starting order; each pool is a
   FIDE Berger round robin (same library), which balances sides; an odd pool gives a bye a round.
+* Knockout: single elimination (warlog.tournaments.knockout), the bracket drawn at round 1.
 * Duplicate: every entrant plays their own game of the solitaire scenario, all from one seed
   (`duplicate_seed`), so that the same choices meet the same dice.
 """
@@ -48,6 +49,7 @@ class PairingDice:
         self.seed, self.tid, self.seq = seed, tournament_id, seq
         self.recorded = recorded
         self.rolled: list[dict[str, Any]] = []
+        self.ratings: dict[str, int] | None = None  # round 1's seeding by rating (pair_next)
 
     def roll(self, faces: int, purpose: str) -> int:
         index = len(self.rolled)
@@ -87,8 +89,10 @@ class Proposal:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def pair_next(t: Tournament, dice: PairingDice) -> Proposal:
-    """The next round of `t` (PairingError if it cannot be paired now)."""
+def pair_next(t: Tournament, dice: PairingDice, ratings: dict[str, int] | None = None) -> Proposal:
+    """The next round of `t` (PairingError if it cannot be paired now). `ratings` (player id ->
+    rating in thousandths) seed round 1 when the event is seeded by rating (`format.seeding`):
+    the round records them, and a verifier passes the recorded ones."""
     number = t.current_round + 1
     if t.ended is not None:
         raise PairingError("the tournament has ended")
@@ -100,10 +104,15 @@ def pair_next(t: Tournament, dice: PairingDice) -> Proposal:
     need = 1 if t.kind == "duplicate" else 2
     if len(active) < need:
         raise PairingError(f"a round needs at least {need} entrants; there are {len(active)}")
+    if number == 1 and t.format.get("seeding") == "rating" and ratings is None:
+        raise PairingError("round 1 is seeded by rating: the players' ratings are needed")
+    dice.ratings = ratings
     if t.kind == "swiss":
         return _swiss(t, number, dice)
     if t.kind == "pools":
         return _pools(t, number, dice)
+    if t.kind == "knockout":
+        return _knockout(t, number, dice)
     return _duplicate(t, number, dice)
 
 
@@ -125,6 +134,10 @@ def playoff_size(t: Tournament) -> int:
 
 
 def rounds_planned(t: Tournament) -> int:
+    if t.kind == "knockout":
+        from warlog.tournaments.knockout import knockout_rounds_planned
+
+        return knockout_rounds_planned(t)
     if t.kind == "pools":
         size = playoff_size(t)
         return pool_rounds(t) + (max(1, (size - 1).bit_length()) if size >= 2 else 0)
@@ -132,9 +145,15 @@ def rounds_planned(t: Tournament) -> int:
 
 
 def _order(t: Tournament, number: int, dice: PairingDice) -> tuple[list[str], dict[str, Any]]:
-    """Starting order (the round-1 shuffle, late entrants after it in registration order)."""
+    """Starting order (the round-1 shuffle, late entrants after it in registration order). Seeded
+    by rating, round 1 orders the shuffle by rating, best first (the shuffle breaks ties), and
+    records the ratings it used (`seed_ratings`)."""
     if number == 1:
         order = dice.shuffle(t.active_entrants(), "starting order")
+        if t.format.get("seeding") == "rating":
+            ratings = {pid: int((dice.ratings or {}).get(pid, 0)) for pid in order}
+            order.sort(key=lambda pid: -ratings[pid])
+            return order, {"order": order, "seed_ratings": ratings}
         return order, {"order": order}
     order = list(t.rounds[1].extra["order"])
     order += [p for p in t.entrants if p not in order]
@@ -422,6 +441,45 @@ def playoff_advance(t: Tournament, number: int) -> list[str]:
         res = t.results.get(game.game_id or "")
         out.append(res.winner if res is not None and res.winner else min((a, b), key=seeds.index))
     return out
+
+
+# -- Knockout ------------------------------------------------------------------------------
+
+def _knockout(t: Tournament, number: int, dice: PairingDice) -> Proposal:
+    """A knockout round (warlog.tournaments.knockout): round 1 from the seeds, later rounds from
+    the winners; sides as in the playoff (`_playoff`)."""
+    from warlog.tournaments.knockout import first_matches, next_matches
+
+    extra: dict[str, Any] = {}
+    third: list[str] | None = None
+    if number == 1:
+        order, extra = _order(t, number, dice)
+        matches = first_matches(order)
+        seeds = order
+        extra["knockout"] = {"seeds": order, "matches": matches}
+    else:
+        seeds = list(t.rounds[1].extra["knockout"]["seeds"])
+        matches, third = next_matches(t, number)
+        extra["knockout"] = {"matches": matches}
+        if third is not None:
+            extra["knockout"]["third_place"] = third
+    sides = _sides_played(t)
+    rank = {pid: i for i, pid in enumerate(seeds)}
+    pairings: list[Pairing] = []
+    byes: list[str] = []
+    tables: list[list[str | None]] = [*matches, *([list[str | None](third)] if third else [])]
+    for a, b in tables:
+        if a is None or b is None:
+            if number == 1 and (a or b):
+                byes.append(a or b or "")
+            continue
+        first, second = sorted((a, b), key=lambda pid: rank.get(pid, len(seeds)))
+        ca, cb = sides.get(first, 0), sides.get(second, 0)
+        if ca > cb or (ca == cb and dice.roll(6, f"knockout side: table {len(pairings) + 1}") > 3):
+            first, second = second, first
+        pairings.append(Pairing(len(pairings) + 1, {t.roles[0]: first, t.roles[1]: second}))
+    # a round of walkovers only (the opponents withdrew) has no game: it is complete as paired
+    return Proposal(number, pairings, byes, dice.rolled, extra)
 
 
 # -- Duplicate ----------------------------------------------------------------------------

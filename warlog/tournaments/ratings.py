@@ -58,3 +58,10 @@ def rate(tournaments: list[Tournament]) -> list[dict[str, Any]]:
 
 def ratings(service: Any) -> list[dict[str, Any]]:
     return rate([service.get(tid) for tid in service.store.all_ids()])
+
+
+def seed_ratings(service: Any, players: list[str]) -> dict[str, int]:
+    """Each player's rating as a seed: the OpenSkill ordinal in thousandths (an integer, as the
+    stream keeps numbers), 0 for a player without a rated game (a new rating's ordinal)."""
+    found = {row["player_id"]: row["ordinal"] for row in ratings(service)}
+    return {pid: int(round(float(found.get(pid, 0)) * 1000)) for pid in players}

@@ -55,6 +55,7 @@ class Tournaments:
         self.notify = notify  # notifier.notify(player_id, kind, subject, text, ...) or None
         self.base_url = base_url  # the site's public address: every link in a notice is absolute
         self.clock: Any = None  # warlog.clock's GameClock, when deadlines are wired (clockwire.attach)
+        self.calendar: Any = None  # warlog.tournaments.publish.CalendarTokens: players' private iCal links
         self._cache: dict[str, Tournament] = {}
         # tournament id -> (its chain head, what was derived from the stream at that head): the
         # standings, the crosstable, the page's rendered standings; dropped when the head moves
@@ -168,7 +169,7 @@ class Tournaments:
     # -- creating and registering ------------------------------------------------------------
     def create(self, director: Any, name: str, game_name: str, scenario: str | None, options: dict[str, Any] | None,
                fmt: dict[str, Any], points: dict[str, int] | None = None,
-               time_control: dict[str, Any] | None = None) -> Tournament:
+               time_control: dict[str, Any] | None = None, entry: dict[str, Any] | None = None) -> Tournament:
         if director is None:
             raise Forbidden("sign in to create a tournament (its director is you)")
         if control_character(name):  # the name is in every mail's subject (validators.names)
@@ -187,6 +188,8 @@ class Tournaments:
         kind = fmt.get("kind")
         if kind not in FORMATS:
             raise Unprocessable(f"format.kind must be one of {', '.join(FORMATS)}")
+        if kind == "knockout" and len(roles) != 2:
+            raise Unprocessable("a knockout tournament is for a two-seat game")
         if kind == "duplicate" and len(roles) != 1:
             raise Unprocessable("a duplicate tournament is for a solitaire game (one seat), e.g. green-beret-vietnam")
         if kind != "duplicate" and len(roles) != 2:
@@ -210,6 +213,12 @@ class Tournaments:
                 raise Unprocessable("format.withdrawal must be forfeit or adjudicate")
         if fmt.get("auto_pair"):
             doc["auto_pair"] = True
+        if fmt.get("seeding") not in (None, "random", "rating"):
+            raise Unprocessable("format.seeding must be random or rating")
+        if fmt.get("seeding") == "rating":  # the players' OpenSkill ratings order round 1 (docs/tournaments.md)
+            doc["seeding"] = "rating"
+        if kind == "knockout" and fmt.get("third_place"):
+            doc["third_place"] = True
         if kind == "pools":
             doc["pools"] = int(fmt.get("pools") or 1)
             doc["playoff"] = int(fmt.get("playoff") or 0)
@@ -227,12 +236,15 @@ class Tournaments:
                 tc = as_control(tc).to_json()
             except ClockError as err:
                 raise Unprocessable(f"time_control: {err}") from None
+        terms = entry_terms(entry or {})
         seed = new_seed()
         tid = T.ID_PREFIX + secrets.token_hex(8)
         payload = {"name": str(name)[:120] or "Tournament", "game": game.name, "rules_version": game.version,
                    "scenario": scenario, "options": opts, "roles": roles, "format": doc, "points": pts,
                    "time_control": tc, "director": director.id, "dice_scheme": SCHEME,
                    "seed_commitment": commitment(seed)}
+        if terms:
+            payload["entry"] = terms
         self.store.append(tid, -1, [(T.CREATED, "director", payload)], secret=seed,
                           projection={"name": payload["name"], "game": game.name, "kind": kind,
                                       "director": director.id})
@@ -249,6 +261,9 @@ class Tournaments:
         e = t.entrants.get(player.id)
         if e is not None and not e.withdrawn:
             return t
+        refused = entry_refusal(t, datetime.now(UTC))
+        if refused:
+            raise StaleSeq(refused)
         t = self._append(t, [(T.REGISTERED, None, {"player_id": player.id, "display_name": player.display_name})],
                          retry=True)
         self._tell(player.id, "pairing", f"{t.name}: you are registered",
@@ -308,8 +323,13 @@ class Tournaments:
         self._director(t, director)
         seed = self.store.secret(tid)
         dice = PairingDice(seed, tid, t.last_seq + 1)
+        seeding = None
+        if t.current_round == 0 and t.format.get("seeding") == "rating":
+            from warlog.tournaments.ratings import seed_ratings
+
+            seeding = seed_ratings(self, t.active_entrants())
         try:
-            proposal = pair_next(t, dice)
+            proposal = pair_next(t, dice, seeding)
         except PairingError as err:
             raise StaleSeq(str(err)) from None
         game_seed = duplicate_seed(seed, tid, proposal.round) if t.kind == "duplicate" and seed else None
@@ -318,6 +338,8 @@ class Tournaments:
                    "dice": proposal.dice, **proposal.extra}
         t = self._append(t, [(T.ROUND_PAIRED, "director", payload)], status="running")
         self._tell_pairings(t, proposal.round, proposal.pairings, proposal.byes)
+        if not proposal.pairings and t.round_complete(proposal.round):  # a knockout round of walkovers only
+            t = self._round_complete(t, proposal.round)
         return t
 
     def _tell_pairings(self, t: Tournament, number: int, pairings: list[Pairing], byes: list[str],
@@ -368,6 +390,9 @@ class Tournaments:
         self._director(t, director)
         if round_number != t.current_round or round_number == 0:
             raise StaleSeq("only the current round can be re-paired")
+        if t.kind == "knockout":
+            raise StaleSeq("a knockout round is not re-paired (its bracket is drawn from the seeds): replace a "
+                           "player with a substitute, or adjudicate the game")
         if not reason.strip():
             raise Unprocessable("a re-pairing needs a reason")
         old = {tuple(sorted(p.seats.items())): p for p in t.rounds[round_number].pairings}
@@ -969,6 +994,53 @@ class Tournaments:
                     n["player_id"], "ruling", f"{t.name}: {n['subject']}", n["text"], game_id=n.get("game_id"),
                     tid=t.id, link=link):
                 self._sent.add((t.id, n["seq"]))
+
+
+ENTRY_TIMES = ("starts_at", "registration_opens", "registration_closes")
+
+
+def entry_terms(entry: dict[str, Any]) -> dict[str, Any]:
+    """The entry's terms as the stream keeps them: times as ISO UTC to the minute, the cap a whole
+    number, the texts trimmed (Unprocessable names a bad one)."""
+    out: dict[str, Any] = {}
+    for key in ("description", "rules"):
+        text = str(entry.get(key) or "").strip()
+        if text:
+            out[key] = text[:8000]
+    for key in ENTRY_TIMES:
+        value = entry.get(key)
+        if value in (None, ""):
+            continue
+        try:
+            at = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        except ValueError:
+            raise Unprocessable(f"entry.{key} is a date and time (YYYY-MM-DDTHH:MM, UTC)",
+                                fields={key: ["not a date and time"]}) from None
+        at = (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
+        out[key] = at.strftime("%Y-%m-%dT%H:%MZ")
+    if out.get("registration_opens") and out.get("registration_closes") and \
+            out["registration_closes"] <= out["registration_opens"]:
+        raise Unprocessable("registration closes after it opens", fields={"registration_closes": ["before it opens"]})
+    cap = entry.get("max_entrants")
+    if cap not in (None, "", 0):
+        if not isinstance(cap, int) or isinstance(cap, bool) or not 2 <= cap <= 4096:
+            raise Unprocessable("entry.max_entrants is a whole number 2..4096", fields={"max_entrants": ["2..4096"]})
+        out["max_entrants"] = cap
+    return out
+
+
+def entry_refusal(t: Tournament, now: datetime) -> str | None:
+    """Why a registration is refused now by the entry's terms (the window, the cap), or None."""
+    stamp = now.astimezone(UTC).strftime("%Y-%m-%dT%H:%MZ")
+    opens, closes = t.entry.get("registration_opens"), t.entry.get("registration_closes")
+    if opens and stamp < opens:
+        return f"registration opens at {opens.replace('T', ' ').replace('Z', ' UTC')}"
+    if closes and stamp >= closes:
+        return f"registration closed at {closes.replace('T', ' ').replace('Z', ' UTC')}"
+    cap = t.entry.get("max_entrants")
+    if cap and len(t.active_entrants()) >= int(cap):
+        return f"the tournament is full ({cap} entrants)"
+    return None
 
 
 def _short(text: str, limit: int = 300) -> str:

@@ -8,6 +8,7 @@ default, so everything stays an integer). Tiebreaks by format:
   points it is twice the chess figure);
 * pools: within each pool, head-to-head (points scored in the games among the tied entrants),
   then Sonneborn–Berger;
+* knockout: the stage reached (warlog.tournaments.knockout.stages), ranked before the points;
 * duplicate: match points (for every other entrant of a round, a win's points for a better
   result, a draw's for the same), then the sum of the games' own scores.
 
@@ -59,7 +60,16 @@ def _games(t: Tournament) -> list[tuple[dict[str, str], Result]]:
 
 def tiebreak_names(t: Tournament) -> list[str]:
     return {"swiss": ["buchholz", "sonneborn_berger"], "pools": ["head_to_head", "sonneborn_berger"],
-            "duplicate": ["score"]}[t.kind]
+            "duplicate": ["score"], "knockout": ["stage"]}[t.kind]
+
+
+TIEBREAK_LABELS = {"buchholz": "Buchholz", "sonneborn_berger": "Sonneborn–Berger", "head_to_head": "Head-to-head",
+                   "score": "Score", "stage": "Stage reached"}
+
+
+def tiebreak_label(name: str) -> str:
+    """A tiebreak's name as a table header shows it ("Buchholz", not "buchholz")."""
+    return TIEBREAK_LABELS.get(name, name.replace("_", " ").capitalize())
 
 
 def standings(t: Tournament) -> list[Line]:
@@ -111,6 +121,11 @@ def _two_player(t: Tournament, lines: dict[str, Line]) -> None:
             if lines[a].pool == lines[b].pool and total[a] == total[b]:
                 lines[a].tiebreaks["head_to_head"] += pa
                 lines[b].tiebreaks["head_to_head"] += pb
+    if t.kind == "knockout":
+        from warlog.tournaments.knockout import stages
+
+        for pid, stage in stages(t).items():
+            lines[pid].tiebreaks["stage"] = stage
     keep = tiebreak_names(t)
     for line in lines.values():
         line.tiebreaks = {k: v for k, v in line.tiebreaks.items() if k in keep}
@@ -136,6 +151,8 @@ def _rank(t: Tournament, lines: dict[str, Line], order: list[str]) -> list[Line]
     names = tiebreak_names(t)
 
     def key(line: Line) -> tuple[int, ...]:
+        if t.kind == "knockout":  # how far one went decides, then the points
+            return (0, -line.tiebreaks.get("stage", 0), -line.points)
         return (line.pool or 0, -line.points, *(-line.tiebreaks.get(n, 0) for n in names))
 
     start = {pid: i for i, pid in enumerate(order)}
@@ -164,6 +181,8 @@ def crosstable(t: Tournament, lines: list[Line] | None = None) -> dict[str, Any]
     lines = lines if lines is not None else standings(t)
     place = {line.player_id: i + 1 for i, line in enumerate(lines)}
     rounds = sorted(t.rounds)
+    if t.kind == "pools":  # the pools' crosstable: the playoff is its bracket, not pool rows
+        rounds = [n for n in rounds if n <= pool_rounds(t)]
     cells: dict[str, dict[int, str]] = {line.player_id: {} for line in lines}
     for number in rounds:
         r = t.rounds[number]
@@ -172,6 +191,8 @@ def crosstable(t: Tournament, lines: list[Line] | None = None) -> dict[str, Any]
         for p in r.pairings:
             res = t.results.get(p.game_id or "")
             for role, me in p.seats.items():
+                if me not in cells:
+                    continue
                 other = next((q for q in p.players() if q != me), None)
                 mark = "?" if res is None else ("D" if res.winner is None else "W" if res.winner == me else "L")
                 if other is None:  # a solitaire game: its score

@@ -9,6 +9,7 @@ director is the player who created the tournament.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, render_template, request, url_for
@@ -19,13 +20,16 @@ from rules import get_game
 from validators import tournaments as schemas
 from warlog.games.service import Forbidden, NotFound, ServiceError, StaleSeq, Unprocessable
 from warlog.players.web import current_player
+from warlog.tournaments.bracket_svg import bracket_svg
 from warlog.tournaments.bundle import bundle_lines
 from warlog.tournaments.deskview import step_names, voidable
+from warlog.tournaments.knockout import bracket_doc, playoff_bracket_doc
+from warlog.tournaments.knockout import champion as knockout_champion
 from warlog.tournaments.model import Tournament
 from warlog.tournaments.pairing import rounds_planned
 from warlog.tournaments.ratings import ratings
-from warlog.tournaments.service import Tournaments
-from warlog.tournaments.standings import tiebreak_names
+from warlog.tournaments.service import Tournaments, entry_refusal
+from warlog.tournaments.standings import tiebreak_label, tiebreak_names
 from warlog.web.boundary import json_object
 from warlog.web.errors import install_api_errors, install_page_errors
 from warlog.web.pageutil import PageError, check_csrf, finish, ruling_from_form
@@ -56,7 +60,8 @@ def summary_doc(t: Tournament) -> dict[str, Any]:
     return {"id": t.id, "name": t.name, "game": t.game, "scenario": t.scenario, "options": t.options,
             "format": t.format, "points": t.points, "status": t.status, "director": t.director,
             "entrants": len(t.active_entrants()), "round": t.current_round, "rounds": rounds_planned(t),
-            "seed_commitment": t.seed_commitment, "seed": t.seed, "created_at": t.created_at, "seq": t.last_seq}
+            "seed_commitment": t.seed_commitment, "seed": t.seed, "created_at": t.created_at, "seq": t.last_seq,
+            "entry": dict(t.entry)}
 
 
 def game_rows(t: Tournament, status: dict[str, tuple[str, list[str]]] | None = None,
@@ -107,21 +112,42 @@ def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | Non
             "disputes": list(t.disputes.values()), "rulings": t.rulings, "corrections": t.corrections,
             "extensions": t.extensions,
             "timeouts": t.timeouts,
-            "ended": t.ended, "champion": champion(t),
+            "ended": t.ended, "champion": champion(t), "bracket": bracket_doc(t) or playoff_bracket_doc(t),
             "co_directors": [{"player_id": pid, "name": name} for pid, name in t.co_directors.items()],
             "announcements": t.announcements,
             "seat_changes": [{k: v for k, v in c.items() if k != "token_sha256"} for c in t.seat_changes]}
 
 
 def champion(t: Tournament) -> str | None:
-    """The playoff's winner once its final has a result."""
+    """The knockout's or the playoff's winner once its final has a result."""
     from warlog.tournaments.pairing import playoff_advance
 
+    if t.kind == "knockout":
+        return knockout_champion(t)
     last = t.rounds.get(t.current_round)
     if t.kind != "pools" or last is None or "playoff" not in last.extra or not t.round_complete(last.number):
         return None
     through = playoff_advance(t, last.number)
     return through[0] if len(through) == 1 else None
+
+
+def utc_time(value: Any) -> str:
+    """An ISO time as a person reads it: "2026-11-28 16:28 UTC" (no seconds, no microseconds)."""
+    if not value:
+        return ""
+    try:
+        at = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return str(value)
+    at = at if at.tzinfo else at.replace(tzinfo=UTC)
+    return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def score_text(value: Any) -> str:
+    """A solitaire game's score as the page shows it: "1–0", not "[1, 0]"."""
+    if isinstance(value, list | tuple):
+        return "–".join(str(v) for v in value)
+    return "" if value is None else str(value)
 
 
 def _page(cursor: str | None) -> tuple[list[dict[str, Any]], str | None]:
@@ -160,7 +186,7 @@ def _query(schema: Schema) -> dict[str, Any]:
 def api_create() -> tuple[Response, int]:
     data = _load(schemas.CreateTournamentSchema())
     t = svc().create(current_player(), data["name"], data["game"], data["scenario"], data["options"],
-                     data["format"], data["points"], data["time_control"])
+                     data["format"], data["points"], data["time_control"], data["entry"])
     return jsonify(tournament_doc(t)), 201
 
 
@@ -183,7 +209,8 @@ def standings_html(t: Tournament) -> Markup:
 
     def build() -> Markup:
         lines, table = svc().table(t)
-        doc = {"standings": _standings_json(t), "tiebreaks": tiebreak_names(t), "crosstable": table}
+        doc = {"standings": _standings_json(t), "tiebreaks": tiebreak_names(t), "crosstable": table,
+               "labels": {n: tiebreak_label(n) for n in tiebreak_names(t)}}
         return Markup(render_template("_tournament_standings.html", t=t, doc=doc, profile_base=base))
 
     html: Markup = svc().derived(t, "standings_html " + base, build)
@@ -199,7 +226,32 @@ def _standings_json(t: Tournament) -> list[dict[str, Any]]:
 @tournaments_api.get("/<tid>")
 def api_get(tid: str) -> Response:
     number = _query(schemas.TournamentQuerySchema())["round"]
-    return jsonify(tournament_doc(*_current(tid, lambda t: number), only=number))
+    t, status = _current(tid, lambda t: number)
+    return jsonify(without_hidden_words(t, tournament_doc(t, status, only=number), current_player()))
+
+
+def without_hidden_words(t: Tournament, doc: dict[str, Any], me: Any) -> dict[str, Any]:
+    """The document as the public sees it: the words of disputes and rulings on a game that keeps
+    hidden information stay back until that game has ended (as on the page: `withheld_games`);
+    a director sees them. The records themselves (status, who, when) stay."""
+    if me is not None and t.directs(me.id):
+        return doc
+    hidden = withheld_games(t)
+    if not hidden:
+        return doc
+    note = "(withheld until game {} has ended: it keeps hidden information)"
+
+    def blank(record: dict[str, Any] | None) -> dict[str, Any] | None:
+        if record is None or record.get("game_id") not in hidden:
+            return record
+        out = {**record, "text": note.format(record["game_id"])}
+        if isinstance(out.get("answer"), dict):
+            out["answer"] = blank(out["answer"])
+        if out.get("refused"):
+            out["refused"] = [blank(r) for r in out["refused"]]
+        return out
+
+    return {**doc, "disputes": [blank(d) for d in doc["disputes"]], "rulings": [blank(r) for r in doc["rulings"]]}
 
 
 @tournaments_api.post("/<tid>/register")
@@ -410,10 +462,20 @@ def create_page() -> Any:
            "auto_pair": bool(f.get("auto_pair"))}
     if f.get("forfeits"):
         fmt["forfeits"] = f["forfeits"]
+    if f.get("seeding"):
+        fmt["seeding"] = f["seeding"]
+    if f.get("third_place"):
+        fmt["third_place"] = True
+    cap = (f.get("max_entrants") or "").strip()
+    if cap and not cap.isdigit():
+        raise PageError(400, "The entry cap is a whole number.")
+    entry = {"description": f.get("description", ""), "rules": f.get("rules", ""),
+             "starts_at": f.get("starts_at", ""), "registration_opens": f.get("registration_opens", ""),
+             "registration_closes": f.get("registration_closes", ""), "max_entrants": int(cap) if cap else None}
     game, _, scenario = (f.get("game") or "").partition(":")
     try:
         t = svc().create(current_player(), f.get("name", "").strip() or "Tournament", game, scenario or None,
-                         None, fmt, None, control_from_form())
+                         None, fmt, None, control_from_form(), entry)
     except ServiceError as err:
         raise PageError(err.status, err.message) from None
     return redirect(url_for("tournaments_pages.show", tid=t.id), code=303)
@@ -432,17 +494,56 @@ def show(tid: str) -> Any:
     doc = tournament_doc(t, status, shown_round)
     game = get_game(t.game)
     scenario = game.scenarios().get(t.scenario)
+    entered = bool(me and me.id in t.entrants and not t.entrants[me.id].withdrawn)
     return render_template("tournament.html", t=t, doc=doc, me=me, is_director=bool(me and t.directs(me.id)),
                            game_title=game.title, scenario_title=scenario_title(scenario, t.scenario),
-                           shown_round=shown_round, standings_html=standings_html(t),
-                           entered=bool(me and me.id in t.entrants and not t.entrants[me.id].withdrawn))
+                           shown_round=shown_round, standings_html=standings_html(t), entered=entered,
+                           format_name=FORMAT_NAMES.get(t.kind, t.kind), champions=champions(t, doc),
+                           bracket_svg=bracket_svg(doc["bracket"]) if doc["bracket"] else None,
+                           withheld=withheld_games(t), entry_closed=entry_refusal(t, datetime.now(UTC)),
+                           calendar_form=bool(me and (entered or me.id in t.entrants)),
+                           director_name=_display_name(t, t.director), name_for=lambda pid: _display_name(t, pid))
+
+
+def _display_name(t: Tournament, player_id: str) -> str:
+    """A player's name: as the tournament knows it (an entrant, a co-director), else their account's."""
+    known = t.name_of(player_id)
+    if known != player_id:
+        return known
+    players = current_app.extensions.get("warlog_players")
+    player = players.get(player_id) if players is not None else None
+    return str(player.display_name) if player is not None else player_id
+
+
+FORMAT_NAMES = {"swiss": "Swiss", "pools": "round robin in pools", "duplicate": "duplicate",
+                "knockout": "single elimination"}
+
+
+def champions(t: Tournament, doc: dict[str, Any]) -> list[str]:
+    """Who the banner names: the knockout's (or the playoff's) winner once the final has its
+    result; else, once the event has ended, every entrant ranked first."""
+    if doc.get("champion"):
+        return [doc["champion"]]
+    if t.ended is None or t.kind == "knockout":
+        return []
+    return [line["player_id"] for line in t.ended.get("standings", []) if line.get("rank") == 1
+            and not line.get("withdrawn")]
+
+
+def withheld_games(t: Tournament) -> set[str]:
+    """Games whose disputes' and rulings' words the public page holds back: those of a game that
+    keeps hidden information, until it ends (a dispute may name what one side cannot see)."""
+    if not get_game(t.game).keeps_secrets:
+        return set()
+    named = {d["game_id"] for d in t.disputes.values()} | {r["game_id"] for r in t.rulings}
+    return {gid for gid in named if svc().warlog.summary(gid).status != "ended"}
 
 
 @tournaments_pages.post("/tournaments/<tid>/register")
 def register_page(tid: str) -> Any:
     me = current_player()
     if me is None:
-        return redirect(url_for("players_pages.signin"), code=303)
+        return redirect(url_for("players_pages.signin", next=url_for("tournaments_pages.show", tid=tid)), code=303)
     svc().register(tid, me)
     return redirect(url_for("tournaments_pages.show", tid=tid), code=303)
 
@@ -952,6 +1053,85 @@ def desk_end(tid: str) -> Any:
     return redirect(url_for("tournaments_pages.show", tid=tid), code=303)
 
 
+@tournaments_pages.get("/tournaments/<tid>/standings.csv")
+def standings_csv(tid: str) -> Response:
+    from warlog.tournaments.publish import standings_csv as as_csv
+
+    t, _status = _current(tid)
+    lines, _table = svc().table(t)
+    return _download(as_csv(t, lines), "text/csv; charset=utf-8", f"{tid}-standings.csv")
+
+
+@tournaments_pages.get("/tournaments/<tid>/crosstable.csv")
+def crosstable_csv(tid: str) -> Response:
+    from warlog.tournaments.publish import crosstable_csv as as_csv
+
+    t, _status = _current(tid)
+    _lines, table = svc().table(t)
+    return _download(as_csv(table), "text/csv; charset=utf-8", f"{tid}-crosstable.csv")
+
+
+@tournaments_pages.get("/tournaments/<tid>/deadlines.ics")
+def deadlines_ics(tid: str) -> Response:
+    """The event's round deadlines as an iCal feed (public: the page shows them too)."""
+    from warlog.tournaments.publish import event_calendar
+
+    t, _status = _current(tid)
+    clock = current_app.extensions.get("warlog_clock")
+    deadlines = clock.deadlines(tid, status="open") if clock is not None else []
+    return _download(event_calendar(t, deadlines, svc()._url), "text/calendar; charset=utf-8", f"{tid}.ics",
+                     inline=True)
+
+
+@tournaments_pages.get("/players/<player_id>/deadlines.ics")
+def player_deadlines_ics(player_id: str) -> Response:
+    """A player's deadlines in every game they hold a seat in, behind their private token (a
+    wrong or missing token is a 404, as is an unknown player: the answer tells nothing)."""
+    from warlog.tournaments.publish import player_calendar
+
+    players = current_app.extensions.get("warlog_players")
+    calendar = svc().calendar
+    player = players.get(player_id) if players is not None else None
+    if player is None or calendar is None or not calendar.check(player_id, request.args.get("token", "")):
+        raise PageError(404, "There is no calendar at this address (the link is wrong, or a newer one replaced it).")
+    clock = current_app.extensions.get("warlog_clock")
+    rows = []
+    if clock is not None and players is not None:
+        for game_id, seat in players.seats_of(player_id):
+            d = clock.deadline(game_id, seat)
+            if d is not None and d.status == "open":
+                tid = svc().store.game_tournament(game_id)
+                rows.append((d, svc().get(tid).name if tid else ""))
+    rows.sort(key=lambda row: row[0].due_at)
+    resp = _download(player_calendar(player.display_name, rows, svc()._url), "text/calendar; charset=utf-8",
+                     "deadlines.ics", inline=True)
+    resp.headers["Cache-Control"] = "private, no-store"
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+@tournaments_pages.post("/tournaments/<tid>/calendar-link")
+def calendar_link(tid: str) -> Any:
+    """A new private link to the signed-in player's deadlines feed, shown once (the old one stops)."""
+    me = current_player()
+    if me is None:
+        return redirect(url_for("players_pages.signin", next=url_for("tournaments_pages.show", tid=tid)), code=303)
+    t = svc().get(tid)
+    link = svc()._url(url_for("tournaments_pages.player_deadlines_ics", player_id=me.id,
+                              token=svc().calendar.issue(me.id)))
+    resp = Response(render_template("calendar_link.html", t=t, link=link))
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+def _download(body: str | bytes, mimetype: str, filename: str, inline: bool = False) -> Response:
+    resp = Response(body, mimetype=mimetype.split(";")[0])
+    resp.headers["Content-Type"] = mimetype
+    resp.headers["Content-Disposition"] = f'{"inline" if inline else "attachment"}; filename="{filename}"'
+    return resp
+
+
 @tournaments_pages.get("/ratings")
 def ratings_page() -> Any:
     return render_template("ratings.html", rows=ratings(svc()))
@@ -961,6 +1141,8 @@ def init_app(app: Flask, tournaments: Tournaments) -> None:
     app.extensions["warlog_tournaments"] = tournaments
     app.register_blueprint(tournaments_api)
     app.register_blueprint(tournaments_pages)
+    app.add_template_filter(utc_time, "utc")
+    app.add_template_filter(score_text, "score")
     from warlog.players.web import add_me_section
 
     def my_tournaments(player: Any) -> dict[str, Any] | None:
