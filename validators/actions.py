@@ -41,10 +41,13 @@ def register_actions(game: str, schemas: dict[str, type[Schema]]) -> None:
 def schemas_for(game: str) -> dict[str, type[Schema]]:
     """The action schemas of `game`, by action type (KeyError for a game without any)."""
     if game not in _SCHEMAS:
-        # Each game's schemas live in validators/<game module>.py and register on import.
-        import importlib
+        # Loading the registry imports every game module (a game from WARLOG_GAME_MODULES registers its
+        # schemas there); a built-in game's schemas are validators/<package>.py (rules.companion).
+        from rules import companion, get_game
 
-        importlib.import_module("validators." + game.replace("-", "_"))
+        get_game(game)  # KeyError, in words, for a game this build does not know
+        if game not in _SCHEMAS:
+            companion("validators", game)
     return _SCHEMAS[game]
 
 

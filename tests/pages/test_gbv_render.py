@@ -13,7 +13,7 @@ from typing import Any
 from tests.gbv import gbv_helpers as gh
 from tests.pages.conftest import drain
 from warlog.render import Highlights, Scene, renderer_for
-from warlog.render.gbv.replay import highlights
+from warlog.render.green_beret_vietnam.replay import highlights
 from warlog.service import Viewer
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -16,7 +16,7 @@ from rules.core.dice import fixed_dice
 from rules.lock_n_load.game import LockNLoad
 from rules.lock_n_load.los import line_of_sight
 from warlog.render import Scene, renderer_for
-from warlog.render.lnl.map import layout, world
+from warlog.render.lock_n_load.map import layout, world
 
 SVG = "{http://www.w3.org/2000/svg}"
 BOARD = re.compile(r'<svg xmlns="http://www.w3.org/2000/svg" class="hexmap".*?</svg>', re.S)

@@ -17,8 +17,8 @@ import pytest
 from rules.vietnam_battles.data import data_present
 from tests.pages.conftest import drain
 from warlog.render import Highlights, Scene, renderer_for
-from warlog.render.vb.geometry import layout, world
-from warlog.render.vb.replay import highlights
+from warlog.render.vietnam_battles.geometry import layout, world
+from warlog.render.vietnam_battles.replay import highlights
 from warlog.service import Viewer
 
 pytestmark = pytest.mark.skipif(not data_present(), reason="the shipped Vietnam Battles data is not there")
@@ -125,7 +125,7 @@ def test_fortifications_and_minefields_are_drawn_where_a_map_has_them():
     """The shipped maps have none (Part VIII); a transcription may add them (VB 7.5, 5.1.2)."""
     import copy
 
-    from warlog.render.vb.map import _regions
+    from warlog.render.vietnam_battles.map import _regions
 
     w = copy.copy(world("snoopy"))
     w.hexes = {**w.hexes, "1207": {**w.hexes["1207"], "features": ["fortification"]}}

@@ -13,7 +13,7 @@ from functools import lru_cache
 from rules.vietnam_battles.data import World
 from warlog.render.boardkit import arrow_marker, map_frame
 from warlog.render.hexmap import HexLayout, Point, el, line, num, points, text
-from warlog.render.vb.geometry import BAND, S, VbLayout, layout, world
+from warlog.render.vietnam_battles.geometry import BAND, S, VbLayout, layout, world
 
 RIVER = "#2166ac"
 ROAD = "#7a4a1e"

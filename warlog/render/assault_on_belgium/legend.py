@@ -7,8 +7,8 @@ from dataclasses import replace
 from functools import lru_cache
 
 from rules.assault_on_belgium.data import read_data
-from warlog.render.aob.board import counter_for
-from warlog.render.aob.map import BATTLE, RIVER, defs, terrain_fill, world
+from warlog.render.assault_on_belgium.board import counter_for
+from warlog.render.assault_on_belgium.map import BATTLE, RIVER, defs, terrain_fill, world
 from warlog.render.boardkit import legend_hex as _hex
 from warlog.render.boardkit import legend_item as _item
 from warlog.render.boardkit import legend_list, replay_items, star_points

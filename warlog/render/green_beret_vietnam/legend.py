@@ -10,9 +10,19 @@ from typing import Any
 
 from rules.green_beret_vietnam.data import read_data
 from warlog.render.boardkit import legend_hex, legend_item, legend_list, replay_items, swatch
-from warlog.render.gbv.counters import draw, enemy_chit, gb_chit
-from warlog.render.gbv.map import ROAD, STREAM, TERRAIN, airfield, bridge, defs, terrain_fill, village, world
-from warlog.render.gbv.status import MISSION, camp_chit, pp_marker
+from warlog.render.green_beret_vietnam.counters import draw, enemy_chit, gb_chit
+from warlog.render.green_beret_vietnam.map import (
+    ROAD,
+    STREAM,
+    TERRAIN,
+    airfield,
+    bridge,
+    defs,
+    terrain_fill,
+    village,
+    world,
+)
+from warlog.render.green_beret_vietnam.status import MISSION, camp_chit, pp_marker
 from warlog.render.hexmap import el, line, text
 
 P = "lg-"  # pattern id prefix: the legend has its own copy of the patterns

@@ -6,9 +6,9 @@ from functools import lru_cache
 
 from warlog.render.boardkit import legend_hex, legend_item, legend_list, replay_items, swatch
 from warlog.render.hexmap import el, line, text
-from warlog.render.lnl.board import chip
-from warlog.render.lnl.counters import draw_unit
-from warlog.render.lnl.map import LEVEL_TINT, TERRAIN_FILL, TERRAIN_LABEL, defs, world
+from warlog.render.lock_n_load.board import chip
+from warlog.render.lock_n_load.counters import draw_unit
+from warlog.render.lock_n_load.map import LEVEL_TINT, TERRAIN_FILL, TERRAIN_LABEL, defs, world
 
 P = "lg-"
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.green_beret_vietnam.data import World
 from warlog.render.boardkit import star_points
-from warlog.render.gbv.map import S
+from warlog.render.green_beret_vietnam.map import S
 from warlog.render.hexmap import HexLayout, el, num, path_through, points, text
 
 CAMP = "#2f3b12"

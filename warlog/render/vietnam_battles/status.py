@@ -12,7 +12,7 @@ from typing import Any
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.support import allotment, value
 from warlog.render.hexmap import HexLayout, el, text
-from warlog.render.vb.geometry import BAND
+from warlog.render.vietnam_battles.geometry import BAND
 
 PHASES = {"setup": "Secret set-up", "movement": "Movement Phase", "combat": "Combat Phase",
           "mech_movement": "Mechanized Movement Phase", "mech_combat": "Mechanized Combat Phase", "over": "Game over"}

@@ -10,9 +10,9 @@ from functools import lru_cache
 from rules.vietnam_battles.data import UnitDef
 from warlog.render.boardkit import legend_hex, legend_item, legend_list, replay_items, swatch
 from warlog.render.hexmap import el, line, text
-from warlog.render.vb.counters import camp_chit, draw, landing_chit, piece
-from warlog.render.vb.geometry import world
-from warlog.render.vb.map import (
+from warlog.render.vietnam_battles.counters import camp_chit, draw, landing_chit, piece
+from warlog.render.vietnam_battles.geometry import world
+from warlog.render.vietnam_battles.map import (
     OUTLINE,
     RED_EDGE,
     RIVER,

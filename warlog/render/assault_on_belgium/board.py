@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from rules.assault_on_belgium.data import Unit, World
 from warlog.render import Highlights, Scene, register_renderer
-from warlog.render.aob.map import BATTLE, GAME, S, defs, layout, static_map, world
+from warlog.render.assault_on_belgium.map import BATTLE, GAME, S, defs, layout, static_map, world
 from warlog.render.boardkit import STATE_STYLE, focus_point, highlight_marks, svg_document, targets
 from warlog.render.counters import Counter, draw
 from warlog.render.hexmap import HexLayout, arrow_shape, el, num, text
@@ -44,7 +44,7 @@ class AobRenderer:
         return Markup(board_svg(scene))
 
     def legend(self) -> Markup:
-        from warlog.render.aob.legend import legend_html
+        from warlog.render.assault_on_belgium.legend import legend_html
 
         return Markup(legend_html())
 

@@ -19,11 +19,11 @@ from rules.vietnam_battles.data import World
 from warlog.render import Highlights, Scene, register_renderer
 from warlog.render.boardkit import STATE_STYLE, highlight_marks, scene_classes, svg_document, targets
 from warlog.render.hexmap import el, num, points, text
-from warlog.render.vb.counters import camp_chit, draw, landing_chit, piece
-from warlog.render.vb.geometry import GAME, S, VbLayout, layout, scenario_map, world
-from warlog.render.vb.map import bridge, defs, describe_hex, static_map
-from warlog.render.vb.replay import highlights as step_highlights
-from warlog.render.vb.status import status_band
+from warlog.render.vietnam_battles.counters import camp_chit, draw, landing_chit, piece
+from warlog.render.vietnam_battles.geometry import GAME, S, VbLayout, layout, scenario_map, world
+from warlog.render.vietnam_battles.map import bridge, defs, describe_hex, static_map
+from warlog.render.vietnam_battles.replay import highlights as step_highlights
+from warlog.render.vietnam_battles.status import status_band
 
 C = 30.0  # counter side
 TRAY_ROW = 52.0
@@ -80,7 +80,7 @@ class VbRenderer:
         return Markup(board_svg(scene))
 
     def legend(self) -> Markup:
-        from warlog.render.vb.legend import legend_html
+        from warlog.render.vietnam_battles.legend import legend_html
 
         return Markup(legend_html())
 

@@ -13,11 +13,11 @@ from markupsafe import Markup
 from rules.green_beret_vietnam.data import World
 from warlog.render import Highlights, Scene, register_renderer
 from warlog.render.boardkit import STATE_STYLE, highlight_marks, svg_document, targets
-from warlog.render.gbv.counters import Chit, draw, enemy_chit, gb_chit
-from warlog.render.gbv.legend import legend_html
-from warlog.render.gbv.map import GAME, TERRAIN, defs, layout, static_map, world
-from warlog.render.gbv.replay import highlights as step_highlights
-from warlog.render.gbv.status import camp_mark, cartouche, mission_marker, moving_label, moving_path
+from warlog.render.green_beret_vietnam.counters import Chit, draw, enemy_chit, gb_chit
+from warlog.render.green_beret_vietnam.legend import legend_html
+from warlog.render.green_beret_vietnam.map import GAME, TERRAIN, defs, layout, static_map, world
+from warlog.render.green_beret_vietnam.replay import highlights as step_highlights
+from warlog.render.green_beret_vietnam.status import camp_mark, cartouche, mission_marker, moving_label, moving_path
 from warlog.render.hexmap import HexLayout, el, num, text
 
 C = 30.0  # counter side

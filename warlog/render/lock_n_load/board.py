@@ -17,8 +17,8 @@ from rules.lock_n_load.orders import HIDDEN as HIDDEN_ORDER
 from warlog.render import Scene, register_renderer
 from warlog.render.boardkit import STATE_STYLE, focus_point, highlight_marks, svg_document, targets
 from warlog.render.hexmap import HexLayout, el, line, num, path_through, text
-from warlog.render.lnl.counters import draw_unit
-from warlog.render.lnl.map import GAME, defs, layout, static_map, world
+from warlog.render.lock_n_load.counters import draw_unit
+from warlog.render.lock_n_load.map import GAME, defs, layout, static_map, world
 
 C = 36.0  # counter side, px
 STYLE = """
@@ -50,7 +50,7 @@ class LnlRenderer:
         return Markup(board_svg(scene))
 
     def legend(self) -> Markup:
-        from warlog.render.lnl.legend import legend_html
+        from warlog.render.lock_n_load.legend import legend_html
 
         return Markup(legend_html())
 
