@@ -30,7 +30,7 @@ def schemas_from_verbs(verbs: Iterable[Verb[Any]], kinds: Mapping[str, Callable[
                        class_name: Callable[[str], str]) -> dict[str, type[Schema]]:
     """One strict schema per verb of a game's table (rules.core.verbs), keyed by its type: the
     `type` field fixed to the verb's name, then each of its fields (all required) made by the
-    factory `kinds` gives for the field's kind. `class_name(verb)` names the schema class (the
+    factory `kinds` gives for the field's kind, then its flags (optional, `true` if given). `class_name(verb)` names the schema class (the
     OpenAPI document shows it)."""
     out: dict[str, type[Schema]] = {}
     for verb in verbs:
@@ -39,6 +39,7 @@ def schemas_from_verbs(verbs: Iterable[Verb[Any]], kinds: Mapping[str, Callable[
             raise ValueError(f"no marshmallow field for the kind(s) {', '.join(unmapped)} of {verb.name!r}")
         attrs: dict[str, fields.Field[Any]] = {"type": action_type(verb.name)}
         attrs.update({name: kinds[kind.name]() for name, kind in verb.fields.items()})
+        attrs.update({name: fields.Boolean(validate=validate.Equal(True)) for name in verb.flags})  # true or absent
         out[verb.name] = type(class_name(verb.name), (StrictSchema,), attrs)
     return out
 

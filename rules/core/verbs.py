@@ -43,8 +43,10 @@ class Verb(Generic[W]):
     """One action type: `fields` (field -> kind, every one required, in wire order), `rule` (the
     section cited for it), `generate(state, world)` (its legal actions now, in listing order),
     `handle(state, world, action, dice, facts)` (does it on a copy of the state; what it returns
-    is the game's to interpret) and `allows(state, world, action)` (optional: a legality check
-    that need not list every instance, which must agree with `generate`)."""
+    is the game's to interpret), `allows(state, world, action)` (optional: a legality check
+    that need not list every instance, which must agree with `generate`) and `flags` (optional
+    fields that are `true` or left out). A game not yet converted to table-driven play declares
+    fields and rule only (its generators and handlers are still written by phase)."""
 
     name: str
     rule: str | None
@@ -52,6 +54,7 @@ class Verb(Generic[W]):
     generate: Callable[[State, W], list[Action]] | None = None
     handle: Callable[..., Any] | None = None
     allows: Callable[[State, W, Action], bool] | None = None
+    flags: tuple[str, ...] = ()  # optional fields that are either `true` or left out (AoB's tank_battle)
 
     def legal(self, state: State, world: W) -> list[Action]:
         """This verb's legal actions now (none without a generator)."""
@@ -100,6 +103,14 @@ class VerbTable(Generic[W]):
     def rule_of(self, name: str) -> str | None:
         verb = self._verbs.get(name)
         return verb.rule if verb is not None else None
+
+    def flags(self, rules: Mapping[str, str | None]) -> dict[str, tuple[tuple[str, ...], str | None]]:
+        """{flag: (the verbs that may carry it, the rule cited when it is not true)}, for
+        `rules.core.shapes.check_shape`; `rules` gives each flag's rule."""
+        out: dict[str, tuple[tuple[str, ...], str | None]] = {}
+        for flag, rule in rules.items():
+            out[flag] = (tuple(v.name for v in self if flag in v.flags), rule)
+        return out
 
     def kinds(self) -> set[FieldKind]:
         """Every field kind the table uses (a validators module must map each)."""
