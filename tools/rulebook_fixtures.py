@@ -112,7 +112,7 @@ def vb_seed(seed: str) -> str:
 
 def uf_seed(seed: str) -> str:
     """"In the Mountains": section 4 (Prepare for Play, to the heading of 5) and section 11 (the
-    scenarios, to the heading of 12), which tests/upfront reads for each scenario's set-up."""
+    scenarios, to the heading of 12), which tests/up_front reads for each scenario's set-up."""
     out = [_header(UF_SEED, "section 4 (to the heading of 5) and section 11 (to the heading of 12)")
            .replace("<!--", "#").replace("-->", "")]
     for start, end in (("\n4. ", "\n5. "), ("\n11. ", "\n12. ")):

@@ -17,7 +17,7 @@ import pytest
 
 from rules.up_front.game import UpFrontMountainsV2
 from tests.support.fuzzing import seeded_dice
-from tests.upfront.uf_helpers import GAME, W, act, free, pull
+from tests.up_front.uf_helpers import GAME, W, act, free, pull
 
 SEED = (Path(__file__).parents[1] / "fixtures" / "rulebooks" / "up-front-mountains.seed-excerpt.txt").read_text(
     encoding="utf-8")

@@ -12,7 +12,7 @@ import pytest
 
 from rules.up_front.data import world
 from tests.support.fuzzing import assert_seat_cannot_act, assert_unlisted_refused, seeded_dice
-from tests.upfront.uf_helpers import GAME
+from tests.up_front.uf_helpers import GAME
 
 GAMES = int(os.environ.get("UF_FUZZ_GAMES", "1"))
 OPTIONS = [{"terrain_type": "bare", "condition": "dry", "mountain_troops": True},

@@ -1,6 +1,6 @@
 """The card machinery of rules/core (deck, secret hands, reaction windows) through the real
 API, worker, ledger, pages and `warlog verify`, with the two-seat test game of
-tests/upfront/card_duel.py. The attacks are the ones a curious opponent or spectator would
+tests/up_front/card_duel.py. The attacks are the ones a curious opponent or spectator would
 make: read every answer, every event, every replay page for a card of my hand, and try the
 candidate hands against the public event hashes."""
 
@@ -15,7 +15,7 @@ import pytest
 from ledger.canonical import canonical_bytes, state_hash
 from ledger.events import Event, NewEvent, seal
 from rules.core import deck as decks
-from tests.upfront.card_duel import CARDS, install
+from tests.up_front.card_duel import CARDS, install
 from warlog.verify import VerifyFailure, verify_bytes
 
 

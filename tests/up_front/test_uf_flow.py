@@ -12,7 +12,7 @@ from rules.core.game import IllegalAction
 from rules.up_front import data as uf_data
 from rules.up_front.data import world
 from tests.support.fuzzing import seeded_dice
-from tests.upfront.uf_helpers import GAME, W, act, check, give, playing, set_level
+from tests.up_front.uf_helpers import GAME, W, act, check, give, playing, set_level
 
 OPTS = {"terrain_type": "bare", "condition": "dry", "mountain_troops": True}
 
@@ -231,7 +231,7 @@ def test_a_group_transfers_laterally_to_the_adjacent_free_position():
 
 def test_scenario_c_removes_the_first_stream_drawn_for_a_random_number_and_only_the_first():
     """UFM 11.e C: "the first Stream discarded unused, or drawn as an RPC/RNC and discarded"."""
-    from tests.upfront.uf_helpers import free, only_card_on_top
+    from tests.up_front.uf_helpers import free, only_card_on_top
 
     s = playing("C")
     stream = free(s, "stream")

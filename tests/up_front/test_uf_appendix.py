@@ -1,7 +1,7 @@
 """Every worked example of the digest's B.3 that the infantry core can play, as a named test
 (UF-n), against the rules of the appendix "In the Mountains" (UFM n). The source's own text
 examples (UF-1..3) and the entrenchment numbers are checked against the seed's words in
-tests/upfront/fixtures/mountains_excerpts.md. UF-18..20 (ordnance, AFVs) need the vehicle
+tests/up_front/fixtures/mountains_excerpts.md. UF-18..20 (ordnance, AFVs) need the vehicle
 core, which is not built (docs/games/up-front.md)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from rules.up_front import altitude as alt
 from rules.up_front import fire
 from rules.up_front.geometry import altitude_modifier, gully_may_fire, relative_altitude, relative_range
 from rules.up_front.table import in_cover
-from tests.upfront.uf_helpers import (
+from tests.up_front.uf_helpers import (
     GAME,
     W,
     act,

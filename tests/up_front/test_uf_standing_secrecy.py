@@ -12,7 +12,7 @@ from typing import Any
 
 from ledger.events import RESOLVED, SUBMITTED, Event
 from rules.up_front.game import UpFrontMountains, UpFrontMountainsV2
-from tests.upfront.uf_helpers import give, playing
+from tests.up_front.uf_helpers import give, playing
 from warlog.resolution import judge
 from warlog.service import SPECTATOR, Viewer, redact_payload
 
