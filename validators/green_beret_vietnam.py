@@ -1,5 +1,5 @@
 """Action schemas of Green Beret: Vietnam: one strict schema per verb of the rules' verb table
-(rules/green_beret_vietnam/verbs.py).
+(rules/green_beret_vietnam/flow.py VERBS).
 
 Shapes only; legality is the rules' business (rules/green_beret_vietnam, IllegalAction).
 """
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from rules.green_beret_vietnam.verbs import HEX, ID, VERBS
+from rules.green_beret_vietnam.flow import VERBS
+from rules.green_beret_vietnam.verbs import HEX, ID
 from validators.actions import hex_label, register_actions, schemas_from_verbs
 
 GAME = "green-beret-vietnam"
@@ -22,7 +23,7 @@ def _class_name(verb: str) -> str:
     return f"Gbv{''.join(p.capitalize() for p in verb.split('_'))}Action"
 
 
-# Each field kind of the verb table (rules/green_beret_vietnam/verbs.py) as a marshmallow field.
+# Each field kind of the verb table (rules/green_beret_vietnam/flow.py VERBS) as a marshmallow field.
 SCHEMAS: dict[str, type[Schema]] = schemas_from_verbs(VERBS, {ID.name: _id, HEX.name: hex_label}, _class_name)
 
 register_actions(GAME, SCHEMAS)

@@ -1,4 +1,4 @@
-"""Shapes: the action shape check (from the verb table, verbs.py) and the state document (docs/games/green-beret-vietnam.md)."""
+"""Shapes: the action shape check (from the verb table, flow.py VERBS) and the state document (docs/games/green-beret-vietnam.md)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Any
 from rules.core.game import Action, InvalidState
 from rules.core.shapes import check_shape
 from rules.green_beret_vietnam.data import World
-from rules.green_beret_vietnam.verbs import VERBS
+from rules.green_beret_vietnam.flow import VERBS
 
 # action type -> {field: python type}; every field is required except the `pbr` flag (the verb
-# table, rules/green_beret_vietnam/verbs.py).
+# table, rules/green_beret_vietnam/flow.py VERBS).
 ACTIONS: dict[str, dict[str, type]] = VERBS.shapes()
 _FLAGS = VERBS.flags({"pbr": "GBV 3.1"})
 

@@ -91,3 +91,32 @@ def test_11_4_place_sniper_is_one_verb_at_a_prompt_and_between_impulses() -> Non
     assert not [a for a in g.legal_actions(between.state, "vc") if a["type"] == "place_sniper"]
     assert [f.to_json() for f in at_prompt.facts] == [f.to_json() for f in between.facts] == [
         {"text": "The sniper is placed in 9A3", "rule": "LnL 11.4", "kind": "sniper", "data": {"hex": "9A3"}}]
+
+
+def test_green_beret_shapes_and_schemas_come_from_its_verb_table() -> None:
+    from rules.green_beret_vietnam import flow as gbv_flow
+    from rules.green_beret_vietnam import schema as gbv_schema
+    from validators.green_beret_vietnam import SCHEMAS as GBV_SCHEMAS
+
+    names = gbv_flow.VERBS.names()
+    assert len(names) == len(set(names)) == 35
+    assert gbv_schema.ACTIONS == gbv_flow.VERBS.shapes() and sorted(GBV_SCHEMAS) == sorted(names)
+    for verb in gbv_flow.VERBS:
+        assert verb.generate is not None and verb.handle is not None, verb.name
+        assert list(GBV_SCHEMAS[verb.name]().fields) == ["type", *verb.fields, *verb.flags], verb.name
+    opened = {t for answers in gbv_flow._ANSWERS.values() for t in answers}
+    assert {v.name for v in gbv_flow.VERBS if v.flags} == {"place_camp", "buy_camp"}
+    assert "buy" in opened  # 16.0: the same verb (one handler) answers the spending decision
+
+
+def test_gbv_3_1_the_pbr_flag_is_true_or_left_out() -> None:
+    from rules.green_beret_vietnam import schema as gbv_schema
+
+    with pytest.raises(IllegalAction, match="pbr is either true or left out") as err:
+        gbv_schema.check_action_shape({"type": "place_camp", "hex": "0101", "pbr": False})
+    assert err.value.rule == "GBV 3.1"
+    with pytest.raises(IllegalAction, match="step takes no field.s. pbr"):
+        gbv_schema.check_action_shape({"type": "step", "hex": "0101", "pbr": True})
+    with pytest.raises(ActionShapeError):
+        validate_action("green-beret-vietnam", {"type": "place_camp", "hex": "0101", "pbr": False})
+    assert validate_action("green-beret-vietnam", {"type": "buy_camp", "hex": "0101", "pbr": True})
