@@ -27,7 +27,7 @@ VB_DIGEST = "rules/vietnam-battles.md"
 VB_SEED = "seeds/001_edc78823b4957b97.txt"
 UF_SEED = "seeds/004_388b2498f7572d59.txt"
 
-# (start, end) ranges of the Vietnam Battles digest that tests/vb_data reads by heading.
+# (start, end) ranges of the Vietnam Battles digest that tests/vietnam_battles_data reads by heading.
 VB_SECTIONS = [
     ("## 24.0", "# PART III"),
     ("## Scenario summary", "## 25.0"),
@@ -36,7 +36,7 @@ VB_SECTIONS = [
     ("#### Game Turn 9 reinforcements", "### Victory conditions (26.0)"),
     ("## IV.1 The table as printed", "## IV.2"),
 ]
-# Hex numbers and hexsides the digest names, anywhere (tests/vb_data/test_maps.py).
+# Hex numbers and hexsides the digest names, anywhere (tests/vietnam_battles_data/test_maps.py).
 HEX_LINE = re.compile(r"(?<![\w.,])\d{4}(?!\w)|(?<!\d)\d{4}/\d{4}(?!\d)")
 
 
@@ -80,7 +80,7 @@ def _ranges(text: str, sections: list[tuple[str, str]]) -> list[tuple[int, int]]
 
 
 def vb_digest(digest: str) -> str:
-    """The sections tests/vb_data reads, then every line that names a hex or a hexside."""
+    """The sections tests/vietnam_battles_data reads, then every line that names a hex or a hexside."""
     out = [_header(VB_DIGEST, "the scenario sections 24.0–26.0, the scenario summary and the CRT as "
                    "printed (IV.1), then every line that names a hex number or a hexside, under its heading")]
     for a, b in _ranges(digest, VB_SECTIONS):

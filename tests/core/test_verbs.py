@@ -10,7 +10,7 @@ from rules.core.shapes import check_shape
 from rules.core.verbs import FieldKind, Verb, VerbTable
 from rules.lock_n_load import flow, schema
 from rules.lock_n_load.game import LockNLoad
-from tests.lnl.helpers import blank_state, tiny
+from tests.lock_n_load.helpers import blank_state, tiny
 from tests.support.fuzzing import seeded_dice
 from validators.actions import ActionShapeError, schemas_from_verbs, validate_action
 from validators.lock_n_load import SCHEMAS

@@ -9,7 +9,7 @@ from typing import Any
 
 from ledger.store import EventStore
 from rules import get_game
-from tests.vb.vb_fuzz import choose
+from tests.vietnam_battles.vb_fuzz import choose
 from warlog.resolver import Resolver
 from warlog.service import Warlog
 

@@ -10,7 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from tests.gbv import gbv_helpers as gh
+from tests.green_beret_vietnam import gbv_helpers as gh
 from tests.pages.conftest import drain
 from warlog.render import Highlights, Scene, renderer_for
 from warlog.render.green_beret_vietnam.replay import highlights

@@ -16,7 +16,7 @@ import pytest
 from rules import get_game
 from rules.lock_n_load.events import new_unit
 from rules.lock_n_load.game import LockNLoad
-from tests.lnl.helpers import blank_state, tiny
+from tests.lock_n_load.helpers import blank_state, tiny
 from tests.support.fuzzing import seeded_dice
 from warlog.sandbox import example_state, position_errors
 
