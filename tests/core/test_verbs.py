@@ -120,3 +120,33 @@ def test_gbv_3_1_the_pbr_flag_is_true_or_left_out() -> None:
     with pytest.raises(ActionShapeError):
         validate_action("green-beret-vietnam", {"type": "place_camp", "hex": "0101", "pbr": False})
     assert validate_action("green-beret-vietnam", {"type": "buy_camp", "hex": "0101", "pbr": True})
+
+
+def _tables() -> dict[str, VerbTable]:  # type: ignore[type-arg]
+    from rules.assault_on_belgium import verbs as aob
+    from rules.green_beret_vietnam import flow as gbv
+    from rules.up_front import verbs as uf
+    from rules.vietnam_battles import verbs as vb
+
+    return {"assault-on-belgium": aob.VERBS, "green-beret-vietnam": gbv.VERBS, "lock-n-load": flow.VERBS,
+            "up-front": uf.VERBS, "vietnam-battles": vb.VERBS}
+
+
+@pytest.mark.parametrize("game", sorted(_tables()))
+def test_every_games_schemas_are_generated_from_its_verb_table(game: str) -> None:
+    """validators/<package>.py lists no verb of its own: one schema per verb of the rules' table,
+    its fields in the table's order, then its flags."""
+    from validators.actions import schemas_for
+
+    table = _tables()[game]
+    schemas = schemas_for(game)
+    assert sorted(schemas) == sorted(table.names())
+    for verb in table:
+        assert list(schemas[verb.name]().fields) == ["type", *verb.fields, *verb.flags], (game, verb.name)
+
+
+def test_a_boolean_field_takes_true_and_false_but_a_number_field_no_boolean() -> None:
+    table = {"alt_step": {"one_card": bool}, "draw_altitude": {"count": int}}
+    assert check_shape({"type": "alt_step", "one_card": False}, table)
+    with pytest.raises(IllegalAction, match="draw_altitude needs a count"):
+        check_shape({"type": "draw_altitude", "count": True}, table)
