@@ -30,8 +30,8 @@ def schemas_from_verbs(verbs: Iterable[Verb[Any]], kinds: Mapping[str, Callable[
                        class_name: Callable[[str], str]) -> dict[str, type[Schema]]:
     """One strict schema per verb of a game's table (rules.core.verbs), keyed by its type: the
     `type` field fixed to the verb's name, then each of its fields (all required) made by the
-    factory `kinds` gives for the field's kind, then its flags (optional, `true` if given). `class_name(verb)` names the schema class (the
-    OpenAPI document shows it)."""
+    factory `kinds` gives for the field's kind, then its flags (optional, `true` if given).
+    `class_name(verb)` names the schema class (the OpenAPI document shows it)."""
     out: dict[str, type[Schema]] = {}
     for verb in verbs:
         unmapped = sorted({k.name for k in verb.fields.values()} - set(kinds))

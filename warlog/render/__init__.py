@@ -2,8 +2,9 @@
 
 A game's pages draw its board with the renderer registered under the game's name; a game
 without one gets `TextRenderer` (the state as readable text). The Assault on Belgium hex map
-(`warlog.render.assault_on_belgium.board`) is one renderer, Green Beret: Vietnam's solitaire map (`warlog.render.green_beret_vietnam.board`)
-another, Vietnam Battles' two maps (`warlog.render.vietnam_battles.board`) a third; a card game brings its own.
+(`warlog.render.assault_on_belgium.board`) is one renderer, Green Beret: Vietnam's solitaire map
+(`warlog.render.green_beret_vietnam.board`) another, Vietnam Battles' two maps
+(`warlog.render.vietnam_battles.board`) a third; a card game brings its own.
 Renderers never see more than the viewer may: the pages hand them `Game.view(state, seat)`.
 
 Besides `Renderer`'s methods, the pages use these when a renderer has them: `name_of(kind, key)`
@@ -99,10 +100,11 @@ def renderer_for(game: str) -> Renderer:
     (rules.companion), imported on the first question; a game from WARLOG_GAME_MODULES registers
     its own (or has none: `TextRenderer`)."""
     if game not in _RENDERERS and game not in _ASKED:
-        from rules import companion
+        from rules import companion, load_games
 
         with _LOOKING:  # a second thread waits for the first one's import
             if game not in _ASKED:
+                load_games()  # the games of WARLOG_GAME_MODULES register their renderers on import
                 companion("warlog.render", game)
                 _ASKED.add(game)
     return _RENDERERS.get(game) or TextRenderer()
