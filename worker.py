@@ -28,12 +28,12 @@ FAULT_DELAY_SERVICES_ENV = "WARLOG_FAULT_DELAY_BEFORE_SERVICES"
 
 
 def load_game_modules() -> None:
-    """Import extra game modules named in WARLOG_GAME_MODULES (comma-separated); each registers
-    its game on import. The built-in games need nothing here."""
-    import importlib
+    """Load the game registry as every process does (rules.load_games: the built-in games, then
+    the modules WARLOG_GAME_MODULES names); a module that cannot be imported stops the worker in
+    words (rules.GameModuleError)."""
+    from rules import load_games
 
-    for name in filter(None, (m.strip() for m in os.environ.get("WARLOG_GAME_MODULES", "").split(","))):
-        importlib.import_module(name)
+    load_games()
 
 
 class _QuietOutages(logging.Filter):

@@ -23,7 +23,7 @@ Two competent players play through the pure rules interface (`setup`, `legal_act
   (a minimum vertex cut of the tank paths) around one objective. See the note printed by the
   tournament: under the engine's reading 41 a cordon can never be passed.
 * `DefaultSetupBelgian` is the competent Belgian using the OOB's default set-up.
-* `NaiveGerman` / `NaiveBelgian` port the HTTP test bot (tests/aob/api_bot.py); `RandomPlayer`
+* `NaiveGerman` / `NaiveBelgian` port the HTTP test bot (tests/assault_on_belgium/api_bot.py); `RandomPlayer`
   picks uniformly among the legal actions (standard set-up).
 * Ablations: `GroundedGerman` / `GroundedBelgian` never fly; `SetupOnlyBelgian` sets up like the
   competent Belgian, then plays like the naive bot.

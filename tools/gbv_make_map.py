@@ -23,7 +23,7 @@ from rules.core.hexgrid import HexGrid  # noqa: E402
 GRID = HexGrid(1, 1, 26, 36, "even")
 OUT = Path(__file__).resolve().parents[1] / "rules" / "green_beret_vietnam" / "data" / "map.json"
 
-# Primary terrain of each mission hex (the test tests/gbv/test_data.py checks these make sense).
+# Primary terrain of each mission hex (the test tests/green_beret_vietnam/test_data.py checks these make sense).
 MISSION_TERRAIN = {
     # villages: potentates, locals, double agent, agents
     "2636": "village", "1221": "village", "1031": "village", "1711": "village", "1829": "village",

@@ -48,16 +48,16 @@ def _uniform(g: Game, s: dict[str, Any], legal: list[dict[str, Any]], rng: rando
 def chooser_for(game: str) -> Chooser:
     """The random-legal players of the fuzzers, which reach an end in reasonable time."""
     if game == "green-beret-vietnam":
-        from tests.gbv.gbv_fuzz import choose as gbv_choose
+        from tests.green_beret_vietnam.gbv_fuzz import choose as gbv_choose
         return lambda g, s, legal, rng, n: gbv_choose(g, s, legal, rng, n, careful=True, patience=4)  # type: ignore[arg-type]
     if game == "assault-on-belgium":
-        from tests.aob.aob_fuzz import _weight as aob_weight
+        from tests.assault_on_belgium.aob_fuzz import _weight as aob_weight
         return lambda g, s, legal, rng, n: rng.choices(legal, [aob_weight(g, s, a, rng, n) for a in legal])[0]  # type: ignore[arg-type]
     if game == "vietnam-battles":
-        from tests.vb.vb_fuzz import choose as vb_choose
+        from tests.vietnam_battles.vb_fuzz import choose as vb_choose
         return lambda g, s, legal, rng, n: vb_choose(s, legal, rng)
     if game == "lock-n-load":
-        from tests.lnl.lnl_fuzz import choose as lnl_choose
+        from tests.lock_n_load.lnl_fuzz import choose as lnl_choose
         return lambda g, s, legal, rng, n: lnl_choose(s, legal, rng, g)  # type: ignore[arg-type]
     return _uniform
 

@@ -27,7 +27,7 @@ VB_DIGEST = "rules/vietnam-battles.md"
 VB_SEED = "seeds/001_edc78823b4957b97.txt"
 UF_SEED = "seeds/004_388b2498f7572d59.txt"
 
-# (start, end) ranges of the Vietnam Battles digest that tests/vb_data reads by heading.
+# (start, end) ranges of the Vietnam Battles digest that tests/vietnam_battles_data reads by heading.
 VB_SECTIONS = [
     ("## 24.0", "# PART III"),
     ("## Scenario summary", "## 25.0"),
@@ -36,7 +36,7 @@ VB_SECTIONS = [
     ("#### Game Turn 9 reinforcements", "### Victory conditions (26.0)"),
     ("## IV.1 The table as printed", "## IV.2"),
 ]
-# Hex numbers and hexsides the digest names, anywhere (tests/vb_data/test_maps.py).
+# Hex numbers and hexsides the digest names, anywhere (tests/vietnam_battles_data/test_maps.py).
 HEX_LINE = re.compile(r"(?<![\w.,])\d{4}(?!\w)|(?<!\d)\d{4}/\d{4}(?!\d)")
 
 
@@ -80,7 +80,7 @@ def _ranges(text: str, sections: list[tuple[str, str]]) -> list[tuple[int, int]]
 
 
 def vb_digest(digest: str) -> str:
-    """The sections tests/vb_data reads, then every line that names a hex or a hexside."""
+    """The sections tests/vietnam_battles_data reads, then every line that names a hex or a hexside."""
     out = [_header(VB_DIGEST, "the scenario sections 24.0–26.0, the scenario summary and the CRT as "
                    "printed (IV.1), then every line that names a hex number or a hexside, under its heading")]
     for a, b in _ranges(digest, VB_SECTIONS):
@@ -112,7 +112,7 @@ def vb_seed(seed: str) -> str:
 
 def uf_seed(seed: str) -> str:
     """"In the Mountains": section 4 (Prepare for Play, to the heading of 5) and section 11 (the
-    scenarios, to the heading of 12), which tests/upfront reads for each scenario's set-up."""
+    scenarios, to the heading of 12), which tests/up_front reads for each scenario's set-up."""
     out = [_header(UF_SEED, "section 4 (to the heading of 5) and section 11 (to the heading of 12)")
            .replace("<!--", "#").replace("-->", "")]
     for start, end in (("\n4. ", "\n5. "), ("\n11. ", "\n12. ")):

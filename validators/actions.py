@@ -5,11 +5,13 @@ from __future__ import annotations
 import copy
 import functools
 import json
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from ledger.canonical import NotCanonical, canonical_bytes
+from rules.core.verbs import Verb
 
 _SCHEMAS: dict[str, dict[str, type[Schema]]] = {}
 
@@ -22,6 +24,24 @@ class StrictSchema(Schema):
 def action_type(name: str) -> fields.String:
     """The `type` field of an action schema, fixed to one value."""
     return fields.String(required=True, validate=validate.Equal(name))
+
+
+def schemas_from_verbs(verbs: Iterable[Verb[Any]], kinds: Mapping[str, Callable[[], fields.Field[Any]]],
+                       class_name: Callable[[str], str]) -> dict[str, type[Schema]]:
+    """One strict schema per verb of a game's table (rules.core.verbs), keyed by its type: the
+    `type` field fixed to the verb's name, then each of its fields (all required) made by the
+    factory `kinds` gives for the field's kind, then its flags (optional, `true` if given).
+    `class_name(verb)` names the schema class (the OpenAPI document shows it)."""
+    out: dict[str, type[Schema]] = {}
+    for verb in verbs:
+        unmapped = sorted({k.name for k in verb.fields.values()} - set(kinds))
+        if unmapped:
+            raise ValueError(f"no marshmallow field for the kind(s) {', '.join(unmapped)} of {verb.name!r}")
+        attrs: dict[str, fields.Field[Any]] = {"type": action_type(verb.name)}
+        attrs.update({name: kinds[kind.name]() for name, kind in verb.fields.items()})
+        attrs.update({name: fields.Boolean(validate=validate.Equal(True)) for name in verb.flags})  # true or absent
+        out[verb.name] = type(class_name(verb.name), (StrictSchema,), attrs)
+    return out
 
 
 class ActionShapeError(ValueError):
@@ -41,10 +61,13 @@ def register_actions(game: str, schemas: dict[str, type[Schema]]) -> None:
 def schemas_for(game: str) -> dict[str, type[Schema]]:
     """The action schemas of `game`, by action type (KeyError for a game without any)."""
     if game not in _SCHEMAS:
-        # Each game's schemas live in validators/<game module>.py and register on import.
-        import importlib
+        # Loading the registry imports every game module (a game from WARLOG_GAME_MODULES registers its
+        # schemas there); a built-in game's schemas are validators/<package>.py (rules.companion).
+        from rules import companion, get_game
 
-        importlib.import_module("validators." + game.replace("-", "_"))
+        get_game(game)  # KeyError, in words, for a game this build does not know
+        if game not in _SCHEMAS:
+            companion("validators", game)
     return _SCHEMAS[game]
 
 

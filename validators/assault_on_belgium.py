@@ -1,15 +1,18 @@
-"""Action schemas of Assault on Belgium: one strict schema per action type.
+"""Action schemas of Assault on Belgium: one strict schema per verb of the rules' verb table
+(rules/assault_on_belgium/verbs.py).
 
 Shapes only; legality is the rules' business (rules/assault_on_belgium, IllegalAction).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from validators.actions import StrictSchema, action_type, hex_label, register_actions
+from rules.assault_on_belgium.verbs import BATTLE, HEX, UNIT, VERBS
+from validators.actions import hex_label, register_actions, schemas_from_verbs
 
 GAME = "assault-on-belgium"
 
@@ -18,38 +21,16 @@ def _unit() -> fields.String:
     return fields.String(required=True, validate=validate.Length(min=1, max=64))
 
 
-def _schema(kind: str, **extra: fields.Field[Any]) -> type[Schema]:
-    attrs: dict[str, fields.Field[Any]] = {"type": action_type(kind), **extra}
-    return type(f"{''.join(p.capitalize() for p in kind.split('_'))}Action", (StrictSchema,), attrs)
+def _class_name(verb: str) -> str:
+    return f"{''.join(p.capitalize() for p in verb.split('_'))}Action"
 
 
-SCHEMAS: dict[str, type[Schema]] = {
-    "select": _schema("select", unit=_unit()),
-    "place": _schema("place", hex=hex_label()),
-    "unplace": _schema("unplace", unit=_unit()),
-    "standard_setup": _schema("standard_setup"),
-    "done_setup": _schema("done_setup"),
-    "move": _schema("move", hex=hex_label(), tank_battle=fields.Boolean(validate=validate.Equal(True))),
-    "end_unit_move": _schema("end_unit_move"),
-    "end_movement": _schema("end_movement"),
-    "end_reaction": _schema("end_reaction"),
-    "fly": _schema("fly", unit=_unit(), hex=hex_label()),
-    "unfly": _schema("unfly", unit=_unit()),
-    "end_air": _schema("end_air"),
-    "resolve_battle": _schema("resolve_battle", battle=fields.Integer(required=True, strict=True,
-                                                                      validate=validate.Range(min=1))),
-    "choose_fighter": _schema("choose_fighter", unit=_unit()),
-    "choose_bomber": _schema("choose_bomber", unit=_unit()),
-    "no_bomber": _schema("no_bomber"),
-    "assign_hit": _schema("assign_hit", unit=_unit()),
-    "retreat": _schema("retreat", hex=hex_label()),
-    "take_hit": _schema("take_hit"),
-    "continue": _schema("continue"),
-    "withdraw": _schema("withdraw", unit=_unit(), hex=hex_label()),
-    "pursuit_toggle": _schema("pursuit_toggle", unit=_unit()),
-    "pursue": _schema("pursue", hex=hex_label()),
-    "attack": _schema("attack", hex=hex_label()),
-    "no_pursuit": _schema("no_pursuit"),
+# Each field kind of the verb table (rules/assault_on_belgium/verbs.py) as a marshmallow field.
+KINDS: dict[str, Callable[[], fields.Field[Any]]] = {
+    UNIT.name: _unit,
+    HEX.name: hex_label,
+    BATTLE.name: lambda: fields.Integer(required=True, strict=True, validate=validate.Range(min=1)),
 }
+SCHEMAS: dict[str, type[Schema]] = schemas_from_verbs(VERBS, KINDS, _class_name)
 
 register_actions(GAME, SCHEMAS)

@@ -1,13 +1,17 @@
-"""Action schemas of Vietnam Battles: one strict schema per action type (unknown keys refused).
+"""Action schemas of Vietnam Battles: one strict schema per verb of the rules' verb table
+(rules/vietnam_battles/verbs.py), unknown keys refused.
 
 Shapes only; legality is the rules' business (rules/vietnam_battles, IllegalAction).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from marshmallow import Schema, fields, validate
 
-from validators.actions import StrictSchema, action_type, hex_label, register_actions
+from rules.vietnam_battles import verbs as V
+from validators.actions import hex_label, register_actions, schemas_from_verbs
 
 GAME = "vietnam-battles"
 
@@ -35,49 +39,24 @@ def _path() -> fields.List[str]:
                        required=True, validate=validate.Length(max=3))
 
 
-def _schema(name: str, **extra: fields.Field) -> type[Schema]:  # type: ignore[type-arg]
-    attrs: dict[str, fields.Field] = {"type": action_type(name), **extra}  # type: ignore[type-arg]
-    return type(f"Vb{''.join(p.capitalize() for p in name.split('_'))}Action", (StrictSchema,), attrs)
-
-
-SCHEMAS: dict[str, type[Schema]] = {
-    "select": _schema("select", unit=_id()),
-    "enter": _schema("enter", hex=_node()),
-    "sail": _schema("sail", to=_space()),
-    "end_move": _schema("end_move"),
-    "end_phase": _schema("end_phase"),
-    "declare": _schema("declare", defender=_id(), unit=_id()),
-    "add": _schema("add", unit=_id()),
-    "support": _schema("support", marker=_id()),
-    "pass": _schema("pass"),
-    "bombard": _schema("bombard", unit=_id(), marker=_id()),
-    "lose_step": _schema("lose_step", unit=_id()),
-    "hold": _schema("hold", unit=_id()),
-    "retreat": _schema("retreat", unit=_id(), path=_path()),
-    "displace": _schema("displace", hex=_node()),
-    "refuse": _schema("refuse"),
-    "advance": _schema("advance", unit=_id(), hex=_node()),
-    "end_advance": _schema("end_advance"),
-    "errant": _schema("errant", unit=_id()),
-    "slick": _schema("slick", unit=_id()),
-    "tango": _schema("tango", unit=_id()),
-    "land": _schema("land", hex=hex_label()),
-    "demolish": _schema("demolish", hexside=_hexside()),
-    "push": _schema("push", hex=_node()),
-    "camp": _schema("camp", hex=hex_label()),
-    "place": _schema("place", unit=_id()),
-    "hide": _schema("hide", unit=_id()),
-    "at": _schema("at", hex=_node()),
-    "choose_victory": _schema("choose_victory", condition=fields.String(
-        required=True, validate=validate.OneOf(["escape", "casualties", "hold"]))),
-    "cache": _schema("cache", hex=hex_label()),
-    "b52": _schema("b52", unit=_id()),
-    "ben_suc": _schema("ben_suc", choice=fields.String(
-        required=True, validate=validate.OneOf(["roll", "decline", "extend", "shorten"]))),
-    "exit": _schema("exit"),
-    "designate": _schema("designate", camp=_id()),
-    "repair": _schema("repair", unit=_id(), hexside=_hexside()),
-    "eng_bridge": _schema("eng_bridge", site=_space()),
+# Each field kind of the verb table (rules/vietnam_battles/verbs.py) as a marshmallow field.
+KINDS: dict[str, Callable[[], fields.Field]] = {  # type: ignore[type-arg]
+    V.UNIT_ID.name: _id,
+    V.NODE.name: _node,
+    V.SPACE.name: _space,
+    V.HEXSIDE.name: _hexside,
+    V.HEX.name: hex_label,
+    V.PATH.name: _path,
+    V.VICTORY.name: lambda: fields.String(required=True, validate=validate.OneOf(["escape", "casualties", "hold"])),
+    V.BEN_SUC.name: lambda: fields.String(required=True, validate=validate.OneOf(["roll", "decline", "extend",
+                                                                                  "shorten"])),
 }
+
+
+def _class_name(verb: str) -> str:
+    return f"Vb{''.join(p.capitalize() for p in verb.split('_'))}Action"
+
+
+SCHEMAS: dict[str, type[Schema]] = schemas_from_verbs(V.VERBS, KINDS, _class_name)
 
 register_actions(GAME, SCHEMAS)

@@ -13,6 +13,7 @@ from typing import Any
 from flask import Flask
 
 from ledger.factory import open_store, sqlite_path
+from rules import GameModuleError, load_games
 from warlog import templates_dir
 from warlog.config import ALL as ALL_SETTINGS
 from warlog.config import ConfigError, check_deployment, describe, unknown_settings
@@ -50,6 +51,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     logs.configure(app)  # first: the lines below are logged, and every request gets its id
 
+    try:  # the games this process serves, loaded as the worker and `verify` load them
+        load_games()
+    except GameModuleError as err:
+        raise ConfigError(str(err)) from None
     db = str(app.config["WARLOG_DB"])
     check_deployment(db, app.config["WARLOG_REDIS"], app.config.get("WARLOG_ALLOW_EMBEDDED_LEDGER"))
     for name, meant in unknown_settings().items():

@@ -24,11 +24,13 @@ class _Main(click.Group):
         from ledger.factory import StoreURLError
         from ledger.store import LedgerError
         from ledger.urls import mask_url
+        from rules import GameModuleError
         from warlog.config import ConfigError
 
         try:
             return super().invoke(ctx)
-        except (ConnectionError, StoreURLError, LedgerError, ConfigError, sqlite3.OperationalError) as err:
+        except (ConnectionError, StoreURLError, LedgerError, ConfigError, GameModuleError,
+                sqlite3.OperationalError) as err:
             raise click.ClickException(mask_url(str(err))) from None
         except click.ClickException as err:
             err.message = mask_url(err.message)

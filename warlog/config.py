@@ -48,7 +48,8 @@ ALL = (
     Setting("WARLOG_ALLOW_EMBEDDED_LEDGER", "0", "1 to run a queue with a SQLite ledger anyway (one machine only)"),
     Setting("WARLOG_ALLOW_SUPERUSER", "0", "1 to let the app run as a PostgreSQL superuser (it can then disable "
             "the append-only trigger: development only)"),
-    Setting("WARLOG_GAME_MODULES", "(none)", "extra game modules to import, comma-separated"),
+    Setting("WARLOG_GAME_MODULES", "(none)", "extra game modules, comma-separated, that every process loads (the web "
+            "app, the worker, verify): docs/adding-a-game.md"),
     Setting("WARLOG_LEAVE_POLICY", "(the defaults)", "the server's leave allowance, JSON: days_per_year (42), "
             "min_block_days (7), notice_days (1), max_away_per_game (1), quiet_hours_per_week (48) "
             "(docs/players.md); a bad one stops the start"),

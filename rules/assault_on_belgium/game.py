@@ -7,6 +7,7 @@ from typing import Any
 from rules.assault_on_belgium import battle_flow, flow, positions, schema
 from rules.assault_on_belgium.board import ATTACKER, DEFENDER, land_units
 from rules.assault_on_belgium.data import World, load_world
+from rules.core.admit import Admission
 from rules.core.dice import DiceSource
 from rules.core.game import (
     Action,
@@ -104,22 +105,29 @@ class AssaultOnBelgium(Game):
             return f"Waiting for {other.capitalize()}: " + flow.PHASES[state["phase"]].ask(state, self.world)
         return flow.PHASES[state["phase"]].ask(state, self.world)
 
-    def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
+    def admission(self) -> Admission:
+        """The preamble of `apply` (rules/core/admit.py), in this game's words: the shape is checked
+        before the seat, and the phase's own check raises the specific reason."""
         w = self.world
-        if state.get("map_id") != w.map_id or state.get("oob_id") != w.oob_id:
-            raise IllegalAction("the state was set up with another map or order of battle")
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over", "AoB 17.2")
-        action = schema.check_action_shape(action)
-        active = self.active_seats(state)
-        if seat not in active:
-            raise IllegalAction(f"it is not {seat}'s turn: {active[0].capitalize()} must act now "
-                                f"({flow.PHASES[state['phase']].ask(state, w)})", "AoB 21")
-        ph = flow.PHASES[state["phase"]]
-        ph.check(state, w, action)  # reads only; raises the specific reason
-        s = clone(state)
+
+        def seat_check(state: State, seat: str) -> None:
+            active = self.active_seats(state)
+            if seat not in active:
+                raise IllegalAction(f"it is not {seat}'s turn: {active[0].capitalize()} must act now "
+                                    f"({flow.PHASES[state['phase']].ask(state, w)})", "AoB 21")
+
+        def legal(state: State, action: Action) -> bool:
+            flow.PHASES[state["phase"]].check(state, w, action)  # reads only; raises the specific reason
+            return True
+
+        return Admission(same_data=lambda s: s.get("map_id") == w.map_id and s.get("oob_id") == w.oob_id,
+                         other_data="the state was set up with another map or order of battle", over_rule="AoB 17.2",
+                         seat_check=seat_check, shape=schema.check_action_shape, legal=legal, shape_first=True)
+
+    def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
+        s, action = self.admission().admit(state, seat, action)
         facts: list[Fact] = []
-        ph.perform(s, w, action, dice, facts)
+        flow.PHASES[state["phase"]].perform(s, self.world, action, dice, facts)
         return Applied(s, facts)
 
     def view(self, state: State, seat: str | None) -> State:

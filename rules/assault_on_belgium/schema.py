@@ -1,46 +1,23 @@
-"""Shapes: the action vocabulary and the state document (docs/games/assault-on-belgium.md)."""
+"""Shapes: the action shape check (from the verb table, verbs.py) and the state document (docs/games/assault-on-belgium.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rules.assault_on_belgium.data import World
+from rules.assault_on_belgium.verbs import VERBS
 from rules.core.game import Action, InvalidState, State
 from rules.core.shapes import check_shape
 
-# action type -> {field: python type}; every field is required except move's tank_battle.
-ACTIONS: dict[str, dict[str, type]] = {
-    "select": {"unit": str},
-    "place": {"hex": str},
-    "unplace": {"unit": str},
-    "standard_setup": {},
-    "done_setup": {},
-    "move": {"hex": str},
-    "end_unit_move": {},
-    "end_movement": {},
-    "end_reaction": {},
-    "fly": {"unit": str, "hex": str},
-    "unfly": {"unit": str},
-    "end_air": {},
-    "resolve_battle": {"battle": int},
-    "choose_fighter": {"unit": str},
-    "choose_bomber": {"unit": str},
-    "no_bomber": {},
-    "assign_hit": {"unit": str},
-    "retreat": {"hex": str},
-    "take_hit": {},
-    "continue": {},
-    "withdraw": {"unit": str, "hex": str},
-    "pursuit_toggle": {"unit": str},
-    "pursue": {"hex": str},
-    "attack": {"hex": str},
-    "no_pursuit": {},
-}
+# action type -> {field: python type}; every field is required except move's tank_battle (the
+# verb table, rules/assault_on_belgium/verbs.py).
+ACTIONS: dict[str, dict[str, type]] = VERBS.shapes()
+_FLAGS = VERBS.flags({"tank_battle": "AoB 15.4"})
 
 
 def check_action_shape(action: Any) -> Action:
     """Refuse malformed actions with IllegalAction (apply never trusts the client)."""
-    return check_shape(action, ACTIONS, {"tank_battle": (("move",), "AoB 15.4")})
+    return check_shape(action, ACTIONS, _FLAGS)
 
 
 LAND_STATUS = ("unplaced", "active", "eliminated")

@@ -27,7 +27,7 @@ def check_shape(action: Any, table: Mapping[str, Mapping[str, type]],
         raise IllegalAction(f"{kind} takes no field(s) {', '.join(extra)}")
     for f, t in fields.items():
         v = action.get(f)
-        if not isinstance(v, t) or isinstance(v, bool):
+        if not isinstance(v, t) or (isinstance(v, bool) and t is not bool):  # JSON true is no number
             raise IllegalAction(f"{kind} needs a {f} ({t.__name__})")
     for f, rule in mine.items():
         if f in action and action[f] is not True:

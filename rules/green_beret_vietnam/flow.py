@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction, State
+from rules.core.verbs import Verb, VerbTable
 from rules.green_beret_vietnam import combat, detection, enemy, missions, movement, procurement
 from rules.green_beret_vietnam.board import (
     enemies_at,
@@ -27,6 +28,7 @@ from rules.green_beret_vietnam.board import (
 )
 from rules.green_beret_vietnam.data import World
 from rules.green_beret_vietnam.effects import clear_detection_in_camps, enemies_go_home
+from rules.green_beret_vietnam.verbs import HEX, ID
 
 Task = dict[str, Any]
 Facts = list[Fact]
@@ -206,225 +208,356 @@ def next_turn(s: State, w: World, dice: DiceSource, facts: Facts) -> None:
     ENTER["procurement" if s["mission"] is None else "movement"](s, w, dice, facts)
 
 
-# -- what the player may do ----------------------------------------------------------------------
-def common(s: State) -> list[Action]:
-    out: list[Action] = []
-    if s["mission"] is not None:
-        out.append({"type": "abandon"})
-    out.append({"type": "end_game"})
-    return out
+# -- what the player may do: the verbs open now ----------------------------------------------------
+_COMMON = ("abandon", "end_game")  # 4.0, 5.0: at any pause of a phase
+_ANSWERS: dict[str, tuple[str, ...]] = {  # a decision's answers (digest Part B), by its kind
+    "evade": ("evade", "stay"), "target": ("choose_target",), "pursuit_hex": ("choose_hex",),
+    "naval": ("use_naval", "hold_naval"), "damage_team": ("damage_team",), "kill_leader": ("kill_leader",),
+    "lose_item": ("lose_item",), "claim": ("claim", "claim_done"), "relocate_to": ("relocate_to",),
+    "spend": ("buy", "done_spending"), "assassinate_team": ("assassinate_team",),
+    "assassinate_leader": ("assassinate_leader",),
+}
 
 
-def phase_candidates(s: State, w: World, kind: Any = None) -> list[Action]:
-    """The phase's legal actions; with `kind`, only those of that type (issue 13: `candidates_like`)."""
-    def want(*types: str) -> bool:
-        return kind is None or kind in types
-
+def open_verbs(s: State) -> tuple[str, ...]:
+    """The verbs open now, in the order the listing gives their actions: a decision's answers, or
+    the phase's (the Mission Placement Phase, a move under way or not, combat, suppression...)."""
+    if s["phase"] == "over":
+        return ()
+    d = s["decision"]
+    if d is not None:
+        if d["kind"] not in _ANSWERS:
+            raise AssertionError(f"unknown decision {d['kind']}")
+        return _ANSWERS[d["kind"]]
     ph = s["phase"]
-    out: list[Action] = []
     if ph == "setup_camp":
-        return procurement.setup_candidates(s, w)
+        return ("place_camp",)
     if ph == "procurement":
-        out += procurement.buy_candidates(s, w) if want("buy") else []
-        out += procurement.camp_candidates(s, w) if want("buy_camp") else []
-        out += procurement.relocate_candidates(s, w) if want("relocate") else []
-        return out + common(s) + [{"type": "done"}]
+        return ("buy", "buy_camp", "relocate", *_COMMON, "done")
     if ph == "movement":
-        mv = s["moving"]
-        if mv is None:
-            out += [{"type": "begin_move", "counter": c} for c in movement.movers(s, w)] if want("begin_move") else []
-            out += [{"type": "take", "item": c} for c in movement.takeable(s, w)] if want("take") else []
-            return out + common(s) + [{"type": "end_movement"}]
-        if mv["steps"] == 0 and want("join"):
-            out += [{"type": "join", "counter": c} for c in _at(s, mv["hex"])
-                    if movement.join_problem(s, w, mv, c) is None]
-        if want("drop"):
-            out += [{"type": "drop", "counter": c} for c in mv["members"]
-                    if movement.drop_problem(s, w, mv, c) is None]
-        out += [{"type": "step", "hex": h} for h in movement.legal_steps(s, w, mv)] if want("step") else []
-        out.append({"type": "end_move"})
-        return out
+        return ("begin_move", "take", *_COMMON, "end_movement") if s["moving"] is None else (
+            "join", "drop", "step", "end_move")
     if ph == "combat":
-        attacks = attack_candidates(s, w) if want("attack", "jettison") else []
-        ready = {a["hex"] for a in attacks}
-        jettison = [{"type": "jettison", "item": c} for h in sorted(ready) for c in items_at(s, w, h)
-                    if not s["gb"][c]["left"]] if want("jettison") else []
-        return attacks + jettison + common(s) + [{"type": "end_combat"}]
+        return ("attack", "jettison", *_COMMON, "end_combat")
     if ph == "enemy" and s["enemy_step"] == "suppression":
-        if want("suppress"):
-            out = [{"type": "suppress", "item": c, "enemy": e} for c in combat.suppressors(s, w)
-                   for e in combat.suppression_targets(s, w, c)]
-        return out + [{"type": "end_suppression"}] + common(s)
+        return ("suppress", "end_suppression", *_COMMON)
     if ph == "victory":
-        return [{"type": "continue"}] + common(s)
-    return []
+        return ("continue", *_COMMON)
+    return ()
 
 
 def _at(s: State, h: str) -> list[str]:
     return [c for c, x in s["gb"].items() if x["status"] == "map" and x["hex"] == h]
 
 
-def decision_candidates(s: State, w: World) -> list[Action]:
-    d = s["decision"]
-    k = d["kind"]
-    if k == "evade":
-        return [{"type": "evade", "camp": c} for c in d["options"]] + [{"type": "stay"}]
-    if k == "target":
-        return [{"type": "choose_target", "hex": h} for h in d["options"]]
-    if k == "pursuit_hex":
-        return [{"type": "choose_hex", "hex": h} for h in d["options"]]
-    if k == "naval":
-        return [{"type": "use_naval"}, {"type": "hold_naval"}]
-    if k == "damage_team":
-        return [{"type": "damage_team", "team": t} for t in d["options"]]
-    if k == "kill_leader":
-        return [{"type": "kill_leader", "leader": c} for c in d["options"]]
-    if k == "lose_item":
-        return [{"type": "lose_item", "item": c} for c in d["options"]]
-    if k == "claim":
-        return [{"type": "claim", "item": c} for c in d["options"]] + [{"type": "claim_done"}]
-    if k == "relocate_to":
-        return [{"type": "relocate_to", "hex": h} for h in procurement.relocate_hexes(s, w, d["camp"])]
-    if k == "spend":
-        return procurement.buy_candidates(s, w) + [{"type": "done_spending"}]
-    if k == "assassinate_team":
-        return [{"type": "assassinate_team", "team": t} for t in d["options"]]
-    if k == "assassinate_leader":
-        return [{"type": "assassinate_leader", "leader": c} for c in d["options"]]
-    raise AssertionError(f"unknown decision {k}")
-
-
 def legal(s: State, w: World) -> list[Action]:
-    if s["phase"] == "over":
-        return []
-    if s["decision"] is not None:
-        return decision_candidates(s, w)
-    return phase_candidates(s, w)
+    return [a for t in open_verbs(s) for a in VERBS[t].legal(s, w)]
 
 
 def candidates_like(s: State, w: World, a: Any) -> list[Action]:
-    """The part of `legal(s, w)` that may equal `a`: in a phase, only the actions of its type are
-    listed (a decision's answers are a short list, taken whole)."""
-    if s["phase"] == "over" or not isinstance(a, dict):
+    """The part of `legal(s, w)` that may equal `a`: only its own verb's actions, if it is open."""
+    if not isinstance(a, dict) or a.get("type") not in open_verbs(s):
         return []
-    if s["decision"] is not None:
-        return decision_candidates(s, w)
-    return phase_candidates(s, w, a.get("type"))
+    return VERBS[a["type"]].legal(s, w)
 
 
 # -- doing it ------------------------------------------------------------------------------------
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
-    """Apply a legal action to the private copy `s`, then run the system until the player is needed."""
-    if s["decision"] is not None:
-        _answer(s, w, a, dice, facts)
-    else:
-        _act(s, w, a, dice, facts)
+    """Apply a legal action to the private copy `s` (its verb's handler), then run the system until
+    the player is needed."""
+    handle = VERBS[a["type"]].handle if a["type"] in VERBS else None
+    if handle is None:
+        raise AssertionError(f"unhandled action {a['type']}")
+    handle(s, w, a, dice, facts)
     triggers(s, w, facts)
     run(s, w, dice, facts)
 
 
-def _answer(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
-    d = s["decision"]
-    t = a["type"]
-    k = d["kind"]
+# -- the verbs: each one's generator beside its handler, then the table -----------------------------
+# A decision's answer is taken with the decision cleared (`_answered`), and the task that asked
+# for it (the agenda's first) reads the answer.
+def _answered(s: State) -> Task:
     s["decision"] = None
-    task = s["agenda"][0] if s["agenda"] else None
-    if t in ("evade", "stay"):
-        assert task is not None
-        task["evade"] = a["camp"] if t == "evade" else False
-    elif t == "choose_target":
-        s["decision"] = d
-        enemy.answer_target(s, w, a["hex"])
-        s["decision"] = None
-    elif t == "choose_hex":
-        s["decision"] = d
-        enemy.answer_hex(s, w, a["hex"])
-        s["decision"] = None
-    elif t in ("use_naval", "hold_naval"):
-        s["decision"] = d
-        combat.answer_naval(s, w, t == "use_naval", facts)
-        s["decision"] = None
-    elif t == "damage_team":
-        assert task is not None
-        task["team"] = a["team"]
-    elif t == "kill_leader":
-        assert task is not None
-        task["victim"] = a["leader"]
-    elif t == "lose_item":
-        combat.answer_lose_item(s, w, a["item"], facts)
-    elif t == "claim":
-        combat.answer_claim(s, w, a["item"], facts)
-    elif t == "claim_done":
-        combat.answer_claim(s, w, None, facts)
-        s["agenda"].pop(0)
-    elif t == "relocate_to":
-        s["decision"] = d
-        procurement.relocate_to(s, w, a["hex"], facts)
-        s["decision"] = None
-    elif t == "buy":
-        procurement.buy(s, w, a, facts)
-        s["decision"] = d  # 16.0: keep spending until done
-    elif t == "done_spending":
-        pass
-    elif t in ("assassinate_team", "assassinate_leader"):
-        assert task is not None
-        task["choice"] = a["team"] if t == "assassinate_team" else a["leader"]
-    else:
-        raise AssertionError(f"{t} does not answer {k}")
+    task: Task | None = s["agenda"][0] if s["agenda"] else None
+    assert task is not None
+    return task
 
 
-def _act(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
-    t = a["type"]
-    if t == "place_camp":
-        procurement.place_start(s, w, a, facts)
-        s["turn"] = 1
-        enter_procurement(s, w, dice, facts)
-    elif t == "buy":
-        procurement.buy(s, w, a, facts)
-    elif t == "buy_camp":
-        procurement.buy_camp(s, w, a, facts)
-    elif t == "relocate":
-        roll = dice.roll(10, "12.11 relocation cost")
-        procurement.relocate(s, w, a, roll, facts)
-    elif t == "done":
-        enter_movement(s, w, dice, facts)
-    elif t == "abandon":
-        missions.abandon(s, w, facts)
-    elif t == "end_game":
-        finish(s, w, facts, defeat=False, reason="the player ends the game (4.0, 5.0)")
-    elif t == "begin_move":
-        movement.begin(s, w, a["counter"])
-    elif t == "join":
-        movement.join(s, w, a["counter"])
-    elif t == "drop":
-        s["agenda"][0:0] = movement.drop(s, w, a["counter"], facts)
-    elif t == "step":
-        movement.step(s, w, a["hex"], facts)
-    elif t == "end_move":
-        s["agenda"][0:0] = movement.end(s, w, facts)
-    elif t == "take":
-        movement.take(s, w, a["item"], facts)
-    elif t == "end_movement":
-        s["agenda"].append({"t": "phase", "to": "combat"})
-    elif t == "attack":
-        s["attacked"].append(a["hex"])
-        s["agenda"].insert(0, {"t": "combat", "attacker": "gb", "enemy": a["enemy"], "hex": a["hex"]})
-    elif t == "jettison":
-        s["gb"][a["item"]]["left"] = True
-        facts.append(fact(f"{name(w, a['item'])} jettisoned in {s['gb'][a['item']]['hex']} before combat", "9.0",
-                          "combat", item=a["item"]))
-    elif t == "end_combat":
-        s["agenda"].append({"t": "phase", "to": "enemy"})
-    elif t == "suppress":
-        s["suppress"].append({"item": a["item"], "enemy": a["enemy"]})
-        facts.append(fact(f"Suppression declared: {name(w, a['item'])} at {name(w, a['enemy'])}", "15.0",
-                          "suppression", item=a["item"], enemy=a["enemy"]))
-    elif t == "end_suppression":
-        start_enemy_resolution(s)
-    elif t == "continue":
-        next_turn(s, w, dice, facts)
-    else:
-        raise AssertionError(f"unhandled action {t}")
+def _options(verb: str, key: str) -> Callable[[State, World], list[Action]]:
+    """A decision answered by one of its options."""
+    def gen(s: State, w: World) -> list[Action]:
+        return [{"type": verb, key: o} for o in s["decision"]["options"]]
+    return gen
+
+
+def _only(verb: str) -> Callable[[State, World], list[Action]]:
+    def gen(s: State, w: World) -> list[Action]:
+        return [{"type": verb}]
+    return gen
+
+
+def _do_evade(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    """Evade to a camp ("evade") or stay ("stay"): the task that asked reads it."""
+    _answered(s)["evade"] = a["camp"] if a["type"] == "evade" else False
+
+
+def _do_choose_target(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    enemy.answer_target(s, w, a["hex"])
+    s["decision"] = None
+
+
+def _do_choose_hex(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    enemy.answer_hex(s, w, a["hex"])
+    s["decision"] = None
+
+
+def _do_naval(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    combat.answer_naval(s, w, a["type"] == "use_naval", facts)
+    s["decision"] = None
+
+
+def _do_damage_team(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    _answered(s)["team"] = a["team"]
+
+
+def _do_kill_leader(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    _answered(s)["victim"] = a["leader"]
+
+
+def _do_lose_item(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    s["decision"] = None
+    combat.answer_lose_item(s, w, a["item"], facts)
+
+
+def _gen_claim_done(s: State, w: World) -> list[Action]:
+    return [{"type": "claim_done"}]
+
+
+def _do_claim(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    s["decision"] = None
+    combat.answer_claim(s, w, a["item"], facts)
+
+
+def _do_claim_done(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    s["decision"] = None
+    combat.answer_claim(s, w, None, facts)
+    s["agenda"].pop(0)
+
+
+def _gen_relocate_to(s: State, w: World) -> list[Action]:
+    return [{"type": "relocate_to", "hex": h} for h in procurement.relocate_hexes(s, w, s["decision"]["camp"])]
+
+
+def _do_relocate_to(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    procurement.relocate_to(s, w, a["hex"], facts)
+    s["decision"] = None
+
+
+def _gen_buy(s: State, w: World) -> list[Action]:
+    return procurement.buy_candidates(s, w)
+
+
+def _do_buy(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    """6.0, 16.0: buy in the Mission Placement Phase, or while spending at the end of a mission
+    (the decision is kept: spending goes on until done)."""
+    d = s["decision"]
+    s["decision"] = None
+    procurement.buy(s, w, a, facts)
+    s["decision"] = d
+
+
+def _do_done_spending(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    s["decision"] = None
+
+
+def _do_assassinate(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    _answered(s)["choice"] = a["team"] if a["type"] == "assassinate_team" else a["leader"]
+
+
+def _gen_place_camp(s: State, w: World) -> list[Action]:
+    return procurement.setup_candidates(s, w)
+
+
+def _do_place_camp(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    procurement.place_start(s, w, a, facts)
+    s["turn"] = 1
+    enter_procurement(s, w, dice, facts)
+
+
+def _gen_buy_camp(s: State, w: World) -> list[Action]:
+    return procurement.camp_candidates(s, w)
+
+
+def _do_buy_camp(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    procurement.buy_camp(s, w, a, facts)
+
+
+def _gen_relocate(s: State, w: World) -> list[Action]:
+    return procurement.relocate_candidates(s, w)
+
+
+def _do_relocate(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    roll = dice.roll(10, "12.11 relocation cost")
+    procurement.relocate(s, w, a, roll, facts)
+
+
+def _do_done(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    enter_movement(s, w, dice, facts)
+
+
+def _gen_abandon(s: State, w: World) -> list[Action]:
+    return [{"type": "abandon"}] if s["mission"] is not None else []
+
+
+def _do_abandon(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    missions.abandon(s, w, facts)
+
+
+def _do_end_game(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    finish(s, w, facts, defeat=False, reason="the player ends the game (4.0, 5.0)")
+
+
+def _gen_begin_move(s: State, w: World) -> list[Action]:
+    return [{"type": "begin_move", "counter": c} for c in movement.movers(s, w)]
+
+
+def _do_begin_move(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    movement.begin(s, w, a["counter"])
+
+
+def _gen_take(s: State, w: World) -> list[Action]:
+    return [{"type": "take", "item": c} for c in movement.takeable(s, w)]
+
+
+def _do_take(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    movement.take(s, w, a["item"], facts)
+
+
+def _do_end_movement(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    s["agenda"].append({"t": "phase", "to": "combat"})
+
+
+def _gen_join(s: State, w: World) -> list[Action]:
+    mv = s["moving"]
+    if mv["steps"] != 0:
+        return []
+    return [{"type": "join", "counter": c} for c in _at(s, mv["hex"]) if movement.join_problem(s, w, mv, c) is None]
+
+
+def _do_join(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    movement.join(s, w, a["counter"])
+
+
+def _gen_drop(s: State, w: World) -> list[Action]:
+    mv = s["moving"]
+    return [{"type": "drop", "counter": c} for c in mv["members"] if movement.drop_problem(s, w, mv, c) is None]
+
+
+def _do_drop(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    s["agenda"][0:0] = movement.drop(s, w, a["counter"], facts)
+
+
+def _gen_step(s: State, w: World) -> list[Action]:
+    return [{"type": "step", "hex": h} for h in movement.legal_steps(s, w, s["moving"])]
+
+
+def _do_step(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    movement.step(s, w, a["hex"], facts)
+
+
+def _do_end_move(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    s["agenda"][0:0] = movement.end(s, w, facts)
+
+
+def _gen_attack(s: State, w: World) -> list[Action]:
+    return attack_candidates(s, w)
+
+
+def _do_attack(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    s["attacked"].append(a["hex"])
+    s["agenda"].insert(0, {"t": "combat", "attacker": "gb", "enemy": a["enemy"], "hex": a["hex"]})
+
+
+def _gen_jettison(s: State, w: World) -> list[Action]:
+    """9.0: an item in a hex whose teams may attack now may be left behind first."""
+    ready = {a["hex"] for a in attack_candidates(s, w)}
+    return [{"type": "jettison", "item": c} for h in sorted(ready) for c in items_at(s, w, h) if not s["gb"][c]["left"]]
+
+
+def _do_jettison(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    s["gb"][a["item"]]["left"] = True
+    facts.append(fact(f"{name(w, a['item'])} jettisoned in {s['gb'][a['item']]['hex']} before combat", "9.0",
+                      "combat", item=a["item"]))
+
+
+def _do_end_combat(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    s["agenda"].append({"t": "phase", "to": "enemy"})
+
+
+def _gen_suppress(s: State, w: World) -> list[Action]:
+    return [{"type": "suppress", "item": c, "enemy": e} for c in combat.suppressors(s, w)
+            for e in combat.suppression_targets(s, w, c)]
+
+
+def _do_suppress(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    s["suppress"].append({"item": a["item"], "enemy": a["enemy"]})
+    facts.append(fact(f"Suppression declared: {name(w, a['item'])} at {name(w, a['enemy'])}", "15.0",
+                      "suppression", item=a["item"], enemy=a["enemy"]))
+
+
+def _do_end_suppression(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    start_enemy_resolution(s)
+
+
+def _do_continue(s: State, w: World, a: Action, dice: DiceSource, facts: Facts) -> None:
+    next_turn(s, w, dice, facts)
+
+
+# Every field is required except the `pbr` flag (a base camp placed or bought in full water, 3.1).
+# `rule` None: a refusal cites the rule of the situation (`explain`).
+VERBS: VerbTable[World] = VerbTable(
+    # 3.1 set-up
+    Verb("place_camp", None, {"hex": HEX}, _gen_place_camp, _do_place_camp, flags=("pbr",)),
+    # 6.0 the Mission Placement Phase (procurement), and 16.0 spending at a mission's end
+    Verb("buy", None, {"kind": ID, "camp": ID}, _gen_buy, _do_buy),
+    Verb("buy_camp", None, {"hex": HEX}, _gen_buy_camp, _do_buy_camp, flags=("pbr",)),
+    Verb("relocate", None, {"camp": ID}, _gen_relocate, _do_relocate),
+    Verb("relocate_to", None, {"hex": HEX}, _gen_relocate_to, _do_relocate_to),
+    Verb("done", None, {}, _only("done"), _do_done),
+    Verb("done_spending", None, {}, _only("done_spending"), _do_done_spending),
+    # at any pause (4.0, 5.0)
+    Verb("abandon", None, {}, _gen_abandon, _do_abandon),
+    Verb("end_game", None, {}, _only("end_game"), _do_end_game),
+    # 7.0 movement
+    Verb("begin_move", None, {"counter": ID}, _gen_begin_move, _do_begin_move),
+    Verb("join", None, {"counter": ID}, _gen_join, _do_join),
+    Verb("drop", None, {"counter": ID}, _gen_drop, _do_drop),
+    Verb("step", None, {"hex": HEX}, _gen_step, _do_step),
+    Verb("end_move", None, {}, _only("end_move"), _do_end_move),
+    Verb("take", None, {"item": ID}, _gen_take, _do_take),
+    Verb("end_movement", None, {}, _only("end_movement"), _do_end_movement),
+    # 8.0-9.0 combat, 15.0 suppression, the Victory Phase
+    Verb("attack", None, {"hex": HEX, "enemy": ID}, _gen_attack, _do_attack),
+    Verb("jettison", None, {"item": ID}, _gen_jettison, _do_jettison),
+    Verb("end_combat", None, {}, _only("end_combat"), _do_end_combat),
+    Verb("suppress", None, {"item": ID, "enemy": ID}, _gen_suppress, _do_suppress),
+    Verb("end_suppression", None, {}, _only("end_suppression"), _do_end_suppression),
+    Verb("continue", None, {}, _only("continue"), _do_continue),
+    # the decisions' answers
+    Verb("evade", None, {"camp": ID}, _options("evade", "camp"), _do_evade),
+    Verb("stay", None, {}, _only("stay"), _do_evade),
+    Verb("choose_target", None, {"hex": HEX}, _options("choose_target", "hex"), _do_choose_target),
+    Verb("choose_hex", None, {"hex": HEX}, _options("choose_hex", "hex"), _do_choose_hex),
+    Verb("use_naval", None, {}, _only("use_naval"), _do_naval),
+    Verb("hold_naval", None, {}, _only("hold_naval"), _do_naval),
+    Verb("damage_team", None, {"team": ID}, _options("damage_team", "team"), _do_damage_team),
+    Verb("kill_leader", None, {"leader": ID}, _options("kill_leader", "leader"), _do_kill_leader),
+    Verb("lose_item", None, {"item": ID}, _options("lose_item", "item"), _do_lose_item),
+    Verb("claim", None, {"item": ID}, _options("claim", "item"), _do_claim),
+    Verb("claim_done", None, {}, _gen_claim_done, _do_claim_done),
+    Verb("assassinate_team", None, {"team": ID}, _options("assassinate_team", "team"), _do_assassinate),
+    Verb("assassinate_leader", None, {"leader": ID}, _options("assassinate_leader", "leader"), _do_assassinate),
+)
 
 
 def explain(s: State, w: World, a: Action) -> IllegalAction:

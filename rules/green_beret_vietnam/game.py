@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core.admit import Admission
 from rules.core.chits import draw
 from rules.core.dice import DiceSource
 from rules.core.game import (
@@ -30,6 +31,11 @@ from rules.green_beret_vietnam.data import World, load_world
 SCENARIO = "campaign"
 ROLES = ("player",)
 
+
+
+def _only_the_player(state: State, seat: str) -> None:
+    if seat != "player":
+        raise IllegalAction(f"this is a solitaire game: the only seat is 'player', not {seat!r}", "GBV 1.1")
 
 class GreenBeretVietnam(Game):
     name = "green-beret-vietnam"
@@ -123,21 +129,21 @@ class GreenBeretVietnam(Game):
     def prompt(self, state: State, seat: str) -> str:
         return flow.ask(state, self.world)
 
-    def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
+    def admission(self) -> Admission:
+        """The preamble of `apply` (rules/core/admit.py), in this game's words."""
         w = self.world
-        if (state.get("map_id"), state.get("counters_id"), state.get("tables_id")) != (w.map_id, w.counters_id,
-                                                                                        w.tables_id):
-            raise IllegalAction("the state was set up with other map or counter data")
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over", "GBV 5.0")
-        if seat != "player":
-            raise IllegalAction(f"this is a solitaire game: the only seat is 'player', not {seat!r}", "GBV 1.1")
-        action = schema.check_action_shape(action)
-        if action not in flow.candidates_like(state, w, action):  # `flow.legal`, only the action's type
-            raise flow.explain(state, w, action)
-        s = clone(state)
+        return Admission(
+            same_data=lambda s: (s.get("map_id"), s.get("counters_id"), s.get("tables_id")) == (w.map_id, w.counters_id,
+                                                                                                 w.tables_id),
+            other_data="the state was set up with other map or counter data", over_rule="GBV 5.0",
+            seat_check=_only_the_player, shape=schema.check_action_shape,
+            legal=lambda s, a: a in flow.candidates_like(s, w, a),  # `flow.legal`, only the action's type
+            refusal=lambda s, a: flow.explain(s, w, a))
+
+    def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
+        s, action = self.admission().admit(state, seat, action)
         facts: list[Fact] = []
-        flow.perform(s, w, action, dice, facts)
+        flow.perform(s, self.world, action, dice, facts)
         return Applied(s, facts)
 
     def reseal(self, state: State, dice: DiceSource) -> Applied | None:

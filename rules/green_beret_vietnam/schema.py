@@ -1,4 +1,4 @@
-"""Shapes: the action vocabulary and the state document (docs/games/green-beret-vietnam.md)."""
+"""Shapes: the action shape check (from the verb table, flow.py VERBS) and the state document (docs/games/green-beret-vietnam.md)."""
 
 from __future__ import annotations
 
@@ -7,50 +7,16 @@ from typing import Any
 from rules.core.game import Action, InvalidState
 from rules.core.shapes import check_shape
 from rules.green_beret_vietnam.data import World
+from rules.green_beret_vietnam.flow import VERBS
 
-# action type -> {field: python type}; every field is required except the `pbr` flag.
-ACTIONS: dict[str, dict[str, type]] = {
-    "place_camp": {"hex": str},
-    "buy": {"kind": str, "camp": str},
-    "buy_camp": {"hex": str},
-    "relocate": {"camp": str},
-    "relocate_to": {"hex": str},
-    "done": {},
-    "abandon": {},
-    "end_game": {},
-    "begin_move": {"counter": str},
-    "join": {"counter": str},
-    "drop": {"counter": str},
-    "step": {"hex": str},
-    "end_move": {},
-    "take": {"item": str},
-    "end_movement": {},
-    "attack": {"hex": str, "enemy": str},
-    "jettison": {"item": str},
-    "end_combat": {},
-    "suppress": {"item": str, "enemy": str},
-    "end_suppression": {},
-    "continue": {},
-    "evade": {"camp": str},
-    "stay": {},
-    "choose_target": {"hex": str},
-    "choose_hex": {"hex": str},
-    "use_naval": {},
-    "hold_naval": {},
-    "damage_team": {"team": str},
-    "kill_leader": {"leader": str},
-    "lose_item": {"item": str},
-    "claim": {"item": str},
-    "claim_done": {},
-    "done_spending": {},
-    "assassinate_team": {"team": str},
-    "assassinate_leader": {"leader": str},
-}
-WITH_PBR = ("place_camp", "buy_camp")
+# action type -> {field: python type}; every field is required except the `pbr` flag (the verb
+# table, rules/green_beret_vietnam/flow.py VERBS).
+ACTIONS: dict[str, dict[str, type]] = VERBS.shapes()
+_FLAGS = VERBS.flags({"pbr": "GBV 3.1"})
 
 
 def check_action_shape(action: Any) -> Action:
-    return check_shape(action, ACTIONS, {"pbr": (WITH_PBR, "GBV 3.1")})
+    return check_shape(action, ACTIONS, _FLAGS)
 
 
 PHASES = ("setup_camp", "procurement", "movement", "combat", "enemy", "victory", "over")

@@ -9,10 +9,12 @@ seat the active one until it has answered.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rules.core.dice import DiceSource
-from rules.core.game import Action, Fact, IllegalAction, listed
+from rules.core.game import Action, Fact, IllegalAction
+from rules.core.verbs import FieldKind, Verb, VerbTable
 from rules.lock_n_load import events, fire, melee, movement, orders, rally
 from rules.lock_n_load import units as U
 from rules.lock_n_load.data import World
@@ -32,22 +34,50 @@ def acting(s: State) -> str | None:
 
 
 # -- what may be done ---------------------------------------------------------------------------
+# The verbs open in each situation, in the order the listing gives their actions.
+_DECISIONS = ("melee_targets", "drop_sw", "retreat", "place_hero")  # one verb each, named as the decision
+_OPP_FIRE = ("opp_fire", "hold_fire", "place_sniper", "snipe", "order")  # 5.2, 5.3, 11.4, A42
+_RETREAT_FIRE = ("opp_fire", "hold_fire", "order")  # W9: no sniper here, the retreat is one step
+_RALLY = ("rally", "medic", "pickup", "split", "combine", "give_sw", "swap_sw", "end_rally")  # 3.0
+_BETWEEN_IMPULSES = ("pass", "activate", "spot", "place_sniper")  # 4.0, 10.1, 11.4 (and standing orders)
+_MOVING = ("step", "stop")  # 6.0
+_IMPULSE = ("select", "fire", "move", "smoke", "clear", "melee", "withdraw", "spot", "end_impulse")  # 4.0-10.1
+
+
+def open_verbs(s: State, *, orders_too: bool = True) -> tuple[str, ...]:
+    """The verbs open now (the sequence of play): a decision's prompt, the Rally Phase, between
+    impulses, a move under way, or an impulse. `orders_too=False` leaves out the standing orders
+    given between impulses (not those of an opportunity-fire prompt)."""
+    if s["phase"] == "over":
+        return ()
+    d = s["decision"]
+    if d is not None:
+        if d["kind"] == "opp_fire":
+            return _RETREAT_FIRE if d.get("retreat") else _OPP_FIRE
+        if d["kind"] in _DECISIONS:
+            return (d["kind"],)
+        raise AssertionError(f"unknown decision {d['kind']}")
+    if s["phase"] == "rally":
+        return _RALLY
+    imp = s["impulse"]
+    if imp is None:
+        return _BETWEEN_IMPULSES + (("order",) if orders_too else ())
+    return _MOVING if imp["move"] is not None else _IMPULSE
+
+
 def is_legal(s: State, w: World, a: Action) -> bool:
-    """`a` is in `legal(s, w)` as a JSON document (issue 13), found without listing what cannot
-    match: every action listed is a dict whose "type" names the one generator (or constant) it
-    comes from in the phase or prompt at hand, so only that generator is asked. An action of any
-    other shape (not a dict, no or a foreign type, missing, extra or wrong-typed keys) is False."""
+    """`a` is in `legal(s, w)` as a JSON document, found without listing what cannot
+    match: only the generator of the action's own verb is asked, if that verb is open now (the
+    standing orders answer for the action's own hex: `orders.allowed`). An action of any other
+    shape (not a dict, no or a foreign type, missing, extra or wrong-typed keys) is False."""
     if not isinstance(a, dict) or not isinstance(a.get("type"), str) or s["phase"] == "over":
         return False
     with U.indexed(s):
-        if a["type"] == "order":  # standing orders (ours): asked about the action's own hex
-            who = _order_seat(s)
-            return who is not None and orders.allowed(s, w, who, a)
-        return listed(a, _candidates(s, w, a["type"]))
+        return a["type"] in open_verbs(s) and VERBS[a["type"]].is_legal(s, w, a)
 
 
 def _order_seat(s: State) -> str | None:
-    """The side whose standing orders `_legal` lists: at an opportunity-fire prompt its seat,
+    """The side whose standing orders are listed: at an opportunity-fire prompt its seat,
     between impulses of the operations phase the side to play, else none."""
     d = s["decision"]
     if d is not None:
@@ -55,68 +85,6 @@ def _order_seat(s: State) -> str | None:
     if s["phase"] != "rally" and s["impulse"] is None:
         return str(s["player"])
     return None
-
-
-def _candidates(s: State, w: World, t: str) -> list[Action]:
-    """The actions of type `t` (not "order": `orders.allowed`) in `_legal(s, w, True)`, in its
-    order (a property test in tests/core/test_is_legal.py holds the two together)."""
-    d = s["decision"]
-    if d is not None:
-        if d["kind"] == "opp_fire":  # LnL 5.2, W9
-            if t == "opp_fire":
-                return [{"type": "opp_fire", "hex": h} for h in d["hexes"]]
-            if t == "hold_fire":
-                return [{"type": "hold_fire"}]
-            if d.get("retreat"):
-                return []  # W9: no sniper at a retreat's prompt
-            if t == "place_sniper":
-                return sniper_actions(s, w, d["seat"])
-            if t == "snipe":
-                return snipe_actions(s, w, d["seat"])
-            return []
-        return [x for x in _legal(s, w, True) if x["type"] == t]  # one decision's short list
-    if s["phase"] == "rally":
-        return [x for x in rally.legal(s, w, s["rally_side"]) if x["type"] == t]
-    side = s["player"]
-    imp = s["impulse"]
-    if imp is None:  # 4.0: between impulses
-        if t == "pass":
-            return [{"type": "pass"}]
-        if t == "activate":
-            return [{"type": "activate", "hex": h} for h in activatable(s, w, side)]
-        if t == "spot":
-            return spot_actions(s, w, side)
-        if t == "place_sniper":
-            return sniper_actions(s, w, side)
-        return []
-    mv = imp["move"]
-    if mv is not None:  # 6.0: a move under way
-        if t == "step":
-            return [{"type": "step", "hex": h} for h in movement.legal_steps(s, w, mv)]
-        return [{"type": "stop"}] if t == "stop" else []
-    g = imp["group"]
-    if t == "select":
-        return [{"type": "select", "unit": u} for u in selectable(s, w, imp)]
-    if t == "fire":
-        return [{"type": "fire", "target": x} for x in fire_targets(s, w, imp)] if g else []
-    if t == "move":
-        ok = g and all(s["units"][u]["marker"] == "" and U.kind(s, w, u).mf > 0 for u in g)
-        return [{"type": "move", "mode": m} for m in movement.modes(s, w, g)] if ok else []
-    if t == "smoke":
-        if len(g) != 1 or not smoke_ok(s, w, g[0]):
-            return []
-        at = s["units"][g[0]]["at"]
-        return [{"type": "smoke", "hex": h} for h in [at] + w.board.neighbours(at) if h not in s["smoke"]]
-    if t == "clear":
-        return [{"type": "clear"}] if g else []
-    if t == "melee":
-        return [{"type": "melee", "hex": h} for h in melee_hexes(s, w, imp)]
-    if t == "withdraw":
-        return [] if imp["acted"] else [{"type": "withdraw", "hex": h}
-                                        for h in withdraw_hexes(s, w, imp["hexes"], side)]
-    if t == "spot":
-        return spot_actions(s, w, side)
-    return [{"type": "end_impulse"}] if t == "end_impulse" else []
 
 
 def legal(s: State, w: World, *, orders_too: bool = True) -> list[Action]:
@@ -128,57 +96,9 @@ def legal(s: State, w: World, *, orders_too: bool = True) -> list[Action]:
 
 
 def _legal(s: State, w: World, orders_too: bool) -> list[Action]:
-    if s["phase"] == "over":
-        return []
-    d = s["decision"]
-    if d is not None:
-        if d["kind"] == "opp_fire" and d.get("retreat"):  # W9: no sniper here, the retreat is one step
-            return ([{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
-                    + orders.actions(s, w, d["seat"]))
-        if d["kind"] == "opp_fire":
-            return ([{"type": "opp_fire", "hex": h} for h in d["hexes"]] + [{"type": "hold_fire"}]
-                    + sniper_actions(s, w, d["seat"]) + snipe_actions(s, w, d["seat"])
-                    + orders.actions(s, w, d["seat"]))
-        if d["kind"] == "melee_targets":
-            return [{"type": "melee_targets", "units": pick} for pick in d["choices"]]
-        if d["kind"] == "drop_sw":
-            return [{"type": "drop_sw", "unit": d["unit"], "sw": x} for x in s["units"][d["unit"]]["sws"]]
-        if d["kind"] == "retreat":
-            return [{"type": "retreat", "unit": d["unit"], "hex": h} for h in d["hexes"]]
-        if d["kind"] == "place_hero":
-            return [{"type": "place_hero", "unit": d["unit"], "hex": h} for h in d["hexes"]]
-        raise AssertionError(f"unknown decision {d['kind']}")
-    if s["phase"] == "rally":
-        return rally.legal(s, w, s["rally_side"])
-    side = s["player"]
-    imp = s["impulse"]
-    if imp is None:
-        out: list[Action] = [{"type": "pass"}]
-        out += [{"type": "activate", "hex": h} for h in activatable(s, w, side)]
-        out += spot_actions(s, w, side)
-        out += sniper_actions(s, w, side)
-        if orders_too:
-            out += orders.actions(s, w, side)
-        return out
-    mv = imp["move"]
-    if mv is not None:
-        return [{"type": "step", "hex": h} for h in movement.legal_steps(s, w, mv)] + [{"type": "stop"}]
-    out = [{"type": "select", "unit": u} for u in selectable(s, w, imp)]
-    g = imp["group"]
-    if g:
-        out += [{"type": "fire", "target": t} for t in fire_targets(s, w, imp)]
-        if all(s["units"][u]["marker"] == "" for u in g) and all(U.kind(s, w, u).mf > 0 for u in g):
-            out += [{"type": "move", "mode": m} for m in movement.modes(s, w, g)]
-        if len(g) == 1 and smoke_ok(s, w, g[0]):
-            at = s["units"][g[0]]["at"]
-            out += [{"type": "smoke", "hex": h} for h in [at] + w.board.neighbours(at) if h not in s["smoke"]]
-        out.append({"type": "clear"})
-    out += [{"type": "melee", "hex": h} for h in melee_hexes(s, w, imp)]
-    if not imp["acted"]:
-        out += [{"type": "withdraw", "hex": h} for h in withdraw_hexes(s, w, imp["hexes"], side)]
-    out += spot_actions(s, w, side)
-    out.append({"type": "end_impulse"})  # an activation that did nothing counts as a pass
-    return out
+    if s["phase"] == "rally" and s["decision"] is None:
+        return rally.legal(s, w, s["rally_side"])  # in its own order: unit by unit, hex by hex (3.0)
+    return [a for t in open_verbs(s, orders_too=orders_too) for a in VERBS[t].legal(s, w)]
 
 
 def activatable(s: State, w: World, side: str) -> list[str]:
@@ -322,90 +242,18 @@ def sniper_actions(s: State, w: World, side: str) -> list[Action]:
 
 
 # -- doing it -------------------------------------------------------------------------------------
+AS_IS = True  # a verb's handler returns it when nothing follows the action (no events, drops or automatic moves)
+
+
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
-    t = a["type"]
-    if t == "order":
-        orders.give(s, acting(s) or "", a, facts)
-        return  # a standing order changes nothing else: the same seat is asked again
-    if t == "place_sniper" and s["decision"] is not None:
-        s["units"][a["unit"]]["at"] = a["hex"]
-        facts.append(Fact(f"The sniper is placed in {a['hex']}", "LnL 11.4", "sniper", {"hex": a["hex"]}))
-        s["decision"]["hexes"] = movement.opp_fire_hexes(s, w, s["impulse"]["move"])
+    """Do the legal action `a` (its verb's handler), then, unless the handler says AS_IS, what
+    follows any action: the event markers it reveals (1.7), the owners' decisions its fire left
+    (W4-W6) and the choices that need nobody (`_auto`)."""
+    verb = VERBS[a["type"]] if a["type"] in VERBS else None
+    if verb is None or verb.handle is None:
+        raise IllegalAction(f"unknown action {a['type']}")
+    if verb.handle(s, w, a, dice, facts) is AS_IS:
         return
-    if t == "snipe":
-        fire.resolve(s, w, [a["unit"]], a["target"], dice, facts)
-        if s["decision"] is not None and s["decision"]["kind"] == "opp_fire":
-            mv = s["impulse"]["move"]
-            mv["units"] = _alive_movers(s, mv)
-            s["decision"]["hexes"] = movement.opp_fire_hexes(s, w, mv) if mv["units"] else []
-            if not s["decision"]["hexes"]:
-                s["decision"] = None
-                if not mv["units"]:
-                    s["impulse"]["move"] = None
-        _drops(s, w, dice, facts)
-        return
-    if s["decision"] is not None:
-        _decide(s, w, a, dice, facts)
-    elif s["phase"] == "rally":
-        if rally.perform(s, w, s["rally_side"], a, dice, facts):
-            _next_rally_step(s, w, dice, facts)
-    elif t == "pass" or (t == "end_impulse" and not s["impulse"]["acted"]):
-        s["passes"] += 1
-        facts.append(Fact(f"{s['player'].upper()} passes ({s['passes']} in a row)", "LnL 4.1", "pass"))
-        if s["passes"] >= 3:
-            facts.append(Fact("Three passes in a row: the Operations Phase ends", "LnL 4.1, 9.0", "phase"))
-            admin(s, w, dice, facts)
-        else:
-            _next_impulse(s, w, dice, facts)
-    elif t == "activate":
-        hexes, leader = activation_hexes(s, w, a["hex"], s["player"])
-        for h in hexes:
-            for u in U.units_in(s, h, s["player"]):
-                if U.kind(s, w, u).cls == "leader":
-                    s["units"][u]["activated"] = True  # A52
-        vis = {h: [e for e in U.side_hexes(s, U.other(s["player"]))
-                   if not cached_los(w, h, e, sorted(s["smoke"])).blocked] for h in hexes}
-        s["impulse"] = {"hexes": hexes, "group": [], "done": [], "fired": {}, "move": None, "acted": False,
-                        "visible": vis}
-        facts.append(Fact(f"{s['player'].upper()} activates {', '.join(hexes)}"
-                          + (f" (leader {leader})" if leader else ""), "LnL 4.0", "activate", {"hexes": hexes}))
-    elif t == "select":
-        s["impulse"]["group"].append(a["unit"])
-    elif t == "clear":
-        s["impulse"]["group"] = []
-    elif t == "fire":
-        imp = s["impulse"]
-        g = imp["group"]
-        frm = s["units"][g[0]]["at"]
-        fire.resolve(s, w, g, a["target"], dice, facts)
-        imp["fired"][frm] = a["target"]
-        imp["done"] += g
-        imp["group"] = []
-        imp["acted"] = True
-    elif t == "move":
-        _start_move(s, w, a["mode"], facts)
-    elif t == "step":
-        _step(s, w, a["hex"], dice, facts)
-    elif t == "stop":
-        s["impulse"]["move"] = None
-    elif t == "smoke":
-        _smoke(s, w, a["hex"], dice, facts)
-    elif t == "melee":
-        imp = s["impulse"]
-        imp["done"] += [u for u in U.units_in(s, a["hex"], s["player"])]
-        imp["acted"] = True
-        _melee_start(s, w, a["hex"], False, dice, facts)
-    elif t == "withdraw":
-        _withdraw(s, w, a["hex"], dice, facts)
-    elif t == "spot":
-        _spot(s, w, a["unit"], a["hex"], dice, facts)
-    elif t == "place_sniper":
-        s["units"][a["unit"]]["at"] = a["hex"]
-        facts.append(Fact(f"The sniper is placed in {a['hex']}", "LnL 11.4", "sniper", {"hex": a["hex"]}))
-    elif t == "end_impulse":
-        _next_impulse(s, w, dice, facts, acted=True)
-    else:
-        raise IllegalAction(f"unknown action {t}")
     if s["phase"] != "over":
         events.check(s, w, facts)
         _drops(s, w, dice, facts)
@@ -656,57 +504,6 @@ def _melee_next(s: State, w: World, d: dict[str, Any], dice: DiceSource, facts: 
                 d_targets=d.get("d_targets"))
 
 
-def _decide(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
-    d = s["decision"]
-    if d["kind"] == "drop_sw":
-        u, x = a["unit"], a["sw"]
-        s["units"][u]["sws"].remove(x)
-        fire.drop_sw(s, x, s["units"][u]["at"])
-        facts.append(Fact(f"{u} drops {w.sws[s['sws'][x]['kind']].name} ({x}) in {s['units'][u]['at']}",
-                          "LnL 1.6.1", "sw_drop", {"unit": u, "sw": x}))
-        s["decision"] = d.get("resume")
-        return
-    if d["kind"] == "retreat":
-        fire.retreat(s, w, a["unit"], a["hex"], facts)
-        s["decision"] = d.get("resume")
-        _retreat_fire(s, w, a["unit"], dice, facts)
-        return
-    if d["kind"] == "place_hero":
-        _place_hero(s, w, a["unit"], a["hex"], facts)
-        s["decision"] = d.get("resume")
-        return
-    if d.get("retreat"):  # W9: opportunity fire at a unit retreating from flamethrower fire
-        rv = d["retreat"]
-        if a["type"] == "opp_fire":
-            fire.resolve(s, w, movement.opp_firers(s, w, a["hex"], d["seat"]), d["at"], dice, facts,
-                         opportunity=True, movers=rv["units"])
-            rv["fired_from"].append(a["hex"])
-            d["hexes"] = movement.opp_fire_hexes(s, w, rv) if s["units"][rv["units"][0]]["at"] == rv["at"] else []
-            if d["hexes"]:
-                return
-        s["decision"] = d.get("resume")
-        return
-    if d["kind"] == "melee_targets":
-        d = {**d, "choices": []}
-        d["a_targets" if d["seat"] == d["attacker"] else "d_targets"] = list(a["units"])
-        _melee_next(s, w, d, dice, facts)
-        return
-    mv = s["impulse"]["move"]
-    if a["type"] == "opp_fire":
-        h = a["hex"]
-        firers = movement.opp_firers(s, w, h, d["seat"])
-        fire.resolve(s, w, firers, d["at"], dice, facts, opportunity=True, movers=mv["units"],
-                     crawling=mv["mode"] == "crawl")
-        mv["fired_from"].append(h)
-        d["hexes"] = movement.opp_fire_hexes(s, w, mv) if _alive_movers(s, mv) else []
-        if d["hexes"]:
-            return
-    s["decision"] = None
-    mv["units"] = _alive_movers(s, mv)
-    if not mv["units"]:
-        s["impulse"]["move"] = None
-
-
 def _place_hero(s: State, w: World, uid: str, h: str | None, facts: list[Fact]) -> None:
     """W6 (11.2): the owner puts a new hero whose parent's hex is full in an adjacent hex free of
     enemies; if none is left by then, the hero does not appear."""
@@ -848,3 +645,360 @@ def admin(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
         return
     s["turn"] += 1
     start_turn(s, w, dice, facts)
+
+
+# -- the verbs: each one's generator beside its handler, then the table -----------------------------
+# A handler does the action on the copy of the state `apply` made; it returns AS_IS when nothing
+# follows (see `perform`). Which verbs are open when: `open_verbs`.
+def _prompt_seat(s: State) -> str:
+    """The side asked now: the prompt's seat at a decision, else the side to play."""
+    return str(s["decision"]["seat"] if s["decision"] is not None else s["player"])
+
+
+def _gen_order(s: State, w: World) -> list[Action]:
+    who = _order_seat(s)
+    return orders.actions(s, w, who) if who is not None else []
+
+
+def _allows_order(s: State, w: World, a: Action) -> bool:
+    """Asked about the action's own hex (orders.allowed), not by listing every order."""
+    who = _order_seat(s)
+    return who is not None and orders.allowed(s, w, who, a)
+
+
+def _do_order(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> bool:
+    orders.give(s, acting(s) or "", a, facts)
+    return AS_IS  # a standing order changes nothing else: the same seat is asked again
+
+
+def _gen_opp_fire(s: State, w: World) -> list[Action]:
+    return [{"type": "opp_fire", "hex": h} for h in s["decision"]["hexes"]]
+
+
+def _gen_hold_fire(s: State, w: World) -> list[Action]:
+    return [{"type": "hold_fire"}]
+
+
+def _do_opp_fire(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    """5.3 (W1): fire from one of the prompt's hexes at the movers' hex, or hold fire ("hold_fire"):
+    the prompt goes on while hexes able to fire are left; W9: the same at a unit retreating from
+    flamethrower fire, after which the decision under way resumes."""
+    d = s["decision"]
+    if d.get("retreat"):
+        rv = d["retreat"]
+        if a["type"] == "opp_fire":
+            fire.resolve(s, w, movement.opp_firers(s, w, a["hex"], d["seat"]), d["at"], dice, facts,
+                         opportunity=True, movers=rv["units"])
+            rv["fired_from"].append(a["hex"])
+            d["hexes"] = movement.opp_fire_hexes(s, w, rv) if s["units"][rv["units"][0]]["at"] == rv["at"] else []
+            if d["hexes"]:
+                return
+        s["decision"] = d.get("resume")
+        return
+    mv = s["impulse"]["move"]
+    if a["type"] == "opp_fire":
+        h = a["hex"]
+        firers = movement.opp_firers(s, w, h, d["seat"])
+        fire.resolve(s, w, firers, d["at"], dice, facts, opportunity=True, movers=mv["units"],
+                     crawling=mv["mode"] == "crawl")
+        mv["fired_from"].append(h)
+        d["hexes"] = movement.opp_fire_hexes(s, w, mv) if _alive_movers(s, mv) else []
+        if d["hexes"]:
+            return
+    s["decision"] = None
+    mv["units"] = _alive_movers(s, mv)
+    if not mv["units"]:
+        s["impulse"]["move"] = None
+
+
+def _gen_place_sniper(s: State, w: World) -> list[Action]:
+    return sniper_actions(s, w, _prompt_seat(s))
+
+
+def _do_place_sniper(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> bool | None:
+    """11.4, A42: the sniper enters the map. At an opportunity-fire prompt the prompt's hexes are
+    counted again and the prompt goes on (nothing else follows); at the start of an impulse the
+    action is followed as any other."""
+    s["units"][a["unit"]]["at"] = a["hex"]
+    facts.append(Fact(f"The sniper is placed in {a['hex']}", "LnL 11.4", "sniper", {"hex": a["hex"]}))
+    if s["decision"] is not None:
+        s["decision"]["hexes"] = movement.opp_fire_hexes(s, w, s["impulse"]["move"])
+        return AS_IS
+    return None
+
+
+def _gen_snipe(s: State, w: World) -> list[Action]:
+    return snipe_actions(s, w, s["decision"]["seat"])
+
+
+def _do_snipe(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> bool:
+    """11.4, A42: the sniper fires at an opportunity-fire prompt; the prompt goes on if the movers
+    can still be fired at; the owners' decisions the fire leaves come first."""
+    fire.resolve(s, w, [a["unit"]], a["target"], dice, facts)
+    if s["decision"] is not None and s["decision"]["kind"] == "opp_fire":
+        mv = s["impulse"]["move"]
+        mv["units"] = _alive_movers(s, mv)
+        s["decision"]["hexes"] = movement.opp_fire_hexes(s, w, mv) if mv["units"] else []
+        if not s["decision"]["hexes"]:
+            s["decision"] = None
+            if not mv["units"]:
+                s["impulse"]["move"] = None
+    _drops(s, w, dice, facts)
+    return AS_IS
+
+
+def _gen_melee_targets(s: State, w: World) -> list[Action]:
+    return [{"type": "melee_targets", "units": pick} for pick in s["decision"]["choices"]]
+
+
+def _do_melee_targets(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    """8.0 (W3): the attacker's, then the defender's, choice of the enemies it attacks."""
+    d = {**s["decision"], "choices": []}
+    d["a_targets" if d["seat"] == d["attacker"] else "d_targets"] = list(a["units"])
+    _melee_next(s, w, d, dice, facts)
+
+
+def _gen_drop_sw(s: State, w: World) -> list[Action]:
+    d = s["decision"]
+    return [{"type": "drop_sw", "unit": d["unit"], "sw": x} for x in s["units"][d["unit"]]["sws"]]
+
+
+def _do_drop_sw(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    """1.6.1 (W5): a half squad keeps one support weapon and drops the other in its hex."""
+    d = s["decision"]
+    u, x = a["unit"], a["sw"]
+    s["units"][u]["sws"].remove(x)
+    fire.drop_sw(s, x, s["units"][u]["at"])
+    facts.append(Fact(f"{u} drops {w.sws[s['sws'][x]['kind']].name} ({x}) in {s['units'][u]['at']}",
+                      "LnL 1.6.1", "sw_drop", {"unit": u, "sw": x}))
+    s["decision"] = d.get("resume")
+
+
+def _gen_retreat(s: State, w: World) -> list[Action]:
+    d = s["decision"]
+    return [{"type": "retreat", "unit": d["unit"], "hex": h} for h in d["hexes"]]
+
+
+def _do_retreat(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    """1.6.2 (W4): a unit shaken by flamethrower fire retreats; then its enemy may fire at it (W9)."""
+    d = s["decision"]
+    fire.retreat(s, w, a["unit"], a["hex"], facts)
+    s["decision"] = d.get("resume")
+    _retreat_fire(s, w, a["unit"], dice, facts)
+
+
+def _gen_place_hero(s: State, w: World) -> list[Action]:
+    d = s["decision"]
+    return [{"type": "place_hero", "unit": d["unit"], "hex": h} for h in d["hexes"]]
+
+
+def _do_place_hero(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    d = s["decision"]
+    _place_hero(s, w, a["unit"], a["hex"], facts)
+    s["decision"] = d.get("resume")
+
+
+def _rally_gen(kind: str) -> Callable[[State, World], list[Action]]:
+    """A Rally Phase verb's actions: rally.legal's of this type (3.0)."""
+    def gen(s: State, w: World) -> list[Action]:
+        return [x for x in rally.legal(s, w, s["rally_side"]) if x["type"] == kind]
+    return gen
+
+
+def _do_rally_step(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    """3.0: every Rally Phase verb is rally.perform's; end_rally hands the step on."""
+    if rally.perform(s, w, s["rally_side"], a, dice, facts):
+        _next_rally_step(s, w, dice, facts)
+
+
+def _gen_pass(s: State, w: World) -> list[Action]:
+    return [{"type": "pass"}]
+
+
+def _do_pass(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    """4.1: three passes in a row end the Operations Phase."""
+    s["passes"] += 1
+    facts.append(Fact(f"{s['player'].upper()} passes ({s['passes']} in a row)", "LnL 4.1", "pass"))
+    if s["passes"] >= 3:
+        facts.append(Fact("Three passes in a row: the Operations Phase ends", "LnL 4.1, 9.0", "phase"))
+        admin(s, w, dice, facts)
+    else:
+        _next_impulse(s, w, dice, facts)
+
+
+def _gen_end_impulse(s: State, w: World) -> list[Action]:
+    return [{"type": "end_impulse"}]
+
+
+def _do_end_impulse(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    """4.0: an activation that did nothing counts as a pass."""
+    if not s["impulse"]["acted"]:
+        _do_pass(s, w, a, dice, facts)
+    else:
+        _next_impulse(s, w, dice, facts, acted=True)
+
+
+def _gen_activate(s: State, w: World) -> list[Action]:
+    return [{"type": "activate", "hex": h} for h in activatable(s, w, s["player"])]
+
+
+def _do_activate(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    hexes, leader = activation_hexes(s, w, a["hex"], s["player"])
+    for h in hexes:
+        for u in U.units_in(s, h, s["player"]):
+            if U.kind(s, w, u).cls == "leader":
+                s["units"][u]["activated"] = True  # A52
+    vis = {h: [e for e in U.side_hexes(s, U.other(s["player"]))
+               if not cached_los(w, h, e, sorted(s["smoke"])).blocked] for h in hexes}
+    s["impulse"] = {"hexes": hexes, "group": [], "done": [], "fired": {}, "move": None, "acted": False,
+                    "visible": vis}
+    facts.append(Fact(f"{s['player'].upper()} activates {', '.join(hexes)}"
+                      + (f" (leader {leader})" if leader else ""), "LnL 4.0", "activate", {"hexes": hexes}))
+
+
+def _gen_spot(s: State, w: World) -> list[Action]:
+    return spot_actions(s, w, s["player"])
+
+
+def _do_spot(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    _spot(s, w, a["unit"], a["hex"], dice, facts)
+
+
+def _gen_select(s: State, w: World) -> list[Action]:
+    return [{"type": "select", "unit": u} for u in selectable(s, w, s["impulse"])]
+
+
+def _do_select(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    s["impulse"]["group"].append(a["unit"])
+
+
+def _gen_clear(s: State, w: World) -> list[Action]:
+    return [{"type": "clear"}] if s["impulse"]["group"] else []
+
+
+def _do_clear(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    s["impulse"]["group"] = []
+
+
+def _gen_fire(s: State, w: World) -> list[Action]:
+    imp = s["impulse"]
+    return [{"type": "fire", "target": t} for t in fire_targets(s, w, imp)] if imp["group"] else []
+
+
+def _do_fire(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    """5.0: the selected group fires at a hex; the firers of one hex fire together, once (4.0)."""
+    imp = s["impulse"]
+    g = imp["group"]
+    frm = s["units"][g[0]]["at"]
+    fire.resolve(s, w, g, a["target"], dice, facts)
+    imp["fired"][frm] = a["target"]
+    imp["done"] += g
+    imp["group"] = []
+    imp["acted"] = True
+
+
+def _gen_move(s: State, w: World) -> list[Action]:
+    g = s["impulse"]["group"]
+    if g and all(s["units"][u]["marker"] == "" for u in g) and all(U.kind(s, w, u).mf > 0 for u in g):
+        return [{"type": "move", "mode": m} for m in movement.modes(s, w, g)]
+    return []
+
+
+def _do_move(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    _start_move(s, w, a["mode"], facts)
+
+
+def _gen_step(s: State, w: World) -> list[Action]:
+    return [{"type": "step", "hex": h} for h in movement.legal_steps(s, w, s["impulse"]["move"])]
+
+
+def _do_step(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    _step(s, w, a["hex"], dice, facts)
+
+
+def _gen_stop(s: State, w: World) -> list[Action]:
+    return [{"type": "stop"}]
+
+
+def _do_stop(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    s["impulse"]["move"] = None
+
+
+def _gen_smoke(s: State, w: World) -> list[Action]:
+    g = s["impulse"]["group"]
+    if len(g) != 1 or not smoke_ok(s, w, g[0]):
+        return []
+    at = s["units"][g[0]]["at"]
+    return [{"type": "smoke", "hex": h} for h in [at] + w.board.neighbours(at) if h not in s["smoke"]]
+
+
+def _do_smoke(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    _smoke(s, w, a["hex"], dice, facts)
+
+
+def _gen_melee(s: State, w: World) -> list[Action]:
+    return [{"type": "melee", "hex": h} for h in melee_hexes(s, w, s["impulse"])]
+
+
+def _do_melee(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    imp = s["impulse"]
+    imp["done"] += [u for u in U.units_in(s, a["hex"], s["player"])]
+    imp["acted"] = True
+    _melee_start(s, w, a["hex"], False, dice, facts)
+
+
+def _gen_withdraw(s: State, w: World) -> list[Action]:
+    imp = s["impulse"]
+    return [] if imp["acted"] else [{"type": "withdraw", "hex": h}
+                                    for h in withdraw_hexes(s, w, imp["hexes"], s["player"])]
+
+
+def _do_withdraw(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    _withdraw(s, w, a["hex"], dice, facts)
+
+
+# The wire kinds of the fields (validators/lock_n_load.py gives each its marshmallow field).
+UNIT_ID = FieldKind("id", str)  # a unit's or support weapon's id
+HEX = FieldKind("hex", str)  # 1F5: board, column, row
+MOVE_MODE = FieldKind("move_mode", str)  # normal, assault, double, crawl (6.0-6.3)
+STANDING_ORDER = FieldKind("standing_order", str)  # ask, hold, fire, within1-3, at:<hex>
+UNIT_IDS = FieldKind("unit_ids", list)
+
+_RALLY_HANDLER = _do_rally_step
+VERBS: VerbTable[World] = VerbTable(
+    # 3.0 Rally Phase (rules/lock_n_load/rally.py)
+    Verb("rally", "LnL 3.0", {"unit": UNIT_ID}, _rally_gen("rally"), _RALLY_HANDLER),
+    Verb("medic", "LnL 11.3", {"unit": UNIT_ID, "patient": UNIT_ID}, _rally_gen("medic"), _RALLY_HANDLER),
+    Verb("pickup", "LnL 3.0", {"unit": UNIT_ID, "sw": UNIT_ID}, _rally_gen("pickup"), _RALLY_HANDLER),
+    Verb("combine", "LnL 3.0", {"unit": UNIT_ID, "with": UNIT_ID}, _rally_gen("combine"), _RALLY_HANDLER),
+    Verb("split", "LnL 3.0", {"unit": UNIT_ID}, _rally_gen("split"), _RALLY_HANDLER),
+    Verb("give_sw", "LnL 3.0", {"unit": UNIT_ID, "sw": UNIT_ID, "to": UNIT_ID}, _rally_gen("give_sw"),
+         _RALLY_HANDLER),
+    Verb("swap_sw", "LnL 3.0", {"sw": UNIT_ID, "for": UNIT_ID}, _rally_gen("swap_sw"), _RALLY_HANDLER),
+    Verb("end_rally", "LnL 3.0", {}, _rally_gen("end_rally"), _RALLY_HANDLER),
+    # 4.0 Operations Phase: between impulses
+    Verb("pass", "LnL 4.1", {}, _gen_pass, _do_pass),
+    Verb("activate", "LnL 4.0", {"hex": HEX}, _gen_activate, _do_activate),
+    Verb("spot", "LnL 10.1", {"unit": UNIT_ID, "hex": HEX}, _gen_spot, _do_spot),
+    Verb("place_sniper", "LnL 11.4", {"unit": UNIT_ID, "hex": HEX}, _gen_place_sniper, _do_place_sniper),
+    Verb("order", "standing orders", {"hex": HEX, "order": STANDING_ORDER}, _gen_order, _do_order, _allows_order),
+    # an impulse
+    Verb("select", "LnL 4.0", {"unit": UNIT_ID}, _gen_select, _do_select),
+    Verb("clear", "LnL 4.0", {}, _gen_clear, _do_clear),
+    Verb("fire", "LnL 5.0", {"target": HEX}, _gen_fire, _do_fire),
+    Verb("move", "LnL 6.0", {"mode": MOVE_MODE}, _gen_move, _do_move),
+    Verb("step", "LnL 6.0", {"hex": HEX}, _gen_step, _do_step),
+    Verb("stop", "LnL 6.0", {}, _gen_stop, _do_stop),
+    Verb("smoke", "LnL 7.0", {"hex": HEX}, _gen_smoke, _do_smoke),
+    Verb("melee", "LnL 8.0", {"hex": HEX}, _gen_melee, _do_melee),
+    Verb("withdraw", "LnL 8.0", {"hex": HEX}, _gen_withdraw, _do_withdraw),
+    Verb("end_impulse", "LnL 4.0", {}, _gen_end_impulse, _do_end_impulse),
+    # the other side's prompts and the owners' decisions
+    Verb("opp_fire", "LnL 5.3", {"hex": HEX}, _gen_opp_fire, _do_opp_fire),
+    Verb("hold_fire", "LnL 5.3", {}, _gen_hold_fire, _do_opp_fire),
+    Verb("snipe", "LnL 11.4", {"unit": UNIT_ID, "target": HEX}, _gen_snipe, _do_snipe),
+    Verb("melee_targets", "LnL 8.0", {"units": UNIT_IDS}, _gen_melee_targets, _do_melee_targets),
+    Verb("drop_sw", "LnL 1.6.1", {"unit": UNIT_ID, "sw": UNIT_ID}, _gen_drop_sw, _do_drop_sw),
+    Verb("retreat", "LnL 1.6.2", {"unit": UNIT_ID, "hex": HEX}, _gen_retreat, _do_retreat),
+    Verb("place_hero", "LnL 11.2", {"unit": UNIT_ID, "hex": HEX}, _gen_place_hero, _do_place_hero),
+)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core.admit import Admission, seat_of_two
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
 from rules.core.plaincopy import clone
@@ -103,23 +104,18 @@ class LockNLoad(Game):
     def prompt(self, state: State, seat: str) -> str:
         return schema.ask(state, self.world, seat)
 
-    def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
+    def admission(self) -> Admission:
+        """The preamble of `apply` (rules/core/admit.py), in this game's words."""
         w = self.world
-        if state.get("data_id") != w.data_id:
-            raise IllegalAction("the state was set up with other board or counter data")
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over", "LnL 9.0")
-        if seat not in ROLES:
-            raise IllegalAction(f"no seat {seat!r}; the seats are us and vc")
-        who = flow.acting(state)
-        if seat != who:
-            raise IllegalAction(f"it is {str(who).upper()}'s decision now, not {seat.upper()}'s", "LnL 4.0")
-        action = schema.check_action_shape(action)
-        if not flow.is_legal(state, w, action):
-            raise schema.explain(state, w, action)
-        s = clone(state)
+        return Admission(same_data=lambda s: s.get("data_id") == w.data_id,
+                         other_data="the state was set up with other board or counter data", over_rule="LnL 9.0",
+                         seat_check=seat_of_two(ROLES, flow.acting, "LnL 4.0"), shape=schema.check_action_shape,
+                         legal=lambda s, a: flow.is_legal(s, w, a), refusal=lambda s, a: schema.explain(s, w, a))
+
+    def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
+        s, action = self.admission().admit(state, seat, action)
         facts: list[Fact] = []
-        flow.perform(s, w, action, dice, facts)
+        flow.perform(s, self.world, action, dice, facts)
         return Applied(s, facts)
 
     def view(self, state: State, seat: str | None) -> State:

@@ -1,4 +1,5 @@
-"""Shapes: the action vocabulary, the state document, prompts and descriptions (docs/games/lock-n-load.md)."""
+"""Shapes: the state document, the action shape check (from the verb table, rules/lock_n_load/flow.py
+VERBS), prompts and descriptions (docs/games/lock-n-load.md)."""
 
 from __future__ import annotations
 
@@ -7,27 +8,11 @@ from typing import Any, cast
 from rules.core.game import Action, IllegalAction, InvalidState
 from rules.core.shapes import check_shape
 from rules.lock_n_load.data import World
+from rules.lock_n_load.flow import VERBS
 
-# action type -> {field: python type}; every field is required.
-ACTIONS: dict[str, dict[str, type]] = {
-    "rally": {"unit": str}, "medic": {"unit": str, "patient": str}, "pickup": {"unit": str, "sw": str},
-    "end_rally": {}, "pass": {}, "activate": {"hex": str}, "select": {"unit": str}, "clear": {},
-    "fire": {"target": str}, "move": {"mode": str}, "step": {"hex": str}, "stop": {}, "smoke": {"hex": str},
-    "melee": {"hex": str}, "spot": {"unit": str, "hex": str}, "place_sniper": {"unit": str, "hex": str},
-    "end_impulse": {}, "opp_fire": {"hex": str}, "hold_fire": {}, "order": {"hex": str, "order": str},
-    "melee_targets": {"units": list}, "withdraw": {"hex": str},
-    "combine": {"unit": str, "with": str}, "split": {"unit": str}, "snipe": {"unit": str, "target": str},
-    "drop_sw": {"unit": str, "sw": str}, "retreat": {"unit": str, "hex": str},
-    "place_hero": {"unit": str, "hex": str}, "give_sw": {"unit": str, "sw": str, "to": str},
-    "swap_sw": {"sw": str, "for": str},
-}
-RULES = {"rally": "LnL 3.0", "medic": "LnL 11.3", "pickup": "LnL 3.0", "end_rally": "LnL 3.0", "pass": "LnL 4.1",
-         "activate": "LnL 4.0", "select": "LnL 4.0", "clear": "LnL 4.0", "fire": "LnL 5.0", "move": "LnL 6.0",
-         "step": "LnL 6.0", "stop": "LnL 6.0", "smoke": "LnL 7.0", "melee": "LnL 8.0", "spot": "LnL 10.1",
-         "place_sniper": "LnL 11.4", "end_impulse": "LnL 4.0", "opp_fire": "LnL 5.3", "hold_fire": "LnL 5.3",
-         "order": "standing orders", "melee_targets": "LnL 8.0", "withdraw": "LnL 8.0", "combine": "LnL 3.0",
-         "split": "LnL 3.0", "snipe": "LnL 11.4", "drop_sw": "LnL 1.6.1", "retreat": "LnL 1.6.2",
-         "place_hero": "LnL 11.2", "give_sw": "LnL 3.0", "swap_sw": "LnL 3.0"}
+# action type -> {field: python type} and -> its rule section: from the verb table (flow.VERBS)
+ACTIONS: dict[str, dict[str, type]] = VERBS.shapes()
+RULES = VERBS.rules()
 TOP_KEYS = ("game", "version", "scenario", "data_id", "options", "turn", "turns", "phase", "initiative",
             "rally_side", "rally_done", "player", "passes", "units", "sws", "spotted", "smoke", "melee", "impulse",
             "decision", "spot", "spot_used", "events", "secret", "objectives", "cache", "pending", "drops", "eliminated",

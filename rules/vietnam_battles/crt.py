@@ -3,7 +3,7 @@
 Reading A-1 (left-aligned rows): every terrain class shifts the Clear column left by 0/1/2/3;
 differentials above +10 read the +10 cell, below a row's first printed value the leftmost
 column C1. `ROW_CELLS` is the table as printed (each row's differential cells from C1), and
-`column()` is checked against it cell by cell in tests/vb/test_crt.py.
+`column()` is checked against it cell by cell in tests/vietnam_battles/test_crt.py.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core.admit import Admission, seat_of_two
 from rules.core.dice import DiceSource, RecordingDice
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
 from rules.core.plaincopy import clone
@@ -157,21 +158,17 @@ class VietnamBattles(Game):
     def prompt(self, state: State, seat: str) -> str:
         return schema.ask(state, self.w(state), seat)
 
+    def admission(self, w: World) -> Admission:
+        """The preamble of `apply` (rules/core/admit.py) in this game's words, for the scenario's world `w`."""
+        return Admission(same_data=lambda s: s.get("map_id") == w.map_id and s.get("data_id") == w.data_id,
+                         other_data="the state was set up with other map or counter data", over_rule="VB 4.0",
+                         seat_check=seat_of_two(ROLES, flow.acting, "VB 4.1"), shape=schema.check_action_shape,
+                         legal=lambda s, a: legal_check.is_legal(s, w, a),  # targeted; `legal_actions` lists them all
+                         refusal=lambda s, a: schema.explain(s, w, a))
+
     def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
         w = self.w(state)
-        if state.get("map_id") != w.map_id or state.get("data_id") != w.data_id:
-            raise IllegalAction("the state was set up with other map or counter data")
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over", "VB 4.0")
-        if seat not in ROLES:
-            raise IllegalAction(f"no seat {seat!r}; the seats are us and vc")
-        who = flow.acting(state)
-        if seat != who:
-            raise IllegalAction(f"it is {str(who).upper()}'s decision now, not {seat.upper()}'s", "VB 4.1")
-        action = schema.check_action_shape(action)
-        if not legal_check.is_legal(state, w, action):  # the targeted check; `legal_actions` lists them all
-            raise schema.explain(state, w, action)
-        s = clone(state)
+        s, action = self.admission(w).admit(state, seat, action)
         facts: list[Fact] = []
         flow.perform(s, w, action, dice, facts, scenarios.victory)
         return Applied(s, facts)

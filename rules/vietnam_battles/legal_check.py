@@ -1,6 +1,6 @@
 """One action's legality, checked without listing every legal action (issue 13).
 
-`is_legal(s, w, a)` answers exactly `a in flow.legal(s, w)` (tests/vb/test_legal_check.py plays
+`is_legal(s, w, a)` answers exactly `a in flow.legal(s, w)` (tests/vietnam_battles/test_legal_check.py plays
 random games and compares the two on every action listed and on near misses), but asks only
 the rule that governs the action's type: a unit's selection asks `movement.can_select` for that
 unit (VB 5.0), an engineer task asks for that engineer and that site (VB 18.2-18.3), and so on.

@@ -1,4 +1,4 @@
-"""Shapes: the action vocabulary, the state document, prompts and descriptions
+"""Shapes: the action shape check (from the verb table, verbs.py), the state document, prompts and descriptions
 (docs/games/vietnam-battles.md)."""
 
 from __future__ import annotations
@@ -9,19 +9,10 @@ from rules.core.game import Action, IllegalAction, InvalidState
 from rules.core.shapes import check_shape
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.support import value
+from rules.vietnam_battles.verbs import VERBS
 
-# action type -> {field: python type}; every field is required.
-ACTIONS: dict[str, dict[str, type]] = {
-    "select": {"unit": str}, "enter": {"hex": str}, "sail": {"to": str}, "end_move": {}, "end_phase": {},
-    "declare": {"defender": str, "unit": str}, "add": {"unit": str}, "support": {"marker": str}, "pass": {},
-    "bombard": {"unit": str, "marker": str}, "lose_step": {"unit": str}, "hold": {"unit": str},
-    "retreat": {"unit": str, "path": list}, "displace": {"hex": str}, "refuse": {},
-    "advance": {"unit": str, "hex": str}, "end_advance": {}, "errant": {"unit": str},
-    "slick": {"unit": str}, "tango": {"unit": str}, "land": {"hex": str}, "demolish": {"hexside": str},
-    "push": {"hex": str}, "camp": {"hex": str}, "place": {"unit": str}, "hide": {"unit": str}, "at": {"hex": str},
-    "choose_victory": {"condition": str}, "cache": {"hex": str}, "b52": {"unit": str}, "ben_suc": {"choice": str},
-    "exit": {}, "designate": {"camp": str}, "repair": {"unit": str, "hexside": str}, "eng_bridge": {"site": str},
-}
+# action type -> {field: python type}; every field is required (the verb table, rules/vietnam_battles/verbs.py).
+ACTIONS: dict[str, dict[str, type]] = VERBS.shapes()
 
 
 def check_action_shape(action: Any) -> Action:
@@ -33,11 +24,7 @@ def check_action_shape(action: Any) -> Action:
 
 def explain(s: dict[str, Any], w: World, action: Action) -> IllegalAction:
     t = action["type"]
-    rules = {"select": "VB 5.0", "enter": "VB 5.1", "sail": "VB 12.0", "end_move": "VB 5.3", "declare": "VB 7.1",
-             "add": "VB 7.1", "support": "VB 8.3", "pass": "VB 8.3", "bombard": "VB 8.4", "hold": "VB 7.8",
-             "retreat": "VB 7.7", "displace": "VB 7.7.2", "refuse": "VB 7.7.2", "advance": "VB 7.9",
-             "lose_step": "VB 7.6", "errant": "VB 8.4.2", "slick": "VB 10.0", "tango": "VB 11.0", "land": "VB 10.0"}
-    return IllegalAction(f"{describe(action)} is not legal now ({ask(s, w, None)})", rules.get(t, "VB 4.1"))
+    return IllegalAction(f"{describe(action)} is not legal now ({ask(s, w, None)})", VERBS.rule_of(t) or "VB 4.1")
 
 
 PHASES = ("setup", "movement", "combat", "mech_movement", "mech_combat", "over")

@@ -119,7 +119,7 @@ def typed(value: Any) -> Any:
 
 
 class TypedBot:
-    """Assault on Belgium's plain-minded bot (tests/aob/api_bot.py), deciding from the typed
+    """Assault on Belgium's plain-minded bot (tests/assault_on_belgium/api_bot.py), deciding from the typed
     actions alone: Germany drives its tanks down the map toward Brussels and Antwerp, flies
     everything, and always attacks and pursues; Belgium sets up by the book and does not react."""
 

@@ -65,7 +65,7 @@ class Api:
 
 
 def _pick(rng: random.Random, acts: list[dict[str, Any]], tried: set[str]) -> dict[str, Any]:
-    """The "done when" policy of tests/upfront/test_uf_done.py: seek altitude changes, reactions,
+    """The "done when" policy of tests/up_front/test_uf_done.py: seek altitude changes, reactions,
     entrenchment and fire among the legal actions."""
     def value(a: dict[str, Any]) -> float:
         v = PRIORITY.get(a["type"], -1)

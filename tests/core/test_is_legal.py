@@ -313,7 +313,7 @@ def test_lock_n_load_check_agrees_with_the_listing_in_melee(seed: int) -> None:
     randomly (melee, withdraw, melee_targets, moves into enemy hexes) with LnL's own misses; half
     the seeds start inside an impulse of a locked hex that has acted."""
     from rules.lock_n_load.game import LockNLoad
-    from tests.lnl.helpers import blank_state, tiny
+    from tests.lock_n_load.helpers import blank_state, tiny
 
     w = tiny(["ooo"] * 4)
     g = LockNLoad(w)

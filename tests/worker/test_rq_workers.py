@@ -134,7 +134,7 @@ def test_racing_submits_one_wins_the_rest_conflict(rq_app) -> None:
 
 
 def test_real_workers_resolve_a_whole_game_of_assault_on_belgium(rq_app) -> None:
-    from tests.aob.api_bot import Bot
+    from tests.assault_on_belgium.api_bot import Bot
     from warlog.trust.verify import verify_bytes
 
     app, workers = rq_app

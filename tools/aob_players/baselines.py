@@ -18,7 +18,7 @@ NAIVE_PREFERENCE = ["standard_setup", "done_setup", "pursue", "attack", "resolve
 
 
 class NaivePlayer(Player):
-    """tests/aob/api_bot.py's choices, through the pure interface."""
+    """tests/assault_on_belgium/api_bot.py's choices, through the pure interface."""
 
     def new_game(self, g: AssaultOnBelgium, seed: int, options: dict[str, Any]) -> None:
         super().new_game(g, seed, options)

@@ -2,8 +2,9 @@
 
 A game's pages draw its board with the renderer registered under the game's name; a game
 without one gets `TextRenderer` (the state as readable text). The Assault on Belgium hex map
-(`warlog.render.aob.board`) is one renderer, Green Beret: Vietnam's solitaire map (`warlog.render.gbv.board`)
-another, Vietnam Battles' two maps (`warlog.render.vb.board`) a third; a card game brings its own.
+(`warlog.render.assault_on_belgium.board`) is one renderer, Green Beret: Vietnam's solitaire map
+(`warlog.render.green_beret_vietnam.board`) another, Vietnam Battles' two maps
+(`warlog.render.vietnam_battles.board`) a third; a card game brings its own.
 Renderers never see more than the viewer may: the pages hand them `Game.view(state, seat)`.
 
 Besides `Renderer`'s methods, the pages use these when a renderer has them: `name_of(kind, key)`
@@ -17,6 +18,7 @@ its `unit` and `hex`), `action_groups` (titles for its action types' button grou
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -84,7 +86,8 @@ class TextRenderer:
 
 
 _RENDERERS: dict[str, Renderer] = {}
-_LOADED = False
+_LOOKING = threading.Lock()
+_ASKED: set[str] = set()  # games whose warlog/render/<package> has been looked for
 
 
 def register_renderer(game: str, renderer: Renderer) -> Renderer:
@@ -93,7 +96,17 @@ def register_renderer(game: str, renderer: Renderer) -> Renderer:
 
 
 def renderer_for(game: str) -> Renderer:
-    _load()
+    """The board renderer registered under `game`: a built-in game's is warlog/render/<package>/
+    (rules.companion), imported on the first question; a game from WARLOG_GAME_MODULES registers
+    its own (or has none: `TextRenderer`)."""
+    if game not in _RENDERERS and game not in _ASKED:
+        from rules import companion, load_games
+
+        with _LOOKING:  # a second thread waits for the first one's import
+            if game not in _ASKED:
+                load_games()  # the games of WARLOG_GAME_MODULES register their renderers on import
+                companion("warlog.render", game)
+                _ASKED.add(game)
     return _RENDERERS.get(game) or TextRenderer()
 
 
@@ -103,14 +116,6 @@ def seat_label(game: str | None, seat: str) -> str:
     if names and seat in names:
         return str(names[seat])
     return seat.replace("_", " ").capitalize()
-
-
-def _load() -> None:
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    from warlog.render import aob, gbv, lnl, up_front, vb  # noqa: F401  (each registers itself)
 
 
 __all__ = ["Highlights", "Scene", "Renderer", "TextRenderer", "register_renderer", "renderer_for", "seat_label"]

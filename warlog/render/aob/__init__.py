@@ -1,3 +1,0 @@
-"""The aob board renderer: importing the package registers it (see warlog/render/__init__.py)."""
-
-from warlog.render.aob import board  # noqa: F401  (registers the renderer)

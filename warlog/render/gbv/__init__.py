@@ -1,3 +1,0 @@
-"""The gbv board renderer: importing the package registers it (see warlog/render/__init__.py)."""
-
-from warlog.render.gbv import board  # noqa: F401  (registers the renderer)

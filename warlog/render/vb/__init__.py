@@ -1,3 +1,0 @@
-"""The vb board renderer: importing the package registers it (see warlog/render/__init__.py)."""
-
-from warlog.render.vb import board  # noqa: F401  (registers the renderer)
