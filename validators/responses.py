@@ -291,6 +291,12 @@ class StateSchema(StrictSchema):
     waiting_for_dice = _waiting()
 
 
+class ConfirmSchema(StrictSchema):
+    index = _int(metadata={"description": "the action's place in `actions`"})
+    action = ActionField(required=True)
+    confirm = _str(metadata={"description": "why to ask before sending it, e.g. \"ends the game: ...\""})
+
+
 class ActionsSchema(StrictSchema):
     seat = _str(metadata={"description": "the caller: a seat, director or spectator"})
     expected_seq = _int(metadata={"description": "send it with the move"})
@@ -298,6 +304,9 @@ class ActionsSchema(StrictSchema):
     sandbox = fields.Boolean(required=True)
     prompt = _str()
     actions = fields.List(ActionField(), required=True, metadata={"description": "every legal action now"})
+    confirm = fields.List(fields.Nested(ConfirmSchema), metadata={
+        "description": "the listed actions a client should confirm before sending: they end the game, or "
+                       "pass a whole phase while units could still act"})
     pending = fields.Boolean()
     waiting_for_dice = _waiting()
 

@@ -622,8 +622,9 @@ class Warlog:
         if viewer.seat not in game.active_seats(state):
             waiting = ", ".join(game.active_seats(state)) or "nobody"
             return {**base, "prompt": f"waiting for {waiting}", "actions": [], "pending": s.pending}
-        return {**base, "prompt": game.prompt(state, viewer.seat), "actions": game.legal_actions(state, viewer.seat),
-                "pending": s.pending}
+        legal = game.legal_actions(state, viewer.seat)
+        return {**base, "prompt": game.prompt(state, viewer.seat), "actions": legal,
+                "confirm": confirmations(game, state, viewer.seat, legal), "pending": s.pending}
 
     def move(self, game_id: str, seq: int, viewer: Viewer, look: str | None = "a move and its judgement"
              ) -> dict[str, Any]:
@@ -706,6 +707,17 @@ class Warlog:
             return get_game(name)
         except KeyError as err:
             raise Unprocessable(str(err.args[0])) from None
+
+
+def confirmations(game: Game, state: Any, seat: str, legal: list[Any]) -> list[dict[str, Any]]:
+    """The listed actions to confirm before sending (they end the game, or pass a whole phase
+    while units could still act): their index in the listing, the action, and why."""
+    out = []
+    for i, action in enumerate(legal):
+        why = game.confirm(state, seat, action, legal)
+        if why:
+            out.append({"index": i, "action": action, "confirm": why})
+    return out
 
 
 def redact(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:
