@@ -267,8 +267,9 @@
   /* After a move the focus goes to the actions (the first one now offered, else the prompt),
      never back to the top of the page: a keyboard or screen reader user goes on from there. */
   function focusActions() {
-    var target = $("#confirm:not([hidden]) button") || $("#act-form button") || $("#orders-form select") ||
-                 $("#controls .prompt");
+    var shown = function (e) { return e && e.getClientRects().length > 0; };
+    var target = [$("#confirm:not([hidden]) button")].concat($$("#act-form button"), $$("#act-form summary"),
+                  [$("#orders-form select"), $("#controls .prompt")]).filter(shown)[0];
     if (target) target.focus({ preventScroll: SMALL.matches });
   }
 
@@ -656,6 +657,18 @@
           var here = $$('.counter[data-hex="' + hex + '"]', board).map(function (c) { return c.dataset.unit; })
             .filter(function (u) { return byUnit[u]; });
           if (here.length === 1) { onUnit(here[0]); return; }
+          if (here.length > 1 && here.every(canPlan)) {  /* which of the stack to move: its path is planned next */
+            var from = document.activeElement;
+            showBox("Units in " + hex + ":", here.map(function (u) {
+              var t = ($('.counter[data-unit="' + u + '"] title', board) || {}).textContent || u;
+              return { label: t.split(":")[0], run: function () {
+                cancel();
+                startPlan(u).then(function () { if (from && from.closest && from.closest("#board")) from.focus({ preventScroll: true }); });
+              } };
+            }).concat([{ label: "Cancel", run: cancel }]));
+            if (from && from.closest && from.closest("#board")) $("#confirm button").focus();
+            return;
+          }
           if (here.length > 1) {
             ask([].concat.apply([], here.map(function (u) { return byUnit[u]; })), "Units in " + hex + ":");
           }
