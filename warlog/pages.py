@@ -572,6 +572,15 @@ def act(game_id: str) -> Any:
     return redirect(url_for(".game", game_id=game_id, last=out["seq"]), 303)
 
 
+@pages.post("/games/<game_id>/moves/<int:seq>/take-back")
+def take_back(game_id: str, seq: int) -> Any:
+    """The seat's own move, not judged yet, taken back (`GameService.take_back`)."""
+    out = service().take_back(game_id, seat_token(game_id), seq)
+    if wants_json():
+        return jsonify(out)
+    return redirect(url_for(".game", game_id=game_id, last=seq), 303)
+
+
 def _needs_confirming(game_id: str, action: Any) -> str | None:
     """Why the seat's listing marks `action` for confirmation (`GameService.actions`), if it does."""
     if type(_game(game_id)).confirm is Game.confirm:  # a game that marks nothing: no listing computed

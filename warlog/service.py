@@ -43,6 +43,7 @@ from ledger.events import (
     UMPIRE_INVITED,
     Event,
     NewEvent,
+    withdrawn,
 )
 from ledger.export import export_lines
 from ledger.store import Conflict, DuplicateKey, EventStore, GameSummary, SummaryUpdate
@@ -52,6 +53,7 @@ from rules.core.game import Game, IllegalAction
 from validators.actions import ActionShapeError, validate_action
 from validators.requests import PROBE_REFUSED, probe_ops
 from warlog import sandbox as sandboxing
+from warlog import wakeup
 from warlog.history import StateCache, StoreHistory, seat_entropy
 from warlog.lru import BoundedCache
 from warlog.seeds import SeedBooks
@@ -341,6 +343,35 @@ class Warlog:
                 if not later or any(ev.type not in NO_STATE for ev in later):
                     raise err from None
                 at = later[-1].seq
+
+    def take_back(self, game_id: str, token: str | None, seq: int) -> dict[str, Any]:
+        """The seat takes back its own move `seq` while the umpire has not judged it. The ledger
+        records it as that submission's judgement, a `rejected` event appended under the seat's
+        name with `withdrawn: true` and no dice (docs/ledger.md): the move changes nothing, and
+        the umpire, finding it judged, never rolls for it. A move already judged stands."""
+        viewer = self.viewer(game_id, token, required=True)
+        if viewer.director or viewer.seat is None:
+            raise Forbidden("a move is taken back by the seat that made it")
+        if not 0 <= seq <= self.store.last_seq(game_id):
+            raise NotFound(f"no event {seq} in game {game_id}")
+        sub = self.history(game_id).event(seq)
+        if sub.type != SUBMITTED or sub.seat != viewer.seat:
+            raise Forbidden(f"event {seq} is not a move of {viewer.seat}'s")
+        while True:
+            judged = self.history(game_id).find_judgement(seq)
+            if judged is not None:
+                raise StaleSeq(f"move #{seq} has been judged already (event {judged.seq}): it stands",
+                               current_seq=self.store.last_seq(game_id))
+            last = self.store.last_seq(game_id)
+            payload = {"submission_seq": seq, "seat": viewer.seat, "withdrawn": True,
+                       "reasons": [{"message": f"taken back by {viewer.seat} before the umpire judged it",
+                                    "rule": None}], **self._blind(game_id, last + 1)}
+            try:
+                ev = self.store.append(game_id, last, [NewEvent(REJECTED, viewer.seat, payload)])[-1]
+            except Conflict:
+                continue  # the umpire (or anyone) appended meanwhile: judged now, or still not
+            wakeup.judged(game_id)
+            return {"seq": seq, "event_seq": ev.seq, "status": "withdrawn"}
 
     def submit_ruling(self, game_id: str, token: str | None, ruling: dict[str, Any],
                       idempotency_key: str | None = None) -> dict[str, Any]:
@@ -653,7 +684,8 @@ class Warlog:
             return {**out, "status": "pending"}
         p = shown(judged)
         if judged.type == REJECTED:
-            out = {**out, "status": "rejected", "event_seq": judged.seq, "reasons": p["reasons"],
+            out = {**out, "status": "withdrawn" if withdrawn(judged) else "rejected", "event_seq": judged.seq,
+                   "reasons": p["reasons"],
                    "rules": sorted({r["rule"] for r in p["reasons"] if r.get("rule")})}
             if s.sandbox and any(r.get("waiting_for_dice") for r in judged.payload.get("reasons", [])):
                 out.update(self._dice_wait(game_id, seq))

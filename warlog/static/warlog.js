@@ -570,17 +570,33 @@
             if (i === list.length - 1) return null;  /* the last one's panel comes with its judgement */
             return judged(out.seq).then(function (m) {
               if (m.status === "rejected") throw new Error("refused");
+              if (m.status === "withdrawn") throw new Error("taken back");
               expected = m.seq;
             });
           });
         });
       });
+      /* while the umpire has not judged the move, its seat may take it back */
+      var offered = setTimeout(function () {
+        if (lastSeq === null || !busy) return;
+        showBox("Move #" + lastSeq + " waits for the umpire…", [{ label: "Take back this move", id: "take-back", run: function () {
+          var fd = new FormData();
+          fd.append("csrf", form.elements.csrf.value);
+          fetch("/games/" + gid + "/moves/" + lastSeq + "/take-back", { method: "POST", body: fd, credentials: "same-origin",
+                headers: { Accept: "application/json" } }).then(function (r) {
+            return r.json().then(function (j) { if (!r.ok) fail(j.error || ("HTTP " + r.status)); });
+          }).catch(function (e) { fail(e.message); });
+        } }]);
+        var a = document.activeElement;  /* a keyboard user acting on the panel: one key away */
+        if (!a || a === body || (a.closest && a.closest("#controls"))) $("#take-back").focus();
+      }, 1500);
       chain.catch(function (e) {
-        if (lastSeq === null) { busy = play.busy = false; body.classList.remove("busy"); fail(e.message); return "failed"; }
+        if (lastSeq === null) { clearTimeout(offered); busy = play.busy = false; body.classList.remove("busy"); fail(e.message); return "failed"; }
       }).then(function (failed) {
         if (failed) return;
         var shown = live.state === "absent" ? refresh(lastSeq, true)
           : judged(lastSeq).then(function () { return refresh(lastSeq, false); });
+        shown.then(function () { clearTimeout(offered); }, function () { clearTimeout(offered); });
         return shown.catch(function () { location.replace("/games/" + gid + "?last=" + lastSeq); });
       });
     }
