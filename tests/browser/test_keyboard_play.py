@@ -186,3 +186,31 @@ def test_a_game_of_assault_on_belgium_played_with_the_keyboard_alone(browser: An
         assert "wins" in page.inner_text(".status-card")
     ger.screenshot(path=str(artifacts / "keyboard-game-over.png"), full_page=True)
     assert not errors, errors
+
+
+@pytest.mark.browser
+def test_a_move_waiting_for_the_umpire_is_taken_back_with_the_keyboard(browser: Any, live_server: Any) -> None:
+    """While the umpire is held off (its lock held, as by a busy worker), the seat's page offers
+    to take the move back, with the focus on that button; Enter takes it back, and the ledger
+    records it as withdrawn: the umpire never judges it."""
+    base, app = live_server
+    created = _api(base, "/games", {"game": "assault-on-belgium", "scenario": "may-1940"})
+    gid = created["id"]
+    links = {t["seat"]: t["url"] for t in created["seat_tokens"]}
+    errors: list[str] = []
+    bel, ger = _page(browser, errors), _page(browser, errors)
+    ger.goto(links["germany"])
+    bel.goto(links["belgium"])
+    _fresh(bel, base, gid)
+    _choose(bel, "Use the standard set-up")
+    with app.extensions["warlog"].store.game_lock(gid):
+        bel.keyboard.press("Enter")
+        bel.wait_for_selector("#take-back")
+        assert _focused(bel)["text"] == "Take back this move"
+        with updated(bel):
+            bel.keyboard.press("Enter")
+    assert "Taken back" in bel.inner_text("#result")
+    seq = int(bel.get_attribute("body", "data-last"))
+    assert _api(base, f"/games/{gid}/moves/{seq}")["status"] == "withdrawn"
+    assert "Use the standard set-up" in bel.inner_text("#act-form")  # nothing happened: it is still to do
+    assert not errors, errors
