@@ -103,3 +103,13 @@ def test_green_beret_ending_the_game_on_turn_one_is_marked(page_game):
     ends = [c for c in listing["confirm"] if c["action"] == {"type": "end_game"}]
     assert len(ends) == 1 and "on turn 1" in ends[0]["confirm"] and "GBV 4.0" in ends[0]["confirm"]
     assert 'data-confirm="ends the game now, on turn 1' in pg.page("player")
+
+
+def test_vietnam_battles_ending_the_movement_with_units_able_to_move_is_marked():
+    """VB 4.1: the phasing player ends the phase; with units that could still move, it is asked."""
+    from rules.vietnam_battles.confirmations import confirm
+    legal = [{"type": "select", "unit": "us-1"}, {"type": "select", "unit": "us-2"}, {"type": "end_phase"}]
+    why = confirm({"phase": "movement"}, {"type": "end_phase"}, legal)
+    assert why == "ends the Movement Phase while 2 units could still move (VB 4.1)"
+    assert confirm({"phase": "combat"}, {"type": "end_phase"}, [{"type": "end_phase"}]) is None
+    assert confirm({"phase": "movement"}, {"type": "select", "unit": "us-1"}, legal) is None
