@@ -58,6 +58,21 @@ def test_no_page_has_a_serious_or_critical_axe_violation(browser: Any, site: dic
     assert not found, "\n".join(found)
 
 
+@pytest.mark.browser
+def test_the_pages_follow_the_systems_dark_mode(browser: Any, site: dict[str, Any]) -> None:  # noqa: F811
+    """prefers-color-scheme: dark gives dark paper and light ink; light keeps the paper look."""
+    colours = {}
+    for scheme in ("light", "dark"):
+        ctx = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
+        page = ctx.new_page()
+        page.goto(site["urls"]["lobby"])
+        colours[scheme] = page.evaluate("() => [getComputedStyle(document.body).backgroundColor, "
+                                        "getComputedStyle(document.body).color]")
+        ctx.close()
+    assert colours["light"] == ["rgb(244, 241, 232)", "rgb(31, 30, 26)"]
+    assert colours["dark"] == ["rgb(23, 24, 26)", "rgb(236, 233, 224)"]
+
+
 def test_the_vendored_axe_core_is_the_pinned_release() -> None:
     """The copy is the npm package's own file, with its licence (MPL-2.0) beside it."""
     head = AXE.read_text(encoding="utf-8")[:300]
