@@ -38,6 +38,7 @@ def _page(browser: Any, errors: list[str]) -> Any:
 def _focused(page: Any) -> dict[str, Any]:
     return page.evaluate("""() => { const a = document.activeElement;
       return {hex: a && a.dataset ? a.dataset.hex || null : null, text: a ? (a.textContent || '').trim() : '',
+              unit: a && a.dataset && a.closest && a.closest('#board') ? a.dataset.unit || null : null,
               inActions: !!(a && a.closest && a.closest('#act-form, #confirm')), tag: a ? a.tagName : null,
               confirm: a && a.dataset ? a.dataset.confirm || null : null}; }""")
 
@@ -133,6 +134,26 @@ def test_a_game_of_assault_on_belgium_played_with_the_keyboard_alone(browser: An
     bel.keyboard.press("Enter")
     bel.keyboard.press("Tab")
     assert _focused(bel)["inActions"]
+
+    # Belgium places VI Corps by keys: back to the tray of counters not yet set up (one Tab stop,
+    # the arrow keys along it), Enter; then on the map, the arrow keys to Brussels, Enter, Enter.
+    _tab_until(bel, lambda f: f["unit"] is not None, shift=True)
+    for _ in range(30):
+        if _focused(bel)["unit"] == "be-inf-6":
+            break
+        bel.keyboard.press("ArrowRight")
+    assert _focused(bel)["unit"] == "be-inf-6"
+    with updated(bel):
+        bel.keyboard.press("Enter")
+    assert _focused(bel)["inActions"]
+    _tab_until(bel, lambda f: f["hex"] is not None, shift=True)
+    _arrow_to(bel, "1005")
+    bel.keyboard.press("Enter")
+    bel.wait_for_selector("#confirm-go")
+    assert _focused(bel)["text"] == "Confirm" and "1005" in bel.inner_text("#confirm")
+    with updated(bel):
+        bel.keyboard.press("Enter")
+    assert "VI Corps" in bel.inner_text("#result")
     for seat_page in (bel, ger):
         _fresh(seat_page, base, gid)
         _choose(seat_page, "Use the standard set-up")

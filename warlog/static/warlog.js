@@ -346,12 +346,20 @@
     rove(firstActive(), false);
     svg.setAttribute("role", "group");
     if (!svg.getAttribute("aria-label")) svg.setAttribute("aria-label", "Map: arrow keys go from hex to hex, Enter picks");
-    $$(".counter", board).forEach(function (c) {
-      if (c.dataset.hex && hexOf(c.dataset.hex)) return;  /* on the map: reached through its hex */
-      if (!c.classList.contains("target")) return;
-      c.setAttribute("tabindex", "0");
+    /* the counters off the map that can act (a tray): one Tab stop, the arrow keys go along them */
+    var tray = $$(".counter.target", board).filter(function (c) { return !(c.dataset.hex && hexOf(c.dataset.hex)); });
+    tray.forEach(function (c, i) {
+      c.setAttribute("tabindex", i ? "-1" : "0");
       c.setAttribute("role", "button");
     });
+    function alongTray(c, dir) {
+      var i = tray.indexOf(c), next = tray[Math.max(0, Math.min(tray.length - 1, i + dir))];
+      if (!next || next === c) return;
+      c.setAttribute("tabindex", "-1");
+      next.setAttribute("tabindex", "0");
+      next.focus({ preventScroll: true });
+      scrollInto(next);
+    }
     board.addEventListener("focusin", function (ev) {
       var p = ev.target.closest && ev.target.closest(".terrain [data-hex]");
       if (p) { rove(p, false); mark(p); }
@@ -359,15 +367,16 @@
     board.addEventListener("focusout", function () { var g = $("#kbd-layer", svg); if (g) while (g.firstChild) g.removeChild(g.firstChild); });
     board.addEventListener("keydown", function (ev) {
       var t = ev.target, p = t.closest && t.closest(".terrain [data-hex]");
-      var tray = !p && t.closest && t.closest(".counter[tabindex]");
+      var off = !p && t.closest && t.closest(".counter[tabindex]");
       if (ev.key === "Enter" || ev.key === " ") {
-        if (!(p || tray) || isBusy()) return;
+        if (!(p || off) || isBusy()) return;
         ev.preventDefault();
         ev.stopPropagation();
         if (p && enterFirst(p.dataset.hex)) return;
-        (p || tray).dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+        (p || off).dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
         return;
       }
+      if (off && DIRS[ev.key]) { ev.preventDefault(); alongTray(off, DIRS[ev.key][0] + DIRS[ev.key][1]); return; }
       if (!p) return;
       if (ev.key === "Home") { ev.preventDefault(); rove(firstActive(), true); return; }
       var dir = DIRS[ev.key];
