@@ -113,3 +113,16 @@ def test_vietnam_battles_ending_the_movement_with_units_able_to_move_is_marked()
     assert why == "ends the Movement Phase while 2 units could still move (VB 4.1)"
     assert confirm({"phase": "combat"}, {"type": "end_phase"}, [{"type": "end_phase"}]) is None
     assert confirm({"phase": "movement"}, {"type": "select", "unit": "us-1"}, legal) is None
+
+
+def test_lock_n_load_the_third_pass_in_a_row_with_units_to_activate_is_marked():
+    """LnL 4.1: three passes in a row end the Operations Phase; the third is asked about while the
+    seat could still activate a hex; the first two end only the impulse."""
+    from rules.lock_n_load.confirmations import confirm
+    legal = [{"type": "pass"}, {"type": "activate", "hex": "1B4"}, {"type": "activate", "hex": "1C5"}]
+    third = {"phase": "operations", "impulse": None, "passes": 2}
+    assert confirm(third, {"type": "pass"}, legal) == (
+        "ends the Operations Phase (the third pass in a row) while 2 hexes of your units could still be "
+        "activated (LnL 4.1)")
+    assert confirm({**third, "passes": 1}, {"type": "pass"}, legal) is None
+    assert confirm(third, {"type": "pass"}, [{"type": "pass"}]) is None
