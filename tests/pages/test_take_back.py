@@ -113,3 +113,21 @@ def test_the_play_page_offers_the_take_back_while_the_move_waits(app, page_game)
     drain(app)
     html = pg.page("germany", f"?last={seq}")
     assert "Taken back:" in html and "never judged" in html
+
+
+def test_a_take_back_in_a_game_that_keeps_secrets_is_blinded_and_verifies(app, page_game):
+    """Green Beret keeps face-down markers: every judgement carries a blind derived from the
+    seed (ledger.dice step 5), the take-back's too, and the export still verifies."""
+    pg = page_game("green-beret-vietnam/campaign")
+    camp = next(a for a in _api(pg, "player", "GET", "/actions").get_json()["actions"] if a["type"] == "place_camp")
+    seq, lock = _submit_held(app, pg, "player", camp)
+    try:
+        assert _api(pg, "player", "POST", f"/moves/{seq}/take-back").status_code == 200
+    finally:
+        lock.__exit__(None, None, None)
+    drain(app)
+    store = app.extensions["warlog"].store
+    taken = next(e for e in store.read(pg.id) if e.payload.get("submission_seq") == seq)
+    assert taken.payload["withdrawn"] is True and "blind" in taken.payload
+    assert verify_lines(export_lines(store, pg.id)).judgements == 0
+    assert _api(pg, "player", "GET", "/actions").get_json()["actions"][0]["type"] == "place_camp"
