@@ -67,6 +67,14 @@ EVENT_TYPES = (
 DIRECTOR = "director"  # the seat name a director's rulings are recorded under
 
 
+def withdrawn(ev: Event) -> bool:
+    """`ev` is a seat's take-back of its own move before the umpire judged it: recorded as that
+    move's judgement, a `rejected` event appended under the seat's own name with
+    `withdrawn: true`, the seat in its payload, and no dice (docs/ledger.md)."""
+    return ev.type == REJECTED and ev.payload.get("withdrawn") is True and ev.seat is not None \
+        and ev.seat == ev.payload.get("seat")
+
+
 def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 

@@ -247,8 +247,9 @@ class MoveResultSchema(StrictSchema):
                             metadata={"description": "the submission's payload as the caller may see it"})
     sandbox = fields.Boolean(required=True)
     status = fields.String(required=True, validate=validate.OneOf(("pending", "resolved", "rejected",
-                                                                  "waiting_for_dice")), metadata={
-        "description": "waiting_for_dice: refused for want of forced dice, until the director adds some"})
+                                                                  "waiting_for_dice", "withdrawn")), metadata={
+        "description": "waiting_for_dice: refused for want of forced dice, until the director adds some; "
+                       "withdrawn: taken back by its seat before it was judged"})
     retried_as = fields.Integer(metadata={"description": "refused for want of dice: its submission again, "
                                                           "once the director added them"})
     event_seq = fields.Integer(metadata={"description": "the judgement's event"})
@@ -291,6 +292,18 @@ class StateSchema(StrictSchema):
     waiting_for_dice = _waiting()
 
 
+class ConfirmSchema(StrictSchema):
+    index = _int(metadata={"description": "the action's place in `actions`"})
+    action = ActionField(required=True)
+    confirm = _str(metadata={"description": "why to ask before sending it, e.g. \"ends the game: ...\""})
+
+
+class TakenBackSchema(StrictSchema):
+    seq = _int(metadata={"description": "the move taken back"})
+    event_seq = _int(metadata={"description": "the event that records it (a `rejected` with `withdrawn: true`)"})
+    status = fields.String(required=True, validate=validate.OneOf(("withdrawn",)))
+
+
 class ActionsSchema(StrictSchema):
     seat = _str(metadata={"description": "the caller: a seat, director or spectator"})
     expected_seq = _int(metadata={"description": "send it with the move"})
@@ -298,6 +311,9 @@ class ActionsSchema(StrictSchema):
     sandbox = fields.Boolean(required=True)
     prompt = _str()
     actions = fields.List(ActionField(), required=True, metadata={"description": "every legal action now"})
+    confirm = fields.List(fields.Nested(ConfirmSchema), metadata={
+        "description": "the listed actions a client should confirm before sending: they end the game, or "
+                       "pass a whole phase while units could still act"})
     pending = fields.Boolean()
     waiting_for_dice = _waiting()
 
@@ -367,7 +383,7 @@ SCHEMAS = {
     "UmpireInvited": UmpireInvitedSchema,
     "Error": ErrorSchema, "Conflict": ConflictSchema, "Catalogue": CatalogueSchema, "GamesPage": GamesPageSchema,
     "Created": CreatedSchema, "GameInfo": GameInfoSchema, "Joined": JoinedSchema, "Accepted": AcceptedSchema,
-    "MoveResult": MoveResultSchema, "Events": EventsSchema, "State": StateSchema, "Actions": ActionsSchema,
+    "MoveResult": MoveResultSchema, "Events": EventsSchema, "State": StateSchema, "Actions": ActionsSchema, "TakenBack": TakenBackSchema,
     "DiceAdded": DiceAddedSchema, "Forked": ForkedSchema, "ForkCheck": ForkCheckSchema,
     "StateSchemaDocument": StateSchemaDocumentSchema,
     "TreeHead": TreeHeadSchema, "InclusionProof": InclusionProofSchema, "ConsistencyProof": ConsistencyProofSchema,

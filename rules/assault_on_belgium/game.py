@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.assault_on_belgium import battle_flow, flow, positions, schema
+from rules.assault_on_belgium import battle_flow, confirmations, flow, positions, schema
 from rules.assault_on_belgium.board import ATTACKER, DEFENDER, land_units
 from rules.assault_on_belgium.data import World, load_world
 from rules.core.admit import Admission
@@ -95,6 +95,9 @@ class AssaultOnBelgium(Game):
     def is_legal(self, state: State, seat: str, action: Action) -> bool:
         """In the listing, as JSON; only the candidate equal to it is checked (issue 13)."""
         return seat in self.active_seats(state) and flow.is_legal(state, self.world, action)
+
+    def confirm(self, state: State, seat: str, action: Action, legal: list[Action]) -> str | None:
+        return confirmations.confirm(state, self.world, action, legal)
 
     def prompt(self, state: State, seat: str) -> str:
         if state["phase"] == "over":

@@ -228,6 +228,13 @@ class Game(ABC):
         Never decides anything; None when the game says nothing."""
         return None
 
+    def confirm(self, state: State, seat: str, action: Action, legal: list[Action]) -> str | None:
+        """Why `action` (one of `legal`, the seat's listing now) should be confirmed before it is
+        sent, in a player's words: it ends the game, or passes a whole phase while units could
+        still act. None (the default) for an ordinary action. The listing marks these actions
+        (GET .../actions `confirm`) and the play page asks before sending them."""
+        return None
+
     def phase(self, state: State) -> str:
         """A short human label of where the game stands ("German land movement")."""
         return str(state.get("phase", ""))

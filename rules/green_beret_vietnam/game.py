@@ -126,6 +126,15 @@ class GreenBeretVietnam(Game):
         """In the listing, as JSON; only the actions of its type are listed (issue 13)."""
         return seat in self.active_seats(state) and listed(action, flow.candidates_like(state, self.world, action))
 
+    def confirm(self, state: State, seat: str, action: Action, legal: list[Action]) -> str | None:
+        """Ending the campaign is open at any time (GBV 4.0, 5.0), from the first turn on: it is
+        confirmed, with the level it would end at."""
+        if action.get("type") != "end_game":
+            return None
+        net = net_score(state)
+        return (f"ends the game now, on turn {state['turn']}, at net {net}: {self.world.level(net).name} "
+                "(GBV 4.0, 5.0)")
+
     def prompt(self, state: State, seat: str) -> str:
         return flow.ask(state, self.world)
 

@@ -11,7 +11,7 @@ from rules.core.admit import Admission, seat_of_two
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
 from rules.core.plaincopy import clone
-from rules.lock_n_load import flow, orders, positions, schema
+from rules.lock_n_load import confirmations, flow, orders, positions, schema
 from rules.lock_n_load.data import World
 from rules.lock_n_load.events import new_unit
 
@@ -100,6 +100,9 @@ class LockNLoad(Game):
 
     def is_legal(self, state: State, seat: str, action: Action) -> bool:
         return seat in self.active_seats(state) and flow.is_legal(state, self.world, action)
+
+    def confirm(self, state: State, seat: str, action: Action, legal: list[Action]) -> str | None:
+        return confirmations.confirm(state, action, legal)
 
     def prompt(self, state: State, seat: str) -> str:
         return schema.ask(state, self.world, seat)

@@ -12,7 +12,7 @@ from rules.core.admit import Admission, seat_of_two
 from rules.core.dice import DiceSource, RecordingDice
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
 from rules.core.plaincopy import clone
-from rules.vietnam_battles import flow, hidden, legal_check, positions, scenarios, schema
+from rules.vietnam_battles import confirmations, flow, hidden, legal_check, positions, scenarios, schema
 from rules.vietnam_battles.data import World
 
 ROLES = ("us", "vc")
@@ -154,6 +154,9 @@ class VietnamBattles(Game):
 
     def is_legal(self, state: State, seat: str, action: Action) -> bool:
         return seat in self.active_seats(state) and legal_check.is_legal(state, self.w(state), action)
+
+    def confirm(self, state: State, seat: str, action: Action, legal: list[Action]) -> str | None:
+        return confirmations.confirm(state, action, legal)
 
     def prompt(self, state: State, seat: str) -> str:
         return schema.ask(state, self.w(state), seat)

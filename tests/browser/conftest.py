@@ -66,3 +66,15 @@ def updated(page: Any) -> Iterator[None]:
     before = page.evaluate("document.body.dataset.updates || '0'")
     yield
     page.wait_for_function("b => (document.body.dataset.updates || '0') !== b", arg=before)
+
+
+def press_action(page: Any, locator: str, tap: bool = False) -> None:
+    """Click (or tap) a button that submits a move and wait for its result. A move the page asks
+    about first (its button's data-confirm: it ends the game, or a phase while units could still
+    act) is confirmed in the page's own box, as a player does."""
+    button = page.locator(locator).first
+    with updated(page):
+        button.tap() if tap else button.click()
+        if button.get_attribute("data-confirm"):
+            page.wait_for_selector("#confirm-go")
+            page.locator("#confirm-go").tap() if tap else page.click("#confirm-go")

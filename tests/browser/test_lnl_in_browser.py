@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from rules import get_game
-from tests.browser.conftest import new_game_page, updated
+from tests.browser.conftest import new_game_page, press_action, updated
 from tools.lnl_strategy import choose
 
 VIEW = {"width": 1600, "height": 1200}
@@ -32,8 +32,7 @@ def _acts(page: Any) -> list[dict[str, Any]]:
 
 
 def _button(page: Any, action: dict[str, Any]) -> None:
-    with updated(page):
-        page.locator(f"button[value='{json.dumps(action, sort_keys=True)}']").first.click()
+    press_action(page, f"button[value='{json.dumps(action, sort_keys=True)}']")  # confirmed when the page asks
 
 
 def _click_hex(page: Any, hex_id: str) -> None:

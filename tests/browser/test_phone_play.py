@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import updated
+from tests.browser.conftest import press_action, updated
 from tests.browser.test_phone_pages import create_game, phone, shots
 
 IN_SIGHT = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
@@ -45,8 +45,7 @@ def _fresh(page: Any, base: str, gid: str) -> None:
 
 def _tap_act(page: Any, selector: str) -> None:
     """Tap a button that submits a move; wait for the page to show its result."""
-    with updated(page):
-        page.locator(selector).first.tap()
+    press_action(page, selector, tap=True)
 
 
 def _touch(page: Any, kind: str, points: list[tuple[float, float]]) -> None:

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import updated
+from tests.browser.conftest import press_action, updated
 
 VIEW = {"width": 1920, "height": 1400}
 
@@ -26,8 +26,7 @@ def _watch(page: Any, errors: list[str]) -> Any:
 
 def _act(page: Any, locator: str) -> None:
     """Click something that submits a move; wait for the page to come back with its result."""
-    with updated(page):
-        page.locator(locator).first.click()
+    press_action(page, locator)
 
 
 def _my_turn(page: Any) -> bool:

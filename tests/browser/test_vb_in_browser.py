@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import new_game_page, updated
+from tests.browser.conftest import new_game_page, press_action, updated
 
 VIEW = {"width": 1600, "height": 1200}
 
@@ -37,8 +37,7 @@ def test_boys_of_67_is_played_by_clicking_on_its_map(browser: Any, live_server: 
     assert "Enter 0716" in page.inner_text("#confirm")
     _confirm(page)
     assert page.get_attribute('.units .counter[data-unit="us-4-47-b"]', "data-hex") == "0716"
-    with updated(page):
-        page.click('button[value=\'{"type": "end_phase"}\']')
+    press_action(page, 'button[value=\'{"type": "end_phase"}\']')  # other units could still move: confirmed
 
     # an attack: click the attacker, then the VC unit it attacks
     page.locator('.units .counter[data-unit="us-4-47-c"]').click(force=True)

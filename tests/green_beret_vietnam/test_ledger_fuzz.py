@@ -16,8 +16,8 @@ from ledger.factory import open_store
 from rules import get_game
 from rules.green_beret_vietnam.game import GreenBeretVietnam
 from tests.green_beret_vietnam.gbv_fuzz import choose
-from warlog.judging.resolver import Resolver
 from warlog.games.service import Warlog
+from warlog.judging.resolver import Resolver
 from warlog.trust.verify import verify_lines
 
 GAMES = int(os.environ.get("GBV_LEDGER_GAMES", "8"))

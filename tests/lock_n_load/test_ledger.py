@@ -16,8 +16,8 @@ from ledger.factory import open_store
 from rules import get_game
 from rules.lock_n_load.game import LockNLoad
 from tests.lock_n_load.lnl_fuzz import choose
-from warlog.judging.resolver import Resolver
 from warlog.games.service import Warlog
+from warlog.judging.resolver import Resolver
 from warlog.trust.verify import verify_lines
 
 GAMES = int(os.environ.get("LNL_LEDGER_GAMES", "3"))

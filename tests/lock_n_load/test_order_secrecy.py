@@ -17,8 +17,8 @@ import pytest
 from ledger.events import RESOLVED, SUBMITTED, Event
 from rules.lock_n_load.game import LockNLoad, LockNLoadV2
 from tests.lock_n_load.helpers import blank_state, tiny
-from warlog.judging.judge import judge
 from warlog.games.service import SPECTATOR, Viewer, redact_payload
+from warlog.judging.judge import judge
 
 PATH = ("9A2", "9A3", "9A4")  # the US mover's steps; the VC squads watch from 9A6 and 9B6
 HIDDEN_CHOICES = (None, "hold", "within1", "at:9B3")  # none of them fires at a mover on PATH

@@ -60,6 +60,10 @@ class PageGame:
         client = self.seats[seat]
         data = {"action": action, "expected_seq": str(self.expected_seq(seat)), **extra}
         r = post_form(client, f"/games/{self.id}/act", data, f"/games/{self.id}")
+        if r.status_code == 200 and 'id="act-confirm"' in r.get_data(as_text=True):
+            # the page asked first (the move ends the game, or a phase while units could act):
+            # confirmed, as a player does
+            r = post_form(client, f"/games/{self.id}/act", {**data, "confirmed": "1"}, f"/games/{self.id}")
         drain(self.app)
         return r
 

@@ -10,8 +10,8 @@ from typing import Any
 from ledger.store import EventStore
 from rules import get_game
 from tests.vietnam_battles.vb_fuzz import choose
-from warlog.judging.resolver import Resolver
 from warlog.games.service import Warlog
+from warlog.judging.resolver import Resolver
 
 
 def vb_game(store: EventStore, seed: int, scenario: str = "boys67", moves: int | None = None

@@ -12,9 +12,9 @@ from typing import Any
 
 from tests.green_beret_vietnam import gbv_helpers as gh
 from tests.pages.conftest import drain
+from warlog.games.service import Viewer
 from warlog.render import Highlights, Scene, renderer_for
 from warlog.render.green_beret_vietnam.replay import highlights
-from warlog.games.service import Viewer
 
 SVG = "{http://www.w3.org/2000/svg}"
 GAME = "green-beret-vietnam/campaign"

@@ -16,10 +16,10 @@ import pytest
 
 from rules.vietnam_battles.data import data_present
 from tests.pages.conftest import drain
+from warlog.games.service import Viewer
 from warlog.render import Highlights, Scene, renderer_for
 from warlog.render.vietnam_battles.geometry import layout, world
 from warlog.render.vietnam_battles.replay import highlights
-from warlog.games.service import Viewer
 
 pytestmark = pytest.mark.skipif(not data_present(), reason="the shipped Vietnam Battles data is not there")
 

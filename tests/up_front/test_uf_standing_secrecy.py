@@ -13,8 +13,8 @@ from typing import Any
 from ledger.events import RESOLVED, SUBMITTED, Event
 from rules.up_front.game import UpFrontMountains, UpFrontMountainsV2
 from tests.up_front.uf_helpers import give, playing
-from warlog.judging.judge import judge
 from warlog.games.service import SPECTATOR, Viewer, redact_payload
+from warlog.judging.judge import judge
 
 # The defender's secret choices: none, and standing answers whose words differ (it holds no
 # Concealment card, so "play" and "decline" end the same way).

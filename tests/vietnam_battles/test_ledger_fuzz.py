@@ -15,8 +15,8 @@ from ledger.factory import open_store
 from rules import get_game
 from rules.vietnam_battles.game import VietnamBattles
 from tests.vietnam_battles.vb_fuzz import choose
-from warlog.judging.resolver import Resolver
 from warlog.games.service import Warlog
+from warlog.judging.resolver import Resolver
 from warlog.trust.verify import verify_lines
 
 GAMES = int(os.environ.get("VB_LEDGER_GAMES", "6"))

@@ -208,6 +208,13 @@ def game_paths() -> dict[str, dict[str, Any]]:
                                  "schema": {"type": "integer", "minimum": 0}}],
             "responses": {"200": answer("the submission and its judgement as the caller may see them", "MoveResult"),
                           **seen}}},
+        "/api/v1/games/{game_id}/moves/{seq}/take-back": {"post": {
+            "summary": "the seat takes back its own move while it is not judged yet (recorded as its judgement: a "
+                       "rejected event under the seat's name with withdrawn: true); a judged move stands (409)",
+            "security": BEARER,
+            "parameters": [gid, {"name": "seq", "in": "path", "required": True,
+                                 "schema": {"type": "integer", "minimum": 0}}],
+            "responses": {"200": answer("taken back", "TakenBack"), **_errors("401", "403", "404", "409")}}},
         "/api/v1/games/{game_id}/events": {"get": {
             "summary": "events after N, as the caller may see them (a director's look at a running game that hides "
                        "something is recorded in it first, as a hidden_viewed event)", "security": OPTIONAL_BEARER,

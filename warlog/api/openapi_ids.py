@@ -19,6 +19,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("get", G + "/actions"): ("get_actions", "moves"),
     ("post", G + "/moves"): ("submit_move", "moves"),
     ("get", G + "/moves/{seq}"): ("get_move", "moves"),
+    ("post", G + "/moves/{seq}/take-back"): ("take_back_move", "moves"),
     ("post", G + "/rulings"): ("submit_ruling", "moves"),
     ("post", G + "/umpire"): ("invite_umpire", "moves"),
     ("post", G + "/dice"): ("add_dice", "sandbox"),

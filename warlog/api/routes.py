@@ -198,6 +198,12 @@ def move(game_id: str, seq: int) -> Response:
     return jsonify(svc.move(game_id, seq, svc.viewer(game_id, bearer())))
 
 
+@api.post("/games/<game_id>/moves/<int:seq>/take-back")
+def take_back(game_id: str, seq: int) -> Response:
+    """The seat's own move, not judged yet, taken back (Warlog.take_back)."""
+    return jsonify(service().take_back(game_id, bearer(), seq))
+
+
 @api.get("/games/<game_id>/events")
 def events(game_id: str) -> Response:
     q = query(EventsQuerySchema())

@@ -155,6 +155,8 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
             row.title = f"{seat_name_in(game, p.get('seat', seat))}: {asked}"
             row.facts = [{**f, "text": english(f.get("text", ""))} for f in p.get("facts", [])]
             row.rules = list(p.get("rules", []))
+        elif p.get("withdrawn") is True and seat is not None and seat == p.get("seat"):  # ledger.events.withdrawn
+            row.title = f"Taken back by its seat — {seat_name_in(game, seat)}: {asked}"
         else:
             row.title = f"Refused — {seat_name_in(game, p.get('seat', seat))}: {asked}"
             row.reasons = list(p.get("reasons", []))

@@ -45,6 +45,7 @@ from ledger.events import (
     UMPIRE_INVITED,
     Event,
     NewEvent,
+    withdrawn,
 )
 from ledger.export import export_lines
 from ledger.store import Conflict, DuplicateKey, EventStore, GameSummary, SummaryUpdate
@@ -55,6 +56,7 @@ from validators.actions import ActionShapeError, validate_action
 from validators.requests import PROBE_REFUSED, probe_ops
 from warlog.games.history import StateCache, StoreHistory, seat_entropy
 from warlog.games.readview import ReadView
+from warlog.judging import wakeup
 from warlog.ops.lru import BoundedCache
 from warlog.rulings import sandbox as sandboxing
 from warlog.trust.seeds import SeedBooks
@@ -366,6 +368,35 @@ class Warlog:
                     raise err from None
                 at = later[-1].seq
 
+    def take_back(self, game_id: str, token: str | None, seq: int) -> dict[str, Any]:
+        """The seat takes back its own move `seq` while the umpire has not judged it. The ledger
+        records it as that submission's judgement, a `rejected` event appended under the seat's
+        name with `withdrawn: true` and no dice (docs/ledger.md): the move changes nothing, and
+        the umpire, finding it judged, never rolls for it. A move already judged stands."""
+        viewer = self.viewer(game_id, token, required=True)
+        if viewer.director or viewer.seat is None:
+            raise Forbidden("a move is taken back by the seat that made it")
+        if not 0 <= seq <= self.store.last_seq(game_id):
+            raise NotFound(f"no event {seq} in game {game_id}")
+        sub = self.history(game_id).event(seq)
+        if sub.type != SUBMITTED or sub.seat != viewer.seat:
+            raise Forbidden(f"event {seq} is not a move of {viewer.seat}'s")
+        while True:
+            judged = self.history(game_id).find_judgement(seq)
+            if judged is not None:
+                raise StaleSeq(f"move #{seq} has been judged already (event {judged.seq}): it stands",
+                               current_seq=self.store.last_seq(game_id))
+            last = self.store.last_seq(game_id)
+            payload = {"submission_seq": seq, "seat": viewer.seat, "withdrawn": True,
+                       "reasons": [{"message": f"taken back by {viewer.seat} before the umpire judged it",
+                                    "rule": None}], **self._blind(game_id, last + 1)}
+            try:
+                ev = self.store.append(game_id, last, [NewEvent(REJECTED, viewer.seat, payload)])[-1]
+            except Conflict:
+                continue  # the umpire (or anyone) appended meanwhile: judged now, or still not
+            wakeup.judged(game_id)
+            return {"seq": seq, "event_seq": ev.seq, "status": "withdrawn"}
+
     def submit_ruling(self, game_id: str, token: str | None, ruling: dict[str, Any],
                       idempotency_key: str | None = None) -> dict[str, Any]:
         viewer = self.viewer(game_id, token, required=True)
@@ -650,8 +681,9 @@ class Warlog:
         if viewer.seat not in game.active_seats(state):
             waiting = ", ".join(game.active_seats(state)) or "nobody"
             return {**base, "prompt": f"waiting for {waiting}", "actions": [], "pending": s.pending}
-        return {**base, "prompt": game.prompt(state, viewer.seat), "actions": game.legal_actions(state, viewer.seat),
-                "pending": s.pending}
+        legal = game.legal_actions(state, viewer.seat)
+        return {**base, "prompt": game.prompt(state, viewer.seat), "actions": legal,
+                "confirm": confirmations(game, state, viewer.seat, legal), "pending": s.pending}
 
     def move(self, game_id: str, seq: int, viewer: Viewer, look: str | None = "a move and its judgement"
              ) -> dict[str, Any]:
@@ -680,7 +712,8 @@ class Warlog:
             return {**out, "status": "pending"}
         p = shown(judged)
         if judged.type == REJECTED:
-            out = {**out, "status": "rejected", "event_seq": judged.seq, "reasons": p["reasons"],
+            out = {**out, "status": "withdrawn" if withdrawn(judged) else "rejected", "event_seq": judged.seq,
+                   "reasons": p["reasons"],
                    "rules": sorted({r["rule"] for r in p["reasons"] if r.get("rule")})}
             if s.sandbox and any(r.get("waiting_for_dice") for r in judged.payload.get("reasons", [])):
                 out.update(self._dice_wait(game_id, seq))
@@ -734,6 +767,17 @@ class Warlog:
             return get_game(name)
         except KeyError as err:
             raise Unprocessable(str(err.args[0])) from None
+
+
+def confirmations(game: Game, state: Any, seat: str, legal: list[Any]) -> list[dict[str, Any]]:
+    """The listed actions to confirm before sending (they end the game, or pass a whole phase
+    while units could still act): their index in the listing, the action, and why."""
+    out = []
+    for i, action in enumerate(legal):
+        why = game.confirm(state, seat, action, legal)
+        if why:
+            out.append({"index": i, "action": action, "confirm": why})
+    return out
 
 
 def redact(ev: Event, game: Game, viewer: Viewer) -> dict[str, Any]:

@@ -264,6 +264,129 @@
   /* ---------------------------------------------------------------- play */
   /* The play page's board and panel (#play-root) are bound here, and bound again each time a
      fresh panel is put in place after a move (no page reload: see swapPanel). */
+  /* After a move the focus goes to the actions (the first one now offered, else the prompt),
+     never back to the top of the page: a keyboard or screen reader user goes on from there. */
+  function focusActions() {
+    var shown = function (e) { return e && e.getClientRects().length > 0; };
+    var target = [$("#confirm:not([hidden]) button")].concat($$("#act-form button"), $$("#act-form summary"),
+                  [$("#orders-form select"), $("#controls .prompt")]).filter(shown)[0];
+    if (target) target.focus({ preventScroll: SMALL.matches });
+  }
+
+  /* The board by keyboard: one hex of the map is in the Tab order (the first unit that can act,
+     else the hex in focus); the arrow keys go to the next hex that way, Home to the first unit
+     that can act; Enter or Space is a click on the hex (a unit there that can act is picked,
+     a hex of a planned path is added, as by a click). Counters off the map (a tray) are buttons. */
+  function boardKeys(board, isBusy, enterFirst) {
+    var svg = $("svg.hexmap", board);
+    if (!svg) return;
+    var hexes = $$(".terrain [data-hex]", board), centres = null;
+    if (!hexes.length) return;
+    function centre(p) {
+      var b = p.getBBox();
+      return [b.x + b.width / 2, b.y + b.height / 2];
+    }
+    function allCentres() {
+      if (!centres) centres = hexes.map(function (p) { return { p: p, c: centre(p) }; });
+      return centres;
+    }
+    function hexOf(id) { return $('.terrain [data-hex="' + id + '"]', board); }
+    function firstActive() {
+      var c = $(".counter.target[data-hex]", board) || $(".counter.selected[data-hex]", board);
+      var h = (c && hexOf(c.dataset.hex)) || $(".terrain .target", board);
+      return h || hexes[0];
+    }
+    function layer() {
+      var g = $("#kbd-layer", svg);
+      if (!g) { g = svgEl("g", { id: "kbd-layer", "aria-hidden": "true" }); svg.appendChild(g); }
+      return g;
+    }
+    function mark(p) {
+      var g = layer();
+      while (g.firstChild) g.removeChild(g.firstChild);
+      g.appendChild(svgEl("polygon", { points: p.getAttribute("points"), "class": "kbd-cursor" }));
+    }
+    function label(p) {
+      var id = p.dataset.hex, title = ($("title", p) || {}).textContent || id;
+      var here = $$('.counter[data-hex="' + id + '"]', board).map(function (c) {
+        return (($("title", c) || {}).textContent || c.dataset.unit || "").split("\n")[0] +
+               (c.classList.contains("target") ? " (can act)" : "");
+      });
+      p.setAttribute("aria-label", title + (here.length ? ": " + here.join("; ") : ""));
+    }
+    function rove(p, focus) {
+      hexes.forEach(function (h) { if (h.getAttribute("tabindex") === "0") h.setAttribute("tabindex", "-1"); });
+      p.setAttribute("tabindex", "0");
+      label(p);
+      if (focus) {
+        p.focus({ preventScroll: true });
+        scrollInto(p);
+      }
+    }
+    function scrollInto(p) {
+      var r = p.getBoundingClientRect(), b = board.getBoundingClientRect(), m = 40;
+      if (r.left < b.left + m) board.scrollLeft -= b.left + m - r.left;
+      else if (r.right > b.right - m) board.scrollLeft += r.right - b.right + m;
+      if (r.top < b.top + m) board.scrollTop -= b.top + m - r.top;
+      else if (r.bottom > b.bottom - m) board.scrollTop += r.bottom - b.bottom + m;
+    }
+    var DIRS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+    function step(from, dir) {  /* the nearest hex whose centre lies within 60° of the direction */
+      var c0 = centre(from), best = null, bestD = Infinity;
+      allCentres().forEach(function (o) {
+        if (o.p === from) return;
+        var dx = o.c[0] - c0[0], dy = o.c[1] - c0[1], d = Math.hypot(dx, dy);
+        if (!d || (dx * dir[0] + dy * dir[1]) / d < 0.49) return;
+        var score = d * (2 - (dx * dir[0] + dy * dir[1]) / d);
+        if (score < bestD) { bestD = score; best = o.p; }
+      });
+      return best;
+    }
+    hexes.forEach(function (p) { p.setAttribute("tabindex", "-1"); p.setAttribute("role", "button"); });
+    rove(firstActive(), false);
+    svg.setAttribute("role", "group");
+    if (!svg.getAttribute("aria-label")) svg.setAttribute("aria-label", "Map: arrow keys go from hex to hex, Enter picks");
+    /* the counters off the map that can act (a tray): one Tab stop, the arrow keys go along them */
+    var tray = $$(".counter.target", board).filter(function (c) { return !(c.dataset.hex && hexOf(c.dataset.hex)); });
+    tray.forEach(function (c, i) {
+      c.setAttribute("tabindex", i ? "-1" : "0");
+      c.setAttribute("role", "button");
+    });
+    function alongTray(c, dir) {
+      var i = tray.indexOf(c), next = tray[Math.max(0, Math.min(tray.length - 1, i + dir))];
+      if (!next || next === c) return;
+      c.setAttribute("tabindex", "-1");
+      next.setAttribute("tabindex", "0");
+      next.focus({ preventScroll: true });
+      scrollInto(next);
+    }
+    board.addEventListener("focusin", function (ev) {
+      var p = ev.target.closest && ev.target.closest(".terrain [data-hex]");
+      if (p) { rove(p, false); mark(p); }
+    });
+    board.addEventListener("focusout", function () { var g = $("#kbd-layer", svg); if (g) while (g.firstChild) g.removeChild(g.firstChild); });
+    board.addEventListener("keydown", function (ev) {
+      var t = ev.target, p = t.closest && t.closest(".terrain [data-hex]");
+      var off = !p && t.closest && t.closest(".counter[tabindex]");
+      if (ev.key === "Enter" || ev.key === " ") {
+        if (!(p || off) || isBusy()) return;
+        ev.preventDefault();
+        ev.stopPropagation();
+        if (p && enterFirst(p.dataset.hex)) return;
+        (p || off).dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+        return;
+      }
+      if (off && DIRS[ev.key]) { ev.preventDefault(); alongTray(off, DIRS[ev.key][0] + DIRS[ev.key][1]); return; }
+      if (!p) return;
+      if (ev.key === "Home") { ev.preventDefault(); rove(firstActive(), true); return; }
+      var dir = DIRS[ev.key];
+      if (!dir) return;
+      ev.preventDefault();
+      var next = step(p, dir);
+      if (next) rove(next, true);
+    });
+  }
+
   var play = { busy: false, idle: function () { return true; }, keydown: function () {} };
   function bindPlay() {
     var gid = body.dataset.gameId;
@@ -340,6 +463,8 @@
           return { label: a.label, run: function () { submit([a.action]); } };
         }).concat([{ label: "Cancel", run: cancel }]));
       }
+      var from = document.activeElement;  /* picked by keys on the map: the answer is one key away */
+      if (from && from.closest && from.closest("#board")) { var b = $("#confirm-go") || $("#confirm button"); if (b) b.focus(); }
     }
 
     /* path planning: click a unit, click the hexes of its path, confirm */
@@ -413,8 +538,9 @@
     }
 
     /* submitting through the same endpoint as the form, then waiting for the umpire */
-    function post(action) {
+    function post(action, confirmed) {
       var fd = new FormData();
+      if (confirmed) fd.append("confirmed", "1");
       fd.append("csrf", form.elements.csrf.value);
       fd.append("expected_seq", String(expected));
       fd.append("key", newKey());
@@ -437,8 +563,10 @@
       }
       return ask();
     }
-    function submit(list) {
+    function submit(list, confirmed) {
       if (busy || !form) return;
+      var marked = list.length === 1 && confirmed === undefined && confirmOf(list[0]);
+      if (marked) { askFirst(list[0], marked); return; }
       busy = play.busy = true;
       body.classList.add("busy");
       showBox("Sending " + list.length + " action" + (list.length > 1 ? "s" : "") + " to the umpire…", []);
@@ -446,24 +574,56 @@
       var chain = Promise.resolve();
       list.forEach(function (action, i) {
         chain = chain.then(function () {
-          return post(action).then(function (out) {
+          return post(action, confirmed).then(function (out) {
             lastSeq = out.seq;
             if (i === list.length - 1) return null;  /* the last one's panel comes with its judgement */
             return judged(out.seq).then(function (m) {
               if (m.status === "rejected") throw new Error("refused");
+              if (m.status === "withdrawn") throw new Error("taken back");
               expected = m.seq;
             });
           });
         });
       });
+      /* while the umpire has not judged the move, its seat may take it back */
+      var offered = setTimeout(function () {
+        if (lastSeq === null || !busy) return;
+        showBox("Move #" + lastSeq + " waits for the umpire…", [{ label: "Take back this move", id: "take-back", run: function () {
+          var fd = new FormData();
+          fd.append("csrf", form.elements.csrf.value);
+          fetch("/games/" + gid + "/moves/" + lastSeq + "/take-back", { method: "POST", body: fd, credentials: "same-origin",
+                headers: { Accept: "application/json" } }).then(function (r) {
+            return r.json().then(function (j) { if (!r.ok) fail(j.error || ("HTTP " + r.status)); });
+          }).catch(function (e) { fail(e.message); });
+        } }]);
+        var a = document.activeElement;  /* a keyboard user acting on the panel: one key away */
+        if (!a || a === body || (a.closest && a.closest("#controls"))) $("#take-back").focus();
+      }, 1500);
       chain.catch(function (e) {
-        if (lastSeq === null) { busy = play.busy = false; body.classList.remove("busy"); fail(e.message); return "failed"; }
+        if (lastSeq === null) { clearTimeout(offered); busy = play.busy = false; body.classList.remove("busy"); fail(e.message); return "failed"; }
       }).then(function (failed) {
         if (failed) return;
         var shown = live.state === "absent" ? refresh(lastSeq, true)
           : judged(lastSeq).then(function () { return refresh(lastSeq, false); });
+        shown.then(function () { clearTimeout(offered); }, function () { clearTimeout(offered); });
         return shown.catch(function () { location.replace("/games/" + gid + "?last=" + lastSeq); });
       });
+    }
+
+    /* An action that ends the game, or a whole phase while units could still act (the
+       listing's `confirm`, on its button as data-confirm), is asked about first. */
+    function confirmOf(action) {
+      var json = JSON.stringify(action);
+      var hit = actions.filter(function (a) { return a.confirm && JSON.stringify(a.action) === json; })[0];
+      return hit ? hit.confirm : null;
+    }
+    function askFirst(action, why) {
+      var label = (actions.filter(function (a) { return JSON.stringify(a.action) === JSON.stringify(action); })[0] || {}).label || "this";
+      showBox(label.charAt(0).toUpperCase() + label.slice(1) + "? This " + why + ".", [
+        { label: "Confirm", primary: true, id: "confirm-go", run: function () { submit([action], true); } },
+        { label: "Cancel", run: function () { cancel(); focusActions(); } }]);
+      var go = $("#confirm-go");
+      if (go) go.focus();
     }
 
     if (form) {
@@ -522,6 +682,18 @@
           var here = $$('.counter[data-hex="' + hex + '"]', board).map(function (c) { return c.dataset.unit; })
             .filter(function (u) { return byUnit[u]; });
           if (here.length === 1) { onUnit(here[0]); return; }
+          if (here.length > 1 && here.every(canPlan)) {  /* which of the stack to move: its path is planned next */
+            var from = document.activeElement;
+            showBox("Units in " + hex + ":", here.map(function (u) {
+              var t = ($('.counter[data-unit="' + u + '"] title', board) || {}).textContent || u;
+              return { label: t.split(":")[0], run: function () {
+                cancel();
+                startPlan(u).then(function () { if (from && from.closest && from.closest("#board")) from.focus({ preventScroll: true }); });
+              } };
+            }).concat([{ label: "Cancel", run: cancel }]));
+            if (from && from.closest && from.closest("#board")) $("#confirm button").focus();
+            return;
+          }
           if (here.length > 1) {
             ask([].concat.apply([], here.map(function (u) { return byUnit[u]; })), "Units in " + hex + ":");
           }
@@ -529,13 +701,19 @@
       });
       var sel = selectedUnit();
       if (sel && canPlan(sel)) startPlan(sel);
+      boardKeys(board, function () { return busy; }, function (hex) {
+        /* Enter where the planned path ends (no further step there) sends the planned move */
+        if (plan && plan.path.length && !plan.reach[hex] && $("#confirm-go")) { $("#confirm-go").click(); return true; }
+        return false;
+      });
     }
 
     play.busy = false;
     play.idle = function () { return !busy && !plan && !picked; };
     play.keydown = function (ev) {
       if (ev.key === "Escape") cancel();
-      if (ev.key === "Enter" && !box.hidden && $("#confirm-go") && document.activeElement.tagName !== "BUTTON") {
+      var onMap = document.activeElement && document.activeElement.closest && document.activeElement.closest("#board");
+      if (ev.key === "Enter" && !box.hidden && $("#confirm-go") && document.activeElement.tagName !== "BUTTON" && !onMap) {
         ev.preventDefault();
         $("#confirm-go").click();
       }
@@ -561,6 +739,8 @@
       var fresh = t.content.querySelector("#play-root"), old = $("#play-root");
       if (!fresh || !old) throw new Error("no panel");
       if (fresh.dataset.result === "pending" && wait) return refresh(last, wait);  /* counted in and out itself */
+      var active = document.activeElement;  /* the player was acting on the page: focus stays with the actions */
+      var hadFocus = !active || active === body || old.contains(active);
       var oldBoard = $("#board", old), legend = $(".legend-box", old);
       if (legend && !legend.open) { var l = $(".legend-box", fresh); if (l) l.open = false; }
       var sx = oldBoard ? oldBoard.scrollLeft : 0, sy = oldBoard ? oldBoard.scrollTop : 0;
@@ -575,6 +755,7 @@
       body.classList.remove("busy");
       var board = $("#board", fresh);
       if (board) { applyZoom(board); board.scrollLeft = sx; board.scrollTop = sy; focusBoard(board, true); }
+      if (hadFocus) focusActions();
       try {
         history.replaceState(null, "", "/games/" + gid + (last ? "?last=" + last + (losQ ? "&" + losQ : "") : (losQ ? "?" + losQ : "")));
       } catch (e) { /* */ }

@@ -62,6 +62,7 @@ from ledger.events import (
     ChainError,
     Event,
     check_chain,
+    withdrawn,
 )
 from ledger.export import ExportFormatError, parse_export_hashed
 from ledger.fold import FoldError, fold, step
@@ -189,6 +190,7 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
     forced = list(sandbox.get("dice") or [])  # the creation's forced dice, then every dice_added's
     count, keyed = JudgementCount(), judgement_keyed(created)  # ledger.dice step 8
     last_judgement: dict[str, Any] | None = None
+    taken_back: set[int] = set()  # moves their seats took back: never judged after that
     for ev in events:
         if ev.seq >= end:
             break
@@ -217,6 +219,17 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             sub = submissions.get(ev.payload.get("submission_seq", -1))
             if sub is None:
                 raise VerifyFailure(ev.seq, "judges a submission that is not in the ledger before it")
+            if sub.seq in taken_back:
+                raise VerifyFailure(ev.seq, f"judges move {sub.seq}, which its seat took back")
+            if withdrawn(ev):  # the seat's take-back: nothing judged, no dice, no state (docs/ledger.md)
+                if ev.seat != sub.seat or sub.seat == DIRECTOR or ev.payload.get("dice"):
+                    raise VerifyFailure(ev.seq, "a move is taken back by its own seat, and rolls no dice")
+                taken_back.add(sub.seq)
+                count.see(ev.type)
+                last_judgement = None
+                if progress:
+                    progress(1)
+                continue
             entropy = entropy_digest(joined)
             seed = seeds.at(sub.seq)
 

@@ -34,7 +34,7 @@ from ledger.dice import round_withheld
 from ledger.events import HIDDEN_VIEWED, SUBMITTED, UMPIRE_INVITED, Event
 from ledger.paging import OPEN, BadCursor
 from rules import all_games, game_of, get_game
-from rules.core.game import Game
+from rules.core.game import Game, same_json
 from warlog.games import replay as rp
 from warlog.games import share
 from warlog.games.listing import games_page, next_query
@@ -435,10 +435,12 @@ def _play_context_in_view(game_id: str, last: int | None) -> dict[str, Any]:
     renderer = renderer_for(g.name)
     targets_of = getattr(renderer, "action_targets", None) or (lambda a: (a.get("unit"), a.get("hex")))
     actions = []
+    to_confirm = {c["index"]: c["confirm"] for c in listing.get("confirm", [])}
     for i, a in enumerate(listing["actions"]):
         unit, hx = targets_of(a)  # what a click on the map picks this action by
         actions.append({"i": i, "action": a, "label": g.describe_action(a), "short": _short(a, g, renderer, unit, hx),
-                        "type": a.get("type"), "unit": unit, "hex": hx, "json": json.dumps(a, sort_keys=True)})
+                        "type": a.get("type"), "unit": unit, "hex": hx, "json": json.dumps(a, sort_keys=True),
+                        "confirm": to_confirm.get(i)})
     state = state_doc.get("state")
     scene = Scene(state, target_hexes=frozenset(a["hex"] for a in actions if isinstance(a["hex"], str)),
                   target_units=frozenset(a["unit"] for a in actions if isinstance(a["unit"], str)),
@@ -539,10 +541,34 @@ def act(game_id: str) -> Any:
     except ValueError:
         raise PageError(400, "The form lacks the position it was made at; reload the game page.") from None
     key = (request.form.get("key") or uuid.uuid4().hex)[:100]
+    if request.form.get("confirmed") != "1":
+        why = _needs_confirming(game_id, action)
+        if why and wants_json():
+            return jsonify({"error": f"confirm first: this {why}", "confirm": why}), 409
+        if why:  # ends the game, or a whole phase with units still able to act: asked first
+            return render_template("act_confirm.html", game_id=game_id, why=why, label=_game(game_id).describe_action(action),
+                                   fields=[("action", raw), ("expected_seq", str(expected)), ("key", key)]), 200
     out = service().submit_move(game_id, seat_token(game_id), action, expected, key)
     if wants_json():
         return jsonify(out), 202
     return redirect(url_for(".game", game_id=game_id, last=out["seq"]), 303)
+
+
+@pages.post("/games/<game_id>/moves/<int:seq>/take-back")
+def take_back(game_id: str, seq: int) -> Any:
+    """The seat's own move, not judged yet, taken back (`GameService.take_back`)."""
+    out = service().take_back(game_id, seat_token(game_id), seq)
+    if wants_json():
+        return jsonify(out)
+    return redirect(url_for(".game", game_id=game_id, last=seq), 303)
+
+
+def _needs_confirming(game_id: str, action: Any) -> str | None:
+    """Why the seat's listing marks `action` for confirmation (`GameService.actions`), if it does."""
+    if type(_game(game_id)).confirm is Game.confirm:  # a game that marks nothing: no listing computed
+        return None
+    listing = service().actions(game_id, viewer_for(game_id))
+    return next((c["confirm"] for c in listing.get("confirm", []) if same_json(c["action"], action)), None)
 
 
 @pages.get("/games/<game_id>/reach/<unit>")
