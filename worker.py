@@ -269,7 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--allow-embedded-ledger", action="store_true",
                         help="run with a SQLite ledger anyway (every process on this machine, one file)")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    from warlog.ops.logs import configure_process
+
+    configure_process()  # the web app's lines (JSON by default), passwords and tokens masked
     try:
         return run_worker(args.db, args.redis, args.burst, args.sweep_interval, args.name, args.allow_embedded_ledger)
     except (ConnectionError, ValueError) as err:  # Redis or the ledger unreachable, a bad URL

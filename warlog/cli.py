@@ -87,14 +87,11 @@ def serve(db: str, redis_url: str | None, host: str, port: int, allow_embedded_l
               help="run even when connected to PostgreSQL as a superuser (or set WARLOG_ALLOW_SUPERUSER=1)")
 def worker(db: str, redis_url: str, burst: bool, sweep_interval: float, name: str | None,
            allow_embedded_ledger: bool, allow_superuser: bool | None) -> None:
-    import logging
 
-    from warlog.ops.logs import MaskSecrets
+    from warlog.ops.logs import configure_process
     from worker import NameTaken, run_worker
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    for handler in logging.root.handlers:
-        handler.addFilter(MaskSecrets())  # passwords and tokens never reach the worker's log
+    configure_process()  # the web app's lines (JSON by default), passwords and tokens masked
     try:
         code = run_worker(db, redis_url, burst, sweep_interval, name, allow_embedded_ledger,
                           allow_superuser=allow_superuser)
@@ -120,9 +117,10 @@ def live(redis_url: str, host: str, port: int, max_streams: int, per_client: int
     import logging
 
     from ledger.urls import mask_url
+    from warlog.ops.logs import configure_process
     from warlog.web.live import Limits, run
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    configure_process()
     limits = Limits(total=max_streams, per_client=per_client, trusted=frozenset(trusted_proxy))
     logging.getLogger("warlog.web.live").info("warlog live on http://%s:%d/ (notices from %s; at most %d streams, "
                                           "%d per client)", host, port, mask_url(redis_url), max_streams, per_client)

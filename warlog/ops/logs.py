@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import sys
 import time
@@ -118,12 +119,30 @@ def install_handler(fmt: str, level: str | int = "INFO", stream: Any = None) -> 
         logger.setLevel(level if isinstance(level, int) else str(level).upper())
 
 
-def configure(app: Flask) -> None:
-    fmt = str(app.config.get("WARLOG_LOG_FORMAT") or "json").lower()
+def log_format(value: Any) -> str:
+    fmt = str(value or "json").lower()
     if fmt not in ("json", "text", "none"):
         from warlog.config import ConfigError
 
         raise ConfigError(f"WARLOG_LOG_FORMAT must be json, text or none, not {fmt!r}")
+    return fmt
+
+
+def configure_process() -> None:
+    """A process that is not the web app (the RQ worker, `warlog live`): the same lines as the web
+    app's (WARLOG_LOG_FORMAT, WARLOG_LOG_LEVEL), masked, for every logger of the process — RQ's
+    too, which then adds no handler of its own."""
+    fmt = log_format(os.environ.get("WARLOG_LOG_FORMAT"))
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, HANDLER_MARK, False)]:
+        root.removeHandler(old)
+    if fmt != "none":
+        root.addHandler(handler(fmt))
+    root.setLevel(str(os.environ.get("WARLOG_LOG_LEVEL") or "INFO").upper())
+
+
+def configure(app: Flask) -> None:
+    fmt = log_format(app.config.get("WARLOG_LOG_FORMAT"))
     install_handler(fmt, app.config.get("WARLOG_LOG_LEVEL") or "INFO")
     access = logging.getLogger("warlog.access")
 
