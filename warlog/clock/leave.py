@@ -165,12 +165,13 @@ class AwayBook(Pauses):
         player = self.players.owner(game_id, seat)
         if player is None:
             return out
-        for start, end in self.db.rows("SELECT starts_at, ends_at FROM away_leaves WHERE player_id = ? AND "
-                                       "starts_at < ? AND ends_at > ?", (player, iso(b), iso(a))):
-            out.append((parse_iso(start), parse_iso(end)))
+        leave = self.db.rows("SELECT starts_at, ends_at FROM away_leaves WHERE player_id = ? AND "
+                             "starts_at < ? AND ends_at > ?", (player, iso(b), iso(a)))
         spec = self.quiet(player)
+        policy, tournament = self._game_policy(game_id) if leave or spec else (LeavePolicy(), None)
+        if not (tournament and policy.round_deadlines == "keep"):  # a tournament that keeps its round deadlines
+            out += [(parse_iso(start), parse_iso(end)) for start, end in leave]  # runs its games' clocks through leave
         if spec:
-            policy, _ = self._game_policy(game_id)
             if weekly_seconds(spec) <= policy.quiet_hours_per_week * 3600:
                 out += weekly_windows(spec, a, b)
         return out

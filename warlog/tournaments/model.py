@@ -98,6 +98,7 @@ class Tournament:
     co_directors: dict[str, str] = field(default_factory=dict)  # player id -> name (director_added)
     announcements: list[dict[str, Any]] = field(default_factory=list)  # every announcement_made, in order
     seat_changes: list[dict[str, Any]] = field(default_factory=list)  # invitation_reissued and seat_replaced
+    leaves: list[dict[str, Any]] = field(default_factory=list)  # every leave_declared and leave_ended, in order
     last_seq: int = -1
     last_hash: str = ""
 
@@ -304,6 +305,15 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
         else:
             e.withdrawn = False
         t.seat_changes.append({**p, "type": ev.type, "seq": ev.seq, "at": ev.recorded_at})
+    elif ev.type in (T.LEAVE_DECLARED, T.LEAVE_ENDED):
+        if p.get("player_id") not in t.entrants:
+            raise ModelError(ev.seq, f"{p.get('player_id')} is not an entrant: no leave of theirs is recorded here")
+        seen = {x["type"] for x in t.leaves if x["leave"] == p.get("leave")}
+        if ev.type in seen:
+            raise ModelError(ev.seq, f"leave {p.get('leave')} is recorded as {ev.type} already")
+        if ev.type == T.LEAVE_ENDED and T.LEAVE_DECLARED not in seen:
+            raise ModelError(ev.seq, f"leave {p.get('leave')} ends before it was declared")
+        t.leaves.append({**p, "type": ev.type, "seq": ev.seq, "at": ev.recorded_at})
     elif ev.type == T.ENDED:
         t.ended = dict(p)
     elif ev.type == T.SEED_REVEALED:

@@ -112,6 +112,7 @@ def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | Non
             "disputes": list(t.disputes.values()), "rulings": t.rulings, "corrections": t.corrections,
             "extensions": t.extensions,
             "timeouts": t.timeouts,
+            "leave": t.leaves,
             "ended": t.ended, "champion": champion(t), "bracket": bracket_doc(t) or playoff_bracket_doc(t),
             "co_directors": [{"player_id": pid, "name": name} for pid, name in t.co_directors.items()],
             "announcements": t.announcements,
