@@ -10,6 +10,7 @@ import json
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -64,7 +65,7 @@ def _round(desk: Desk, round_deadlines: str) -> tuple[str, str, str, str, str]:
     return tid, game["game_id"], desk.name(mover), seat, other
 
 
-def _declare(desk: Desk, name: str) -> dict:
+def _declare(desk: Desk, name: str) -> dict[str, Any]:
     _, token = _player(desk.app, name.lower())  # the player's newest token
     r = desk.client.post("/api/v1/players/me/leave", json={"from": "2026-03-03", "to": "2026-03-09"},
                          headers={"Authorization": f"Bearer {token}"})
