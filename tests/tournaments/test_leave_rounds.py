@@ -140,11 +140,16 @@ def test_a_week_of_leave_over_two_games_and_a_round_moves_the_deadlines_and_is_i
 def test_a_tournament_that_keeps_its_round_deadlines_runs_its_clock_through_leave(
         lapp: Flask, fake: FakeNow, smtp: Smtp) -> None:  # noqa: F811
     desk = Desk(lapp)
-    tid, tgame, mover, seat, _opponent = _round(desk, "keep")
+    tid, tgame, mover, seat, opponent = _round(desk, "keep")
     casual = _game(lapp, mover.lower(), "zed")
     clock = lapp.extensions["warlog_clock"]
     clock.set_time_control(casual.id, TimeControl(days=3, remind_hours=0))
     _declare(desk, mover)
+    settle(lapp)
+    assert _mailed(smtp, f"{opponent.lower()}@example.org", f"{mover} will be on leave")
+    told = next(m for m in smtp.messages if m["To"] == f"{opponent.lower()}@example.org" and "leave" in m["Subject"])
+    text = "".join(part.get_payload(decode=True).decode() for part in told.walk() if not part.is_multipart())
+    assert "keeps its round deadlines" in text, text
     assert clock.deadline(tgame, seat).due_at == "2026-03-04T12:00:00Z"  # kept, as the tournament says
     assert clock.deadline(casual.id, "north").due_at == "2026-03-11T12:00:00Z"  # the server's policy: extend
     recorded = desk.get(f"{API}/{tid}")["leave"]
