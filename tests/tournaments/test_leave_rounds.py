@@ -52,9 +52,11 @@ def _round(desk: Desk, round_deadlines: str) -> tuple[str, str, str, str, str]:
         desk.player(name)
     t = desk.post(API, "Director", {"name": "Weekly", "game": "dice-duel", "scenario": "short",
                                     "format": {"kind": "swiss", "rounds": 1},
-                                    "time_control": {"days": 3, "policy": "forfeit", "remind_hours": 0}}, status=201)
+                                    "time_control": {"days": 3, "policy": "forfeit", "remind_hours": 0},
+                                    "leave": {"round_deadlines": round_deadlines}}, status=201)
     tid = str(t["id"])
-    desk.app.extensions["warlog_away"].set_policy(LeavePolicy(round_deadlines=round_deadlines), tid)
+    assert t["leave_policy"] == LeavePolicy(round_deadlines=round_deadlines).to_json()  # stated in its stream
+    assert desk.app.extensions["warlog_away"].policy(tid).round_deadlines == round_deadlines
     for name in ("Ann", "Bob"):
         desk.post(f"{API}/{tid}/register", name)
     desk.post(f"{API}/{tid}/rounds", "Director", status=201)
@@ -187,3 +189,16 @@ def test_verify_fails_a_bundle_whose_leave_its_game_does_not_record(
     declared = next(ev.seq for ev in forged if ev.type == T.LEAVE_DECLARED)
     assert f"tournament {tid} event {declared}" in str(failed.value)
     assert "holds no leave_declared" in str(failed.value)
+
+
+def test_a_tournament_leave_setting_out_of_bounds_is_a_clear_422(lapp: Flask) -> None:
+    desk = Desk(lapp)
+    desk.player("Director")
+    body = {"name": "Weekly", "game": "dice-duel", "scenario": "short", "format": {"kind": "swiss", "rounds": 1}}
+    for leave, word in (({"round_deadlines": "sometimes"}, "round_deadlines"),
+                        ({"quiet_hours_per_week": 100}, "quiet_hours_per_week")):
+        r = desk.client.post(API, json={**body, "leave": leave}, headers=desk.auth("Director"))
+        assert r.status_code == 422 and word in json.dumps(r.get_json()), r.get_json()
+    r = desk.client.post(API, json={**body, "leave": {"min_block_days": 3, "days_per_year": 10}},
+                         headers=desk.auth("Director"))
+    assert r.status_code == 201 and r.get_json()["leave_policy"]["min_block_days"] == 3

@@ -3,8 +3,8 @@
 When a player declares leave, and when it ends, every running tournament they are entered in
 records it: `leave_declared` (the leave's times, the player's games of the tournament with their
 rounds, the tournament's `round_deadlines` policy and the deadlines of those seats once it
-applied) and `leave_ended`. The policy is the tournament's leave allowance
-(`AwayBook.set_policy(policy, tournament_id)`): under `extend` the clocks of the player's games
+applied) and `leave_ended`. The policy is the tournament's leave allowance, its `leave` setting
+(stated in `tournament_created`, kept by `AwayBook.set_policy(policy, tournament_id)`): under `extend` the clocks of the player's games
 stop for the leave, so their round deadlines move by it; under `keep` they run through it and
 the deadlines stay (`AwayBook.stops_of`). The tournament's directors are told with the opponents
 (`AwayBook.directors_of`). The bundle carries these events and `warlog verify` checks each against
@@ -37,6 +37,7 @@ def attach(away: Any, tournaments: Tournaments) -> None:
 
     away.directors_of = directors
     away.listeners.append(on_leave)
+    tournaments.set_leave_policy = away.set_policy  # a tournament's `leave` setting, stated when it is created
 
 
 def _tournaments_of(tournaments: Tournaments, player_id: str) -> list[str]:

@@ -83,6 +83,7 @@ class Tournament:
     # the public page's words and the entry's terms: description, rules, starts_at,
     # registration_opens, registration_closes (ISO times, UTC), max_entrants (Tournaments.create)
     entry: dict[str, Any] = field(default_factory=dict)
+    leave_policy: dict[str, Any] = field(default_factory=dict)  # its entrants' leave allowance (`leave`), if set
     entrants: dict[str, Entrant] = field(default_factory=dict)
     rounds: dict[int, Round] = field(default_factory=dict)
     results: dict[str, Result] = field(default_factory=dict)  # game id -> result
@@ -185,6 +186,7 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
         return Tournament(ev.game_id, p["name"], p["game"], p["scenario"], dict(p["options"]), list(p["roles"]),
                           dict(p["format"]), dict(p["points"]), p["director"], p["seed_commitment"],
                           ev.recorded_at, dict(p.get("time_control") or {}), entry=dict(p.get("entry") or {}),
+                          leave_policy=dict(p.get("leave") or {}),
                           last_seq=ev.seq, last_hash=ev.hash)
     if ev.type == T.REGISTERED:
         if p["player_id"] in t.entrants and not t.entrants[p["player_id"]].withdrawn:
