@@ -202,3 +202,22 @@ def test_a_tournament_leave_setting_out_of_bounds_is_a_clear_422(lapp: Flask) ->
     r = desk.client.post(API, json={**body, "leave": {"min_block_days": 3, "days_per_year": 10}},
                          headers=desk.auth("Director"))
     assert r.status_code == 201 and r.get_json()["leave_policy"]["min_block_days"] == 3
+
+
+def test_the_worker_s_leave_sweep_records_the_end_in_the_tournament(
+        lapp: Flask, fake: FakeNow, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker process sweeps ended leave too (worker.py: attach_worker, then the periodic
+    tasks): its leave book tells the tournaments as the web process's does."""
+    from warlog.judging.jobs import store_for
+    from warlog.notify.jobs import services
+    from warlog.tournaments.clockwire import attach_worker
+
+    desk = Desk(lapp)
+    tid, tgame, mover, _seat, _opponent = _round(desk, "extend")
+    leave = _declare(desk, mover)
+    monkeypatch.setenv("WARLOG_DB", db_url)
+    attach_worker(store_for(), lambda *args, **kw: None)
+    assert services().away.sweep() == 1  # the worker's own clock: the March leave is long over
+    assert [(x["type"], x["leave"]) for x in desk.get(f"{API}/{tid}")["leave"]] == [
+        (T.LEAVE_DECLARED, leave["id"]), (T.LEAVE_ENDED, leave["id"])]
+    assert _types(lapp, tgame)[-1] == LEAVE_ENDED
