@@ -150,7 +150,7 @@ def test_a_tournament_that_keeps_its_round_deadlines_runs_its_clock_through_leav
     settle(lapp)
     assert _mailed(smtp, f"{opponent.lower()}@example.org", f"{mover} will be on leave")
     told = next(m for m in smtp.messages if m["To"] == f"{opponent.lower()}@example.org" and "leave" in m["Subject"])
-    text = "".join(part.get_payload(decode=True).decode() for part in told.walk() if not part.is_multipart())
+    text = "".join(bytes(part.get_payload(decode=True)).decode() for part in told.walk() if not part.is_multipart())
     assert "keeps its round deadlines" in text, text
     assert clock.deadline(tgame, seat).due_at == "2026-03-04T12:00:00Z"  # kept, as the tournament says
     assert clock.deadline(casual.id, "north").due_at == "2026-03-11T12:00:00Z"  # the server's policy: extend
