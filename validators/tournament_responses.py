@@ -106,6 +106,13 @@ class TournamentSchema(TournamentSummarySchema):
         "`final_seq` (the game's event it was read at)")})
     extensions = fields.Raw(required=True)
     timeouts = fields.Raw(required=True)
+    leave_policy = _obj(metadata={"description": "the entrants' leave allowance stated at creation (`leave`: "
+                                                 "days_per_year, min_block_days, notice_days, max_away_per_game, "
+                                                 "quiet_hours_per_week, round_deadlines); {} when the server's applies"})
+    leave = fields.Raw(required=True, metadata={"description": (
+        "every entrant's leave_declared and leave_ended (`type`): `player_id`, `leave`, `games` (`game_id`, `seat`, "
+        "`round`), `seq`, `at`; a declaration's `from`, `to`, `round_deadlines` (extend or keep) and `deadlines` "
+        "(`game_id`, `seat`, `due_at` once the policy applied)")})
     ended = _obj(allow_none=True, metadata={"description": "the end record (the seed revealed); null while it runs"})
     champion = _str(allow_none=True)
     bracket = fields.Raw(required=True, allow_none=True, metadata={"description": (

@@ -71,6 +71,18 @@ class TimeControlSchema(StrictSchema):
             raise ValidationError("a move's time is at least 1 hour: days 1 or more, or hours", "days")
 
 
+class LeavePolicySchema(StrictSchema):
+    """The tournament's leave allowance (warlog.clock.leave.LeavePolicy; an absent field: the default)."""
+
+    days_per_year = fields.Integer(strict=True, validate=validate.Range(min=0, max=366))
+    min_block_days = fields.Integer(strict=True, validate=validate.Range(min=0, max=366))
+    notice_days = fields.Integer(strict=True, validate=validate.Range(min=0, max=366))
+    max_away_per_game = fields.Integer(strict=True, validate=validate.Range(min=0, max=366))
+    quiet_hours_per_week = fields.Integer(strict=True, validate=validate.Range(min=0, max=72))
+    round_deadlines = fields.String(validate=validate.OneOf(("extend", "keep")), metadata={
+        "description": "extend: an entrant's leave moves their deadlines in its games; keep: they stay"})
+
+
 class CreateTournamentSchema(StrictSchema):
     name = fields.String(required=True, validate=[validate.Length(min=1, max=120), no_controls])
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
@@ -80,6 +92,7 @@ class CreateTournamentSchema(StrictSchema):
     points = fields.Nested(PointsSchema, load_default=None, allow_none=True)
     time_control = fields.Nested(TimeControlSchema, load_default=None, allow_none=True)
     entry = fields.Nested(EntrySchema, load_default=None, allow_none=True)
+    leave = fields.Nested(LeavePolicySchema, load_default=None, allow_none=True)
 
 
 class AddDirectorSchema(StrictSchema):

@@ -165,10 +165,11 @@ class AwayBook(Pauses):
         player = self.players.owner(game_id, seat)
         if player is None:
             return out
-        for start, end in self.db.rows("SELECT starts_at, ends_at FROM away_leaves WHERE player_id = ? AND "
-                                       "starts_at < ? AND ends_at > ?", (player, iso(b), iso(a))):
-            out.append((parse_iso(start), parse_iso(end)))
+        leave = self.db.rows("SELECT starts_at, ends_at FROM away_leaves WHERE player_id = ? AND "
+                             "starts_at < ? AND ends_at > ?", (player, iso(b), iso(a)))
         spec = self.quiet(player)
+        if leave and not self._keeps_deadlines(game_id):  # a tournament that keeps its round deadlines runs
+            out += [(parse_iso(start), parse_iso(end)) for start, end in leave]  # its games' clocks through leave
         if spec:
             policy, _ = self._game_policy(game_id)
             if weekly_seconds(spec) <= policy.quiet_hours_per_week * 3600:
@@ -315,10 +316,18 @@ class AwayBook(Pauses):
             self.append(game_id, NewEvent(LEAVE_DECLARED, seat, {"from": leave.starts_at, "to": leave.ends_at,
                                                                  "leave": leave.id}))
         self._announce("declared", leave, games)
-        self._tell(games, player_id, f"{name} will be on leave",
-                   f"{name} will be on leave from {leave.starts_at} to {leave.ends_at} (UTC). Their clock stops for "
-                   "that time; deadlines that fall in or after it move by as much.")
+        kept = [(g, s) for g, s in games if self._keeps_deadlines(g)]
+        said = f"{name} will be on leave from {leave.starts_at} to {leave.ends_at} (UTC). "
+        self._tell([gs for gs in games if gs not in kept], player_id, f"{name} will be on leave",
+                   said + "Their clock stops for that time; deadlines that fall in or after it move by as much.")
+        self._tell(kept, player_id, f"{name} will be on leave",
+                   said + "The tournament keeps its round deadlines: their clock in this game runs as before.")
         return leave
+
+    def _keeps_deadlines(self, game_id: str) -> bool:
+        """Whether the game's tournament keeps its round deadlines through leave (`keep`)."""
+        policy, tournament = self._game_policy(game_id)
+        return bool(tournament) and policy.round_deadlines == "keep"
 
     def grant(self, game_id: str, seat: str, days: int, reason: str, by: str) -> dict[str, Any]:
         """A director grants the seat's player `days` of extra leave this year, with a reason,

@@ -34,4 +34,9 @@ def init_app(app: Flask) -> Any:
         from warlog.tournaments.clockwire import attach
 
         attach(clock, service)
+    away = app.extensions.get("warlog_away")
+    if away is not None:
+        from warlog.tournaments.leavewire import attach as attach_leave
+
+        attach_leave(away, service)  # an entrant's leave in the tournament's stream, its round deadlines by its policy
     return service

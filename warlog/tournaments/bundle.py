@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.canonical import canonical_bytes
-from ledger.events import SEED_REVEALED, ChainError, Event
+from ledger.events import LEAVE_DECLARED, LEAVE_ENDED, SEED_REVEALED, ChainError, Event
 from ledger.fold import fold as fold_game
 from warlog.clock.pace import tournament_pace
 from warlog.tournaments import events as T
@@ -87,18 +87,20 @@ class BundleReport:
     rounds: int = 0
     results: int = 0
     seed_revealed: bool = False
+    leaves: int = 0  # entrants' leave_declared, each found in the games' own ledgers
     pace_players: int | None = None  # entrants whose pace record was re-derived (None: the bundle has none)
     notes: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         pace = ("" if self.pace_players is None
                 else f"pace record of {self.pace_players} player(s) re-derived from the games' times; ")
+        leave = f"{self.leaves} leave(s) found in the games' ledgers; " if self.leaves else ""
         fair = ("pairing dice re-derived from the revealed seed" if self.seed_revealed
                 else "pairing seed not revealed yet: pairing dice replayed as recorded")
         return (f"OK tournament {self.tournament} ({self.name}): {self.events} events, chain intact, "
                 f"{self.rounds} round(s) re-paired, {self.results} result(s) re-read from their games and each "
                 f"agreeing with its game's final outcome, "
-                f"standings reproduced; {pace}{len(self.games)} game(s) verified; {fair}")
+                f"standings reproduced; {pace}{leave}{len(self.games)} game(s) verified; {fair}")
 
 
 def _parse(lines: Iterable[bytes | str]) -> tuple[dict[str, Any], dict[str, list[Event]]]:
@@ -176,6 +178,9 @@ def verify_bundle(lines: Iterable[bytes | str], jobs: int | None = 1) -> BundleR
                 report.results += ev.type == T.RESULT
             elif ev.type == T.RULING_JUDGED and t is not None:
                 _check_judged(t, ev, streams)
+            elif ev.type in (T.LEAVE_DECLARED, T.LEAVE_ENDED) and t is not None:
+                _check_leave(t, ev, streams)
+                report.leaves += ev.type == T.LEAVE_DECLARED
             elif ev.type == T.ENDED and t is not None:
                 if ev.payload.get("standings") != standings_doc(t):
                     raise BundleFailure(tid, ev.seq, "the final standings do not reproduce from the results")
@@ -233,6 +238,27 @@ def _pace_diff(recorded: Any, again: Any) -> str:
 def _brief(value: Any) -> str:
     text = json.dumps(value, sort_keys=True)
     return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _check_leave(t: Tournament, ev: Event, streams: dict[str, list[Event]]) -> None:
+    """A tournament's record of an entrant's leave is the one each of its games holds: the game's
+    own `leave_declared` (same times) or `leave_ended`, at the entrant's seat, for the same leave."""
+    p = ev.payload
+    game_type = LEAVE_DECLARED if ev.type == T.LEAVE_DECLARED else LEAVE_ENDED
+    for g in p.get("games") or []:
+        gid, seat = g.get("game_id"), g.get("seat")
+        if gid not in streams:
+            raise BundleFailure(t.id, ev.seq, f"the leave names game {gid}, which is not in the bundle")
+        found = t.game_round(gid)
+        if found is None or found[1].seats.get(seat) != p.get("player_id") or g.get("round") != found[0]:
+            raise BundleFailure(t.id, ev.seq, f"seat {seat} of game {gid} (round {g.get('round')}) is not "
+                                              f"{p.get('player_id')}'s in this tournament")
+        if not any(e.type == game_type and e.seat == seat and e.payload.get("leave") == p.get("leave")
+                   and (game_type == LEAVE_ENDED or (e.payload.get("from"), e.payload.get("to"))
+                        == (p.get("from"), p.get("to"))) for e in streams[gid]):
+            raise BundleFailure(t.id, ev.seq, f"game {gid}'s ledger holds no {game_type} of leave {p.get('leave')} "
+                                              f"at seat {seat}" + ("" if game_type == LEAVE_ENDED else
+                                                                   f" from {p.get('from')} to {p.get('to')}"))
 
 
 def _serial(events: list[Event]) -> Any:

@@ -66,4 +66,8 @@ def attach_worker(store: Any, enqueue: Any) -> None:
     s = services()
     tstore = TournamentStore(s.db)
     tstore.create_schema()
-    attach(s.clock, Tournaments(Warlog(store, enqueue), tstore, s.players, s.notifier.notify, base_url=s.clock.base_url))
+    tournaments = Tournaments(Warlog(store, enqueue), tstore, s.players, s.notifier.notify, base_url=s.clock.base_url)
+    attach(s.clock, tournaments)
+    from warlog.tournaments.leavewire import attach as attach_leave
+
+    attach_leave(s.away, tournaments)  # the worker's leave sweep records a leave's end in the tournaments

@@ -33,10 +33,15 @@ DIRECTOR_ADDED = "director_added"  # player_id, display_name: a co-director (by 
 ANNOUNCED = "announcement_made"  # text, by: the director's word to every entrant (mailed, kept on the page)
 INVITATION_REISSUED = "invitation_reissued"  # game_id, seat, player_id, reason, by: a new seat link, the old one revoked
 SEAT_REPLACED = "seat_replaced"  # game_id, seat, player_id (who leaves), substitute, display_name, reason, by
+# an entrant's leave (warlog.clock.leave), as each game of theirs records it: player_id, leave, from, to,
+# games [{game_id, seat, round}], round_deadlines (extend | keep: the tournament's policy) and the
+# deadlines of those seats once it applied [{game_id, seat, due_at}]
+LEAVE_DECLARED = "leave_declared"
+LEAVE_ENDED = "leave_ended"  # player_id, leave, games: the leave is over, the entrant's clocks run again
 
 TYPES = (CREATED, REGISTERED, WITHDRAWN, ROUND_PAIRED, REPAIRED, RESULT, EXTENSION, TIMEOUT, DISPUTE, RULING,
          ENDED, SEED_REVEALED, RULING_JUDGED, RESULT_CORRECTED,
-         DIRECTOR_ADDED, ANNOUNCED, INVITATION_REISSUED, SEAT_REPLACED)
+         DIRECTOR_ADDED, ANNOUNCED, INVITATION_REISSUED, SEAT_REPLACED, LEAVE_DECLARED, LEAVE_ENDED)
 
 ID_PREFIX = "t"
 

@@ -83,6 +83,7 @@ class Tournament:
     # the public page's words and the entry's terms: description, rules, starts_at,
     # registration_opens, registration_closes (ISO times, UTC), max_entrants (Tournaments.create)
     entry: dict[str, Any] = field(default_factory=dict)
+    leave_policy: dict[str, Any] = field(default_factory=dict)  # its entrants' leave allowance (`leave`), if set
     entrants: dict[str, Entrant] = field(default_factory=dict)
     rounds: dict[int, Round] = field(default_factory=dict)
     results: dict[str, Result] = field(default_factory=dict)  # game id -> result
@@ -98,6 +99,7 @@ class Tournament:
     co_directors: dict[str, str] = field(default_factory=dict)  # player id -> name (director_added)
     announcements: list[dict[str, Any]] = field(default_factory=list)  # every announcement_made, in order
     seat_changes: list[dict[str, Any]] = field(default_factory=list)  # invitation_reissued and seat_replaced
+    leaves: list[dict[str, Any]] = field(default_factory=list)  # every leave_declared and leave_ended, in order
     last_seq: int = -1
     last_hash: str = ""
 
@@ -184,6 +186,7 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
         return Tournament(ev.game_id, p["name"], p["game"], p["scenario"], dict(p["options"]), list(p["roles"]),
                           dict(p["format"]), dict(p["points"]), p["director"], p["seed_commitment"],
                           ev.recorded_at, dict(p.get("time_control") or {}), entry=dict(p.get("entry") or {}),
+                          leave_policy=dict(p.get("leave") or {}),
                           last_seq=ev.seq, last_hash=ev.hash)
     if ev.type == T.REGISTERED:
         if p["player_id"] in t.entrants and not t.entrants[p["player_id"]].withdrawn:
@@ -304,6 +307,15 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
         else:
             e.withdrawn = False
         t.seat_changes.append({**p, "type": ev.type, "seq": ev.seq, "at": ev.recorded_at})
+    elif ev.type in (T.LEAVE_DECLARED, T.LEAVE_ENDED):
+        if p.get("player_id") not in t.entrants:
+            raise ModelError(ev.seq, f"{p.get('player_id')} is not an entrant: no leave of theirs is recorded here")
+        seen = {x["type"] for x in t.leaves if x["leave"] == p.get("leave")}
+        if ev.type in seen:
+            raise ModelError(ev.seq, f"leave {p.get('leave')} is recorded as {ev.type} already")
+        if ev.type == T.LEAVE_ENDED and T.LEAVE_DECLARED not in seen:
+            raise ModelError(ev.seq, f"leave {p.get('leave')} ends before it was declared")
+        t.leaves.append({**p, "type": ev.type, "seq": ev.seq, "at": ev.recorded_at})
     elif ev.type == T.ENDED:
         t.ended = dict(p)
     elif ev.type == T.SEED_REVEALED:

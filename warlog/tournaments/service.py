@@ -56,6 +56,8 @@ class Tournaments:
         self.base_url = base_url  # the site's public address: every link in a notice is absolute
         self.clock: Any = None  # warlog.clock's GameClock, when deadlines are wired (clockwire.attach)
         self.calendar: Any = None  # warlog.tournaments.publish.CalendarTokens: players' private iCal links
+        # (LeavePolicy, tournament id): the leave book's set_policy, when leave is wired (leavewire.attach)
+        self.set_leave_policy: Callable[[Any, str], None] | None = None
         self._cache: dict[str, Tournament] = {}
         # tournament id -> (its chain head, what was derived from the stream at that head): the
         # standings, the crosstable, the page's rendered standings; dropped when the head moves
@@ -169,7 +171,8 @@ class Tournaments:
     # -- creating and registering ------------------------------------------------------------
     def create(self, director: Any, name: str, game_name: str, scenario: str | None, options: dict[str, Any] | None,
                fmt: dict[str, Any], points: dict[str, int] | None = None,
-               time_control: dict[str, Any] | None = None, entry: dict[str, Any] | None = None) -> Tournament:
+               time_control: dict[str, Any] | None = None, entry: dict[str, Any] | None = None,
+               leave: dict[str, Any] | None = None) -> Tournament:
         if director is None:
             raise Forbidden("sign in to create a tournament (its director is you)")
         if control_character(name):  # the name is in every mail's subject (validators.names)
@@ -237,6 +240,14 @@ class Tournaments:
             except ClockError as err:
                 raise Unprocessable(f"time_control: {err}") from None
         terms = entry_terms(entry or {})
+        policy = None
+        if leave is not None:  # the entrants' leave allowance and the round deadlines under it (warlog.clock.leave)
+            from warlog.clock.leave import AwayRefused, LeavePolicy
+
+            try:
+                policy = LeavePolicy(**leave)
+            except (AwayRefused, TypeError) as err:
+                raise Unprocessable(f"leave: {err}") from None
         seed = new_seed()
         tid = T.ID_PREFIX + secrets.token_hex(8)
         payload = {"name": str(name)[:120] or "Tournament", "game": game.name, "rules_version": game.version,
@@ -245,9 +256,13 @@ class Tournaments:
                    "seed_commitment": commitment(seed)}
         if terms:
             payload["entry"] = terms
+        if policy is not None:
+            payload["leave"] = policy.to_json()
         self.store.append(tid, -1, [(T.CREATED, "director", payload)], secret=seed,
                           projection={"name": payload["name"], "game": game.name, "kind": kind,
                                       "director": director.id})
+        if policy is not None and self.set_leave_policy is not None:
+            self.set_leave_policy(policy, tid)
         return self.get(tid)
 
     def register(self, tid: str, player: Any) -> Tournament:

@@ -222,3 +222,7 @@ class TournamentStore:
         """Whether the notifier has recorded a delivery of the tournament's notice at `link`."""
         return self.db.one("SELECT 1 FROM notify_deliveries WHERE tournament_id = ? AND link = ? LIMIT 1",
                            (tid, link)) is not None
+
+    def running_ids(self) -> list[str]:
+        """Tournaments paired and not ended (the listing's status)."""
+        return [r[0] for r in self.db.rows("SELECT id FROM tournaments WHERE status = 'running' ORDER BY created_at, id")]

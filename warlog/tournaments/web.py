@@ -112,6 +112,7 @@ def tournament_doc(t: Tournament, status: dict[str, tuple[str, list[str]]] | Non
             "disputes": list(t.disputes.values()), "rulings": t.rulings, "corrections": t.corrections,
             "extensions": t.extensions,
             "timeouts": t.timeouts,
+            "leave": t.leaves, "leave_policy": t.leave_policy,
             "ended": t.ended, "champion": champion(t), "bracket": bracket_doc(t) or playoff_bracket_doc(t),
             "co_directors": [{"player_id": pid, "name": name} for pid, name in t.co_directors.items()],
             "announcements": t.announcements,
@@ -186,7 +187,7 @@ def _query(schema: Schema) -> dict[str, Any]:
 def api_create() -> tuple[Response, int]:
     data = _load(schemas.CreateTournamentSchema())
     t = svc().create(current_player(), data["name"], data["game"], data["scenario"], data["options"],
-                     data["format"], data["points"], data["time_control"], data["entry"])
+                     data["format"], data["points"], data["time_control"], data["entry"], leave=data["leave"])
     return jsonify(tournament_doc(t)), 201
 
 
