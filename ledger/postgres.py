@@ -73,7 +73,9 @@ APPEND_GRANT = "GRANT EXECUTE ON FUNCTION {schema}.ledger_append TO {role}"
 READY_PROBE_GRANT = "GRANT SELECT, INSERT, UPDATE ON {schema}.ready_probe TO {role}"
 SERVICES_11_GRANT = ("GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{schema}." + t for t in service_tables_11())
                      + " TO {role}")
-GRANTED_SINCE = {TRANSPARENCY_NODES_GRANT: 7, APPEND_GRANT: 8, READY_PROBE_GRANT: 10, SERVICES_11_GRANT: 11}  # grants on tables a later migration makes: its version
+PLAYER_LANGUAGES_GRANT = "GRANT SELECT, INSERT, UPDATE, DELETE ON {schema}.player_languages TO {role}"
+GRANTED_SINCE = {TRANSPARENCY_NODES_GRANT: 7, APPEND_GRANT: 8, READY_PROBE_GRANT: 10, SERVICES_11_GRANT: 11,
+                 PLAYER_LANGUAGES_GRANT: 12}  # grants on tables a later migration makes: its version
 
 # What the app role may do (`warlog db upgrade --app-role ROLE`, README "The real deployment").
 APP_GRANTS = [
@@ -90,6 +92,7 @@ APP_GRANTS = [
     # players, notifications, clocks, tournaments (migration 4): service tables, not history
     "GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{schema}." + t for t in service_tables()) + " TO {role}",
     SERVICES_11_GRANT,  # migration 11: play by mail, time away (service tables, not history)
+    PLAYER_LANGUAGES_GRANT,  # migration 12: each player's language (warlog.i18n)
 ]
 
 

@@ -90,12 +90,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["warlog"] = Warlog(store, queue.enqueue)
     app.extensions["warlog_queue"] = queue
 
-    from warlog import boundary, webcache
+    from warlog import boundary, i18n, webcache
     from warlog.api import api
 
     webcache.install(app)  # first: its compression runs after every other hook (Flask runs them in reverse)
 
     boundary.install(app)
+    i18n.init_app(app)  # before any page renders: every template's `_()`
 
     app.register_blueprint(api)
 
@@ -114,7 +115,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from warlog import extensions, health, limits, metrics  # extensions: players, notifications, deadlines
 
-    extensions.init_app(app, store, queue)
+    services = extensions.init_app(app, store, queue)
+    i18n.keep_player_languages(app, services.db)
 
     from warlog import tournaments  # after the players: a tournament's entrants are players
 

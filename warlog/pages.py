@@ -36,7 +36,7 @@ from ledger.paging import OPEN, BadCursor
 from rules import all_games, game_of, get_game
 from rules.core.game import Game
 from warlog import audit as audit_mod
-from warlog import layerkeep, lobbyrows, share, wakeup
+from warlog import i18n, layerkeep, lobbyrows, share, wakeup
 from warlog import replay as rp
 from warlog.boundary import parse_json
 from warlog.listing import games_page, next_query
@@ -209,7 +209,7 @@ def lobby() -> Any:
     if mine or _signed_in():
         return lobbyrows.with_token(render(), token)
     # Everyone else sees the same page for the same rows: rendered once (lobbyrows.page)
-    key = (request.script_root, tuple(games), game_f, status_f, cursor is not None, older,
+    key = (request.script_root, i18n.lang(), tuple(games), game_f, status_f, cursor is not None, older,
            tuple(lobbyrows.row_key(r) for r in rows))
     return lobbyrows.page(current_app.extensions.setdefault("warlog_lobby_pages", lobbyrows.pages_cache()),
                           key, render, token)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ledger.migrations import Migration, partitions
 from ledger.migrations.services import SERVICES
 from ledger.migrations.services_11 import SERVICES_11
+from ledger.migrations.services_12 import PLAYER_LANGUAGES
 
 INITIAL = """
 CREATE TABLE IF NOT EXISTS events (
@@ -380,3 +381,5 @@ MIGRATIONS.append(Migration(10, "functions that name no schema (a dump restores 
                             schema_free_functions))
 MIGRATIONS.append(Migration(11, "play by mail and time away: their tables (warlog.mailin, warlog.clock.leave)",
                             lambda schema: list(SERVICES_11)))
+MIGRATIONS.append(Migration(12, "each player's language of the interface and of their mails (warlog.i18n)",
+                            lambda schema: [PLAYER_LANGUAGES]))

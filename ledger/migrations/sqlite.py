@@ -6,6 +6,7 @@ from ledger.migrations import Migration
 from ledger.migrations.postgres import PAGING_INDEXES, TRANSPARENCY_LOG, TRANSPARENCY_NODES
 from ledger.migrations.services import SERVICES
 from ledger.migrations.services_11 import SERVICES_11
+from ledger.migrations.services_12 import PLAYER_LANGUAGES
 
 INITIAL = [
     """CREATE TABLE IF NOT EXISTS events (
@@ -102,4 +103,6 @@ MIGRATIONS = [
                               "checked_at TEXT NOT NULL)"]),
     Migration(11, "play by mail and time away: their tables (warlog.mailin, warlog.clock.leave)",
               lambda schema: list(SERVICES_11)),
+    Migration(12, "each player's language of the interface and of their mails (warlog.i18n)",
+              lambda schema: [PLAYER_LANGUAGES]),
 ]

@@ -1,0 +1,257 @@
+"""The interface in English or Japanese (Flask-Babel and Babel message catalogs).
+
+A translator edits `warlog/translations/<lang>/LC_MESSAGES/messages.po` (`tools/catalogs`
+extracts the messages of the templates, warlog/ and rules/ into `messages.pot` and merges
+them into each catalog). The app compiles each catalog into a `.mo` file when it starts, into
+its instance folder (or a temporary folder where that cannot be written), again only when the
+`.po` changed: a fresh clone, a wheel and a read-only install all work with no build step and
+no compiled file in the repository.
+
+The language of a page, in order: the `lang` cookie (the switch in every page's top bar sets
+it), the signed-in player's own choice (the last one they made with the switch, kept with
+their account: their mails use it too), the browser's Accept-Language, English.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import Blueprint, Flask, current_app, g, has_request_context, redirect, request, url_for
+from flask_babel import Babel, force_locale, get_locale, gettext
+from werkzeug.wrappers import Response
+
+from warlog import PACKAGE
+from warlog.sqldb import Ddl, SqlDb, iso, utc_now
+
+LANGUAGES = {"en": "English", "ja": "日本語"}  # code -> the language's own name (the switch's label)
+DEFAULT = "en"
+LANG_COOKIE = "lang"
+COOKIE_AGE = timedelta(days=365)
+CATALOGS = PACKAGE / "translations"
+DOMAIN = "messages"
+
+i18n_pages = Blueprint("i18n", __name__)
+
+_TABLE = """CREATE TABLE IF NOT EXISTS player_languages (
+    player_id TEXT PRIMARY KEY,
+    lang TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+)"""
+DDL = Ddl("i18n", sqlite=_TABLE, postgresql=_TABLE)
+
+
+def N_(text: str) -> str:  # noqa: N802  (the usual name of gettext's no-op marker)
+    """Marks a text for the catalogs where it is defined; `tr` translates it where it is shown."""
+    return text
+
+
+def tr(text: object) -> str:
+    """`text` in the page's language if the catalog has it, else as it is (a game's display
+    string, a message made elsewhere); never %-formatted, unlike a template's `_()`."""
+    s = str(text)
+    return gettext(s) if s else s
+
+
+STATUS_WORDS = {"waiting": N_("waiting"), "active": N_("active"), "ended": N_("ended")}
+STATUS_BADGES = {"waiting": N_("waiting for seats"), "active": N_("in play"), "ended": N_("over")}
+
+
+def status_word(status: str) -> str:
+    return tr(STATUS_WORDS.get(status, status))
+
+
+def status_badge(status: str) -> str:
+    return tr(STATUS_BADGES.get(status, status))
+
+
+# -- catalogs -----------------------------------------------------------------------------------
+
+def catalogs() -> list[Path]:
+    """Every language's `.po` file."""
+    return sorted(CATALOGS.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+
+
+def compile_catalogs(target: Path) -> Path:
+    """Compile each `.po` into `target/<lang>/LC_MESSAGES/messages.mo` unless the `.mo` there was
+    made from the same `.po` bytes (its SHA-256 is kept beside it). Fuzzy entries are left out,
+    as msgfmt does. Returns `target`."""
+    for po in catalogs():
+        data = po.read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        mo = target / po.relative_to(CATALOGS).with_suffix(".mo")
+        stamp = mo.with_suffix(".sha256")
+        if mo.is_file() and stamp.is_file() and stamp.read_text() == digest:
+            continue
+        mo.parent.mkdir(parents=True, exist_ok=True)
+        with po.open("rb") as f:
+            catalog = read_po(f, locale=po.parts[-3], domain=DOMAIN)
+        tmp = mo.with_name(f".{mo.name}.{os.getpid()}.tmp")  # several processes may start at once
+        with tmp.open("wb") as out:
+            write_mo(out, catalog, use_fuzzy=False)
+        os.replace(tmp, mo)
+        stamp.write_text(digest)
+    return target
+
+
+def compiled_dir(app: Flask) -> Path:
+    """Where the app's compiled catalogs go: its instance folder, else a temporary folder."""
+    for base in (Path(app.instance_path), Path(tempfile.gettempdir()) / f"warlog-{os.getuid()}"):
+        try:
+            return compile_catalogs(base / "translations")
+        except OSError:
+            continue
+    raise RuntimeError("no writable folder for the compiled message catalogs")
+
+
+# -- which language ---------------------------------------------------------------------------
+
+def chosen_cookie() -> str | None:
+    lang = request.cookies.get(LANG_COOKIE)
+    return lang if lang in LANGUAGES else None
+
+
+def select_locale() -> str:
+    """The page's language: the switch's cookie, the signed-in player's choice, Accept-Language."""
+    if not has_request_context():
+        return DEFAULT
+    lang = chosen_cookie() or _player_language()
+    return lang or request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT) or DEFAULT
+
+
+def _player_language() -> str | None:
+    if "warlog_players" not in current_app.extensions or "warlog_languages" not in current_app.extensions:
+        return None
+    if "warlog_player_lang" not in g:
+        from warlog.players.web import current_player
+
+        player = current_player()
+        g.warlog_player_lang = language_of(player.id) if player else None
+    found: str | None = g.warlog_player_lang
+    return found
+
+
+def lang() -> str:
+    """The current request's language code ("en" or "ja")."""
+    return str(get_locale() or DEFAULT)
+
+
+# -- a player's language (their mails' too) ------------------------------------------------------
+
+class PlayerLanguages:
+    """The language each player last chose with the switch (`player_languages`)."""
+
+    def __init__(self, db: SqlDb) -> None:
+        self.db = db
+
+    def create_schema(self) -> None:
+        self.db.create_schema(DDL)
+
+    def get(self, player_id: str) -> str | None:
+        row = self.db.one("SELECT lang FROM player_languages WHERE player_id = ?", (player_id,))
+        return str(row[0]) if row and row[0] in LANGUAGES else None
+
+    def set(self, player_id: str, lang: str) -> None:
+        if lang not in LANGUAGES:
+            raise ValueError(f"not a language of the interface: {lang!r}")
+        with self.db.transaction() as tx:
+            tx.execute("DELETE FROM player_languages WHERE player_id = ?", (player_id,))
+            tx.execute("INSERT INTO player_languages (player_id, lang, updated_at) VALUES (?, ?, ?)",
+                       (player_id, lang, iso(utc_now())))
+
+
+def language_of(player_id: str | None) -> str | None:
+    """A player's chosen language, if they chose one (None outside an app with players)."""
+    store: PlayerLanguages | None = current_app.extensions.get("warlog_languages")
+    return store.get(player_id) if store is not None and player_id else None
+
+
+@contextmanager
+def player_locale(player_id: str | None, fallback: str | None = None) -> Iterator[None]:
+    """Messages (a mail) in the player's language: their choice, else `fallback` (the page's
+    language when the page knows it), else English."""
+    chosen = language_of(player_id) or fallback or DEFAULT
+    with force_locale(chosen):
+        yield
+
+
+# -- the switch -------------------------------------------------------------------------------
+
+def _local(target: str | None) -> str:
+    """A path on this site to go back to (never another site's address)."""
+    if not target:
+        return url_for("pages.lobby")
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return url_for("pages.lobby")
+    return target
+
+
+@i18n_pages.get("/lang/<code>")
+def choose(code: str) -> Any:
+    """The top bar's switch: remember the language in a cookie (and for a signed-in player, with
+    their account) and go back to the page it was pressed on."""
+    if code not in LANGUAGES:
+        from warlog.pageutil import PageError
+
+        raise PageError(404, f"Warlog speaks {', '.join(LANGUAGES.values())}; {code!r} is not one of them.")
+    resp = redirect(_local(request.args.get("next")), code=303)
+    resp.set_cookie(LANG_COOKIE, code, max_age=int(COOKIE_AGE.total_seconds()), samesite="Lax", httponly=True,
+                    secure=request.is_secure)
+    resp.headers["Cache-Control"] = "no-store"
+    store: PlayerLanguages | None = current_app.extensions.get("warlog_languages")
+    if store is not None and "warlog_players" in current_app.extensions:
+        from warlog.players.web import current_player
+
+        player = current_player()
+        if player is not None:
+            store.set(player.id, code)
+    return resp
+
+
+def switch_links() -> list[dict[str, Any]]:
+    """The top bar's switch: one link per language, the current one marked."""
+    here = request.full_path.rstrip("?") if has_request_context() else "/"
+    current = lang()
+    return [{"code": code, "name": name, "current": code == current,
+             "href": url_for("i18n.choose", code=code, next=here)} for code, name in LANGUAGES.items()]
+
+
+def _vary(resp: Response) -> Response:
+    """A page's words depend on the cookie and Accept-Language: caches must keep them apart."""
+    if resp.mimetype == "text/html":
+        resp.vary.add("Accept-Language")
+        resp.vary.add("Cookie")
+    return resp
+
+
+def keep_player_languages(app: Flask, db: SqlDb) -> None:
+    """Remember each signed-in player's choice on the services' database."""
+    store = PlayerLanguages(db)
+    store.create_schema()
+    app.extensions["warlog_languages"] = store
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Babel with the compiled catalogs, and the switch."""
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compiled_dir(app))
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    Babel(app, locale_selector=select_locale)
+    app.register_blueprint(i18n_pages)
+    app.after_request(_vary)
+
+    app.add_template_filter(tr, "tr")
+
+    @app.context_processor
+    def _languages() -> dict[str, Any]:
+        return {"lang": lang, "language_switch": switch_links, "status_word": status_word,
+                "status_badge_text": status_badge}
