@@ -36,7 +36,8 @@ def status_badge(status: str) -> str:
 
 def seats(active: list[str], game: str) -> str:
     if not active:
-        return f'<span class="muted">{escape(tr("nobody"))}</span>'
+        nobody = escape(tr("nobody"))
+        return f'<span class="muted">{nobody}</span>'
     return " ".join(f'<span class="seat seat-{escape(s)}">{escape(rp.seat_name(s, game))}</span>' for s in active)
 
 
@@ -51,15 +52,16 @@ def row(r: GameSummary, title: str, link: Callable[[str], tuple[str, str, str]],
     if html is None:
         watch, replay, audit = (escape(u) for u in link(quote(r.game_id, safe="")))
         to_act = seats(r.active_seats, r.game) if r.status == "active" else '<span class="muted">—</span>'
+        sandbox, watch_word, replay_word, audit_word = (escape(w) for w in (tr("sandbox"), tr("watch"), tr("replay"),
+                                                                             tr("audit")))
         html = (f"<tr>\n        <td>{escape(title)}"
-                + (f' <span class="badge sandbox">{escape(tr("sandbox"))}</span>' if r.sandbox else "")
+                + (f' <span class="badge sandbox">{sandbox}</span>' if r.sandbox else "")
                 + f"</td>\n        <td>{escape(r.scenario)}</td>\n        <td><code>{escape(r.game_id)}</code></td>\n"
                 f"        <td>{status_badge(r.status)}</td>\n        <td>{to_act}</td>\n"
                 f"        <td>{r.last_seq + 1}</td>\n"
                 f"        <td class=\"muted\">{escape(r.created_at[:16].replace('T', ' '))}</td>\n"
-                f'        <td class="links"><a href="{watch}">{escape(tr("watch"))}</a> · '
-                f'<a href="{replay}">{escape(tr("replay"))}</a> · '
-                f'<a href="{audit}">{escape(tr("audit"))}</a></td>\n      </tr>')
+                f'        <td class="links"><a href="{watch}">{watch_word}</a> · '
+                f'<a href="{replay}">{replay_word}</a> · <a href="{audit}">{audit_word}</a></td>\n      </tr>')
         _rows[key] = html
     return html
 

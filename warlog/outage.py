@@ -146,11 +146,12 @@ def unavailable(err: BaseException) -> tuple[object, int, dict[str, str]]:
     headers = {"Retry-After": "5"}
     if request.path.startswith("/api/"):
         return jsonify({"error": message}), 503, headers
+    from warlog.i18n import N_
     from warlog.pageutil import error_page, wants_json
 
     if wants_json():
         return jsonify({"error": message}), 503, headers
-    page, status = error_page(503, "Try again shortly", message)
+    page, status = error_page(503, N_("Try again shortly"), message)
     return page, status, headers
 
 

@@ -39,6 +39,7 @@ from warlog import audit as audit_mod
 from warlog import i18n, layerkeep, lobbyrows, share, wakeup
 from warlog import replay as rp
 from warlog.boundary import parse_json
+from warlog.i18n import N_
 from warlog.listing import games_page, next_query
 from warlog.pageutil import (
     PLAYER_COOKIE,
@@ -120,9 +121,9 @@ def _page_error(err: PageError) -> Any:
 def _service_error(err: ServiceError) -> Any:
     if wants_json():
         return jsonify({"error": err.message, **err.detail}), err.status
-    titles = {400: "Bad request", 401: "No seat", 403: "Not allowed", 404: "Not found", 409: "Out of date",
-              422: "Not accepted"}
-    return error_page(err.status, titles.get(err.status, "Error"), err.message, detail=err.detail)
+    titles = {400: N_("Bad request"), 401: N_("No seat"), 403: N_("Not allowed"), 404: N_("Not found"),
+              409: N_("Out of date"), 422: N_("Not accepted")}
+    return error_page(err.status, titles.get(err.status, N_("Error")), err.message, detail=err.detail)
 
 
 @pages.app_errorhandler(404)
@@ -132,8 +133,9 @@ def _http_error(err: HTTPException) -> Any:
     if request.path.startswith("/api/"):  # no API route matched: still a JSON answer
         return jsonify({"error": f"{err.name}: {request.method} {request.path} is not part of the API "
                                  "(see /api/v1/openapi.json)"}), err.code or 404, allow
-    message = "There is no such page." if err.code == 404 else "That page does not take this kind of request."
-    resp = finish(Response(*error_page(err.code or 500, err.name, message)))
+    message = N_("There is no such page.") if err.code == 404 else N_("That page does not take this kind of request.")
+    title = {404: N_("Not found"), 405: N_("Not allowed")}.get(err.code or 500, err.name)
+    resp = finish(Response(*error_page(err.code or 500, title, message)))
     resp.headers.update(allow)
     return resp
 
@@ -150,8 +152,8 @@ def _unexpected(err: Exception) -> Any:
         return unavailable(err)
 
     current_app.logger.exception("page failed")
-    return error_page(500, "Something went wrong", "The page could not be built. Nothing was recorded by this "
-                                                   "request; try again, or tell the tournament director.")
+    return error_page(500, N_("Something went wrong"), N_("The page could not be built. Nothing was recorded by "
+                                                          "this request; try again, or tell the tournament director."))
 
 
 def _game(game_id: str) -> Game:
@@ -405,11 +407,11 @@ def _waiter_slot() -> Iterator[bool]:
 
 
 def _busy() -> Response:
-    message = "Too many pages are waiting on this server; ask again in a moment."
+    message = N_("Too many pages are waiting on this server; ask again in a moment.")
     if wants_json():
         resp = jsonify({"error": message})
     else:
-        resp = Response(*error_page(503, "Busy", message))
+        resp = Response(*error_page(503, N_("Busy"), message))
     resp.status_code = 503
     resp.headers["Retry-After"] = str(BUSY_RETRY)
     resp.headers["Cache-Control"] = "no-store"
