@@ -26,9 +26,8 @@ from urllib.parse import urlsplit
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Blueprint, Flask, current_app, g, has_request_context, redirect, request, url_for
+from flask import Blueprint, Flask, Response, current_app, g, has_request_context, redirect, request, url_for
 from flask_babel import Babel, force_locale, get_locale, gettext
-from werkzeug.wrappers import Response
 
 from warlog import PACKAGE
 from warlog.sqldb import Ddl, SqlDb, iso, utc_now
@@ -201,9 +200,11 @@ def choose(code: str) -> Any:
     """The top bar's switch: remember the language in a cookie (and for a signed-in player, with
     their account) and go back to the page it was pressed on."""
     if code not in LANGUAGES:
-        from warlog.pageutil import PageError
+        from warlog.pageutil import error_page, finish
 
-        raise PageError(404, f"Warlog speaks {', '.join(LANGUAGES.values())}; {code!r} is not one of them.")
+        message = gettext("Warlog speaks %(languages)s; “%(code)s” is not one of them.",
+                          languages=", ".join(LANGUAGES.values()), code=code)
+        return finish(Response(*error_page(404, N_("Not found"), message)))
     resp = redirect(_local(request.args.get("next")), code=303)
     resp.set_cookie(LANG_COOKIE, code, max_age=int(COOKIE_AGE.total_seconds()), samesite="Lax", httponly=True,
                     secure=request.is_secure)
