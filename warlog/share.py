@@ -27,8 +27,8 @@ from ledger.events import GAME_STARTED, RESOLVED, Event
 from ledger.fold import fold
 from rules import game_of
 from rules.core.game import Game
+from warlog import i18n, templates_dir
 from warlog import replay as rp
-from warlog import templates_dir
 from warlog.history import ended
 from warlog.render import Renderer, Scene, renderer_for
 from warlog.service import SPECTATOR, redact
@@ -149,6 +149,8 @@ def _environment() -> Environment:
                       extensions=["jinja2.ext.i18n"])
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.filters["en"] = rp.english
+    env.filters["tr"] = i18n.tr  # the page's language where there is one (a request), else English
+    env.globals.update(status_badge_text=i18n.status_badge, status_word=i18n.status_word)
     return env
 
 
