@@ -55,10 +55,17 @@ def N_(text: str) -> str:  # noqa: N802  (the usual name of gettext's no-op mark
 
 
 def tr(text: object) -> str:
-    """`text` in the page's language if the catalog has it, else as it is (a game's display
-    string, a message made elsewhere); never %-formatted, unlike a template's `_()`."""
+    """`text` in the page's language if the catalog has it (whole, or by one of the phrase
+    shapes of warlog.i18n_terms), else as it is; never %-formatted, unlike a template's `_()`."""
     s = str(text)
-    return gettext(s) if s else s
+    if not s or lang() == DEFAULT:
+        return s
+    found = gettext(s)
+    if found != s:
+        return found
+    from warlog.i18n_terms import shaped
+
+    return shaped(s, tr) or s
 
 
 STATUS_WORDS = {"waiting": N_("waiting"), "active": N_("active"), "ended": N_("ended")}

@@ -38,7 +38,7 @@ def seats(active: list[str], game: str) -> str:
     if not active:
         nobody = escape(tr("nobody"))
         return f'<span class="muted">{nobody}</span>'
-    return " ".join(f'<span class="seat seat-{escape(s)}">{escape(rp.seat_name(s, game))}</span>' for s in active)
+    return " ".join(f'<span class="seat seat-{escape(s)}">{escape(tr(rp.seat_name(s, game)))}</span>' for s in active)
 
 
 def row_key(r: GameSummary) -> tuple[Any, ...]:

@@ -92,7 +92,7 @@ def _after(resp: Response) -> Response:
 @pass_context
 def _seat_name(ctx: Any, seat: str | None, game: Any = None) -> str:
     """`seat_name(seat)` in a template: the display name in the page's own `game`."""
-    return rp.seat_name(seat, game if game is not None else ctx.get("game"))
+    return i18n.tr(rp.seat_name(seat, game if game is not None else ctx.get("game")))
 
 
 @pages.app_context_processor

@@ -1,0 +1,66 @@
+"""The games' own words on a Japanese page: the fixed strings (seats, phases, action groups)
+come from the catalog, built phrases by their shapes with each part translated; rule sections
+and ids are kept as they are; an English page is never touched."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from tests.players.conftest import close_app, make_app
+from warlog.i18n import tr
+from warlog.i18n_terms import game_terms
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    app = make_app(f"sqlite:///{tmp_path_factory.mktemp('terms')}/warlog.sqlite3", WARLOG_PERIODIC=False)
+    yield app
+    close_app(app)
+
+
+def ja(app: Flask, text: str) -> str:
+    with app.test_request_context("/", headers={"Accept-Language": "ja"}):
+        return tr(text)
+
+
+@pytest.mark.parametrize(("english", "japanese"), [
+    ("Germany", "ドイツ軍"), ("VC", "ベトコン"), ("Mechanized Movement Phase", "機動移動フェイズ"),
+    ("Commit support fire", "支援火力を投入"), ("Helicopter lift (slick)", "ヘリ輸送(スリック)"),
+    ("Opportunity fire at", "臨機射撃の目標"), ("Place the altitude card", "高度カードを置く"),
+    ("Turn 3: Friendly Movement Phase", "第 3 ターン:味方移動フェイズ"),
+    ("Turn 2: US Mechanized Combat Phase", "第 2 ターン:米軍の機動戦闘フェイズ"),
+    ("Germany takes its seat and adds entropy to the dice", "ドイツ軍 が席に着き、ダイスにエントロピーを加える"),
+    ("waiting for Belgium", "ベルギー軍 を待っています"),
+    ("select II Corps (4-3-5)", "II Corps (4-3-5) を選択"),
+    ("move to 1415 (tank battle)", "1415 へ移動(戦車戦)"),
+])
+def test_game_words_in_the_rulebooks_japanese(app: Flask, english: str, japanese: str) -> None:
+    assert ja(app, english) == japanese
+
+
+def test_a_strict_shape_does_not_half_translate(app: Flask) -> None:
+    """"Turn 4: <a phrase the catalog lacks>" stays whole English rather than half Japanese."""
+    assert ja(app, "Turn 4: Something no catalog names") == "Turn 4: Something no catalog names"
+    assert ja(app, "alpha, beta") == "alpha, beta"
+
+
+def test_an_english_page_is_never_translated(app: Flask) -> None:
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert tr("Germany") == "Germany" and tr("Turn 3: Friendly Movement Phase") == "Turn 3: Friendly Movement Phase"
+
+
+def test_every_renderers_fixed_words_are_listed_for_the_catalog() -> None:
+    terms = game_terms()
+    assert {"Germany", "Belgium", "US", "VC", "Select units", "Commit support fire", "Standing answer",
+            "Mission Placement Phase", "German land movement", "Select a unit"} <= set(terms)
+    assert len(terms) == len(set(terms))
+
+
+def test_the_catalog_path_is_in_the_repository() -> None:
+    from warlog.i18n import CATALOGS
+
+    assert Path(__file__).resolve().parents[2] in CATALOGS.resolve().parents
