@@ -1,6 +1,6 @@
 """In Japanese, in a real browser: Chromium with Accept-Language ja opens the lobby, creates a
 game through the lobby's form, takes a seat by its invitation link, and reads the play page,
-its replay and its audit. No text of the interface is left in English (no visible text equals
+its replay and its audit, as a spectator and as the seat to act. No text of the interface is left in English (no visible text equals
 an English message of the catalog), the words a player needs are there in Japanese, and the
 pages' own CJK font is what draws them. Screenshots go to the test's temporary folder."""
 
@@ -88,21 +88,27 @@ def test_lobby_game_replay_and_audit_in_japanese(browser: Any, live_server: Any,
     other = japanese_page(browser)
     other.goto(links["belgium"])  # both seats taken: the game starts
     for p in (page, other):
-        if p.locator("text=席に着く").count():
-            p.locator("button:has-text('席に着く')").click()
+        take = p.locator("form button.primary:has-text('席に着く')")
+        if take.count():
+            take.click()
     with urllib.request.urlopen(f"{base}/api/v1/games/{gid}") as r:
         assert json.loads(r.read())["status"] == "active"
     page.goto(f"{base}/games/{gid}")
     page.wait_for_selector("#controls")
-    check_page(page, "game", shots, ["ゲーム", "リプレイ", "監査", "最新のイベント", "あなたの陣営", "イベント #"])
+    check_page(page, "game", shots, ["ゲーム", "リプレイ", "監査", "最新のイベント", "あなたの陣営", "イベント #",
+                                     "ベルギー軍の初期配置", "ベルギー軍を待っています", "ドイツ軍が席に着"])
+    other.goto(f"{base}/games/{gid}")  # the seat to act: the game's own prompt and actions in Japanese
+    other.wait_for_selector("#controls")
+    check_page(other, "game-to-act", shots, ["ベルギー軍の初期配置:配置するユニットを選んでください", "標準配置を使う",
+                                             "ユニットを選択"])
 
     page.goto(f"{base}/games/{gid}/replay/1")
     check_page(page, "replay", shots, ["最初", "次", "視点", "公開", "パーマリンク", "リプレイをダウンロード"])
     page.goto(f"{base}/games/{gid}/audit")
     check_page(page, "audit", shots, ["このページでサーバーが行った検証", "シードのコミットメント", "ハッシュチェーン",
                                       "陣営ごとのダイスの公正さ"])
-    assert sorted(p.name for p in shots.iterdir()) == ["audit.png", "game.png", "invitations.png", "lobby.png",
-                                                        "replay.png"]
+    assert sorted(p.name for p in shots.iterdir()) == ["audit.png", "game-to-act.png", "game.png", "invitations.png",
+                                                        "lobby.png", "replay.png"]
 
 
 def test_the_switch_turns_a_japanese_page_english_and_back(browser: Any, live_server: Any) -> None:

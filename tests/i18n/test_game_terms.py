@@ -33,8 +33,8 @@ def ja(app: Flask, text: str) -> str:
     ("Opportunity fire at", "臨機射撃の目標"), ("Place the altitude card", "高度カードを置く"),
     ("Turn 3: Friendly Movement Phase", "第 3 ターン:味方移動フェイズ"),
     ("Turn 2: US Mechanized Combat Phase", "第 2 ターン:米軍の機動戦闘フェイズ"),
-    ("Germany takes its seat and adds entropy to the dice", "ドイツ軍 が席に着き、ダイスにエントロピーを加える"),
-    ("waiting for Belgium", "ベルギー軍 を待っています"),
+    ("Germany takes its seat and adds entropy to the dice", "ドイツ軍が席に着き、ダイスにエントロピーを加える"),
+    ("waiting for Belgium", "ベルギー軍を待っています"),
     ("select II Corps (4-3-5)", "II Corps (4-3-5) を選択"),
     ("move to 1415 (tank battle)", "1415 へ移動(戦車戦)"),
 ])
