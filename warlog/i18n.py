@@ -68,6 +68,23 @@ def tr(text: object) -> str:
     return shaped(s, tr) or s
 
 
+# The page script's words (warlog/static/warlog.js `T()`), sent translated in every page
+JS_MESSAGES = [N_("Zoom the map"), N_("Copied"), N_("Confirm"), N_("Cancel"), N_("Choose:"),
+               N_("Move %(unit)s: %(path)s (%(mp)s MP left)"), N_("Move %(unit)s: tap the hexes of its path"),
+               N_("Move %(unit)s: click the hexes of its path"), N_("Confirm move"), N_("Undo last hex"),
+               N_("Sending %(n)s actions to the umpire…"), N_("Sending %(n)s action to the umpire…"),
+               N_("Units in %(hex)s:"), N_("Click the first hex."), N_("From %(hex)s: click the second hex."),
+               N_("Autoplay"), N_("Pause"), N_("Tap a highlighted hex for %(what)s."),
+               N_("Click a highlighted hex for %(what)s.")]
+
+
+def js_messages() -> dict[str, str]:
+    """The script's words in the page's language (none on an English page: it keeps its own)."""
+    if lang() == DEFAULT:
+        return {}
+    return {m: gettext(m) for m in JS_MESSAGES}
+
+
 STATUS_WORDS = {"waiting": N_("waiting"), "active": N_("active"), "ended": N_("ended")}
 STATUS_BADGES = {"waiting": N_("waiting for seats"), "active": N_("in play"), "ended": N_("over")}
 
@@ -261,5 +278,5 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def _languages() -> dict[str, Any]:
-        return {"lang": lang, "language_switch": switch_links, "status_word": status_word,
+        return {"lang": lang, "language_switch": switch_links, "status_word": status_word, "js_messages": js_messages,
                 "status_badge_text": status_badge}

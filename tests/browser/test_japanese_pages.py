@@ -97,6 +97,9 @@ def test_lobby_game_replay_and_audit_in_japanese(browser: Any, live_server: Any,
     page.wait_for_selector("#controls")
     check_page(page, "game", shots, ["ゲーム", "リプレイ", "監査", "最新のイベント", "あなたの陣営", "イベント #",
                                      "ベルギー軍の初期配置", "ベルギー軍を待っています", "ドイツ軍が席に着"])
+    # the page script's own words (its map zoom, its move confirmation) come in Japanese too
+    assert page.locator("button[title='マップを拡大縮小']").count() >= 1
+    assert page.evaluate("JSON.parse(document.getElementById('i18n-messages').textContent)['Confirm move']") == "移動を確定"
     other.goto(f"{base}/games/{gid}")  # the seat to act: the game's own prompt and actions in Japanese
     other.wait_for_selector("#controls")
     check_page(other, "game-to-act", shots, ["ベルギー軍の初期配置:配置するユニットを選んでください", "標準配置を使う",

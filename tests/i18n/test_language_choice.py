@@ -4,6 +4,7 @@ caches that hold rendered pages keep the languages apart."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -131,3 +132,10 @@ def test_a_new_address_gets_its_mail_in_the_language_of_the_page_that_asked(app:
     settle(app)
     mail = app.extensions["warlog_notifier"].outbox(to="new@example.org")[0]
     assert mail["subject"] == "Warlog アカウント" and "アカウントが作成されます" in mail["body"]
+
+
+def test_the_page_script_gets_its_words_in_the_pages_language(client: FlaskClient) -> None:
+    assert 'id="i18n-messages"' not in text(client)  # English: the script keeps its own words
+    html = text(client, **JA)
+    words = json.loads(html.split('id="i18n-messages">', 1)[1].split("</script>", 1)[0])
+    assert words["Confirm move"] == "移動を確定" and words["Cancel"] == "取り消し"
