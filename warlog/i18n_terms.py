@@ -65,7 +65,13 @@ SHAPES: list[tuple[re.Pattern[str], str, bool]] = [(re.compile(p), m, strict) fo
     (r"^Combat: (?P<what>.+)$", N_("Combat: %(what)s"), True),
     (r"^Battle (?P<n>\d+) at (?P<hex>.+), round (?P<r>\d+): (?P<what>.+)$",
      N_("Battle %(n)s at %(hex)s, round %(r)s: %(what)s"), False),
+    # the other games' prompts and phases (Vietnam Battles, Lock 'n Load, UP FRONT, Green Beret)
+    (r"^Turn (?P<n>\d+) (?P<what>[a-z].+)$", N_("Turn %(n)s %(what)s"), True),
+    (r"^turn (?P<n>\d+) — one action per group, or discards; then end the turn$",
+     N_("turn %(n)s — one action per group, or discards; then end the turn"), True),
+    (r"^(?P<hex>\d{4}) (?P<what>[a-z][a-z ]*)$", N_("%(hex)s %(what)s"), True),  # a hex and its terrain
     (r"^(?P<a>.+), (?P<b>[^,]+)$", N_("%(a)s, %(b)s"), True),  # a list of names (the seats of a game)
+    (r"^(?P<who>[A-Za-z]+): (?P<what>.+)$", N_("%(who)s: %(what)s"), True),
 ]]
 # Assault on Belgium's fixed prompts and action texts (rules/assault_on_belgium)
 AOB_TEXTS = [N_("select a unit to place"), N_("use the standard set-up"), N_("finish setting up"),
@@ -76,6 +82,15 @@ AOB_TEXTS = [N_("select a unit to place"), N_("use the standard set-up"), N_("fi
              N_("German air: send bombers (support) and fighters (escort) to battle hexes in range, then end"),
              N_("Belgian air: send fighters to intercept (and bombers to support) over battle hexes, then end"),
              N_("The game waits for every seat to join")]
+# the other games' fixed prompts, phases and actions
+OTHER_TEXTS = [N_("movement phase"), N_("combat phase"), N_("mechanized movement phase"),
+               N_("mechanized combat phase"), N_("End the phase"), N_("end the phase"), N_("end rally"), N_("ready"), N_("Rally Phase"), N_("impulse"),
+               N_("opportunity fire"), N_("melee targets"), N_("support weapon to drop"), N_("flamethrower retreat"),
+               N_("hero placement"), N_("Administrative Phase"), N_("Operations Phase"), N_("End rally"),
+               N_("Rally Phase — rally, treat, pick up or exchange weapons, then end the step (3.0)"),
+               N_("Prepare for Play"), N_("Prepare for Play — place starting terrain and altitude cards, then ready"),
+               N_("Ready"), N_("Place your base camp (not on or next to a village, airfield or full water; with a PBR "
+                               "in full water)")]
 WORDS = {"who", "what", "side", "seats", "a", "b"}  # the parts that are words (the others: numbers, ids)
 
 
@@ -88,11 +103,22 @@ def shaped(text: str, lookup: Callable[[str], str]) -> str | None:
         template = lookup(message)
         if template == message:
             continue
-        parts = {name: lookup(value) if name in WORDS else value for name, value in m.groupdict().items()}
+        parts = {name: word(value, lookup) if name in WORDS else value for name, value in m.groupdict().items()}
         if strict and any(parts[n] == v for n, v in m.groupdict().items() if n in WORDS):
             continue
         return template % parts
     return None
+
+
+def word(value: str, lookup: Callable[[str], str]) -> str:
+    """A part of a phrase translated; a seat's id as the rules write it ("americans") by its
+    display name ("Americans")."""
+    found = lookup(value)
+    if found == value and value.isalpha() and value.islower():
+        named = value.capitalize()
+        found = lookup(named)
+        return value if found == named else found
+    return found
 
 
 def game_terms() -> list[str]:
@@ -104,8 +130,14 @@ def game_terms() -> list[str]:
     from warlog.render import renderer_for
 
     terms: list[str] = []
+    from warlog.render import seat_label
+    from warlog.render.gbv.map import TERRAIN
+
     for game in all_games():
+        if not type(game).__module__.startswith("rules."):
+            continue  # a game registered by a plugin (a test's) is not the catalogs' to follow
         renderer = renderer_for(game.name)
+        terms.extend(seat_label(game.name, role) for sc in game.scenarios().values() for role in sc.roles)
         for table in ("seat_names", "action_groups"):
             terms.extend(str(v) for v in (getattr(renderer, table, None) or {}).values())
     terms.extend(str(ph.label) for ph in aob_flow.PHASES.values())
@@ -114,6 +146,7 @@ def game_terms() -> list[str]:
     from warlog.pages import ACTION_GROUPS
 
     terms.extend(ACTION_GROUPS.values())
+    terms.extend(name.lower() for _colour, _glyph, name in TERRAIN.values())  # a hex's button: "0106 rice paddy"
     seen: set[str] = set()
     return [t for t in terms if t and not (t in seen or seen.add(t))]  # type: ignore[func-returns-value]
 
