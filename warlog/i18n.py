@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, Response, current_app, g, has_request_context, redirect, request, url_for
-from flask_babel import Babel, force_locale, get_locale, gettext
+from flask_babel import Babel, force_locale, get_locale, gettext  # type: ignore[import-untyped]
 
 from warlog import PACKAGE
 from warlog.sqldb import Ddl, SqlDb, iso, utc_now
@@ -60,7 +60,7 @@ def tr(text: object) -> str:
     s = str(text)
     if not s or lang() == DEFAULT:
         return s
-    found = gettext(s)
+    found = str(gettext(s))
     if found != s:
         return found
     from warlog.i18n_terms import shaped
