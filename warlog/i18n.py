@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from babel import support
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, Response, current_app, g, has_request_context, redirect, request, url_for
@@ -205,6 +206,35 @@ def player_locale(player_id: str | None, fallback: str | None = None) -> Iterato
     chosen = language_of(player_id) or fallback or DEFAULT
     with force_locale(chosen):
         yield
+
+
+# -- outside a request: a worker's mail --------------------------------------------------------
+
+_LOADED: dict[str, Any] = {}
+
+
+def translations_for(code: str) -> Any:
+    """`code`'s catalog where there is no request (a worker's notices), compiled and loaded
+    once per process."""
+    if code not in _LOADED:
+        target = compile_catalogs(Path(tempfile.gettempdir()) / f"warlog-{os.getuid()}" / "translations")
+        _LOADED[code] = support.Translations.load(str(target), [code], DOMAIN)
+    return _LOADED[code]
+
+
+def translate(code: str | None, message: str, **values: Any) -> str:
+    """`message` in language `code` (None or English: as it is), with `values` put in."""
+    text = str(translations_for(code).ugettext(message)) if code and code != DEFAULT else message
+    return text % values if values else text
+
+
+def stored_language(db: SqlDb, player_id: str) -> str | None:
+    """A player's chosen language read straight from the database (a worker has no app); None
+    if they chose none, or on a database that does not have the table yet (before migration 12)."""
+    try:
+        return PlayerLanguages(db).get(player_id)
+    except Exception:
+        return None
 
 
 # -- the switch -------------------------------------------------------------------------------

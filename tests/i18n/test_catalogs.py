@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 from warlog.i18n import CATALOGS, DOMAIN, LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "tr": None, "_l": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "tr": None, "_l": None, "translate": (2,)}
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 TAG = re.compile(r"</?([a-z]+)\b")
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
