@@ -126,3 +126,19 @@ def test_the_switch_turns_a_japanese_page_english_and_back(browser: Any, live_se
     page.locator(".lang-switch a[hreflang=ja]").click()
     page.wait_for_url(base + "/signin")
     assert page.locator("h1").inner_text() == "Warlog にサインイン"
+
+
+def test_a_phone_in_japanese_reads_the_lobby_and_fits_the_screen(browser: Any, live_server: Any, tmp_path: Path) -> None:
+    """At 390×844 with touch, the Japanese lobby and sign-in pages fit the screen's width (the
+    longer or shorter words of a translation must not widen a page) and read in Japanese."""
+    base, _app = live_server
+    ctx = browser.new_context(locale="ja-JP", extra_http_headers={"Accept-Language": "ja"},
+                              viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    for name, path, words in [("phone-lobby", "/", ["新しいゲーム", "ゲームを作成"]),
+                              ("phone-signin", "/signin", ["Warlog にサインイン", "サインインリンクを送る"])]:
+        page.goto(base + path)
+        check_page(page, name, tmp_path, words)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"{name}: {width} px wide at 390 px"
+    ctx.close()
