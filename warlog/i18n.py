@@ -76,7 +76,7 @@ JS_MESSAGES = [N_("Zoom the map"), N_("Copied"), N_("Confirm"), N_("Cancel"), N_
                N_("Sending %(n)s actions to the umpire…"), N_("Sending %(n)s action to the umpire…"),
                N_("Units in %(hex)s:"), N_("Click the first hex."), N_("From %(hex)s: click the second hex."),
                N_("Autoplay"), N_("Pause"), N_("Tap a highlighted hex for %(what)s."),
-               N_("Click a highlighted hex for %(what)s.")]
+               N_("Click a highlighted hex for %(what)s."), N_("Map"), N_("Fit"), N_("Auto"), N_("fit"), N_("auto")]
 
 
 def js_messages() -> dict[str, str]:

@@ -99,6 +99,7 @@ def test_lobby_game_replay_and_audit_in_japanese(browser: Any, live_server: Any,
                                      "ベルギー軍の初期配置", "ベルギー軍を待っています", "ドイツ軍が席に着"])
     # the page script's own words (its map zoom, its move confirmation) come in Japanese too
     assert page.locator("button[title='マップを拡大縮小']").count() >= 1
+    assert page.locator(".zoom button", has_text="全体").count() == 1 and page.locator(".zoom", has_text="マップ").count()
     assert page.evaluate("JSON.parse(document.getElementById('i18n-messages').textContent)['Confirm move']") == "移動を確定"
     other.goto(f"{base}/games/{gid}")  # the seat to act: the game's own prompt and actions in Japanese
     other.wait_for_selector("#controls")

@@ -144,7 +144,7 @@
     }
     svg.style.width = k === 0 ? "100%" : Math.floor(natural * k) + "px";
     var label = $(".zoom .level", board.parentNode);
-    if (label) label.textContent = zoom === 0 ? "fit" : (zoom === AUTO ? "auto " : "") + Math.round(k * 100) + "%";
+    if (label) label.textContent = zoom === 0 ? T("fit") : (zoom === AUTO ? T("auto") + " " : "") + Math.round(k * 100) + "%";
     try { localStorage.setItem("warlog-zoom", String(zoom)); } catch (e) { /* private mode */ }
   }
   /* Where the action is (the svg's data-focus: the unit under way, the battle, what a replay
@@ -170,10 +170,10 @@
     if (!svg) return;
     if (!$(".zoom", board.parentNode)) {
       var bar = el("div", { "class": "zoom" });
-      bar.appendChild(el("span", { "class": "muted" }, "Map"));
+      bar.appendChild(el("span", { "class": "muted" }, T("Map")));
       var now = function () { return zoom > 0 ? zoom : 0.8; };
       [["−", function () { zoom = Math.max(0.5, now() - 0.1); }], ["+", function () { zoom = Math.min(2, now() + 0.1); }],
-       ["100%", function () { zoom = 1; }], ["Fit", function () { zoom = 0; }], ["Auto", function () { zoom = AUTO; }]
+       ["100%", function () { zoom = 1; }], [T("Fit"), function () { zoom = 0; }], [T("Auto"), function () { zoom = AUTO; }]
       ].forEach(function (b) {
         var btn = el("button", { type: "button", "class": "button small", title: T("Zoom the map") }, b[0]);
         /* the bar moves to each fresh board (an update in place): the board beside it now */
