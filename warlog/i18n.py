@@ -15,7 +15,9 @@ their account: their mails use it too), the browser's Accept-Language, English.
 from __future__ import annotations
 
 import hashlib
+import html
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +31,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, Response, current_app, g, has_request_context, redirect, request, url_for
 from flask_babel import Babel, force_locale, get_locale, gettext  # type: ignore[import-untyped]
+from markupsafe import Markup, escape
 
 from warlog import PACKAGE
 from warlog.sqldb import Ddl, SqlDb, iso, utc_now
@@ -84,6 +87,34 @@ def js_messages() -> dict[str, str]:
     if lang() == DEFAULT:
         return {}
     return {m: gettext(m) for m in JS_MESSAGES}
+
+
+_TEXT_NODE = re.compile(r">([^<]+)<")
+
+
+def text_nodes(markup: str) -> list[str]:
+    """The texts between the tags of an HTML fragment (a map key), unescaped and trimmed."""
+    return [html.unescape(t).strip() for t in _TEXT_NODE.findall(str(markup)) if t.strip()]
+
+
+def tr_markup(markup: Any) -> Markup:
+    """An HTML fragment made elsewhere (a renderer's map key) with each text between its tags
+    passed through `tr`; the markup itself is kept as it is."""
+    if lang() == DEFAULT:
+        return Markup(markup)
+
+    def one(m: re.Match[str]) -> str:
+        raw = m.group(1)
+        text = html.unescape(raw).strip()
+        if not text:
+            return m.group(0)
+        found = tr(text)
+        if found == text:
+            return m.group(0)
+        lead, trail = raw[:len(raw) - len(raw.lstrip())], raw[len(raw.rstrip()):]
+        return f">{lead}{escape(found)}{trail}<"
+
+    return Markup(_TEXT_NODE.sub(one, str(markup)))
 
 
 STATUS_WORDS = {"waiting": N_("waiting"), "active": N_("active"), "ended": N_("ended")}
@@ -305,6 +336,7 @@ def init_app(app: Flask) -> None:
     app.after_request(_vary)
 
     app.add_template_filter(tr, "tr")
+    app.add_template_filter(tr_markup, "tr_markup")
 
     @app.context_processor
     def _languages() -> dict[str, Any]:

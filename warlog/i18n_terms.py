@@ -130,6 +130,7 @@ def game_terms() -> list[str]:
     from warlog.render import renderer_for
 
     terms: list[str] = []
+    from warlog.i18n import text_nodes
     from warlog.render import seat_label
     from warlog.render.gbv.map import TERRAIN
 
@@ -147,6 +148,11 @@ def game_terms() -> list[str]:
 
     terms.extend(ACTION_GROUPS.values())
     terms.extend(name.lower() for _colour, _glyph, name in TERRAIN.values())  # a hex's button: "0106 rice paddy"
+    for game in all_games():  # the map keys' words (the pages pass each key through `tr_markup`)
+        legend = getattr(renderer_for(game.name), "legend", None)
+        if type(game).__module__.startswith("rules.") and legend is not None:
+            terms.extend(t for t in text_nodes(re.sub(r"<svg.*?</svg>", "", str(legend()), flags=re.S))
+                         if re.search("[A-Za-z]{2}", t))
     seen: set[str] = set()
     return [t for t in terms if t and not (t in seen or seen.add(t))]  # type: ignore[func-returns-value]
 
