@@ -47,6 +47,7 @@ SHAPES: list[tuple[re.Pattern[str], str, bool]] = [(re.compile(p), m, strict) fo
                                   "then confirm"), False),
     (r"^All units are set up in (?P<who>Belgium|Germany): confirm$", N_("All units are set up in %(who)s: confirm"),
      True),
+    (r"^place the selected unit in (?P<hex>\S+)$", N_("place the selected unit in %(hex)s"), False),
     (r"^place (?P<unit>.+)$", N_("place %(unit)s"), False),
     (r"^select (?P<unit>.+)$", N_("select %(unit)s"), False),
     (r"^pick up (?P<unit>.+)$", N_("pick up %(unit)s"), False),
@@ -65,6 +66,24 @@ SHAPES: list[tuple[re.Pattern[str], str, bool]] = [(re.compile(p), m, strict) fo
     (r"^Combat: (?P<what>.+)$", N_("Combat: %(what)s"), True),
     (r"^Battle (?P<n>\d+) at (?P<hex>.+), round (?P<r>\d+): (?P<what>.+)$",
      N_("Battle %(n)s at %(hex)s, round %(r)s: %(what)s"), False),
+    # Assault on Belgium's facts (rules/assault_on_belgium: placement, movement, air, battles)
+    (r"^(?P<unit>.+) ends its move in (?P<hex>.+)$", N_("%(unit)s ends its move in %(hex)s"), False),
+    (r"^(?P<who>Germany|Belgium) ends its (?P<what>movement|reaction|air missions)$",
+     N_("%(who)s ends its %(what)s"), True),
+    (r"^(?P<unit>.+) moves (?P<frm>\S+) → (?P<hex>.+) \((?P<cost>\d+) MP, (?P<left>\d+) left\)$",
+     N_("%(unit)s moves %(frm)s → %(hex)s (%(cost)s MP, %(left)s left)"), False),
+    (r"^(?P<unit>.+) joins battle (?P<n>\d+) at (?P<hex>.+)$", N_("%(unit)s joins battle %(n)s at %(hex)s"), False),
+    (r"^(?P<unit>.+) starts a tank battle: pays 1 MP, the tank battle marker shows (?P<m>\S+)$",
+     N_("%(unit)s starts a tank battle: pays 1 MP, the tank battle marker shows %(m)s"), False),
+    (r"^(?P<unit>.+) set up in (?P<hex>.+)$", N_("%(unit)s set up in %(hex)s"), False),
+    (r"^(?P<unit>.+) taken back from (?P<hex>.+)$", N_("%(unit)s taken back from %(hex)s"), False),
+    (r"^(?P<who>Germany|Belgium) has finished setting up$", N_("%(who)s has finished setting up"), True),
+    (r"^(?P<what>.+): nothing can be done, skipped$", N_("%(what)s: nothing can be done, skipped"), True),
+    (r"^(?P<unit>.+) stays at its base$", N_("%(unit)s stays at its base"), False),
+    (r"^(?P<who>Germany|Belgium) fights with (?P<unit>.+)$", N_("%(who)s fights with %(unit)s"), True),
+    (r"^Germany resolves battle (?P<n>\d+) at (?P<hex>.+)$", N_("Germany resolves battle %(n)s at %(hex)s"), False),
+    (r"^Victory check: (?P<why>.+)\. (?P<who>[A-Z][a-z]+) wins\.$", N_("Victory check: %(why)s. %(who)s wins."),
+     False),
     # the other games' prompts and phases (Vietnam Battles, Lock 'n Load, UP FRONT, Green Beret)
     (r"^Turn (?P<n>\d+) (?P<what>[a-z].+)$", N_("Turn %(n)s %(what)s"), True),
     (r"^turn (?P<n>\d+) — one action per group, or discards; then end the turn$",
@@ -81,7 +100,8 @@ AOB_TEXTS = [N_("select a unit to place"), N_("use the standard set-up"), N_("fi
              N_("Belgian reaction: move units next to battle hexes, or end the reaction"),
              N_("German air: send bombers (support) and fighters (escort) to battle hexes in range, then end"),
              N_("Belgian air: send fighters to intercept (and bombers to support) over battle hexes, then end"),
-             N_("The game waits for every seat to join")]
+             N_("The game waits for every seat to join"), N_("movement"), N_("reaction"), N_("air missions"),
+             N_("Combat phase: the battles are fought one at a time")]
 # the other games' fixed prompts, phases and actions
 OTHER_TEXTS = [N_("movement phase"), N_("combat phase"), N_("mechanized movement phase"),
                N_("mechanized combat phase"), N_("End the phase"), N_("end the phase"), N_("end rally"), N_("ready"), N_("Rally Phase"), N_("impulse"),

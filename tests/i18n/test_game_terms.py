@@ -39,7 +39,8 @@ def ja(app: Flask, text: str) -> str:
     ("move to 1415 (tank battle)", "1415 へ移動(戦車戦)"),
     ("americans: Prepare for Play — place starting terrain and altitude cards, then ready",
      "アメリカ軍:プレイの準備 — 開始時の地形カードと高度カードを置き、準備完了にしてください"),
-    ("0106 rice paddy", "0106(水田)"), ("Turn 1: US Rally Phase", "第 1 ターン:米軍の回復フェイズ"),
+    ("0106 rice paddy", "0106(水田)"), ("Germany ends its movement", "ドイツ軍が移動を終了"),
+    ("7. Panzer moves 1415 → Liège (1516) (2 MP, 3 left)", "7. Panzer が 1415 → Liège (1516) へ移動(2 MP、残り 3)"), ("Turn 1: US Rally Phase", "第 1 ターン:米軍の回復フェイズ"),
 ])
 def test_game_words_in_the_rulebooks_japanese(app: Flask, english: str, japanese: str) -> None:
     assert ja(app, english) == japanese
