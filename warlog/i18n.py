@@ -22,6 +22,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -62,8 +63,16 @@ def tr(text: object) -> str:
     """`text` in the page's language if the catalog has it (whole, or by one of the phrase
     shapes of warlog.i18n_terms), else as it is; never %-formatted, unlike a template's `_()`."""
     s = str(text)
-    if not s or lang() == DEFAULT:
+    code = lang()
+    if not s or code == DEFAULT:
         return s
+    return _translated(code, s)
+
+
+@lru_cache(maxsize=65536)
+def _translated(code: str, s: str) -> str:
+    """`tr` for the language `code` of the current locale, kept per process (the catalogs do
+    not change while it runs): a play page shows hundreds of game texts."""
     found = str(gettext(s))
     if found != s:
         return found
@@ -100,8 +109,15 @@ def text_nodes(markup: str) -> list[str]:
 def tr_markup(markup: Any) -> Markup:
     """An HTML fragment made elsewhere (a renderer's map key) with each text between its tags
     passed through `tr`; the markup itself is kept as it is."""
-    if lang() == DEFAULT:
+    code = lang()
+    if code == DEFAULT:
         return Markup(markup)
+    return _translated_markup(code, str(markup))
+
+
+@lru_cache(maxsize=64)
+def _translated_markup(code: str, markup: str) -> Markup:
+    """`tr_markup` for `code`, kept per process (a map key is the same on every page)."""
 
     def one(m: re.Match[str]) -> str:
         raw = m.group(1)
@@ -114,7 +130,7 @@ def tr_markup(markup: Any) -> Markup:
         lead, trail = raw[:len(raw) - len(raw.lstrip())], raw[len(raw.rstrip()):]
         return f">{lead}{escape(found)}{trail}<"
 
-    return Markup(_TEXT_NODE.sub(one, str(markup)))
+    return Markup(_TEXT_NODE.sub(one, markup))
 
 
 STATUS_WORDS = {"waiting": N_("waiting"), "active": N_("active"), "ended": N_("ended")}
