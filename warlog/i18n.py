@@ -272,7 +272,10 @@ def translations_for(code: str) -> Any:
 def translate(code: str | None, message: str, **values: Any) -> str:
     """`message` in language `code` (None or English: as it is), with `values` put in."""
     text = str(translations_for(code).ugettext(message)) if code and code != DEFAULT else message
-    return text % values if values else text
+    try:
+        return text % values if values else text
+    except (KeyError, ValueError, TypeError):  # a translation that lost a placeholder: the English
+        return message % values
 
 
 def stored_language(db: SqlDb, player_id: str) -> str | None:

@@ -126,7 +126,10 @@ def shaped(text: str, lookup: Callable[[str], str]) -> str | None:
         parts = {name: word(value, lookup) if name in WORDS else value for name, value in m.groupdict().items()}
         if strict and any(parts[n] == v for n, v in m.groupdict().items() if n in WORDS):
             continue
-        return template % parts
+        try:
+            return template % parts
+        except (KeyError, ValueError, TypeError):  # a translation that lost a placeholder: English, never a 500
+            return None
     return None
 
 

@@ -68,3 +68,10 @@ def test_the_catalog_path_is_in_the_repository() -> None:
     from warlog.i18n import CATALOGS
 
     assert Path(__file__).resolve().parents[2] in CATALOGS.resolve().parents
+
+
+def test_a_translation_that_lost_its_placeholder_falls_back_to_english_not_an_error() -> None:
+    from warlog.i18n_terms import shaped
+
+    broken = {"Turn %(n)s: %(what)s": "第 %(turn)s ターン:%(what)s", "Movement Phase": "移動フェイズ"}
+    assert shaped("Turn 3: Movement Phase", lambda s: broken.get(s, s)) is None
