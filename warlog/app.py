@@ -96,12 +96,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["warlog"] = Warlog(store, queue.enqueue)
     app.extensions["warlog_queue"] = queue
 
+    from warlog import i18n
     from warlog.api.routes import api
     from warlog.web import boundary, webcache
 
     webcache.install(app)  # first: its compression runs after every other hook (Flask runs them in reverse)
 
     boundary.install(app)
+    i18n.init_app(app)  # before any page renders: every template's `_()`
 
     app.register_blueprint(api)
 
@@ -122,7 +124,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from warlog.ops import health
     from warlog.web import limits, metrics_page
 
-    extensions.init_app(app, store, queue)
+    services = extensions.init_app(app, store, queue)
+    i18n.keep_player_languages(app, services.db)
 
     from warlog import tournaments  # after the players: a tournament's entrants are players
 

@@ -381,5 +381,5 @@ MIGRATIONS.append(Migration(10, "functions that name no schema (a dump restores 
                             schema_free_functions))
 MIGRATIONS.append(Migration(11, "play by mail and time away: their tables (warlog.mailin, warlog.clock.leave)",
                             lambda schema: list(SERVICES_11)))
-MIGRATIONS.append(Migration(12, "messages between the seats, calendar links: their tables (warlog.messages, warlog.tournaments.publish)",
+MIGRATIONS.append(Migration(12, "messages between the seats, calendar links, players' languages: their tables (warlog.messages, warlog.tournaments.publish, warlog.i18n)",
                             lambda schema: list(SERVICES_12)))

@@ -1,8 +1,8 @@
-"""Migration 12's tables: messages between the seats of a game (warlog.messages) and the players'
-private calendar links (warlog.tournaments.publish).
+"""Migration 12's tables: messages between the seats of a game (warlog.messages), the players'
+private calendar links (warlog.tournaments.publish) and each player's language (warlog.i18n).
 
-Frozen copies of the DDL that warlog/messages/book.py and warlog/tournaments/publish.py keep
-beside their code, so that
+Frozen copies of the DDL that warlog/messages/book.py, warlog/tournaments/publish.py and
+warlog/i18n.py keep beside their code, so that
 `warlog db upgrade` (the owner) makes them and the app role never runs DDL (as migrations 4 and
 11 do for the other service tables; tests/ledger/test_migration_copies.py checks that the copies
 and the module's DDL make the same tables). A later change to one of these tables is a new
@@ -39,6 +39,12 @@ SERVICES_12 = [
     player_id TEXT PRIMARY KEY,
     token TEXT NOT NULL,
     created_at TEXT NOT NULL
+)""",
+    # each player's language of the interface and of their mails (warlog.i18n)
+    """CREATE TABLE IF NOT EXISTS player_languages (
+    player_id TEXT PRIMARY KEY,
+    lang TEXT NOT NULL,
+    updated_at TEXT NOT NULL
 )""",
 ]
 

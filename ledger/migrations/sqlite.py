@@ -103,6 +103,6 @@ MIGRATIONS = [
                               "checked_at TEXT NOT NULL)"]),
     Migration(11, "play by mail and time away: their tables (warlog.mailin, warlog.clock.leave)",
               lambda schema: list(SERVICES_11)),
-    Migration(12, "messages between the seats, calendar links: their tables (warlog.messages, warlog.tournaments.publish)",
+    Migration(12, "messages between the seats, calendar links, players' languages: their tables (warlog.messages, warlog.tournaments.publish, warlog.i18n)",
               lambda schema: list(SERVICES_12)),
 ]

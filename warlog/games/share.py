@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext, ngettext
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
@@ -25,7 +26,7 @@ from ledger.events import GAME_STARTED, RESOLVED, Event
 from ledger.fold import fold
 from rules import game_of
 from rules.core.game import Game
-from warlog import PACKAGE, templates_dir
+from warlog import PACKAGE, i18n, templates_dir
 from warlog.games import replay as rp
 from warlog.games.history import ended
 from warlog.games.service import SPECTATOR, redact
@@ -142,8 +143,12 @@ class _Pool:
 
 
 def _environment() -> Environment:
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]))
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
+                      extensions=["jinja2.ext.i18n"])
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.filters["en"] = rp.english
+    env.filters["tr"] = i18n.tr  # the page's language where there is one (a request), else English
+    env.globals.update(status_badge_text=i18n.status_badge, status_word=i18n.status_word)
     return env
 
 
@@ -216,13 +221,6 @@ def favicon_data_uri() -> str:
     return "data:image/svg+xml;base64," + base64.b64encode((STATIC / "favicon.svg").read_bytes()).decode("ascii")
 
 
-def board_png(svg: str, scale: float = 1.0) -> bytes:
-    """A board's SVG as PNG bytes (cairosvg: the same SVG the page shows, drawn by Cairo)."""
-    import cairosvg
-
-    return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale))
-
-
 def from_lines(lines: Iterable[bytes]) -> list[Event]:
     """The events of an export file, with the hash chain checked (`warlog verify` checks the rest)."""
     from ledger.events import check_chain
@@ -233,4 +231,4 @@ def from_lines(lines: Iterable[bytes]) -> list[Event]:
     return events
 
 
-__all__ = ["ReplayFile", "ReplayFileError", "board_png", "build", "from_lines", "pieces"]
+__all__ = ["ReplayFile", "ReplayFileError", "build", "from_lines", "pieces"]

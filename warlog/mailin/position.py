@@ -87,7 +87,7 @@ def position(svc: Warlog, game_id: str, seat: str) -> Position:
 def board_png(svc: Warlog, game_id: str, seat: str, at: int) -> bytes | None:
     """The board at event `at` as `seat` may see it (the replay PNG's drawing); None for a game
     drawn as text."""
-    from warlog.games.share import board_png as draw
+    from warlog.render.png import board_png as draw
 
     game = game_of(svc.created(game_id).payload)
     renderer = renderer_for(game.name)

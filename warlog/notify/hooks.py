@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.store import EventStore
+from warlog.catalogs import stored_language, translate
 from warlog.judging.resolver import Judged
 from warlog.notify.notifier import Notifier
 from warlog.players.store import PlayerStore
@@ -39,16 +40,21 @@ class TurnNotices:
         if judged.outcome is not None:
             result = judged.outcome.get("result") or judged.outcome.get("reason") or "over"
             winner = judged.outcome.get("winner")
-            text = f"The {name} has ended: {result}" + (f", won by {winner}." if winner else ".")
-            for player_id in sorted(set(owners.values())):
-                self.notifier.notify(player_id, "game_ended", f"Game ended: {name}", text,
+            for player_id in sorted(set(owners.values())):  # each in the language the player chose
+                lang = stored_language(self.notifier.db, player_id)
+                text = (translate(lang, "The %(game)s has ended: %(result)s, won by %(winner)s.", game=name,
+                                  result=result, winner=winner) if winner else
+                        translate(lang, "The %(game)s has ended: %(result)s.", game=name, result=result))
+                self.notifier.notify(player_id, "game_ended", translate(lang, "Game ended: %(game)s", game=name), text,
                                      game_id=judged.game_id, tournament_id=tid, link=link)
             return
         if judged.ruling:
             for player_id in sorted(set(owners.values())):
-                self.notifier.notify(player_id, "ruling", f"A ruling in {name}",
-                                     f"The director has ruled in the {name} (event {judged.seq}). See the game's "
-                                     "audit page for the ruling and its reason.", game_id=judged.game_id,
+                lang = stored_language(self.notifier.db, player_id)
+                self.notifier.notify(player_id, "ruling", translate(lang, "A ruling in %(game)s", game=name),
+                                     translate(lang, "The director has ruled in the %(game)s (event %(n)s). See the "
+                                                     "game's audit page for the ruling and its reason.",
+                                               game=name, n=judged.seq), game_id=judged.game_id,
                                      tournament_id=tid, link=f"{link}/audit")
         for seat in judged.after:
             if seat in judged.before and not judged.ruling:
@@ -56,10 +62,12 @@ class TurnNotices:
             player_id = owners.get(seat)
             if player_id is not None:
                 deadline = self.deadline_of(judged.game_id, seat) if self.deadline_of else None
-                due = f" Your move is due by {deadline['due_at']} (UTC)." if deadline else ""
-                text = f"It is your turn ({seat}) in the {name}.{due}"
+                lang = stored_language(self.notifier.db, player_id)
+                due = translate(lang, " Your move is due by %(due)s (UTC).", due=deadline["due_at"]) if deadline else ""
+                text = translate(lang, "It is your turn (%(seat)s) in the %(game)s.", seat=seat, game=name) + due
                 by_mail = self.turn_mail(judged.game_id, seat, player_id, text) if self.turn_mail else None
-                self.notifier.notify(player_id, "your_turn", f"Your turn: {name}", by_mail or text,
+                self.notifier.notify(player_id, "your_turn", translate(lang, "Your turn: %(game)s", game=name),
+                                     by_mail or text,
                                      game_id=judged.game_id,
                                      tournament_id=(deadline or {}).get("tournament_id") or tid,
                                      link=None if by_mail else link)

@@ -19,20 +19,22 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext
 from marshmallow import Schema, ValidationError
 from werkzeug.wrappers import Response as BaseResponse
 
 from validators.players import ClaimSchema, RegisterSchema, SigninSchema, UseLinkSchema
 from warlog.games.service import ServiceError
+from warlog.i18n import N_, lang, player_locale
 from warlog.players.store import LinkThrottled, Player, PlayerError, PlayerStore, clean_email
 from warlog.web.boundary import json_object
 from warlog.web.errors import install_api_errors, install_page_errors
 from warlog.web.pageutil import PLAYER_COOKIE, PageError, check_csrf, finish, seat_cookies
 
-SENT = ("If that address can receive mail, a sign-in link is on its way to it. The link works once, "
-        "within the hour.")
-RECENT = ("A sign-in link was sent to that address a few minutes ago, and it still works: look for it (and in "
-          "the spam folder). Ask again in a few minutes if it has not come.")
+SENT = N_("If that address can receive mail, a sign-in link is on its way to it. The link works once, "
+          "within the hour.")
+RECENT = N_("A sign-in link was sent to that address a few minutes ago, and it still works: look for it (and in "
+            "the spam folder). Ask again in a few minutes if it has not come.")
 MeSection = Callable[[Player], "dict[str, Any] | None"]
 
 players_api = Blueprint("players_api", __name__, url_prefix="/api/v1/players")
@@ -99,15 +101,19 @@ def _send_link(email: str, display_name: str | None, next_path: str | None = Non
     except LinkThrottled:
         return RECENT
     link = _public_url(url_for("players_pages.use_link", secret=secret, next=safe_next(next_path)))
-    if player is not None:
-        subject = "Your Warlog sign-in link"
-        text = (f"Hello {player.display_name},\n\nSign in to Warlog with this link (it works once, within the "
-                f"hour):\n\n{link}\n\nIf you did not ask for it, ignore this mail.\n")
-    else:
-        subject = "Your Warlog account"
-        text = ("Someone (you, we hope) asked to sign in to Warlog or to register with this address, which has no "
-                f"account yet. Open this link to create it (it works once, within the hour):\n\n{link}\n\n"
-                "If you did not ask for it, ignore this mail: nothing is created without the link.\n")
+    # in the player's own language if they chose one, else in the language of the page that asked
+    with player_locale(player.id if player else None, fallback=lang()):
+        if player is not None:
+            subject = gettext("Your Warlog sign-in link")
+            text = gettext("Hello %(name)s,\n\nSign in to Warlog with this link (it works once, within the "
+                           "hour):\n\n%(link)s\n\nIf you did not ask for it, ignore this mail.\n",
+                           name=player.display_name, link=link)
+        else:
+            subject = gettext("Your Warlog account")
+            text = gettext("Someone (you, we hope) asked to sign in to Warlog or to register with this address, "
+                           "which has no account yet. Open this link to create it (it works once, within the "
+                           "hour):\n\n%(link)s\n\nIf you did not ask for it, ignore this mail: nothing is created "
+                           "without the link.\n", link=link)
     current_app.extensions["warlog_notifier"].send_mail(email, subject, text)
     return SENT
 

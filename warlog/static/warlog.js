@@ -6,6 +6,16 @@
   var $$ = function (s, r) { return Array.prototype.slice.call((r || document).querySelectorAll(s)); };
   var body = document.body;
   var SVGNS = "http://www.w3.org/2000/svg";
+  /* The page's language: base.html puts the script's words, translated, in #i18n-messages
+     (nothing on an English page); T("Cancel") or T("Move %(unit)s", {unit: u}). */
+  var WORDS = (function () {
+    var node = document.getElementById("i18n-messages");
+    try { return node ? JSON.parse(node.textContent) : {}; } catch (e) { return {}; }
+  })();
+  function T(text, vars) {
+    var out = WORDS[text] || text;
+    return out.replace(/%\((\w+)\)s/g, function (m, k) { return vars && k in vars ? String(vars[k]) : m; });
+  }
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -134,7 +144,7 @@
     }
     svg.style.width = k === 0 ? "100%" : Math.floor(natural * k) + "px";
     var label = $(".zoom .level", board.parentNode);
-    if (label) label.textContent = zoom === 0 ? "fit" : (zoom === AUTO ? "auto " : "") + Math.round(k * 100) + "%";
+    if (label) label.textContent = zoom === 0 ? T("fit") : (zoom === AUTO ? T("auto") + " " : "") + Math.round(k * 100) + "%";
     try { localStorage.setItem("warlog-zoom", String(zoom)); } catch (e) { /* private mode */ }
   }
   /* Where the action is (the svg's data-focus: the unit under way, the battle, what a replay
@@ -160,12 +170,12 @@
     if (!svg) return;
     if (!$(".zoom", board.parentNode)) {
       var bar = el("div", { "class": "zoom" });
-      bar.appendChild(el("span", { "class": "muted" }, "Map"));
+      bar.appendChild(el("span", { "class": "muted" }, T("Map")));
       var now = function () { return zoom > 0 ? zoom : 0.8; };
       [["−", function () { zoom = Math.max(0.5, now() - 0.1); }], ["+", function () { zoom = Math.min(2, now() + 0.1); }],
-       ["100%", function () { zoom = 1; }], ["Fit", function () { zoom = 0; }], ["Auto", function () { zoom = AUTO; }]
+       ["100%", function () { zoom = 1; }], [T("Fit"), function () { zoom = 0; }], [T("Auto"), function () { zoom = AUTO; }]
       ].forEach(function (b) {
-        var btn = el("button", { type: "button", "class": "button small", title: "Zoom the map" }, b[0]);
+        var btn = el("button", { type: "button", "class": "button small", title: T("Zoom the map") }, b[0]);
         /* the bar moves to each fresh board (an update in place): the board beside it now */
         btn.addEventListener("click", function () { b[1](); var bd = $("#board", bar.parentNode); applyZoom(bd); focusBoard(bd); });
         bar.appendChild(btn);
@@ -246,7 +256,7 @@
   $$("button.copy[data-copy]").forEach(function (b) {
     b.hidden = false;
     b.addEventListener("click", function () {
-      navigator.clipboard.writeText(b.dataset.copy).then(function () { b.textContent = "Copied"; });
+      navigator.clipboard.writeText(b.dataset.copy).then(function () { b.textContent = T("Copied"); });
     });
   });
 
@@ -456,12 +466,12 @@
       if (list.length === 1) {
         var a = list[0];
         showBox(title || (a.label.charAt(0).toUpperCase() + a.label.slice(1) + "?"), [
-          { label: "Confirm", primary: true, id: "confirm-go", run: function () { submit([a.action]); } },
-          { label: "Cancel", run: cancel }]);
+          { label: T("Confirm"), primary: true, id: "confirm-go", run: function () { submit([a.action]); } },
+          { label: T("Cancel"), run: cancel }]);
       } else {
-        showBox(title || "Choose:", list.map(function (a) {
+        showBox(title || T("Choose:"), list.map(function (a) {
           return { label: a.label, run: function () { submit([a.action]); } };
-        }).concat([{ label: "Cancel", run: cancel }]));
+        }).concat([{ label: T("Cancel"), run: cancel }]));
       }
       var from = document.activeElement;  /* picked by keys on the map: the answer is one key away */
       if (from && from.closest && from.closest("#board")) { var b = $("#confirm-go") || $("#confirm button"); if (b) b.focus(); }
@@ -504,8 +514,10 @@
         g.appendChild(svgEl("path", { d: d, "class": "plan-path" }));
       }
       var name = ($('.counter[data-unit="' + plan.unit + '"] title', board) || {}).textContent || plan.unit;
-      var title = "Move " + name.split(":")[0] + (plan.path.length ? ": " + hexes.join(" › ") + " (" + plan.left + " MP left)"
-                                                  : ": " + TAP + " the hexes of its path");
+      var title = plan.path.length
+        ? T("Move %(unit)s: %(path)s (%(mp)s MP left)", { unit: name.split(":")[0], path: hexes.join(" › "), mp: plan.left })
+        : T(TAP === "tap" ? "Move %(unit)s: tap the hexes of its path" : "Move %(unit)s: click the hexes of its path",
+            { unit: name.split(":")[0] });
       var extra = null, last = plan.path[plan.path.length - 1];
       var lastInfo = plan.lastInfo;
       if (lastInfo && lastInfo.tank_battle) {
@@ -515,10 +527,10 @@
         extra.appendChild(document.createTextNode(" declare a tank battle on entering " + last + " (1 MP)"));
       }
       var buttons = [];
-      if (plan.path.length) buttons.push({ label: "Confirm move", primary: true, id: "confirm-go", run: confirmPlan });
-      if (plan.path.length) buttons.push({ label: "Undo last hex", run: function () {
+      if (plan.path.length) buttons.push({ label: T("Confirm move"), primary: true, id: "confirm-go", run: confirmPlan });
+      if (plan.path.length) buttons.push({ label: T("Undo last hex"), run: function () {
         plan.lastInfo = null; startPlan(plan.unit, plan.path.slice(0, -1)); } });
-      buttons.push({ label: "Cancel", run: cancel });
+      buttons.push({ label: T("Cancel"), run: cancel });
       showBox(title, buttons, extra);
     }
     function extendPlan(hex) {
@@ -569,7 +581,8 @@
       if (marked) { askFirst(list[0], marked); return; }
       busy = play.busy = true;
       body.classList.add("busy");
-      showBox("Sending " + list.length + " action" + (list.length > 1 ? "s" : "") + " to the umpire…", []);
+      showBox(T(list.length > 1 ? "Sending %(n)s actions to the umpire…" : "Sending %(n)s action to the umpire…",
+                { n: list.length }), []);
       var lastSeq = null;
       var chain = Promise.resolve();
       list.forEach(function (action, i) {
@@ -651,9 +664,10 @@
           var c = centreOf(a.hex);
           if (c) g.appendChild(svgEl("polygon", { points: c[2], "class": "plan-hex" }));
         });
-        showBox(TAP.charAt(0).toUpperCase() + TAP.slice(1) + " a highlighted hex for " + (needHex[0].label.split(" to ")[0]) + ".",
+        showBox(T(TAP === "tap" ? "Tap a highlighted hex for %(what)s." : "Click a highlighted hex for %(what)s.",
+                  { what: needHex[0].label.split(" to ")[0] }),
                 plain.map(function (a) { return { label: a.label, run: function () { submit([a.action]); } }; })
-                  .concat([{ label: "Cancel", run: cancel }]));
+                  .concat([{ label: T("Cancel"), run: cancel }]));
         return true;
       }
       ask(plain);
@@ -695,7 +709,7 @@
             return;
           }
           if (here.length > 1) {
-            ask([].concat.apply([], here.map(function (u) { return byUnit[u]; })), "Units in " + hex + ":");
+            ask([].concat.apply([], here.map(function (u) { return byUnit[u]; })), T("Units in %(hex)s:", { hex: hex }));
           }
         }
       });
@@ -851,18 +865,18 @@
     }
     function stop() {
       if (timer) { clearInterval(timer); timer = null; }
-      var b = $("#autoplay"); if (b) b.textContent = "▶ Autoplay";
+      var b = $("#autoplay"); if (b) b.textContent = "▶ " + T("Autoplay");
     }
     function toggle() {
       if (timer) { stop(); return; }
       timer = setInterval(function () { nav("next"); }, 1100);
-      var b = $("#autoplay"); if (b) b.textContent = "⏸ Pause";
+      var b = $("#autoplay"); if (b) b.textContent = "⏸ " + T("Pause");
     }
     function bind(again) {
       var r = root();
       var b = $("#autoplay", r);
       b.hidden = false;
-      if (timer) b.textContent = "⏸ Pause";
+      if (timer) b.textContent = "⏸ " + T("Pause");
       b.addEventListener("click", toggle);
       var slider = $("#slider", r);
       slider.addEventListener("input", function () { $("#stepno", r).textContent = slider.value; });
@@ -986,7 +1000,7 @@
     }
     function stop() {
       if (timer) { clearInterval(timer); timer = null; }
-      $("#autoplay").textContent = "▶ Autoplay";
+      $("#autoplay").textContent = "▶ " + T("Autoplay");
     }
     function next() {
       var n = stops.filter(function (i) { return i > cur; })[0];
@@ -1000,7 +1014,7 @@
       if (timer) { stop(); return; }
       if (cur >= last) show(0);
       timer = setInterval(function () { if (cur >= last) stop(); else next(); }, 900);
-      $("#autoplay").textContent = "⏸ Pause";
+      $("#autoplay").textContent = "⏸ " + T("Pause");
     }
     $("#first").addEventListener("click", function () { stop(); show(0); });
     $("#prev").addEventListener("click", function () { stop(); prev(); });
@@ -1037,7 +1051,7 @@
         body.classList.toggle("los-picking");
         picks = [];
         $$(".los-pick").forEach(function (p) { p.remove(); });
-        hint(body.classList.contains("los-picking") ? "Click the first hex." : "");
+        hint(body.classList.contains("los-picking") ? T("Click the first hex.") : "");
         return;
       }
       if (!body.classList.contains("los-picking")) return;
@@ -1049,7 +1063,7 @@
       var poly = $('#board polygon[data-hex="' + hex + '"]');
       if (svg && poly) svg.appendChild(svgEl("polygon", { points: poly.getAttribute("points"), "class": "los-pick" }));
       picks.push(hex);
-      if (picks.length < 2) { hint("From " + hex + ": click the second hex."); return; }
+      if (picks.length < 2) { hint(T("From %(hex)s: click the second hex.", { hex: hex })); return; }
       body.classList.remove("los-picking");
       location.href = "/games/" + body.dataset.gameId + "?los=" + encodeURIComponent(picks[0] + "," + picks[1]);
     }, true);

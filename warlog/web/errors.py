@@ -19,13 +19,14 @@ from werkzeug.exceptions import HTTPException
 
 from ledger.faults import storage_fault
 from warlog.games.service import ServiceError
+from warlog.i18n import N_
 from warlog.judging.outage import LEDGER, STORAGE, is_outage
 from warlog.players.store import PlayerError
 from warlog.web.pageutil import PageError, error_page, wants_json
 
 # A page's title for a refusal, by status (a PageError brings its own).
-TITLES = {400: "Bad request", 401: "Not signed in", 403: "Not allowed", 404: "Not found", 409: "Out of date",
-          410: "Link not valid", 422: "Not accepted", 429: "Too many requests"}
+TITLES = {400: N_("Bad request"), 401: N_("Not signed in"), 403: N_("Not allowed"), 404: N_("Not found"),
+          409: N_("Out of date"), 410: N_("Link not valid"), 422: N_("Not accepted"), 429: N_("Too many requests")}
 KEPT_HEADERS = ("Allow", "Retry-After")  # a 405 says what the path takes; a 429 or 503 when to come back
 NOTHING_RECORDED = "nothing was recorded by this request"
 
@@ -46,7 +47,7 @@ def unavailable(err: BaseException) -> tuple[object, int, dict[str, str]]:
     headers = {"Retry-After": "5"}
     if request.path.startswith("/api/") or wants_json():
         return jsonify({"error": message}), 503, headers
-    page, status = error_page(503, "Try again shortly", message)
+    page, status = error_page(503, N_("Try again shortly"), message)
     return page, status, headers
 
 
@@ -96,7 +97,7 @@ def install_page_errors(bp: Blueprint, where: str = "a page", titles: dict[int, 
         status, message, detail = refusal(err)
         if wants_json():
             return jsonify({"error": message, **detail}), status
-        title = err.title if isinstance(err, PageError) else page_titles.get(status, "Not possible")
+        title = err.title if isinstance(err, PageError) else page_titles.get(status, N_("Not possible"))
         return error_page(status, title, message, **({"detail": detail} if detail else {}))
 
     def _http(err: HTTPException) -> Any:
@@ -109,8 +110,8 @@ def install_page_errors(bp: Blueprint, where: str = "a page", titles: dict[int, 
         if is_outage(err):
             return unavailable(err)
         current_app.logger.exception("unexpected error on %s", where)
-        return error_page(500, "Something went wrong", "The page could not be built. Nothing was recorded by this "
-                                                       "request; try again, or tell the tournament director.")
+        return error_page(500, N_("Something went wrong"), N_("The page could not be built. Nothing was recorded by "
+                                                              "this request; try again, or tell the tournament director."))
 
     for kind in (ServiceError, PageError, PlayerError):
         bp.register_error_handler(kind, _refused)

@@ -19,9 +19,10 @@ from markupsafe import Markup, escape
 
 from ledger.store import GameSummary
 from warlog.games import replay as rp
+from warlog.i18n import lang, tr
+from warlog.i18n import status_badge as badge_text
 from warlog.ops.lru import BoundedCache
 
-BADGE = {"waiting": "waiting for seats", "active": "in play", "ended": "over"}
 ROWS = 4096  # rows kept (about 1 KiB each)
 PAGES = 64  # whole lobby pages kept per app (about 30 KiB each)
 _rows: BoundedCache[tuple[Any, ...], str] = BoundedCache(ROWS)
@@ -30,13 +31,14 @@ CSRF = "\x00csrf\x00"
 
 
 def status_badge(status: str) -> str:
-    return f'<span class="badge status-{escape(status)}">{escape(BADGE.get(status, status))}</span>'
+    return f'<span class="badge status-{escape(status)}">{escape(badge_text(status))}</span>'
 
 
 def seats(active: list[str], game: str) -> str:
     if not active:
-        return '<span class="muted">nobody</span>'
-    return " ".join(f'<span class="seat seat-{escape(s)}">{escape(rp.seat_name(s, game))}</span>' for s in active)
+        nobody = escape(tr("nobody"))
+        return f'<span class="muted">{nobody}</span>'
+    return " ".join(f'<span class="seat seat-{escape(s)}">{escape(tr(rp.seat_name(s, game)))}</span>' for s in active)
 
 
 def row_key(r: GameSummary) -> tuple[Any, ...]:
@@ -45,19 +47,21 @@ def row_key(r: GameSummary) -> tuple[Any, ...]:
 
 
 def row(r: GameSummary, title: str, link: Callable[[str], tuple[str, str, str]], where: str = "") -> str:
-    key = (*row_key(r), title, where)
+    key = (*row_key(r), title, where, lang())  # the row's words are in the page's language
     html = _rows.get(key)
     if html is None:
         watch, replay, audit = (escape(u) for u in link(quote(r.game_id, safe="")))
         to_act = seats(r.active_seats, r.game) if r.status == "active" else '<span class="muted">—</span>'
+        sandbox, watch_word, replay_word, audit_word = (escape(w) for w in (tr("sandbox"), tr("watch"), tr("replay"),
+                                                                             tr("audit")))
         html = (f"<tr>\n        <td>{escape(title)}"
-                + (' <span class="badge sandbox">sandbox</span>' if r.sandbox else "")
+                + (f' <span class="badge sandbox">{sandbox}</span>' if r.sandbox else "")
                 + f"</td>\n        <td>{escape(r.scenario)}</td>\n        <td><code>{escape(r.game_id)}</code></td>\n"
                 f"        <td>{status_badge(r.status)}</td>\n        <td>{to_act}</td>\n"
                 f"        <td>{r.last_seq + 1}</td>\n"
                 f"        <td class=\"muted\">{escape(r.created_at[:16].replace('T', ' '))}</td>\n"
-                f'        <td class="links"><a href="{watch}">watch</a> · <a href="{replay}">replay</a> · '
-                f'<a href="{audit}">audit</a></td>\n      </tr>')
+                f'        <td class="links"><a href="{watch}">{watch_word}</a> · '
+                f'<a href="{replay}">{replay_word}</a> · <a href="{audit}">{audit_word}</a></td>\n      </tr>')
         _rows[key] = html
     return html
 
@@ -72,7 +76,7 @@ def rows_html(rows: list[GameSummary], games: dict[str, Any], urls: tuple[str, s
 
 
 def create_form(games: dict[str, Any], render: Callable[[], str], token: str) -> Markup:
-    key = tuple(games)
+    key = (*games, lang())
     html = _forms.get(key)
     if html is None:
         html = _forms[key] = render()

@@ -35,13 +35,16 @@ from ledger.events import HIDDEN_VIEWED, SUBMITTED, UMPIRE_INVITED, Event
 from ledger.paging import OPEN, BadCursor
 from rules import all_games, game_of, get_game
 from rules.core.game import Game, same_json
+from warlog import i18n
 from warlog.games import replay as rp
 from warlog.games import share
 from warlog.games.listing import games_page, next_query
 from warlog.games.service import SPECTATOR, ServiceError, Viewer, redact, redact_payload
+from warlog.i18n import N_
 from warlog.judging import wakeup
 from warlog.judging.queue import InlineQueue
 from warlog.render import Scene, TextRenderer, renderer_for
+from warlog.render.png import board_png
 from warlog.trust import audit as audit_mod
 from warlog.trust.rounds import private_reason, public_rows
 from warlog.web import layerkeep, lobbyrows
@@ -67,7 +70,7 @@ from warlog.web.pageutil import (
 from warlog.web.planner import PlanError, reach
 
 pages = Blueprint("pages", __name__)
-install_page_errors(pages, 'a page', titles={401: 'No seat'})
+install_page_errors(pages, 'a page', titles={401: N_('No seat')})
 STATUSES = ("waiting", "active", "ended")
 LOBBY_STATUSES = (OPEN, *STATUSES, "all")
 LOBBY_PAGE = 50
@@ -95,7 +98,7 @@ def _after(resp: Response) -> Response:
 @pass_context
 def _seat_name(ctx: Any, seat: str | None, game: Any = None) -> str:
     """`seat_name(seat)` in a template: the display name in the page's own `game`."""
-    return rp.seat_name(seat, game if game is not None else ctx.get("game"))
+    return i18n.tr(rp.seat_name(seat, game if game is not None else ctx.get("game")))
 
 
 @pages.app_context_processor
@@ -120,8 +123,9 @@ def _http_error(err: HTTPException) -> Any:
     if request.path.startswith("/api/"):  # no API route matched: still a JSON answer
         return jsonify({"error": f"{err.name}: {request.method} {request.path} is not part of the API "
                                  "(see /api/v1/openapi.json)"}), err.code or 404, allow
-    message = "There is no such page." if err.code == 404 else "That page does not take this kind of request."
-    resp = finish(Response(*error_page(err.code or 500, err.name, message)))
+    message = N_("There is no such page.") if err.code == 404 else N_("That page does not take this kind of request.")
+    title = {404: N_("Not found"), 405: N_("Not allowed")}.get(err.code or 500, err.name)
+    resp = finish(Response(*error_page(err.code or 500, title, message)))
     resp.headers.update(allow)
     return resp
 
@@ -181,7 +185,7 @@ def lobby() -> Any:
     if mine or _signed_in():
         return lobbyrows.with_token(render(), token)
     # Everyone else sees the same page for the same rows: rendered once (lobbyrows.page)
-    key = (request.script_root, tuple(games), game_f, status_f, cursor is not None, older,
+    key = (request.script_root, i18n.lang(), tuple(games), game_f, status_f, cursor is not None, older,
            tuple(lobbyrows.row_key(r) for r in rows))
     return lobbyrows.page(current_app.extensions.setdefault("warlog_lobby_pages", lobbyrows.pages_cache()),
                           key, render, token)
@@ -377,11 +381,11 @@ def _waiter_slot() -> Iterator[bool]:
 
 
 def _busy() -> Response:
-    message = "Too many pages are waiting on this server; ask again in a moment."
+    message = N_("Too many pages are waiting on this server; ask again in a moment.")
     if wants_json():
         resp = jsonify({"error": message})
     else:
-        resp = Response(*error_page(503, "Busy", message))
+        resp = Response(*error_page(503, N_("Busy"), message))
     resp.status_code = 503
     resp.headers["Retry-After"] = str(BUSY_RETRY)
     resp.headers["Cache-Control"] = "no-store"
@@ -710,7 +714,7 @@ def replay_png(game_id: str, step: int) -> Any:
     with _PNG_LOCK:
         png = _PNGS.get(key)
     if png is None:
-        png = share.board_png(str(st.board))
+        png = board_png(str(st.board))
         with _PNG_LOCK:
             _PNGS[key] = png
             while len(_PNGS) > 32:

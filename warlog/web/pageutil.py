@@ -21,6 +21,7 @@ from flask import Response, current_app, g, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
 from warlog.games.service import SPECTATOR, Forbidden, NotFound, Viewer, Warlog
+from warlog.i18n import N_
 from warlog.trust.rounds import check_private
 
 SEAT_COOKIE = "warlog_seat_"
@@ -37,8 +38,8 @@ class PageError(Exception):
     def __init__(self, status: int, message: str, title: str | None = None) -> None:
         super().__init__(message)
         self.status, self.message = status, message
-        self.title = title or {400: "Bad request", 403: "Not allowed", 404: "Not found",
-                               409: "Out of date"}.get(status, "Error")
+        self.title = title or {400: N_("Bad request"), 403: N_("Not allowed"), 404: N_("Not found"),
+                               409: N_("Out of date")}.get(status, N_("Error"))
 
 
 def service() -> Warlog:
@@ -103,13 +104,13 @@ def check_csrf() -> None:
     source = request.headers.get("Origin") or request.headers.get("Referer") or ""
     src = urlsplit(source)
     if not source or (src.scheme, src.netloc) != (here.scheme, here.netloc):
-        raise PageError(403, "This form did not come from a Warlog page (its Origin is missing or foreign). "
-                             "Go back, reload the page and try again.")
+        raise PageError(403, N_("This form did not come from a Warlog page (its Origin is missing or foreign). "
+                                "Go back, reload the page and try again."))
     cookie = request.cookies.get(CSRF_COOKIE) or ""
     sent = request.form.get("csrf", "")
     if not cookie or not hmac.compare_digest(cookie, sent):
-        raise PageError(403, "This form has expired (its anti-forgery token does not match). "
-                             "Reload the page and try again.")
+        raise PageError(403, N_("This form has expired (its anti-forgery token does not match). "
+                                "Reload the page and try again."))
 
 
 def private(resp: BaseResponse) -> BaseResponse:

@@ -1,0 +1,65 @@
+"""Mails in the player's language: a player who chose Japanese (the switch, kept with their
+account) gets the worker's "your turn" and "game ended" notices in Japanese, by real SMTP; a
+player who chose nothing gets them in English."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from email.header import decode_header, make_header
+from email.message import Message
+
+import pytest
+from flask import Flask
+
+from tests.conftest import Player as Driver
+from tests.notify.conftest import Smtp, smtp  # noqa: F401  (the real SMTP server fixture)
+from tests.players.conftest import close_app, make_app, settle
+
+
+@pytest.fixture
+def smtp_app(tmp_path: object, smtp: Smtp) -> Iterator[Flask]:
+    app = make_app(f"sqlite:///{tmp_path}/warlog.sqlite3", WARLOG_SMTP_URL=smtp.url,
+                   WARLOG_PUBLIC_URL="https://warlog.example")
+    yield app
+    close_app(app)
+
+
+def subject(msg: Message) -> str:
+    return " ".join(str(make_header(decode_header(msg["Subject"]))).split())
+
+
+def body(msg: Message) -> str:
+    payload = msg.get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    return payload.decode()
+
+
+def test_worker_notices_follow_each_players_language(smtp_app: Flask, smtp: Smtp) -> None:
+    client = smtp_app.test_client()
+    created = client.post("/api/v1/games", json={"game": "dice-duel", "scenario": "short"}).get_json()
+    game = Driver(client, smtp_app, created)
+    players, languages = smtp_app.extensions["warlog_players"], smtp_app.extensions["warlog_languages"]
+    for seat in sorted(created["seats"]):
+        p = players.register(seat.title(), f"{seat}@example.org")
+        players.claim_seat(game.id, seat, p.id)
+        if seat == "north":
+            languages.set(p.id, "ja")
+    game.join_all()
+    settle(smtp_app)
+    [start] = smtp.wait_for(1)
+    first = game.info()["active_seats"][0]
+    if first == "north":
+        assert subject(start).startswith("あなたの手番:dice-duel"), subject(start)
+        assert "の手番です。" in body(start) and "https://warlog.example/games/" in body(start)
+    else:
+        assert subject(start).startswith("Your turn: dice-duel")
+    r = game.client.post(f"/api/v1/games/{game.id}/rulings", headers=game.auth("director"),
+                         json={"kind": "award", "winner": first, "result": "win", "reason": "opponent resigned"})
+    assert r.status_code == 202, r.get_json()
+    game.wait()
+    settle(smtp_app)
+    smtp.wait_for(3)
+    ended = {m["To"]: m for m in smtp.messages if subject(m).startswith(("Game ended", "ゲーム終了"))}
+    assert subject(ended["north@example.org"]).startswith("ゲーム終了:dice-duel")
+    assert "が終了しました" in body(ended["north@example.org"])
+    assert subject(ended["south@example.org"]).startswith("Game ended: dice-duel")
