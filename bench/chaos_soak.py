@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The chaos soak (issue 14): bots play games through the HTTP API of a real deployment while
+"""The chaos soak: bots play games through the HTTP API of a real deployment while
 its processes are killed at random; afterwards the ledger must show nothing lost, nothing
 judged twice, every chain verifying, and no move pending longer than the outages it lived
 through plus 5 s. An outage lasts from the kill until the restarted component is ready (a

@@ -133,7 +133,7 @@ _UPSERT_GAME = (
     "last_handled_seq = EXCLUDED.last_handled_seq, sandbox = EXCLUDED.sandbox"
 )
 # Parameters in binary (`%b`): psycopg escapes every quote of a text array's elements with a
-# regular expression in text format, which cost ~150 us per append (issue 13's profile).
+# regular expression in text format, which cost ~150 us per append (measured by profiling).
 _APPEND_CALL = ("SELECT outcome, at_seq, chained_from, hashes FROM ledger_append(%b, %b, %b, %b::text[], %b::text[], "
                 "%b::text[], %b::text[], %b, %b, %b::integer, %b::bytea, %b::integer, %b, %b, %b::boolean, %b, %b, "
                 "%b, %b, %b, %b)")
@@ -146,7 +146,7 @@ def period_of(created_at: str) -> str:
 
 
 class _Checker:
-    """The pool's check on checkout, without a round trip per request (issue 16).
+    """The pool's check on checkout, without a round trip per request.
 
     A connection broken by a database restart or an administrator's kill has had the server's
     FATAL notice or EOF arrive on its socket: an idle connection whose socket is readable is
@@ -202,7 +202,7 @@ class PostgresStore(SqlEventStore):
             conn.execute(set_path)
             checker.returned(conn)  # just opened: not suspect
 
-        # Outages (issue 14): `check` replaces a connection broken by a database restart instead of
+        # Outages: `check` replaces a connection broken by a database restart instead of
         # handing it out (pinging only a suspect connection: _Checker); a caller waits at most POOL_WAIT s for a connection (then PoolTimeout);
         # a reconnection gives up after RECONNECT s, so the next caller starts a fresh, short
         # back-off rather than waiting out one that has grown to minutes; its attempts are at most
@@ -291,7 +291,7 @@ class PostgresStore(SqlEventStore):
             return bool(row and row[0])
 
     def pending_games(self) -> list[str]:
-        """The sweep's one statement, answered as one array value (issue 16: at 2,000 pending
+        """The sweep's one statement, answered as one array value (at 2,000 pending
         games a row per game cost about a third more in the driver than the query itself)."""
         with self._conn() as conn:
             row = conn.execute("SELECT array_agg(DISTINCT game_id ORDER BY game_id) FROM pending").fetchone()

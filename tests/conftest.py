@@ -30,7 +30,7 @@ BESIDE = os.path.join(os.path.dirname(REPO), "shared") + os.sep
 
 def _no_reading_beside_the_repository(event: str, args: tuple[Any, ...]) -> None:
     """A user's clone has nothing beside it: a test that opens the rulebooks or anything else in
-    ../shared (there on our machines and in CI, never on a user's) fails here, on every machine."""
+    the `shared` directory beside it (there on our machines and in CI, never on a user's) fails here, on every machine."""
     if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
         path = os.path.abspath(os.fsdecode(args[0]))
         if path.startswith(BESIDE):

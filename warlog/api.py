@@ -76,7 +76,7 @@ def _private_game() -> None:
 
 @api.after_request
 def _private(resp: Response) -> Response:
-    return private(resp)  # answers depend on the bearer token (issue 15)
+    return private(resp)  # answers depend on the bearer token
 
 
 @api.errorhandler(ServiceError)
@@ -92,7 +92,7 @@ def _http_error(err: HTTPException) -> Any:
 
 @api.errorhandler(Exception)
 def _unexpected(err: Exception) -> Any:
-    if is_outage(err):  # the ledger or Redis is down: a 503 and one log line per outage (issue 14)
+    if is_outage(err):  # the ledger or Redis is down: a 503 and one log line per outage
         return unavailable(err)
     current_app.logger.exception("unexpected error")
     return jsonify({"error": "internal error; nothing was recorded by this request"}), 500

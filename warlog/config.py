@@ -1,4 +1,4 @@
-"""Explicit, loud configuration (issue 14, defect 6).
+"""Explicit, loud configuration.
 
 A deployment that hands judging to RQ workers (WARLOG_REDIS set) must name a shared ledger
 (WARLOG_DB=postgresql://…): with the embedded SQLite default each process would write its

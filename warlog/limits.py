@@ -1,4 +1,4 @@
-"""Refused submissions are rate-limited per seat (issue 14, defect 4), with flask-limiter.
+"""Refused submissions are rate-limited per seat, with flask-limiter.
 
 A seat whose moves the web process refuses (409: not its turn or a stale seq; 422: malformed)
 may be refused WARLOG_REFUSED_LIMIT times (default 30 per minute); after that it gets 429 with

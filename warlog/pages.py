@@ -146,7 +146,7 @@ def _unexpected(err: Exception) -> Any:
 
     from warlog.outage import is_outage, unavailable
 
-    if is_outage(err):  # the ledger or Redis is down: a 503 and one log line per outage (issue 14)
+    if is_outage(err):  # the ledger or Redis is down: a 503 and one log line per outage
         return unavailable(err)
 
     current_app.logger.exception("page failed")

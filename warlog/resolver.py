@@ -115,7 +115,7 @@ class Resolver:
                 log.error("game %s: pending but no submission named in the pending set", game_id)
                 return judged
             # The oldest submission without a judgement (from the pending set the database keeps),
-            # the state before it and the creation record: one read on a hot game (issue 13).
+            # the state before it and the creation record: one read on a hot game.
             created, state, submission = self._position(game_id, history, summary.last_seq, summary.oldest_pending,
                                                         hot[1] if hot else None)
             if submission is None or submission.type != SUBMITTED:
@@ -155,7 +155,7 @@ class Resolver:
             except Conflict:
                 continue  # a new submission (or another worker) got in first: re-read and go on
             judged += 1
-            wakeup.judged(game_id)  # the page waiting for this judgement answers now (issue 9 §5)
+            wakeup.judged(game_id)  # the page waiting for this judgement answers now
             if j.kind == RESOLVED:  # the events after it change no state
                 self.states.put(game_id, appended[-1].seq, appended[-1].hash, j.state, shared=True)
                 self._maybe_snapshot(game_id, appended[0].seq, j.state, summary.active_seats != active)
@@ -168,7 +168,7 @@ class Resolver:
                 # It was the newest submission, and the append found the ledger where the summary
                 # left it (else Conflict): nothing else was pending at the commit. A submission
                 # committed after it queues its own wake-up (a running job is not counted as
-                # queued), as one committed after a last re-read here would: no re-read (issue 13).
+                # queued), as one committed after a last re-read here would: no re-read.
                 if j.kind == RESOLVED:  # the game's summary as this append left it, for _hot_summary
                     self._quiet[game_id] = dataclasses.replace(
                         summary, last_seq=appended[-1].seq, status=status or summary.status,

@@ -1,4 +1,4 @@
-"""The transparency log's web face (issue 14, trust over years): signed tree heads, inclusion
+"""The transparency log's web face: signed tree heads, inclusion
 proofs of a game's entries and consistency proofs, under /api/v1/log. The tree and proofs are
 ledger.transparency; the entries ledger.logstore (logged by the sweeper, warlog.queue.sync_log).
 

@@ -216,7 +216,7 @@ def common(s: State) -> list[Action]:
 
 
 def phase_candidates(s: State, w: World, kind: Any = None) -> list[Action]:
-    """The phase's legal actions; with `kind`, only those of that type (issue 13: `candidates_like`)."""
+    """The phase's legal actions; with `kind`, only those of that type (`candidates_like`)."""
     def want(*types: str) -> bool:
         return kind is None or kind in types
 

@@ -33,7 +33,7 @@ def acting(s: State) -> str | None:
 
 # -- what may be done ---------------------------------------------------------------------------
 def is_legal(s: State, w: World, a: Action) -> bool:
-    """`a` is in `legal(s, w)` as a JSON document (issue 13), found without listing what cannot
+    """`a` is in `legal(s, w)` as a JSON document, found without listing what cannot
     match: every action listed is a dict whose "type" names the one generator (or constant) it
     comes from in the phase or prompt at hand, so only that generator is asked. An action of any
     other shape (not a dict, no or a foreign type, missing, extra or wrong-typed keys) is False."""

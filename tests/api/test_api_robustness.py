@@ -1,4 +1,4 @@
-"""Never a 500, never a traceback (issue 2): whatever a client sends, the API answers with a
+"""Never a 500, never a traceback: whatever a client sends, the API answers with a
 4xx and a JSON error that says what was wrong. Hypothesis throws arbitrary JSON, bytes and
 query strings at every route of a live Assault on Belgium game."""
 
@@ -28,7 +28,7 @@ action_like = st.fixed_dictionaries(
 
 @pytest.fixture
 def app(db_url: str) -> Any:
-    """The conftest app on both ledgers (issue 14: PostgreSQL refuses what SQLite takes, such
+    """The conftest app on both ledgers (PostgreSQL refuses what SQLite takes, such
     as NUL), with the refused-moves limit out of the fuzzer's way: it probes what the
     validators refuse, and would otherwise meet 429 after 30 refusals."""
     from warlog.app import create_app

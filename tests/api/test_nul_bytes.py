@@ -1,4 +1,4 @@
-"""Issue 14, defect 2: a NUL byte (0x00) in any path, query or body field is a 4xx on
+"""A NUL byte (0x00) in any path, query or body field is a 4xx on
 PostgreSQL (whose text cannot hold it), never a 500 — on every route and page."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 14, defect 6: operator traps. Passwords never printed; a queue with an embedded SQLite
+"""Operator traps. Passwords never printed; a queue with an embedded SQLite
 ledger refuses to start unless allowed; the running configuration logged once; liveness and
 readiness (ledger, Redis, a recent worker heartbeat); `warlog worker --name`; an award's winner
 is a seat or "draw"; killed workers' failed jobs are cleaned up."""

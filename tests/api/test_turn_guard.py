@@ -1,4 +1,4 @@
-"""Issue 14, defect 4: the seat not to move cannot stall the other. A move from a seat that is
+"""The seat not to move cannot stall the other. A move from a seat that is
 not among the active seats is refused at once with 409 (nothing is recorded, so the active
 seat's expected seq stays good), and refused submissions are rate-limited per seat (429 with
 Retry-After), in memory in the embedded default and in Redis when the deployment has one."""

@@ -1,4 +1,4 @@
-"""`warlog archive export/check` (issue 16, archiving: the export part): a period's ended
+"""`warlog archive export/check` (the export part): a period's ended
 games written as verifiable exports with a manifest; each verifies and re-imports with the
 same chain head; a changed file is caught. On both backends."""
 

@@ -1,4 +1,4 @@
-"""Deadlines on both backends with an injected clock (issue 10: time controls for PBEM — days per
+"""Deadlines on both backends with an injected clock (time controls for PBEM — days per
 move, a chess clock in days — reminders, expiry policies notify_director / extend / forfeit,
 every act recorded with its time, deadlines in the database surviving a restart)."""
 

@@ -1,4 +1,4 @@
-"""Issue 13: judging checks an action's shape with `check_action`, which remembers its verdict per
+"""Judging checks an action's shape with `check_action`, which remembers its verdict per
 distinct action. It must answer exactly as `validate_action` (accepted, or refused with the same
 messages) for every action, however often it is asked, and a caller changing the messages it
 was handed must not change the next answer."""

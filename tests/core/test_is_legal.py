@@ -1,4 +1,4 @@
-"""Issue 13: every game's one-action legality check (`Game.is_legal`, used by `apply` and so by the
+"""Every game's one-action legality check (`Game.is_legal`, used by `apply` and so by the
 worker and `verify`) agrees with the full listing (`legal_actions`, the `/actions` answer).
 
 Random legal play from each scenario's set-up; at every step each listed action is legal, and

@@ -1,4 +1,4 @@
-"""Least-privilege deployment on the real PostgreSQL (issue 14, item 5): an owner role runs
+"""Least-privilege deployment on the real PostgreSQL: an owner role runs
 `warlog db upgrade --app-role`, the app runs as a role that owns nothing, and that role can
 neither rewrite history (UPDATE/DELETE/TRUNCATE events, disable, drop or replace a trigger,
 session_replication_role) nor hide a pending submission from the sweeper. The roles are
@@ -149,7 +149,7 @@ def test_the_app_role_plays_but_cannot_rewrite_history(deployment: Deployment) -
             deployment.as_app(statement)
 
     # The projection is the app's to write, but it no longer decides what is pending: the
-    # attack of issue 14 (mark everything handled) hides nothing from the sweeper.
+    # attack on the queue (mark everything handled) hides nothing from the sweeper.
     deployment.as_app("UPDATE games SET last_handled_seq = last_submitted_seq")
     store = open_store(deployment.app_url)
     try:

@@ -1,4 +1,4 @@
-"""Judgement-keyed dice (ledger.dice step 8; issue 10's duplicate fairness): in a game created with
+"""Judgement-keyed dice (ledger.dice step 8; a duplicate tournament's fairness): in a game created with
 `keying="judgement"` a submission's dice are keyed by its judgement number, so refused moves
 shift nothing; a refused move that rolled dice before the rules refused it is judged on its own
 `refusal` key, so it never shows the dice the next accepted move meets; verify and the dice

@@ -1,4 +1,4 @@
-"""ledger.fold.apply_patch (issue 13: a fold without jsonpatch's per-operation objects) does
+"""ledger.fold.apply_patch (a fold without jsonpatch's per-operation objects) does
 what `jsonpatch.JsonPatch(copy.deepcopy(patch)).apply(doc, in_place=True)` does: the same
 document, the same error on a patch that does not apply, and a result that shares nothing with
 the patch. No database needed."""

@@ -1,4 +1,4 @@
-"""The worker's patch (`ledger.fold.make_patch`, a structural diff since issue 13) is a valid
+"""The worker's patch (`ledger.fold.make_patch`, a structural diff) is a valid
 RFC 6902 patch that both `ledger.fold.apply_patch` and jsonpatch fold to exactly `after`: equal
 in every type (True is not 1, -0.0 is not 0.0), over arbitrary JSON pairs, over pairs that share
 parts (as the rules' copies share leaves) and over real before/after pairs from random play of

@@ -1,4 +1,4 @@
-"""Cursor paging of the games list on both backends (issue 16: nothing listed game 201 and
+"""Cursor paging of the games list on both backends (nothing listed game 201 and
 older). Rows of the `games` projection are written directly, with created_at ties, so that
 every filter can be paged to the very first game."""
 

@@ -1,5 +1,5 @@
-"""The notifier on both backends against a real SMTP server and a real HTTP receiver (issue 10:
-notifications by e-mail and signed webhooks, retries with backoff, failures recorded and listed,
+"""The notifier on both backends against a real SMTP server and a real HTTP receiver
+(notifications by e-mail and signed webhooks, retries with backoff, failures recorded and listed,
 digests, the outbox when no SMTP is configured)."""
 
 from __future__ import annotations

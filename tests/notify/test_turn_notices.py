@@ -1,6 +1,6 @@
 """"Your turn", "game ended" and "ruling" notices from the worker, by real SMTP, in the embedded
 app and through real RQ worker processes; a move is never blocked by a mail server that is down
-(issue 10: notifications)."""
+(notifications)."""
 
 from __future__ import annotations
 

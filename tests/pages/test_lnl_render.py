@@ -1,4 +1,4 @@
-"""Lock 'n Load's board on the pages (issue 11): board 1 with its terrain (T3), hills, slivers
+"""Lock 'n Load's board on the pages: board 1 with its terrain (T3), hills, slivers
 (10.1, 10.3), road and hex ids; counters with their values, morale side, SWs and markers; hex
 markers (Smoke, Melee, face-down events, 1.7); click targets from the legal actions; the LOS line
 traced by the rules' one LOS function (10.0); deterministic bytes; nothing hidden (an event's

@@ -1,4 +1,4 @@
-"""A replay you can send (issue 9 §4): `warlog replay FILE.jsonl -o game.html`, the replay
+"""A replay you can send: `warlog replay FILE.jsonl -o game.html`, the replay
 page's download, and a PNG of any step's board; public information only until the game ends."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 9 §3, property: a position is either refused with errors, or the engine can play from it —
+"""A property of sandboxes: a position is either refused with errors, or the engine can play from it —
 never accepted and then failing (the old 201-then-500). Hypothesis damages a real position (a game's
 own start, or a mid-game state of its golden ledger) at random places with random JSON values; each
 damaged position either has errors, each naming a path, or answers every question the service asks."""

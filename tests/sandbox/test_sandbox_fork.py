@@ -1,4 +1,4 @@
-"""Issue 9 §3, steps 3 and 4: fork a sandbox from any step (the director, or anyone once the game
+"""Fork a sandbox from any step (the director, or anyone once the game
 has ended), its hidden information kept as it was; edit the position with a JSON Patch, checked
 like any sandbox; and a sandbox's events are redacted per seat exactly like any game's — the
 attacks below are the opponent's (the US seat) and a spectator's, reading every answer open to

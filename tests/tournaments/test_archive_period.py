@@ -1,4 +1,4 @@
-"""A month holding a tournament stream is archived like any other (issue 16): `warlog archive
+"""A month holding a tournament stream is archived like any other: `warlog archive
 export` writes the period's ended tournaments as tournament bundles listed in the manifest,
 `detach` is refused while a tournament of the month is still running and checks each
 tournament bundle offline, and after `import` (the dump lost) the tournament's chain head is

@@ -1,6 +1,6 @@
 """`warlog export-tournament T` writes the bundle; `warlog verify` on it checks every game and
 re-derives pairings and standings, and exits 1 naming the first tournament event that does not
-reproduce when a result in it is changed (issue 10)."""
+reproduce when a result in it is changed."""
 
 from __future__ import annotations
 

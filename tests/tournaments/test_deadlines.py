@@ -1,4 +1,4 @@
-"""Deadlines of a tournament's games (issue 10): the tournament's time control is set on each
+"""Deadlines of a tournament's games: the tournament's time control is set on each
 game when its round is paired; the clock's sweep (a moved clock, nothing sleeps) reminds, draws
 automatic extensions from a player's bank — an `extension_granted` event — and, on expiry under
 `forfeit`, the tournament records `deadline_expired` and forfeits the game by a ruling, so the

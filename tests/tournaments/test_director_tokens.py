@@ -1,4 +1,4 @@
-"""tournament_games keeps no game's director token (issue 10, left-over 2): only its SHA-256, the
+"""tournament_games keeps no game's director token: only its SHA-256, the
 hash the game's game_created already publishes; the tournament still rules in its games, and a
 row an older release wrote with the token in plain text is hashed in place when the store opens."""
 

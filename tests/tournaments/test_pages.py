@@ -1,4 +1,4 @@
-"""The tournament pages as browsers use them (issue 10): a director creates a tournament on
+"""The tournament pages as browsers use them: a director creates a tournament on
 /tournaments, players signed in by their mailed link register on its page, the desk pairs,
 a player raises a dispute on a move from the tournament page, the director answers it with a
 ruling from the desk, adjudicates a game from the desk's form, and the public page shows

@@ -2,7 +2,7 @@
 no repeat and sides balanced, adjudicated results (an `award` ruling in each game, then the
 tournament's result naming the game's final event), standings with Buchholz and
 Sonneborn-Berger, the end with the pairing seed revealed, and the bundle re-verified — and
-refused, naming the event, once a result in it is changed (issue 10)."""
+refused, naming the event, once a result in it is changed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stored subtree hashes (ledger.logtree, issue 14): heads, inclusion and consistency proofs read
+"""Stored subtree hashes (ledger.logtree): heads, inclusion and consistency proofs read
 from the complete subtrees stored as the log grows are byte-for-byte the RFC 6962 ones of
 ledger.transparency, need O(log n) stored nodes, and the table is append-only."""
 

@@ -1,4 +1,4 @@
-"""Issue 12's "done when", through the API: two seats play a mountain scenario to its end, each
+"""A whole UP FRONT mountain game through the API: two seats play a mountain scenario to its end, each
 seeing only its own hand, with altitude changes, fire up and down the mountain, entrenchment
 under the scenario's conditions (Frozen: 5 or 6) and reactions played in the other seat's turn;
 afterwards every card drawn is re-derived by `warlog verify`. The seats follow a policy that

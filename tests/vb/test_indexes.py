@@ -1,4 +1,4 @@
-"""Issue 13: Vietnam Battles' fast paths answer as the slow ones over random play.
+"""Vietnam Battles' fast paths answer as the slow ones over random play.
 
 The occupancy index (board.occupancy, reused for the same places, with its memo of ZOC answers)
 answers land_at, monitor_at and in_ezoc (VB 5.3, 6.0, 12.0) as a scan of every unit does; the

@@ -1,4 +1,4 @@
-"""Issue 13: `warlog verify` on every core gives exactly the serial answer: the same report for an
+"""`warlog verify` on every core gives exactly the serial answer: the same report for an
 honest game cut into windows, the same first bad event for a tampered one, each file named."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16: the sweep costs what is pending and queues at most one job per game however
+"""The sweep costs what is pending and queues at most one job per game however
 often it runs; every per-game cache of a web or worker process is bounded."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def test_three_sweeps_queue_one_job_per_pending_game(pg_url, redis_url, monkeypa
         rq = RQQueue(redis_url)
         for _ in range(3):
             assert sorted(_sweeper(rq, batch)(store)) == sorted(ids)
-        assert rq.queue.count == 4  # was 4, 8, 12 before (issue 16)
+        assert rq.queue.count == 4  # was 4, 8, 12 before
         # a worker runs them: each job gives its game's key back first, then judges
         monkeypatch.setenv("WARLOG_DB", pg_url)
         conn = redis.Redis.from_url(redis_url)
@@ -175,7 +175,7 @@ def test_the_batch_claim_judges_every_held_key_as_the_single_claim_does(redis_ur
 
 
 def test_a_batch_sweep_costs_one_redis_round_trip_not_a_few_a_game(pg_url, redis_url, monkeypatch):
-    """Issue 16: a sweep of games whose jobs are queued already asks Redis once, whatever
+    """A sweep of games whose jobs are queued already asks Redis once, whatever
     their number (it took up to four round trips a game), and queues nothing more."""
     from redis.client import Pipeline
 
