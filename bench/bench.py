@@ -350,7 +350,7 @@ def main() -> None:
     parser.add_argument("--e2e-client", choices=["wait", "poll"], default="wait",
                         help="how the e2e players wait for a judgement: the play page's long-poll, or GET every 2 ms")
     parser.add_argument("--e2e-web", default="2:32", metavar="W:T|inprocess",
-                        help="gunicorn's gthread workers:threads for the e2e figure (README's deployment), or the "
+                        help="gunicorn's gthread workers:threads for the e2e figure (docs/deployment.md), or the "
                              "app in the bench's own process (its test client)")
     args = parser.parse_args()
     n, games, moves, events = (300, 2, 20, 2000) if args.quick else (3000, 50, 20, 100_000)

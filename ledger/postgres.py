@@ -75,7 +75,7 @@ SERVICES_11_GRANT = ("GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{sc
                      + " TO {role}")
 GRANTED_SINCE = {TRANSPARENCY_NODES_GRANT: 7, APPEND_GRANT: 8, READY_PROBE_GRANT: 10, SERVICES_11_GRANT: 11}  # grants on tables a later migration makes: its version
 
-# What the app role may do (`warlog db upgrade --app-role ROLE`, README "The real deployment").
+# What the app role may do (`warlog db upgrade --app-role ROLE`, docs/deployment.md).
 APP_GRANTS = [
     "REVOKE CREATE ON SCHEMA {schema} FROM PUBLIC",
     "GRANT USAGE ON SCHEMA {schema} TO {role}",

@@ -285,7 +285,7 @@ def check_heads(app: Flask) -> dict[str, str]:
         refused[game_id] = (f"the ledger of game {game_id} no longer extends what the transparency log recorded "
                             f"of it (event {seq}, hash {logged[:16]}…): it {what}. Its events were cut short or "
                             "rewritten after they were logged; this server will not serve the game until its "
-                            "events are restored (README \"Backups\")")
+                            "events are restored (docs/deployment.md, \"Backups and restores\")")
     before = app.extensions.get(REFUSED, {})
     for game_id, why in refused.items():
         if game_id not in before:

@@ -331,7 +331,7 @@ MIGRATIONS.append(Migration(9, "ledger_append(): one event is one INSERT ... VAL
 
 
 # Migration 10: no function names the ledger's schema, so that a dump restored under another
-# schema name (README "Backups") works as it is. Before, `events_track_pending`, `game_period`
+# schema name (docs/deployment.md, "Backups and restores") works as it is. Before, `events_track_pending`, `game_period`
 # and `ledger_add_period` were pinned to `search_path = <schema>` and `ledger_append` wrote
 # `<schema>.events` into its body: restored as `warlog2`, every read and append still went to
 # the old name. Now the functions that run with the caller's rights use the caller's search_path

@@ -1,4 +1,4 @@
-"""Logs under the README's gunicorn command: the app's INFO lines reach standard error as JSON
+"""Logs under docs/deployment.md's gunicorn command: the app's INFO lines reach standard error as JSON
 lines with a request id (they used to have no handler), and no output — the app's lines,
 gunicorn's access log, the `warlog` command's hints — carries the ledger's password, a seat
 token or a sign-in secret."""

@@ -204,13 +204,13 @@ def test_the_app_refuses_a_superuser_unless_told(deployment: Deployment, tmp_pat
 
 
 def test_the_readme_deployment_commands_give_a_least_privilege_app(monkeypatch) -> None:
-    """The README's commands, run as written (with unique names): the superuser's SQL, the
+    """docs/deployment.md's commands, run as written (with unique names): the superuser's SQL, the
     owner's `warlog db upgrade --app-role`, then the app as the app role."""
     from pathlib import Path
 
     from warlog.app import create_app
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "deployment.md").read_text(encoding="utf-8")
     setup = readme.split("psql -U postgres <<'SQL'\n", 1)[1].split("\nSQL\n", 1)[0]
     upgrade_line = next(line for line in readme.splitlines() if line.startswith("warlog db upgrade --db"))
     app_line = next(line for line in readme.splitlines() if line.startswith("export WARLOG_DB=postgresql://warlog_app"))

@@ -72,7 +72,7 @@ def test_a_forged_sender_is_refused_by_the_mail_servers_dmarc_verdict(table: Tab
     checked = MailIn(mail_config(db_url, smtp.url, log_key), tmp_path, "--authserv-id", "mx.warlog.test").start()
     try:
         # a header the sender wrote itself, naming our server's id but placed before ours, would be
-        # the same string: the operator's MTA must remove such headers (README); here ours says fail
+        # the same string: the operator's MTA must remove such headers (docs/mail.md); here ours says fail
         msg = reply(turn, "north@example.org", "A2",
                     Authentication_Results="mx.warlog.test; spf=pass smtp.mailfrom=example.org; dmarc=fail "
                                            "header.from=example.org")
