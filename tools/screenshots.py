@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 
 from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
-VIEW = {"width": 1280, "height": 800}
+VIEW: Any = {"width": 1280, "height": 800}  # a Playwright ViewportSize
 MOVES = 16  # moves before the pictures: both set-ups, then four German units moved, mid-turn
 
 
