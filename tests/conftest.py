@@ -166,3 +166,11 @@ def new_game(client: FlaskClient, app: Flask) -> Any:
         return p
 
     return make
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that drives the session's Chromium (the `browser` fixture) is a browser test, marked
+    or not, so that `-m "not browser"` (scripts/test --fast) always leaves it out."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
