@@ -163,6 +163,7 @@ class TypedBot:
         return by_type["end_movement"][0]
 
 
+@pytest.mark.slow
 def test_a_generated_client_plays_a_whole_game_of_assault_on_belgium(app: Any, generated: Any) -> None:
     from warlog_generated_client import AuthenticatedClient, Client
     from warlog_generated_client.api.games import create_game, export_game, get_game, join_game

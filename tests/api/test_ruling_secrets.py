@@ -136,6 +136,7 @@ def _secret_marks(p: Player, scenario: str) -> list[str]:
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("scenario", ["snoopys_nose", "iron_triangle"])
+@pytest.mark.slow
 def test_hidden_information_no_ruling_opens_the_vc_secrets_to_the_us_seat_or_a_spectator(app, new_game, scenario, kind):
     p: Player = new_game("vietnam-battles", scenario)
     keys = _play_setup(p, scenario)
@@ -164,6 +165,7 @@ def test_hidden_information_no_ruling_opens_the_vc_secrets_to_the_us_seat_or_a_s
     assert verify_bytes(export).judgements > 0
 
 
+@pytest.mark.slow
 def test_hidden_information_the_attack_is_real_with_the_seed_it_recovers_every_hidden_set_up(app, new_game):
     """The director's reveal gives the director the seed; with it (as the public had it before
     the fix) hashing candidates recovers each of the VC's 27 hidden set-up moves."""
@@ -181,6 +183,7 @@ def test_hidden_information_the_attack_is_real_with_the_seed_it_recovers_every_h
     assert [h[0] for h in hits] == [e["payload"]["action"] for e in subs]
 
 
+@pytest.mark.slow
 def test_hidden_information_an_adjustment_is_the_directors_secret_move_even_when_refused(app, new_game):
     """The secret-number test game (tests/pages/secret_game.py): the director corrects north's
     secret, then sends a patch the state refuses. South and a spectator read that the state was

@@ -8,6 +8,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from tests.conftest import Player
@@ -15,6 +16,7 @@ from warlog.app import create_app
 from warlog.cli import main
 
 
+@pytest.mark.slow
 def test_a_period_exports_checks_and_reimports(db_url: str, tmp_path: Path) -> None:
     app = create_app({"TESTING": True, "WARLOG_DB": db_url})
     try:

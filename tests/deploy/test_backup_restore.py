@@ -71,6 +71,7 @@ def _dump_args(url: str, schema: str, out: Path) -> list[str]:
             "-U", str(info.get("user", "postgres")), "-d", str(info["dbname"]), "-n", schema, "-Fc", "-f", str(out)]
 
 
+@pytest.mark.slow
 def test_a_backup_of_a_running_deployment_restores_under_a_new_name_and_plays_on(
         deployment: tuple[str, str], tmp_path: Path) -> None:
     schema, scratch = deployment

@@ -98,6 +98,7 @@ def test_the_app_refuses_a_schema_that_is_behind_and_names_the_upgrade_command(d
     assert r.exit_code == 0 and f"schema version {LATEST}; this release needs {LATEST}" in r.output
 
 
+@pytest.mark.slow
 def test_the_app_role_plays_but_cannot_rewrite_history(deployment: Deployment) -> None:
     upgrade(deployment)
     store = open_store(deployment.app_url)
@@ -179,6 +180,7 @@ def test_a_temporary_table_cannot_stand_in_for_the_pending_set(deployment: Deplo
         store.close()
 
 
+@pytest.mark.slow
 def test_the_app_refuses_a_superuser_unless_told(deployment: Deployment, tmp_path, monkeypatch) -> None:
     from warlog.app import create_app
 
@@ -203,6 +205,7 @@ def test_the_app_refuses_a_superuser_unless_told(deployment: Deployment, tmp_pat
     assert r.exit_code == 1 and "refusing to run as a PostgreSQL superuser" in r.output, r.output
 
 
+@pytest.mark.slow
 def test_the_readme_deployment_commands_give_a_least_privilege_app(monkeypatch) -> None:
     """docs/deployment.md's commands, run as written (with unique names): the superuser's SQL, the
     owner's `warlog db upgrade --app-role`, then the app as the app role."""
@@ -269,6 +272,7 @@ def _granted_at_then_upgraded(deployment: Deployment, version: int) -> None:
     assert r.exit_code == 0 and f"schema at version {LATEST}" in r.output, r.output
 
 
+@pytest.mark.slow
 def test_migration_6_keeps_the_app_roles_grants(deployment: Deployment) -> None:
     """A deployment at version 5 (app role granted) upgraded by the owner without --app-role:
     the partitioned tables carry the grants the old ones had."""

@@ -31,6 +31,7 @@ def test_every_setting_the_code_reads_is_in_the_one_list() -> None:
     assert not unknown, f"settings read but not listed in warlog.config.ALL: {sorted(unknown)}"
 
 
+@pytest.mark.slow
 def test_the_settings_mail_and_the_log_key_use_are_not_reported_unknown(
         caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     used = {"WARLOG_SMTP_URL": "smtp://127.0.0.1:2525", "WARLOG_MAIL_FROM": "W <w@example.org>",

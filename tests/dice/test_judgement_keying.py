@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from flask import Flask
 
 from ledger.dice import derive_die
@@ -84,6 +85,7 @@ def _end_and_verify(app: Flask, client: Any, p: Player) -> None:
     assert audit.dice and all(d.rederived for d in audit.dice)
 
 
+@pytest.mark.slow
 def test_a_refusal_that_rolled_is_judged_on_its_own_key_and_shifts_nothing(app: Flask, client: Any) -> None:
     p = _game(app, client, "judgement")
     seed, entropy = _keys(app, p.id)

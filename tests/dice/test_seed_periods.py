@@ -54,6 +54,7 @@ def _predicted_by(seed: bytes, events: list[dict[str, Any]], after: int) -> tupl
     return actual, predicted
 
 
+@pytest.mark.slow
 def test_hidden_information_a_reveal_mid_game_commits_a_fresh_seed_for_the_rest(new_game) -> None:
     p: Player = new_game("dice-duel", "long")
     p.play("north", {"type": "roll"})
@@ -81,6 +82,7 @@ def test_hidden_information_a_reveal_mid_game_commits_a_fresh_seed_for_the_rest(
     assert "2 seed periods" in report.summary()
 
 
+@pytest.mark.slow
 def test_hidden_information_a_reopened_game_rolls_with_a_seed_committed_before_the_ruling(new_game) -> None:
     p: Player = new_game("dice-duel", "long")
     first = p.play("north", {"type": "roll"})

@@ -42,6 +42,7 @@ def _events(p: Player, who: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.slow
 def test_hidden_information_no_ruling_shows_the_pp_markers(app, new_game, kind):
     p: Player = new_game("green-beret-vietnam", "campaign")
     camp = p.play("player", p.actions("player")["actions"][0], key="player-0")

@@ -431,6 +431,7 @@ store.close()
 """
 
 
+@pytest.mark.slow
 def test_game_lock_across_processes(backend, store):
     url = store.url  # names the schema on PostgreSQL: `?options=-csearch_path%3D...`
     env = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -39,6 +39,7 @@ def walk(store, game, status, limit):
 
 @pytest.mark.parametrize("game", [None, "kursk"])
 @pytest.mark.parametrize("status", [None, "waiting", "active", "ended", "open"])
+@pytest.mark.slow
 def test_every_filter_pages_to_the_first_game(backend, store, game, status):
     rows = fill(backend, store, 230)
     expected = sorted(

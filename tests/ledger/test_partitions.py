@@ -136,6 +136,7 @@ def close(app: Any) -> None:
     app.extensions["warlog"].store.close()
 
 
+@pytest.mark.slow
 def test_a_period_is_exported_detached_attached_and_reimported(pg_url: str, tmp_path: Path) -> None:
     runner = CliRunner()
     players = _play(pg_url, 3, ended=2)

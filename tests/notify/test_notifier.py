@@ -82,6 +82,7 @@ def test_unknown_kind_is_refused_and_muted_kinds_are_not_sent(rig: Rig) -> None:
     assert len(rig.notifier.notify(ann.id, "ruling", "A ruling", "…")) == 1
 
 
+@pytest.mark.slow
 def test_smtp_down_is_retried_with_backoff_then_failed_and_listed(db_url: str, clock: FakeNow) -> None:
     """A failed delivery is recorded with its error, retried after 1, 2 … minutes, then kept as
     failed and listed for the director (never lost silently)."""

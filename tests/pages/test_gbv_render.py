@@ -10,6 +10,8 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
+import pytest
+
 from tests.gbv import gbv_helpers as gh
 from tests.pages.conftest import drain
 from warlog.render import Highlights, Scene, renderer_for
@@ -140,6 +142,7 @@ def test_replay_highlights_come_from_the_facts_data():
     assert not highlights({"type": "submitted", "payload": {}}, s, after, g.world)
 
 
+@pytest.mark.slow
 def test_a_game_played_on_the_page_shows_its_map_targets_and_replay(app, page_game):
     pg = page_game(GAME)
     html = pg.page("player")

@@ -106,6 +106,7 @@ def test_uf_hand_size_within_the_nationality_limit_in_play() -> None:
 
 
 @pytest.mark.parametrize("prefix", ["lock-n-load--", "up-front--"])
+@pytest.mark.slow
 def test_every_golden_state_keeps_the_invariants(prefix: str) -> None:
     files = sorted(GOLDEN.glob(f"{prefix}*.jsonl"))
     assert files

@@ -9,6 +9,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +57,7 @@ def _paths(v: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from(sorted(STATES)), picks=st.lists(st.tuples(st.integers(0, 10**6), JSON, st.booleans()),
                                                            min_size=1, max_size=3))
+@pytest.mark.slow
 def test_a_damaged_position_is_refused_by_path_or_playable(key: tuple[str, str], picks: list[Any]) -> None:
     name, scenario = key
     game = get_game(name)

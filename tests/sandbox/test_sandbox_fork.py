@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests.api.test_ruling_secrets import _play_setup
 from tests.conftest import Player
 
@@ -25,6 +27,7 @@ def _secrets(state: dict[str, Any]) -> list[str]:
     return [json.dumps({k: v})[1:-1] for k, v in pairs]
 
 
+@pytest.mark.slow
 def test_vb_fork_keeps_hidden_units_and_never_shows_them_to_the_us_seat(client, app, new_game) -> None:
     p = new_game("vietnam-battles", "snoopys_nose")
     _play_setup(p, "snoopys_nose")

@@ -28,6 +28,7 @@ def _errors(r: Any) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("name", [g.name for g in all_games() if type(g).__module__.startswith("rules.")])
+@pytest.mark.slow
 def test_every_game_publishes_a_state_schema_its_examples_fit(client, name: str) -> None:
     r = client.get(f"/api/v1/games/schemas/{name}/state")
     assert r.status_code == 200

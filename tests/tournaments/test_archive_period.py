@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import psycopg
+import pytest
 from click.testing import CliRunner
 
 from ledger.factory import open_store
@@ -37,6 +38,7 @@ def _cli(*args: str) -> tuple[int, str]:
     return r.exit_code, r.output
 
 
+@pytest.mark.slow
 def test_a_month_with_a_tournament_is_exported_detached_and_imported(pg_url: str, tmp_path: Path) -> None:
     app = make_app(pg_url)
     store = open_store(pg_url)

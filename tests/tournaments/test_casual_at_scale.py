@@ -24,6 +24,7 @@ ROUNDS = 7
 
 
 @pytest.mark.parametrize("field", [256, 255])
+@pytest.mark.slow
 def test_casual_engine_guarantees_at_256(field: int) -> None:
     s = Stream("swiss", ROLES, rounds=ROUNDS, engine="auto")
     names = [f"p{i:04d}" for i in range(field)]

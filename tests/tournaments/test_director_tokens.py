@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
+
 from tests.tournaments.conftest import Desk
 
 API = "/api/v1/tournaments"
@@ -23,6 +25,7 @@ def _league(desk: Desk) -> tuple[str, list[dict[str, object]]]:
     return tid, [g for g in doc["games"] if g["round"] == 1]
 
 
+@pytest.mark.slow
 def test_tournament_games_keeps_only_the_hash_and_still_rules(desk: Desk) -> None:
     tid, games = _league(desk)
     tstore = desk.app.extensions["warlog_tournaments"].store

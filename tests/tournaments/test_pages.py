@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import Flask
 
 from tests.pages.conftest import ORIGIN, csrf_of
@@ -18,6 +19,7 @@ def _form(client, path: str, data: dict, page: str):  # type: ignore[no-untyped-
     return client.post(path, data={"csrf": csrf_of(client, page), **data}, headers=ORIGIN)
 
 
+@pytest.mark.slow
 def test_director_and_players_through_the_pages(tapp: Flask) -> None:
     director = tapp.test_client()
     sign_in(tapp, director, "td@example.org", "Director")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from ledger.canonical import canonical_bytes, sha256_hex
 from tests.tournaments.conftest import Desk
 from warlog.tournaments.bundle import verify_bundle
@@ -40,6 +42,7 @@ def _finish_round(desk: Desk, tid: str, decisions: list[tuple[str, int | None]])
     return desk.get(f"{API}/{tid}")
 
 
+@pytest.mark.slow
 def test_swiss_two_rounds_pairs_records_ranks_and_verifies(desk: Desk) -> None:
     t = _setup(desk)
     tid = t["id"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ledger import logstore
@@ -18,6 +19,7 @@ from tests.transparency.test_log_api import export, start
 from warlog.cli import main
 
 
+@pytest.mark.slow
 def test_export_everything_import_into_an_empty_ledger_same_heads(db_url: str, tmp_path: Path) -> None:
     config = {"WARLOG_LOG_KEY": str(key_file(tmp_path / "log.pem"))}
     with app_on(db_url, **config) as app:
@@ -57,6 +59,7 @@ def test_export_everything_import_into_an_empty_ledger_same_heads(db_url: str, t
             assert r.exit_code == 0 and "OK the game is the one" in r.output, r.output
 
 
+@pytest.mark.slow
 def test_a_tournament_bundle_imports_into_an_empty_ledger_with_the_same_heads(db_url: str, tmp_path: Path) -> None:
     """Disaster recovery of tournaments: `warlog export-tournament` then
     `warlog import-tournament` into an empty ledger gives back the tournament's chain head, every

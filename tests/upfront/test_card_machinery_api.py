@@ -59,6 +59,7 @@ def _south_sees(client: Any, game: Any, south_pages: Any, spectator_pages: Any) 
     return docs
 
 
+@pytest.mark.slow
 def test_hands_stay_secret_and_the_whole_deck_rederives_under_verify(app, client, duel):
     """An opponent's API answers, events and public replay never contain a card of
     my hand; the deck's order is re-derived by `warlog verify` after the game."""

@@ -11,6 +11,8 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from warlog.verify import verify_bytes
 
 PRIORITY = {"altitude": 10, "conceal": 9, "mine_altitude": 9, "alt_step": 8, "entrench": 6, "fire": 5,
@@ -31,6 +33,7 @@ def _pick(rng: random.Random, acts: list[dict[str, Any]], tried: set[tuple[str, 
     return max(acts, key=value)
 
 
+@pytest.mark.slow
 def test_a_mountain_scenario_played_to_its_end_by_two_seats_through_the_api(app, client, new_game):
     svc = app.extensions["warlog"]
     svc.new_seed, svc.new_id = (lambda: bytes([12]) * 32), (lambda: "uf-done-001")

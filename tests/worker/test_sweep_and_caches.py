@@ -37,6 +37,7 @@ def _sweeper(rq: RQQueue, batch: bool) -> Any:
 
 
 @pytest.mark.parametrize("batch", [False, True], ids=["per-game", "batch"])
+@pytest.mark.slow
 def test_three_sweeps_queue_one_job_per_pending_game(pg_url, redis_url, monkeypatch, batch):
     store = open_store(pg_url)
     try:
@@ -118,6 +119,7 @@ def test_a_stale_queued_key_does_not_hold_a_game_back(pg_url, redis_url, batch):
 
 
 @pytest.mark.parametrize("batch", [False, True], ids=["per-game", "batch"])
+@pytest.mark.slow
 def test_a_job_taken_off_the_queue_by_a_killed_worker_does_not_hold_a_game_back(pg_url, redis_url, batch):
     """Found by bench/chaos_soak.py: a worker killed (-9) right after it took a game's job off
     the queue, before marking it started, left the job "queued" in no queue, and every sweep
