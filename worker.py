@@ -6,7 +6,7 @@ judgement (at start and every --sweep-interval seconds), beats its heartbeat int
 Run as many as you like, on as many machines as you like: the per-game lock keeps two of them
 off one game.
 
-Outages (issue 14): when Redis goes away, even in the middle of a job or while RQ waits for
+Outages: when Redis goes away, even in the middle of a job or while RQ waits for
 one, the worker says so in one line, tries it again every second at most (warlog.judging.queue.RETRY),
 and sweeps as soon as it is back (Redis may have come back empty). A ledger outage fails no
 job: the submission stays pending and the sweep queues it again once the ledger answers.
@@ -116,7 +116,7 @@ def claim_name(connection: Any, name: str, log: logging.Logger) -> None:
     worker killed with -9 never registers its death, and RQ refuses the name to its restart
     until the registration expires, minutes later), or to this very process (its loop ended
     under an outage). A registration held by a live process, or by another host, is refused
-    in words (issue 14: a restarted worker judges at once, without a traceback)."""
+    in words (a restarted worker judges at once, without a traceback)."""
     from rq import Worker
 
     key = f"{Worker.redis_worker_namespace_prefix}{name}"

@@ -15,7 +15,7 @@ Figures:
 4. verify events/s on those 10,000 events;
 5. per-game rules step time (legal actions + apply), from the golden ledgers (bench/bench_rules.py);
 6. verify on a generated archive of bot games (1,000 games, or 20 with --quick).
-Last, a table: every row of issue 13's table, the figure now, its anchor and the goal.
+Last, a table: every row of the performance table, the figure now, its anchor and the goal.
 """
 
 from __future__ import annotations
@@ -224,7 +224,7 @@ def time_audit(url: str, gid: str, rounds: int = 7) -> tuple[float, float]:
 
 
 def table() -> None:
-    """Issue 13's table: each row's figure now beside its anchor and goal (n/a: not run)."""
+    """The performance table: each row's figure now beside its anchor and goal (n/a: not run)."""
     def f(key: str, fmt: str = "{:,.0f}") -> str:
         return fmt.format(FIG[key]) if key in FIG else "n/a"
 
@@ -254,7 +254,7 @@ def table() -> None:
         (STATE_ROW, f("state PostgreSQL", "{:.1f}"), "1.2-4.4", "<= 5 at 100 k"),
         (REPLAY_ROW, f("replay SQLite", "{:.1f}"), "11 (10 k events)", "<= 30 at 100 k"),
     ]
-    print("\nIssue 13's table (this run)")
+    print("\nThe performance table (this run)")
     print(f"  {'figure':<40} {'now':>18}  {'anchor':>18}  {'goal':>16}")
     for name, now, anchor, goal in rows:
         print(f"  {name:<40} {now:>18}  {anchor:>18}  {goal:>16}")
@@ -350,7 +350,7 @@ def main() -> None:
     parser.add_argument("--e2e-client", choices=["wait", "poll"], default="wait",
                         help="how the e2e players wait for a judgement: the play page's long-poll, or GET every 2 ms")
     parser.add_argument("--e2e-web", default="2:32", metavar="W:T|inprocess",
-                        help="gunicorn's gthread workers:threads for the e2e figure (README's deployment), or the "
+                        help="gunicorn's gthread workers:threads for the e2e figure (docs/deployment.md), or the "
                              "app in the bench's own process (its test client)")
     args = parser.parse_args()
     n, games, moves, events = (300, 2, 20, 2000) if args.quick else (3000, 50, 20, 100_000)

@@ -1,4 +1,4 @@
-"""For bench/bench.py: the ledger's append rate and its anchors (issue 13's append row).
+"""For bench/bench.py: the ledger's append rate and its anchors (the performance table's append row).
 
 On each backend, with the same payload and one event per transaction:
 

@@ -1,6 +1,6 @@
 """For bench/bench.py: figure 2, moves resolved end to end, and where a move's time goes.
 
-The deployment (the README's): gunicorn (gthread; `web` = "workers:threads"), the PostgreSQL
+The deployment (docs/deployment.md's): gunicorn (gthread; `web` = "workers:threads"), the PostgreSQL
 ledger, Redis, and 2 `warlog worker` processes (bench/stage_worker.py: worker.py with each judging
 run timed into Redis); the players are threads of this process, one per game, on httpx. With
 `web=None` the app runs in this process instead (Flask's test client): then the players and the
@@ -63,7 +63,7 @@ def start_workers(db: str, redis_url: str, count: int, log_dir: str) -> list[sub
 
 
 def start_gunicorn(db: str, redis_url: str, web: str, log_dir: str) -> tuple[subprocess.Popen[bytes], str]:
-    """gunicorn as the README deploys it (`web`: "W:T", W gthread workers of T threads each) on a
+    """gunicorn as docs/deployment.md deploys it (`web`: "W:T", W gthread workers of T threads each) on a
     free port; (its process, its base URL) once /healthz answers."""
     import socket
 

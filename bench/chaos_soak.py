@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The chaos soak (issue 14): bots play games through the HTTP API of a real deployment while
+"""The chaos soak: bots play games through the HTTP API of a real deployment while
 its processes are killed at random; afterwards the ledger must show nothing lost, nothing
 judged twice, every chain verifying, and no move pending longer than the outages it lived
 through plus 5 s. An outage lasts from the kill until the restarted component is ready (a
@@ -8,7 +8,7 @@ PostgreSQL: it accepts a connection), not merely until its process is spawned; t
 both. A restarted worker that exits instead of becoming ready is printed and fails the soak
 (before, its wait ended when it exited, and the outage counted as over).
 
-The deployment is the README's, on servers of its own in a temporary directory (never the
+The deployment is docs/deployment.md's, on servers of its own in a temporary directory (never the
 machine's shared ones): a PostgreSQL cluster (initdb + pg_ctl) with an owner role that runs
 `warlog db upgrade --app-role` and an app role that owns nothing; a redis-server; gunicorn
 (3 web workers) and 2 `warlog worker`s, all as the app role. The faults, one at a time, each

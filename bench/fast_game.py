@@ -1,4 +1,4 @@
-"""A long legal game built in memory and imported once (issue 13: the 100,000-event figures).
+"""A long legal game built in memory and imported once (the 100,000-event figures).
 
 `long_game` in bench/bench.py goes through the service, the worker and the ledger for every move
 (~60 events/s), so 100,000 events would take half an hour. Here the game is created and joined

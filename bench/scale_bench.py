@@ -1,4 +1,4 @@
-"""Many games on PostgreSQL (issue 16): listing, lobby, sweep, queue, memory, disk. Prints
+"""Many games on PostgreSQL: listing, lobby, sweep, queue, memory, disk. Prints
 figures; not a test, nothing asserts.
 
     python bench/scale_bench.py                     # 100,000 games (a few minutes)

@@ -1,4 +1,4 @@
-"""The long schemathesis run (issue 14): many examples per operation, positive and negative,
+"""The long schemathesis run: many examples per operation, positive and negative,
 against the app on a fresh PostgreSQL schema, with a seat token, the director token and none.
 Prints requests sent, answers by status, 5xx and check failures (should be 0 and 0).
 

@@ -1,5 +1,5 @@
-"""What a submission costs in a game that keeps secrets (issue 15 added a look at the game's seed
-periods before each append). Prints p50/p95 of `submit_move` and of judging it, over a Vietnam
+"""What a submission costs in a game that keeps secrets (hidden information adds a look at the game's
+seed periods before each append). Prints p50/p95 of `submit_move` and of judging it, over a Vietnam
 Battles Snoopy's Nose game's VC secret set-up repeated by voiding and replaying, on SQLite.
 
     python bench/secret_submit_bench.py [--moves 200]

@@ -1,4 +1,4 @@
-"""The FIDE Dutch system at 256 players: which engine could pair a round within 2 s (issue 10)?
+"""The FIDE Dutch system at 256 players: which engine could pair a round within 2 s?
 Prints figures; nothing asserts.
 
     python bench/swiss_engines_bench.py                 # 256 players, 3 rounds

@@ -1,5 +1,5 @@
-"""Exporting a creation period's ended games as a bundle of verifiable exports (issue 16,
-archiving: the export part). Each game is one JSON Lines file exactly as `GET …/export` and
+"""Exporting a creation period's ended games as a bundle of verifiable exports
+(archiving: the export part). Each game is one JSON Lines file exactly as `GET …/export` and
 `warlog export` write it (so `warlog verify` and `warlog import` take it as it is), and
 `manifest.json` names each file with its event count, chain head and SHA-256, so a stored
 bundle can be checked before any file is imported. Nothing in the ledger is changed."""

@@ -1,5 +1,5 @@
 """Opening a ledger from its URL: the one place that knows every backend, so that the store
-contract (ledger/store.py) never imports its own implementations (issue 9 §6)."""
+contract (ledger/store.py) never imports its own implementations."""
 
 from __future__ import annotations
 

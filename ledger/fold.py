@@ -28,7 +28,7 @@ class FoldError(ValueError):
 
 def make_patch(before: Any, after: Any) -> list[dict[str, Any]]:
     """A patch that turns `before` into `after` (the worker records it in each `resolved` event):
-    a structural diff that walks only what differs (ledger.jsondiff, issue 13), exact by its
+    a structural diff that walks only what differs (ledger.jsondiff), exact by its
     property tests, so no longer checked here by folding it and hashing the result."""
     return diff(before, after)
 
@@ -61,7 +61,7 @@ _FAST_OPS = ("add", "replace", "remove")
 
 def apply_patch(doc: Any, patch: Any) -> Any:
     """`jsonpatch.JsonPatch(copy.deepcopy(patch)).apply(doc, in_place=True)`, the result and the
-    errors alike, without jsonpatch's objects for the operations a fold meets (issue 13: they were
+    errors alike, without jsonpatch's objects for the operations a fold meets (they were
     most of a fold's time): add, replace and remove on plain objects and arrays by paths without
     escapes. From the first operation that is anything else, or that would fail, jsonpatch
     applies the rest (and raises what it raises); a patch with such an operation in its

@@ -1,5 +1,5 @@
 """Group commit for an embedded database: the appends that threads of one process make at the
-same time share one transaction, so one commit (one WAL sync) serves them all (issue 13).
+same time share one transaction, so one commit (one WAL sync) serves them all.
 
 A writer queues its work; if no transaction is under way it leads: it takes every queued work,
 runs them in one transaction, commits, and hands each writer its own result or exception.
@@ -7,7 +7,7 @@ Writers queued meanwhile wait and the next of them leads. Nobody returns before 
 holds their rows has succeeded: durability is exactly that of one transaction per append.
 
 One writer's failure undoes only its own statements. The works first run without savepoints
-(two statements fewer per work, issue 13): a work that fails having changed nothing (a conflict
+(two statements fewer per work): a work that fails having changed nothing (a conflict
 found by its read; a refused statement, which SQLite undoes by itself) leaves the others' rows
 intact. If a failed work had changed rows, the batch is rolled back and run again, each work
 inside its own savepoint, as before: so a work must be safe to run twice (it only reads and

@@ -1,4 +1,4 @@
-"""A JSON Patch (RFC 6902) from one JSON document to another, by a structural walk (issue 13).
+"""A JSON Patch (RFC 6902) from one JSON document to another, by a structural walk.
 
 jsonpatch's `make_patch` compares every member of both documents through its own objects and
 was most of the worker's time per move. Here equal parts are skipped by identity (`is`: the

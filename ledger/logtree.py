@@ -1,4 +1,4 @@
-"""Stored subtree hashes of the transparency log (issue 14): tree heads and proofs in O(log n)
+"""Stored subtree hashes of the transparency log: tree heads and proofs in O(log n)
 reads, however many entries the log holds.
 
 Every complete subtree of the RFC 6962 tree is a row of `transparency_nodes` (migration 7):

@@ -1,4 +1,4 @@
-"""The PostgreSQL game lock's sessions, kept open between locks (issue 13).
+"""The PostgreSQL game lock's sessions, kept open between locks.
 
 A game lock is a session advisory lock held on a connection of its own (never one of the
 store's pool, which the lock holder goes on using). Opening that connection cost more than the

@@ -1,4 +1,4 @@
-"""psycopg_pool's ConnectionPool, reconnecting promptly after a database restart (issue 14).
+"""psycopg_pool's ConnectionPool, reconnecting promptly after a database restart.
 
 When PostgreSQL goes away, the pool replaces each broken connection in the background, trying
 again after 1 s, 2 s, 4 s, 8 s (psycopg_pool's AttemptWithBackoff), until its reconnect timeout.

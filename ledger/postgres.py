@@ -79,7 +79,7 @@ SERVICES_12_GRANT = ("GRANT SELECT, INSERT, UPDATE, DELETE ON " + ", ".join("{sc
 GRANTED_SINCE = {TRANSPARENCY_NODES_GRANT: 7, APPEND_GRANT: 8, READY_PROBE_GRANT: 10, SERVICES_11_GRANT: 11,
                  SERVICES_12_GRANT: 12}  # grants on tables a later migration makes: its version
 
-# What the app role may do (`warlog db upgrade --app-role ROLE`, README "The real deployment").
+# What the app role may do (`warlog db upgrade --app-role ROLE`, docs/deployment.md).
 APP_GRANTS = [
     "REVOKE CREATE ON SCHEMA {schema} FROM PUBLIC",
     "GRANT USAGE ON SCHEMA {schema} TO {role}",
@@ -138,7 +138,7 @@ _UPSERT_GAME = (
     "last_handled_seq = EXCLUDED.last_handled_seq, sandbox = EXCLUDED.sandbox"
 )
 # Parameters in binary (`%b`): psycopg escapes every quote of a text array's elements with a
-# regular expression in text format, which cost ~150 us per append (issue 13's profile).
+# regular expression in text format, which cost ~150 us per append (measured by profiling).
 _APPEND_CALL = ("SELECT outcome, at_seq, chained_from, hashes FROM ledger_append(%b, %b, %b, %b::text[], %b::text[], "
                 "%b::text[], %b::text[], %b, %b, %b::integer, %b::bytea, %b::integer, %b, %b, %b::boolean, %b, %b, "
                 "%b, %b, %b, %b)")
@@ -151,7 +151,7 @@ def period_of(created_at: str) -> str:
 
 
 class _Checker:
-    """The pool's check on checkout, without a round trip per request (issue 16).
+    """The pool's check on checkout, without a round trip per request.
 
     A connection broken by a database restart or an administrator's kill has had the server's
     FATAL notice or EOF arrive on its socket: an idle connection whose socket is readable is
@@ -207,7 +207,7 @@ class PostgresStore(SqlEventStore):
             conn.execute(set_path)
             checker.returned(conn)  # just opened: not suspect
 
-        # Outages (issue 14): `check` replaces a connection broken by a database restart instead of
+        # Outages: `check` replaces a connection broken by a database restart instead of
         # handing it out (pinging only a suspect connection: _Checker); a caller waits at most POOL_WAIT s for a connection (then PoolTimeout);
         # a reconnection gives up after RECONNECT s, so the next caller starts a fresh, short
         # back-off rather than waiting out one that has grown to minutes; its attempts are at most
@@ -296,7 +296,7 @@ class PostgresStore(SqlEventStore):
             return bool(row and row[0])
 
     def pending_games(self) -> list[str]:
-        """The sweep's one statement, answered as one array value (issue 16: at 2,000 pending
+        """The sweep's one statement, answered as one array value (at 2,000 pending
         games a row per game cost about a third more in the driver than the query itself)."""
         with self._conn() as conn:
             row = conn.execute("SELECT array_agg(DISTINCT game_id ORDER BY game_id) FROM pending").fetchone()

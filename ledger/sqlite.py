@@ -224,8 +224,8 @@ class SqliteStore(SqlEventStore):
     ) -> list[Event]:
         """Inside the caller's BEGIN IMMEDIATE: one read (key and tail), the inserts, and the
         projection as one UPDATE of the columns that no index holds (but a changed status).
-        The read is skipped when this store committed the game's tail at expected_seq itself
-        (issue 13): the first INSERT then checks that tail, the primary keys refuse a taken seq
+        The read is skipped when this store committed the game's tail at expected_seq itself:
+        the first INSERT then checks that tail, the primary keys refuse a taken seq
         or key (the caller turns that into Conflict or DuplicateKey, as the read would have)."""
         now = utc_now()
         tail = self._tails.get(game_id)

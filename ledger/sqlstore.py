@@ -34,7 +34,7 @@ def event_row(ev: Event) -> tuple[Any, ...]:
             ev.recorded_at, ev.prev_hash, ev.hash)
 
 
-_SEATS: dict[str, tuple[str, ...]] = {}  # the few distinct `active_seats` texts, parsed (issue 16:
+_SEATS: dict[str, tuple[str, ...]] = {}  # the few distinct `active_seats` texts, parsed (at scale
 SEATS_KEPT = 1024  # json.loads was a fifth of building a list page's 50 summaries)
 
 

@@ -1,4 +1,4 @@
-"""Service URLs as they may be printed: the password replaced by `***` (issue 14, defect 6)."""
+"""Service URLs as they may be printed: the password replaced by `***`."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ BESIDE = os.path.join(os.path.dirname(REPO), "shared") + os.sep
 
 def _no_reading_beside_the_repository(event: str, args: tuple[Any, ...]) -> None:
     """A user's clone has nothing beside it: a test that opens the rulebooks or anything else in
-    ../shared (there on our machines and in CI, never on a user's) fails here, on every machine."""
+    the `shared` directory beside it (there on our machines and in CI, never on a user's) fails here, on every machine."""
     if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
         path = os.path.abspath(os.fsdecode(args[0]))
         if path.startswith(BESIDE):
@@ -166,3 +166,11 @@ def new_game(client: FlaskClient, app: Flask) -> Any:
         return p
 
     return make
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that drives the session's Chromium (the `browser` fixture) is a browser test, marked
+    or not, so that `-m "not browser"` (scripts/test --fast) always leaves it out."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)

@@ -7,7 +7,7 @@
 
 The printed game's map is not available. This script lays a flat-topped hex grid over public
 lat/lon geography (the JSON blocks of the vendored fact sheet `belgium-1940-geo.md`, a copy of
-/work/shared/geo/belgium-1940.md) and assigns every hex by its centre point. Where a
+the public-geography fact sheet kept with the rulebooks) and assigns every hex by its centre point. Where a
 centre-point rule gives nonsense at this scale, a hand override in one of the clearly marked
 tables below fixes it. Running the script again always writes the same bytes (stdlib only, sorted
 keys, 2-space indent, no floats in the output).

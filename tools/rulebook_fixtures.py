@@ -1,12 +1,12 @@
 """Quote the rulebook excerpts the data tests compare against into tests/fixtures/rulebooks/.
 
 The tests must pass on a clone with nothing beside it, so they never read the rulebooks
-(`shared/seeds/*.txt`, Japanese, which win) or their English digests (`shared/rules/*.md`)
-directly. This tool copies, verbatim, only the parts the tests read — each excerpt headed by
+(the Japanese translations, which win, or their English digests, kept in a `shared` directory
+beside our own checkouts and not distributed) directly. This tool copies, verbatim, only the parts the tests read — each excerpt headed by
 its source file and section — and `--check` says whether the committed fixtures still match
 the rulebooks beside a developer's checkout.
 
-    python tools/rulebook_fixtures.py            # rewrite the fixtures from ../shared
+    python tools/rulebook_fixtures.py            # rewrite the fixtures from the rulebooks
     python tools/rulebook_fixtures.py --check    # exit 1 if a fixture differs from its source
 """
 
@@ -39,9 +39,18 @@ VB_SECTIONS = [
 # Hex numbers and hexsides the digest names, anywhere (tests/vietnam_battles_data/test_maps.py).
 HEX_LINE = re.compile(r"(?<![\w.,])\d{4}(?!\w)|(?<!\d)\d{4}/\d{4}(?!\d)")
 
+# How a fixture's header names its source (the rulebooks are not distributed with Warlog).
+_SOURCES = {
+    AOB_DIGEST: "Assault on Belgium, English digest",
+    AOB_SEED: "Assault on Belgium, Japanese translation (003_b03290f82365b114.txt)",
+    VB_DIGEST: "Vietnam Battles, English digest",
+    VB_SEED: "Vietnam Battles, Japanese translation (001_edc78823b4957b97.txt)",
+    UF_SEED: "UP FRONT 'In the Mountains', Japanese translation (004_388b2498f7572d59.txt)",
+}
+
 
 def _header(source: str, what: str) -> str:
-    return (f"<!-- Quoted verbatim from shared/{source}: {what}.\n"
+    return (f"<!-- Quoted verbatim from the rulebook {_SOURCES[source]}: {what}.\n"
             f"     Regenerate with `python tools/rulebook_fixtures.py`; do not edit by hand. -->\n\n")
 
 

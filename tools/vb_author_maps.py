@@ -8,7 +8,7 @@
 The printed maps of MW#7 "Vietnam Battles" are not available to us. This script lays a
 flat-topped hex grid (rules.core.hexgrid conventions: labels CCRR, even columns half a hex lower,
 0101 in the north-west corner) over the public geography of the two vendored fact sheets
-(rules/vietnam_battles/data/*-geo.md, copies of /work/shared/geo/*.md) and assigns every hex
+(rules/vietnam_battles/data/*-geo.md, vendored public-geography fact sheets) and assigns every hex
 from its centre point. Rivers are traced along hexsides through the projected river polylines;
 where the rulebook names a hex or a hexside (VB 25.0-27.0) the trace is pinned to it, and where a
 centre-point rule gives the wrong terrain for a hex the scenarios use, a hand override in one of

@@ -89,7 +89,7 @@ def validate_action(game: str, action: Any) -> dict[str, Any]:
 
 def check_action(game: str, action: Any) -> None:
     """`validate_action`'s verdict alone (what judging asks), remembered per distinct action: a
-    game's moves repeat (issue 13: marshmallow was a twelfth of `verify`). Raises ActionShapeError
+    game's moves repeat (marshmallow was a twelfth of `verify`). Raises ActionShapeError
     with the same messages `validate_action` gives; an action that is not canonical JSON (a float,
     a non-str key) is checked afresh every time."""
     try:

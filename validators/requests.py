@@ -11,7 +11,7 @@ from validators.actions import ActionField, StrictSchema
 
 
 def canonical_json(value: object) -> None:
-    """What the ledger stores as given must be canonical JSON: integers, never floats (issue 14)."""
+    """What the ledger stores as given must be canonical JSON: integers, never floats."""
     try:
         canonical_bytes(value)
     except NotCanonical as err:

@@ -107,7 +107,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(api)
 
-    from warlog.trust import tlog  # the transparency log (issue 14)
+    from warlog.trust import tlog  # the transparency log
 
     tlog.init_app(app)
 

@@ -164,7 +164,7 @@ def start_periodic(tasks: list[tuple[str, Callable[[], object]]], interval: floa
                 except Exception as err:
                     if stop.is_set() or closed(err):
                         return  # shutting down (the app closed its store)
-                    if is_outage(err):  # one line per outage, not a traceback per sweep (issue 14)
+                    if is_outage(err):  # one line per outage, not a traceback per sweep
                         services_down.down(err, "notifications and deadlines wait for it")
                     else:
                         log.exception("periodic %s failed", name)

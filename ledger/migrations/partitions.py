@@ -1,5 +1,5 @@
 """Migration 6 (PostgreSQL only): events, snapshots and idempotency partitioned by the game's
-creation period (issue 16, archiving).
+creation period (archiving).
 
 A stream's period is the month of its first event, `left(recorded_at, 7)` (`2026-11`), which is
 also `left(games.created_at, 7)`; each row carries it in a `period` column (not hashed, never

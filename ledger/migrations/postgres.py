@@ -166,17 +166,17 @@ MIGRATIONS = [
     Migration(3, "seed periods: the fresh seeds a reopened game commits (ledger.dice step 7)",
               lambda schema: ["CREATE TABLE IF NOT EXISTS seed_periods (game_id TEXT NOT NULL, seq BIGINT NOT NULL, "
                               "secret BYTEA NOT NULL, PRIMARY KEY (game_id, seq))"]),
-    Migration(4, "players, sign-in links and sessions, notifications, clocks, tournaments (issue 10)",
+    Migration(4, "players, sign-in links and sessions, notifications, clocks, tournaments",
               lambda schema: list(SERVICES)),
-    Migration(5, "transparency log: the entries of the Merkle tree across games (issue 14)",
+    Migration(5, "transparency log: the entries of the Merkle tree across games",
               lambda schema: [TRANSPARENCY_LOG.replace("{idx}", "BIGINT"),
                               "CREATE TRIGGER transparency_log_append_only BEFORE UPDATE OR DELETE ON transparency_log "
                               "FOR EACH ROW EXECUTE FUNCTION events_append_only()",
                               "CREATE TRIGGER transparency_log_no_truncate BEFORE TRUNCATE ON transparency_log "
                               "FOR EACH STATEMENT EXECUTE FUNCTION events_append_only()"]),
-    Migration(6, "events, snapshots and idempotency partitioned by the game's creation month (issue 16)",
+    Migration(6, "events, snapshots and idempotency partitioned by the game's creation month",
               lambda schema: partitions.convert(schema)),
-    Migration(7, "transparency log: stored subtree hashes, O(log n) heads and proofs (issue 14)",
+    Migration(7, "transparency log: stored subtree hashes, O(log n) heads and proofs",
               lambda schema: [TRANSPARENCY_NODES.replace("{idx}", "BIGINT"),
                               "CREATE TRIGGER transparency_nodes_append_only BEFORE UPDATE OR DELETE ON "
                               "transparency_nodes FOR EACH ROW EXECUTE FUNCTION events_append_only()",
@@ -185,7 +185,7 @@ MIGRATIONS = [
 ]
 
 
-# Migration 8: an append in one statement (issue 13). The client encodes each event's canonical
+# Migration 8: an append in one statement. The client encodes each event's canonical
 # body around its prev_hash (ledger.events.body_parts); the function locks the game's row, checks
 # the idempotency key and the expected seq, chains and hashes the events, inserts them (the
 # `pending` trigger fires as before), binds the key and the fresh seed, and folds the batch into
@@ -297,11 +297,11 @@ def append_function(schema: str) -> list[str]:
     return [APPEND_FUNCTION.replace("{schema}", schema).replace("{genesis}", "0" * 64), APPEND_GRANTS]
 
 
-MIGRATIONS.append(Migration(8, "ledger_append(): an append in one statement, one round trip (issue 13)",
+MIGRATIONS.append(Migration(8, "ledger_append(): an append in one statement, one round trip",
                             append_function))
 
 
-# Migration 9: the same function, its common case made cheaper (issue 13). The batch INSERT's
+# Migration 9: the same function, its common case made cheaper. The batch INSERT's
 # `generate_series(1, n)` made PostgreSQL's plan cache plan that statement afresh on every call
 # (a custom plan, the generic one being estimated at 1,000 rows): a one-event append now takes
 # an INSERT ... VALUES, whose generic plan is cached (~45 us of ~210 us of server time per call,
@@ -327,12 +327,12 @@ def append_function_one_insert(schema: str) -> list[str]:
     return [text.replace("{schema}", schema).replace("{genesis}", "0" * 64)]
 
 
-MIGRATIONS.append(Migration(9, "ledger_append(): one event is one INSERT ... VALUES, its plan cached (issue 13)",
+MIGRATIONS.append(Migration(9, "ledger_append(): one event is one INSERT ... VALUES, its plan cached",
                             append_function_one_insert))
 
 
 # Migration 10: no function names the ledger's schema, so that a dump restored under another
-# schema name (README "Backups") works as it is. Before, `events_track_pending`, `game_period`
+# schema name (docs/deployment.md, "Backups and restores") works as it is. Before, `events_track_pending`, `game_period`
 # and `ledger_add_period` were pinned to `search_path = <schema>` and `ledger_append` wrote
 # `<schema>.events` into its body: restored as `warlog2`, every read and append still went to
 # the old name. Now the functions that run with the caller's rights use the caller's search_path

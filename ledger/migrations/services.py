@@ -1,4 +1,4 @@
-"""Migration 4's tables: players, sign-in, notifications, clocks and tournaments (issue 10).
+"""Migration 4's tables: players, sign-in, notifications, clocks and tournaments.
 
 Frozen copies of the DDL that warlog/players, warlog/notify, warlog/clock and
 warlog/tournaments keep beside their code, so that `warlog db upgrade` (the owner) makes them and

@@ -76,9 +76,9 @@ MIGRATIONS = [
     Migration(3, "seed periods: the fresh seeds a reopened game commits (ledger.dice step 7)",
               lambda schema: ["CREATE TABLE IF NOT EXISTS seed_periods (game_id TEXT NOT NULL, seq INTEGER NOT NULL, "
                               "secret BLOB NOT NULL, PRIMARY KEY (game_id, seq))"]),
-    Migration(4, "players, sign-in links and sessions, notifications, clocks, tournaments (issue 10)",
+    Migration(4, "players, sign-in links and sessions, notifications, clocks, tournaments",
               lambda schema: list(SERVICES)),
-    Migration(5, "transparency log: the entries of the Merkle tree across games (issue 14)",
+    Migration(5, "transparency log: the entries of the Merkle tree across games",
               lambda schema: [TRANSPARENCY_LOG.replace("{idx}", "INTEGER"),
                               "CREATE TRIGGER transparency_log_no_update BEFORE UPDATE ON transparency_log "
                               "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END",
@@ -86,17 +86,17 @@ MIGRATIONS = [
                               "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END"]),
     # Migration 6 partitions events, snapshots and idempotency by month on PostgreSQL; the embedded
     # SQLite ledger is not partitioned (one file, archived by copying it): the version is kept in step.
-    Migration(6, "nothing on SQLite (PostgreSQL partitions by the game's creation month, issue 16)",
+    Migration(6, "nothing on SQLite (PostgreSQL partitions by the game's creation month)",
               lambda schema: []),
-    Migration(7, "transparency log: stored subtree hashes, O(log n) heads and proofs (issue 14)",
+    Migration(7, "transparency log: stored subtree hashes, O(log n) heads and proofs",
               lambda schema: [TRANSPARENCY_NODES.replace("{idx}", "INTEGER"),
                               "CREATE TRIGGER transparency_nodes_no_update BEFORE UPDATE ON transparency_nodes "
                               "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END",
                               "CREATE TRIGGER transparency_nodes_no_delete BEFORE DELETE ON transparency_nodes "
                               "BEGIN SELECT RAISE(ABORT, 'the transparency log is append-only'); END"]),
     # Migration 8 makes PostgreSQL's one-statement append function; SQLite appends in-process.
-    Migration(8, "nothing on SQLite (PostgreSQL's ledger_append function, issue 13)", lambda schema: []),
-    Migration(9, "nothing on SQLite (PostgreSQL's ledger_append: one event, one cached INSERT, issue 13)",
+    Migration(8, "nothing on SQLite (PostgreSQL's ledger_append function)", lambda schema: []),
+    Migration(9, "nothing on SQLite (PostgreSQL's ledger_append: one event, one cached INSERT)",
               lambda schema: []),
     Migration(10, "readiness probe: a row per host whose web processes check they can write (warlog.ops.health)",
               lambda schema: ["CREATE TABLE IF NOT EXISTS ready_probe (name TEXT PRIMARY KEY, "

@@ -1,4 +1,4 @@
-"""Assault on Belgium (demo game): rules engine. Digest: ../shared/rules/assault-on-belgium.md."""
+"""Assault on Belgium (demo game): rules engine; rule sections cited as "AoB n.m"."""
 
 from rules import register
 from rules.assault_on_belgium.game import AssaultOnBelgium

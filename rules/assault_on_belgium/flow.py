@@ -157,7 +157,7 @@ def legal(s: State, w: World) -> list[Action]:
 
 def is_legal(s: State, w: World, a: Action) -> bool:
     """`a` is in `legal(s, w)` as JSON: the phase's check runs on the candidate equal to it alone, and
-    a movement phase lists only the candidates of its type (issue 13)."""
+    a movement phase lists only the candidates of its type."""
     ph = PHASES[s["phase"]]
     if not isinstance(a, dict):
         return False

@@ -93,7 +93,7 @@ class AssaultOnBelgium(Game):
         return flow.legal(state, self.world)
 
     def is_legal(self, state: State, seat: str, action: Action) -> bool:
-        """In the listing, as JSON; only the candidate equal to it is checked (issue 13)."""
+        """In the listing, as JSON; only the candidate equal to it is checked."""
         return seat in self.active_seats(state) and flow.is_legal(state, self.world, action)
 
     def confirm(self, state: State, seat: str, action: Action, legal: list[Action]) -> str | None:

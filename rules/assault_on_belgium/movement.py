@@ -184,7 +184,7 @@ def _need_map(w: World, battles: frozenset[str], german: frozenset[str], full: f
 # -- actions ------------------------------------------------------------------------------
 
 def candidates(s: State, w: World, side: str, kind: Any = None) -> list[Action]:
-    """The movement phase's candidates; with `kind`, only those of that action type (issue 13)."""
+    """The movement phase's candidates; with `kind`, only those of that action type."""
     def want(t: str) -> bool:
         return kind is None or kind == t
 

@@ -216,7 +216,7 @@ class Game(ABC):
 
     def reseal(self, state: State, dice: DiceSource) -> Applied | None:
         """A director reopened the game after its end had shown everything: draw again, face
-        down and with the fresh seed's dice, the secrets that were drawn at random (issue 15).
+        down and with the fresh seed's dice, the secrets that were drawn at random.
         None (the default): nothing of this game's hidden state was drawn."""
         return None
 

@@ -35,7 +35,7 @@ class HexGrid:
     def __post_init__(self) -> None:
         if self.shifted not in ("even", "odd"):
             raise ValueError("shifted must be 'even' or 'odd'")
-        # issue 13: the geometry of a label never changes, so each is worked out once per grid
+        # the geometry of a label never changes, so each is worked out once per grid
         object.__setattr__(self, "_axial", {})
         object.__setattr__(self, "_nbrs", {})
 

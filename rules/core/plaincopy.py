@@ -1,4 +1,4 @@
-"""Deep copies of plain JSON data (game states), for the rules' apply (issue 13: the copy was a
+"""Deep copies of plain JSON data (game states), for the rules' apply (the copy was a
 tenth of a move's time in verify, then a fifth once the rules were faster)."""
 
 from __future__ import annotations

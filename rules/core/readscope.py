@@ -1,4 +1,4 @@
-"""A read-only scope over a state's units (issue 13): inside it, who-is-where questions answer
+"""A read-only scope over a state's units: inside it, who-is-where questions answer
 from an index built on entry instead of scanning every unit. Shared by Vietnam Battles
 (`board.occupancy`) and Lock 'n Load (`units.indexed`)."""
 

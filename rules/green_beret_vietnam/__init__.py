@@ -1,4 +1,4 @@
-"""Green Beret: Vietnam (solitaire): rules engine. Digest: ../shared/rules/green-beret-vietnam.md."""
+"""Green Beret: Vietnam (solitaire): rules engine; rule sections cited as "GBV n.m"."""
 
 from rules import register
 from rules.green_beret_vietnam.game import GreenBeretVietnam, GreenBeretVietnamV1

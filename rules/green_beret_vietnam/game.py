@@ -123,7 +123,7 @@ class GreenBeretVietnam(Game):
         return flow.legal(state, self.world)
 
     def is_legal(self, state: State, seat: str, action: Action) -> bool:
-        """In the listing, as JSON; only the actions of its type are listed (issue 13)."""
+        """In the listing, as JSON; only the actions of its type are listed."""
         return seat in self.active_seats(state) and listed(action, flow.candidates_like(state, self.world, action))
 
     def confirm(self, state: State, seat: str, action: Action, legal: list[Action]) -> str | None:

@@ -1,6 +1,6 @@
 """Lock 'n Load: Forgotten Heroes Vietnam (demo rules): data, line of sight and rules engine.
 
-Digest: ../shared/rules/lock-n-load-forgotten-heroes.md (the Japanese seed wins); what is
+Rules: the rulebook (LnL n.m; its Japanese translation wins over the English digest); what is
 implemented, what is missing and every reading taken: docs/games/lock-n-load.md.
 """
 

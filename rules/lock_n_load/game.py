@@ -1,5 +1,5 @@
 """The Game object: Warlog's interface (rules/core/game.py) over Lock 'n Load: Forgotten Heroes
-Vietnam, demo rules. Two seats, "us" and "vc". Digest: ../shared/rules/lock-n-load-forgotten-heroes.md;
+Vietnam, demo rules. Two seats, "us" and "vc". Sections cited as "LnL n.m";
 what is implemented and every reading taken: docs/games/lock-n-load.md.
 """
 

@@ -1,6 +1,6 @@
 """Vietnam Battles: Iron Triangle & Snoopy's Nose (Folio system): rules engine.
 
-Digest: ../shared/rules/vietnam-battles.md. Offers The Boys of '67 (VB 25.0); what is implemented
+Rules cited as "VB n.m". Offers The Boys of '67 (VB 25.0); what is implemented
 and what is missing: docs/games/vietnam-battles.md.
 """
 

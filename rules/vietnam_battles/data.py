@@ -82,7 +82,7 @@ class World:
     # A land position is a hex label, or in a split Mekong hex "HHHH:portion" (VB 19.0; the map's
     # `portions` say which neighbouring hexes or portions each land portion touches).
     def neighbours(self, h: str) -> list[str]:
-        """The map hexes around h's hex, computed once per hex (issue 13: hex geometry precomputed per map)."""
+        """The map hexes around h's hex, computed once per hex (hex geometry precomputed per map)."""
         cache = self.__dict__.setdefault("_hex_nbrs", {})
         got = cache.get(h)
         if got is None:

@@ -1,7 +1,7 @@
 """The Game object: Warlog's interface over the sequence of play (rules/core/game.py).
 
 Two seats, "us" (US, ARVN and the river flotilla) and "vc". The US is the first player in
-every scenario (VB 25.0-27.0). Digest: ../shared/rules/vietnam-battles.md.
+every scenario (VB 25.0-27.0).
 """
 
 from __future__ import annotations

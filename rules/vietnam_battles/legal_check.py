@@ -1,4 +1,4 @@
-"""One action's legality, checked without listing every legal action (issue 13).
+"""One action's legality, checked without listing every legal action.
 
 `is_legal(s, w, a)` answers exactly `a in flow.legal(s, w)` (tests/vietnam_battles/test_legal_check.py plays
 random games and compares the two on every action listed and on near misses), but asks only

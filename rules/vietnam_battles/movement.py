@@ -183,7 +183,7 @@ def has_entry(s: State, w: World) -> bool:
 
 
 def can_enter(s: State, w: World, to: Any) -> bool:
-    """`to in entries(s, w)`, asking the rules about `to` alone (issue 13: check one, don't list all)."""
+    """`to in entries(s, w)`, asking the rules about `to` alone (check one, don't list all)."""
     mv = s["moving"]
     if mv is None or w.units[mv["unit"]].monitor:
         return False

@@ -98,7 +98,7 @@ def _destinations(s: State, w: World) -> list[str]:
 
 
 def _landing_hexes(w: World, mode: str) -> list[str]:
-    """The map's part of where a transport may land, in label order, computed once per map (issue 13:
+    """The map's part of where a transport may land, in label order, computed once per map (the
     per-map geometry precomputed): a slick's hexes not jungle (VB 10.0 step 3), a boat's hexes on
     the water (VB 11.0); for both not all-water (VB 5.1) and not a split Mekong hex (VB 19.0)."""
     cache = w.__dict__.setdefault("_cache", {})

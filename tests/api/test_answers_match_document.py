@@ -1,4 +1,4 @@
-"""Issue 9 §2 / issue 14: every answer is documented by the schema the document gives it. Random
+"""Every answer is documented by the schema the document gives it. Random
 requests (the schemathesis test) rarely reach a resolved move, an ended game, a signed-in
 player or a clock; this test walks those answers on purpose, through a whole game of the test
 dice game and a player's sign-in, and checks each body against the schema the live document

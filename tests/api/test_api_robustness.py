@@ -1,4 +1,4 @@
-"""Never a 500, never a traceback (issue 2): whatever a client sends, the API answers with a
+"""Never a 500, never a traceback: whatever a client sends, the API answers with a
 4xx and a JSON error that says what was wrong. Hypothesis throws arbitrary JSON, bytes and
 query strings at every route of a live Assault on Belgium game."""
 
@@ -28,7 +28,7 @@ action_like = st.fixed_dictionaries(
 
 @pytest.fixture
 def app(db_url: str) -> Any:
-    """The conftest app on both ledgers (issue 14: PostgreSQL refuses what SQLite takes, such
+    """The conftest app on both ledgers (PostgreSQL refuses what SQLite takes, such
     as NUL), with the refused-moves limit out of the fuzzer's way: it probes what the
     validators refuse, and would otherwise meet 429 after 30 refusals."""
     from warlog.app import create_app
@@ -72,6 +72,7 @@ def test_create_with_any_bytes_is_refused_clearly(client, raw, ctype) -> None:
 
 @FUZZ
 @given(action=action_like | json_values, expected=json_values | st.integers(-3, 10), key=json_values | st.text(max_size=80))
+@pytest.mark.slow
 def test_moves_with_any_body_are_accepted_or_refused_clearly(aob_game, action, expected, key) -> None:
     game = aob_game
     r = game.client.post(f"/api/v1/games/{game.id}/moves", headers=game.auth("belgium"),
@@ -82,6 +83,7 @@ def test_moves_with_any_body_are_accepted_or_refused_clearly(aob_game, action, e
 @FUZZ
 @given(after=st.text(max_size=12), at=st.text(max_size=12), limit=st.text(max_size=12),
        seq=st.integers(min_value=-5, max_value=10**6), token=st.text(max_size=40))
+@pytest.mark.slow
 def test_reads_with_any_query_or_token_answer_clearly(aob_game, after, at, limit, seq, token) -> None:
     game = aob_game
     headers = {"Authorization": f"Bearer {token}"} if token.isascii() and token.isprintable() else {}
@@ -94,6 +96,7 @@ def test_reads_with_any_query_or_token_answer_clearly(aob_game, after, at, limit
 
 @FUZZ
 @given(ruling=json_values, key=json_values)
+@pytest.mark.slow
 def test_rulings_with_any_body_are_accepted_or_refused_clearly(aob_game, ruling, key) -> None:
     game = aob_game
     r = game.client.post(f"/api/v1/games/{game.id}/rulings", headers=game.auth("director"),

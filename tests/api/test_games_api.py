@@ -81,7 +81,7 @@ def test_same_idempotency_key_is_one_move(new_game) -> None:
 
 
 def test_out_of_turn_move_is_refused_with_409(new_game) -> None:
-    """Issue 14: the seat not asked is refused at the API (nothing recorded), not later."""
+    """The seat not asked is refused at the API (nothing recorded), not later."""
     p: Player = new_game()
     r = p.client.post(f"/api/v1/games/{p.id}/moves", headers=p.auth("south"), json={
         "action": {"type": "roll"}, "expected_seq": p.info()["seq"], "idempotency_key": "early"})

@@ -1,4 +1,4 @@
-"""Issue 16: every games list pages to the very first game (API `next`, the lobby's "Older
+"""Every games list pages to the very first game (API `next`, the lobby's "Older
 games", `warlog games --before`), never by OFFSET; the lobby hides ended games by default."""
 
 from __future__ import annotations

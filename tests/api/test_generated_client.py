@@ -1,4 +1,4 @@
-"""Issue 9 §2: the published OpenAPI document is one a generator can use. The live
+"""The published OpenAPI document is one a generator can use. The live
 /api/v1/openapi.json is checked by an OpenAPI validator, then openapi-python-client generates a
 Python client from it into a temporary directory, and a whole game of Assault on Belgium is
 played through that client's typed models only: the create answer, each seat's /actions (the
@@ -163,6 +163,7 @@ class TypedBot:
         return by_type["end_movement"][0]
 
 
+@pytest.mark.slow
 def test_a_generated_client_plays_a_whole_game_of_assault_on_belgium(app: Any, generated: Any) -> None:
     from warlog_generated_client import AuthenticatedClient, Client
     from warlog_generated_client.api.games import create_game, export_game, get_game, join_game
@@ -237,7 +238,7 @@ def test_a_generated_client_plays_a_whole_game_of_assault_on_belgium(app: Any, g
 
 
 def test_each_games_state_schema_is_an_openapi_30_component_its_examples_fit(client: Any) -> None:
-    """Issue 9 §2: each game's state schema is published in the document as `<Game>State`, an
+    """Each game's state schema is published in the document as `<Game>State`, an
     OpenAPI 3.0.3 Schema Object (no `const`, `if`/`then`, `$schema` or `$id`); the full Draft 2020-12
     JSON Schema stays at its URL, which the description names; every scenario's example state fits
     the component under OpenAPI 3.0 semantics, and a wrong one does not."""

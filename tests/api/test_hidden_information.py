@@ -78,7 +78,7 @@ def test_design_another_seats_move_and_private_facts_stay_hidden_on_the_moves_en
 def test_design_another_seats_refused_move_keeps_its_reasons_hidden(client, secret):
     """North queues a peek behind its own pass, so the rules refuse it (not north's turn by
     then); the reason is north's to read, not south's. (A seat not asked is refused at the
-    API with 409 since issue 14, so the refusal is made here by the rules.)"""
+    API with 409, so the refusal is made here by the rules.)"""
     svc = secret.app.extensions["warlog"]
     real, svc.enqueue = svc.enqueue, lambda game_id: None  # hold the worker back
     try:

@@ -49,6 +49,7 @@ def _routes(game: Player) -> list[tuple[str, dict[str, str]]]:
 
 
 @pytest.mark.parametrize("nesting", [DEEP, JUST_TOO_DEEP])
+@pytest.mark.slow
 def test_deeply_nested_json_is_a_400_on_every_json_route(game: Player, nesting: str) -> None:
     for url, auth in _routes(game):
         for body in (nesting, '{"game": "dice-duel", "scenario": "short", "options": ' + nesting + "}",

@@ -1,4 +1,4 @@
-"""Issue 14, fuzz findings: every API error is JSON with a message, a 405 says what the path
+"""Fuzzing found these: every API error is JSON with a message, a 405 says what the path
 takes (Allow), a body over the limit is a JSON 413, and the OpenAPI document lists the 400
 and 503 answers every operation can give and the query limits of the schemas that check them."""
 

@@ -1,4 +1,4 @@
-"""Issue 15, the smaller holes: an idempotency key is its seat's own (unique per game, seat and
+"""Hidden information, the smaller holes: an idempotency key is its seat's own (unique per game, seat and
 key, and never shown to anyone else), and what a seat reads is private to caches."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ def secret(new_game: Any) -> Player:
     return new_game("secret-test", "only")
 
 
-def test_issue_15_an_opponent_cannot_take_a_seats_predictable_key(secret: Player) -> None:
+def test_hidden_information_an_opponent_cannot_take_a_seats_predictable_key(secret: Player) -> None:
     """Keys are per seat: the same key sent by two seats is two moves, never one seat's move
-    answered as the other's duplicate. (A seat can no longer send anything out of turn — issue 14
+    answered as the other's duplicate. (A seat can no longer send anything out of turn — the API
     refuses it with 409 — so south uses north's key in its own turn, after north.)"""
     c, url = secret.client, f"/api/v1/games/{secret.id}/moves"
     north = c.post(url, headers=secret.auth("north"), json={
@@ -39,7 +39,7 @@ def test_issue_15_an_opponent_cannot_take_a_seats_predictable_key(secret: Player
     assert again.get_json() == {**south.get_json(), "status": "duplicate", "duplicate": True}
 
 
-def test_issue_15_no_one_reads_another_seats_key(secret: Player) -> None:
+def test_hidden_information_no_one_reads_another_seats_key(secret: Player) -> None:
     secret.play("north", {"type": "peek"}, key="north-key-peek")
     for who in ("south", None, "director"):
         headers = secret.auth(who) if who else {}
@@ -53,7 +53,7 @@ def test_issue_15_no_one_reads_another_seats_key(secret: Player) -> None:
 
 
 @pytest.mark.parametrize("path", ["", "/events?after=-1", "/state", "/state?at=3", "/actions"])
-def test_issue_15_api_answers_are_private_to_caches(secret: Player, path: str) -> None:
+def test_hidden_information_api_answers_are_private_to_caches(secret: Player, path: str) -> None:
     r = secret.client.get(f"/api/v1/games/{secret.id}{path}", headers=secret.auth("north"))
     assert r.status_code == 200
     assert r.headers["Cache-Control"] == "private, no-store"
@@ -61,7 +61,7 @@ def test_issue_15_api_answers_are_private_to_caches(secret: Player, path: str) -
 
 
 @pytest.mark.parametrize("path", ["", "/audit", "/replay/3", "/export.jsonl"])
-def test_issue_15_seat_pages_are_private_to_caches(app: Any, secret: Player, path: str) -> None:
+def test_hidden_information_seat_pages_are_private_to_caches(app: Any, secret: Player, path: str) -> None:
     browser = app.test_client()
     browser.set_cookie(f"warlog_seat_{secret.id}", secret.created["seats"]["north"])
     r = browser.get(f"/games/{secret.id}{path}")

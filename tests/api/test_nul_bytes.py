@@ -1,4 +1,4 @@
-"""Issue 14, defect 2: a NUL byte (0x00) in any path, query or body field is a 4xx on
+"""A NUL byte (0x00) in any path, query or body field is a 4xx on
 PostgreSQL (whose text cannot hold it), never a 500 — on every route and page."""
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ def _clear_4xx(r: Any) -> None:
     "/api/v1/games/a%00b/events", "/api/v1/games/%00/actions", "/api/v1/games/%00/moves/3",
     "/?game=%00", "/?status=%00", "/games/%00", "/games/a%00b/replay/0", "/games/%00/audit",
 ])
+@pytest.mark.slow
 def test_nul_in_a_path_or_query_is_a_4xx(pg_app: Flask, url: str) -> None:
     r = pg_app.test_client().get(url)
     _clear_4xx(r)
@@ -65,11 +66,13 @@ def test_nul_in_an_idempotency_key_is_a_4xx(game: Player) -> None:
     {"kind": "award", "result": "draw", "winner": None, "reason": "r", "idempotency_key": "\u0000"},
     {"kind": "adjust", "patch": [{"op": "replace", "path": "/turn\u0000", "value": 1}], "reason": "r"},
 ])
+@pytest.mark.slow
 def test_nul_in_a_ruling_field_is_a_4xx(game: Player, ruling: dict[str, Any]) -> None:
     r = game.client.post(f"/api/v1/games/{game.id}/rulings", headers=game.auth("director"), json=ruling)
     _clear_4xx(r)
 
 
+@pytest.mark.slow
 def test_nul_in_a_join_entropy_or_a_create_field_is_a_4xx(game: Player, pg_app: Flask) -> None:
     seat = next(iter(game.created["seats"]))
     _clear_4xx(game.client.post(f"/api/v1/games/{game.id}/join", headers=game.auth(seat), json={"entropy": "\u0000"}))

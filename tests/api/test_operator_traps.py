@@ -1,4 +1,4 @@
-"""Issue 14, defect 6: operator traps. Passwords never printed; a queue with an embedded SQLite
+"""Operator traps. Passwords never printed; a queue with an embedded SQLite
 ledger refuses to start unless allowed; the running configuration logged once; liveness and
 readiness (ledger, Redis, a recent worker heartbeat); `warlog worker --name`; an award's winner
 is a seat or "draw"; killed workers' failed jobs are cleaned up."""
@@ -58,6 +58,7 @@ def test_mask_url_hides_passwords_only() -> None:
     ["worker", "--burst", "--db", "postgresql://warlog:hunter2@127.0.0.1:1/w", "--redis", "redis://:pw2@127.0.0.1:1/0"],
     ["serve", "--db", "postgresql://warlog:hunter2@127.0.0.1:1/w", "--redis", "redis://:pw2@127.0.0.1:1/0"],
 ])
+@pytest.mark.slow
 def test_connection_errors_never_print_the_password(args: list[str]) -> None:
     r = CliRunner().invoke(main, args)
     assert r.exit_code != 0 and "Error:" in r.output, r.output
@@ -65,6 +66,7 @@ def test_connection_errors_never_print_the_password(args: list[str]) -> None:
     assert "***" in r.output
 
 
+@pytest.mark.slow
 def test_worker_py_never_prints_the_password() -> None:
     out = subprocess.run([sys.executable, str(ROOT / "worker.py"), "--burst", "--db",
                           "postgresql://warlog:hunter2@127.0.0.1:1/w", "--redis", "redis://127.0.0.1:1/0"],
@@ -112,6 +114,7 @@ def test_the_running_configuration_is_logged_once_masked(pg_url: str, rq_redis: 
         _close(app)
 
 
+@pytest.mark.slow
 def test_warlog_worker_takes_a_name(pg_url: str, rq_redis: str) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "WARLOG_GAME_MODULES": "tests.support.dice_duel_plugin"}
     proc = subprocess.Popen([sys.executable, "-c", "from warlog.cli import main; main()", "worker", "--db", pg_url, "--redis", rq_redis,
@@ -181,6 +184,7 @@ def test_an_award_names_a_seat_or_draw(new_game: Any, winner: Any, status: int) 
 
 # -- failed jobs of killed workers -------------------------------------------------------------
 
+@pytest.mark.slow
 def test_failed_jobs_of_killed_workers_are_cleaned_up(pg_url: str, rq_redis: str, tmp_path: Path) -> None:
     from rq.registry import FailedJobRegistry, StartedJobRegistry
 

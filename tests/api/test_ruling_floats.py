@@ -1,4 +1,4 @@
-"""Issue 14, defect 3: a float in an `adjust` ruling's patch (or anywhere the ledger stores a
+"""A float in an `adjust` ruling's patch (or anywhere the ledger stores a
 client's JSON as given) is a 422 that says canonical JSON takes no floats, never a 500."""
 
 from __future__ import annotations

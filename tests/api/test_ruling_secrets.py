@@ -1,4 +1,4 @@
-"""Issue 15: a director's ruling never breaks hidden information, and no game goes on with a
+"""A director's ruling never breaks hidden information, and no game goes on with a
 revealed seed. Each test is an attack an opponent (the US seat) or a spectator makes alone
 after one kind of ruling in a Vietnam Battles game: read every API answer and page open to
 it (play, replay, audit, exports), look for the hidden hexes of a Snoopy's Nose set-up or the
@@ -136,7 +136,8 @@ def _secret_marks(p: Player, scenario: str) -> list[str]:
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("scenario", ["snoopys_nose", "iron_triangle"])
-def test_issue_15_no_ruling_opens_the_vc_secrets_to_the_us_seat_or_a_spectator(app, new_game, scenario, kind):
+@pytest.mark.slow
+def test_hidden_information_no_ruling_opens_the_vc_secrets_to_the_us_seat_or_a_spectator(app, new_game, scenario, kind):
     p: Player = new_game("vietnam-battles", scenario)
     keys = _play_setup(p, scenario)
     ruled_from = p.info()["seq"] + 1
@@ -164,7 +165,8 @@ def test_issue_15_no_ruling_opens_the_vc_secrets_to_the_us_seat_or_a_spectator(a
     assert verify_bytes(export).judgements > 0
 
 
-def test_issue_15_the_attack_is_real_with_the_seed_it_recovers_every_hidden_set_up(app, new_game):
+@pytest.mark.slow
+def test_hidden_information_the_attack_is_real_with_the_seed_it_recovers_every_hidden_set_up(app, new_game):
     """The director's reveal gives the director the seed; with it (as the public had it before
     the fix) hashing candidates recovers each of the VC's 27 hidden set-up moves."""
     p: Player = new_game("vietnam-battles", "snoopys_nose")
@@ -181,7 +183,8 @@ def test_issue_15_the_attack_is_real_with_the_seed_it_recovers_every_hidden_set_
     assert [h[0] for h in hits] == [e["payload"]["action"] for e in subs]
 
 
-def test_issue_15_an_adjustment_is_the_directors_secret_move_even_when_refused(app, new_game):
+@pytest.mark.slow
+def test_hidden_information_an_adjustment_is_the_directors_secret_move_even_when_refused(app, new_game):
     """The secret-number test game (tests/pages/secret_game.py): the director corrects north's
     secret, then sends a patch the state refuses. South and a spectator read that the state was
     adjusted and that a ruling was refused; never a path, a value or the refusal's text."""

@@ -1,4 +1,4 @@
-"""Issue 14, "fuzz on the real backend": schemathesis generates requests from the published
+"""Fuzzing on the real backend: schemathesis generates requests from the published
 OpenAPI document and sends them to the app on PostgreSQL (whose text refuses NUL, unlike
 SQLite) with a seat token, the director token and no token: no answer may be a 5xx, and every
 answer must be one the document lists, JSON where it says JSON. Bounded (a few examples per

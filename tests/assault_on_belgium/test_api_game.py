@@ -1,4 +1,4 @@
-"""Assault on Belgium played end to end through the HTTP API, as the README shows: two seats,
+"""Assault on Belgium played end to end through the HTTP API, as docs/api.md shows: two seats,
 dice, a Belgian reaction, retreats, a tank battle with pursuit; then the export verifies and
 any changed byte names the event that no longer reproduces."""
 

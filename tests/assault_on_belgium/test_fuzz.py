@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from aob_fuzz import Stats, play_one
 from aob_helpers import world
 
@@ -18,6 +19,7 @@ def _options(seed: int) -> dict[str, bool]:
     return {"no_entry_nl_france": seed % 3 == 0, "reaction_before_german_air": seed % 4 != 1}
 
 
+@pytest.mark.slow
 def test_fuzz_real_data():
     """Over the package's own map and OOB; missing data is a failure, not a skip."""
     w = load_world()

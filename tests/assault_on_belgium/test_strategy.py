@@ -8,6 +8,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 from rules.assault_on_belgium.data import load_world
 from rules.assault_on_belgium.game import AssaultOnBelgium
 
@@ -27,6 +29,7 @@ def test_hash_dice_are_a_function_of_seed_and_index():
     assert all(1 <= a(i, 2) <= 2 for i in range(50))
 
 
+@pytest.mark.slow
 def test_competent_players_play_legal_reproducible_games():
     g = AssaultOnBelgium(load_world())
 

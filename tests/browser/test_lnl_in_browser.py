@@ -1,4 +1,4 @@
-"""In a real browser: the Lock 'n Load demo by two seats, each in its own browser context (issue 11).
+"""In a real browser: the Lock 'n Load demo by two seats, each in its own browser context.
 
 The US and the VC end their rally by clicking; the VC gives a standing order from the map page's
 select; the US activates a hex, selects a squad and moves it hex by hex by clicking on the board

@@ -1,7 +1,7 @@
 """In a real browser, with a real SMTP server: two people take the seats of a game by their
 invitation links, sign in by the link mailed to them, claim their seats on "my games", and the
 second is told by mail that it is their turn after the first moves; the link in that mail opens
-the game in their browser, as their seat (issue 10: players and notifications)."""
+the game in their browser, as their seat (players and notifications)."""
 
 from __future__ import annotations
 

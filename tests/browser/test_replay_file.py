@@ -1,4 +1,4 @@
-"""The replay file in a real browser (issue 9 §4): opened with file:// in headless Chromium
+"""The replay file in a real browser: opened with file:// in headless Chromium
 with every network request refused, it steps through a whole game of The Boys of '67 with the
 keyboard, the buttons, the slider and autoplay. Screenshots go to test-artifacts/."""
 

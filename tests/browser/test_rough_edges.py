@@ -1,4 +1,4 @@
-"""The pages' rough edges a new user hit at 1400×1000 (issue 9 §5), each checked in a real
+"""The pages' rough edges a new user hit at 1400×1000, each checked in a real
 browser and saved as a screenshot in test-artifacts/: boards open on the action, a move
 shows in place (no reload), the replay's controls stay in sight and its change is in view,
 one event row per move, the games' own seat names and scenario titles, the map's top band

@@ -1,4 +1,4 @@
-"""In a real browser, an ordinary (non-tournament) game's rulings from its pages (issue 10): a seat
+"""In a real browser, an ordinary (non-tournament) game's rulings from its pages: a seat
 raises a dispute from the replay page, the holder of the director link answers it from the play
 page with a ruling (void and re-resolve), dismisses another, awards the game from the ruling
 form; every act is in the game's ledger and the export still verifies."""

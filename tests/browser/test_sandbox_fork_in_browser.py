@@ -1,4 +1,4 @@
-"""Issue 9's done-when for §3, in a real browser: from step 121 of a finished Snoopy's Nose game
+"""Sandboxes end to end, in a real browser: from step 121 of a finished Snoopy's Nose game
 (the golden ledger: three VC units hidden, five secret base camps), a judge forks a sandbox on the
 replay page, edits the position on the setup page (a refused edit shows its path; an accepted one
 is kept), creates it with a forced die that stops when used up, and the disputed US bombardment is

@@ -1,4 +1,4 @@
-"""In a real browser (issue 10): a small Swiss of Assault on Belgium — 4 players, 2 rounds —
+"""In a real browser: a small Swiss of Assault on Belgium — 4 players, 2 rounds —
 played through the pages. Everyone signs in by the link mailed to a real SMTP server (aiosmtpd,
 started here); the director creates the tournament with one day per move and forfeit on
 timeout; the players register; the director pairs from the desk; the pairing and "your turn"

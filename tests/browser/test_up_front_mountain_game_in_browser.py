@@ -1,4 +1,4 @@
-"""Issue 12's "done when" in a real browser: two seats, each in its own Chromium context, play a
+"""UP FRONT in the mountains, a whole game in a real browser: two seats, each in its own Chromium context, play a
 mountain scenario (A, Bare mountains, Frozen) to its end on the card table. The pages are used by
 clicking — a card of the hand, then its group, then the confirmation — for at least one altitude
 change (UFM 5.1.e–h), one fire up or down the mountain (UFM 6.2, 6.3), one entrenchment under the

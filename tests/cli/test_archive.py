@@ -1,4 +1,4 @@
-"""`warlog archive export/check` (issue 16, archiving: the export part): a period's ended
+"""`warlog archive export/check` (the export part): a period's ended
 games written as verifiable exports with a manifest; each verifies and re-imports with the
 same chain head; a changed file is caught. On both backends."""
 
@@ -8,6 +8,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from tests.conftest import Player
@@ -15,6 +16,7 @@ from warlog.app import create_app
 from warlog.cli import main
 
 
+@pytest.mark.slow
 def test_a_period_exports_checks_and_reimports(db_url: str, tmp_path: Path) -> None:
     app = create_app({"TESTING": True, "WARLOG_DB": db_url})
     try:

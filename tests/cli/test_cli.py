@@ -75,7 +75,7 @@ def test_import_of_a_bad_file_is_a_clear_refusal(tmp_path: Path, content: bytes,
     (["serve", "--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:///{tmp}/w.sqlite3", "--allow-embedded-ledger"],
      "cannot reach Redis"),
     (["serve", "--redis", "redis://127.0.0.1:1/0", "--db", "sqlite:///{tmp}/w.sqlite3"],
-     "a queue (WARLOG_REDIS=redis://127.0.0.1:1/0) with an embedded SQLite ledger"),  # issue 14
+     "a queue (WARLOG_REDIS=redis://127.0.0.1:1/0) with an embedded SQLite ledger"),  # an operator trap refused
 ])
 def test_unreachable_services_and_bad_urls_are_one_line_errors(tmp_path: Path, args: list[str], says: str) -> None:
     r = CliRunner().invoke(main, [a.replace("{tmp}", str(tmp_path)) for a in args])

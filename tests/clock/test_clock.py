@@ -1,4 +1,4 @@
-"""Deadlines on both backends with an injected clock (issue 10: time controls for PBEM — days per
+"""Deadlines on both backends with an injected clock (time controls for PBEM — days per
 move, a chess clock in days — reminders, expiry policies notify_director / extend / forfeit,
 every act recorded with its time, deadlines in the database surviving a restart)."""
 
@@ -158,6 +158,7 @@ def test_a_failing_handler_is_called_again_at_the_next_sweep(capp: Flask, fake: 
     assert clock.sweep()["handled"] == 0 and len(calls) == 2
 
 
+@pytest.mark.slow
 def test_a_game_that_starts_later_gets_its_deadline_when_it_starts(capp: Flask, fake: FakeNow) -> None:
     game = _game(capp, join=False)
     clock = _clock(capp)
@@ -182,6 +183,7 @@ def test_the_sweep_catches_up_with_a_start_the_hooks_missed(capp: Flask, fake: F
     assert clock.sweep()["started"] == 0
 
 
+@pytest.mark.slow
 def test_deadlines_survive_a_restart(db_url: str, fake: FakeNow) -> None:
     first = _app(db_url, fake)
     game = _game(first)

@@ -124,6 +124,7 @@ def test_a_week_of_leave_stops_both_clocks_moves_the_deadlines_and_is_recorded(
     assert clock.sweep()["expired"] == 2  # 03-11 12:00: the moved deadlines fire
 
 
+@pytest.mark.slow
 def test_a_chess_clock_is_not_charged_for_leave(lapp: Flask, fake: FakeNow) -> None:
     game = _game(lapp, "alice", "bob")
     clock = _clock(lapp)
@@ -164,6 +165,7 @@ def test_a_pause_asked_and_agreed_stops_the_clock_until_resumed(lapp: Flask, fak
     assert _mailed(smtp, "bob@example.org", "Pause asked")
 
 
+@pytest.mark.slow
 def test_the_game_page_asks_and_agrees_to_a_pause(lapp: Flask, fake: FakeNow) -> None:
     from tests.pages.conftest import ORIGIN, csrf_of
 

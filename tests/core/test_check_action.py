@@ -1,4 +1,4 @@
-"""Issue 13: judging checks an action's shape with `check_action`, which remembers its verdict per
+"""Judging checks an action's shape with `check_action`, which remembers its verdict per
 distinct action. It must answer exactly as `validate_action` (accepted, or refused with the same
 messages) for every action, however often it is asked, and a caller changing the messages it
 was handed must not change the next answer."""
@@ -38,6 +38,7 @@ VALUES = st.none() | st.booleans() | st.integers(-3, 3000) | st.text(max_size=6)
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
+@pytest.mark.slow
 def test_check_action_answers_as_validate_action_every_time(game: Any, data: st.DataObject) -> None:
     listed = _listed(game)
     base = data.draw(st.sampled_from(listed)) if listed else {"type": "pass"}

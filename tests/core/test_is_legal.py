@@ -1,4 +1,4 @@
-"""Issue 13: every game's one-action legality check (`Game.is_legal`, used by `apply` and so by the
+"""Every game's one-action legality check (`Game.is_legal`, used by `apply` and so by the
 worker and `verify`) agrees with the full listing (`legal_actions`, the `/actions` answer).
 
 Random legal play from each scenario's set-up; at every step each listed action is legal, and
@@ -15,6 +15,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -183,12 +184,14 @@ def check_agreement(g: Game, scenario: str, seed: int, steps: int, probes: int,
 
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 2**31), scenario=st.sampled_from(sorted(GAMES["vietnam-battles"].scenarios())))
+@pytest.mark.slow
 def test_vietnam_battles_targeted_check_agrees_with_the_listing(seed: int, scenario: str) -> None:
     assert check_agreement(GAMES["vietnam-battles"], scenario, seed, steps=150, probes=3) > 0
 
 
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**31), scenario=st.sampled_from(sorted(GAMES["up-front"].scenarios())))
+@pytest.mark.slow
 def test_up_front_targeted_check_agrees_with_the_listing(seed: int, scenario: str) -> None:
     """UP FRONT's check builds only the candidates of the action's type, card and group
     (rules/up_front/game.py is_legal): played long enough to pass the deck, with its own misses."""
@@ -197,6 +200,7 @@ def test_up_front_targeted_check_agrees_with_the_listing(seed: int, scenario: st
 
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**31), name=st.sampled_from(["assault-on-belgium", "green-beret-vietnam"]))
+@pytest.mark.slow
 def test_assault_on_belgium_and_green_beret_targeted_checks_agree_with_the_listing(seed: int, name: str) -> None:
     """AoB checks only the candidate equal to the action (rules/assault_on_belgium/flow.py is_legal);
     GBV lists only the actions of its type (rules/green_beret_vietnam/flow.py candidates_like)."""
@@ -206,6 +210,7 @@ def test_assault_on_belgium_and_green_beret_targeted_checks_agree_with_the_listi
 
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**31), version=st.sampled_from(["1", "2"]))
+@pytest.mark.slow
 def test_lock_n_load_targeted_check_agrees_with_the_listing(seed: int, version: str) -> None:
     """LnL's check asks only the action type's own generator in the phase or prompt at hand, and a
     standing order only its own hex (rules/lock_n_load/flow.py is_legal, orders.allowed): both rules
@@ -217,6 +222,7 @@ def test_lock_n_load_targeted_check_agrees_with_the_listing(seed: int, version: 
 
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**31), name=st.sampled_from(sorted(set(GAMES) - {"vietnam-battles"})))
+@pytest.mark.slow
 def test_every_game_is_legal_agrees_with_the_listing(seed: int, name: str) -> None:
     g = GAMES[name]
     scenario = sorted(g.scenarios())[seed % len(g.scenarios())]
@@ -265,6 +271,7 @@ def test_lock_n_load_opportunity_fire_check_agrees_with_the_listing() -> None:
     assert prompts > 0 and checked > 0
 
 
+@pytest.mark.slow
 def test_lock_n_load_check_agrees_with_the_listing_at_every_golden_position() -> None:
     """Every position of the Lock 'n Load golden games (both rules versions: melees, withdrawals,
     prompts and moves random play seldom reaches): one listed action of each type and its near
@@ -307,6 +314,7 @@ def test_lock_n_load_check_agrees_with_the_listing_at_every_golden_position() ->
 
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**31))
+@pytest.mark.slow
 def test_lock_n_load_check_agrees_with_the_listing_in_melee(seed: int) -> None:
     """LnL 8.0-8.1 positions neither random play from the demo nor the golden games reach: two
     locked melees (one already fought) and free units on both sides, on a small open board, played

@@ -1,4 +1,4 @@
-"""Issue 13: `rules.core.plaincopy.clone`, the state copy every game's apply makes, is a deep copy:
+"""`rules.core.plaincopy.clone`, the state copy every game's apply makes, is a deep copy:
 equal to `copy.deepcopy` on JSON data, sharing no dict or list with its input, and copying dict
 and list subclasses as plain dicts and lists (its leaf-only fast path included)."""
 

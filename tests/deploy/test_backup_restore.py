@@ -1,5 +1,5 @@
 """Backing up a running PostgreSQL deployment and restoring it under another schema name, as
-README "Backups" says: `pg_dump -n <schema> -Fc` while games are played, `pg_restore` into
+docs/deployment.md ("Backups and restores") says: `pg_dump -n <schema> -Fc` while games are played, `pg_restore` into
 another database, `ALTER SCHEMA ... RENAME TO ...`, and the restored deployment serves and plays
 on, its unrevealed seeds with it (a game finished after the restore verifies). No function of
 the ledger may name its schema (migration 10): pinned to the old name, every game read of the
@@ -71,6 +71,7 @@ def _dump_args(url: str, schema: str, out: Path) -> list[str]:
             "-U", str(info.get("user", "postgres")), "-d", str(info["dbname"]), "-n", schema, "-Fc", "-f", str(out)]
 
 
+@pytest.mark.slow
 def test_a_backup_of_a_running_deployment_restores_under_a_new_name_and_plays_on(
         deployment: tuple[str, str], tmp_path: Path) -> None:
     schema, scratch = deployment

@@ -46,6 +46,7 @@ def _cut_short(schema: str, game_id: str, keep: int) -> None:
         conn.execute("UPDATE games SET last_seq = %s, status = 'active' WHERE game_id = %s", (keep, game_id))
 
 
+@pytest.mark.slow
 def test_a_game_cut_short_under_the_server_is_refused_loudly(pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
     app = create_app({"TESTING": True, "WARLOG_DB": pg_url})
     try:
@@ -83,6 +84,7 @@ def test_a_game_cut_short_under_the_server_is_refused_loudly(pg_url: str, caplog
         _close(again)
 
 
+@pytest.mark.slow
 def test_a_game_cut_short_with_its_log_entries_is_refused_with_every_game(
         pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
     """The owner also deletes the log's tail (entries and stored subtrees): the log no longer

@@ -1,4 +1,4 @@
-"""Logs under the README's gunicorn command: the app's INFO lines reach standard error as JSON
+"""Logs under docs/deployment.md's gunicorn command: the app's INFO lines reach standard error as JSON
 lines with a request id (they used to have no handler), and no output — the app's lines,
 gunicorn's access log, the `warlog` command's hints — carries the ledger's password, a seat
 token or a sign-in secret."""
@@ -15,6 +15,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from tests.notify.conftest import free_port
@@ -39,6 +40,7 @@ def _call(base: str, method: str, path: str, body: Any = None, headers: dict[str
         return json.loads(text) if resp.headers.get_content_type() == "application/json" else text
 
 
+@pytest.mark.slow
 def test_gunicorn_logs_json_lines_with_request_ids_and_no_secrets(pg_url: str, tmp_path: Path) -> None:
     port = free_port()
     env = {**os.environ, "WARLOG_DB": with_password(pg_url), "WARLOG_OUTBOX_LOCAL": "1", "PYTHONPATH": str(REPO),
@@ -103,6 +105,7 @@ def test_mask_hides_every_kind_of_secret() -> None:
         assert secret not in masked, (secret, masked)
 
 
+@pytest.mark.slow
 def test_the_games_listing_hint_masks_the_password(pg_url: str) -> None:
     from warlog.app import create_app
 

@@ -1,4 +1,4 @@
-"""Least-privilege deployment on the real PostgreSQL (issue 14, item 5): an owner role runs
+"""Least-privilege deployment on the real PostgreSQL: an owner role runs
 `warlog db upgrade --app-role`, the app runs as a role that owns nothing, and that role can
 neither rewrite history (UPDATE/DELETE/TRUNCATE events, disable, drop or replace a trigger,
 session_replication_role) nor hide a pending submission from the sweeper. The roles are
@@ -98,6 +98,7 @@ def test_the_app_refuses_a_schema_that_is_behind_and_names_the_upgrade_command(d
     assert r.exit_code == 0 and f"schema version {LATEST}; this release needs {LATEST}" in r.output
 
 
+@pytest.mark.slow
 def test_the_app_role_plays_but_cannot_rewrite_history(deployment: Deployment) -> None:
     upgrade(deployment)
     store = open_store(deployment.app_url)
@@ -149,7 +150,7 @@ def test_the_app_role_plays_but_cannot_rewrite_history(deployment: Deployment) -
             deployment.as_app(statement)
 
     # The projection is the app's to write, but it no longer decides what is pending: the
-    # attack of issue 14 (mark everything handled) hides nothing from the sweeper.
+    # attack on the queue (mark everything handled) hides nothing from the sweeper.
     deployment.as_app("UPDATE games SET last_handled_seq = last_submitted_seq")
     store = open_store(deployment.app_url)
     try:
@@ -179,6 +180,7 @@ def test_a_temporary_table_cannot_stand_in_for_the_pending_set(deployment: Deplo
         store.close()
 
 
+@pytest.mark.slow
 def test_the_app_refuses_a_superuser_unless_told(deployment: Deployment, tmp_path, monkeypatch) -> None:
     from warlog.app import create_app
 
@@ -203,14 +205,15 @@ def test_the_app_refuses_a_superuser_unless_told(deployment: Deployment, tmp_pat
     assert r.exit_code == 1 and "refusing to run as a PostgreSQL superuser" in r.output, r.output
 
 
+@pytest.mark.slow
 def test_the_readme_deployment_commands_give_a_least_privilege_app(monkeypatch) -> None:
-    """The README's commands, run as written (with unique names): the superuser's SQL, the
+    """docs/deployment.md's commands, run as written (with unique names): the superuser's SQL, the
     owner's `warlog db upgrade --app-role`, then the app as the app role."""
     from pathlib import Path
 
     from warlog.app import create_app
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "deployment.md").read_text(encoding="utf-8")
     setup = readme.split("psql -U postgres <<'SQL'\n", 1)[1].split("\nSQL\n", 1)[0]
     upgrade_line = next(line for line in readme.splitlines() if line.startswith("warlog db upgrade --db"))
     app_line = next(line for line in readme.splitlines() if line.startswith("export WARLOG_DB=postgresql://warlog_app"))
@@ -269,6 +272,7 @@ def _granted_at_then_upgraded(deployment: Deployment, version: int) -> None:
     assert r.exit_code == 0 and f"schema at version {LATEST}" in r.output, r.output
 
 
+@pytest.mark.slow
 def test_migration_6_keeps_the_app_roles_grants(deployment: Deployment) -> None:
     """A deployment at version 5 (app role granted) upgraded by the owner without --app-role:
     the partitioned tables carry the grants the old ones had."""

@@ -70,6 +70,7 @@ def _fill(disk: Path) -> Path:
     return filler
 
 
+@pytest.mark.slow
 def test_a_full_disk_answers_503_with_retry_after_and_readyz_says_why(small_disk: Path) -> None:
     from tests.conftest import Player
 
@@ -108,6 +109,7 @@ def test_a_full_disk_answers_503_with_retry_after_and_readyz_says_why(small_disk
         _close(app)
 
 
+@pytest.mark.slow
 def test_a_full_disk_under_postgresql_answers_503_and_readyz_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
     """A PostgreSQL cluster of the test's own whose ledger tables live in a tablespace on a
     small tmpfs (its WAL on the ordinary disk): a table that cannot grow is SQLSTATE 53100."""
@@ -231,6 +233,7 @@ def pg_schema(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
+@pytest.mark.slow
 def test_a_schema_dropped_under_a_running_process_answers_503_and_not_ready(pg_schema: str) -> None:
     from tests.conftest import Player, pg_schema_url
 

@@ -58,12 +58,14 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return venv
 
 
+@pytest.mark.slow
 def test_the_wheel_reports_its_version(installed: Path, tmp_path: Path) -> None:
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     out = subprocess.run([str(installed / "bin/warlog"), "--version"], cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 0 and version in out.stdout, out.stdout + out.stderr
 
 
+@pytest.mark.slow
 def test_a_wheel_in_a_fresh_venv_serves_every_page(installed: Path, tmp_path: Path) -> None:
     where = subprocess.run([str(installed / "bin/python"), "-c", "import warlog; print(warlog.__file__)"],
                            cwd=tmp_path, capture_output=True, text=True, check=True).stdout

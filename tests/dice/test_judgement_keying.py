@@ -1,4 +1,4 @@
-"""Judgement-keyed dice (ledger.dice step 8; issue 10's duplicate fairness): in a game created with
+"""Judgement-keyed dice (ledger.dice step 8; a duplicate tournament's fairness): in a game created with
 `keying="judgement"` a submission's dice are keyed by its judgement number, so refused moves
 shift nothing; a refused move that rolled dice before the rules refused it is judged on its own
 `refusal` key, so it never shows the dice the next accepted move meets; verify and the dice
@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from flask import Flask
 
 from ledger.dice import derive_die
@@ -84,6 +85,7 @@ def _end_and_verify(app: Flask, client: Any, p: Player) -> None:
     assert audit.dice and all(d.rederived for d in audit.dice)
 
 
+@pytest.mark.slow
 def test_a_refusal_that_rolled_is_judged_on_its_own_key_and_shifts_nothing(app: Flask, client: Any) -> None:
     p = _game(app, client, "judgement")
     seed, entropy = _keys(app, p.id)

@@ -7,6 +7,7 @@ import hmac
 import inspect
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,6 +43,7 @@ def test_derivation_follows_the_documented_scheme() -> None:
 @given(st.binary(min_size=32, max_size=32), st.text(max_size=8), st.integers(0, 10**6), st.integers(0, 50),
        st.integers(2, 1000))
 @settings(max_examples=300, deadline=None)
+@pytest.mark.slow
 def test_every_die_is_in_range_and_reproducible(seed: bytes, game: str, seq: int, index: int, faces: int) -> None:
     a = derive_die(seed, game, seq, index, "e", faces)
     assert 1 <= a <= faces
@@ -56,6 +58,7 @@ def test_inputs_change_the_dice() -> None:
     assert base != [derive_die(bytes(32), "g", 1, i, "e", 6) for i in range(64)]
 
 
+@pytest.mark.slow
 def test_rejection_sampling_is_unbiased_over_many_rolls() -> None:
     """Chi-square over 60,000 d6 and 60,000 d10 rolls: no face is favoured (p > 0.001)."""
     for faces in (6, 10):

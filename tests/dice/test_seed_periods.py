@@ -1,4 +1,4 @@
-"""Issue 15 / ledger.dice step 7: no game goes on with a revealed seed. After a director's
+"""ledger.dice step 7: no game goes on with a revealed seed. After a director's
 reveal in a running game, or a ruling that reopens an ended one, the server commits a fresh
 seed; the dice after it cannot be predicted from anything public, and `verify` checks a
 ledger with several seed periods (and old single-period ledgers as before)."""
@@ -54,7 +54,8 @@ def _predicted_by(seed: bytes, events: list[dict[str, Any]], after: int) -> tupl
     return actual, predicted
 
 
-def test_issue_15_a_reveal_mid_game_commits_a_fresh_seed_for_the_rest(new_game) -> None:
+@pytest.mark.slow
+def test_hidden_information_a_reveal_mid_game_commits_a_fresh_seed_for_the_rest(new_game) -> None:
     p: Player = new_game("dice-duel", "long")
     p.play("north", {"type": "roll"})
     ruling = _rule(p, {"kind": "reveal_seed", "reason": "a dispute over roll 1"})
@@ -81,7 +82,8 @@ def test_issue_15_a_reveal_mid_game_commits_a_fresh_seed_for_the_rest(new_game) 
     assert "2 seed periods" in report.summary()
 
 
-def test_issue_15_a_reopened_game_rolls_with_a_seed_committed_before_the_ruling(new_game) -> None:
+@pytest.mark.slow
+def test_hidden_information_a_reopened_game_rolls_with_a_seed_committed_before_the_ruling(new_game) -> None:
     p: Player = new_game("dice-duel", "long")
     first = p.play("north", {"type": "roll"})
     _rule(p, {"kind": "award", "winner": "south", "result": "south wins", "reason": "north missed a deadline"})
@@ -102,7 +104,7 @@ def test_issue_15_a_reopened_game_rolls_with_a_seed_committed_before_the_ruling(
     assert report.seed_revealed and report.periods == 2 and report.dice_replayed == 0, report.summary()
 
 
-def test_issue_15_an_old_single_period_ledger_still_verifies() -> None:
+def test_hidden_information_an_old_single_period_ledger_still_verifies() -> None:
     """An export written before seed periods (by commit a3730b5): a director's reveal mid-game,
     play going on with that seed, an adjust ruling, idempotency keys in the payloads. It still
     verifies; verify notes the moves whose dice were predictable."""
@@ -121,7 +123,7 @@ def _resealed(events: list[Any], i: int, payload: dict[str, Any]) -> bytes:
     return b"".join(canonical_bytes(e.to_json()) + b"\n" for e in out)
 
 
-def test_issue_15_verify_checks_each_period_against_its_own_commitment(new_game) -> None:
+def test_hidden_information_verify_checks_each_period_against_its_own_commitment(new_game) -> None:
     """A forged second seed, a die of the second period and a misnumbered commitment are each
     caught at their event, even with the chain re-sealed."""
     p: Player = new_game("dice-duel", "short")

@@ -1,4 +1,4 @@
-"""Every recorded game verifies forever (issue 14, "trust over years").
+"""Every recorded game verifies forever, under every later build.
 
 tests/golden/ holds a finished game of every game and scenario at every rules version that has
 recorded games, played through the real service (tools/make_golden.py). Each must verify with

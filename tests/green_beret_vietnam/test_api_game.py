@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from tests.conftest import Player
 from tests.green_beret_vietnam.gbv_fuzz import choose
 from tests.green_beret_vietnam.test_ledger_fuzz import install
@@ -15,6 +17,7 @@ from warlog.trust.verify import verify_bytes
 ENEMY_KINDS = {"spawn", "scatter", "pursuit", "combat", "noise", "damage", "suppression"}
 
 
+@pytest.mark.slow
 def test_a_campaign_through_the_api_to_its_victory_level(client: Any, app: Any) -> None:
     g = install()
     svc = app.extensions["warlog"]

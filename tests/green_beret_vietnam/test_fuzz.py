@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from rules.green_beret_vietnam.game import GreenBeretVietnam
 from tests.green_beret_vietnam.gbv_fuzz import Stats, play_one
 
@@ -17,6 +19,7 @@ def options(seed: int) -> dict[str, bool]:
     return {"assassination": seed % 3 == 0, "leaders_count": seed % 5 != 4, "antitank_on_attack": seed % 7 == 3}
 
 
+@pytest.mark.slow
 def test_fuzz_real_data() -> None:
     g = GreenBeretVietnam()
     stats = Stats()

@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
+
 from ledger.canonical import state_hash
 from ledger.events import Event
 from rules.green_beret_vietnam import flow
@@ -34,6 +36,7 @@ def _pairs_matching(doc: dict[str, Any], full_state: dict[str, Any], extra: dict
     return hits
 
 
+@pytest.mark.slow
 def test_gbv_3_6_the_pp_markers_cannot_be_read_from_dice_or_hashes(new_game) -> None:
     game = new_game("green-beret-vietnam", "campaign")
     full = next(e for e in _events(game, "director") if e["type"] == "game_started")

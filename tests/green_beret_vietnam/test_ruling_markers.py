@@ -1,4 +1,4 @@
-"""Issue 15 in Green Beret: Vietnam: no director's ruling shows the two face-down PP-track markers
+"""Hidden information in Green Beret: Vietnam: no director's ruling shows the two face-down PP-track markers
 (GBV 3.6) to the player or a spectator while the game runs. Each test is the attack: read every
 API answer and page, take any seed found, and hash every pair of enemy units against the
 public hashes; and, when a director reopens an ended game (whose end showed the markers),
@@ -42,7 +42,8 @@ def _events(p: Player, who: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_issue_15_no_ruling_shows_the_pp_markers(app, new_game, kind):
+@pytest.mark.slow
+def test_hidden_information_no_ruling_shows_the_pp_markers(app, new_game, kind):
     p: Player = new_game("green-beret-vietnam", "campaign")
     camp = p.play("player", p.actions("player")["actions"][0], key="player-0")
     p.play("player", next(a for a in p.actions("player")["actions"] if a["type"] == "buy"), key="player-1")
@@ -128,7 +129,7 @@ def _reopened_markers_found(p: Player, reading: Any, seeds: list[bytes]) -> list
     return found
 
 
-def test_issue_15_a_reopened_game_draws_the_markers_again_with_the_fresh_seed(app, new_game):
+def test_hidden_information_a_reopened_game_draws_the_markers_again_with_the_fresh_seed(app, new_game):
     """GBV 3.6 after a reopening: the markers go back to the pool and two are drawn again with
     secret dice of the fresh seed, committed before the ruling; the end's seed predicts none of
     it, and the export (two seed periods) verifies once the game ends again."""

@@ -1,4 +1,4 @@
-"""The append path of issue 13: PostgreSQL chains and folds in one statement (ledger_append,
+"""The fast append path: PostgreSQL chains and folds in one statement (ledger_append,
 migration 8), SQLite in one transaction of few statements. These check that the hashes, the
 `games` row and the lost-row repair come out exactly as the Python definitions say."""
 
@@ -94,7 +94,7 @@ def test_batch_marks_fold_as_fold_does():
 
 
 def test_postgres_appends_in_one_statement(backend, store, make_game, monkeypatch):
-    """One statement per append on PostgreSQL, so one round trip (issue 13); its answers to a
+    """One statement per append on PostgreSQL, so one round trip; its answers to a
     stale seq and a used key are the ones the contract names."""
     if backend.name != "postgres":
         pytest.skip("SQLite has no round trips")

@@ -1,4 +1,4 @@
-"""ledger.fold.apply_patch (issue 13: a fold without jsonpatch's per-operation objects) does
+"""ledger.fold.apply_patch (a fold without jsonpatch's per-operation objects) does
 what `jsonpatch.JsonPatch(copy.deepcopy(patch)).apply(doc, in_place=True)` does: the same
 document, the same error on a patch that does not apply, and a result that shares nothing with
 the patch. No database needed."""
@@ -9,6 +9,7 @@ import copy
 from typing import Any
 
 import jsonpatch
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +37,7 @@ def _outcome(run: Any) -> tuple[str, Any]:
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(doc=DOC, patch=PATCH)
+@pytest.mark.slow
 def test_apply_patch_does_what_jsonpatch_does(doc: Any, patch: list[dict[str, Any]]) -> None:
     kept = copy.deepcopy(patch)
     ours = _outcome(lambda: apply_patch(copy.deepcopy(doc), patch))
@@ -47,6 +49,7 @@ def test_apply_patch_does_what_jsonpatch_does(doc: Any, patch: list[dict[str, An
 @settings(max_examples=300, deadline=None)
 @given(doc=DOC, patch=st.lists(st.fixed_dictionaries({"op": st.sampled_from(["add", "replace", "remove"]),
                                                       "path": PATH, "value": DOC}), max_size=4))
+@pytest.mark.slow
 def test_the_common_operations_agree_too(doc: Any, patch: list[dict[str, Any]]) -> None:
     ours = _outcome(lambda: apply_patch(copy.deepcopy(doc), patch))
     theirs = _outcome(lambda: jsonpatch.JsonPatch(copy.deepcopy(patch)).apply(copy.deepcopy(doc), in_place=True))

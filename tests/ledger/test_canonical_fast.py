@@ -34,6 +34,7 @@ json_values = st.recursive(
 
 @settings(max_examples=600, deadline=None)
 @given(json_values)
+@pytest.mark.slow
 def test_canonical_bytes_are_the_standard_library_bytes(value: object) -> None:
     assert canonical_bytes(value) == reference(value)
     assert plain_canonical_bytes(value) == reference(value)
@@ -41,6 +42,7 @@ def test_canonical_bytes_are_the_standard_library_bytes(value: object) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(texts, json_values, max_size=6))
+@pytest.mark.slow
 def test_state_hash_is_unchanged_by_the_fast_path(state: dict[str, object]) -> None:
     import hashlib
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -52,6 +53,7 @@ def _write(store, batches_: list[list[NewEvent]]) -> tuple[str, bytes]:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(batches_=batches, data=st.data())
+@pytest.mark.slow
 def test_any_one_byte_change_is_detected(store, batches_, data):
     _, blob = _write(store, batches_)
     for _ in range(25):
@@ -65,6 +67,7 @@ def test_any_one_byte_change_is_detected(store, batches_, data):
 NEARBY = sorted(set(b"0123456789abcdefABCDEF \t\r\n\"\\/u:,{}[]ntfrl-+.eE") | {0x00, 0x7F, 0x80, 0xC3, 0xE2})
 
 
+@pytest.mark.slow
 def test_every_position_of_one_export_is_guarded(store):
     """Exhaustively: every byte of a tricky export, replaced by each of the likeliest bytes."""
     tricky = [[NewEvent("submitted", "red", {"s": "\u00e9\u2028\\\"/\n\x1f", "n": -10, "t": True, "z": None,

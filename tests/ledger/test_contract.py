@@ -145,7 +145,7 @@ def test_idempotency_key(store, make_game):
     assert store.append("g2", 0, [sub()], idempotency_key="k1")[0].seq == 1  # keys are per game
 
 
-def test_issue_15_idempotency_keys_are_per_seat(store, make_game):
+def test_hidden_information_idempotency_keys_are_per_seat(store, make_game):
     """An opponent who sends a key first takes nothing from the other seat: keys are unique per
     (game, seat, key), and the key binds to the batch's submission even after a fresh seed."""
     make_game(store, "g1")
@@ -159,7 +159,7 @@ def test_issue_15_idempotency_keys_are_per_seat(store, make_game):
     assert info.value.seq == 3 and store.last_seq("g1") == 3
 
 
-def test_issue_15_a_fresh_seed_is_kept_with_its_commitment(store, make_game):
+def test_hidden_information_a_fresh_seed_is_kept_with_its_commitment(store, make_game):
     """ledger.dice step 7: each seed period's seed, keyed by the seq of its `seed_committed`."""
     make_game(store, "g1", secret=b"first")
     store.append("g1", 0, [NewEvent("seed_revealed", None, {"seed": "00"}),
@@ -431,6 +431,7 @@ store.close()
 """
 
 
+@pytest.mark.slow
 def test_game_lock_across_processes(backend, store):
     url = store.url  # names the schema on PostgreSQL: `?options=-csearch_path%3D...`
     env = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -131,7 +131,7 @@ def test_summary_from_events():
 
 
 def test_the_body_hash_taken_from_each_line_is_the_events_own() -> None:
-    """parse_export_hashed hashes each event's body from its line (issue 13): the same hash
+    """parse_export_hashed hashes each event's body from its line: the same hash
     Event.computed_hash gives, with game ids and payloads that need escapes."""
     odd = chain('g"\\/é\u2028', created(), NewEvent("submitted", "red", {"move": 'a"b\\c', "hash": "x"}),
                 NewEvent("resolved", None, {"submission_seq": 1, "n": [1, -2, True, None]}))

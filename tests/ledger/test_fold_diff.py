@@ -1,4 +1,4 @@
-"""The worker's patch (`ledger.fold.make_patch`, a structural diff since issue 13) is a valid
+"""The worker's patch (`ledger.fold.make_patch`, a structural diff) is a valid
 RFC 6902 patch that both `ledger.fold.apply_patch` and jsonpatch fold to exactly `after`: equal
 in every type (True is not 1, -0.0 is not 0.0), over arbitrary JSON pairs, over pairs that share
 parts (as the rules' copies share leaves) and over real before/after pairs from random play of
@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import jsonpatch
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,6 +51,7 @@ def assert_folds_exactly(before: Any, after: Any) -> list[dict[str, Any]]:
 
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(before=DOC, after=DOC)
+@pytest.mark.slow
 def test_the_patch_folds_to_after_over_arbitrary_json(before: Any, after: Any) -> None:
     assert_folds_exactly(before, after)
 
@@ -78,6 +80,7 @@ def _edit(doc: Any, rng: random.Random, leaf: Any) -> Any:
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(before=DOC, seed=st.integers(0, 2**32), leaf=st.one_of(LEAF, DOC))
+@pytest.mark.slow
 def test_the_patch_folds_to_after_when_the_documents_share_parts(before: Any, seed: int, leaf: Any) -> None:
     assert_folds_exactly(before, _edit(before, random.Random(seed), leaf))
 
@@ -101,6 +104,7 @@ def test_the_patch_shares_no_object_with_after() -> None:
     assert patch == [{"op": "add", "path": "/a", "value": {"b": [1]}}, {"op": "add", "path": "/c/0", "value": [2]}]
 
 
+@pytest.mark.slow
 def test_the_patch_folds_to_after_over_random_play_of_every_game() -> None:
     """Every game module, every scenario, random legal play: each move's patch is exact."""
     assert GAMES

@@ -1,5 +1,5 @@
 """`warlog db prune`: the snapshots and idempotency keys of ended games go, every event
-stays, and games that have not ended keep theirs (issue 16: housekeeping is not history)."""
+stays, and games that have not ended keep theirs (housekeeping is not history)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cursor paging of the games list on both backends (issue 16: nothing listed game 201 and
+"""Cursor paging of the games list on both backends (nothing listed game 201 and
 older). Rows of the `games` projection are written directly, with created_at ties, so that
 every filter can be paged to the very first game."""
 
@@ -39,6 +39,7 @@ def walk(store, game, status, limit):
 
 @pytest.mark.parametrize("game", [None, "kursk"])
 @pytest.mark.parametrize("status", [None, "waiting", "active", "ended", "open"])
+@pytest.mark.slow
 def test_every_filter_pages_to_the_first_game(backend, store, game, status):
     rows = fill(backend, store, 230)
     expected = sorted(

@@ -1,4 +1,4 @@
-"""Partitions by creation month on PostgreSQL (issue 16, migration 6): a version-5 ledger is
+"""Partitions by creation month on PostgreSQL (migration 6): a version-5 ledger is
 converted with every row kept; the append-only triggers hold on each partition; a month's
 partitions made late take over the rows the DEFAULT partition caught; and a period of ended
 games is exported, detached (refused until it may be), attached and re-imported with every
@@ -136,6 +136,7 @@ def close(app: Any) -> None:
     app.extensions["warlog"].store.close()
 
 
+@pytest.mark.slow
 def test_a_period_is_exported_detached_attached_and_reimported(pg_url: str, tmp_path: Path) -> None:
     runner = CliRunner()
     players = _play(pg_url, 3, ended=2)

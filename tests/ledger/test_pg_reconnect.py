@@ -1,4 +1,4 @@
-"""Issue 14 (found by bench/chaos_soak.py): while PostgreSQL is down, the pool tries to replace
+"""Found by bench/chaos_soak.py: while PostgreSQL is down, the pool tries to replace
 its broken connection every RECONNECT_STEP s at most (ledger.pgpool), not after psycopg_pool's
 1, 2, 4, 8 s, so a process uses a restarted database as soon as it is back. A cluster of the
 test's own, stopped and started; the machine's shared one is never touched."""

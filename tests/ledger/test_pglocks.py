@@ -1,4 +1,4 @@
-"""The PostgreSQL game lock's kept sessions (ledger.pglocks, issue 13): a lock opens no new
+"""The PostgreSQL game lock's kept sessions (ledger.pglocks): a lock opens no new
 connection when an idle session is kept; a kept session whose backend was killed is replaced,
 not reused; a session goes back only once its lock is released."""
 

@@ -1,4 +1,4 @@
-"""The pool's checkout check (issue 16, keeping issue 14's outage recovery): a checkout pings
+"""The pool's checkout check (keeping the prompt reconnection after an outage): a checkout pings
 the database only when the connection is suspect, and a connection whose backend was killed
 is replaced, never handed out."""
 

@@ -1,5 +1,5 @@
 """The listing statements and the sweep on PostgreSQL use their indexes, also as generic
-plans (issue 16: the `? IS NULL OR` form lost every index once psycopg prepared it). A plan
+plans (the `? IS NULL OR` form lost every index once psycopg prepared it). A plan
 regression fails here: a Seq Scan on games, or a Sort (the index no longer gives the order)."""
 
 from __future__ import annotations

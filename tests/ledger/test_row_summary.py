@@ -1,5 +1,5 @@
 """A listing row's summary (ledger.sqlstore.row_summary): the parsed `active_seats` texts are
-kept (issue 16), yet each summary gets a list of its own, and the kept texts are bounded."""
+kept, yet each summary gets a list of its own, and the kept texts are bounded."""
 
 from __future__ import annotations
 

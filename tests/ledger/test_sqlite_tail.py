@@ -1,4 +1,4 @@
-"""SQLite appends skip their read when the store committed the game's tail itself (issue 13):
+"""SQLite appends skip their read when the store committed the game's tail itself:
 the remembered tail is checked by the INSERT, never trusted, so the chain stays whole and
 gapless, a stale writer still gets Conflict and a repeated key still gets DuplicateKey."""
 

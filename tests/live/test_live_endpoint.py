@@ -8,6 +8,7 @@ import json
 import socket
 import time
 
+import pytest
 import redis
 
 from tests.live.stack import Stack, get, open_stream, read_until
@@ -58,6 +59,7 @@ def test_a_stream_opens_ready_and_tells_its_own_games_judgements_only(tmp_path, 
         st.stop()
 
 
+@pytest.mark.slow
 def test_per_client_cap_is_429_and_global_cap_is_503_with_retry_after(tmp_path, own_redis: RedisServer) -> None:
     st = Stack(tmp_path, "sqlite:///unused", own_redis.url)
     try:
@@ -81,6 +83,7 @@ def test_per_client_cap_is_429_and_global_cap_is_503_with_retry_after(tmp_path, 
         st.stop()
 
 
+@pytest.mark.slow
 def test_streams_are_told_to_look_again_after_a_redis_outage(tmp_path, own_redis: RedisServer) -> None:
     st = Stack(tmp_path, "sqlite:///unused", own_redis.url)
     try:

@@ -11,6 +11,7 @@ import threading
 import time
 from typing import Any
 
+import pytest
 from flask import Flask
 
 from tests.live.stack import Stack, get, open_socket, open_stream, read_until
@@ -25,6 +26,7 @@ def _pending_move(st: Stack, port: int) -> tuple[dict[str, Any], int]:
     return game, int(body["seq"])
 
 
+@pytest.mark.slow
 def test_more_waiting_pages_than_threads_leave_healthz_and_moves_answered(stack: Stack) -> None:
     """gunicorn as deploy/gunicorn.conf.py runs it (one process of 16 threads), no worker (so a
     move stays pending and its pages wait the whole 8 s), 2 x 16 pages looping on the long-poll:
@@ -106,6 +108,7 @@ def _dropped(s: socket.socket, timeout: float) -> bool:
         return False
 
 
+@pytest.mark.slow
 def test_behind_the_proxy_200_live_streams_and_64_slowloris_leave_healthz_and_a_move_answered(stack: Stack) -> None:
     """The production recipe as shipped: nginx (deploy/nginx.conf) in front of gunicorn
     (deploy/gunicorn.conf.py, one process) and `warlog live`, with a worker. 200 pages hold
@@ -138,6 +141,7 @@ def test_behind_the_proxy_200_live_streams_and_64_slowloris_leave_healthz_and_a_
             s.close()
 
 
+@pytest.mark.slow
 def test_the_long_poll_holds_at_most_half_of_gunicorns_threads(stack: Stack) -> None:
     """deploy/gunicorn.conf.py sets the process's waiter slots to half its threads: with
     `--threads 4`, two pages wait and a third is told 503 with Retry-After at once."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from rules.lock_n_load.game import LockNLoad
 from tests.lock_n_load.lnl_fuzz import Stats, play_one
 from validators.actions import validate_action
@@ -12,6 +14,7 @@ from validators.actions import validate_action
 GAMES = int(os.environ.get("LNL_FUZZ_GAMES", "8"))
 
 
+@pytest.mark.slow
 def test_random_legal_play_of_the_demo_reaches_the_end() -> None:
     g = LockNLoad()
     stats = Stats()

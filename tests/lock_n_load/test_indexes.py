@@ -1,4 +1,4 @@
-"""Issue 13: Lock 'n Load's units-by-hex index (units.indexed) answers units_in as a scan of every
+"""Lock 'n Load's units-by-hex index (units.indexed) answers units_in as a scan of every
 unit does, over random play (LnL 1.3 stacks, 10.1 spotting, 5.2 opportunity fire all ask who is in
 a hex), and a read-only scope that moves a unit fails loudly."""
 

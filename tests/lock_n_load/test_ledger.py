@@ -11,6 +11,8 @@ import os
 import random
 from typing import Any
 
+import pytest
+
 from ledger.export import export_lines
 from ledger.factory import open_store
 from rules import get_game
@@ -81,6 +83,7 @@ def play_through_service(svc: Warlog, resolver: Resolver, seed: int) -> tuple[st
         assert moves <= MAX_MOVES, f"seed {seed}: no end after {MAX_MOVES} moves"
 
 
+@pytest.mark.slow
 def test_fuzzed_demo_games_through_the_service_all_verify(tmp_path: Any) -> None:
     store = open_store(f"sqlite:///{tmp_path}/lnl.sqlite3")
     svc = Warlog(store, lambda gid: None)

@@ -3,6 +3,8 @@ opportunity-fire question decide without a prompt; only "ask" hexes prompt."""
 
 from __future__ import annotations
 
+import pytest
+
 from rules.lock_n_load.game import LockNLoad
 from tests.lock_n_load.helpers import blank_state, tiny
 from tests.lock_n_load.lnl_fuzz import Stats, play_one
@@ -74,6 +76,7 @@ def test_orders_are_secret_the_other_seat_sees_neither_the_order_nor_its_fact() 
     assert g.active_seats(out.state) == ["vc"]  # giving an order is not the impulse
 
 
+@pytest.mark.slow
 def test_orders_cut_the_opportunity_fire_prompts_of_random_play() -> None:
     """The same seeds played by the random player, the VC giving every hex the order "fire" at its
     first chance, against no orders at all: fewer prompts."""

@@ -52,6 +52,7 @@ def _first(table: Table) -> Message:
     return msg
 
 
+@pytest.mark.slow
 def test_a_reply_from_another_address_is_refused_and_the_owner_told(table: Table) -> None:
     turn = _first(table)
     answer = _refused(table, reply(turn, "mallory@example.net", "A2"), "refused:other-sender",
@@ -59,6 +60,7 @@ def test_a_reply_from_another_address_is_refused_and_the_owner_told(table: Table
     assert "mallory@example.net" in text_of(answer) and "Reply from north@example.org" in text_of(answer)
 
 
+@pytest.mark.slow
 def test_a_forged_sender_is_refused_by_its_envelope(table: Table) -> None:
     turn = _first(table)
     answer = _refused(table, reply(turn, "north@example.org", "A2"), "refused:forged-sender",
@@ -66,13 +68,14 @@ def test_a_forged_sender_is_refused_by_its_envelope(table: Table) -> None:
     assert "evil.example" in text_of(answer)
 
 
+@pytest.mark.slow
 def test_a_forged_sender_is_refused_by_the_mail_servers_dmarc_verdict(table: Table, db_url: str, smtp: Smtp,
                                                                       log_key: str, tmp_path: Path) -> None:
     turn = _first(table)
     checked = MailIn(mail_config(db_url, smtp.url, log_key), tmp_path, "--authserv-id", "mx.warlog.test").start()
     try:
         # a header the sender wrote itself, naming our server's id but placed before ours, would be
-        # the same string: the operator's MTA must remove such headers (README); here ours says fail
+        # the same string: the operator's MTA must remove such headers (docs/mail.md); here ours says fail
         msg = reply(turn, "north@example.org", "A2",
                     Authentication_Results="mx.warlog.test; spf=pass smtp.mailfrom=example.org; dmarc=fail "
                                            "header.from=example.org")
@@ -82,6 +85,7 @@ def test_a_forged_sender_is_refused_by_the_mail_servers_dmarc_verdict(table: Tab
         checked.stop()
 
 
+@pytest.mark.slow
 def test_a_replayed_token_is_refused_with_the_position_now(table: Table) -> None:
     turn = _first(table)
     table.mail_in.send(reply(turn, "north@example.org", "A2"))  # bank: played, the turn passes
@@ -92,6 +96,7 @@ def test_a_replayed_token_is_refused_with_the_position_now(table: Table) -> None
     assert table.game.info()["seq"] == seq
 
 
+@pytest.mark.slow
 def test_a_reply_to_an_old_mail_is_answered_with_the_position_now_and_never_applied(table: Table) -> None:
     turn = _first(table)
     table.game.play("north", {"type": "roll"})  # north moves on the page: the mail's position is old
@@ -110,6 +115,7 @@ def test_a_reply_to_an_old_mail_is_answered_with_the_position_now_and_never_appl
     assert str(played["Subject"]).startswith("Played:"), text_of(played)
 
 
+@pytest.mark.slow
 def test_an_html_only_reply_is_refused_and_the_same_address_takes_a_plain_one(table: Table) -> None:
     turn = _first(table)
     msg = EmailMessage()
@@ -122,6 +128,7 @@ def test_an_html_only_reply_is_refused_and_the_same_address_takes_a_plain_one(ta
     assert str(table.wait_answers(2)[-1]["Subject"]).startswith("Played:")
 
 
+@pytest.mark.slow
 def test_a_huge_attachment_is_refused(table: Table) -> None:
     turn = _first(table)
     msg = reply(turn, "north@example.org", "A2")
@@ -135,12 +142,14 @@ def test_a_huge_attachment_is_refused(table: Table) -> None:
 
 @pytest.mark.parametrize("text, verdict", [("Thanks, I'll think about it.", "refused:no-codes"),
                                            ("A7", "refused:unknown-codes")])
+@pytest.mark.slow
 def test_a_reply_without_a_code_of_its_mail_is_told_the_codes(table: Table, text: str, verdict: str) -> None:
     turn = _first(table)
     answer = _refused(table, reply(turn, "north@example.org", text), verdict)
     assert codes_of(answer) == codes_of(turn)
 
 
+@pytest.mark.slow
 def test_an_address_nobody_was_given_is_refused(table: Table) -> None:
     turn = _first(table)
     msg = reply(turn, "north@example.org", "A2")
@@ -153,6 +162,7 @@ def test_an_address_nobody_was_given_is_refused(table: Table) -> None:
     assert table.game.info()["seq"] == before
 
 
+@pytest.mark.slow
 def test_refusals_answered_to_one_address_are_capped_so_nobody_floods_an_inbox(table: Table) -> None:
     from warlog.mailin.processor import MAX_REFUSALS_ANSWERED
 
@@ -172,6 +182,7 @@ def test_refusals_answered_to_one_address_are_capped_so_nobody_floods_an_inbox(t
     assert len(table.answers()) == MAX_REFUSALS_ANSWERED
 
 
+@pytest.mark.slow
 def test_an_absence_notice_is_recorded_and_never_answered(table: Table) -> None:
     turn = _first(table)
     before = table.game.info()["seq"]
@@ -181,6 +192,7 @@ def test_an_absence_notice_is_recorded_and_never_answered(table: Table) -> None:
     assert table.answers() == [] and table.game.info()["seq"] == before
 
 
+@pytest.mark.slow
 def test_a_bounce_domain_of_the_senders_own_domain_is_not_a_forgery(table: Table) -> None:
     turn = _first(table)
     table.mail_in.send(reply(turn, "north@example.org", "A2"), envelope_from="bounce-123@mail.example.org")

@@ -10,6 +10,7 @@ import socket
 import time
 from pathlib import Path
 
+import pytest
 from flask import Flask
 
 from tests.mailin.conftest import MailIn, Table, mail_config, reply, text_of
@@ -18,6 +19,7 @@ from warlog.mailin.listener import FAULT_HOLD_ENV
 from warlog.mailin.processor import FAULT_EXIT_ENV
 
 
+@pytest.mark.slow
 def test_a_reply_taken_before_a_crash_is_played_once_by_the_next_listener(mail_app: Flask, smtp: Smtp,
                                                                           db_url: str, log_key: str,
                                                                           tmp_path: Path) -> None:
@@ -49,6 +51,7 @@ def test_a_reply_taken_before_a_crash_is_played_once_by_the_next_listener(mail_a
         again.stop()
 
 
+@pytest.mark.slow
 def test_the_listener_speaks_lmtp(mail_app: Flask, smtp: Smtp, db_url: str, log_key: str, tmp_path: Path) -> None:
     lmtp = MailIn(mail_config(db_url, smtp.url, log_key), tmp_path, "--lmtp").start()
     try:
@@ -69,6 +72,7 @@ def test_the_listener_speaks_lmtp(mail_app: Flask, smtp: Smtp, db_url: str, log_
         lmtp.stop()
 
 
+@pytest.mark.slow
 def test_a_listener_killed_between_a_move_and_its_note_answers_what_was_played(mail_app: Flask, smtp: Smtp,
                                                                                db_url: str, log_key: str,
                                                                                tmp_path: Path) -> None:
@@ -95,6 +99,7 @@ def test_a_listener_killed_between_a_move_and_its_note_answers_what_was_played(m
         again.stop()
 
 
+@pytest.mark.slow
 def test_lmtp_answers_data_once_per_recipient(mail_app: Flask, smtp: Smtp, db_url: str, log_key: str,
                                               tmp_path: Path) -> None:
     """RFC 2033: after DATA, one reply per accepted recipient (a Postfix lmtp client delivers

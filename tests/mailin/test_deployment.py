@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.mailin.conftest import MailIn, Table, mail_config, text_of
 from tests.notify.conftest import Smtp
 from tests.players.conftest import close_app, make_app
@@ -12,6 +14,7 @@ from tests.worker.conftest import redis_url  # noqa: F401  (the emptied test Red
 from tests.worker.test_rq_workers import Workers
 
 
+@pytest.mark.slow
 def test_a_dice_duel_by_mail_with_rq_workers_on_postgresql(pg_url: str, redis_url: str, smtp: Smtp,  # noqa: F811
                                                            log_key: str, tmp_path: Path) -> None:
     env = mail_config(pg_url, smtp.url, log_key)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from email.message import Message
 from pathlib import Path
 
+import pytest
 from flask import Flask
 
 from tests.mailin.conftest import MailIn, Table, mail_config, reply, text_of
@@ -20,6 +21,7 @@ def _bearer(app: Flask, email: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {players.issue_token(players.by_email(email).id)}"}
 
 
+@pytest.mark.slow
 def test_page_only_sends_the_plain_notice_and_refuses_replies_mail_only_leaves_out_the_link(
         mail_app: Flask, smtp: Smtp, mail_in: MailIn) -> None:
     table = Table(mail_app, smtp, mail_in, "dice-duel", "long")

@@ -9,6 +9,7 @@ import time
 from email.message import Message
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from flask import Flask
 
@@ -27,6 +28,7 @@ def verify_export(table: Table, tmp_path: Path) -> None:
     assert r.exit_code == 0 and r.output.startswith("OK"), r.output
 
 
+@pytest.mark.slow
 def test_a_dice_duel_is_played_whole_by_mail_with_code_sequences(mail_app: Flask, smtp: Smtp, mail_in,
                                                                   tmp_path: Path) -> None:
     table = Table(mail_app, smtp, mail_in, "dice-duel", "long")

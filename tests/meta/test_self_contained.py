@@ -1,5 +1,6 @@
-"""The suite passes on a clone with nothing beside it (issue 9 §1): the guard in tests/conftest.py
-refuses any read of ../shared, where our own checkouts keep the rulebooks."""
+"""The suite passes on a clone with nothing beside it: the guard in tests/conftest.py
+refuses any read of the `shared` directory beside the repository, where our own checkouts keep the
+rulebooks."""
 
 from __future__ import annotations
 
@@ -26,4 +27,4 @@ def test_the_rulebook_excerpts_are_in_the_repository() -> None:
     assert names == ["assault-on-belgium.tables.md", "up-front-mountains.seed-excerpt.txt",
                      "vietnam-battles.digest-excerpt.md", "vietnam-battles.seed-excerpt.txt"]
     for p in fixtures.iterdir():
-        assert "Quoted verbatim from shared/" in p.read_text(encoding="utf-8").splitlines()[0]
+        assert "Quoted verbatim from the rulebook" in p.read_text(encoding="utf-8").splitlines()[0]

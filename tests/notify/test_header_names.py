@@ -32,6 +32,7 @@ def _director(app: Flask) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("name", BAD)
+@pytest.mark.slow
 def test_a_tournament_name_with_a_control_character_is_refused_by_the_api(happ: Flask, name: str) -> None:
     r = happ.test_client().post("/api/v1/tournaments", headers=_director(happ),
                                 json={"name": name, "game": "dice-duel", "format": FORMAT})
@@ -57,6 +58,7 @@ def test_an_ordinary_tournament_name_is_taken(happ: Flask) -> None:
 
 
 @pytest.mark.parametrize("name", BAD)
+@pytest.mark.slow
 def test_a_display_name_with_a_control_character_is_refused(happ: Flask, name: str) -> None:
     client = happ.test_client()
     r = client.post("/api/v1/players", json={"email": "ann@example.org", "display_name": name})

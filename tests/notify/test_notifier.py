@@ -1,5 +1,5 @@
-"""The notifier on both backends against a real SMTP server and a real HTTP receiver (issue 10:
-notifications by e-mail and signed webhooks, retries with backoff, failures recorded and listed,
+"""The notifier on both backends against a real SMTP server and a real HTTP receiver
+(notifications by e-mail and signed webhooks, retries with backoff, failures recorded and listed,
 digests, the outbox when no SMTP is configured)."""
 
 from __future__ import annotations
@@ -82,6 +82,7 @@ def test_unknown_kind_is_refused_and_muted_kinds_are_not_sent(rig: Rig) -> None:
     assert len(rig.notifier.notify(ann.id, "ruling", "A ruling", "…")) == 1
 
 
+@pytest.mark.slow
 def test_smtp_down_is_retried_with_backoff_then_failed_and_listed(db_url: str, clock: FakeNow) -> None:
     """A failed delivery is recorded with its error, retried after 1, 2 … minutes, then kept as
     failed and listed for the director (never lost silently)."""

@@ -35,6 +35,7 @@ def test_with_the_setting_a_local_developer_sees_everything(mailed: Flask) -> No
 
 @pytest.mark.parametrize("header", [{"X-Forwarded-For": "203.0.113.9"}, {"Forwarded": "for=203.0.113.9"},
                                     {"X-Real-IP": "203.0.113.9"}])
+@pytest.mark.slow
 def test_even_with_the_setting_a_visitor_through_a_local_proxy_sees_nothing(mailed: Flask,
                                                                             header: dict[str, str]) -> None:
     mailed.config["WARLOG_OUTBOX_LOCAL"] = "1"

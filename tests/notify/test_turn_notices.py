@@ -1,6 +1,6 @@
 """"Your turn", "game ended" and "ruling" notices from the worker, by real SMTP, in the embedded
 app and through real RQ worker processes; a move is never blocked by a mail server that is down
-(issue 10: notifications)."""
+(notifications)."""
 
 from __future__ import annotations
 
@@ -71,6 +71,7 @@ def test_your_turn_at_the_start_then_after_each_pass_then_game_ended_by_smtp(smt
         assert any(s.startswith("Game ended") for s in _subjects(smtp, f"{seat}@example.org")), smtp.messages
 
 
+@pytest.mark.slow
 def test_open_games_without_owners_send_nothing(smtp_app: Flask, smtp: Smtp, new_game: Any) -> None:
     client = smtp_app.test_client()
     r = client.post("/api/v1/games", json={"game": "dice-duel", "scenario": "short"})
@@ -99,6 +100,7 @@ def test_a_dead_mail_server_never_blocks_a_move(db_url: str) -> None:
         close_app(app)
 
 
+@pytest.mark.slow
 def test_real_rq_worker_sends_your_turn(pg_url: str, smtp: Smtp, tmp_path: Path) -> None:
     """Through Redis + RQ: the worker process judges the move, records the notice and sends it."""
     import redis
@@ -129,6 +131,7 @@ def test_real_rq_worker_sends_your_turn(pg_url: str, smtp: Smtp, tmp_path: Path)
         app.extensions["warlog"].store.close()
 
 
+@pytest.mark.slow
 def test_a_ruling_tells_every_owner_and_a_refused_ruling_nobody(smtp_app: Flask, smtp: Smtp) -> None:
     game, _ = _owned_game(smtp_app)
     settle(smtp_app)

@@ -1,4 +1,4 @@
-"""Issue 13: the audit page keeps what it found between requests (warlog.trust.audit.AuditCache) and
+"""The audit page keeps what it found between requests (warlog.trust.audit.AuditCache) and
 reads only the events after the last one it saw; what it shows is what a build over every event
 shows, and an altered event, a replaced ledger or a revealed seed is never hidden by the cache."""
 

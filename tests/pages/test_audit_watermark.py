@@ -1,4 +1,4 @@
-"""Issue 13: the audit page checks only the events its last check did not reach (a verified
+"""The audit page checks only the events its last check did not reach (a verified
 watermark: the chain prefix is append-only), and still names an altered event after it, or an
 altered watermark event itself."""
 

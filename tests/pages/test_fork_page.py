@@ -1,4 +1,4 @@
-"""Issue 9 §3, step 4 in the browser's pages: the replay page's "Fork a sandbox here" for whoever
+"""Sandboxes in the browser's pages: the replay page's "Fork a sandbox here" for whoever
 may fork, and the sandbox's setup page, where each edit (move a counter, change a marker, set the
 phase) is checked at once and its errors shown by path before the sandbox is created."""
 

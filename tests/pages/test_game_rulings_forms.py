@@ -1,5 +1,5 @@
 """The rulings and disputes forms of an ordinary game's pages answer bad input with a clear page,
-never a 500 (issue 10): a spectator cannot dispute, a seat cannot rule, a dispute names an event
+never a 500: a spectator cannot dispute, a seat cannot rule, a dispute names an event
 of the game and says something, a ruling fits its schema; the director's answer is recorded once."""
 
 from __future__ import annotations

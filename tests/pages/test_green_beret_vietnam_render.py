@@ -10,6 +10,8 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
+import pytest
+
 from tests.green_beret_vietnam import gbv_helpers as gh
 from tests.pages.conftest import drain
 from warlog.games.service import Viewer
@@ -140,6 +142,7 @@ def test_replay_highlights_come_from_the_facts_data():
     assert not highlights({"type": "submitted", "payload": {}}, s, after, g.world)
 
 
+@pytest.mark.slow
 def test_a_game_played_on_the_page_shows_its_map_targets_and_replay(app, page_game):
     pg = page_game(GAME)
     html = pg.page("player")

@@ -1,4 +1,4 @@
-"""The play page's in-place update (issue 9 §5: the mover sees the result within 200 ms of the
+"""The play page's in-place update (the mover sees the result within 200 ms of the
 worker's judgement): `/games/{id}/live?wait=1` is woken by the in-process worker as it records
 the judgement, and the board layers the page already holds are not sent again."""
 

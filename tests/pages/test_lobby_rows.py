@@ -1,4 +1,4 @@
-"""The lobby's rows and New game form built once and cached (issue 16: the lobby under 10 ms):
+"""The lobby's rows and New game form built once and cached (the lobby under 10 ms):
 a game that moves shows its new state at once, what a row shows is escaped, each seat's CSRF
 token is its own though the form is cached, and the row cache is bounded. The whole page is
 kept for visitors who hold no seat and are not signed in: it is the page rendered afresh, a

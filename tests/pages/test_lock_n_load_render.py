@@ -1,4 +1,4 @@
-"""Lock 'n Load's board on the pages (issue 11): board 1 with its terrain (T3), hills, slivers
+"""Lock 'n Load's board on the pages: board 1 with its terrain (T3), hills, slivers
 (10.1, 10.3), road and hex ids; counters with their values, morale side, SWs and markers; hex
 markers (Smoke, Melee, face-down events, 1.7); click targets from the legal actions; the LOS line
 traced by the rules' one LOS function (10.0); deterministic bytes; nothing hidden (an event's
@@ -11,6 +11,8 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from typing import Any
+
+import pytest
 
 from rules.core.dice import fixed_dice
 from rules.lock_n_load.game import LockNLoad
@@ -93,6 +95,7 @@ def test_the_demo_start_from_each_seat_shows_every_placed_unit_with_its_values(p
         assert len(_classed(root, "objective")) == 3
 
 
+@pytest.mark.slow
 def test_hidden_things_never_reach_the_other_seats_board(app, page_game):
     """1.7: an event's paragraph is secret until it activates; 11.4: the sniper is off the board
     until placed; what a standing order (ours) says is the giving seat's alone."""
@@ -260,6 +263,7 @@ def _to_opp_fire_prompt(pg: Any) -> None:
     raise AssertionError("no opportunity-fire prompt")
 
 
+@pytest.mark.slow
 def test_the_opp_fire_prompt_marks_the_mover_and_my_eligible_units_for_the_asked_seat_only(page_game):
     """5.3 (W1): the seat asked sees where the mover stands, each hex that may fire (ringed, "MAY
     FIRE") and its eligible units outlined; the mover sees where it stands and no firers."""

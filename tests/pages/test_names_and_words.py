@@ -1,4 +1,4 @@
-"""The words the pages show (issue 9 §5): each game's own seat names ("US", "VC",
+"""The words the pages show: each game's own seat names ("US", "VC",
 "Germany", never "Us"/"Vc"/"germany"), the scenario in the title, results by seat name,
 English in the interface (the rulebook's Japanese term left out of an engine text), one
 event row per move, "1 die" / "N dice"."""

@@ -50,6 +50,7 @@ def test_create_with_any_form_answers_readably(seated, game, options) -> None:
 @FUZZ
 @given(step=st.integers(min_value=-10, max_value=10**9), unit=text, query=st.dictionaries(
     st.sampled_from(["game", "status", "view", "last", "at"]), text, max_size=3))
+@pytest.mark.slow
 def test_any_url_answers_readably(seated, step, unit, query) -> None:
     pg, client, _ = seated
     safe_unit = unit.replace("/", "_").replace("?", "_").replace("#", "_") or "u"

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from tests.pages.conftest import ORIGIN, csrf_of, drain, post_form
 
 SETUP = '{"type": "standard_setup"}'
@@ -122,6 +124,7 @@ def _choose(html: str) -> str:
     return json.dumps(values[0])
 
 
+@pytest.mark.slow
 def test_a_whole_game_played_through_the_page_forms(app, page_game):
     pg = page_game()
     _setup_both(pg)

@@ -22,6 +22,7 @@ def _tank_battle_game(pg):
     return pg.spectator.get(f"/api/v1/games/{pg.id}").get_json()["seq"]
 
 
+@pytest.mark.slow
 def test_every_step_has_a_page_with_navigation_and_a_permalink(page_game):
     pg = page_game()
     last = _tank_battle_game(pg)
@@ -45,6 +46,7 @@ def test_prev_and_next_skip_the_submissions(page_game):
     assert prev == last - 2  # the judgement before, not the submission in between
 
 
+@pytest.mark.slow
 def test_the_replay_highlights_the_path_and_the_hex_fought_over(page_game):
     pg = page_game()
     last = _tank_battle_game(pg)

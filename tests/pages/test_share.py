@@ -1,4 +1,4 @@
-"""A replay you can send (issue 9 §4): `warlog replay FILE.jsonl -o game.html`, the replay
+"""A replay you can send: `warlog replay FILE.jsonl -o game.html`, the replay
 page's download, and a PNG of any step's board; public information only until the game ends."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from flask import Flask
 
@@ -48,6 +49,7 @@ def test_an_element_is_cut_into_pieces_that_join_back_exactly() -> None:
     assert children("<g><b></g>") == ["<g><b></g>"]  # markup that does not scan stays whole
 
 
+@pytest.mark.slow
 def test_the_cli_writes_one_self_contained_file_of_a_finished_game(app: Flask, tmp_path: Path) -> None:
     store = app.extensions["warlog"].store
     gid, _, _ = vb_game(store, 1)
@@ -85,6 +87,7 @@ def test_the_cli_writes_one_self_contained_file_of_a_finished_game(app: Flask, t
     assert "US" in html and "Us:" not in html  # the game's display names
 
 
+@pytest.mark.slow
 def test_a_file_of_a_running_game_shows_only_what_a_spectator_sees(app: Flask, tmp_path: Path) -> None:
     store = app.extensions["warlog"].store
     gid, _, _ = vb_game(store, 7, "snoopys_nose", moves=60)
@@ -102,6 +105,7 @@ def test_a_file_of_a_running_game_shows_only_what_a_spectator_sees(app: Flask, t
     assert '"hide"' not in made.html and '"camp"' not in made.html  # the VC's secret set-up moves
 
 
+@pytest.mark.slow
 def test_the_replay_page_offers_the_file_and_a_png_of_the_step(app: Flask, tmp_path: Path) -> None:
     store = app.extensions["warlog"].store
     gid, _, _ = vb_game(store, 2)
@@ -124,6 +128,7 @@ def test_the_replay_page_offers_the_file_and_a_png_of_the_step(app: Flask, tmp_p
     assert client.get(f"/games/{gid}/replay/{10**6}.png").status_code == 404
 
 
+@pytest.mark.slow
 def test_the_png_keeps_hidden_information_hidden_before_the_end(app: Flask) -> None:
     store = app.extensions["warlog"].store
     gid, tokens, director = vb_game(store, 7, "snoopys_nose", moves=60)

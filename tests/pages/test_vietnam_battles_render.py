@@ -179,6 +179,7 @@ def test_replay_highlights_come_from_the_facts_data():
 
 
 @pytest.mark.parametrize("scenario", ["boys67", "snoopys_nose", "iron_triangle"])
+@pytest.mark.slow
 def test_each_scenario_page_and_replay_show_the_board(page_game, scenario):
     pg = page_game(f"vietnam-battles/{scenario}")
     seat = "us" if scenario == "boys67" else "vc"
@@ -220,6 +221,7 @@ def test_boys67_click_a_unit_then_the_hexes_of_its_path(page_game):
     assert 'class="hl-path"' in replay
 
 
+@pytest.mark.slow
 def test_a_hidden_vc_unit_never_reaches_the_us_seat_or_a_spectator(app, page_game):
     """Snoopy's Nose: the VC hides 514/1 and its five camps; the US seat's and a spectator's
     boards (play, and the replay at every step) never draw them; the VC's own board does."""

@@ -1,5 +1,5 @@
 """PlayerStore on both backends: accounts, hashed tokens, single-use expiring links, sessions,
-seat ownership (issue 10: players)."""
+seat ownership (players)."""
 
 from __future__ import annotations
 

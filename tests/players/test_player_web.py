@@ -1,4 +1,4 @@
-"""Players through the API and the pages (issue 10: sign-in by e-mailed link, HttpOnly cookie,
+"""Players through the API and the pages (sign-in by e-mailed link, HttpOnly cookie,
 bearer token, seats owned by players, "my games", nobody acts for another player)."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _bearer(token: str) -> dict[str, str]:
 
 def test_asking_for_a_link_tells_nothing_about_the_address(papp: Flask) -> None:
     """Same status, same answer, same work (one link row and one mail) for a registered address
-    and an unknown one (issue 10: a link request never reveals whether an address is registered)."""
+    and an unknown one (a link request never reveals whether an address is registered)."""
     client = papp.test_client()
     papp.extensions["warlog_players"].signin_every = timedelta(0)  # one address asked twice: not this test's
     _api_player(papp, client, "ann@example.org", "Ann")
@@ -153,7 +153,7 @@ def test_claimed_seat_shows_on_my_games_and_plays_by_player_token(papp: Flask, n
     # the other player cannot move for the mover: their token is their own seat, not the mover's
     r = client.post(f"/api/v1/games/{game['id']}/moves", headers=_bearer(other_token), json={
         "action": acts["actions"][0], "expected_seq": acts["expected_seq"], "idempotency_key": "x1"})
-    assert r.status_code == 409 and "turn" in r.get_json()["error"]  # issue 14: refused at the door
+    assert r.status_code == 409 and "turn" in r.get_json()["error"]  # refused at the door
     me = client.get("/api/v1/players/me", headers=_bearer(mover_token)).get_json()
     assert [(g["id"], g["my_turn"]) for g in me["games"]] == [(game["id"], True)]
     # a player token of nobody in this game is refused outright
@@ -236,7 +236,7 @@ def test_a_me_section_hook_shows_on_the_page_and_in_the_api(papp: Flask) -> None
 
 
 def test_a_signed_in_player_gets_their_own_lobby_not_the_page_kept_for_everyone(papp: Flask) -> None:
-    """The lobby's page is kept for visitors who hold no seat and are not signed in (issue 16):
+    """The lobby's page is kept for visitors who hold no seat and are not signed in:
     a signed-in player, with the same rows, still sees their name in the top bar."""
     anonymous, ann = papp.test_client(), papp.test_client()
     assert "Sign in" in anonymous.get("/").get_data(as_text=True)  # now kept

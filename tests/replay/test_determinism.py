@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,6 +43,7 @@ def play_random(svc: Warlog, queue: InlineQueue, game: str, scenario: str, choic
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(choices=st.lists(st.integers(0, 10_000), min_size=1, max_size=60))
+@pytest.mark.slow
 def test_random_play_replays_to_the_same_hashes(tmp_path_factory: Any, choices: list[int]) -> None:
     db = f"sqlite:///{tmp_path_factory.mktemp('det')}/w.sqlite3"
     store = open_store(db)
@@ -87,6 +89,7 @@ def test_snapshots_are_a_cache(db_url: str) -> None:
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(choices=st.lists(st.integers(0, 10_000), min_size=1, max_size=400))
+@pytest.mark.slow
 def test_random_assault_on_belgium_replays_to_the_same_hashes(tmp_path_factory: Any, choices: list[int]) -> None:
     """Random legal play of the real game, then `verify` re-runs every judgement and re-derives
     every die, and the fold reproduces every recorded state hash."""

@@ -1,4 +1,4 @@
-"""Issue 9 §3: Lock 'n Load's and UP FRONT's own invariants for a sandbox position
+"""Lock 'n Load's and UP FRONT's own invariants for a sandbox position
 (Game.check_position), each error naming its JSON path and rule section: LnL stacking (1.3), this
 scenario's units only (1.7), markers on what exists (1.6, 10.1); UP FRONT's every card in exactly
 one place (4.1) and hand sizes within the nationality's limit (C.4). Every state of the golden
@@ -106,6 +106,7 @@ def test_uf_hand_size_within_the_nationality_limit_in_play() -> None:
 
 
 @pytest.mark.parametrize("prefix", ["lock-n-load--", "up-front--"])
+@pytest.mark.slow
 def test_every_golden_state_keeps_the_invariants(prefix: str) -> None:
     files = sorted(GOLDEN.glob(f"{prefix}*.jsonl"))
     assert files

@@ -1,4 +1,4 @@
-"""Issue 9 §3, property: a position is either refused with errors, or the engine can play from it —
+"""A property of sandboxes: a position is either refused with errors, or the engine can play from it —
 never accepted and then failing (the old 201-then-500). Hypothesis damages a real position (a game's
 own start, or a mid-game state of its golden ledger) at random places with random JSON values; each
 damaged position either has errors, each naming a path, or answers every question the service asks."""
@@ -9,6 +9,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +57,7 @@ def _paths(v: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from(sorted(STATES)), picks=st.lists(st.tuples(st.integers(0, 10**6), JSON, st.booleans()),
                                                            min_size=1, max_size=3))
+@pytest.mark.slow
 def test_a_damaged_position_is_refused_by_path_or_playable(key: tuple[str, str], picks: list[Any]) -> None:
     name, scenario = key
     game = get_game(name)

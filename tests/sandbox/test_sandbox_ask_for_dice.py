@@ -1,4 +1,4 @@
-"""Issue 9 §3, "stop and ask for more": in a sandbox created with on_dice_exhausted "stop", a move
+"""Sandboxes that "stop and ask for more" dice: in a sandbox created with on_dice_exhausted "stop", a move
 that needs a die more than were forced makes the game wait for dice (its answers and its page say
 so); the director adds forced dice (POST /api/v1/games/{id}/dice, checked like creation's, recorded
 as a dice_added event), and the waiting move is then judged with them. verify replays it all."""

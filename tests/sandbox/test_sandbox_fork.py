@@ -1,4 +1,4 @@
-"""Issue 9 §3, steps 3 and 4: fork a sandbox from any step (the director, or anyone once the game
+"""Fork a sandbox from any step (the director, or anyone once the game
 has ended), its hidden information kept as it was; edit the position with a JSON Patch, checked
 like any sandbox; and a sandbox's events are redacted per seat exactly like any game's — the
 attacks below are the opponent's (the US seat) and a spectator's, reading every answer open to
@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 from typing import Any
+
+import pytest
 
 from tests.api.test_ruling_secrets import _play_setup
 from tests.conftest import Player
@@ -25,6 +27,7 @@ def _secrets(state: dict[str, Any]) -> list[str]:
     return [json.dumps({k: v})[1:-1] for k, v in pairs]
 
 
+@pytest.mark.slow
 def test_vb_fork_keeps_hidden_units_and_never_shows_them_to_the_us_seat(client, app, new_game) -> None:
     p = new_game("vietnam-battles", "snoopys_nose")
     _play_setup(p, "snoopys_nose")

@@ -1,4 +1,4 @@
-"""Issue 9 §3, step 1 and 2: a sandbox's start position is checked deeply on the way in — every
+"""A sandbox's start position is checked deeply on the way in — every
 nested record against the game's published state schema, then the game's own invariants — and
 refused with a 422 naming each error's path and rule, never accepted and then a 500; forced dice
 are checked when the sandbox is created, and its creator chooses what happens when they run out."""
@@ -28,6 +28,7 @@ def _errors(r: Any) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("name", [g.name for g in all_games() if type(g).__module__.startswith("rules.")])
+@pytest.mark.slow
 def test_every_game_publishes_a_state_schema_its_examples_fit(client, name: str) -> None:
     r = client.get(f"/api/v1/games/schemas/{name}/state")
     assert r.status_code == 200

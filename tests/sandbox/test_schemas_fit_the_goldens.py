@@ -1,4 +1,4 @@
-"""Issue 9 §3: a state schema that refused a position the rules really reach would stop a judge
+"""A state schema that refused a position the rules really reach would stop a judge
 rebuilding it. Every state of every golden ledger (finished games of every game and scenario,
 recorded under the current rules) fits its game's published schema and invariants; the states
 are sampled (every 7th, and the first and last) to keep the test short."""

@@ -1,4 +1,4 @@
-"""What an opponent or a spectator can do alone to learn hidden information (issue 15): read every
+"""What an opponent or a spectator can do alone to learn hidden information: read every
 API answer and page open to it, pick out any seed it can find, and hash candidate payloads
 against the public event hashes with the blinds that seed gives.
 

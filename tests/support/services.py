@@ -1,5 +1,5 @@
 """Throw-away Redis and PostgreSQL servers that a test starts, kills and restarts on a free
-port of its own (issue 14: outages), never touching the machine's shared ones."""
+port of its own (outages), never touching the machine's shared ones."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A month holding a tournament stream is archived like any other (issue 16): `warlog archive
+"""A month holding a tournament stream is archived like any other: `warlog archive
 export` writes the period's ended tournaments as tournament bundles listed in the manifest,
 `detach` is refused while a tournament of the month is still running and checks each
 tournament bundle offline, and after `import` (the dump lost) the tournament's chain head is
@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import psycopg
+import pytest
 from click.testing import CliRunner
 
 from ledger.factory import open_store
@@ -37,6 +38,7 @@ def _cli(*args: str) -> tuple[int, str]:
     return r.exit_code, r.output
 
 
+@pytest.mark.slow
 def test_a_month_with_a_tournament_is_exported_detached_and_imported(pg_url: str, tmp_path: Path) -> None:
     app = make_app(pg_url)
     store = open_store(pg_url)

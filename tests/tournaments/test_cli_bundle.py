@@ -1,12 +1,13 @@
 """`warlog export-tournament T` writes the bundle; `warlog verify` on it checks every game and
 re-derives pairings and standings, and exits 1 naming the first tournament event that does not
-reproduce when a result in it is changed (issue 10)."""
+reproduce when a result in it is changed."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from flask import Flask
 
@@ -18,6 +19,7 @@ from warlog.cli import main
 API = "/api/v1/tournaments"
 
 
+@pytest.mark.slow
 def test_export_tournament_and_verify_the_bundle(tapp: Flask, tmp_path: Path) -> None:
     desk = Desk(tapp)
     tid = _setup(desk)["id"]

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from tests.tournaments.conftest import Desk
 from warlog.tournaments import events as T
 
 API = "/api/v1/tournaments"
 
 
+@pytest.mark.slow
 def test_racing_registrations_and_syncs(desk: Desk) -> None:
     desk.player("Director")
     names = [f"P{i}" for i in range(8)]

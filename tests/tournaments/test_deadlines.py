@@ -1,4 +1,4 @@
-"""Deadlines of a tournament's games (issue 10): the tournament's time control is set on each
+"""Deadlines of a tournament's games: the tournament's time control is set on each
 game when its round is paired; the clock's sweep (a moved clock, nothing sleeps) reminds, draws
 automatic extensions from a player's bank — an `extension_granted` event — and, on expiry under
 `forfeit`, the tournament records `deadline_expired` and forfeits the game by a ruling, so the
@@ -43,6 +43,7 @@ def _tournament(desk: Desk, control: dict) -> str:
     return str(t["id"])
 
 
+@pytest.mark.slow
 def test_timeout_forfeits_by_policy_and_the_bundle_verifies(clapp: Flask, fake: FakeNow) -> None:
     desk = Desk(clapp)
     tid = _tournament(desk, {"days": 2, "policy": "forfeit", "remind_hours": 24})
@@ -70,6 +71,7 @@ def test_timeout_forfeits_by_policy_and_the_bundle_verifies(clapp: Flask, fake: 
     assert report.results == 2 and ended["status"] == "ended"
 
 
+@pytest.mark.slow
 def test_extension_drawn_from_the_bank_is_a_tournament_event(clapp: Flask, fake: FakeNow) -> None:
     desk = Desk(clapp)
     tid = _tournament(desk, {"days": 1, "policy": "extend", "bank_days": 2, "extension_days": 1,

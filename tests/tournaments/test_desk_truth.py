@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -90,6 +91,7 @@ def _ann(desk: Desk, g: dict[str, Any]) -> tuple[str, str]:
     return ann, next(r for r in g["seats"] if r != ann)
 
 
+@pytest.mark.slow
 def test_a_dispute_names_the_disputed_game_step_not_its_own_tournament_seq(tapp: Flask) -> None:
     desk, director, tid, g = _club(tapp)
     resolutions = _play(desk, g, 3)
@@ -118,6 +120,7 @@ def test_a_dispute_names_the_disputed_game_step_not_its_own_tournament_seq(tapp:
     assert created.payload["sandbox"]["state"] != warlog.history(g["game_id"]).state_at(opened["dispute"] - 1)
 
 
+@pytest.mark.slow
 def test_a_refused_ruling_is_shown_refused_leaves_the_dispute_open_and_mails_nothing(tapp: Flask) -> None:
     desk, director, tid, g = _club(tapp)
     resolutions = _play(desk, g, 2)
@@ -164,6 +167,7 @@ def test_a_refused_ruling_is_shown_refused_leaves_the_dispute_open_and_mails_not
                 if "Ruled" in m["body"]]) == 1
 
 
+@pytest.mark.slow
 def test_a_ruled_mail_lost_to_a_crash_is_sent_by_the_next_look_and_only_once(tapp: Flask) -> None:
     desk, _director, tid, g = _club(tapp)
     resolutions = _play(desk, g, 1)
@@ -188,6 +192,7 @@ def test_a_ruled_mail_lost_to_a_crash_is_sent_by_the_next_look_and_only_once(tap
                 if "Ruled" in m["body"]]) == 1
 
 
+@pytest.mark.slow
 def test_a_forfeit_names_the_player_who_forfeits(tapp: Flask) -> None:
     desk, director, tid, g = _club(tapp)
     page = director.get(f"/tournaments/{tid}/desk").get_data(as_text=True)
@@ -235,6 +240,7 @@ def _club_again(tapp: Flask) -> tuple[Desk, FlaskClient, str, dict[str, Any]]:
     return desk, tapp.test_client(), tid, desk.post(f"{API}/{tid}/rounds", "Director", status=201)["games"][0]
 
 
+@pytest.mark.slow
 def test_a_wrong_result_is_corrected_and_the_standings_and_bundle_follow(tapp: Flask) -> None:
     desk, director, tid, g = _club(tapp)
     desk.post(f"{API}/{tid}/games/{g['game_id']}/adjudicate", "Director",
@@ -265,6 +271,7 @@ def test_a_wrong_result_is_corrected_and_the_standings_and_bundle_follow(tapp: F
     assert report.results == 1
 
 
+@pytest.mark.slow
 def test_sync_records_a_correction_when_a_ruling_changes_a_games_outcome_after_its_result(tapp: Flask) -> None:
     desk, _director, tid, g = _club(tapp)
     desk.post(f"{API}/{tid}/games/{g['game_id']}/adjudicate", "Director",
@@ -303,6 +310,7 @@ def test_a_repeated_award_is_one_ruling_and_the_desk_shows_it_pending_at_once(ta
     assert out["duplicate"] and out["status"] == "made"
 
 
+@pytest.mark.slow
 def test_a_void_shows_what_it_will_undo_before_it_is_confirmed(tapp: Flask) -> None:
     desk, director, tid, g = _club(tapp)
     resolutions = _play(desk, g, 4)
@@ -329,6 +337,7 @@ def test_a_void_shows_what_it_will_undo_before_it_is_confirmed(tapp: Flask) -> N
     assert desk.get(f"{API}/{tid}")["rulings"][0]["status"] == "made"
 
 
+@pytest.mark.slow
 def test_the_tournament_does_not_end_while_a_ruling_waits_for_its_game(tapp: Flask) -> None:
     desk, _director, tid, g = _club(tapp)
     desk.post(f"{API}/{tid}/games/{g['game_id']}/adjudicate", "Director",
@@ -348,6 +357,7 @@ def test_the_tournament_does_not_end_while_a_ruling_waits_for_its_game(tapp: Fla
     assert verify_bundle(list(bundle_lines(svc.warlog.store, svc.store, tid))).results == 1
 
 
+@pytest.mark.slow
 def test_a_duplicate_rounds_desk_ends_games_as_they_stand_and_corrects_them(tapp: Flask) -> None:
     desk, director = _director_and_players(tapp)
     tid = desk.post(API, "Director", {"name": "League", "game": "green-beret-vietnam",

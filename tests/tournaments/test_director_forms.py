@@ -37,6 +37,7 @@ def _event(tapp: Flask, clients: dict) -> tuple[str, str]:  # type: ignore[type-
     return page, page.rsplit("/", 1)[1]
 
 
+@pytest.mark.slow
 def test_the_create_form_names_scenarios_and_sets_hours(tapp: Flask) -> None:
     clients: dict = {}  # type: ignore[type-arg]
     page, tid = _event(tapp, clients)
@@ -54,6 +55,7 @@ def test_the_create_form_names_scenarios_and_sets_hours(tapp: Flask) -> None:
                 assert d.remind_at is not None  # a 36-hour move is reminded (12 hours before)
 
 
+@pytest.mark.slow
 def test_repair_and_withdraw_forms_confirm_first_and_refuse_clearly(tapp: Flask) -> None:
     clients: dict = {}  # type: ignore[type-arg]
     page, tid = _event(tapp, clients)
@@ -109,6 +111,7 @@ def loopback_hooks_app(db_url: str) -> Iterator[Flask]:
     close_app(app)
 
 
+@pytest.mark.slow
 def test_a_failed_notification_is_tried_again_from_the_desk(loopback_hooks_app: Flask) -> None:
     tapp = loopback_hooks_app
     clients: dict = {}  # type: ignore[type-arg]
@@ -129,6 +132,7 @@ def test_a_failed_notification_is_tried_again_from_the_desk(loopback_hooks_app: 
     assert _form(clients["Bob"], f"{desk}/retry", {"delivery_id": failed[0].id}, page).status_code == 403
 
 
+@pytest.mark.slow
 def test_a_one_day_move_is_reminded(tapp: Flask) -> None:
     """One day per move with the default reminder (24 hours before) used to set no reminder at
     all: 24 hours before the deadline is the turn's start. It is now reminded halfway (12 hours)."""

@@ -86,6 +86,7 @@ def _to(mails: list[tuple[str, str, str]], who: str, subject: str) -> str:
     return found[0]
 
 
+@pytest.mark.slow
 def test_every_change_is_told_with_absolute_links(mapp: Flask, smtp: Smtp, fake: FakeNow,  # noqa: F811
                                                   receiver: Receiver) -> None:  # noqa: F811
     desk, box = Desk(mapp), Mailbox(mapp, smtp)

@@ -1,10 +1,12 @@
-"""tournament_games keeps no game's director token (issue 10, left-over 2): only its SHA-256, the
+"""tournament_games keeps no game's director token: only its SHA-256, the
 hash the game's game_created already publishes; the tournament still rules in its games, and a
 row an older release wrote with the token in plain text is hashed in place when the store opens."""
 
 from __future__ import annotations
 
 import hashlib
+
+import pytest
 
 from tests.tournaments.conftest import Desk
 
@@ -23,6 +25,7 @@ def _league(desk: Desk) -> tuple[str, list[dict[str, object]]]:
     return tid, [g for g in doc["games"] if g["round"] == 1]
 
 
+@pytest.mark.slow
 def test_tournament_games_keeps_only_the_hash_and_still_rules(desk: Desk) -> None:
     tid, games = _league(desk)
     tstore = desk.app.extensions["warlog_tournaments"].store

@@ -1,8 +1,10 @@
-"""A duplicate Green Beret: Vietnam league (issue 10): every entrant's game starts from the same
+"""A duplicate league of Green Beret: Vietnam: every entrant's game starts from the same
 committed seed on one dice stream, so the same choices meet the same dice; games are ranked by
 the game's own score (victory_status, GBV 5.0) and the bundle verifies."""
 
 from __future__ import annotations
+
+import pytest
 
 from tests.tournaments.conftest import Desk
 from warlog.tournaments.bundle import verify_bundle
@@ -10,6 +12,7 @@ from warlog.tournaments.bundle import verify_bundle
 API = "/api/v1/tournaments"
 
 
+@pytest.mark.slow
 def test_duplicate_games_share_seed_and_dice_and_rank_by_score(desk: Desk) -> None:
     desk.player("Director")
     for name in ("Ann", "Bob", "Cid"):
@@ -72,8 +75,9 @@ def _move(desk: Desk, game_id: str, who: str, action: object, key: str) -> dict[
     return move
 
 
+@pytest.mark.slow
 def test_refused_moves_do_not_shift_a_duplicate_games_dice(desk: Desk) -> None:
-    """The attack (issue 10, duplicate fairness): an entrant who has watched another entrant's game
+    """The attack (duplicate fairness): an entrant who has watched another entrant's game
     sends refused moves to move their next accepted move to another ledger position, hoping to meet
     other dice. Duplicate games key their dice by judgement number (ledger.dice step 8), so the
     accepted move meets the same dice however many refusals came before it; and the bundle verifies."""

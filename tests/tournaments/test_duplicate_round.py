@@ -67,6 +67,7 @@ def _refused(desk: Desk, game_id: str, headers: dict[str, str] | None = None) ->
         assert "duplicate round" in r.get_data(as_text=True), path
 
 
+@pytest.mark.slow
 def test_a_running_duplicate_round_is_private_to_its_players(desk: Desk) -> None:
     """The attack: an anonymous visitor, or another entrant of the round, reads a running game of
     the round (game pages, API, replay and PNG, audit, export, live updates, the lobby) and so sees
@@ -106,6 +107,7 @@ def test_a_running_duplicate_round_is_private_to_its_players(desk: Desk) -> None
     assert ga in listed and gb in listed
 
 
+@pytest.mark.slow
 def test_an_entrant_director_reads_no_other_game_of_their_round(desk: Desk) -> None:
     """A director who plays in the round is an entrant there: they read their own game only."""
     desk.player("Director")
@@ -128,6 +130,7 @@ def _export(desk: Desk, game_id: str, who: str) -> bytes:
     return r.get_data()
 
 
+@pytest.mark.slow
 def test_a_duplicate_games_end_withholds_the_rounds_seed_until_the_round_ends(desk: Desk) -> None:
     """The attack: when the first game of a round ended, its export revealed the seed every game
     of the round shares, and the others' next dice (secret ones included) were predicted exactly.

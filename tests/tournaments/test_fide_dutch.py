@@ -31,6 +31,7 @@ def test_the_recorded_tournaments_cover_what_a_swiss_meets() -> None:
 
 
 @pytest.mark.parametrize("index", [i for i, _ in SMALL])
+@pytest.mark.slow
 def test_every_round_is_paired_as_the_fide_endorsed_engine_pairs_it(index: int) -> None:
     vector = VECTORS[index]
     for number in range(2, len(vector["rounds"]) + 1):

@@ -1,4 +1,4 @@
-"""The tournament pages as browsers use them (issue 10): a director creates a tournament on
+"""The tournament pages as browsers use them: a director creates a tournament on
 /tournaments, players signed in by their mailed link register on its page, the desk pairs,
 a player raises a dispute on a move from the tournament page, the director answers it with a
 ruling from the desk, adjudicates a game from the desk's form, and the public page shows
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import Flask
 
 from tests.pages.conftest import ORIGIN, csrf_of
@@ -18,6 +19,7 @@ def _form(client, path: str, data: dict, page: str):  # type: ignore[no-untyped-
     return client.post(path, data={"csrf": csrf_of(client, page), **data}, headers=ORIGIN)
 
 
+@pytest.mark.slow
 def test_director_and_players_through_the_pages(tapp: Flask) -> None:
     director = tapp.test_client()
     sign_in(tapp, director, "td@example.org", "Director")

@@ -1,4 +1,4 @@
-"""Pairing and standings, pure (issue 10): Swiss with an odd field (one bye a round, never twice to
+"""Pairing and standings, pure: Swiss with an odd field (one bye a round, never twice to
 one entrant, no repeat pairing), re-derivation from the dice, round-robin pools (even pools,
 everyone meets everyone in the pool once), tiebreaks and the crosstable."""
 

@@ -1,5 +1,5 @@
 """A director's manual re-pairing (recorded with its reason; tables kept keep their game) and a
-withdrawal (never paired again); both re-derive in the bundle (issue 10)."""
+withdrawal (never paired again); both re-derive in the bundle."""
 
 from __future__ import annotations
 

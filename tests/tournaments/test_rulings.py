@@ -1,4 +1,4 @@
-"""Rulings from the desk and the API on a tournament game without a dispute (issue 10: rulings
+"""Rulings from the desk and the API on a tournament game without a dispute (rulings
 from a page): a move voided and re-resolved is a ruling in the game and a `ruling_made` event in
 the tournament naming it; only the director rules; a malformed ruling is a clear 422."""
 

@@ -2,12 +2,14 @@
 no repeat and sides balanced, adjudicated results (an `award` ruling in each game, then the
 tournament's result naming the game's final event), standings with Buchholz and
 Sonneborn-Berger, the end with the pairing seed revealed, and the bundle re-verified — and
-refused, naming the event, once a result in it is changed (issue 10)."""
+refused, naming the event, once a result in it is changed."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+import pytest
 
 from ledger.canonical import canonical_bytes, sha256_hex
 from tests.tournaments.conftest import Desk
@@ -40,6 +42,7 @@ def _finish_round(desk: Desk, tid: str, decisions: list[tuple[str, int | None]])
     return desk.get(f"{API}/{tid}")
 
 
+@pytest.mark.slow
 def test_swiss_two_rounds_pairs_records_ranks_and_verifies(desk: Desk) -> None:
     t = _setup(desk)
     tid = t["id"]

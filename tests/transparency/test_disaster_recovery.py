@@ -1,4 +1,4 @@
-"""Disaster recovery (issue 14, trust over years): every game exported from one ledger and
+"""Disaster recovery: every game exported from one ledger and
 imported into an empty one (`warlog export` / `warlog import`) comes back with the same chain
 heads, the restored log's tree head is the original's, and each restored game still checks
 against the tree head the original published."""
@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ledger import logstore
@@ -18,6 +19,7 @@ from tests.transparency.test_log_api import export, start
 from warlog.cli import main
 
 
+@pytest.mark.slow
 def test_export_everything_import_into_an_empty_ledger_same_heads(db_url: str, tmp_path: Path) -> None:
     config = {"WARLOG_LOG_KEY": str(key_file(tmp_path / "log.pem"))}
     with app_on(db_url, **config) as app:
@@ -57,8 +59,9 @@ def test_export_everything_import_into_an_empty_ledger_same_heads(db_url: str, t
             assert r.exit_code == 0 and "OK the game is the one" in r.output, r.output
 
 
+@pytest.mark.slow
 def test_a_tournament_bundle_imports_into_an_empty_ledger_with_the_same_heads(db_url: str, tmp_path: Path) -> None:
-    """Issue 14, disaster recovery of tournaments: `warlog export-tournament` then
+    """Disaster recovery of tournaments: `warlog export-tournament` then
     `warlog import-tournament` into an empty ledger gives back the tournament's chain head, every
     game's chain head, the same tree head once the games are logged, and the same bundle; a
     second import, and a bundle with one byte changed, are refused without writing anything."""

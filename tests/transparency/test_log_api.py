@@ -1,4 +1,4 @@
-"""The transparency log end to end (issue 14, trust over years): the sweeper's idempotent sync,
+"""The transparency log end to end: the sweeper's idempotent sync,
 GET /api/v1/log/{head,proof,consistency} on SQLite and PostgreSQL, and `warlog verify
 --tree-head` catching a game rewritten after a head was published."""
 

@@ -169,6 +169,7 @@ def test_the_monitor_command_reads_a_live_server(tmp_path: Path) -> None:
             server.shutdown()
 
 
+@pytest.mark.slow
 def test_a_head_is_stamped_with_the_time_its_size_was_reached(db_url: str, tmp_path: Path) -> None:
     with app_on(db_url, WARLOG_LOG_KEY=str(key_file(tmp_path / "log.pem"))) as app:
         client = app.test_client()
@@ -190,6 +191,7 @@ def test_a_head_is_stamped_with_the_time_its_size_was_reached(db_url: str, tmp_p
         assert cons["first"]["timestamp"] == old["timestamp"] and cons["second"]["timestamp"] == big["timestamp"]
 
 
+@pytest.mark.slow
 def test_the_logs_key_is_published_and_pinned_on_first_use(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path}/w.sqlite3"
     old_key, new_key = key_file(tmp_path / "old.pem"), key_file(tmp_path / "new.pem")

@@ -1,4 +1,4 @@
-"""Stored subtree hashes (ledger.logtree, issue 14): heads, inclusion and consistency proofs read
+"""Stored subtree hashes (ledger.logtree): heads, inclusion and consistency proofs read
 from the complete subtrees stored as the log grows are byte-for-byte the RFC 6962 ones of
 ledger.transparency, need O(log n) stored nodes, and the table is append-only."""
 
@@ -19,6 +19,7 @@ def leaves(n: int) -> list[bytes]:
 
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 300), st.lists(st.integers(1, 40), min_size=1, max_size=40), st.data())
+@pytest.mark.slow
 def test_proofs_from_stored_subtrees_are_the_rfc_proofs(n: int, batches: list[int], data: st.DataObject) -> None:
     hashed, known, start = leaves(n), {}, 0  # type: list[bytes], dict[logtree.Key, bytes], int
     for size in batches * (n // sum(batches) + 1):  # appended in batches, as sync does
@@ -44,6 +45,7 @@ def test_proofs_from_stored_subtrees_are_the_rfc_proofs(n: int, batches: list[in
     assert len(logtree.nodes_of(logtree.consistency_ranges(first, n))) <= bound
 
 
+@pytest.mark.slow
 def test_the_ledger_stores_the_subtrees_and_answers_from_them(db_url: str) -> None:
     """Entries logged in batches (here written straight into the log, as a log older than
     migration 7 holds them): until a sync stores their subtrees the reader says so (the API

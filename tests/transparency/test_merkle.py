@@ -1,4 +1,4 @@
-"""ledger.transparency: the RFC 6962 tree, RFC 9162 proofs, signed tree heads (issue 14, trust over years)."""
+"""ledger.transparency: the RFC 6962 tree, RFC 9162 proofs, signed tree heads."""
 
 from __future__ import annotations
 

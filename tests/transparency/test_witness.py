@@ -137,6 +137,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.slow
 def test_the_witness_is_its_own_process_and_the_log_is_cosigned_over_http(tmp_path: Path) -> None:
     with forked(tmp_path) as (a, b, key):
         pub = t.public_key_hex(load_pem_private_key(key.read_bytes(), None))  # type: ignore[arg-type]

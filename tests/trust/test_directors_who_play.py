@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -69,6 +70,7 @@ def test_an_entrant_who_is_also_the_director_can_neither_rule_nor_open_the_sandb
     assert f"/desk/sandbox/{dispute}" not in html
 
 
+@pytest.mark.slow
 def test_a_co_director_rules_the_directors_own_game_and_the_ruling_names_who_made_it(tapp: Flask) -> None:
     desk, dana, tid, game = _event_where_the_director_plays(tapp)
     gid = game["game_id"]

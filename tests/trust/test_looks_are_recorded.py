@@ -32,6 +32,7 @@ def _looks(app: Flask, gid: str) -> list[Any]:
     return [e for e in app.extensions["warlog"].store.read(gid) if e.type == HIDDEN_VIEWED]
 
 
+@pytest.mark.slow
 def test_a_directors_full_view_replay_page_of_a_running_up_front_game_appends_one_look_the_seats_see(
         app: Flask, client: FlaskClient, new_game: Any) -> None:
     game = new_game("up-front", "A")

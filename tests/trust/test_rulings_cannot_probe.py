@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -26,6 +27,7 @@ def test_a_test_op_ruling_is_refused_at_submission(app: Flask, client: FlaskClie
     assert game.info()["seq"] == before
 
 
+@pytest.mark.slow
 def test_a_test_op_ruling_is_refused_in_a_tournament(tapp: Flask) -> None:
     desk, _dana, tid, game = _event_where_the_director_plays(tapp)
     cole = desk.player("Cole")

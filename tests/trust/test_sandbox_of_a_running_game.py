@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import Flask
 
 from tests.pages.conftest import ORIGIN, csrf_of
@@ -18,6 +19,7 @@ def _cards(state: dict, seat: str) -> list[str]:
     return list(state["hands"][seat])
 
 
+@pytest.mark.slow
 def test_an_up_front_desk_sandbox_shows_no_seat_of_the_game_its_opponents_hand(tapp: Flask) -> None:
     desk, dana, tid, game = _event_where_the_director_plays(tapp)
     gid = game["game_id"]

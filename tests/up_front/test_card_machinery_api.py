@@ -59,8 +59,9 @@ def _south_sees(client: Any, game: Any, south_pages: Any, spectator_pages: Any) 
     return docs
 
 
+@pytest.mark.slow
 def test_hands_stay_secret_and_the_whole_deck_rederives_under_verify(app, client, duel):
-    """Issue 12: an opponent's API answers, events and public replay never contain a card of
+    """An opponent's API answers, events and public replay never contain a card of
     my hand; the deck's order is re-derived by `warlog verify` after the game."""
     south_pages, spectator_pages = app.test_client(), app.test_client()
     south_pages.get(f"/games/{duel.id}/seat/{duel.created['seats']['south']}")

@@ -19,7 +19,7 @@ def test_a_window_opens_once_and_closes_with_its_context():
 
 
 def test_a_standing_answer_settles_a_window_only_when_every_condition_holds():
-    """"always play concealment when a group with 2 or fewer men is attacked" (issue 12)."""
+    """A standing answer: "always play concealment when a group with 2 or fewer men is attacked"."""
     s: dict = {}
     reactions.set_standing(s, "germans", "concealment", "play", [["men", "<=", 2]])
     assert reactions.standing_answer(s, "germans", "concealment", {"men": 2}) == "play"

@@ -28,6 +28,7 @@ def _choose(rng: random.Random, acts: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.slow
 def test_a_mountain_scenario_is_played_to_its_end_through_the_api_and_verifies(client, new_game, scenario):
     condition = {"A": "frozen", "C": "mud", "J": "heavy_snow", "M": "light"}.get(scenario, "dry")
     game = new_game("up-front", scenario, options={"terrain_type": "bare", "condition": condition})

@@ -1,4 +1,4 @@
-"""Issue 12's "done when", through the API: two seats play a mountain scenario to its end, each
+"""A whole UP FRONT mountain game through the API: two seats play a mountain scenario to its end, each
 seeing only its own hand, with altitude changes, fire up and down the mountain, entrenchment
 under the scenario's conditions (Frozen: 5 or 6) and reactions played in the other seat's turn;
 afterwards every card drawn is re-derived by `warlog verify`. The seats follow a policy that
@@ -10,6 +10,8 @@ import json
 import random
 from collections import Counter
 from typing import Any
+
+import pytest
 
 from warlog.trust.verify import verify_bytes
 
@@ -31,6 +33,7 @@ def _pick(rng: random.Random, acts: list[dict[str, Any]], tried: set[tuple[str, 
     return max(acts, key=value)
 
 
+@pytest.mark.slow
 def test_a_mountain_scenario_played_to_its_end_by_two_seats_through_the_api(app, client, new_game):
     svc = app.extensions["warlog"]
     svc.new_seed, svc.new_id = (lambda: bytes([12]) * 32), (lambda: "uf-done-001")

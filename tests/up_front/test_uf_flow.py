@@ -95,7 +95,7 @@ def test_concealment_played_in_the_other_turn_lowers_the_strength():
 
 
 def test_a_secret_standing_answer_plays_concealment_for_small_groups_without_asking():
-    """"always play concealment when a group with 2 or fewer men is attacked" (issue 12)."""
+    """A standing answer: "always play concealment when a group with 2 or fewer men is attacked"."""
     s = playing()
     s["turn"] = "germans"
     s = act(s, "germans", {"type": "standing", "kind": "concealment", "answer": "play",

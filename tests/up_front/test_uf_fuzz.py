@@ -54,6 +54,7 @@ def play(scenario: str, seed: int, kinds: Counter, facts: Counter) -> dict:
 
 
 @pytest.mark.parametrize("scenario", sorted(world().scenarios))
+@pytest.mark.slow
 def test_random_legal_play_ends_and_keeps_every_card(scenario: str) -> None:
     kinds: Counter = Counter()
     facts: Counter = Counter()

@@ -1,4 +1,4 @@
-"""Issue 13: `warlog verify` on every core gives exactly the serial answer: the same report for an
+"""`warlog verify` on every core gives exactly the serial answer: the same report for an
 honest game cut into windows, the same first bad event for a tampered one, each file named."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import json
 import threading
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ledger.canonical import canonical_bytes
@@ -35,6 +36,7 @@ def forged(data: bytes, at_fraction: float) -> tuple[bytes, int]:
     return b"".join(canonical_bytes(e.to_json()) + b"\n" for e in out), events[i].seq
 
 
+@pytest.mark.slow
 def test_a_long_game_cut_into_windows_reports_exactly_what_the_serial_run_does() -> None:
     data = LONG.read_bytes()
     assert len(windows(data, 2)) >= 3  # it is really cut
@@ -43,6 +45,7 @@ def test_a_long_game_cut_into_windows_reports_exactly_what_the_serial_run_does()
     assert dataclasses.asdict(parallel) == dataclasses.asdict(verify_bytes(data))
 
 
+@pytest.mark.slow
 def test_a_forged_die_in_a_late_window_is_named_as_the_serial_run_names_it(tmp_path: Path) -> None:
     data, seq = forged(LONG.read_bytes(), 0.8)
     bad = tmp_path / "bad.jsonl"
@@ -78,6 +81,7 @@ def test_games_of_a_bundle_on_processes_report_as_in_series() -> None:
     assert isinstance(second, VerifyFailure) and second.seq == 3
 
 
+@pytest.mark.slow
 def test_a_process_with_other_threads_verifies_on_a_forkserver_with_the_same_answers() -> None:
     """A plain fork only from a single-threaded process (a child forked while another thread
     holds a lock would wait on it forever); beside a thread, a forkserver, and the same reports."""

@@ -7,12 +7,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from tests.conftest import Player
 from tests.vietnam_battles.test_ledger_fuzz import install
 from tests.vietnam_battles.vb_fuzz import choose
 from warlog.trust.verify import verify_bytes
 
 
+@pytest.mark.slow
 def test_a_boys_of_67_game_through_the_api(client: Any, app: Any) -> None:
     g = install()
     svc = app.extensions["warlog"]

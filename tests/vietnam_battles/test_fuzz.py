@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from rules.vietnam_battles.game import VietnamBattles
 from tests.vietnam_battles.fixtures.boys_map import boys_world
 from tests.vietnam_battles.vb_fuzz import Stats, play_one
@@ -12,6 +14,7 @@ from tests.vietnam_battles.vb_fuzz import Stats, play_one
 GAMES = int(os.environ.get("VB_FUZZ_GAMES", "60"))
 
 
+@pytest.mark.slow
 def test_random_legal_play_of_the_boys_of_67() -> None:
     g = VietnamBattles(boys_world())
     stats = Stats()

@@ -1,4 +1,4 @@
-"""Issue 13: Vietnam Battles' fast paths answer as the slow ones over random play.
+"""Vietnam Battles' fast paths answer as the slow ones over random play.
 
 The occupancy index (board.occupancy, reused for the same places, with its memo of ZOC answers)
 answers land_at, monitor_at and in_ezoc (VB 5.3, 6.0, 12.0) as a scan of every unit does; the
@@ -53,6 +53,7 @@ def _answers(s: dict[str, Any], w: Any, h: str, ezoc: Any) -> tuple[Any, ...]:
 
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**31), scenario=st.sampled_from(sorted(GAME.scenarios())))
+@pytest.mark.slow
 def test_occupancy_index_answers_as_a_scan_of_every_unit(seed: int, scenario: str) -> None:
     rng, states = random.Random(seed), 0
     for s, w in _play(scenario, seed, 120):
@@ -68,6 +69,7 @@ def test_occupancy_index_answers_as_a_scan_of_every_unit(seed: int, scenario: st
 
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**31), scenario=st.sampled_from(sorted(GAME.scenarios())))
+@pytest.mark.slow
 def test_targeted_movement_checks_agree_with_the_listed_entries(seed: int, scenario: str) -> None:
     rng, moving = random.Random(seed), 0
     for s, w in _play(scenario, seed, 200):

@@ -10,6 +10,8 @@ import os
 import random
 from typing import Any
 
+import pytest
+
 from ledger.export import export_lines
 from ledger.factory import open_store
 from rules import get_game
@@ -82,6 +84,7 @@ def play_through_service(svc: Warlog, resolver: Resolver, seed: int, scenario: s
         assert moves <= MAX_MOVES, f"seed {seed}: no end after {MAX_MOVES} moves"
 
 
+@pytest.mark.slow
 def test_fuzzed_games_through_the_service_all_verify(tmp_path: Any) -> None:
     store = open_store(f"sqlite:///{tmp_path}/vb.sqlite3")
     svc = Warlog(store, lambda gid: None)
@@ -97,6 +100,7 @@ def test_fuzzed_games_through_the_service_all_verify(tmp_path: Any) -> None:
     store.close()
 
 
+@pytest.mark.slow
 def test_snoopys_nose_through_the_service_verifies_and_never_shows_the_us_a_secret(tmp_path: Any) -> None:
     store = open_store(f"sqlite:///{tmp_path}/vbs.sqlite3")
     svc = Warlog(store, lambda gid: None)
@@ -108,6 +112,7 @@ def test_snoopys_nose_through_the_service_verifies_and_never_shows_the_us_a_secr
     store.close()
 
 
+@pytest.mark.slow
 def test_the_iron_triangle_through_the_service_verifies_and_keeps_the_condition_secret(tmp_path: Any) -> None:
     store = open_store(f"sqlite:///{tmp_path}/vbi.sqlite3")
     svc = Warlog(store, lambda gid: None)

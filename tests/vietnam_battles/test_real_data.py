@@ -55,6 +55,7 @@ def test_random_legal_play_on_the_shipped_data() -> None:
 
 
 @pytest.mark.parametrize("scenario", ["snoopys_nose", "iron_triangle"])
+@pytest.mark.slow
 def test_random_legal_play_of_the_full_scenarios(scenario: str) -> None:
     from rules.vietnam_battles.game import VietnamBattles
     from tests.vietnam_battles.vb_fuzz import Stats, play_one

@@ -9,6 +9,7 @@ from tests.vietnam_battles_data.vb_data_helpers import DATA, load_tool
 
 
 @pytest.mark.parametrize("tool", ["vb_author_maps", "vb_author_data"])
+@pytest.mark.slow
 def test_files_equal_what_the_tool_writes(tool: str) -> None:
     mod = load_tool(tool)
     for name, build in mod.OUTPUTS.items():

@@ -1,4 +1,4 @@
-"""Issue 13: a judging job drains. Moves submitted while a drainer is alive are handed to it
+"""A judging job drains. Moves submitted while a drainer is alive are handed to it
 (no RQ job each); a drainer's last look at the pending set finds what was offered as it left;
 a killed drainer's promise runs out by itself."""
 
@@ -163,7 +163,7 @@ def test_a_busy_drainer_gives_its_worker_back_when_a_job_waits(redis_url):
 
 
 def test_a_drainer_with_several_waiters_judges_every_offered_move_once(pg_url, redis_url):
-    """Issue 13: one draining job runs several waiters at once (drainer.THREADS); each is a member
+    """One draining job runs several waiters at once (drainer.THREADS); each is a member
     of ALIVE while it waits, every offered move is judged, none twice (one judgement per
     submission in the ledger), and all of them have left ALIVE when the drain returns."""
     store = open_store(pg_url)

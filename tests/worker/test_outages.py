@@ -1,4 +1,4 @@
-"""Issue 14, defect 1: workers ride out a Redis outage and a PostgreSQL outage, and nothing
+"""Workers ride out a Redis outage and a PostgreSQL outage, and nothing
 stays pending once they are back. Each test starts its own redis-server / PostgreSQL cluster on
 a free port and kills it; the machine's shared ones are never touched."""
 

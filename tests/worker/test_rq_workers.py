@@ -71,6 +71,7 @@ def _judgements(p: Player) -> list[dict[str, Any]]:
     return [e for e in events if e["type"] in ("resolved", "rejected")]
 
 
+@pytest.mark.slow
 def test_two_real_workers_resolve_a_full_game(rq_app) -> None:
     app, workers = rq_app
     workers.start("w1")
@@ -87,6 +88,7 @@ def test_two_real_workers_resolve_a_full_game(rq_app) -> None:
     assert subs == sorted(set(subs)), "each submission judged once, in ledger order"
 
 
+@pytest.mark.slow
 def test_worker_killed_mid_job_loses_nothing_and_resolves_once(rq_app) -> None:
     app, workers = rq_app
     slow = workers.start("slow", WARLOG_FAULT_DELAY_BEFORE_APPEND="30")
@@ -108,6 +110,7 @@ def test_worker_killed_mid_job_loses_nothing_and_resolves_once(rq_app) -> None:
     assert [j["payload"]["submission_seq"] for j in _judgements(p)] == [seq]
 
 
+@pytest.mark.slow
 def test_racing_submits_one_wins_the_rest_conflict(rq_app) -> None:
     app, workers = rq_app
     p = _new(app)
@@ -133,6 +136,7 @@ def test_racing_submits_one_wins_the_rest_conflict(rq_app) -> None:
     assert len(_judgements(p)) == 1
 
 
+@pytest.mark.slow
 def test_real_workers_resolve_a_whole_game_of_assault_on_belgium(rq_app) -> None:
     from tests.assault_on_belgium.api_bot import Bot
     from warlog.trust.verify import verify_bytes

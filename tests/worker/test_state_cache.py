@@ -1,4 +1,4 @@
-"""Issue 13: a worker keeps a hot game's latest state between jobs, keyed by the seq and chain
+"""A worker keeps a hot game's latest state between jobs, keyed by the seq and chain
 hash of the last event folded into it; an entry whose hash is not the ledger's is never used."""
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def test_the_worker_keeps_one_resolver_and_its_cache_across_jobs(tmp_path: Any, 
 
 
 def test_the_resolvers_one_read_path_refuses_a_state_under_another_chain_hash(db_url: str) -> None:
-    """The resolver's hot path (one read per judgement, issue 13) checks the cached entry's
+    """The resolver's hot path (one read per judgement) checks the cached entry's
     chain hash too: a state cached under a hash that is not the ledger's is dropped, and the
     move is judged from the state folded from the ledger."""
     store = open_store(db_url, upgrade=True)
@@ -245,7 +245,7 @@ def test_a_state_handed_out_cannot_change_the_cache(tmp_path: Any) -> None:
 
 
 def test_the_resolver_reads_the_pending_set_once_a_move_yet_judges_every_pending_one(db_url: str) -> None:
-    """Issue 13 (statements per judged move): after appending the judgement of the newest
+    """Statements per judged move: after appending the judgement of the newest
     submission the resolver does not read the summary again, and on its next run it knows the
     summary from its own append and the one read of the events after it; with two submissions
     pending it reads the summary after judging the first, and judges both in one run."""

@@ -1,4 +1,4 @@
-"""Issue 16: the sweep costs what is pending and queues at most one job per game however
+"""The sweep costs what is pending and queues at most one job per game however
 often it runs; every per-game cache of a web or worker process is bounded."""
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ def _sweeper(rq: RQQueue, batch: bool) -> Any:
 
 
 @pytest.mark.parametrize("batch", [False, True], ids=["per-game", "batch"])
+@pytest.mark.slow
 def test_three_sweeps_queue_one_job_per_pending_game(pg_url, redis_url, monkeypatch, batch):
     store = open_store(pg_url)
     try:
@@ -45,7 +46,7 @@ def test_three_sweeps_queue_one_job_per_pending_game(pg_url, redis_url, monkeypa
         rq = RQQueue(redis_url)
         for _ in range(3):
             assert sorted(_sweeper(rq, batch)(store)) == sorted(ids)
-        assert rq.queue.count == 4  # was 4, 8, 12 before (issue 16)
+        assert rq.queue.count == 4  # was 4, 8, 12 before
         # a worker runs them: each job gives its game's key back first, then judges
         monkeypatch.setenv("WARLOG_DB", pg_url)
         conn = redis.Redis.from_url(redis_url)
@@ -119,6 +120,7 @@ def test_a_stale_queued_key_does_not_hold_a_game_back(pg_url, redis_url, batch):
 
 
 @pytest.mark.parametrize("batch", [False, True], ids=["per-game", "batch"])
+@pytest.mark.slow
 def test_a_job_taken_off_the_queue_by_a_killed_worker_does_not_hold_a_game_back(pg_url, redis_url, batch):
     """Found by bench/chaos_soak.py: a worker killed (-9) right after it took a game's job off
     the queue, before marking it started, left the job "queued" in no queue, and every sweep
@@ -176,7 +178,7 @@ def test_the_batch_claim_judges_every_held_key_as_the_single_claim_does(redis_ur
 
 
 def test_a_batch_sweep_costs_one_redis_round_trip_not_a_few_a_game(pg_url, redis_url, monkeypatch):
-    """Issue 16: a sweep of games whose jobs are queued already asks Redis once, whatever
+    """A sweep of games whose jobs are queued already asks Redis once, whatever
     their number (it took up to four round trips a game), and queues nothing more."""
     from redis.client import Pipeline
 

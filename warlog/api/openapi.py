@@ -72,7 +72,7 @@ ERRORS = {
     "503": answer("the ledger or the queue is unreachable just now; nothing was recorded (see Retry-After)",
                   "Error"),
 }
-ALWAYS = ("400", "414", "503")  # any request can be malformed or too long, and any can meet an outage (issue 14)
+ALWAYS = ("400", "414", "503")  # any request can be malformed or too long, and any can meet an outage
 
 
 def _errors(*codes: str) -> dict[str, Any]:

@@ -76,7 +76,7 @@ def _private_game() -> None:
 
 @api.after_request
 def _private(resp: Response) -> Response:
-    return private(resp)  # answers depend on the bearer token (issue 15)
+    return private(resp)  # answers depend on the bearer token
 
 
 @api.get("/openapi.json")

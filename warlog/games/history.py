@@ -26,7 +26,7 @@ class StateCache:
     of `size` games: cachetools.LRUCache under a lock).
 
     Each entry is keyed by the seq of the last event folded into it and that event's chain
-    hash, which commits to every event before it (issue 13): `StoreHistory.state_at` uses an
+    hash, which commits to every event before it: `StoreHistory.state_at` uses an
     entry only after reading that event back and finding the same hash, so a cache that outlived
     its ledger (a restored or replaced database, a game id reused) is dropped, never used.
     Entries are copied in and out, so no caller can mutate a cached state; `get(shared=True)`
@@ -109,7 +109,7 @@ class StoreHistory:
                 assert self.cache is not None
                 self.cache.drop(self.game_id)
                 events = None
-        # A hot cache hit leaves only a few events to fold: no snapshot look-up then (issue 13).
+        # A hot cache hit leaves only a few events to fold: no snapshot look-up then.
         if self.use_snapshots and start < seq and (cached is None or seq - start >= SNAPSHOT_EVERY or start < 0):
             snap = self.store.latest_snapshot(self.game_id, seq)
             if snap is not None and snap[0] > start:

@@ -343,7 +343,7 @@ class Warlog:
         if status != "active":
             raise StaleSeq(f"the game is {status}: no moves are taken now", status=status,
                            current_seq=summary.last_seq)
-        if viewer.seat not in summary.active_seats:  # issue 14: the seat not asked cannot stall the other
+        if viewer.seat not in summary.active_seats:  # the seat not asked cannot stall the other
             waiting = ", ".join(summary.active_seats) or "nobody"
             raise StaleSeq(f"it is not {viewer.seat}'s turn: the game waits for {waiting}"
                            f"{' (a move is being judged)' if summary.pending else ''}",
@@ -420,7 +420,7 @@ class Warlog:
         roles = self.created(game_id).payload["roles"]
         if probe_ops(ruling.get("patch")):  # every path in: the API's, a page's, a tournament's
             raise Unprocessable(PROBE_REFUSED, fields={"patch": [PROBE_REFUSED]})
-        if ruling.get("kind") == "award" and ruling.get("winner") not in (*roles, "draw", None):  # issue 14
+        if ruling.get("kind") == "award" and ruling.get("winner") not in (*roles, "draw", None):  # an award names a seat or a draw
             raise Unprocessable(f"an award's winner is one of the seats ({', '.join(roles)}) or \"draw\"",
                                 fields={"winner": [f"not a seat of this game: {ruling.get('winner')!r}"]})
         if ruling.get("kind") == "adjust":  # made or refused, its outcome tells something of the hidden state
@@ -481,7 +481,7 @@ class Warlog:
 
     def vanished(self, game_id: str) -> NoReturn:
         """A game whose events were not there although its row says they must be: its month
-        was detached (issue 16) after this process cached its creation record. The record and
+        was detached after this process cached its creation record. The record and
         its cached states are dropped, so this and every later request answers 410 Gone
         (or 404 if the game itself is gone)."""
         self._created.pop(game_id)

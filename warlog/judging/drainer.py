@@ -1,4 +1,4 @@
-"""A judging job drains; it does not carry one move (issue 13).
+"""A judging job drains; it does not carry one move.
 
 After judging its own game, an RQ job stays a while as a *drainer*: it promises in Redis to
 look at the list WAKE soon (the sorted set ALIVE, member its job id, score when the promise runs

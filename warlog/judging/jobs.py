@@ -51,7 +51,7 @@ def resolve_game(game_id: str) -> int:
     """Judge every pending submission of one game, then stay as a drainer for the moves of any
     game submitted meanwhile (warlog.judging.drainer); returns how many were judged. While the ledger
     is unreachable it returns -1 and the submission stays pending: the sweep queues it again
-    once the ledger is back (issue 14), so the job does not fail for an outage. The players
+    once the ledger is back, so the job does not fail for an outage. The players
     owning the seats concerned are notified (warlog.notify.hooks)."""
     try:  # first: a submission from now on queues the next job (warlog.judging.onejob)
         onejob.release_in_job(game_id)
@@ -110,7 +110,7 @@ def _judged_or_outage(judge: Callable[[], int]) -> int:
 
 
 def _publish(game_id: str) -> None:
-    """The web processes wake the pages waiting for this game's judgement (issue 9 §5)."""
+    """The web processes wake the pages waiting for this game's judgement."""
     from rq import get_current_job
 
     job = get_current_job()

@@ -106,7 +106,7 @@ def judge_keyed(game: Game, state: Any, submission: Event, dice_for: Callable[[i
 
 
 def _resealed(game: Game, before: Any, submission: Event, j: Judgement, die: DieFunction, patches: bool) -> Judgement:
-    """Issue 15: the end showed every secret; a reopened game draws its random ones again,
+    """The end showed every secret; a reopened game draws its random ones again,
     face down, with dice after the ruling's own (`Game.reseal`)."""
     kept = [Roll(int(d["index"]), int(d["faces"]), int(d["value"]), str(d.get("purpose", "")), bool(d.get("secret")))
             for d in j.payload.get("dice", [])]  # the re-resolution's dice come first: continue after them

@@ -69,7 +69,7 @@ return claimed
 
 
 def claim_many(redis: Any, game_ids: list[str]) -> dict[str, str]:
-    """`claim` for many games in one round trip (the sweep, issue 16): game id -> the id of
+    """`claim` for many games in one round trip (the sweep): game id -> the id of
     its new job, for each game whose key was free or stale; a game whose job still waits (see
     `_waiting`: queued and in its queue, deferred or scheduled) is left out. One Lua script
     (atomic) does it in Redis for up to CLAIM_BATCH games and reads each queue's job ids once,

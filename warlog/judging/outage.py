@@ -1,4 +1,4 @@
-"""Riding out an outage of Redis or PostgreSQL (issue 14, defect 1).
+"""Riding out an outage of Redis or PostgreSQL.
 
 `is_outage` tells an unreachable service, or a storage fault (ledger.faults: a full disk, a
 read-only database, a missing schema), from a bug; `Outage` logs one line when a service

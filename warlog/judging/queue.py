@@ -2,7 +2,7 @@
 (the embedded default). Both run the same job function, and both sweep for submissions that
 were left without a judgement (a killed worker, a lost job) at start and periodically.
 
-Outages (issue 14): a submission taken while Redis is down stays in the ledger; the queue logs
+Outages: a submission taken while Redis is down stays in the ledger; the queue logs
 one line for the outage, watches for Redis to come back and then sweeps, so what was recorded
 meanwhile is queued again even if no worker survived. The sweeper rides out a ledger outage
 the same way. A web process in RQ mode also sweeps once as it starts (`RQQueue.sweep_at_start`):
@@ -212,7 +212,7 @@ class RQQueue:
         threading.Thread(target=loop, name="warlog-redis-watch", daemon=True).start()
 
     def sweep_at_start(self) -> None:
-        """Sweep once in a background thread, as a web process starts (issue 14): a move whose web
+        """Sweep once in a background thread, as a web process starts: a move whose web
         process was killed after recording it and before queueing it is queued now, not at a
         worker's next periodic sweep. While the ledger is unreachable it tries again every
         RETRY s; while Redis is, `enqueue` leaves the move to the sweep after it is back."""
@@ -242,7 +242,7 @@ class RQQueue:
                 time.sleep(backoff.step())
 
     def clean_failed(self, now: float | None = None) -> int:
-        """Drop the jobs of killed workers (issue 14): RQ moves a job whose worker died to its
+        """Drop the jobs of killed workers: RQ moves a job whose worker died to its
         failed registry; the ledger, not RQ, says what is still to judge, and the sweep has
         queued it again. Jobs that failed on an error of their own stay (for a day) to be read.
         `now` (Unix time) is when to judge a started job abandoned; tests look ahead with it."""
@@ -263,7 +263,7 @@ class RQQueue:
 
 
 def sync_log(store: EventStore) -> None:
-    """Log new games and grown chains in the transparency log (ledger.logstore; issue 14).
+    """Log new games and grown chains in the transparency log (ledger.logstore).
     A failure is logged and retried at the next sweep: it never stops the sweep."""
     from ledger.logstore import LogUnavailable, sync
 

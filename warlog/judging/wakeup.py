@@ -1,4 +1,4 @@
-"""Waking the requests that wait for a game's judgement (issue 9 §5), in this process.
+"""Waking the requests that wait for a game's judgement, in this process.
 
 The resolver calls `judged(game_id)` right after it appends a judgement; a `/live?wait=1`
 request waits on `wait()` instead of sleeping and polling, so it answers as soon as the

@@ -1,4 +1,4 @@
-"""Archiving a creation period on PostgreSQL (issue 16): what must hold before its partitions
+"""Archiving a creation period on PostgreSQL: what must hold before its partitions
 are detached, and re-importing a period from its bundle when its dump is gone.
 
 `warlog archive detach PERIOD --bundle DIR` refuses unless every game created in the period

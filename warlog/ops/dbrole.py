@@ -1,7 +1,7 @@
 """Who the app connects to PostgreSQL as. A superuser (or the tables' owner) can disable or
 replace the append-only triggers, so the app refuses to run as a superuser unless the
 operator says so (WARLOG_ALLOW_SUPERUSER=1 or --allow-superuser), and warns when it owns the
-ledger's tables. README "The real deployment" gives the two roles' commands."""
+ledger's tables. docs/deployment.md gives the two roles' commands."""
 
 from __future__ import annotations
 
@@ -32,10 +32,10 @@ def check_app_role(store: EventStore, allow_superuser: bool) -> None:
         if not allow_superuser:
             raise SuperuserRefused(
                 f"refusing to run as a PostgreSQL superuser ({store.display_url()}): a superuser can disable "
-                f"the ledger's append-only triggers. Connect as the app role (README: The real deployment), "
+                f"the ledger's append-only triggers. Connect as the app role (docs/deployment.md), "
                 f"or set {ALLOW_ENV}=1 / --allow-superuser if this is intended (a test database)")
         log.warning("running as a PostgreSQL superuser (%s=1): the append-only guarantee holds only "
                     "against roles that do not own the tables", ALLOW_ENV)
     elif store.owns_events():
         log.warning("the app role owns the ledger's tables and could disable their triggers: "
-                    "run the app as a role without ownership (README: The real deployment)")
+                    "run the app as a role without ownership (docs/deployment.md)")

@@ -1,4 +1,4 @@
-"""Liveness, readiness and worker heartbeats (issue 14, defect 6).
+"""Liveness, readiness and worker heartbeats.
 
 `GET /healthz` is liveness: 503 only when a restart may mend the process (`liveness`: its
 in-process worker's thread died, or every request has failed with an internal error for a

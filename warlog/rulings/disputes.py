@@ -1,4 +1,4 @@
-"""Disputes in an ordinary game (issue 10): a seat raises one on an event of the game, with
+"""Disputes in an ordinary game: a seat raises one on an event of the game, with
 text; the game's director (the holder of its director token) answers with a ruling — void and
 re-resolve, adjust, award — or a dismissal. Both are events in the game's own ledger
 (`dispute_raised`, `dispute_answered`; docs/ledger.md), so the record of the game carries them

@@ -1,5 +1,5 @@
 """The dispute sandbox's setup page: fork a game at a step and edit the position before it is
-created (issue 9 §3). A plain form, one edit at a time — move a counter to a hex, change a
+created. A plain form, one edit at a time — move a counter to a hex, change a
 marker (any path and value), set the phase — each checked at once like the sandbox will be
 (warlog.rulings.sandbox), its errors shown by path; the accepted edits travel as a JSON Patch in a
 hidden field. Open to the game's director, or to anyone once the game has ended."""

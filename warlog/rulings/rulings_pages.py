@@ -1,4 +1,4 @@
-"""Rulings and disputes on an ordinary game's pages (issue 10): the holder of the game's director
+"""Rulings and disputes on an ordinary game's pages: the holder of the game's director
 token (its invitation link puts the token in the browser's cookie) gets a ruling form on the play
 page — void and re-resolve, adjust, award — and the game's disputes, each with a form to dismiss
 it or rule; a seat raises a dispute from the play or replay page. A tournament's games are

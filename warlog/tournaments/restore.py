@@ -1,4 +1,4 @@
-"""Disaster recovery of tournaments (issue 14): `warlog import-tournament BUNDLE` loads a bundle
+"""Disaster recovery of tournaments: `warlog import-tournament BUNDLE` loads a bundle
 (warlog/tournaments/bundle.py) into a ledger that holds none of it — every game's ledger as
 `warlog import` does, then the tournament's stream exactly as recorded, its listing row and
 its games' rounds — so that every chain head, and the transparency log's tree head once the

@@ -101,7 +101,7 @@ class Audit:
 
 
 class ChainWatermark:
-    """How far each game's chain has been checked already (issue 13): the seq and hash of the
+    """How far each game's chain has been checked already: the seq and hash of the
     last event checked. The ledger is append-only (its triggers refuse an update or a delete), so
     a checked prefix stays checked: the audit page re-checks the watermark event's own hash and
     its link to what follows, then only the events after it. `warlog verify` checks everything."""
@@ -215,7 +215,7 @@ class _Builder:
 
 
 class AuditCache:
-    """The audit page's findings kept between requests (issue 13), per ledger and game and per
+    """The audit page's findings kept between requests, per ledger and game and per
     view (the viewer's seat, whether everything is shown): the ledger is append-only, so a
     request reads and checks only the events after the last one it saw. That event is read back
     and its hash recomputed first; a different one (a restored or replaced ledger) or a new seed

@@ -1,4 +1,4 @@
-"""The transparency log's web face (issue 14, trust over years): signed tree heads, inclusion
+"""The transparency log's web face: signed tree heads, inclusion
 proofs of a game's entries and consistency proofs, under /api/v1/log. The tree and proofs are
 ledger.transparency; the entries ledger.logstore (logged by the sweeper, warlog.judging.queue.sync_log).
 
@@ -230,7 +230,7 @@ def check_heads(app: Flask) -> dict[str, str]:
         refused[game_id] = (f"the ledger of game {game_id} no longer extends what the transparency log recorded "
                             f"of it (event {seq}, hash {logged[:16]}…): it {what}. Its events were cut short or "
                             "rewritten after they were logged; this server will not serve the game until its "
-                            "events are restored (README \"Backups\")")
+                            "events are restored (docs/deployment.md, \"Backups and restores\")")
     before = app.extensions.get(REFUSED, {})
     for game_id, why in refused.items():
         if game_id not in before:

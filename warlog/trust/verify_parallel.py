@@ -1,4 +1,4 @@
-"""Verifying many games, or one long game, on every core (issue 13).
+"""Verifying many games, or one long game, on every core.
 
 Games are independent, so files (and a bundle's games) go to a pool of processes, one at a
 time each: the main process holds only the reports, so memory stays flat in the archive's size.

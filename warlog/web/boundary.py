@@ -1,4 +1,4 @@
-"""Request hygiene at the edge, before any route runs (issue 14, defect 2; URI and body size).
+"""Request hygiene at the edge, before any route runs (URI and body size).
 
 A state-changing API request that a browser's cookie authenticates (the signed-in player's
 `warlog_player`, a seat's `warlog_seat_…`; no Authorization header) must come from this site:

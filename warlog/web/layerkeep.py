@@ -1,4 +1,4 @@
-"""Board layers the browser already has are not sent again (issue 9 §5: the mover sees the
+"""Board layers the browser already has are not sent again (the mover sees the
 result within 200 ms of the judgement).
 
 Most of a board's SVG is the printed map (terrain, borders, rivers, places: ~150 KB on Assault

@@ -1,4 +1,4 @@
-"""The lobby's costly parts built once (issue 16: the lobby under 10 ms p95). Jinja spent most
+"""The lobby's costly parts built once (the lobby under 10 ms p95). Jinja spent most
 of a lobby request on its 50 rows (a macro call and three `url_for` per row) and on the
 "New game" form, which lists every scenario and option of every game. A row is now HTML built
 here from the listing row, kept in a bounded LRU keyed by everything it shows (a game that
@@ -6,7 +6,7 @@ moves gets a new key); the form is rendered once per set of games, the CSRF toke
 request. What the page shows is unchanged.
 
 The whole page, too, is the same for every visitor who is not signed in and holds no seat
-(issue 16: rendering it was a third of a lobby request's CPU): it is kept per app in a small
+(rendering it was a third of a lobby request's CPU): it is kept per app in a small
 LRU keyed by its rows (`row_key`), filters and links, and only the CSRF token is put in."""
 
 from __future__ import annotations

@@ -114,7 +114,7 @@ def check_csrf() -> None:
 
 
 def private(resp: BaseResponse) -> BaseResponse:
-    """What a seat reads is its own (issue 15): no shared cache may keep it or serve it to
+    """What a seat reads is its own: no shared cache may keep it or serve it to
     another cookie or token."""
     resp.headers.setdefault("Cache-Control", "private, no-store")
     resp.vary.add("Cookie")
