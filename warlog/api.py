@@ -23,6 +23,7 @@ from validators.requests import (
 )
 from warlog import sandbox_dice
 from warlog.boundary import json_object
+from warlog.export_media import export_mimetype
 from warlog.listing import game_json, games_page, next_query
 from warlog.openapi import openapi_document
 from warlog.outage import is_outage, unavailable
@@ -251,5 +252,5 @@ def ruling(game_id: str) -> tuple[Response, int]:
 def export(game_id: str) -> Response:
     svc = service()
     lines = svc.export(game_id, svc.viewer(game_id, bearer()))
-    return Response(stream_with_context(lines), mimetype="application/x-ndjson",
+    return Response(stream_with_context(lines), mimetype=export_mimetype(),
                     headers={"Content-Disposition": f'attachment; filename="warlog-{game_id}.jsonl"'})

@@ -15,6 +15,7 @@ from marshmallow import fields
 
 from rules import all_games
 from validators.actions import ActionField
+from validators.names import no_controls
 from validators.listing import (
     GamesQuerySchema,
     LogConsistencyQuerySchema,
@@ -35,6 +36,7 @@ from validators.requests import (
 from validators.responses import SCHEMAS as RESPONSES
 from validators.tournament_responses import SCHEMAS as TOURNAMENT_RESPONSES
 from validators.tournaments import TimeControlSchema
+from warlog.export_media import export_content
 from warlog.openapi_games import add_game_schemas, ref
 from warlog.openapi_ids import name_operations
 
@@ -95,6 +97,19 @@ def _nullable_nested(_conv: Any, field: fields.Field, ret: dict[str, Any], **_: 
     return {}
 
 
+# What the server refuses in any text (warlog.boundary: PostgreSQL text cannot hold a NUL), and in
+# a name that reaches a mail header (validators.names: Unicode Cc, Zl and Zp), as patterns a
+# client or a fuzzer can read: a string the document allows, the server takes.
+NO_NUL = "^[^\\u0000]*$"
+NO_CONTROLS = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$"
+
+
+def _text_pattern(_conv: Any, field: fields.Field, ret: dict[str, Any], **_: Any) -> dict[str, Any]:
+    if not isinstance(field, fields.String) or "pattern" in ret or "enum" in ret:
+        return {}  # a Regexp's own pattern or a fixed list already leaves NUL out
+    return {"pattern": NO_CONTROLS if no_controls in field.validators else NO_NUL}
+
+
 def _spec() -> APISpec:
     plugin = MarshmallowPlugin()
     spec = APISpec(title="Warlog API", version="1", openapi_version="3.0.3", plugins=[plugin],
@@ -102,6 +117,7 @@ def _spec() -> APISpec:
     assert plugin.converter is not None
     plugin.converter.add_attribute_function(_action_union)
     plugin.converter.add_attribute_function(_nullable_nested)
+    plugin.converter.add_attribute_function(_text_pattern)
     return spec
 
 
@@ -236,8 +252,7 @@ def game_paths() -> dict[str, dict[str, Any]]:
         "/api/v1/games/{game_id}/export": {"get": {
             "summary": "JSON Lines export (after the end; the director at any time)", "parameters": [gid],
             "security": OPTIONAL_BEARER,
-            "responses": {"200": {"description": "one event per line (warlog verify checks it)",
-                                  "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+            "responses": {"200": export_content("one event per line (warlog verify checks it)"),
                           **seen}}},
     }
 

@@ -18,6 +18,7 @@ from marshmallow import Schema, ValidationError
 from rules import get_game
 from validators import tournaments as schemas
 from warlog.boundary import json_object
+from warlog.export_media import export_mimetype
 from warlog.pageutil import PageError, check_csrf, error_page, finish, ruling_from_form
 from warlog.players.store import PlayerError
 from warlog.players.web import current_player
@@ -342,7 +343,7 @@ def api_export(tid: str) -> Response:
     if t.ended is None or any(s != "ended" for s, _seats in status.values()):
         bundle_looks(t, me, status)
     lines = bundle_lines(svc().warlog.store, svc().store, tid)
-    return Response(lines, mimetype="application/x-ndjson",
+    return Response(lines, mimetype=export_mimetype(),
                     headers={"Content-Disposition": f'attachment; filename="{tid}.bundle.jsonl"'})
 
 
