@@ -15,13 +15,13 @@ from marshmallow import fields
 
 from rules import all_games
 from validators.actions import ActionField
-from validators.names import no_controls
 from validators.listing import (
     GamesQuerySchema,
     LogConsistencyQuerySchema,
     LogEntriesQuerySchema,
     LogProofQuerySchema,
 )
+from validators.names import no_controls
 from validators.player_responses import SCHEMAS as PLAYER_RESPONSES
 from validators.players import SCHEMAS as PLAYER_REQUESTS
 from validators.requests import (

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from warlog.export_media import export_content
 from validators.tournaments import SCHEMAS, ListQuerySchema, TournamentQuerySchema, VoidPreviewQuerySchema
+from warlog.export_media import export_content
 
 PLAYER = [{"player": []}]
 
