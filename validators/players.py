@@ -13,13 +13,18 @@ class _Body(Schema):
         unknown = EXCLUDE
 
 
+def _email() -> fields.Email:
+    """An e-mail address as warlog.players.store.clean_email takes it (the document says `format: email`)."""
+    return fields.Email(required=True, validate=validate.Length(max=254))
+
+
 class RegisterSchema(_Body):
-    email = fields.String(required=True)
+    email = _email()
     display_name = fields.String(required=True, validate=no_controls)
 
 
 class SigninSchema(_Body):
-    email = fields.String(required=True)
+    email = _email()
 
 
 class UseLinkSchema(_Body):

@@ -31,7 +31,7 @@ from warlog.pageutil import guard_private, private
 from warlog.render import seat_label
 from warlog.rounds import public_rows
 from warlog.sandbox import example_state, forced_faces, fork
-from warlog.service import NotFound, ServiceError, Unprocessable, Warlog
+from warlog.service import NotFound, ServiceError, Unauthorized, Unprocessable, Warlog
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -45,8 +45,10 @@ def bearer() -> str | None:
     if not header:
         return None
     scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    if scheme.lower() != "bearer":
         raise ServiceError("the Authorization header must be 'Bearer <token>'")
+    if not token.strip():  # "Bearer" and no token: no credentials (RFC 9110 15.5.2), as without the header
+        raise Unauthorized("the Authorization header names no token: 'Bearer <token>'")
     return token.strip()
 
 

@@ -39,6 +39,7 @@ from validators.tournaments import TimeControlSchema
 from warlog.export_media import export_content
 from warlog.openapi_games import add_game_schemas, ref
 from warlog.openapi_ids import name_operations
+from warlog.openapi_links import add_links
 
 BEARER = [{"seat": []}]
 OPTIONAL_BEARER = [{}, {"seat": []}]  # the answer depends on the token: a seat's view, the director's, or public
@@ -284,6 +285,7 @@ def _document(game_names: tuple[str, ...]) -> dict[str, Any]:
     busy = answer("the tournament changed meanwhile, or the act does not fit its state now", "Error")
     paths.update(tournament_paths(spec, _resp, {**ERRORS, "409": busy}))  # uses the "player" scheme above
     name_operations(paths)
+    add_links(paths)
     for ops in paths.values():
         for op in ops.values():
             for code in ALWAYS:
@@ -292,4 +294,29 @@ def _document(game_names: tuple[str, ...]) -> dict[str, Any]:
                 op["responses"].setdefault("413", ERRORS["413"])
     for path, ops in paths.items():
         spec.path(path=path, operations=ops)
-    return spec.to_dict()
+    return _no_nul_in_parameters(_name_the_games(spec.to_dict(), list(game_names)))
+
+
+def _name_the_games(doc: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """A game's name is one of the games this server plays (an unknown one is a 422): an enum
+    where a request names a game. The same game's scenario, options and seats are checked
+    against it (a 422 when they do not fit it): the document cannot tie one field to another."""
+    schemas = doc["components"]["schemas"]
+    for body in ("CreateGame", "CreateTournament"):
+        schemas[body]["properties"]["game"]["enum"] = names
+    for parameter in doc["paths"]["/api/v1/games/schemas/{game}/state"]["get"]["parameters"]:
+        if parameter["name"] == "game":
+            parameter["schema"] = {**parameter["schema"], "enum": names}
+    return doc
+
+
+def _no_nul_in_parameters(doc: dict[str, Any]) -> dict[str, Any]:
+    """A path or query string written by hand (not from a marshmallow schema) gets NO_NUL too:
+    a NUL anywhere in the path or query is a 400 (warlog.boundary)."""
+    for ops in doc["paths"].values():
+        for op in ops.values():
+            for parameter in op.get("parameters", []):
+                schema = parameter.get("schema", {})
+                if schema.get("type") == "string" and not {"pattern", "enum"} & set(schema):
+                    parameter["schema"] = {**schema, "pattern": NO_NUL}
+    return doc
