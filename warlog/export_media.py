@@ -21,4 +21,4 @@ def export_content(description: str) -> dict[str, Any]:
     """The OpenAPI answer of an export: JSON Lines, or the same bytes as an octet stream."""
     return {"description": description, "content": {
         JSON_LINES: {"schema": {"type": "string"}},
-        BYTES: {"schema": {"type": "string", "format": "binary"}}}}
+        BYTES: {"schema": {"type": "string"}}}}
