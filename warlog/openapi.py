@@ -290,11 +290,14 @@ def _document(game_names: tuple[str, ...]) -> dict[str, Any]:
         for op in ops.values():
             for code in ALWAYS:
                 op["responses"].setdefault(code, ERRORS[code])
+            if op.get("security"):  # a token is read: "Bearer" with none, or none where one is needed, is a 401
+                op["responses"].setdefault("401", ERRORS["401"])
             if "requestBody" in op:
                 op["responses"].setdefault("413", ERRORS["413"])
     for path, ops in paths.items():
         spec.path(path=path, operations=ops)
-    return _no_nul_in_parameters(_name_the_games(spec.to_dict(), list(game_names)))
+    doc = _name_the_games(spec.to_dict(), list(game_names))
+    return _bodies_required_as_the_server_does(_no_nul_in_parameters(_time_control_has_time(doc)))
 
 
 def _name_the_games(doc: dict[str, Any], names: list[str]) -> dict[str, Any]:
@@ -307,6 +310,29 @@ def _name_the_games(doc: dict[str, Any], names: list[str]) -> dict[str, Any]:
     for parameter in doc["paths"]["/api/v1/games/schemas/{game}/state"]["get"]["parameters"]:
         if parameter["name"] == "game":
             parameter["schema"] = {**parameter["schema"], "enum": names}
+    return doc
+
+
+def _time_control_has_time(doc: dict[str, Any]) -> dict[str, Any]:
+    """validators.tournaments.TimeControlSchema: a move has at least an hour, so a per-move
+    control (the default mode) with days 0 needs hours."""
+    doc["components"]["schemas"]["TimeControl"]["not"] = {
+        "description": "days 0 and no hours, per move: a move would have no time", "required": ["days"],
+        "properties": {"days": {"enum": [0]}, "hours": {"enum": [0]}, "mode": {"enum": ["per_move"]}}}
+    return doc
+
+
+def _bodies_required_as_the_server_does(doc: dict[str, Any]) -> dict[str, Any]:
+    """An empty body is read as {} (warlog.boundary.json_object): a body is required exactly
+    when its schema requires a field, and a route that takes nothing from it but optional
+    fields takes none at all."""
+    schemas = doc["components"]["schemas"]
+    for ops in doc["paths"].values():
+        for op in ops.values():
+            body = op.get("requestBody")
+            if body is not None:
+                name = body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+                body["required"] = bool(schemas[name].get("required"))
     return doc
 
 

@@ -293,11 +293,10 @@ def test_the_generated_client_creates_and_reads_a_game_on_a_live_server(app: Any
     httpx transport) creates a game and reads it back."""
     import threading
 
-    from werkzeug.serving import make_server
-
     from warlog_generated_client import Client
     from warlog_generated_client.api.games import create_game, get_game
     from warlog_generated_client.models import Created, CreateGame, CreateGameGame, GameInfo
+    from werkzeug.serving import make_server
 
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -6,6 +6,7 @@ signed-in player who directs the game (personal API token of the creator, direct
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -22,6 +23,8 @@ import psycopg
 from psycopg import sql
 from werkzeug.serving import make_server
 
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 SIGNIN = re.compile(r"/signin/([A-Za-z0-9_\-]+)")
 
 
@@ -91,12 +94,15 @@ def run_schemathesis(server: FuzzServer, role: str, examples: int, report: Path,
                      phases: str = "examples,coverage,fuzzing,stateful", timeout: float = 3600) -> dict[str, Any]:
     """`st run` with every check against the live server as `role`; its JSON report, read back."""
     st = Path(sys.executable).parent / "st"
-    args = [str(st), "run", f"{server.base}/api/v1/openapi.json", "--checks", "all", "--phases", phases,
+    args = [str(st), "--config-file", str(HERE / "schemathesis.toml"), "run", f"{server.base}/api/v1/openapi.json",
+            "--checks", "all", "--phases", phases,
             "--max-examples", str(examples), "--seed", str(seed), "--no-color", "--report", "json",
             "--report-json-path", str(report), "--suppress-health-check", "all", "--workers", "1"]
     for name, value in server.roles[role].items():
         args += ["-H", f"{name}: {value}"]
-    run = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.support.schemathesis_hooks",
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    run = subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
     out: dict[str, Any] = json.loads(report.read_text()) if report.exists() else {}
     out["_stdout"] = run.stdout + run.stderr
     return out
