@@ -31,7 +31,7 @@ from warlog.pageutil import guard_private, private
 from warlog.render import seat_label
 from warlog.rounds import public_rows
 from warlog.sandbox import example_state, forced_faces, fork
-from warlog.service import NotFound, ServiceError, Unauthorized, Unprocessable, Warlog
+from warlog.service import Forbidden, NotFound, ServiceError, Unauthorized, Unprocessable, Warlog
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -178,8 +178,14 @@ def state_schema(game: str) -> Response:
 def fork_game(game_id: str) -> tuple[Response, int]:
     """A dispute sandbox from this game's step N (director, or anyone once the game has ended)."""
     data = body(ForkSchema())
-    out = fork(service(), game_id, bearer(), data["step"], data["patch"], data["dice"],
-               data["on_dice_exhausted"], data["dry_run"])
+    token = bearer()
+    try:
+        out = fork(service(), game_id, token, data["step"], data["patch"], data["dice"],
+                   data["on_dice_exhausted"], data["dry_run"])
+    except Forbidden as err:
+        if token is None:  # no credentials at all: a 401 (RFC 9110 15.5.2), as every route that needs a token
+            raise Unauthorized(f"{err.message}: send 'Authorization: Bearer <token>'") from None
+        raise
     return jsonify(out if data["dry_run"] else with_seat_tokens(out)), 200 if data["dry_run"] else 201
 
 

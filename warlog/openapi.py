@@ -297,7 +297,8 @@ def _document(game_names: tuple[str, ...]) -> dict[str, Any]:
     for path, ops in paths.items():
         spec.path(path=path, operations=ops)
     doc = _name_the_games(spec.to_dict(), list(game_names))
-    return _bodies_required_as_the_server_does(_no_nul_in_parameters(_time_control_has_time(doc)))
+    doc = _empty_query_is_absent(_no_nul_in_parameters(_time_control_has_time(doc)))
+    return _bodies_required_as_the_server_does(doc)
 
 
 def _name_the_games(doc: dict[str, Any], names: list[str]) -> dict[str, Any]:
@@ -319,6 +320,23 @@ def _time_control_has_time(doc: dict[str, Any]) -> dict[str, Any]:
     doc["components"]["schemas"]["TimeControl"]["not"] = {
         "description": "days 0 and no hours, per move: a move would have no time", "required": ["days"],
         "properties": {"days": {"enum": [0]}, "hours": {"enum": [0]}, "mode": {"enum": ["per_move"]}}}
+    return doc
+
+
+# The list routes drop a query parameter left empty (a form's blank filter): "" is no filter.
+EMPTY_IS_ABSENT = (("/api/v1/games", "get"), ("/api/v1/tournaments", "get"))
+
+
+def _empty_query_is_absent(doc: dict[str, Any]) -> dict[str, Any]:
+    for path, method in EMPTY_IS_ABSENT:
+        for parameter in doc["paths"][path][method].get("parameters", []):
+            schema = dict(parameter["schema"])
+            if parameter["in"] != "query" or schema.get("type") != "string":
+                continue
+            schema.pop("minLength", None)
+            if "enum" in schema:
+                schema["enum"] = [*schema["enum"], ""]
+            parameter["schema"] = schema
     return doc
 
 

@@ -234,3 +234,17 @@ def test_every_operation_that_reads_a_token_lists_401(doc: dict[str, Any]) -> No
     for method, path, op in _operations(doc):
         if op.get("security"):
             assert "401" in op["responses"], (method, path)
+
+
+def test_an_empty_list_filter_is_no_filter_in_the_document_as_on_the_server(doc: dict[str, Any], client: Any) -> None:
+    parameters = {p["name"]: p["schema"] for p in doc["paths"]["/api/v1/games"]["get"]["parameters"]}
+    assert "minLength" not in parameters["game"] and "" in parameters["status"]["enum"]
+    assert client.get("/api/v1/games?game=&status=").status_code == 200
+
+
+def test_forking_a_running_game_without_a_token_is_401(client: Any) -> None:
+    game = client.post("/api/v1/games", json={"game": "dice-duel"}).get_json()
+    r = client.post(f"/api/v1/games/{game['id']}/fork", json={"step": 0})
+    assert r.status_code == 401 and "director" in r.get_json()["error"]
+    seat = {"Authorization": f"Bearer {next(iter(game['seats'].values()))}"}
+    assert client.post(f"/api/v1/games/{game['id']}/fork", json={"step": 0}, headers=seat).status_code == 403
