@@ -37,6 +37,7 @@ from validators.responses import SCHEMAS as RESPONSES
 from validators.tournament_responses import SCHEMAS as TOURNAMENT_RESPONSES
 from validators.tournaments import TimeControlSchema
 from warlog.export_media import export_content
+from warlog.openapi_create import per_game_create
 from warlog.openapi_games import add_game_schemas, ref
 from warlog.openapi_ids import name_operations
 from warlog.openapi_links import add_links
@@ -306,8 +307,8 @@ def _name_the_games(doc: dict[str, Any], names: list[str]) -> dict[str, Any]:
     where a request names a game. The same game's scenario, options and seats are checked
     against it (a 422 when they do not fit it): the document cannot tie one field to another."""
     schemas = doc["components"]["schemas"]
-    for body in ("CreateGame", "CreateTournament"):
-        schemas[body]["properties"]["game"]["enum"] = names
+    schemas["CreateTournament"]["properties"]["game"]["enum"] = names
+    per_game_create(doc, [g for g in all_games() if g.name in names])
     for parameter in doc["paths"]["/api/v1/games/schemas/{game}/state"]["get"]["parameters"]:
         if parameter["name"] == "game":
             parameter["schema"] = {**parameter["schema"], "enum": names}
@@ -350,7 +351,8 @@ def _bodies_required_as_the_server_does(doc: dict[str, Any]) -> dict[str, Any]:
             body = op.get("requestBody")
             if body is not None:
                 name = body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
-                body["required"] = bool(schemas[name].get("required"))
+                shapes = [schemas[r["$ref"].rsplit("/", 1)[1]] for r in schemas[name].get("oneOf", [])]
+                body["required"] = all(s.get("required") for s in shapes or [schemas[name]])
     return doc
 
 

@@ -126,7 +126,8 @@ def test_a_body_is_required_exactly_when_its_schema_requires_a_field(doc: dict[s
     for method, path, op in _operations(doc):
         if "requestBody" in op:
             name = op["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
-            assert op["requestBody"]["required"] is bool(schemas[name].get("required")), (method, path)
+            shapes = [schemas[r["$ref"].rsplit("/", 1)[1]] for r in schemas[name].get("oneOf", [])] or [schemas[name]]
+            assert op["requestBody"]["required"] is all(s.get("required") for s in shapes), (method, path)
     assert doc["paths"]["/api/v1/tournaments/{tid}/directors"]["post"]["requestBody"]["required"] is True
     assert doc["paths"]["/api/v1/tournaments/{tid}/withdraw"]["post"]["requestBody"]["required"] is False
     assert client.post("/api/v1/players/signin").status_code == 400  # no body: no e-mail
@@ -173,7 +174,7 @@ def test_tournament_cursor_and_emails_as_documented(doc: dict[str, Any], client:
     assert name["maxLength"] == 60 and not re.search(name["pattern"], "   ")
     r = client.post("/api/v1/players", json={"email": "x@example.org", "display_name": "   "})
     assert r.status_code == 400, r.get_json()
-    games = doc["components"]["schemas"]["CreateGame"]["properties"]["game"]["enum"]
+    games = doc["components"]["schemas"]["CreateTournament"]["properties"]["game"]["enum"]
     assert set(games) == {g.name for g in all_games()}
 
 
@@ -248,3 +249,21 @@ def test_forking_a_running_game_without_a_token_is_401(client: Any) -> None:
     assert r.status_code == 401 and "director" in r.get_json()["error"]
     seat = {"Authorization": f"Bearer {next(iter(game['seats'].values()))}"}
     assert client.post(f"/api/v1/games/{game['id']}/fork", json={"step": 0}, headers=seat).status_code == 403
+
+
+def test_create_game_is_one_shape_per_game_with_its_own_scenarios_options_and_seats(doc: dict[str, Any],
+                                                                                    client: Any) -> None:
+    """A body the document calls valid names its own game's scenario, options and seat: the
+    server creates that game; another game's scenario or option is invalid in the document too."""
+    create = doc["components"]["schemas"]["CreateGame"]
+    assert create["discriminator"]["propertyName"] == "game"
+    assert set(create["discriminator"]["mapping"]) == {g.name for g in all_games()}
+    validator = _validator(doc, "CreateGame")
+    body = {"game": "up-front", "scenario": "C", "options": {"condition": "mud", "mountain_troops": False},
+            "creator": "germans"}
+    assert validator.is_valid(body)
+    assert client.post("/api/v1/games", json=body).status_code == 201
+    for wrong in ({**body, "scenario": "may-1940"}, {**body, "options": {"heroes": True}},
+                  {**body, "creator": "belgium"}, {**body, "game": "chess"}):
+        assert not validator.is_valid(wrong), wrong
+        assert client.post("/api/v1/games", json=wrong).status_code == 422, wrong

@@ -168,9 +168,10 @@ def test_a_generated_client_plays_a_whole_game_of_assault_on_belgium(app: Any, g
     from warlog_generated_client.models import (
         Accepted,
         Actions,
+        CreateAobGame,
+        CreateAobGameGame,
+        CreateAobGameScenario,
         Created,
-        CreateGame,
-        CreateGameGame,
         GameInfo,
         GameInfoStatus,
         Join,
@@ -191,8 +192,8 @@ def test_a_generated_client_plays_a_whole_game_of_assault_on_belgium(app: Any, g
     public = wsgi(Client(base_url=base, raise_on_unexpected_status=True))
     svc = app.extensions["warlog"]  # one fixed game (seed and id fix the dice): the same every run
     svc.new_seed, svc.new_id = (lambda: bytes([3]) * 32), (lambda: "typed-client-aob")
-    created = create_game.sync(client=public, body=CreateGame(game=CreateGameGame("assault-on-belgium"),
-                                                                   scenario="may-1940"))
+    created = create_game.sync(client=public, body=CreateAobGame(
+        game=CreateAobGameGame.ASSAULT_ON_BELGIUM, scenario=CreateAobGameScenario.MAY_1940))
     assert isinstance(typed(created), Created)
     gid = created.id
     roles = typed(get_game.sync(gid, client=public)).roles
@@ -295,7 +296,7 @@ def test_the_generated_client_creates_and_reads_a_game_on_a_live_server(app: Any
 
     from warlog_generated_client import Client
     from warlog_generated_client.api.games import create_game, get_game
-    from warlog_generated_client.models import Created, CreateGame, CreateGameGame, GameInfo
+    from warlog_generated_client.models import Created, CreateVbGame, CreateVbGameGame, GameInfo
     from werkzeug.serving import make_server
 
     server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -303,7 +304,7 @@ def test_the_generated_client_creates_and_reads_a_game_on_a_live_server(app: Any
     thread.start()
     try:
         client = Client(base_url=f"http://127.0.0.1:{server.server_port}", raise_on_unexpected_status=True)
-        created = create_game.sync(client=client, body=CreateGame(game=CreateGameGame.VIETNAM_BATTLES))
+        created = create_game.sync(client=client, body=CreateVbGame(game=CreateVbGameGame.VIETNAM_BATTLES))
         assert isinstance(created, Created) and created.id
         info = get_game.sync(created.id, client=client)
         assert isinstance(info, GameInfo) and info.id == created.id and info.game == "vietnam-battles"
