@@ -21,7 +21,6 @@ from validators.listing import (
     LogEntriesQuerySchema,
     LogProofQuerySchema,
 )
-from validators.names import no_controls
 from validators.player_responses import SCHEMAS as PLAYER_RESPONSES
 from validators.players import SCHEMAS as PLAYER_REQUESTS
 from validators.requests import (
@@ -37,7 +36,7 @@ from validators.responses import SCHEMAS as RESPONSES
 from validators.tournament_responses import SCHEMAS as TOURNAMENT_RESPONSES
 from validators.tournaments import TimeControlSchema
 from warlog.export_media import export_content
-from warlog.openapi_create import per_game_create
+from warlog.openapi_enforced import as_enforced, text_pattern
 from warlog.openapi_games import add_game_schemas, ref
 from warlog.openapi_ids import name_operations
 from warlog.openapi_links import add_links
@@ -99,19 +98,6 @@ def _nullable_nested(_conv: Any, field: fields.Field, ret: dict[str, Any], **_: 
     return {}
 
 
-# What the server refuses in any text (warlog.boundary: PostgreSQL text cannot hold a NUL), and in
-# a name that reaches a mail header (validators.names: Unicode Cc, Zl and Zp), as patterns a
-# client or a fuzzer can read: a string the document allows, the server takes.
-NO_NUL = "^[^\\u0000]*$"
-NO_CONTROLS = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$"
-
-
-def _text_pattern(_conv: Any, field: fields.Field, ret: dict[str, Any], **_: Any) -> dict[str, Any]:
-    if not isinstance(field, fields.String) or "pattern" in ret or "enum" in ret:
-        return {}  # a Regexp's own pattern or a fixed list already leaves NUL out
-    return {"pattern": NO_CONTROLS if no_controls in field.validators else NO_NUL}
-
-
 def _spec() -> APISpec:
     plugin = MarshmallowPlugin()
     spec = APISpec(title="Warlog API", version="1", openapi_version="3.0.3", plugins=[plugin],
@@ -119,7 +105,7 @@ def _spec() -> APISpec:
     assert plugin.converter is not None
     plugin.converter.add_attribute_function(_action_union)
     plugin.converter.add_attribute_function(_nullable_nested)
-    plugin.converter.add_attribute_function(_text_pattern)
+    plugin.converter.add_attribute_function(text_pattern)
     return spec
 
 
@@ -297,72 +283,4 @@ def _document(game_names: tuple[str, ...]) -> dict[str, Any]:
                 op["responses"].setdefault("413", ERRORS["413"])
     for path, ops in paths.items():
         spec.path(path=path, operations=ops)
-    doc = _name_the_games(spec.to_dict(), list(game_names))
-    doc = _empty_query_is_absent(_no_nul_in_parameters(_time_control_has_time(doc)))
-    return _bodies_required_as_the_server_does(doc)
-
-
-def _name_the_games(doc: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """A game's name is one of the games this server plays (an unknown one is a 422): an enum
-    where a request names a game. The same game's scenario, options and seats are checked
-    against it (a 422 when they do not fit it): the document cannot tie one field to another."""
-    schemas = doc["components"]["schemas"]
-    schemas["CreateTournament"]["properties"]["game"]["enum"] = names
-    per_game_create(doc, [g for g in all_games() if g.name in names])
-    for parameter in doc["paths"]["/api/v1/games/schemas/{game}/state"]["get"]["parameters"]:
-        if parameter["name"] == "game":
-            parameter["schema"] = {**parameter["schema"], "enum": names}
-    return doc
-
-
-def _time_control_has_time(doc: dict[str, Any]) -> dict[str, Any]:
-    """validators.tournaments.TimeControlSchema: a move has at least an hour, so a per-move
-    control (the default mode) with days 0 needs hours."""
-    doc["components"]["schemas"]["TimeControl"]["not"] = {
-        "description": "days 0 and no hours, per move: a move would have no time", "required": ["days"],
-        "properties": {"days": {"enum": [0]}, "hours": {"enum": [0]}, "mode": {"enum": ["per_move"]}}}
-    return doc
-
-
-# The list routes drop a query parameter left empty (a form's blank filter): "" is no filter.
-EMPTY_IS_ABSENT = (("/api/v1/games", "get"), ("/api/v1/tournaments", "get"))
-
-
-def _empty_query_is_absent(doc: dict[str, Any]) -> dict[str, Any]:
-    for path, method in EMPTY_IS_ABSENT:
-        for parameter in doc["paths"][path][method].get("parameters", []):
-            schema = dict(parameter["schema"])
-            if parameter["in"] != "query" or schema.get("type") != "string":
-                continue
-            schema.pop("minLength", None)
-            if "enum" in schema:
-                schema["enum"] = [*schema["enum"], ""]
-            parameter["schema"] = schema
-    return doc
-
-
-def _bodies_required_as_the_server_does(doc: dict[str, Any]) -> dict[str, Any]:
-    """An empty body is read as {} (warlog.boundary.json_object): a body is required exactly
-    when its schema requires a field, and a route that takes nothing from it but optional
-    fields takes none at all."""
-    schemas = doc["components"]["schemas"]
-    for ops in doc["paths"].values():
-        for op in ops.values():
-            body = op.get("requestBody")
-            if body is not None:
-                name = body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
-                shapes = [schemas[r["$ref"].rsplit("/", 1)[1]] for r in schemas[name].get("oneOf", [])]
-                body["required"] = all(s.get("required") for s in shapes or [schemas[name]])
-    return doc
-
-
-def _no_nul_in_parameters(doc: dict[str, Any]) -> dict[str, Any]:
-    """A path or query string written by hand (not from a marshmallow schema) gets NO_NUL too:
-    a NUL anywhere in the path or query is a 400 (warlog.boundary)."""
-    for ops in doc["paths"].values():
-        for op in ops.values():
-            for parameter in op.get("parameters", []):
-                schema = parameter.get("schema", {})
-                if schema.get("type") == "string" and not {"pattern", "enum"} & set(schema):
-                    parameter["schema"] = {**schema, "pattern": NO_NUL}
-    return doc
+    return as_enforced(spec.to_dict(), [g for g in all_games() if g.name in game_names])
