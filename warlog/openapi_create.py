@@ -37,7 +37,9 @@ def per_game_create(doc: dict[str, Any], games: list[Game]) -> None:
     for game in games:
         properties = copy.deepcopy(base["properties"])
         properties["game"] = {"type": "string", "enum": [game.name]}
-        properties["scenario"] = {"type": "string", "enum": list(game.scenarios()), "nullable": True,
+        scenario = f"{prefix(game.name)}Scenario"  # a nullable enum's null is a nullable allOf (OpenAPI 3.0.3)
+        schemas[scenario] = {"type": "string", "enum": list(game.scenarios()), "description": f"{game.title}'s scenarios"}
+        properties["scenario"] = {"allOf": [ref(scenario)], "nullable": True,
                                   "description": "one of the game's scenarios; null or left out: the first"}
         properties["options"] = _options(game)
         properties["creator"] = {**properties["creator"], "enum": ["umpire", *_seats_of_every_scenario(game)]}

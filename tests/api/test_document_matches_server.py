@@ -262,7 +262,10 @@ def test_create_game_is_one_shape_per_game_with_its_own_scenarios_options_and_se
     body = {"game": "up-front", "scenario": "C", "options": {"condition": "mud", "mountain_troops": False},
             "creator": "germans"}
     assert validator.is_valid(body)
+    scenario = doc["components"]["schemas"]["CreateUfGame"]["properties"]["scenario"]
+    assert scenario["nullable"] is True and scenario["allOf"] == [{"$ref": "#/components/schemas/UfScenario"}]
     assert client.post("/api/v1/games", json=body).status_code == 201
+    assert client.post("/api/v1/games", json={**body, "scenario": None}).status_code == 201  # null: the first
     for wrong in ({**body, "scenario": "may-1940"}, {**body, "options": {"heroes": True}},
                   {**body, "creator": "belgium"}, {**body, "game": "chess"}):
         assert not validator.is_valid(wrong), wrong

@@ -168,9 +168,9 @@ def test_a_generated_client_plays_a_whole_game_of_assault_on_belgium(app: Any, g
     from warlog_generated_client.models import (
         Accepted,
         Actions,
+        AobScenario,
         CreateAobGame,
         CreateAobGameGame,
-        CreateAobGameScenario,
         Created,
         GameInfo,
         GameInfoStatus,
@@ -193,7 +193,7 @@ def test_a_generated_client_plays_a_whole_game_of_assault_on_belgium(app: Any, g
     svc = app.extensions["warlog"]  # one fixed game (seed and id fix the dice): the same every run
     svc.new_seed, svc.new_id = (lambda: bytes([3]) * 32), (lambda: "typed-client-aob")
     created = create_game.sync(client=public, body=CreateAobGame(
-        game=CreateAobGameGame.ASSAULT_ON_BELGIUM, scenario=CreateAobGameScenario.MAY_1940))
+        game=CreateAobGameGame.ASSAULT_ON_BELGIUM, scenario=AobScenario.MAY_1940))
     assert isinstance(typed(created), Created)
     gid = created.id
     roles = typed(get_game.sync(gid, client=public)).roles
