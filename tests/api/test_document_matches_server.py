@@ -270,3 +270,11 @@ def test_create_game_is_one_shape_per_game_with_its_own_scenarios_options_and_se
                   {**body, "creator": "belgium"}, {**body, "game": "chess"}):
         assert not validator.is_valid(wrong), wrong
         assert client.post("/api/v1/games", json=wrong).status_code == 422, wrong
+
+
+def test_an_option_is_one_of_its_choices_exactly_not_a_number_equal_to_one(client: Any) -> None:
+    """{"real_chit": 0} is not a boolean: the document's enum [false, true] refuses it, so does the server."""
+    body = {"game": "vietnam-battles", "options": {"real_chit": 0}}
+    r = client.post("/api/v1/games", json=body)
+    assert r.status_code == 422 and "real_chit" in r.get_json()["error"], r.get_json()
+    assert client.post("/api/v1/games", json={**body, "options": {"real_chit": False}}).status_code == 201

@@ -188,6 +188,7 @@ class Tournaments:
         if scenario not in game.scenarios():
             raise Unprocessable(f"unknown scenario {scenario!r} for {game.name}")
         try:
+            game.check_option_types(options)
             opts = game.resolve_options(options)
             game.check_options(scenario, opts)
         except Exception as err:
