@@ -102,7 +102,8 @@ def run_schemathesis(server: FuzzServer, role: str, examples: int, report: Path,
         args += ["-H", f"{name}: {value}"]
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.support.schemathesis_hooks",
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    run = subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
+    # run beside the report: schemathesis keeps its cache (.schemathesis/) in the working directory
+    run = subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env, cwd=report.parent)
     out: dict[str, Any] = json.loads(report.read_text()) if report.exists() else {}
     out["_stdout"] = run.stdout + run.stderr
     return out
