@@ -1,19 +1,23 @@
-"""The long schemathesis run: many examples per operation, positive and negative,
-against the app on a fresh PostgreSQL schema, with a seat token, the director token and none.
-Prints requests sent, answers by status, 5xx and check failures (should be 0 and 0).
+"""The long schemathesis run: the published OpenAPI document against a live server on a fresh
+PostgreSQL schema, every check (`--checks all`), every phase (examples, coverage, fuzzing and the
+stateful phase that follows the document's links), as each role in turn: anonymous, a seated
+player (seat token), the game's director (director token) and a signed-in player (personal API
+token) who created the game. Prints each role's failures by code and the total (should be 0).
 
-    .venv/bin/python bench/schemathesis_run.py [--examples 200] [--pg postgresql://…]
+    .venv/bin/python bench/schemathesis_run.py [--examples 100] [--roles anonymous,seat,director,player]
+        [--pg postgresql://…] [--seed 1]
 
-The short version runs in the test suite (tests/api/test_schemathesis.py)."""
+The settings and hooks are tests/support/schemathesis.toml and schemathesis_hooks.py; the short
+run is tests/api/test_schemathesis.py. Each role's JSON report and output go to --out."""
 
 from __future__ import annotations
 
 import argparse
-import collections
+import logging
 import os
 import sys
+import tempfile
 import time
-import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,88 +25,39 @@ sys.path.insert(0, str(ROOT))
 
 
 def main() -> int:
-    import psycopg
-    import schemathesis
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis.errors import Unsatisfiable
-    from psycopg import sql
-    from schemathesis import GenerationMode
-    from schemathesis.checks import not_a_server_error
-    from schemathesis.specs.openapi.checks import (
-        content_type_conformance,
-        response_schema_conformance,
-        status_code_conformance,
-    )
-
     from tests.support.dice_duel import install
-    from warlog.api.openapi import openapi_document
-    from warlog.app import create_app
+    from tests.support.fuzz_server import fuzz_server, run_schemathesis
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--examples", type=int, default=200, help="examples per operation and mode")
+    parser.add_argument("--examples", type=int, default=100, help="examples per operation")
+    parser.add_argument("--roles", default="anonymous,seat,director,player")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default=tempfile.mkdtemp(prefix="schemathesis-"))
     parser.add_argument("--pg", default=os.environ.get("WARLOG_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/test"))
     args = parser.parse_args()
-    install()
-    schema_name = f"warlog_fuzz_{uuid.uuid4().hex}"
-    url = f"{args.pg}{'&' if '?' in args.pg else '?'}options=-csearch_path%3D{schema_name}"
-    import tempfile
-
-    from ledger.factory import open_store
-    from tests.transparency.helpers import key_file
-
-    open_store(url, upgrade=True).close()  # `warlog db upgrade` (the app only checks the schema version)
-    key = key_file(Path(tempfile.mkdtemp()) / "log.pem")  # the transparency log's signing key
-    app = create_app({"WARLOG_DB": url, "WARLOG_SWEEP_INTERVAL": 3600.0, "WARLOG_REFUSED_LIMIT": "1000000 per minute",
-                      "WARLOG_ALLOW_SUPERUSER": True, "WARLOG_LOG_KEY": str(key)})
-    client = app.test_client()
-    created = client.post("/api/v1/games", json={"game": "dice-duel"}).get_json()
-    for _seat, token in created["seats"].items():
-        client.post(f"/api/v1/games/{created['id']}/join", json={}, headers={"Authorization": f"Bearer {token}"})
-    schema = schemathesis.openapi.from_dict(openapi_document())
-    checks = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
-    statuses: collections.Counter[int] = collections.Counter()
-    failures: collections.Counter[str] = collections.Counter()
-    sent = 0
+    install()  # the toy game the live game is of (its actions are in the document's union)
+    logging.disable(logging.INFO)  # the server's access log would drown the report
+    out = Path(args.out)
+    total = 0
     started = time.monotonic()
-    try:
-        for result in schema.get_all_operations():
-            op = result.ok()
-            for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-                @given(case=op.as_strategy(generation_mode=mode))
-                @settings(max_examples=args.examples, deadline=None, suppress_health_check=list(HealthCheck),
-                          database=None)
-                def run(case: object) -> None:
-                    nonlocal sent
-                    if "game_id" in (case.path_parameters or {}) and hash(str(case.path_parameters["game_id"])) % 4:
-                        case.path_parameters["game_id"] = created["id"]
-                    for token in (created["seats"]["north"], created["director_token"], None):
-                        headers = {"Authorization": f"Bearer {token}"} if token else {}
-                        response = case.call(headers=headers, app=app)
-                        sent += 1
-                        statuses[response.status_code] += 1
-                        try:
-                            case.validate_response(response, checks=checks)
-                        except Exception as err:  # count, keep going
-                            failures[f"{op.method.upper()} {op.path} -> {response.status_code}: "
-                                     f"{str(err).splitlines()[1] if len(str(err).splitlines()) > 1 else err}"] += 1
-
-                try:
-                    run()
-                except Unsatisfiable:
-                    pass  # nothing to make negative (no parameters, no body)
-    finally:
-        app.extensions["warlog_sweeper_stop"].set()
-        app.extensions["warlog"].store.close()
-        with psycopg.connect(args.pg, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema_name)))
-    took = time.monotonic() - started
-    print(f"schemathesis on PostgreSQL: {sent} requests in {took:.0f} s, {args.examples} examples per operation and mode")
-    print("answers by status: " + ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items())))
-    print(f"5xx: {sum(v for k, v in statuses.items() if k >= 500)}")
-    print(f"check failures: {sum(failures.values())}")
-    for what, n in failures.most_common(20):
-        print(f"  {n:5d}  {what}")
-    return 0
+    with fuzz_server(args.pg) as server:
+        for role in args.roles.split(","):
+            t0 = time.monotonic()
+            report = run_schemathesis(server, role, args.examples, out / f"{role}.json", seed=args.seed)
+            (out / f"{role}.txt").write_text(report.pop("_stdout"))
+            failures = report.get("failures", [])
+            count = sum(f["count"] for f in failures)
+            total += count
+            cases = report.get("test_cases", {})
+            print(f"{role}: {count} failures, {cases.get('generated', '?')} test cases, {time.monotonic() - t0:.0f} s")
+            for f in failures:
+                print(f"  {f['code']} {f['title']}: {f['count']} ({', '.join(f['operations'][:6])})")
+            if not report.get("complete", False):
+                print(f"  the run did not complete: see {out / (role + '.txt')}")
+                total += 1
+    print(f"schemathesis, all checks, stateful links, PostgreSQL: {total} failures in "
+          f"{time.monotonic() - started:.0f} s ({args.examples} examples per operation; reports in {out})")
+    return 1 if total else 0
 
 
 if __name__ == "__main__":

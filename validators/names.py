@@ -9,6 +9,10 @@ import unicodedata
 from marshmallow import ValidationError
 
 NO_CONTROLS = "must not contain control characters (line breaks, tabs and the like)"
+_CONTROLS = "\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029"  # Cc, Zl and Zp, as `control_character` finds them
+# A display name as a pattern (the OpenAPI document's and the schema's): no control character,
+# and something besides spaces (warlog.players.store.clean_name collapses them).
+NAME_PATTERN = f"^[^{_CONTROLS}]*[^\\s{_CONTROLS}][^{_CONTROLS}]*$"
 
 
 def control_character(text: str) -> str | None:

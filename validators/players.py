@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
-from validators.names import no_controls
+from validators.names import NAME_PATTERN, no_controls
+
+NAME_MAX = 60  # warlog.players.store.NAME_MAX
+# An e-mail address in the shape clean_email takes (a part of what marshmallow's Email accepts),
+# so the OpenAPI document can say it as a pattern: a client or a fuzzer that fits it is accepted.
+EMAIL_PATTERN = (r"^[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
+                 r"[A-Za-z]{2,63}$")
+
+
+def _display_name(**kw: object) -> fields.String:
+    return fields.String(validate=[validate.Length(min=1, max=NAME_MAX), no_controls,
+                                   validate.Regexp(NAME_PATTERN, error="a display name is needed")], **kw)  # type: ignore[arg-type]
 
 
 class _Body(Schema):
@@ -13,17 +24,24 @@ class _Body(Schema):
         unknown = EXCLUDE
 
 
+def _email() -> fields.String:
+    """An e-mail address as warlog.players.store.clean_email takes it, in the document's pattern."""
+    return fields.String(required=True, validate=[
+        validate.Length(max=254), validate.Regexp(EMAIL_PATTERN, error="not an e-mail address"), validate.Email()])
+
+
 class RegisterSchema(_Body):
-    email = fields.String(required=True)
-    display_name = fields.String(required=True, validate=no_controls)
+    email = _email()
+    display_name = _display_name(required=True)
 
 
 class SigninSchema(_Body):
-    email = fields.String(required=True)
+    email = _email()
 
 
 class UseLinkSchema(_Body):
-    display_name = fields.String(load_default=None, allow_none=True, validate=no_controls, metadata={"description": "a new account's name, if it has none"})
+    display_name = _display_name(load_default=None, allow_none=True,
+                                 metadata={"description": "a new account's name, if it has none"})
 
 
 class ClaimSchema(_Body):

@@ -186,8 +186,11 @@ class ListQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=300),
-                           metadata={"description": "where the page starts: the previous page's next_cursor"})
+    # "<created_at>~<id>"; an empty value is no cursor (the query's empty values are dropped)
+    cursor = fields.String(load_default=None, validate=[validate.Length(max=300), validate.Regexp(
+                               r"^([^~\x00]+~[^\x00]+)?$", error="not a cursor: use the previous page's next_cursor")],
+                           metadata={"description": "where the page starts: the previous page's next_cursor "
+                                                    "(empty: the first page)"})
 
 
 class TournamentQuerySchema(Schema):

@@ -164,6 +164,17 @@ class Game(ABC):
             out[name] = value
         return out
 
+    def check_option_types(self, given: dict[str, Any] | None) -> None:
+        """Raise IllegalAction for a given option whose value only compares equal to a choice
+        (0 or 1 for False or True, 1.0 for 1): a new game's options are its choices exactly, as
+        the API documents them. (resolve_options stays as it was: games already created replay.)"""
+        specs = self.options()
+        for name, value in sorted((given or {}).items()):
+            spec = specs.get(name)
+            if spec is not None and spec.choices and not any(
+                    type(value) is type(choice) and value == choice for choice in spec.choices):
+                raise IllegalAction(f"option {name} must be one of {list(spec.choices)}")
+
     def check_options(self, scenario: str, options: dict[str, Any]) -> None:
         """Raise IllegalAction when resolved `options` are outside what `scenario` allows (a game
         whose choices depend on the scenario); called when a game is created, never on replay."""

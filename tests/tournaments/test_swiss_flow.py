@@ -140,7 +140,7 @@ def _tampered_result_is_named(bundle: bytes) -> None:
 def test_bad_requests_are_clear_errors(desk: Desk) -> None:
     desk.player("Director")
     assert desk.client.post(API, json={"name": "x", "game": "assault-on-belgium", "format": {"kind": "swiss"}}
-                            ).status_code == 403  # not signed in
+                            ).status_code == 401  # not signed in: no credentials
     r = desk.client.post(API, json={"name": "x", "game": "assault-on-belgium", "format": {"kind": "ladder"}},
                          headers=desk.auth("Director"))
     assert r.status_code == 422 and "kind" in r.get_json()["fields"]["format"]

@@ -35,8 +35,11 @@ from validators.requests import (
 from validators.responses import SCHEMAS as RESPONSES
 from validators.tournament_responses import SCHEMAS as TOURNAMENT_RESPONSES
 from validators.tournaments import TimeControlSchema
+from warlog.api.export_media import export_content
+from warlog.api.openapi_enforced import as_enforced, text_pattern
 from warlog.api.openapi_games import add_game_schemas, ref
 from warlog.api.openapi_ids import name_operations
+from warlog.api.openapi_links import add_links
 
 BEARER = [{"seat": []}]
 OPTIONAL_BEARER = [{}, {"seat": []}]  # the answer depends on the token: a seat's view, the director's, or public
@@ -102,6 +105,7 @@ def _spec() -> APISpec:
     assert plugin.converter is not None
     plugin.converter.add_attribute_function(_action_union)
     plugin.converter.add_attribute_function(_nullable_nested)
+    plugin.converter.add_attribute_function(text_pattern)
     return spec
 
 
@@ -243,8 +247,7 @@ def game_paths() -> dict[str, dict[str, Any]]:
         "/api/v1/games/{game_id}/export": {"get": {
             "summary": "JSON Lines export (after the end; the director at any time)", "parameters": [gid],
             "security": OPTIONAL_BEARER,
-            "responses": {"200": {"description": "one event per line (warlog verify checks it)",
-                                  "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+            "responses": {"200": export_content("one event per line (warlog verify checks it)"),
                           **seen}}},
     }
 
@@ -276,12 +279,15 @@ def _document(game_names: tuple[str, ...]) -> dict[str, Any]:
     busy = answer("the tournament changed meanwhile, or the act does not fit its state now", "Error")
     paths.update(tournament_paths(spec, _resp, {**ERRORS, "409": busy}))  # uses the "player" scheme above
     name_operations(paths)
+    add_links(paths)
     for ops in paths.values():
         for op in ops.values():
             for code in ALWAYS:
                 op["responses"].setdefault(code, ERRORS[code])
+            if op.get("security"):  # a token is read: "Bearer" with none, or none where one is needed, is a 401
+                op["responses"].setdefault("401", ERRORS["401"])
             if "requestBody" in op:
                 op["responses"].setdefault("413", ERRORS["413"])
     for path, ops in paths.items():
         spec.path(path=path, operations=ops)
-    return spec.to_dict()
+    return as_enforced(spec.to_dict(), [g for g in all_games() if g.name in game_names])

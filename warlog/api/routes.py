@@ -20,9 +20,10 @@ from validators.requests import (
     StateQuerySchema,
     UmpireSchema,
 )
+from warlog.api.export_media import export_mimetype
 from warlog.api.openapi import openapi_document
 from warlog.games.listing import game_json, games_page, next_query
-from warlog.games.service import NotFound, ServiceError, Unprocessable, Warlog
+from warlog.games.service import Forbidden, NotFound, ServiceError, Unauthorized, Unprocessable, Warlog
 from warlog.render import seat_label
 from warlog.rulings import sandbox_dice
 from warlog.rulings.sandbox import example_state, forced_faces, fork
@@ -44,8 +45,10 @@ def bearer() -> str | None:
     if not header:
         return None
     scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    if scheme.lower() != "bearer":
         raise ServiceError("the Authorization header must be 'Bearer <token>'")
+    if not token.strip():  # "Bearer" and no token: no credentials (RFC 9110 15.5.2), as without the header
+        raise Unauthorized("the Authorization header names no token: 'Bearer <token>'")
     return token.strip()
 
 
@@ -156,8 +159,14 @@ def state_schema(game: str) -> Response:
 def fork_game(game_id: str) -> tuple[Response, int]:
     """A dispute sandbox from this game's step N (director, or anyone once the game has ended)."""
     data = body(ForkSchema())
-    out = fork(service(), game_id, bearer(), data["step"], data["patch"], data["dice"],
-               data["on_dice_exhausted"], data["dry_run"])
+    token = bearer()
+    try:
+        out = fork(service(), game_id, token, data["step"], data["patch"], data["dice"],
+                   data["on_dice_exhausted"], data["dry_run"])
+    except Forbidden as err:
+        if token is None:  # no credentials at all: a 401 (RFC 9110 15.5.2), as every route that needs a token
+            raise Unauthorized(f"{err.message}: send 'Authorization: Bearer <token>'") from None
+        raise
     return jsonify(out if data["dry_run"] else with_seat_tokens(out)), 200 if data["dry_run"] else 201
 
 
@@ -238,5 +247,5 @@ def ruling(game_id: str) -> tuple[Response, int]:
 def export(game_id: str) -> Response:
     svc = service()
     lines = svc.export(game_id, svc.viewer(game_id, bearer()))
-    return Response(stream_with_context(lines), mimetype="application/x-ndjson",
+    return Response(stream_with_context(lines), mimetype=export_mimetype(),
                     headers={"Content-Disposition": f'attachment; filename="warlog-{game_id}.jsonl"'})

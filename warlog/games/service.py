@@ -196,6 +196,7 @@ class Warlog:
             raise Unprocessable("a sandbox is made by its director: its creator is the umpire",
                                 fields={"creator": ["a sandbox's creator is \"umpire\""]})
         try:
+            game.check_option_types(options)
             opts = game.resolve_options(options)
             game.check_options(scenario, opts)
         except IllegalAction as err:

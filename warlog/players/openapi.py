@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from warlog.players.store import PLAYER_ID
+
 PLAYER = [{"player": []}]
 
 
@@ -40,7 +42,8 @@ def security_scheme() -> tuple[str, dict[str, Any]]:
 def paths() -> dict[str, dict[str, Any]]:
     gid = {"name": "game_id", "in": "path", "required": True, "schema": STR}
     G = "/api/v1/games/{game_id}"
-    pid = {"name": "player_id", "in": "path", "required": True, "schema": STR}
+    pid = {"name": "player_id", "in": "path", "required": True,
+           "schema": {"type": "string", "pattern": f"^{PLAYER_ID}$"}}
     link = {"name": "secret", "in": "path", "required": True, "schema": STR}
     return {
         "/api/v1/players": {"post": {

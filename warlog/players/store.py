@@ -22,6 +22,7 @@ from warlog.players.schema import DDL
 
 TOKEN_PREFIX = "wp_"  # a player's API token, told apart at a glance from a game's seat token
 NAME_MAX = 60
+PLAYER_ID = "p[0-9a-f]{16}"  # what new_player ids look like ("p" and 8 random bytes in hex)
 LINK_TTL = timedelta(hours=1)
 SIGNIN_EVERY = timedelta(minutes=5)  # at most one sign-in mail per address this often
 SESSION_TTL = timedelta(days=90)

@@ -21,12 +21,13 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
 from marshmallow import Schema, ValidationError
+from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response as BaseResponse
 
 from validators.players import ClaimSchema, RegisterSchema, SigninSchema, UseLinkSchema
 from warlog.games.service import ServiceError
 from warlog.i18n import N_, lang, player_locale
-from warlog.players.store import LinkThrottled, Player, PlayerError, PlayerStore, clean_email
+from warlog.players.store import PLAYER_ID, LinkThrottled, Player, PlayerError, PlayerStore, clean_email
 from warlog.web.boundary import json_object
 from warlog.web.errors import install_api_errors, install_page_errors
 from warlog.web.pageutil import PLAYER_COOKIE, PageError, check_csrf, finish, seat_cookies
@@ -209,7 +210,14 @@ def api_claim() -> Any:
     return jsonify({"game_id": game_id, "seat": seat, "player": player.public()})
 
 
-@players_api.get("/<player_id>")
+class PlayerIdConverter(BaseConverter):
+    """A player id as the store makes them ("p" and 16 hex digits): /api/v1/players/signin and
+    /claim are not profiles, so OPTIONS on them allows POST only."""
+
+    regex = PLAYER_ID
+
+
+@players_api.get("/<player_id:player_id>")
 def api_profile(player_id: str) -> Any:
     player = store().get(player_id)
     if player is None:
@@ -338,6 +346,7 @@ def profile(player_id: str) -> Any:
 
 def init_app(app: Flask, players: PlayerStore) -> None:
     app.extensions["warlog_players"] = players
+    app.url_map.converters["player_id"] = PlayerIdConverter
     app.register_blueprint(players_api)
     app.register_blueprint(players_pages)
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from validators.tournaments import SCHEMAS, ListQuerySchema, TournamentQuerySchema, VoidPreviewQuerySchema
+from warlog.api.export_media import export_content
 
 PLAYER = [{"player": []}]
 
@@ -15,7 +16,8 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
         spec.components.schema(name, schema=schema)
 
     def body(ref: str) -> dict[str, Any]:
-        return {"content": {"application/json": {"schema": ref}}}
+        """A JSON body the route requires (its schema refuses a missing one: `required`, as POST /games)."""
+        return {"required": True, "content": {"application/json": {"schema": ref}}}
 
     def typed(description: str, name: str) -> dict[str, Any]:  # validators.tournament_responses
         return {"description": description, "content": {"application/json": {"schema": {
@@ -27,7 +29,7 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
     tid = {"name": "tid", "in": "path", "required": True, "schema": {"type": "string"}}
     gid = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
     base = "/api/v1/tournaments"
-    act = err("403", "404", "409", "422")
+    act = err("401", "403", "404", "409", "422")  # 401: no signed-in player
     return {
         base: {
             "get": {"summary": "tournaments, newest first, 25 a page", "parameters": [
@@ -66,7 +68,7 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
         base + "/{tid}/games/{game_id}/void-preview": {"get": {
             "summary": "director: the dry run of a void — the resolutions, moves and seats it would undo",
             "parameters": [tid, gid, {"in": "query", "schema": VoidPreviewQuerySchema}], "security": PLAYER,
-            "responses": {"200": typed("what the void would undo", "VoidPreview"), **err("403", "404")}}},
+            "responses": {"200": typed("what the void would undo", "VoidPreview"), **err("401", "403", "404")}}},
         base + "/{tid}/games/{game_id}/extend": {"post": {
             "summary": "director: extend a player's deadline", "parameters": [tid, gid], "security": PLAYER,
             "requestBody": body("Extend"), "responses": {"200": typed("the tournament (summary)", "TournamentSummary"), **act}}},
@@ -104,7 +106,6 @@ def tournament_paths(spec: Any, resp: Callable[..., dict[str, Any]], errors: dic
                                        "responses": {"200": typed("the tournament", "Tournament"), **act}}},
         base + "/{tid}/export": {"get": {
             "summary": "the bundle: the tournament's stream and every game's export (warlog verify checks it)",
-            "parameters": [tid], "responses": {"200": {"description": "JSON Lines, a header line first",
-                                                       "content": {"application/x-ndjson": {"schema": {
-                                                           "type": "string"}}}}, **err("404")}}},
+            "parameters": [tid], "security": [{}, *PLAYER],  # open once everything has ended; the director: always
+            "responses": {"200": export_content("JSON Lines, a header line first"), **err("403", "404")}}},
     }

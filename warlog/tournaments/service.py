@@ -22,7 +22,16 @@ from ledger.events import GAME_ENDED
 from ledger.store import Conflict
 from rules import get_game
 from validators.names import NO_CONTROLS, control_character
-from warlog.games.service import Forbidden, NotFound, ServiceError, StaleSeq, Unprocessable, Warlog, token_hash
+from warlog.games.service import (
+    Forbidden,
+    NotFound,
+    ServiceError,
+    StaleSeq,
+    Unauthorized,
+    Unprocessable,
+    Warlog,
+    token_hash,
+)
 from warlog.ops.lru import BoundedCache
 from warlog.tournaments import events as T
 from warlog.tournaments.deskview import step_names, void_preview, voidable
@@ -131,7 +140,7 @@ class Tournaments:
 
     def _director(self, t: Tournament, player: Any) -> None:
         if player is None:
-            raise Forbidden("sign in as the tournament's director")
+            raise Unauthorized("sign in as the tournament's director")  # no credentials: 401 (RFC 9110 15.5.2), not 403
         if not t.directs(player.id):
             raise Forbidden("only the tournament's director (or a co-director) may do this")
 
@@ -174,7 +183,7 @@ class Tournaments:
                time_control: dict[str, Any] | None = None, entry: dict[str, Any] | None = None,
                leave: dict[str, Any] | None = None) -> Tournament:
         if director is None:
-            raise Forbidden("sign in to create a tournament (its director is you)")
+            raise Unauthorized("sign in to create a tournament (its director is you)")  # no credentials: 401 (RFC 9110 15.5.2), not 403
         if control_character(name):  # the name is in every mail's subject (validators.names)
             raise Unprocessable(f"the tournament's name {NO_CONTROLS}; found {control_character(name)}",
                                 fields={"name": [NO_CONTROLS]})
@@ -183,6 +192,7 @@ class Tournaments:
         if scenario not in game.scenarios():
             raise Unprocessable(f"unknown scenario {scenario!r} for {game.name}")
         try:
+            game.check_option_types(options)
             opts = game.resolve_options(options)
             game.check_options(scenario, opts)
         except Exception as err:
@@ -268,7 +278,7 @@ class Tournaments:
     def register(self, tid: str, player: Any) -> Tournament:
         t = self.get(tid)
         if player is None:
-            raise Forbidden("sign in to register")
+            raise Unauthorized("sign in to register")  # no credentials: 401 (RFC 9110 15.5.2), not 403
         if t.status != "registration" and t.kind != "swiss":
             raise StaleSeq("registration has closed (the first round is paired)")
         if t.status == "ended":
@@ -728,7 +738,7 @@ class Tournaments:
     def raise_dispute(self, tid: str, player: Any, game_id: str, seq: int, text: str) -> Tournament:
         t = self.get(tid)
         if player is None:
-            raise Forbidden("sign in to raise a dispute")
+            raise Unauthorized("sign in to raise a dispute")  # no credentials: 401 (RFC 9110 15.5.2), not 403
         if t.ended is not None:
             raise StaleSeq("the tournament has ended: its results stand")
         found = t.game_round(game_id)

@@ -18,6 +18,7 @@ from marshmallow import Schema, ValidationError
 
 from rules import get_game
 from validators import tournaments as schemas
+from warlog.api.export_media import export_mimetype
 from warlog.games.service import Forbidden, NotFound, ServiceError, StaleSeq, Unprocessable
 from warlog.players.web import current_player
 from warlog.tournaments.bracket_svg import bracket_svg
@@ -378,7 +379,7 @@ def api_export(tid: str) -> Response:
     if t.ended is None or any(s != "ended" for s, _seats in status.values()):
         bundle_looks(t, me, status)
     lines = bundle_lines(svc().warlog.store, svc().store, tid)
-    return Response(lines, mimetype="application/x-ndjson",
+    return Response(lines, mimetype=export_mimetype(),
                     headers={"Content-Disposition": f'attachment; filename="{tid}.bundle.jsonl"'})
 
 
