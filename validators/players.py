@@ -80,3 +80,25 @@ class GrantLeaveSchema(_Body):
 
 
 SCHEMAS.update({"Leave": LeaveSchema, "Quiet": QuietSchema, "Pause": PauseSchema, "GrantLeave": GrantLeaveSchema})
+
+
+# -- messages between the seats (warlog.messages: its length, rate and recipients are checked there)
+
+class SendMessageSchema(_Body):
+    to = fields.Raw(load_default="opponents", metadata={
+        "description": '"opponents" (the default: every other seat), "director", or a list of seats and/or '
+                       '"director"'})
+    text = fields.String(required=True, metadata={"description": "plain text, at most 1000 characters"})
+
+
+class ReportMessageSchema(_Body):
+    reason = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=500))
+
+
+class MuteMessagesSchema(_Body):
+    muted = fields.Boolean(required=True, truthy={True}, falsy={False},
+                           metadata={"description": "true: nothing is mailed to this seat, the board folds them"})
+
+
+SCHEMAS.update({"SendMessage": SendMessageSchema, "ReportMessage": ReportMessageSchema,
+                "MuteMessages": MuteMessagesSchema})

@@ -12,7 +12,7 @@ from warlog.api.openapi_ids import OPERATIONS
 GAME_ID = "$response.body#/id"
 _GAME_OPS = ("get_game", "join_game", "get_state", "get_events", "export_game", "get_actions", "submit_move",
              "submit_ruling", "invite_umpire", "add_dice", "fork_game", "get_clock", "set_clock", "get_pause",
-             "pause_game", "grant_leave", "get_inclusion_proof")
+             "pause_game", "grant_leave", "get_inclusion_proof", "get_messages", "send_message", "mute_messages")
 _TOURNAMENT_OPS = ("get_tournament", "register_for_tournament", "withdraw_from_tournament", "pair_round",
                    "open_dispute", "add_co_director", "announce_to_entrants", "reissue_invitation",
                    "replace_player", "end_tournament", "export_tournament")
@@ -33,11 +33,14 @@ LINKS: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
     ("fork_game", "201"): _game_links(GAME_ID),
     ("list_games", "200"): _game_links("$response.body#/games/0/id"),
     ("get_game", "200"): _game_links("$request.path.game_id"),
-    ("submit_move", "202"): _to(("get_move",), game_id="$request.path.game_id", seq="$response.body#/seq"),
+    ("submit_move", "202"): _to(("get_move", "take_back_move"), game_id="$request.path.game_id",
+                                seq="$response.body#/seq"),
+    ("send_message", "201"): _to(("report_message",), game_id="$request.path.game_id",
+                                 message_id="$response.body#/message/id"),
     ("submit_ruling", "202"): _to(("get_move",), game_id="$request.path.game_id", seq="$response.body#/seq"),
     ("add_dice", "201"): _to(("get_events", "get_state"), game_id="$request.path.game_id"),
-    ("get_me", "200"): _to(("get_player",), player_id="$response.body#/id"),
-    ("use_signin_link", "200"): _to(("get_player",), player_id="$response.body#/player/id"),
+    ("get_me", "200"): _to(("get_player", "get_pace"), player_id="$response.body#/id"),
+    ("use_signin_link", "200"): _to(("get_player", "get_pace"), player_id="$response.body#/player/id"),
     ("create_tournament", "201"): {
         **_to(_TOURNAMENT_OPS, tid="$response.body#/id"),
         **_to(("repair_round",), tid="$response.body#/id", number="$response.body#/round")},

@@ -15,9 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, request, url_for
+from marshmallow import Schema, ValidationError
 
 from ledger.events import DIRECTOR, DISPUTE_RAISED
-from warlog.games.service import SPECTATOR, Forbidden, ServiceError, Unauthorized, Viewer
+from validators.players import MuteMessagesSchema, ReportMessageSchema, SendMessageSchema
+from warlog.games.service import SPECTATOR, Forbidden, ServiceError, Unauthorized, Unprocessable, Viewer
 from warlog.messages.book import PER_HOUR, TEXT_MAX, MessageBook
 from warlog.web.boundary import json_object
 from warlog.web.errors import install_api_errors, install_page_errors
@@ -101,8 +103,13 @@ def _seat(game_id: str, token: str | None) -> str:
     return reader
 
 
-def _body() -> dict[str, Any]:
-    return json_object(ServiceError)
+def _body(schema: Schema) -> dict[str, Any]:
+    """The request body loaded by its schema (validators.players); a body that does not fit is a 422."""
+    try:
+        loaded: dict[str, Any] = schema.load(json_object(ServiceError))
+    except ValidationError as err:
+        raise Unprocessable("the request does not fit its schema", fields=err.messages) from None
+    return loaded
 
 
 @messages_api.get("/games/<game_id>/messages")
@@ -119,24 +126,22 @@ def api_messages(game_id: str) -> Response:
 @messages_api.post("/games/<game_id>/messages")
 def api_send(game_id: str) -> tuple[Response, int]:
     seat = _seat(game_id, _bearer())
-    data = _body()
-    msg = book().send(game_id, seat, data.get("to", "opponents"), data.get("text"), _directors(game_id))
+    data = _body(SendMessageSchema())
+    msg = book().send(game_id, seat, data["to"], data["text"], _directors(game_id))
     return jsonify({"message": msg.to_json(seat)}), 201
 
 
 @messages_api.post("/games/<game_id>/messages/<message_id>/report")
 def api_report(game_id: str, message_id: str) -> Response:
     seat = _seat(game_id, _bearer())
-    msg = book().report(game_id, seat, message_id, _body().get("reason"), _directors(game_id))
+    msg = book().report(game_id, seat, message_id, _body(ReportMessageSchema())["reason"], _directors(game_id))
     return jsonify({"message": msg.to_json(seat)})
 
 
 @messages_api.post("/games/<game_id>/messages/mute")
 def api_mute(game_id: str) -> Response:
     seat = _seat(game_id, _bearer())
-    muted = _body().get("muted")
-    if not isinstance(muted, bool):
-        raise ServiceError("'muted' is true or false")
+    muted = _body(MuteMessagesSchema())["muted"]
     return jsonify({"game_id": game_id, "seat": seat, "muted": book().mute(game_id, seat, muted)})
 
 

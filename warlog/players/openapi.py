@@ -27,14 +27,6 @@ AWAY = _ref("the player's leave, grants, allowance, quiet hours and policy", "Aw
 PAUSE = _ref("the game's pause", "PauseState")
 
 
-def _inline(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    """A small request body described in place."""
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = required
-    return {"required": True, "content": {"application/json": {"schema": schema}}}
-
-
 def security_scheme() -> tuple[str, dict[str, Any]]:
     return "player", {"type": "http", "scheme": "bearer", "description": "a player's personal API token (wp_…)"}
 
@@ -83,22 +75,20 @@ def paths() -> dict[str, dict[str, Any]]:
                     "responses": {"200": _ref("the messages", "Messages"), "401": ERR, "403": ERR, "404": ERR}},
             "post": {"summary": "a seat writes to the other seats or the director (plain text, at most 1000 characters, "
                                 "12 an hour); the ledger records only its digest", "parameters": [gid],
-                     "security": [{"seat": []}, {"player": []}], "requestBody": _inline({
-                         "to": {"description": "\"opponents\" (the default), \"director\", or a list of seats"},
-                         "text": {"type": "string"}}, ["text"]),
+                     "security": [{"seat": []}, {"player": []}], "requestBody": _body("SendMessage"),
                      "responses": {"201": _ref("the message", "OneMessage"), "400": ERR, "401": ERR, "403": ERR,
                                    "404": ERR, "422": ERR, "429": ERR}}},
         G + "/messages/{message_id}/report": {"post": {
             "summary": "a recipient reports a message to the director (who may read it from then on)",
             "parameters": [gid, {"name": "message_id", "in": "path", "required": True, "schema": STR}],
             "security": [{"seat": []}, {"player": []}],
-            "requestBody": _inline({"reason": {"type": "string", "maxLength": 500}}, []),
+            "requestBody": _body("ReportMessage"),
             "responses": {"200": _ref("the message", "OneMessage"), "400": ERR, "401": ERR, "403": ERR, "404": ERR,
                           "422": ERR}}},
         G + "/messages/mute": {"post": {
             "summary": "a seat mutes (or unmutes) the game's messages: none is mailed to it, the board folds them",
             "parameters": [gid], "security": [{"seat": []}, {"player": []}],
-            "requestBody": _inline({"muted": {"type": "boolean"}}, ["muted"]),
+            "requestBody": _body("MuteMessages"),
             "responses": {"200": _ref("muted or not", "Muted"), "400": ERR, "401": ERR, "403": ERR, "404": ERR}}},
         "/api/v1/games/{game_id}/clock": {
             "get": {"summary": "the game's time control, deadlines and the clock's acts", "parameters": [gid],
