@@ -278,3 +278,13 @@ def test_an_option_is_one_of_its_choices_exactly_not_a_number_equal_to_one(clien
     r = client.post("/api/v1/games", json=body)
     assert r.status_code == 422 and "real_chit" in r.get_json()["error"], r.get_json()
     assert client.post("/api/v1/games", json={**body, "options": {"real_chit": False}}).status_code == 201
+
+
+def test_the_director_pausing_a_game_is_refused_as_the_document_says(doc: dict[str, Any], client: Any) -> None:
+    """Only a seat pauses a game: the director's token is a 403, which the operation lists (it
+    was a 400, which it does not)."""
+    game = client.post("/api/v1/games", json={"game": "dice-duel"}).get_json()
+    r = client.post(f"/api/v1/games/{game['id']}/pause", json={"do": "agree"},
+                    headers={"Authorization": f"Bearer {game['director_token']}"})
+    assert r.status_code == 403 and "only a seat" in r.get_json()["error"]
+    assert "403" in doc["paths"]["/api/v1/games/{game_id}/pause"]["post"]["responses"]

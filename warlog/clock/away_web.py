@@ -21,6 +21,7 @@ from marshmallow import Schema, ValidationError
 
 from validators.players import GrantLeaveSchema, LeaveSchema, PauseSchema, QuietSchema
 from warlog.clock.leave import AwayBook, AwayRefused, LeavePolicy
+from warlog.games.service import Forbidden
 from warlog.players.store import Player, PlayerError
 from warlog.players.web import current_player
 from warlog.web.boundary import request_json
@@ -107,7 +108,7 @@ def api_quiet() -> Response:
 def _seat(game_id: str, token: str | None) -> str:
     viewer = current_app.extensions["warlog"].viewer(game_id, token, required=True)
     if viewer.seat is None or viewer.director:
-        raise PlayerError("only a seat of the game pauses or resumes it")
+        raise Forbidden("only a seat of the game pauses or resumes it")  # the director's token too: 403
     return str(viewer.seat)
 
 
