@@ -1,0 +1,245 @@
+"""Green Beret: Vietnam, Vietnam Battles, Lock 'n Load and UP FRONT played to their end on
+phones (390×844 and 360×740, touch screens) by taps only. Each decision is made as a player
+on a phone makes it: a unit, card or hex the action aims at is tapped on the map (then a
+highlighted hex, then the choice or "Confirm" in the bar at the foot of the screen); any other
+action is tapped in the action list (its group unfolded by a tap first). Every page met must
+fit the screen's width (only the map pans, inside its frame) and its action controls must be at
+least 24×24 px (WCAG 2.2 target size, 2.5.8). Which legal action to take is scripted: a few
+aimed at the map first, then the ones that close a phase, so that each game ends in about a
+minute. Screenshots go to the test's tmp dir."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.browser.conftest import updated
+from tests.browser.test_phone_pages import MEASURE, PHONES, create_game, phone
+from tests.browser.test_phone_play import _api, _fresh
+
+# The actions that close a step, a phase or the game, most closing first: after its few
+# aimed decisions a seat takes the first of these it is offered.
+CLOSING = ("end_game", "end_phase", "end_turn", "end_rally", "end_impulse", "end_move", "pass", "decline",
+           "hold_fire", "stop", "done", "ready", "complete")
+
+
+def pick(acts: list[dict[str, Any]], n: int, aimed_first: int, rng: random.Random) -> dict[str, Any]:
+    """The action a scripted player takes from the page's list: for its first `aimed_first`
+    decisions one aimed at a unit, card or hex (picked on the map), then the most closing one."""
+    listed = [a for a in acts if a["type"] != "order"]  # standing orders have their own form
+    if n < aimed_first:
+        aimed = [a for a in listed if (a["unit"] or a["hex"]) and a["type"] not in CLOSING]
+        if aimed:
+            return rng.choice(aimed)
+    for kind in CLOSING:
+        for a in listed:
+            if a["type"] == kind:
+                return a
+    return listed[0]
+
+
+def problems_of(page: Any, where: str) -> list[str]:
+    """The page as it stands: wider than the screen, or action controls under 24×24 px."""
+    width = page.viewport_size["width"]
+    m = page.evaluate(MEASURE, width)
+    out = []
+    if m["scrollWidth"] > width or m["scrollWidth"] > m["innerWidth"]:
+        out.append(f"{where}: {m['scrollWidth']} px wide at {width} ({', '.join(m['wide'])})")
+    if m["small"]:
+        out.append(f"{where}: tap targets under 24×24 at {width}: {m['small'][:4]}")
+    return out
+
+
+def _into_view(page: Any, selector: str) -> Any:
+    """The first element of `selector`, scrolled (the map's frame and the page) to the middle of
+    the screen, clear of the action bar at its foot."""
+    target = page.locator(selector).first
+    target.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")
+    return target
+
+
+def _box_state(page: Any) -> dict[str, Any]:
+    return page.evaluate("""() => { const b = document.querySelector('#confirm');
+      return {shown: !!b && !b.hidden, what: b && b.querySelector('.what') ? b.querySelector('.what').textContent : '',
+              buttons: b ? [...b.querySelectorAll('button')].map(x => x.textContent) : []}; }""")
+
+
+def _wait_box_or_update(page: Any, before: str) -> bool:
+    """After a tap on the map: True when the page moved on by itself (a lone select is sent at
+    once), False when the bar at the foot asks something; fails when neither happened."""
+    page.wait_for_function("""b => (document.body.dataset.updates || '0') !== b
+      || (!document.querySelector('#confirm').hidden && document.querySelector('#confirm .buttons button'))""", arg=before)
+    return bool(page.evaluate("b => (document.body.dataset.updates || '0') !== b", before))
+
+
+def play_by_map(page: Any, a: dict[str, Any], problems: list[str], where: str) -> bool:
+    """Tap the counter (or hex) `a` aims at, then a highlighted hex if asked, then its choice or
+    Confirm. False (the bar cancelled) when the map offered something else for that tap."""
+    before = page.evaluate("document.body.dataset.updates || '0'")
+    target = f'#board .counter[data-unit="{a["unit"]}"]' if a["unit"] else f'#board .terrain [data-hex="{a["hex"]}"]'
+    _into_view(page, target).tap(force=True)
+    if _wait_box_or_update(page, before):
+        return True
+    for _ in range(2):
+        box = _box_state(page)
+        problems.extend(problems_of(page, where + " (the bar asks)"))
+        label = a["label"]
+        if label in box["buttons"]:
+            with updated(page):
+                page.locator("#confirm button", has_text=label).first.tap()
+            return True
+        if "Confirm" in box["buttons"] and box["what"].lower() == (label + "?").lower():
+            assert page.evaluate("""() => { const r = document.querySelector('#confirm-go').getBoundingClientRect();
+              return r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }"""), "Confirm is in sight"
+            with updated(page):
+                page.locator("#confirm-go").tap()
+            return True
+        if a["unit"] and a["hex"] and "highlighted hex" in box["what"]:
+            _into_view(page, f'#board .terrain [data-hex="{a["hex"]}"]').tap(force=True)
+            page.wait_for_function("w => document.querySelector('#confirm .what') "
+                                   "&& document.querySelector('#confirm .what').textContent !== w", arg=box["what"])
+            continue
+        break
+    page.locator("#confirm button", has_text="Cancel").last.tap()
+    return False
+
+
+def play_by_list(page: Any, a: dict[str, Any]) -> None:
+    """Tap the action's button in the action list, unfolding its group first when folded."""
+    button = page.locator(f'#act-form button[data-i="{a["i"]}"]')
+    folded = button.evaluate("b => { const d = b.closest('details'); return !!d && !d.open; }")
+    if folded:
+        _into_view(page, f'#act-form button[data-i="{a["i"]}"] >> xpath=ancestor::details/summary').tap()
+    with updated(page):
+        button.scroll_into_view_if_needed()
+        button.tap()
+
+
+def play_to_the_end(pages: dict[str, Any], base: str, gid: str, folder: Path, name: str, aimed_first: int,
+                    limit: int, seed: int = 7) -> dict[str, Any]:
+    """Every decision of every seat, by taps on its own phone, until the game is over; returns
+    what was done and the problems met."""
+    rng = random.Random(seed)
+    problems: list[str] = []
+    done = {"map": 0, "list": 0, "kinds": set()}
+    shot = {"map": False, "mid": False}
+    for n in range(limit):
+        info = _api(base, f"/api/v1/games/{gid}")
+        if info["status"] == "ended":
+            break
+        if info.get("pending") or not info["active_seats"]:
+            time.sleep(0.05)
+            continue
+        seat = info["active_seats"][0]
+        page = pages[seat]
+        _fresh(page, base, gid)
+        where = f"{name} #{info['seq']} ({seat})"
+        problems.extend(problems_of(page, where))
+        acts = json.loads(page.locator("#actions-data").text_content() or "[]")
+        if not acts:
+            page.wait_for_timeout(200)
+            continue
+        a = pick(acts, n, aimed_first, rng)
+        if n == limit // 3 and not shot["mid"]:
+            page.screenshot(path=str(folder / f"{name}-midgame-{page.viewport_size['width']}.png"))
+            shot["mid"] = True
+        by_map = bool(a["unit"] or a["hex"])
+        if by_map and not shot["map"]:
+            try:
+                page.screenshot(path=str(folder / f"{name}-before-map-tap-{page.viewport_size['width']}.png"))
+            except PlaywrightError:
+                pass
+        if by_map and play_by_map(page, a, problems, where):
+            done["map"] += 1
+            shot["map"] = True
+        else:
+            play_by_list(page, a)
+            done["list"] += 1
+        done["kinds"].add(a["type"])
+    else:
+        raise AssertionError(f"{name}: the game did not end within {limit} decisions")
+    done["problems"] = problems
+    done["info"] = _api(base, f"/api/v1/games/{gid}")
+    return done
+
+
+def seats_on_phones(browser: Any, base: str, scenario: str, sizes: dict[str, str]) -> tuple[dict[str, Any], str, Any]:
+    """The game created on the lobby by a tap; each seat's invitation opened on its own phone."""
+    creator = phone(browser, "390")
+    links = create_game(creator, base, scenario)
+    pages = {}
+    for seat, size in sizes.items():
+        pages[seat] = phone(browser, size)
+        pages[seat].goto(links[seat])
+    gid = links[next(iter(sizes))].split("/")[4]
+    return pages, gid, creator
+
+
+def the_end(pages: dict[str, Any], base: str, gid: str, folder: Path, name: str, creator: Any) -> list[str]:
+    """Every seat's page once the game is over: the result shown, the page as wide as the
+    screen; the screenshots of the whole page."""
+    problems = []
+    for seat, page in pages.items():
+        _fresh(page, base, gid)
+        assert page.locator(".status-card .outcome").count(), f"{name}: {seat}'s page shows the result"
+        problems += problems_of(page, f"{name} over ({seat})")
+        page.screenshot(path=str(folder / f"{name}-over-{seat}-{page.viewport_size['width']}.png"), full_page=True)
+    errors = creator.errors + [e for p in pages.values() for e in p.errors]
+    assert not errors, errors
+    return problems
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", sorted(PHONES))
+def test_green_beret_is_played_to_its_end_by_taps_on_a_phone(browser: Any, live_server: Any, tmp_path: Path,
+                                                            size: str) -> None:
+    base, _ = live_server
+    pages, gid, creator = seats_on_phones(browser, base, "green-beret-vietnam/campaign", {"player": size})
+    page = pages["player"]
+    _fresh(page, base, gid)
+    assert page.evaluate("scrollY") == 0
+    page.screenshot(path=str(tmp_path / f"gbv-start-{size}.png"))
+    done = play_to_the_end(pages, base, gid, tmp_path, f"gbv-{size}", aimed_first=8, limit=60)
+    problems = done["problems"] + the_end(pages, base, gid, tmp_path, f"gbv-{size}", creator)
+    assert done["info"]["outcome"] is not None
+    assert done["map"] >= 3 and done["list"] >= 1, done  # picked on the map, and from the list
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.browser
+def test_vietnam_battles_is_played_to_its_end_by_taps_on_two_phones(browser: Any, live_server: Any,
+                                                                   tmp_path: Path) -> None:
+    base, _ = live_server
+    pages, gid, creator = seats_on_phones(browser, base, "vietnam-battles/boys67", {"us": "390", "vc": "360"})
+    done = play_to_the_end(pages, base, gid, tmp_path, "vb-boys67", aimed_first=12, limit=120)
+    problems = done["problems"] + the_end(pages, base, gid, tmp_path, "vb-boys67", creator)
+    assert done["map"] >= 3 and done["list"] >= 3, done
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.browser
+def test_lock_n_load_is_played_to_its_end_by_taps_on_two_phones(browser: Any, live_server: Any,
+                                                               tmp_path: Path) -> None:
+    base, _ = live_server
+    pages, gid, creator = seats_on_phones(browser, base, "lock-n-load/demo", {"us": "390", "vc": "360"})
+    done = play_to_the_end(pages, base, gid, tmp_path, "lnl-demo", aimed_first=16, limit=160)
+    problems = done["problems"] + the_end(pages, base, gid, tmp_path, "lnl-demo", creator)
+    assert done["map"] >= 3 and done["list"] >= 3, done
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.browser
+def test_up_front_is_played_to_its_end_by_taps_on_two_phones(browser: Any, live_server: Any,
+                                                            tmp_path: Path) -> None:
+    base, _ = live_server
+    pages, gid, creator = seats_on_phones(browser, base, "up-front/A", {"americans": "390", "germans": "360"})
+    done = play_to_the_end(pages, base, gid, tmp_path, "up-front-a", aimed_first=12, limit=260)
+    problems = done["problems"] + the_end(pages, base, gid, tmp_path, "up-front-a", creator)
+    assert done["map"] >= 3 and done["list"] >= 3, done
+    assert not problems, "\n".join(problems)
