@@ -243,3 +243,40 @@ def test_up_front_is_played_to_its_end_by_taps_on_two_phones(browser: Any, live_
     problems = done["problems"] + the_end(pages, base, gid, tmp_path, "up-front-a", creator)
     assert done["map"] >= 3 and done["list"] >= 3, done
     assert not problems, "\n".join(problems)
+
+
+# Every title the bar at the foot of the screen shows, as it shows it (the panel is replaced after each move).
+WATCH_THE_BAR = """() => { window.barTitles = [];
+  new MutationObserver(() => { const w = document.querySelector('#confirm .what');
+    if (w && window.barTitles[window.barTitles.length - 1] !== w.textContent) window.barTitles.push(w.textContent); })
+  .observe(document.body, {subtree: true, childList: true, characterData: true}); }"""
+
+
+@pytest.mark.browser
+def test_a_tap_on_a_stacked_unit_with_one_action_sends_it_and_asks_nothing_more(browser: Any, live_server: Any) -> None:
+    """Lock 'n Load (3.0, 4.0): once 1C7 is activated its leader Okafor can only be selected; a
+    tap on his counter sends that selection, and the bar shows no "Units in 1C7" chooser
+    for the stack under the finger while it is being sent."""
+    base, _ = live_server
+    pages, gid, creator = seats_on_phones(browser, base, "lock-n-load/demo", {"us": "390", "vc": "360"})
+    us, vc = pages["us"], pages["vc"]
+    for page in (us, vc):
+        _fresh(page, base, gid)
+        play_by_list(page, next(a for a in json.loads(page.locator("#actions-data").text_content() or "[]")
+                                if a["type"] == "end_rally"))
+    _fresh(us, base, gid)
+    _into_view(us, '#board .terrain [data-hex="1C7"]').tap(force=True)
+    with updated(us):
+        us.locator("#confirm-go").tap()
+    acts = json.loads(us.locator("#actions-data").text_content() or "[]")
+    assert [a["action"] for a in acts if a["unit"] == "okafor"] == [{"type": "select", "unit": "okafor"}]
+    us.evaluate(WATCH_THE_BAR)
+    sent: list[str] = []
+    us.on("request", lambda r: sent.append(r.post_data or "") if r.method == "POST" else None)
+    with updated(us):
+        _into_view(us, '#board .counter[data-unit="okafor"]').tap(force=True)
+    titles = us.evaluate("window.barTitles")
+    assert not [t for t in titles if t.startswith("Units in")], titles
+    assert len(sent) == 1 and '"okafor"' in sent[0], sent
+    assert "selected" in (us.get_attribute('#board .counter[data-unit="okafor"]', "class") or "")
+    assert not us.errors and not vc.errors and not creator.errors

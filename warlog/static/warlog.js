@@ -481,7 +481,7 @@
       if (!acts.length) return false;
       var needHex = acts.filter(function (a) { return a.hex; });
       var plain = acts.filter(function (a) { return !a.hex; });
-      if (acts.length === 1 && acts[0].type === "select") return submit([acts[0].action]);
+      if (acts.length === 1 && acts[0].type === "select") { submit([acts[0].action]); return true; }  /* sent: nothing more to ask */
       if (needHex.length) {
         cancel();
         picked = { unit: unit, actions: needHex };
