@@ -21,7 +21,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import updated
 from tests.browser.test_phone_pages import MEASURE, PHONES, create_game, phone
-from tests.browser.test_phone_play import _api, _fresh
+from tests.browser.test_phone_play import _api, _fresh, _touch
 
 # The actions that close a step, a phase or the game, most closing first: after its few
 # aimed decisions a seat takes the first of these it is offered.
@@ -166,6 +166,7 @@ def play_to_the_end(pages: dict[str, Any], base: str, gid: str, folder: Path, na
         raise AssertionError(f"{name}: the game did not end within {limit} decisions")
     done["problems"] = problems
     done["info"] = _api(base, f"/api/v1/games/{gid}")
+    print("DONE", name, n, {k: v for k, v in done.items() if k != "problems"}, len(problems))
     return done
 
 
@@ -280,3 +281,31 @@ def test_a_tap_on_a_stacked_unit_with_one_action_sends_it_and_asks_nothing_more(
     assert len(sent) == 1 and '"okafor"' in sent[0], sent
     assert "selected" in (us.get_attribute('#board .counter[data-unit="okafor"]', "class") or "")
     assert not us.errors and not vc.errors and not creator.errors
+
+
+@pytest.mark.browser
+def test_the_up_front_card_table_zooms_and_fits_a_phone_like_the_maps(browser: Any, live_server: Any,
+                                                                    tmp_path: Path) -> None:
+    """UP FRONT's card table is wider than a phone: like the other games' maps it has the zoom
+    bar (Fit shows the whole table's width in its frame) and two fingers zoom it in its frame."""
+    base, _ = live_server
+    pages, gid, creator = seats_on_phones(browser, base, "up-front/A", {"americans": "360", "germans": "390"})
+    page = pages["americans"]
+    _fresh(page, base, gid)
+    table = "document.querySelector('#board svg.cardtable').getBoundingClientRect().width"
+    frame = "document.querySelector('#board').clientWidth"
+    assert page.evaluate(table) > page.evaluate(frame), "the table is wider than the phone (else nothing to check)"
+    page.locator(".zoom button:has-text('Fit')").tap()
+    assert page.evaluate(table) <= page.evaluate(frame)
+    page.screenshot(path=str(tmp_path / "up-front-table-fit-360.png"))
+    page.cdp = page.context.new_cdp_session(page)
+    box = page.evaluate("(() => { const r = document.querySelector('#board').getBoundingClientRect();"
+                        " return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()")
+    width0 = page.evaluate(table)
+    _touch(page, "touchStart", [(box["x"] - 30, box["y"]), (box["x"] + 30, box["y"])])
+    for step in range(1, 6):
+        _touch(page, "touchMove", [(box["x"] - 30 - 12 * step, box["y"]), (box["x"] + 30 + 12 * step, box["y"])])
+    _touch(page, "touchEnd", [])
+    assert page.evaluate(table) > width0 * 1.5, "two fingers zoom the table in its frame"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360 and page.evaluate("visualViewport.scale") == 1
+    assert not page.errors and not creator.errors
