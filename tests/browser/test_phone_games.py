@@ -166,7 +166,6 @@ def play_to_the_end(pages: dict[str, Any], base: str, gid: str, folder: Path, na
         raise AssertionError(f"{name}: the game did not end within {limit} decisions")
     done["problems"] = problems
     done["info"] = _api(base, f"/api/v1/games/{gid}")
-    print("DONE", name, n, {k: v for k, v in done.items() if k != "problems"}, len(problems))
     return done
 
 
