@@ -1,5 +1,7 @@
 """Green Beret: Vietnam, Vietnam Battles, Lock 'n Load and UP FRONT played to their end on
-phones (390×844 and 360×740, touch screens) by taps only. Each decision is made as a player
+phones (390×844 and 360×740, touch screens) by taps only (UP FRONT, whose game runs to a few
+hundred decisions, its first 70 by taps, the rest through the API; its end shown on both
+phones). Each decision is made as a player
 on a phone makes it: a unit, card or hex the action aims at is tapped on the map (then a
 highlighted hex, then the choice or "Confirm" in the bar at the foot of the screen); any other
 action is tapped in the action list (its group unfolded by a tap first). Every page met must
@@ -20,6 +22,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import updated
+from tests.browser.test_lnl_in_browser import _api as _seat_api
 from tests.browser.test_phone_pages import MEASURE, PHONES, create_game, phone
 from tests.browser.test_phone_play import _api, _fresh, _touch
 
@@ -121,10 +124,34 @@ def play_by_list(page: Any, a: dict[str, Any]) -> None:
         button.tap()
 
 
+def finish_through_the_api(base: str, gid: str, tokens: dict[str, str], rng: random.Random, limit: int = 2000) -> None:
+    """The rest of a long game: the same scripted choices, sent through the JSON API."""
+    for n in range(limit):
+        info = _api(base, f"/api/v1/games/{gid}")
+        if info["status"] == "ended":
+            return
+        if info.get("pending") or not info["active_seats"]:
+            time.sleep(0.02)
+            continue
+        seat = info["active_seats"][0]
+        listing = _seat_api(base, tokens[seat], f"/api/v1/games/{gid}/actions")
+        if not listing["actions"]:
+            time.sleep(0.02)
+            continue
+        acts = [{"type": a["type"], "unit": None, "hex": None, "action": a} for a in listing["actions"]]
+        action = pick(acts, limit, 0, rng)["action"]
+        out = _seat_api(base, tokens[seat], f"/api/v1/games/{gid}/moves",
+                        {"action": action, "expected_seq": listing["expected_seq"], "idempotency_key": f"rest{n}"})
+        while _seat_api(base, tokens[seat], f"/api/v1/games/{gid}/moves/{out['seq']}")["status"] == "pending":
+            time.sleep(0.01)
+    raise AssertionError(f"the game did not end within {limit} more decisions")
+
+
 def play_to_the_end(pages: dict[str, Any], base: str, gid: str, folder: Path, name: str, aimed_first: int,
-                    limit: int, seed: int = 7) -> dict[str, Any]:
-    """Every decision of every seat, by taps on its own phone, until the game is over; returns
-    what was done and the problems met."""
+                    limit: int, seed: int = 7, tokens: dict[str, str] | None = None) -> dict[str, Any]:
+    """Every decision of every seat, by taps on its own phone, until the game is over (with
+    `tokens`, its first `limit` decisions by taps, the rest through the API); returns what was
+    done and the problems met."""
     rng = random.Random(seed)
     problems: list[str] = []
     done = {"map": 0, "list": 0, "kinds": set()}
@@ -163,16 +190,20 @@ def play_to_the_end(pages: dict[str, Any], base: str, gid: str, folder: Path, na
             done["list"] += 1
         done["kinds"].add(a["type"])
     else:
-        raise AssertionError(f"{name}: the game did not end within {limit} decisions")
+        if tokens is None:
+            raise AssertionError(f"{name}: the game did not end within {limit} decisions")
+        finish_through_the_api(base, gid, tokens, rng)
     done["problems"] = problems
     done["info"] = _api(base, f"/api/v1/games/{gid}")
     return done
 
 
 def seats_on_phones(browser: Any, base: str, scenario: str, sizes: dict[str, str]) -> tuple[dict[str, Any], str, Any]:
-    """The game created on the lobby by a tap; each seat's invitation opened on its own phone."""
+    """The game created on the lobby by a tap; each seat's invitation opened on its own phone.
+    The creator's page keeps the seats' tokens (`creator.tokens`) for the API."""
     creator = phone(browser, "390")
     links = create_game(creator, base, scenario)
+    creator.tokens = {seat: link.rstrip("/").split("/")[-1] for seat, link in links.items()}
     pages = {}
     for seat, size in sizes.items():
         pages[seat] = phone(browser, size)
@@ -235,11 +266,11 @@ def test_lock_n_load_is_played_to_its_end_by_taps_on_two_phones(browser: Any, li
 
 
 @pytest.mark.browser
-def test_up_front_is_played_to_its_end_by_taps_on_two_phones(browser: Any, live_server: Any,
+def test_up_front_is_played_by_taps_on_two_phones_to_its_end(browser: Any, live_server: Any,
                                                             tmp_path: Path) -> None:
     base, _ = live_server
     pages, gid, creator = seats_on_phones(browser, base, "up-front/A", {"americans": "390", "germans": "360"})
-    done = play_to_the_end(pages, base, gid, tmp_path, "up-front-a", aimed_first=12, limit=260)
+    done = play_to_the_end(pages, base, gid, tmp_path, "up-front-a", aimed_first=12, limit=70, tokens=creator.tokens)
     problems = done["problems"] + the_end(pages, base, gid, tmp_path, "up-front-a", creator)
     assert done["map"] >= 3 and done["list"] >= 3, done
     assert not problems, "\n".join(problems)
@@ -307,4 +338,35 @@ def test_the_up_front_card_table_zooms_and_fits_a_phone_like_the_maps(browser: A
     _touch(page, "touchEnd", [])
     assert page.evaluate(table) > width0 * 1.5, "two fingers zoom the table in its frame"
     assert page.evaluate("document.documentElement.scrollWidth") <= 360 and page.evaluate("visualViewport.scale") == 1
+    assert not page.errors and not creator.errors
+
+
+# For every group box of the card table: the words written on it (its name, range, level,
+# terrain, men) where a tap on them lands; a tap that lands on no group is listed.
+TAPS_ON_GROUP_WORDS = """() => { const missed = [];
+  for (const box of document.querySelectorAll('#board svg.cardtable .terrain [data-hex]')) {
+    const b = box.getBoundingClientRect();
+    for (const t of document.querySelectorAll('#board svg.cardtable text')) {
+      const r = t.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+      if (x < b.left || x > b.right || y < b.top || y > b.bottom || t.closest('.counter')) continue;
+      const hit = document.elementFromPoint(x, y), on = hit && hit.closest('[data-hex]');
+      if (!on || on.dataset.hex !== box.dataset.hex) missed.push(box.dataset.hex + ': ' + t.textContent);
+    }
+  }
+  return missed; }"""
+
+
+@pytest.mark.browser
+def test_a_tap_on_the_words_of_an_up_front_group_picks_that_group(browser: Any, live_server: Any) -> None:
+    """A card that goes onto a group asks for a tap on that group (UF 4.0); the group's box is
+    mostly its words (name, range, level, terrain, men): a tap on them is a tap on the group."""
+    base, _ = live_server
+    pages, gid, creator = seats_on_phones(browser, base, "up-front/A", {"americans": "390", "germans": "360"})
+    page = pages["americans"]
+    _fresh(page, base, gid)
+    page.locator(".zoom button:has-text('Fit')").tap()
+    _into_view(page, "#board")
+    assert page.locator("#board svg.cardtable .terrain [data-hex]").count() == 6
+    missed = page.evaluate(TAPS_ON_GROUP_WORDS)
+    assert not missed, missed
     assert not page.errors and not creator.errors
