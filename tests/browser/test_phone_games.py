@@ -1,6 +1,6 @@
 """Green Beret: Vietnam, Vietnam Battles, Lock 'n Load and UP FRONT played to their end on
 phones (390×844 and 360×740, touch screens) by taps only (UP FRONT, whose game runs to a few
-hundred decisions, its first 70 by taps, the rest through the API; its end shown on both
+hundred decisions, its first 50 by taps, the rest through the API; its end shown on both
 phones). Each decision is made as a player
 on a phone makes it: a unit, card or hex the action aims at is tapped on the map (then a
 highlighted hex, then the choice or "Confirm" in the bar at the foot of the screen); any other
@@ -81,7 +81,7 @@ def _wait_box_or_update(page: Any, before: str) -> bool:
     return bool(page.evaluate("b => (document.body.dataset.updates || '0') !== b", before))
 
 
-def play_by_map(page: Any, a: dict[str, Any], problems: list[str], where: str) -> bool:
+def play_by_map(page: Any, a: dict[str, Any], problems: list[str], where: str, shot: Path | None = None) -> bool:
     """Tap the counter (or hex) `a` aims at, then a highlighted hex if asked, then its choice or
     Confirm. False (the bar cancelled) when the map offered something else for that tap."""
     before = page.evaluate("document.body.dataset.updates || '0'")
@@ -92,6 +92,9 @@ def play_by_map(page: Any, a: dict[str, Any], problems: list[str], where: str) -
     for _ in range(2):
         box = _box_state(page)
         problems.extend(problems_of(page, where + " (the bar asks)"))
+        if shot is not None:
+            page.screenshot(path=str(shot))
+            shot = None
         label = a["label"]
         if label in box["buttons"]:
             with updated(page):
@@ -182,7 +185,8 @@ def play_to_the_end(pages: dict[str, Any], base: str, gid: str, folder: Path, na
                 page.screenshot(path=str(folder / f"{name}-before-map-tap-{page.viewport_size['width']}.png"))
             except PlaywrightError:
                 pass
-        if by_map and play_by_map(page, a, problems, where):
+        asking = None if shot["map"] else folder / f"{name}-the-bar-asks-{page.viewport_size['width']}.png"
+        if by_map and play_by_map(page, a, problems, where, asking):
             done["map"] += 1
             shot["map"] = True
         else:
@@ -270,7 +274,7 @@ def test_up_front_is_played_by_taps_on_two_phones_to_its_end(browser: Any, live_
                                                             tmp_path: Path) -> None:
     base, _ = live_server
     pages, gid, creator = seats_on_phones(browser, base, "up-front/A", {"americans": "390", "germans": "360"})
-    done = play_to_the_end(pages, base, gid, tmp_path, "up-front-a", aimed_first=12, limit=70, tokens=creator.tokens)
+    done = play_to_the_end(pages, base, gid, tmp_path, "up-front-a", aimed_first=12, limit=50, tokens=creator.tokens)
     problems = done["problems"] + the_end(pages, base, gid, tmp_path, "up-front-a", creator)
     assert done["map"] >= 3 and done["list"] >= 3, done
     assert not problems, "\n".join(problems)
