@@ -133,8 +133,10 @@
   var AUTO = -1, zoom = AUTO;
   try { zoom = Number(localStorage.getItem("warlog-zoom") || String(AUTO)); } catch (e) { /* no storage */ }
   if (isNaN(zoom)) zoom = AUTO;
+  /* the board's drawing that zooms and pans: a game's map, or UP FRONT's card table */
+  var ZOOMS = "svg.hexmap, svg.cardtable";
   function applyZoom(board) {
-    var svg = board && $("svg.hexmap", board);
+    var svg = board && $(ZOOMS, board);
     if (!svg) return;
     var natural = Number(svg.getAttribute("width"));
     var k = zoom;
@@ -166,7 +168,7 @@
     board.scrollTop = Math.max(0, fy - h / 2);
   }
   function initZoom(scope, ifHidden) {
-    var board = $("#board", scope), svg = board && $("svg.hexmap", board);
+    var board = $("#board", scope), svg = board && $(ZOOMS, board);
     if (!svg) return;
     if (!$(".zoom", board.parentNode)) {
       var bar = el("div", { "class": "zoom" });
@@ -199,7 +201,7 @@
     function dist(t) { return Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY) || 1; }
     document.addEventListener("touchstart", function (ev) {
       var board = ev.target.closest && ev.target.closest("#board"), t = two(ev);
-      var svg = board && $("svg.hexmap", board);
+      var svg = board && $(ZOOMS, board);
       if (!t || !svg) return;
       var natural = Number(svg.getAttribute("width")), k = svg.getBoundingClientRect().width / natural;
       var br = board.getBoundingClientRect(), sr = svg.getBoundingClientRect();
@@ -654,7 +656,7 @@
       if (!acts.length) return false;
       var needHex = acts.filter(function (a) { return a.hex; });
       var plain = acts.filter(function (a) { return !a.hex; });
-      if (acts.length === 1 && acts[0].type === "select") return submit([acts[0].action]);
+      if (acts.length === 1 && acts[0].type === "select") { submit([acts[0].action]); return true; }  /* sent: nothing more to ask */
       if (needHex.length) {
         cancel();
         picked = { unit: unit, actions: needHex };
@@ -768,7 +770,8 @@
       window.warlogShownAt = Date.now();
       body.classList.remove("busy");
       var board = $("#board", fresh);
-      if (board) { applyZoom(board); board.scrollLeft = sx; board.scrollTop = sy; focusBoard(board, true); }
+      if (board && !bar) initZoom(fresh, true);  /* the first board this page shows (the game has just started) */
+      else if (board) { applyZoom(board); board.scrollLeft = sx; board.scrollTop = sy; focusBoard(board, true); }
       if (hadFocus) focusActions();
       try {
         history.replaceState(null, "", "/games/" + gid + (last ? "?last=" + last + (losQ ? "&" + losQ : "") : (losQ ? "?" + losQ : "")));
