@@ -60,6 +60,11 @@ def _translated(code: str, s: str) -> str:
     found = str(gettext(s))
     if found != s:
         return found
+    if s[:1].islower():  # a prompt in the middle of a sentence ("the game waits…"), catalogued capitalised
+        upper = s[:1].upper() + s[1:]
+        found = str(gettext(upper))
+        if found != upper:
+            return found
     from warlog.i18n_terms import shaped
 
     return shaped(s, tr) or s
