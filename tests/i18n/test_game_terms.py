@@ -77,7 +77,7 @@ def test_a_translation_that_lost_its_placeholder_falls_back_to_english_not_an_er
     assert shaped("Turn 3: Movement Phase", lambda s: broken.get(s, s)) is None
 
 
-def test_a_prompt_written_in_lower_case_finds_its_capitalised_entry(app: Any) -> None:
+def test_a_prompt_written_in_lower_case_finds_its_capitalised_entry(app: Flask) -> None:
     """The service's prompts start in lower case ("the game waits for every seat to join"); the
     catalog holds them as the page shows them, capitalised."""
     with app.test_request_context("/", headers={"Accept-Language": "ja"}):
