@@ -117,7 +117,9 @@ def play_by_map(page: Any, a: dict[str, Any], problems: list[str], where: str, s
 
 
 def play_by_list(page: Any, a: dict[str, Any]) -> None:
-    """Tap the action's button in the action list, unfolding its group first when folded."""
+    """Tap the action's button in the action list, unfolding its group first when folded; a move the
+    page asks about first (it ends the game, or a phase while units could still act) is confirmed
+    in the page's own box, as a player does."""
     button = page.locator(f'#act-form button[data-i="{a["i"]}"]')
     folded = button.evaluate("b => { const d = b.closest('details'); return !!d && !d.open; }")
     if folded:
@@ -125,6 +127,9 @@ def play_by_list(page: Any, a: dict[str, Any]) -> None:
     with updated(page):
         button.scroll_into_view_if_needed()
         button.tap()
+        if button.get_attribute("data-confirm"):
+            page.wait_for_selector("#confirm-go")
+            page.locator("#confirm-go").tap()
 
 
 def finish_through_the_api(base: str, gid: str, tokens: dict[str, str], rng: random.Random, limit: int = 2000) -> None:
