@@ -289,9 +289,13 @@ class Deployment:
                                                    "--timeout", "60", "warlog.app:create_app()"])
 
     def wait_web_ready(self, timeout: float = 90.0) -> None:
-        """Ready: /healthz answers 200."""
+        """Ready: /healthz answers 200. A gunicorn that exits (its workers failed to boot) or does
+        not answer in time stops the soak, saying so, rather than leave the bots knocking."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            if self.web.poll() is not None:
+                raise RuntimeError(f"gunicorn on the web host exited ({self.web.returncode}): see its log "
+                                   "(gunicorn.log in the soak's folder; --keep keeps it)")
             try:
                 with urllib.request.urlopen(f"http://{self.net.ip['web']}:{WEB_PORT}/healthz", timeout=2) as r:
                     if r.status == 200:
@@ -299,6 +303,7 @@ class Deployment:
             except OSError:
                 pass
             time.sleep(0.1)
+        raise RuntimeError(f"the web host did not answer /healthz within {timeout:.0f} s")
 
     # workers
     def start_worker(self, name: str) -> None:

@@ -72,13 +72,26 @@ REFUSED_MESSAGE = "too many refused moves from this seat; wait before trying aga
 SUSPECTS_KEPT = 10_000  # seats remembered as refused before the expired ones are dropped
 
 
+def parse_limit(text: str) -> RateLimitItem:
+    """A limit as flask-limiter writes it ("30 per minute", "5/second"); a bare number is that
+    many per minute. ConfigError for anything else (at start, not at the first refused move)."""
+    text = text.strip()
+    try:
+        return parse(f"{text} per minute" if text.isdigit() else text)
+    except ValueError:
+        from warlog.config import ConfigError
+
+        raise ConfigError(f"WARLOG_REFUSED_LIMIT must be like '30 per minute' (or a number: per minute), "
+                          f"not {text!r}") from None
+
+
 class RefusedMoves:
     """The per-seat limit on refused moves (see the module): counts in the limiter's storage
     (Redis in a deployment), a look before a move only for a seat refused here lately."""
 
     def __init__(self, limiter: Limiter, limit: str) -> None:
         self.limiter = limiter
-        self.item: RateLimitItem = parse(limit)
+        self.item: RateLimitItem = parse_limit(limit)
         self.memory = MovingWindowRateLimiter(MemoryStorage())  # while the shared storage is down
         self.suspects: dict[str, float] = {}  # seat key -> until when (monotonic) its count is looked at
         self._lock = threading.Lock()
