@@ -293,7 +293,7 @@ class Deployment:
         not answer in time stops the soak, saying so, rather than leave the bots knocking."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.web.poll() is not None:
+            if self.web is not None and self.web.poll() is not None:
                 raise RuntimeError(f"gunicorn on the web host exited ({self.web.returncode}): see its log "
                                    "(gunicorn.log in the soak's folder; --keep keeps it)")
             try:

@@ -178,3 +178,18 @@ def test_an_accepted_move_costs_the_limiter_no_redis_command(pg_url: str) -> Non
     finally:
         redis.Redis.execute_command = execute  # type: ignore[method-assign]
         app.extensions["warlog"].store.close()
+
+
+def test_a_bare_number_is_a_limit_per_minute_and_nonsense_stops_the_start(tmp_path: Any) -> None:
+    """WARLOG_REFUSED_LIMIT "100000" (as the three-host soak sets it) is 100000 per minute; a
+    value that is no limit is a ConfigError when the app starts, not a crash of every web worker."""
+    from warlog.app import create_app
+    from warlog.config import ConfigError
+    from warlog.web.limits import parse_limit
+
+    assert parse_limit("100000") == parse_limit("100000 per minute")
+    app = create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp_path}/a.sqlite3", "WARLOG_REFUSED_LIMIT": "100000"})
+    app.extensions["warlog_sweeper_stop"].set()
+    app.extensions["warlog"].store.close()
+    with pytest.raises(ConfigError, match="WARLOG_REFUSED_LIMIT"):
+        create_app({"TESTING": True, "WARLOG_DB": f"sqlite:///{tmp_path}/b.sqlite3", "WARLOG_REFUSED_LIMIT": "lots"})
