@@ -462,6 +462,24 @@ def overlap(outages: list[Outage], a: float, b: float) -> float:
     return sum(max(0.0, min(b, o.end) - max(a, o.start)) for o in outages if o.kind != "web-worker")
 
 
+def verify_exports(api: Api, bots: list[Bot], tmp: Path) -> tuple[int, list[tuple[str, int, list[str]]]]:
+    """Each bot's game exported by its director and checked by `warlog verify`: how many verified,
+    and (game, export status, verify's last line) for each that did not."""
+    verified, failed = 0, []
+    for bot in bots:
+        if not bot.gid:
+            continue
+        status, data = api.until_ok("GET", f"/games/{bot.gid}/export", bot.director, raw=True)
+        path = tmp / f"{bot.gid}.jsonl"
+        path.write_bytes(data if status == 200 else b"")
+        r = subprocess.run([str(BIN / "warlog"), "verify", "-q", str(path)], capture_output=True, text=True)
+        if r.returncode == 0:
+            verified += 1
+        else:
+            failed.append((bot.gid, status, (r.stdout + r.stderr).strip().splitlines()[-1:]))
+    return verified, failed
+
+
 def check(pg: Postgres, stats: Stats, outages: list[Outage], bots: list[Bot], api: Api, tmp: Path,
           settle: float) -> dict[str, Any]:
     import psycopg
@@ -499,18 +517,7 @@ def check(pg: Postgres, stats: Stats, outages: list[Outage], bots: list[Bot], ap
             near = [f"{o.kind} {hms(o.start)}..spawned {hms(o.spawned)}..ready {hms(o.end)}"
                     for o in outages if o.start <= judged[s][0] and o.end >= at - 10]
             late.append((s, datetime.fromtimestamp(at).strftime("%H:%M:%S"), round(took, 2), round(allowed, 2), near))
-    verified, failed = 0, []
-    for bot in bots:
-        if not bot.gid:
-            continue
-        status, data = api.until_ok("GET", f"/games/{bot.gid}/export", bot.director, raw=True)
-        path = tmp / f"{bot.gid}.jsonl"
-        path.write_bytes(data if status == 200 else b"")
-        r = subprocess.run([str(BIN / "warlog"), "verify", "-q", str(path)], capture_output=True, text=True)
-        if r.returncode == 0:
-            verified += 1
-        else:
-            failed.append((bot.gid, status, (r.stdout + r.stderr).strip().splitlines()[-1:]))
+    verified, failed = verify_exports(api, bots, tmp)
     return {"left_pending": left, "lost": lost, "unjudged": unjudged, "duplicated": duplicated, "orphan": orphan,
             "max_pending": worst, "worst_excess": worst_excess, "late": late, "verified": verified,
             "verify_failed": failed, "submissions_in_ledger": len(submitted)}

@@ -61,7 +61,7 @@ if sys.path and sys.path[0] and Path(sys.path[0]).resolve() == BENCH:
 elif str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.chaos_soak import GAMES, GRACE, Api, Bot, Outage, Stats, hms  # noqa: E402
+from bench.chaos_soak import GAMES, GRACE, Api, Bot, Outage, Stats, hms, verify_exports  # noqa: E402
 
 BIN = Path(sys.executable).parent
 HOSTS = ("web", "workers", "data")
@@ -592,18 +592,7 @@ def audit(dep: Deployment, sends: list[Sent], watch: JudgementWatch, outages: li
             if not any(o.start <= watch.seen[(s.gid, s.seq)] and o.end >= s.first_sent for o in outages):
                 calm.append(took)  # no fault of any kind while it waited: the latency's own cost
     unwatched = sum(1 for s in sends if s.status == 202 and (s.gid, s.seq) not in watch.seen)
-    verified, failed = 0, []
-    for bot in bots:
-        if not bot.gid:
-            continue
-        status, data = api.until_ok("GET", f"/games/{bot.gid}/export", bot.director, raw=True)
-        path = tmp / f"{bot.gid}.jsonl"
-        path.write_bytes(data if status == 200 else b"")
-        r = subprocess.run([str(BIN / "warlog"), "verify", "-q", str(path)], capture_output=True, text=True)
-        if r.returncode == 0:
-            verified += 1
-        else:
-            failed.append((bot.gid, status, (r.stdout + r.stderr).strip().splitlines()[-1:]))
+    verified, failed = verify_exports(api, bots, tmp)
     return {"lost": lost, "mismatched": mismatched, "twice": twice, "unsent": unsent,
             "refused_yet_recorded": refused_yet_recorded, "not_judged": not_judged, "judged_twice": judged_twice,
             "latencies": latencies, "excess": excess, "calm": calm, "starts": starts, "backwards": backwards, "unwatched": unwatched, "verified": verified,
