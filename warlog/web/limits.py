@@ -118,11 +118,11 @@ class RefusedMoves:
     def _too_many(self, key: str) -> Response:
         reset = self._call("get_window_stats", key).reset_time
         message = REFUSED_MESSAGE
-        if request.path.startswith("/api/") or "application/json" in (request.headers.get("Accept") or ""):
+        from warlog.web.pageutil import error_page, finish, wants_json
+
+        if request.path.startswith("/api/") or wants_json():
             resp = jsonify({"error": message})
         else:
-            from warlog.web.pageutil import error_page, finish
-
             resp = finish(Response(*error_page(429, "Too many requests", message)))
         resp.status_code = 429
         resp.headers["Retry-After"] = str(max(1, math.ceil(reset - time.time())))
