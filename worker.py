@@ -7,8 +7,9 @@ Run as many as you like, on as many machines as you like: the per-game lock keep
 off one game.
 
 Outages: when Redis goes away, even in the middle of a job or while RQ waits for
-one, the worker says so in one line, tries it again every second at most (warlog.judging.queue.RETRY),
-and sweeps as soon as it is back (Redis may have come back empty). A ledger outage fails no
+one, the worker says so in one line, looks for it again every quarter second (a TCP handshake,
+warlog.judging.queue.PROBE) and, as soon as it is back, judges the backlog itself, several games
+at a time (warlog.judging.catchup), then sweeps (Redis may have come back empty). A ledger outage fails no
 job: the submission stays pending and the sweep queues it again once the ledger answers.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import socket
 import sys
@@ -62,9 +64,12 @@ class _QuietOutages(logging.Filter):
         return True
 
 
+BEAT_EVERY = 10.0  # seconds: the RQ worker's heartbeat at most this often while nothing else is due
+
+
 def _worker_class() -> Any:
     from rq import SimpleWorker
-    from rq.worker.base import StopRequested
+    from rq.worker.base import StopRequested, WorkerStatus
 
     from warlog.judging.outage import is_outage
     from warlog.judging.queue import RETRY
@@ -84,6 +89,43 @@ def _worker_class() -> Any:
             self.stopping = True
             drainer.STOP.set()  # a draining job ends at its next turn (warlog.judging.drainer)
             super().request_stop(signum, frame)
+
+        idle_due = False  # "idle" set, not yet sent
+        state_sent: str | None = None
+        beat_at = -math.inf  # time.monotonic() of the last heartbeat sent
+
+        def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
+            """RQ's heartbeat with its three commands in one round trip (and an "idle" state set
+            just before it: `set_state`), and none when one went less than BEAT_EVERY s ago with
+            nothing to say: RQ sends them one at a time, three round trips a heartbeat and about
+            three heartbeats a job, which across a slow link to Redis (bench/netsoak.py: 50-200 ms)
+            was over a second between two jobs (tests/worker/test_rq_round_trips.py counts them).
+            The worker's registration lives minutes (RQ's worker_ttl) after a beat."""
+            if pipeline is not None:
+                super().heartbeat(timeout, pipeline)
+                self.beat_at = time.monotonic()
+                return
+            if timeout is None and not self.idle_due and time.monotonic() - self.beat_at < BEAT_EVERY:
+                return
+            with self.connection.pipeline(transaction=False) as pipe:
+                if self.idle_due:
+                    super().set_state(WorkerStatus.IDLE, pipe)
+                super().heartbeat(timeout, pipe)
+                pipe.execute()
+            if self.idle_due:
+                self.idle_due, self.state_sent = False, WorkerStatus.IDLE
+            self.beat_at = time.monotonic()
+
+        def set_state(self, state: str, pipeline: Any = None) -> None:
+            """"idle" waits for the heartbeat RQ sends right after it (it waits for a job next),
+            and is not sent again while it is the state Redis has."""
+            if state == WorkerStatus.IDLE and pipeline is None:
+                self._state = state
+                self.idle_due = self.state_sent != WorkerStatus.IDLE
+                return
+            self.idle_due = False
+            super().set_state(state, pipeline)
+            self.state_sent = state
 
         def execute_job(self, job: Any, queue: Any) -> Any:
             try:
@@ -142,17 +184,46 @@ def claim_name(connection: Any, name: str, log: logging.Logger) -> None:
         log.info("worker %s: cleared the registration left by pid %s, which died without saying so", name, pid)
 
 
+def catch_up_for(store: Any, rq_queue: Any) -> Any:
+    """The worker's catch-up (warlog.judging.catchup): the pending set judged in this process by
+    the jobs' own resolver, each judged game published to the waiting pages, then the sweep."""
+    from warlog.judging import wakeup
+    from warlog.judging.catchup import THREADS, CatchUp, judge_backlog
+    from warlog.judging.jobs import resolver_for
+
+    resolver = resolver_for()
+    keep = getattr(store, "keep_connections", None)  # PostgreSQL's pool
+    if keep is not None:
+        keep(THREADS)
+
+    def publish(game_id: str) -> None:
+        if not rq_queue.outage.down_now:  # the pages poll meanwhile
+            wakeup.publish(rq_queue.redis, game_id)
+
+    def catch_up() -> int:
+        return judge_backlog(store.pending_games, lambda gid, wait: resolver.run(gid, lock_timeout=wait), publish)
+
+    def sweep() -> None:
+        if not rq_queue.outage.down_now:  # else the sweep after Redis is back
+            rq_queue._sweep_once("the sweep after the outage")
+
+    return CatchUp(catch_up, then=sweep)
+
+
 def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: float = 30.0,
                name: str | None = None, allow_embedded: bool = False, allow_superuser: bool | None = None) -> int:
+    from psycopg.conninfo import conninfo_to_dict
     from redis import Redis
     from rq import Queue
     from rq.serializers import JSONSerializer
     from rq.worker.base import StopRequested
 
+    from ledger.netopts import redis_params
     from warlog.config import check_deployment, describe
+    from warlog.judging.catchup import tcp_reachable, watch_heals
     from warlog.judging.jobs import store_for
     from warlog.judging.outage import LEDGER, Backoff, is_outage, quiet_pool_logs
-    from warlog.judging.queue import QUEUE_NAME, RETRY, RQQueue, start_sweeper, sweep
+    from warlog.judging.queue import PROBE, QUEUE_NAME, RETRY, RQQueue, reachable, start_sweeper, sweep
     from warlog.notify.jobs import notify_queue, periodic_tasks, use_redis
     from warlog.ops.dbrole import allowed_by_env, check_app_role
     from warlog.ops.health import start_heartbeat
@@ -179,7 +250,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
                 raise
 
     try:  # before any thread starts: a name a live worker holds ends this one at once, in words
-        claim_name(Redis.from_url(redis_url, socket_connect_timeout=5), name, log)
+        claim_name(Redis.from_url(redis_url, **redis_params()), name, log)
     except Exception as err:
         if not is_outage(err):
             raise
@@ -205,15 +276,28 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
             task()
     else:
         start_sweeper(store, rq_queue.enqueue, sweep_interval, also=tidy, enqueue_many=rq_queue.enqueue_many)
+        rq_queue.catch_up = catch_up_for(store, rq_queue)  # back from an outage: the backlog judged here
+        pg = conninfo_to_dict(db) if db.startswith("postgres") else {}
+        watch_heals(rq_queue.catch_up, lambda: LEDGER.down_now or rq_queue.outage.down_now,
+                    lambda: tcp_reachable(pg.get("host"), int(pg.get("port") or 5432)))
         start_periodic(periodic_tasks(), sweep_interval)
-        start_heartbeat(Redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=10), name,
+        start_heartbeat(Redis.from_url(redis_url, **redis_params()), name,
                         on_beat=rq_queue.outage.up)  # a beat that lands ends an outage RQ rode out itself
-    connection = Redis.from_url(redis_url)
+    # RQ's connection waits minutes in BLPOP for a job: no read timeout, but keep-alives and a user
+    # timeout (ledger.netopts), so a partition ends it within WARLOG_NET_TIMEOUT and the loop below
+    # reconnects as soon as the network is back, instead of waiting for TCP's backed-off retransmission.
+    connection = Redis.from_url(redis_url, **redis_params(blocking=True))
     queue = Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
     notify = notify_queue(connection)  # notifications: only when no move waits (RQ takes queues in order)
     worker_class = _worker_class()
+    cleaned_at = None
     while True:
         worker = worker_class([queue, notify], connection=connection, serializer=JSONSerializer, name=name)
+        # Back from an outage, RQ's registries are not cleaned again before the first job: that is
+        # dozens of round trips (seconds across a slow link, found by bench/netsoak.py) and they were
+        # cleaned moments ago; RQ cleans them again at its maintenance interval, and the sweep's
+        # tidy-up drops the jobs of killed workers.
+        worker.last_cleaned_at = cleaned_at
         try:
             claim_name(connection, name, log)
             worker.work(burst=burst, logging_level="INFO")
@@ -225,6 +309,7 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
             worker.lost_redis = worker.lost_redis or err
         if worker.stopping:
             return 0
+        cleaned_at = worker.last_cleaned_at
         try:
             connection.ping()
             if burst and worker.lost_redis is None:
@@ -236,25 +321,28 @@ def run_worker(db: str, redis_url: str, burst: bool = False, sweep_interval: flo
         # The loop ended under us: Redis went away (or RQ quit on an error). Wait, then carry on.
         if worker.lost_redis is not None:
             rq_queue.outage.down(worker.lost_redis, "the worker waits for it")
-        backoff = Backoff(first=0.25, ceiling=RETRY)
         try:
-            while True:
+            while True:  # a TCP handshake every PROBE s, then a PING: the heal is seen within a moment
                 try:
-                    connection.ping()
-                    break
+                    if reachable(connection):
+                        connection.ping()
+                        break
                 except Exception as err:
                     if not is_outage(err):
                         raise
-                    time.sleep(backoff.step())
+                time.sleep(PROBE)
         except StopRequested:
             return 0
         rq_queue.outage.up()
+        # The backlog judged here at once, several games at a time, then the sweep (Redis may be
+        # back empty), beside RQ's restart, not after it (warlog.judging.catchup): RQ's own round
+        # trips and one job a game held the backlog back seconds after the heal.
+        rq_queue.recover("the catch-up after the Redis outage")
         try:
             worker.register_death()  # so that the same name can register again
         except Exception as err:
             if not is_outage(err):
                 raise
-        sweep(store, rq_queue.enqueue, rq_queue.enqueue_many)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,7 +8,10 @@ web app share one GIL, and the figure is the bench's, not the deployment's. Besi
 no-op RQ job rate of the same workers.
 
 A player (one thread per game) reads the game and its actions, submits a move, then waits for
-its judgement. `client="wait"` waits the way the play page does: one long-poll
+its judgement. `client="listing"` (the default) asks the POST itself to wait for the judgement and
+answer with the seat's next listing (`?wait=8&listing=true`, docs/api.md "The next listing"): one
+request a move, and a GET of the actions when the turn passes to the other seat (which the same
+thread holds). `client="wait"` waits the way the play page does: one long-poll
 (`/games/<id>/live?last=N&wait=1&panel=0`), answered when a worker publishes the judgement
 (warlog.judging.wakeup). `client="poll"` is the old client: `GET /games/<id>` every 2 ms until nothing is
 pending (50 threads doing that share this process's GIL with the web app they poll).
@@ -62,9 +65,11 @@ def start_workers(db: str, redis_url: str, count: int, log_dir: str) -> list[sub
     return procs
 
 
-def start_gunicorn(db: str, redis_url: str, web: str, log_dir: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_gunicorn(db: str, redis_url: str, web: str, log_dir: str,
+                   app_spec: str = "warlog.app:create_app()") -> tuple[subprocess.Popen[bytes], str]:
     """gunicorn as docs/deployment.md deploys it (`web`: "W:T", W gthread workers of T threads each) on a
-    free port; (its process, its base URL) once /healthz answers."""
+    free port; (its process, its base URL) once /healthz answers. `app_spec`: Warlog, or the bare
+    anchor ("bare_anchor:create_app()", the same settings)."""
     import socket
 
     import httpx
@@ -73,11 +78,12 @@ def start_gunicorn(db: str, redis_url: str, web: str, log_dir: str) -> tuple[sub
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    log = open(f"{log_dir}/gunicorn.log", "wb")
+    log = open(f"{log_dir}/gunicorn-{app_spec.split(':')[0]}.log", "wb")
     proc = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), "-w", workers, "-k", "gthread",
-                             "--threads", threads, "-b", f"127.0.0.1:{port}", "warlog.app:create_app()"],
+                             "--threads", threads, "-b", f"127.0.0.1:{port}", app_spec],
                             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                            env={**os.environ, "PYTHONPATH": str(ROOT), "WARLOG_DB": db, "WARLOG_REDIS": redis_url,
+                            env={**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}", "WARLOG_DB": db,
+                                 "WARLOG_REDIS": redis_url, "BARE_PG": db, "BARE_REDIS": redis_url,
                                  "WARLOG_ALLOW_SUPERUSER": "1", "WARLOG_CLIENT_LIMIT": "off"})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -200,9 +206,13 @@ def stage_breakdown(store: Any, moves: list[dict[str, Any]], runs: list[list[Any
         sub, ruling = appended[key], judged[key]
         begun = max((e for e, _left in by_game.get(m["game"], []) if e <= ruling), default=sub)
         start = max(begun, sub)
-        for i, v in enumerate([sub - m["sent"], m["posted"] - sub, max(0.0, begun - m["posted"]),
+        # the listing client's POST answers after the judgement: its offer/enqueue is not seen apart
+        posted = m["posted"]
+        for i, v in enumerate([sub - m["sent"], None if posted is None else posted - sub,
+                               max(0.0, begun - (sub if posted is None else posted)),
                                ruling - start, m["seen"] - ruling, m["seen"] - m["sent"]]):
-            stages[i].append(1000 * v)
+            if v is not None:
+                stages[i].append(1000 * v)
     return list(zip(names, stages))
 
 
@@ -216,10 +226,14 @@ class Http:
         else:
             import httpx
 
-            self._client, self._httpx = httpx.Client(base_url=base_url, timeout=30.0), True
+            # an API client: JSON asked for (a 503 of a long-poll without free slots is then JSON too)
+            self._client, self._httpx = httpx.Client(base_url=base_url, timeout=30.0,
+                                                     headers={"Accept": "application/json"}), True
 
     def get(self, path: str, headers: dict[str, str] | None = None) -> Any:
         r = self._client.get(path, headers=headers or {})
+        if r.status_code == 503:  # a long-poll without a free slot: ask again (the players' `status is None`)
+            return {}
         return r.json() if self._httpx else r.get_json()
 
     def post(self, path: str, json_body: Any, headers: dict[str, str] | None = None) -> tuple[int, Any]:
@@ -250,6 +264,8 @@ def player(app: Any, base_url: str | None, game: str, moves_per_game: int, clien
                 elif status != "pending":
                     return
 
+        if client_kind == "listing":
+            count = play_listing(client, gid, seats, pick, moves_per_game, moves)
         while count < moves_per_game:
             asked = time.time()
             info = client.get(f"/api/v1/games/{gid}")
@@ -282,9 +298,176 @@ def player(app: Any, base_url: str | None, game: str, moves_per_game: int, clien
     return play
 
 
+LISTING = "?wait=8&listing=true"  # the POST waits (at most 8 s) for the judgement and answers the next listing
+NO_LISTING: dict[str, Any] = {"status": "active", "actions": [], "active_seats": []}  # ask the game who moves
+
+
+def play_listing(client: Http, gid: str, seats: dict[str, str], pick: Callable[[list[dict[str, Any]]], dict[str, Any]],
+                 moves_per_game: int, moves: list[dict[str, Any]]) -> int:
+    """`moves_per_game` moves played from the POSTs' answers (client "listing"): a GET of the
+    actions only when the turn passes to the other seat, and a GET of the game only when a
+    judgement was still pending at the answer; the moves made."""
+    count, seat, listing = 0, "", NO_LISTING
+    while count < moves_per_game and listing["status"] == "active":
+        asked = time.time()
+        if not listing["actions"]:
+            active = listing["active_seats"]
+            if not active:
+                info = client.get(f"/api/v1/games/{gid}")
+                if info["status"] != "active":
+                    break
+                if info["pending"] or not info["active_seats"]:
+                    time.sleep(0.002)
+                    continue
+                active = info["active_seats"]
+            seat = active[0]
+            listing = client.get(f"/api/v1/games/{gid}/actions", {"Authorization": f"Bearer {seats[seat]}"})
+            if not listing["actions"]:
+                listing = NO_LISTING
+                time.sleep(0.002)
+                continue
+        sent = time.time()
+        status, answer = client.post(f"/api/v1/games/{gid}/moves{LISTING}", {
+            "action": pick(listing["actions"]), "expected_seq": listing["expected_seq"],
+            "idempotency_key": uuid.uuid4().hex}, {"Authorization": f"Bearer {seats[seat]}"})
+        seen = time.time()
+        if status != 202:
+            listing = NO_LISTING
+            continue
+        count += 1
+        if answer["judgement"]["status"] == "pending":  # the wait ended first (or no slot was free)
+            while (judged := client.get(f"/games/{gid}/live?last={answer['seq']}&wait=1&panel=0").get("status")
+                   ) in ("pending", None):
+                if judged is None:  # 503: the process's waiting slots are taken (warlog.web.pages.LIVE_WAITERS)
+                    time.sleep(0.05)
+            seen, listing = time.time(), NO_LISTING
+        else:
+            listing = answer["listing"]
+        moves.append({"game": gid, "seq": answer["seq"], "sent": sent, "posted": None, "seen": seen,
+                      "info": 0.0, "actions": sent - asked})
+    return count
+
+
+def new_game(client: Http, game: str) -> tuple[str, dict[str, str]]:
+    """A game of `game` with every seat joined: (its id, its seat tokens)."""
+    _status, created = client.post("/api/v1/games", {"game": game})
+    for token in created["seats"].values():
+        client.post(f"/api/v1/games/{created['id']}/join", {}, {"Authorization": f"Bearer {token}"})
+    return created["id"], created["seats"]
+
+
+def one_move(client: Http, gid: str, seats: dict[str, str], pick: Callable[[list[dict[str, Any]]], dict[str, Any]]
+             ) -> tuple[float, float] | None:
+    """A move by the seat whose turn it is, waited for as the play page waits: (POST sent, judgement
+    seen) as Unix times, or None when the game takes no move now."""
+    info = client.get(f"/api/v1/games/{gid}")
+    if info["status"] != "active" or info["pending"] or not info["active_seats"]:
+        return None
+    auth = {"Authorization": f"Bearer {seats[info['active_seats'][0]]}"}
+    listing = client.get(f"/api/v1/games/{gid}/actions", auth)
+    if not listing["actions"]:
+        return None
+    sent = time.time()
+    status, answer = client.post(f"/api/v1/games/{gid}/moves", {
+        "action": pick(listing["actions"]), "expected_seq": listing["expected_seq"],
+        "idempotency_key": uuid.uuid4().hex}, auth)
+    if status != 202:
+        return None
+    while True:
+        judged = client.get(f"/games/{gid}/live?last={answer['seq']}&wait=1&panel=0").get("status")
+        if judged is None:
+            time.sleep(0.05)
+        elif judged != "pending":
+            return sent, time.time()
+
+
+def open_loop(base_url: str, game: str, rate: float, count: int, fig: dict[str, float]) -> None:
+    """Players arriving at a fixed rate (open loop: an arrival does not wait for the one before it
+    to be judged): `count` moves at `rate` a second, each on a game with nothing in flight (a game
+    per arrival in flight at most), each by its own thread; p50/p95 of POST sent -> judgement seen,
+    and of arrival -> judgement seen (the listing and any wait for a thread included)."""
+    import concurrent.futures
+
+    games = max(8, int(rate * 8) + 8)  # arrivals finding every game busy are counted and skipped
+    print(f"  open loop: {count} moves arriving at {rate:.1f}/s (half the closed-loop rate above) over {games} games")
+    client = Http(None, base_url)
+    ready = [new_game(client, game) for _ in range(games)]
+    idle = list(range(games))
+    lock = threading.Lock()
+    submit: list[float] = []
+    arrival: list[float] = []
+    busy_skipped = [0]
+    picks = [chooser(i + 101) for i in range(games)]
+
+    def arrive(at: float, k: int) -> None:
+        try:
+            done = one_move(Http(None, base_url), *ready[k], picks[k])
+            if done is not None:
+                with lock:
+                    submit.append(1000 * (done[1] - done[0]))
+                    arrival.append(1000 * (done[1] - at))
+        finally:
+            with lock:
+                idle.append(k)
+
+    start = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=games) as pool:
+        for i in range(count):
+            at = start + i / rate
+            time.sleep(max(0.0, at - time.time()))
+            with lock:
+                k = idle.pop(0) if idle else None
+            if k is None:
+                busy_skipped[0] += 1
+                continue
+            pool.submit(arrive, at, k)
+    elapsed = time.time() - start
+    fig["open p95"] = pct(submit, 0.95)
+    say("open loop: moves judged / arrivals with every game busy", f"{len(submit)} of {count} in {elapsed:.1f} s / "
+        f"{busy_skipped[0]}")
+    say("open loop: POST sent -> judged (goal p95 <= 100 ms)",
+        f"p50 {pct(submit, 0.5):.0f} ms, p95 {pct(submit, 0.95):.0f} ms")
+    say("open loop: arrival -> judged (listing included)", f"p50 {pct(arrival, 0.5):.0f} ms, "
+        f"p95 {pct(arrival, 0.95):.0f} ms")
+
+
+def memory_after_games(base_url: str, game: str, count: int, web_pids: list[int], worker_pids: list[int],
+                       fig: dict[str, float]) -> None:
+    """`count` more games made, joined and moved once each (8 client threads), with the web and
+    worker processes' RSS before, halfway and after: memory stays flat or it does not."""
+    import concurrent.futures
+
+    def rss_now() -> tuple[float, float]:
+        return (sum(rss_mb(p)[0] for p in web_pids if Path(f"/proc/{p}").exists()),
+                max((rss_mb(p)[0] for p in worker_pids if Path(f"/proc/{p}").exists()), default=0.0))
+
+    print(f"  memory: {count} more games (created, joined, one move each)")
+    marks = [(0, *rss_now())]
+
+    def play(i: int) -> None:
+        client = Http(None, base_url)
+        gid, seats = new_game(client, game)
+        one_move(client, gid, seats, chooser(i + 7))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+        half = count // 2
+        list(pool.map(play, range(half)))
+        marks.append((half, *rss_now()))
+        list(pool.map(play, range(half, count)))
+        marks.append((count, *rss_now()))
+    fig["web rss"], fig["worker rss"] = marks[-1][1], marks[-1][2]
+    say(f"web RSS (all {len(web_pids)} gunicorn processes) after 0 / {count // 2} / {count} games",
+        " / ".join(f"{w:.0f}" for _n, w, _k in marks) + " MB")
+    say(f"worker RSS (the larger of {len(worker_pids)}) after 0 / {count // 2} / {count} games",
+        " / ".join(f"{k:.0f}" for _n, _w, k in marks) + " MB")
+
+
 def figure_end_to_end(pg_schema: Any, redis_url: str, game: str, games: int, moves_per_game: int,
-                      fig: dict[str, float], client_kind: str = "wait", web: str | None = "2:32") -> None:
-    """`web`: gunicorn's "workers:threads" (gthread), or None for the app in this process."""
+                      fig: dict[str, float], client_kind: str = "listing", web: str | None = "2:32",
+                      open_loop_moves: int = 0, rss_games: int = 0) -> None:
+    """`web`: gunicorn's "workers:threads" (gthread), or None for the app in this process.
+    `open_loop_moves`: then that many moves arriving at half the closed-loop rate (`open_loop`);
+    `rss_games`: then that many more games, with the processes' RSS (`memory_after_games`)."""
     from rq import Queue, Worker
     from rq.serializers import JSONSerializer
 
@@ -345,7 +528,8 @@ def figure_end_to_end(pg_schema: Any, redis_url: str, game: str, games: int, mov
             latencies = [1000 * (m["seen"] - m["sent"]) for m in moves]
             p95 = pct(latencies, 0.95)
             rate = sum(done) / elapsed
-            fig.update({"e2e": rate, "noop": noop_rate, "p95": p95})
+            fig.update({"e2e": rate, "noop": noop_rate, "p95": p95,
+                        "web ms": 1000 * (cpu1[1] - cpu0[1]) / max(sum(done), 1)})
             say("moves resolved end to end (submit, judge, read back)", f"{rate:,.1f} moves/s "
                 f"({sum(done)} moves in {elapsed:.1f} s)")
             say("bare no-op RQ jobs, same Redis, same 2 workers", f"{noop_rate:,.1f} jobs/s  (ratio "
@@ -380,10 +564,72 @@ def figure_end_to_end(pg_schema: Any, redis_url: str, game: str, games: int, mov
                   "and per move")
             for label, a, b in zip(labels, cpu0, cpu1):
                 say(f"  {label}", f"{b - a:6.1f} s  {1000 * (b - a) / max(sum(done), 1):6.1f} ms/move")
+            if web:  # next, while the load is what it was (Warlog's processes stay up, idle)
+                figure_anchor(pg_schema, redis_url, game, games, moves_per_game, fig, client_kind, web)
+            if web_proc is not None and open_loop_moves:
+                open_loop(base_url, game, rate / 2, open_loop_moves, fig)
+            if web_proc is not None and rss_games:
+                memory_after_games(base_url, game, rss_games, [web_proc.pid, *children(web_proc.pid)],
+                                   [p.pid for p in procs], fig)
         finally:
             stop(procs + ([web_proc] if web_proc else []))
             if app is not None:
                 app.extensions["warlog"].store.close()
             elif store is not None:
                 store.close()
+            schema.drop()
+    if not web:
+        print("  (the bare anchor runs on gunicorn only: --e2e-web W:T)")
+
+
+def figure_anchor(pg_schema: Any, redis_url: str, game: str, games: int, moves_per_game: int,
+                  fig: dict[str, float], client_kind: str, web: str) -> None:
+    """The fair anchor of figure 2, in the same run: bench/bare_anchor.py (Flask + PostgreSQL + RQ, one
+    INSERT and one enqueue a move) under the same gunicorn settings, 2 RQ workers, played by the same
+    client threads; its moves/s and its web CPU per move beside Warlog's."""
+    import bare_anchor
+
+    print(f"2b. the bare anchor (bench/bare_anchor.py) the same way: {games} games, {moves_per_game} moves each, "
+          f"gunicorn {web}, 2 RQ workers, client: {client_kind}")
+    schema = pg_schema()
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}", "BARE_PG": schema.url, "BARE_REDIS": redis_url}
+    with tempfile.TemporaryDirectory() as tmp:
+        bare_anchor.create_schema(schema.url)
+        procs = [subprocess.Popen([sys.executable, str(ROOT / "bench" / "bare_anchor.py"), "worker"], cwd=ROOT,
+                                  stdout=open(f"{tmp}/anchor-worker{i}.log", "wb"), stderr=subprocess.STDOUT, env=env)
+                 for i in range(2)]
+        web_proc = None
+        try:
+            web_proc, base_url = start_gunicorn(schema.url, redis_url, web, tmp, "bare_anchor:create_app()")
+            web_pids = [web_proc.pid, *children(web_proc.pid)]
+            done: list[int] = []
+            moves: list[dict[str, Any]] = []
+            play = player(None, base_url, game, moves_per_game, client_kind, done, moves)
+            pids = [os.getpid(), *web_pids, *(p.pid for p in procs)]
+            cpu0 = [cpu_seconds(p) for p in pids]
+            start = time.perf_counter()
+            threads = [threading.Thread(target=play, args=(i,)) for i in range(games)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            elapsed = time.perf_counter() - start
+            used = [cpu_seconds(p) - c for p, c in zip(pids, cpu0)]
+            n = max(sum(done), 1)
+            rate = sum(done) / elapsed
+            web_ms = 1000 * sum(used[1:1 + len(web_pids)]) / n
+            fig.update({"anchor e2e": rate, "anchor web ms": web_ms})
+            latencies = [1000 * (m["seen"] - m["sent"]) for m in moves]
+            say("moves resolved end to end, bare anchor", f"{rate:,.1f} moves/s ({sum(done)} moves in {elapsed:.1f} s)")
+            if "e2e" in fig:
+                say("Warlog / bare anchor, moves/s (goal >= 1.0)", f"{fig['e2e'] / rate:.2f}x")
+            say("submit -> resolved, bare anchor", f"p50 {pct(latencies, 0.5):.0f} ms, p95 {pct(latencies, 0.95):.0f} ms")
+            say(f"web CPU per move (gunicorn, every request of the client {client_kind}), bare anchor", f"{web_ms:.1f} ms")
+            if "web ms" in fig:
+                say("web CPU per move, Warlog / bare anchor (goal <= 1.3)",
+                    f"{fig['web ms']:.1f} ms / {web_ms:.1f} ms = {fig['web ms'] / web_ms:.2f}x")
+            say("CPU per move: client threads / workers (bare anchor)",
+                f"{1000 * used[0] / n:.1f} ms / {1000 * sum(used[1 + len(web_pids):]) / n:.1f} ms")
+        finally:
+            stop(procs + ([web_proc] if web_proc else []))
             schema.drop()

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.core.dice import RecordingDice  # noqa: E402
-from rules.lock_n_load.game import LockNLoad, LockNLoadV1  # noqa: E402
+from rules.lock_n_load.game import LockNLoad  # noqa: E402
 from tools.lnl_strategy import choose  # noqa: E402
 
 
@@ -49,7 +49,11 @@ def main() -> int:
     ap.add_argument("--orders", action="store_true")
     ap.add_argument("--version", default=None, help="rules version (default: the current one)")
     args = ap.parse_args()
-    g = LockNLoad() if args.version in (None, LockNLoad.version) else LockNLoadV1()
+    from typing import cast
+
+    from rules import get_game
+
+    g = cast(LockNLoad, get_game("lock-n-load", args.version)) if args.version else LockNLoad()
     t0 = time.perf_counter()
     wins: Counter[str] = Counter()
     acts = prompts = fires = 0

@@ -5,7 +5,9 @@ for the one-way delay written in a file (milliseconds, re-read every half second
 This machine's kernel has no netem (CONFIG_NET_SCH_NETEM is unset), so `tc qdisc ... netem delay`
 is refused; the three-host soak runs this relay on the data host in front of PostgreSQL and
 Redis, and the web and worker hosts reach both only through it. Packet loss and partitions are
-the kernel's (nftables rules in each host's namespace), not this relay's.
+the kernel's (nftables rules in each host's namespace), not this relay's. PostgreSQL's dead-peer
+detection is the relay's too (`session_settings`): the sessions' own `tcp_keepalives_*` and
+`tcp_user_timeout`, applied to the relay's socket to the client, where PostgreSQL would apply them.
 
     python bench/netlag.py --delay-file F LISTEN_HOST:PORT=TARGET_HOST:PORT[@PEER_TIMEOUT] [...]
 """
@@ -15,8 +17,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import re
 import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -36,10 +40,13 @@ class Delay:
         return self.seconds
 
 
-async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, delay: Delay) -> None:
+async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, delay: Delay,
+               first: Callable[[bytes], None] | None = None) -> None:
     """Copy reader to writer, each chunk sent `delay` after it arrived and never before the one
-    ahead of it (a shorter delay later does not reorder the stream)."""
+    ahead of it (a shorter delay later does not reorder the stream); `first` sees the first few
+    chunks (a PostgreSQL client's startup message)."""
     queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+    seen = 0
 
     async def send() -> None:
         while True:
@@ -58,6 +65,9 @@ async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, delay
     try:
         while True:
             data = await reader.read(65536)
+            if first is not None and seen < 4:
+                seen += 1
+                first(data)
             await queue.put((time.monotonic() + delay.now(), data))
             if not data:
                 break
@@ -78,17 +88,41 @@ def dead_peer_detection(sock: socket.socket, seconds: int) -> None:
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, seconds * 1000)
 
 
+SESSION_SETTINGS = re.compile(rb"(tcp_keepalives_idle|tcp_keepalives_interval|tcp_keepalives_count|tcp_user_timeout)"
+                              rb"=(\d+)")
+SOCKET_OPTIONS = {b"tcp_keepalives_idle": socket.TCP_KEEPIDLE, b"tcp_keepalives_interval": socket.TCP_KEEPINTVL,
+                  b"tcp_keepalives_count": socket.TCP_KEEPCNT, b"tcp_user_timeout": socket.TCP_USER_TIMEOUT}
+
+
+def session_settings(sock: socket.socket) -> Callable[[bytes], None]:
+    """What PostgreSQL does with a session's `tcp_keepalives_*` and `tcp_user_timeout` (set in the
+    startup message's options, as the app does: ledger.netopts): it applies them to its socket to
+    the client. The server's socket here faces the relay, never partitioned, so the relay applies
+    them to its own socket to the client instead, and a session whose client went silent ends as
+    PostgreSQL would end it (the relay closes its connection to the server)."""
+
+    def apply(chunk: bytes) -> None:
+        found = dict(SESSION_SETTINGS.findall(chunk))
+        if found:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+            for name, value in found.items():
+                sock.setsockopt(socket.IPPROTO_TCP, SOCKET_OPTIONS[name], int(value))
+
+    return apply
+
+
 async def relay(listen: tuple[str, int], target: tuple[str, int], delay: Delay, peer_timeout: int) -> asyncio.Server:
     async def handle(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         if peer_timeout:
             dead_peer_detection(client_w.get_extra_info("socket"), peer_timeout)
+        first = session_settings(client_w.get_extra_info("socket"))
         try:
             server_r, server_w = await asyncio.open_connection(*target)
         except OSError:
             client_w.close()
             return
         try:
-            await asyncio.gather(pump(client_r, server_w, delay), pump(server_r, client_w, delay))
+            await asyncio.gather(pump(client_r, server_w, delay, first), pump(server_r, client_w, delay))
         except (OSError, asyncio.IncompleteReadError):
             pass
         finally:

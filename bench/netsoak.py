@@ -10,12 +10,13 @@ the machine's) — joined by veth pairs on a bridge, while the network misbehave
 - 1% packet loss on every host's input (nftables `numgen random`), all the run;
 - 50-200 ms of one-way latency between the data host and the others, drawn afresh at each fault
   (bench/netlag.py's relay, since this kernel has no netem);
-- one host's clock 30 s off (libfaketime preloaded into every process of that host, `--skew-host`,
+- one host's clock 30 s off (`--skew-host`: the wall clock of every Python process of that host moved
+  by bench/skewclock/sitecustomize.py, or for the data host libfaketime preloaded into PostgreSQL,
   the workers by default): the app's skew guard (`GameClock.skew`) must notice, nothing may break;
 - with `--kills`, also bench/chaos_soak.py's process faults: SIGKILL of a worker or of gunicorn.
 
 Needs root, iproute2 (`ip netns`), nft, redis-server, PostgreSQL's binaries in
-/usr/lib/postgresql/*/bin and libfaketime (Debian's `faketime` package) for the skewed clock.
+/usr/lib/postgresql/*/bin and, to skew the data host's clock, libfaketime (Debian's `faketime`).
 The namespaces, the bridge and every process in them are removed on exit, failure or Ctrl-C.
 
 Afterwards the soak's own audit, by plain SQL on the ledger and independent of the code under
@@ -67,7 +68,8 @@ BIN = Path(sys.executable).parent
 HOSTS = ("web", "workers", "data")
 PAIRS = (("web", "data"), ("workers", "data"), ("web", "workers"))
 PG_PORT, REDIS_PORT, PG_LAG_PORT, REDIS_LAG_PORT, WEB_PORT = 5432, 6379, 15432, 16379, 8000
-FAKETIME_LIB = Path("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
+FAKETIME_LIB = Path("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")  # the data host's skew only
+SKEWCLOCK = BENCH / "skewclock"  # the app hosts' skew: a sitecustomize that moves Python's wall clock
 
 
 def run(*cmd: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -221,7 +223,15 @@ class Deployment:
     def host_env(self, host: str) -> dict[str, str]:
         if host != self.skew_host:
             return dict(self.env)
-        return {**self.env, "LD_PRELOAD": str(FAKETIME_LIB), "FAKETIME": f"{self.skew:+.0f}s"}
+        if host == "data":  # PostgreSQL's clock: libfaketime preloaded
+            return {**self.env, "LD_PRELOAD": str(FAKETIME_LIB), "FAKETIME": f"{self.skew:+.0f}s"}
+        # The app's hosts: their Python processes read a wall clock `skew` ahead (bench/skewclock), and
+        # only the wall clock, as on a real host whose clock is wrong. libfaketime, preloaded there
+        # before, broke Python itself: with the monotonic clock faked, Lock.acquire(timeout=...) never
+        # returned (a pool's 5 s wait for a connection lasted until something woke it, minutes
+        # later); with it left alone, time.sleep failed with EINVAL.
+        return {**self.env, "PYTHONPATH": f"{SKEWCLOCK}{os.pathsep}{self.env['PYTHONPATH']}",
+                "NETSOAK_CLOCK_SKEW": f"{self.skew:.3f}"}
 
     def _log(self, name: str) -> Any:
         return open(self.tmp / f"{name}.log", "ab")
@@ -645,7 +655,7 @@ def main(argv: list[str] | None = None) -> int:
     if why:
         print(f"three-host soak: cannot run here: {why}", file=sys.stderr)
         return 2
-    if args.skew_host != "none" and not FAKETIME_LIB.exists():
+    if args.skew_host == "data" and not FAKETIME_LIB.exists():
         print(f"three-host soak: a skewed clock needs libfaketime ({FAKETIME_LIB}; Debian: apt install faketime), "
               "or --skew-host none", file=sys.stderr)
         return 2
@@ -678,7 +688,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"three hosts up in {time.monotonic() - t0:.1f} s on {net.prefix}.0/24: web {net.ip['web']} "
               f"(gunicorn -w 3), workers {net.ip['workers']} (2 warlog workers), data {net.ip['data']} "
               f"(PostgreSQL + redis-server of their own, behind the latency relay); loss {args.loss}% per host; "
-              f"clock of {args.skew_host} {args.skew:+.0f} s (libfaketime); {tmp}", flush=True)
+              f"clock of {args.skew_host} {args.skew:+.0f} s "
+              f"({'libfaketime' if args.skew_host == 'data' else 'bench/skewclock'}); {tmp}", flush=True)
         api = Api(f"http://{net.ip['web']}:{WEB_PORT}/api/v1")
         watch = JudgementWatch(dep.url(db="warlog"), watching)  # watches until the audit is done
         watch.start()

@@ -11,8 +11,11 @@ is paired round after round and the time of each round printed:
   only with --caissify-dutch: minutes a round). Its Dutch engine re-runs networkx's pure-Python
   maximum-weight matching (Edmonds' blossom, cubic in the field) over the whole field once per
   bracket step: profiled at 64 players, 38 matchings a round and 94% of the time in networkx.
-* py4swiss (MIT; the extra `bench`), whose Dutch engine uses bbpPairings' C++ matching; its
-  edge weights are still computed in Python, O(n^2) per bracket.
+* py4swiss (MIT), whose Dutch engine uses bbpPairings' C++ matching; its edge weights are
+  still computed in Python, O(n^2) per bracket.
+
+What Warlog pairs with now (feed 3: caissify's engine on py4swiss' matching computer) is timed
+by bench/dutch_speed.py.
 """
 
 from __future__ import annotations
@@ -83,7 +86,7 @@ def main() -> None:
     try:
         show(f"py4swiss dutch, {args.players} players", py4swiss_rounds(args.players, args.rounds))
     except ImportError:
-        print("py4swiss is not installed: .venv/bin/pip install -e '.[bench]'")
+        print("py4swiss is not installed: .venv/bin/pip install -e .")
 
 
 if __name__ == "__main__":

@@ -4,11 +4,13 @@ not a test, nothing asserts).
     python bench/up_front_balance.py                   # 20 games of every playable scenario
     python bench/up_front_balance.py --games 50 --scenarios A,C
     python bench/up_front_balance.py --rules 1 --strategy naive   # the first figures (untuned data)
+    python bench/up_front_balance.py --games 100 --scenarios K,N,S   # rules v4's new scenarios
+    python bench/up_front_balance.py --games 100 --scenarios E,H,T,U   # rules v4's AFVs and guns
 
 Both seats follow the same scripted strategy, one action at a time, the best-scored legal one:
 "sensible" (the default) fires when the attack's expected victory points (CORE 6.3 against the
 random numbers 0-6) are worth a card, completes moves into cover, advances to the objective range
-and stays there in cover, climbs only when the enemy holds the heights and the group is not
+and stays there in cover, fires ordnance by its expected effect (VEH 3-5), climbs only when the enemy holds the heights and the group is not
 moving, rallies pinned men, entrenches, plays Concealment against strong attacks or on small
 groups, accepts terrain that gives cover and discards dead cards (Fire 1, unneeded Rally, Wire,
 coverless terrain). "naive" is the first strategy (fires at strength 3+, always climbs, always
@@ -33,11 +35,12 @@ sys.path.insert(0, str(ROOT))
 from rules.core import reactions  # noqa: E402
 from rules.core.dice import RecordingDice  # noqa: E402
 from rules.core.game import IllegalAction  # noqa: E402
-from rules.up_front import fire, turn  # noqa: E402
+from rules.core.plaincopy import clone  # noqa: E402
+from rules.up_front import fire, turn, vehicles  # noqa: E402
 from rules.up_front.data import world  # noqa: E402
-from rules.up_front.game import UpFrontMountains, UpFrontMountainsV1  # noqa: E402
+from rules.up_front.game import UpFrontMountains, UpFrontMountainsV1, UpFrontMountainsV2, UpFrontMountainsV3  # noqa: E402
 from rules.up_front.geometry import level_of  # noqa: E402
-from rules.up_front.table import in_cover, other, present  # noqa: E402
+from rules.up_front.table import in_cover, other, present, terrain_key  # noqa: E402
 
 G = UpFrontMountains()
 W = world()  # the card, terrain and table data the strategy reads (the same in every rules version)
@@ -68,6 +71,30 @@ def expected_fire(s: dict[str, Any], seat: str, a: dict[str, Any]) -> float:
     return checks * (2 * kia + pin * (pinned * 1 + (1 - pinned) * 0.6))
 
 
+def expected_ordnance(s: dict[str, Any], seat: str, a: dict[str, Any]) -> float:
+    """Expected victory points of an ordnance shot (VEH 3-5), roughly: the chance to hit (random
+    numbers 0-6 plus the card against the To Hit number) times the effect of an average hit."""
+    vehicles.check_ordnance(s, W, seat, a)
+    foe = other(s, seat)
+    number, _ = vehicles.to_hit(s, W, seat, a["group"], a["target"])
+    need = number - int(W.cards[a["card"]]["value"])
+    p_hit = _p(need, 6)
+    t = s["groups"][foe][a["target"]]
+    g = s["groups"][seat][a["group"]]
+    v = vehicles.vehicle_of(s, W, g)
+    tv = vehicles.vehicle_of(s, W, t)
+    rr = fire.range_between(s, W, seat, a["group"], foe, a["target"])
+    assert v is not None
+    if tv is not None and tv["kind"] == "afv":
+        side = "flank" if level_of(W, g) >= 2 or g.get("flank") else "front"
+        net = int(v["ap"][rr]) + 1 - int(tv["armour"][side])
+        return p_hit * (2.0 if net >= 2 else 0.8 if net >= 0 else 0.3)
+    men = present(s, t)
+    fs = int(v["he"][rr]) + 1 + int(W.terrain[terrain_key(W, t)]["cover"])
+    checks = min(len(men), max(1, fs // 5))
+    return p_hit * checks * (2 * _p(0, fs - 6) + 0.6 * _p(fs - 5, fs - 3))
+
+
 def score(s: dict[str, Any], seat: str, a: dict[str, Any], naive: bool) -> float:
     """Higher is better; end_turn is 0.1. `naive`: the first strategy (fires at strength 3+, always
     climbs towards the enemy's level); else the second (fires by expected effect, keeps good
@@ -90,6 +117,8 @@ def score(s: dict[str, Any], seat: str, a: dict[str, Any], naive: bool) -> float
             return fs - 2
         e = expected_fire(s, seat, a)
         return 2 + 8 * e if e >= 0.25 else -1
+    if t == "ordnance":
+        return 2 + 8 * expected_ordnance(s, seat, a)
     g = s["groups"][seat].get(a.get("group", ""), {})
     want = s["objective"]["range"] if s["objective"]["seat"] in (None, seat) else 1
     if t == "complete":
@@ -151,7 +180,8 @@ def play(scenario: str, seed: int, game: Any = None, naive: tuple[bool, bool] = 
          condition: str = "dry") -> tuple[dict[str, Any], int]:
     """One game; `naive` per seat (first, second) picks the first strategy for that seat."""
     g = game or G
-    s = g.setup(scenario, {"terrain_type": "bare", "condition": condition, "mountain_troops": True}, dice(seed))
+    s = g.setup(scenario, {"terrain_type": terrain_for(scenario), "condition": condition, "mountain_troops": True},
+                dice(seed))
     rng = random.Random(seed)
     n = 0
     while not g.outcome(s) and n < 5000:
@@ -160,6 +190,11 @@ def play(scenario: str, seed: int, game: Any = None, naive: tuple[bool, bool] = 
         s = g.apply(s, seat, choose(g, s, seat, nv, rng), dice(seed * 100_003 + n)).state
         n += 1
     return s, n
+
+
+def terrain_for(scenario: str) -> str:
+    """Bare mountains, except in the Pacific (N, S: rules version 4), played in Jungle-covered mountains."""
+    return "jungle" if W.scenarios[scenario]["theatre"] == "pacific" else "bare"
 
 
 def choose(g: Any, s: dict[str, Any], seat: str, naive: bool, rng: random.Random) -> dict[str, Any]:
@@ -180,24 +215,57 @@ def choose(g: Any, s: dict[str, Any], seat: str, naive: bool, rng: random.Random
     return next(cands[i] for _, _, i in ranked if g._passes(s, seat, cands[i]))
 
 
+PLAN_WHEN = [["mine", "==", 0]]  # the conditional turn's condition: none of my groups changed in his turn
+
+
+def plan_turn(g: Any, s: dict[str, Any], seat: str, rng: random.Random, turns: int = 3) -> dict[str, Any]:
+    """The conditional turns (CORE 11.2, rules/up_front/plan.py) the player leaves before ending its
+    turn: the turns it would play next with the cards it keeps (none drawn), on the table as it
+    leaves it (a trial play: every drawn card shows random number 0, a window it opens declined),
+    each played if none of its groups changed in the other side's turn before it."""
+    from rules.up_front.game import _TrialDice
+
+    s2 = clone(s)
+    out: list[list[dict[str, Any]]] = []
+    while len(out) < turns:
+        s2["acted"], s2["discarded"] = [], 0
+        one: list[dict[str, Any]] = []
+        while len(one) < 6:
+            a = choose(g, s2, seat, False, rng)
+            if a["type"] in ("end_turn", "standing"):
+                break
+            one.append(a)
+            s2 = g._apply(s2, seat, a, _TrialDice(), trial=True).state
+            while reactions.current(s2):
+                foe = reactions.current(s2)["seat"]
+                opts = g.legal_actions(s2, foe)
+                s2 = g._apply(s2, foe, next((o for o in opts if o["type"] in ("decline", "accept")), opts[-1]),
+                              _TrialDice(), trial=True).state
+        if not one:
+            break
+        out.append(one)
+    return {"type": "plan", "turns": out, "when": PLAN_WHEN}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--scenarios", default=",".join(sorted(W.scenarios)))
-    ap.add_argument("--rules", choices=("1", "2"), default=G.version, help="rules version (1: untuned data)")
+    ap.add_argument("--rules", choices=("1", "2", "3", "4"), default=G.version, help="rules version (1: untuned data)")
     ap.add_argument("--strategy", choices=("sensible", "naive", "sensible-vs-naive", "naive-vs-sensible"),
                     default="sensible", help="both seats' strategy, or first seat's vs second's")
     ap.add_argument("--condition", default="dry")
     args = ap.parse_args()
-    game = G if args.rules == G.version else UpFrontMountainsV1()
+    game = {"1": UpFrontMountainsV1(), "2": UpFrontMountainsV2(), "3": UpFrontMountainsV3()}.get(args.rules, G)
     first, _, second = args.strategy.partition("-vs-")
     naive = (first == "naive", (second or first) == "naive")
-    print(f"rules v{game.version}, strategy {args.strategy}, Bare mountains, {args.condition}, {args.games} games each",
+    print(f"rules v{game.version}, strategy {args.strategy}, Bare mountains (N, S: Jungle-covered), {args.condition}, "
+          f"{args.games} games each",
           flush=True)
     print(f"{'scen':4} {'seats':22} {'wins':>9} {'draws':>5} {'all lose':>8} {'VP':>11} {'actions':>7} {'s/game':>6}")
     for sc in args.scenarios.split(","):
         a, b = W.scenarios[sc]["roles"]
-        wins: Counter[str] = Counter()
+        wins: Counter[str | None] = Counter()
         vps = {a: 0, b: 0}
         acts = 0
         t0 = time.perf_counter()

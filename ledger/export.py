@@ -53,6 +53,11 @@ def _no_constant(text: str) -> Any:
     raise NotCanonical(f"{text} is not allowed in canonical JSON")
 
 
+# What `json.loads(text, parse_float=_no_float, parse_constant=_no_constant)` builds on every call
+# (its scanner costs more than parsing a short line), made once: the same parse.
+_DECODER = json.JSONDecoder(parse_float=_no_float, parse_constant=_no_constant)
+
+
 def parse_line(line_number: int, raw: str | bytes) -> Event | None:
     """One export line as an Event, None for an empty line; ExportFormatError otherwise."""
     parsed = _parse_line(line_number, raw)
@@ -72,7 +77,7 @@ def _parse_line(line_number: int, raw: str | bytes) -> tuple[Event, str] | None:
     if not text:
         return None
     try:  # floats and NaN refused here, so what is parsed is plain JSON (ledger.canonical)
-        doc = json.loads(text, parse_float=_no_float, parse_constant=_no_constant)
+        doc = _DECODER.decode(text)
     except NotCanonical as exc:
         raise ExportFormatError(line_number, str(exc)) from None
     except (ValueError, RecursionError) as exc:

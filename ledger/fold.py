@@ -9,7 +9,6 @@ history never depends on today's rules code: the fold only applies recorded patc
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -55,7 +54,6 @@ def step(state: Any, event: Event, check_hashes: bool = False) -> Any:
     return new
 
 
-_INDEX = re.compile(r"0|[1-9][0-9]*")
 _FAST_OPS = ("add", "replace", "remove")
 
 
@@ -80,13 +78,21 @@ def apply_patch(doc: Any, patch: Any) -> Any:
 
 
 _REST = object()  # this operation and the ones after it are jsonpatch's
+_ATOMS = frozenset({str, int, bool, type(None)})  # what copy.deepcopy returns as it is
+
+
+def _value(op: dict[str, Any]) -> Any:
+    """A copy of the operation's value (`copy.deepcopy` of plain JSON, by `_copy`), without the
+    call for a JSON leaf."""
+    v = op["value"]
+    return v if type(v) in _ATOMS else _copy(v)
 
 
 def _apply_op(doc: Any, op: dict[str, Any]) -> Any:
     """The document after `op`, or _REST where jsonpatch should decide (nothing is changed then)."""
     kind, path = op["op"], op["path"]
     if path == "":
-        return _REST if kind == "remove" else copy.deepcopy(op["value"])
+        return _REST if kind == "remove" else _value(op)
     parts = path.split("/")[1:]
     parent = doc
     for part in parts[:-1]:
@@ -96,7 +102,8 @@ def _apply_op(doc: Any, op: dict[str, Any]) -> Any:
                 return _REST
             parent = parent[part]
         elif t is list:
-            if not _INDEX.fullmatch(part) or int(part) >= len(parent):
+            if not (part.isdigit() and part.isascii() and (part[0] != "0" or part == "0")) \
+                    or int(part) >= len(parent):  # an array index: 0|[1-9][0-9]* (RFC 6901)
                 return _REST
             parent = parent[int(part)]
         else:
@@ -104,26 +111,26 @@ def _apply_op(doc: Any, op: dict[str, Any]) -> Any:
     last = parts[-1]
     if type(parent) is dict:
         if kind == "add":
-            parent[last] = copy.deepcopy(op["value"])
+            parent[last] = _value(op)
         elif last not in parent:
             return _REST
         elif kind == "replace":
-            parent[last] = copy.deepcopy(op["value"])
+            parent[last] = _value(op)
         else:
             del parent[last]
         return doc
     if type(parent) is not list:
         return _REST
     if kind == "add" and last == "-":
-        parent.append(copy.deepcopy(op["value"]))
+        parent.append(_value(op))
         return doc
-    if not _INDEX.fullmatch(last):
+    if not (last.isdigit() and last.isascii() and (last[0] != "0" or last == "0")):  # as above
         return _REST
     index = int(last)
     if kind == "add" and index <= len(parent):
-        parent.insert(index, copy.deepcopy(op["value"]))
+        parent.insert(index, _value(op))
     elif kind == "replace" and index < len(parent):
-        parent[index] = copy.deepcopy(op["value"])
+        parent[index] = _value(op)
     elif kind == "remove" and index < len(parent):
         del parent[index]
     else:

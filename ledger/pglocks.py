@@ -7,6 +7,9 @@ again. A session goes back only after `pg_advisory_unlock` said it released the 
 error on it closes it instead, and closing a session releases every lock it held, so no lock
 is ever left behind in an idle session. A process killed while holding one loses its socket,
 and the server releases the lock with the session, as before.
+
+A lock holder's first reads can go with the lock's attempt, in its round trip (`hold`'s
+`reads`): across a slow link to the database that is a round trip less per judgement.
 """
 
 from __future__ import annotations
@@ -15,13 +18,15 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import psycopg
 
 from ledger.store import LockTimeout
 
 POLL = 0.05  # seconds between attempts on a held lock
+Reads = Sequence[tuple[str, Sequence[Any]]]  # statements (SQL with %s, parameters) read under a lock
 
 
 class LockSessions:
@@ -51,42 +56,58 @@ class LockSessions:
                 return
         conn.close()
 
-    def _try(self, conn: psycopg.Connection, key: int) -> bool:
-        row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
-        return bool(row and row[0])
+    def _try(self, conn: psycopg.Connection, key: int, reads: Reads) -> tuple[bool, list[list[Any]]]:
+        """One attempt at the lock, and `reads` after it in the same round trip: one query
+        message of several statements (client-side parameters), each statement of which sees
+        what was committed before it began, so after the lock when it was taken."""
+        if not reads:
+            row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+            return bool(row and row[0]), []
+        cur = psycopg.ClientCursor(conn)
+        cur.execute("; ".join(["SELECT pg_try_advisory_lock(%s)", *(text for text, _ in reads)]),
+                    [key, *(arg for _, args in reads for arg in args)])
+        row = cur.fetchone()
+        answers = []
+        for _ in reads:
+            cur.nextset()
+            answers.append(list(cur.fetchall()))
+        return bool(row and row[0]), answers
 
-    def _session_with_try(self, key: int) -> tuple[psycopg.Connection, bool]:
+    def _session_with_try(self, key: int, reads: Reads) -> tuple[psycopg.Connection, bool, list[list[Any]]]:
         """A session and its first attempt; a kept session the server dropped meanwhile (a
         restart) is closed and replaced by a fresh one."""
         kept = self._take()
         if kept is not None:
             try:
-                return kept, self._try(kept, key)
+                return kept, *self._try(kept, key, reads)
             except psycopg.OperationalError:
                 kept.close()
         conn = self._connect()
         try:
-            return conn, self._try(conn, key)
+            return conn, *self._try(conn, key, reads)
         except BaseException:
             conn.close()
             raise
 
     @contextlib.contextmanager
-    def hold(self, key: int, timeout: float, what: str) -> Iterator[None]:
-        """Hold advisory lock `key`, polling until `timeout` seconds; LockTimeout names `what`."""
+    def hold(self, key: int, timeout: float, what: str, reads: Reads = ()) -> Iterator[list[list[Any]]]:
+        """Hold advisory lock `key`, polling until `timeout` seconds; LockTimeout names `what`.
+        Yields the rows of each of `reads` ((SQL, parameters): read on the lock's session with
+        the attempt that took the lock, in its round trip)."""
         deadline = time.monotonic() + timeout
-        conn, got = self._session_with_try(key)
+        conn, got, answers = self._session_with_try(key, reads)
         try:
-            while not got:
-                if time.monotonic() >= deadline:
-                    raise LockTimeout(f"{what}: lock held elsewhere for {timeout}s")
+            while not got and time.monotonic() < deadline:
                 time.sleep(POLL)
-                got = self._try(conn, key)
+                got, answers = self._try(conn, key, reads)
         except BaseException:
             conn.close()
             raise
+        if not got:  # the session holds nothing: kept for the next lock (a new one costs round trips)
+            self._give_back(conn)
+            raise LockTimeout(f"{what}: lock held elsewhere for {timeout}s")
         try:
-            yield
+            yield answers
         finally:
             self._release(conn, key)
 

@@ -22,6 +22,17 @@ GAME_COLUMNS = ("game_id, game, scenario, status, created_at, last_seq, active_s
 # A game's row with the oldest submission of the `pending` set (one primary-key probe).
 SUMMARY_COLUMNS = GAME_COLUMNS + ", (SELECT MIN(p.seq) FROM pending p WHERE p.game_id = games.game_id)"
 
+# SUMMARY_COLUMNS and EVENT_COLUMNS of `games` joined to `events e` (SqlEventStore.summary_and_read).
+_JOINED_SUMMARY = (", ".join(f"games.{c}" for c in GAME_COLUMNS.split(", "))
+                   + ", (SELECT MIN(p.seq) FROM pending p WHERE p.game_id = games.game_id)")
+_SUMMARY_WIDTH = len(GAME_COLUMNS.split(", ")) + 1
+_JOINED_EVENT = ", ".join(f"e.{c}" for c in EVENT_COLUMNS.split(", "))
+
+# Running games whose newest submission has no judgement and no row in `pending` (the sweep's
+# second list, ledger.store.EventStore.sweep_games), tagged 1.
+UNLISTED = ("SELECT game_id, 1 FROM games WHERE status <> 'ended' AND last_submitted_seq > last_handled_seq "
+            "AND NOT EXISTS (SELECT 1 FROM pending p WHERE p.game_id = games.game_id)")
+
 
 def row_event(row: Sequence[Any]) -> Event:
     game_id, seq, type_, seat, payload, recorded_at, prev_hash, hash_ = row
@@ -119,6 +130,20 @@ class SqlEventStore(EventStore):
         with self._conn() as conn:
             return self._summary(conn, game_id)
 
+    def summary_and_read(self, game_id: str, after: int, upto: int | None = None
+                         ) -> tuple[GameSummary | None, list[Event]]:
+        """One statement: the game's row (its summary) joined to its events in (after, upto], one
+        row per event (a row without an event when there is none). One snapshot of both."""
+        in_period = self.in_period.replace(" period", " e.period")
+        text = (f"SELECT {_JOINED_SUMMARY}, {_JOINED_EVENT} FROM games LEFT JOIN events e "
+                f"ON e.game_id = games.game_id{in_period} AND e.seq > ?{'' if upto is None else ' AND e.seq <= ?'} "
+                "WHERE games.game_id = ? ORDER BY e.seq")
+        args = [*self._p(game_id), after, *(() if upto is None else (upto,)), game_id]
+        rows = self._rows(text, args)
+        if not rows:
+            return None, []
+        return row_summary(rows[0][:_SUMMARY_WIDTH]), [row_event(r[_SUMMARY_WIDTH:]) for r in rows if r[_SUMMARY_WIDTH] is not None]
+
     def list_games(self, game: str | None = None, status: str | None = None, limit: int = 200,
                    before: tuple[str, str] | None = None) -> list[GameSummary]:
         paging.check_filters(status, limit)
@@ -129,9 +154,9 @@ class SqlEventStore(EventStore):
     def pending_games(self) -> list[str]:
         return [r[0] for r in self._rows("SELECT DISTINCT game_id FROM pending ORDER BY game_id", ())]
 
-    def unjudged_games(self) -> list[str]:
-        return [r[0] for r in self._rows("SELECT game_id FROM games WHERE status <> 'ended' "
-                                         "AND last_submitted_seq > last_handled_seq ORDER BY game_id", ())]
+    def sweep_games(self) -> tuple[list[str], list[str]]:
+        rows = self._rows(f"SELECT DISTINCT game_id, 0 FROM pending UNION ALL {UNLISTED} ORDER BY 2, 1", ())
+        return [r[0] for r in rows if not r[1]], [r[0] for r in rows if r[1]]
 
     def schema_version(self) -> int:
         try:

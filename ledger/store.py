@@ -101,6 +101,18 @@ class SummaryUpdate:
     active_seats: list[str] | None = None
 
 
+@dataclass(frozen=True)
+class LockedRead:
+    """What `EventStore.locked_read` read once the game's lock was held: the summary (None when
+    not asked for or no such game) and the events (None when not asked for). Each read sees
+    every commit made before the lock was taken; the events, read after the summary, may go on
+    past its `last_seq`."""
+
+    summary: GameSummary | None
+    events: list[Event] | None
+    seeds: list[tuple[int, bytes]] | None = None  # `EventStore.seeds`, when asked for
+
+
 class EventStore(ABC):
     """An append-only, hash-chained store of per-game event streams."""
 
@@ -178,6 +190,13 @@ class EventStore(ABC):
     @abstractmethod
     def summary(self, game_id: str) -> GameSummary | None: ...
 
+    def summary_and_read(self, game_id: str, after: int, upto: int | None = None
+                         ) -> tuple[GameSummary | None, list[Event]]:
+        """`summary` and then `read(game_id, after, upto)`: the events are at least as new as the
+        summary. The SQL stores answer both with one statement (a web request's first look at a
+        game whose state it keeps: warlog.games.readview.ReadView.prefetch)."""
+        return self.summary(game_id), self.read(game_id, after=after, upto=upto)
+
     @abstractmethod
     def list_games(self, game: str | None = None, status: str | None = None, limit: int = 200,
                    before: tuple[str, str] | None = None) -> list[GameSummary]:
@@ -190,10 +209,12 @@ class EventStore(ABC):
         from the `pending` set, so it costs what is pending, not what exists."""
 
     @abstractmethod
-    def unjudged_games(self) -> list[str]:
-        """Running games whose newest submission has no judgement, from the `games` projection
-        (its last submitted seq is after its last judged one), whatever the `pending` set says:
-        the sweep's check that nothing was taken out of that set by hand."""
+    def sweep_games(self) -> tuple[list[str], list[str]]:
+        """The sweep's work list, read in one snapshot: `pending_games()`, and the running games
+        whose newest submission has no judgement (from the `games` projection: its last submitted
+        seq is after its last judged one) but that have no row in the `pending` set, which only
+        a row taken out by hand leaves. One statement: a submission or judgement committed while
+        it reads is in both answers or in neither, never an unlisted game."""
 
     @abstractmethod
     def idempotent_seq(self, game_id: str, key: str, seat: str | None = None) -> int | None:
@@ -232,3 +253,16 @@ class EventStore(ABC):
     def game_lock(self, game_id: str, timeout: float = 30.0) -> contextlib.AbstractContextManager[None]:
         """Hold the game's resolution lock (across processes and machines where the
         backend allows it); raise LockTimeout after `timeout` seconds."""
+
+    @contextlib.contextmanager
+    def locked_read(self, game_id: str, timeout: float = 30.0, summary: bool = True,
+                    events_after: int | None = None, events_upto: int | None = None,
+                    seeds: bool = False) -> Iterator[LockedRead]:
+        """`game_lock`, and a judge's first reads under it: the game's summary (if `summary`),
+        then its events after `events_after` (if given; up to `events_upto` if given), then its
+        secret seeds (if `seeds`). PostgreSQL sends them with the lock's attempt, in its round
+        trip (ledger.pglocks)."""
+        with self.game_lock(game_id, timeout):
+            yield LockedRead(self.summary(game_id) if summary else None,
+                             None if events_after is None else self.read(game_id, after=events_after, upto=events_upto),
+                             self.seeds(game_id) if seeds else None)

@@ -13,10 +13,29 @@ import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, settings
 from psycopg import sql
 
 PG_URL = os.environ.get("WARLOG_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
-REDIS_URL = os.environ.get("WARLOG_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+# Property tests judge what is generated, never how fast: on a loaded machine (the suite's own
+# servers and browsers beside them) Hypothesis's timing checks would fail a correct test.
+settings.register_profile("warlog", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("warlog")
+
+
+def _redis_url_of_this_worker(base: str) -> str:
+    """The test Redis database of this pytest process. Worker tests empty it (FLUSHDB): under
+    pytest-xdist (scripts/test runs the suite in parallel) worker gwN uses database (db - N) mod 16
+    of the same server, so that no worker empties the queue another is using."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    head, _, db = base.rpartition("/")
+    if not worker.startswith("gw") or not db.isdigit() or not head.startswith("redis"):
+        return base
+    return f"{head}/{(int(db) - int(worker[2:])) % 16}"
+
+
+REDIS_URL = _redis_url_of_this_worker(os.environ.get("WARLOG_TEST_REDIS_URL", "redis://127.0.0.1:6379/15"))
 
 
 def pg_schema_url(schema: str) -> str:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the Lock 'n Load: Forgotten Heroes Vietnam demo data (rules/lock_n_load/data/).
 
-    python tools/lnl_author_data.py            # writes board1.json, counters.json, scenarios.json
+    python tools/lnl_author_data.py            # writes board1.json, counters.json, scenarios.json, ...
     python tools/lnl_author_data.py --check    # exits 1 if a file is not what this script writes
 
 The demo rules give no map, no counter values beyond a few designations and no scenario (digest
@@ -308,8 +308,28 @@ def heroes_doc() -> dict[str, Any]:
     return {"kinds": {k["id"]: k for k in HEROES}}
 
 
+# Skill cards (12.0, T2): the demo's two cards, their holders and effects as printed (rulebook); how
+# many of each the deck holds the rulebook does not say (ours: one of each, so a draw is a die over
+# the deck). Rules version 4 only (rules/lock_n_load/data/skill_cards.json): the files of versions
+# 1-3 stay byte for byte, and with them their data ids.
+SKILL_CARDS: list[dict[str, Any]] = [
+    {"id": "Bull", "holders": ["leader", "hero"], "count": 1,
+     "effect": "survives a second wound; a third eliminates (T2)",
+     "source": {"id": R, "holders": R, "effect": R, "count": A}},
+    {"id": "Charismatic", "holders": ["leader"], "count": 1,
+     "effect": "rallies units in adjacent hexes as well as his own (T2)",
+     "source": {"id": R, "holders": R, "effect": R, "count": A}},
+]
+
+
+def skill_cards_doc() -> dict[str, Any]:
+    return {"cards": SKILL_CARDS,
+            "note": "12.0, T2: the demo's only skill cards (rulebook); one of each in the deck (ours). The optional "
+                    "draw (11.12, 12.0): each leader with a positive LM and no scenario card draws one at random."}
+
+
 FILES = {"board1.json": board_doc, "counters.json": counters_doc, "scenarios.json": scenario_doc,
-         "scenarios_v1.json": scenario_doc_v1, "heroes.json": heroes_doc}
+         "scenarios_v1.json": scenario_doc_v1, "heroes.json": heroes_doc, "skill_cards.json": skill_cards_doc}
 
 
 def main(argv: list[str] | None = None) -> int:

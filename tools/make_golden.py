@@ -66,7 +66,8 @@ def play(svc: Warlog, resolver: Resolver, g: Game, scenario: str, seed: int) -> 
     """One game to its end; returns its id."""
     svc.new_seed = lambda: (seed.to_bytes(4, "big") + g.name.encode() + scenario.encode()).ljust(32, b"-")[:32]
     svc.new_id = lambda: f"golden-{g.name}-{scenario}-v{g.version}"
-    created = svc.create_game(g.name, scenario, {})
+    fitting = getattr(g, "scenario_options", None)  # a scenario that refuses the default options (UP FRONT N)
+    created = svc.create_game(g.name, scenario, fitting(scenario) if fitting else {})
     gid, tokens = created["id"], created["seats"]
     for seat, token in tokens.items():
         svc.join(gid, token, f"{seat}-golden-{seed}")

@@ -179,6 +179,8 @@ def extra_samples(g: Game, s: dict[str, Any]) -> Iterator[dict[str, Any]]:
         for kind, k in sorted(w.kinds.items()):
             if k.cls != "hero":
                 t["units"][f"{kind}-1"] = new_unit(w.side_of(k.nationality), kind, None)
+                if k.cls == "leader" and t["version"] not in ("1", "2", "3"):  # a card drawn at set-up (12.0)
+                    t["units"][f"{kind}-1"]["card"] = w.skill_cards[0]
         for kind in sorted(w.sws):
             t["sws"][f"{kind}-x1"] = {"kind": kind, "side": "us", "holder": None, "at": None}
         yield t

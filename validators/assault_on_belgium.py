@@ -11,7 +11,8 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from rules.assault_on_belgium.verbs import BATTLE, HEX, UNIT, VERBS
+from rules.assault_on_belgium.standing import KINDS as STANDING_KINDS
+from rules.assault_on_belgium.verbs import BATTLE, HEX, STANDING_ANSWER, STANDING_KIND, STANDING_WHEN, UNIT, VERBS
 from validators.actions import hex_label, register_actions, schemas_from_verbs
 
 GAME = "assault-on-belgium"
@@ -30,6 +31,11 @@ KINDS: dict[str, Callable[[], fields.Field[Any]]] = {
     UNIT.name: _unit,
     HEX.name: hex_label,
     BATTLE.name: lambda: fields.Integer(required=True, strict=True, validate=validate.Range(min=1)),
+    STANDING_KIND.name: lambda: fields.String(required=True, validate=validate.OneOf(sorted(STANDING_KINDS))),
+    STANDING_ANSWER.name: lambda: fields.String(required=True, validate=validate.OneOf(
+        sorted({a for k in STANDING_KINDS.values() for a in k.answers} | {"ask"}))),
+    STANDING_WHEN.name: lambda: fields.List(fields.List(fields.Raw(), validate=validate.Length(equal=3)),
+                                            required=True, validate=validate.Length(max=3)),
 }
 SCHEMAS: dict[str, type[Schema]] = schemas_from_verbs(VERBS, KINDS, _class_name)
 

@@ -107,5 +107,19 @@ class EventsQuerySchema(StrictSchema):
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=10_000))
 
 
+MOVE_WAIT_MAX = 8.0  # seconds a move's POST may wait for its judgement (the play page's long-poll waits as long)
+
+
+class MoveQuerySchema(StrictSchema):
+    """What the POST of a move answers besides its `seq` (docs/api.md, "The next listing")."""
+
+    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=MOVE_WAIT_MAX), metadata={
+        "description": "seconds (at most 8) to wait for the move's judgement before answering; the answer "
+                       "then carries `judgement`. Without a free waiting slot the server answers at once"})
+    listing = fields.Boolean(load_default=False, metadata={
+        "description": "true: the answer carries `listing`, the seat's GET .../actions after the judgement "
+                       "(before it, if still pending), and `judgement`"})
+
+
 class StateQuerySchema(StrictSchema):
     at = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))

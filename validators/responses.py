@@ -210,12 +210,6 @@ class JoinedSchema(StrictSchema):
     status = _status()
 
 
-class AcceptedSchema(StrictSchema):
-    seq = _int(metadata={"description": "the submitted event: GET .../moves/{seq} for its judgement"})
-    status = fields.String(required=True, validate=validate.OneOf(("pending", "duplicate")))
-    duplicate = fields.Boolean(required=True, metadata={"description": "the idempotency key was used before"})
-
-
 class FactSchema(StrictSchema):
     text = _str()
     rule = fields.String(required=True, allow_none=True)
@@ -315,7 +309,21 @@ class ActionsSchema(StrictSchema):
         "description": "the listed actions a client should confirm before sending: they end the game, or "
                        "pass a whole phase while units could still act"})
     pending = fields.Boolean()
+    active_seats = fields.List(fields.String(), metadata={"description": "the seats the game waits for (none "
+                                                                         "unless it is active)"})
     waiting_for_dice = _waiting()
+
+
+class AcceptedSchema(StrictSchema):
+    seq = _int(metadata={"description": "the submitted event: GET .../moves/{seq} for its judgement"})
+    status = fields.String(required=True, validate=validate.OneOf(("pending", "duplicate")))
+    duplicate = fields.Boolean(required=True, metadata={"description": "the idempotency key was used before"})
+    judgement = fields.Nested(MoveResultSchema, metadata={
+        "description": "asked with ?wait or ?listing: the move as GET .../moves/{seq} answers it, once judged or "
+                       "when the wait ends (then `pending`)"})
+    listing = fields.Nested(ActionsSchema, metadata={
+        "description": "asked with ?listing=true: the seat's GET .../actions read after `judgement` (while that "
+                       "is pending, the listing before it, with `pending` true)"})
 
 
 class DiceAddedSchema(StrictSchema):
@@ -382,8 +390,9 @@ class UmpireInvitedSchema(StrictSchema):
 SCHEMAS = {
     "UmpireInvited": UmpireInvitedSchema,
     "Error": ErrorSchema, "Conflict": ConflictSchema, "Catalogue": CatalogueSchema, "GamesPage": GamesPageSchema,
-    "Created": CreatedSchema, "GameInfo": GameInfoSchema, "Joined": JoinedSchema, "Accepted": AcceptedSchema,
+    "Created": CreatedSchema, "GameInfo": GameInfoSchema, "Joined": JoinedSchema,
     "MoveResult": MoveResultSchema, "Events": EventsSchema, "State": StateSchema, "Actions": ActionsSchema, "TakenBack": TakenBackSchema,
+    "Accepted": AcceptedSchema,  # after the two it nests: apispec registers each once, by these names
     "DiceAdded": DiceAddedSchema, "Forked": ForkedSchema, "ForkCheck": ForkCheckSchema,
     "StateSchemaDocument": StateSchemaDocumentSchema,
     "TreeHead": TreeHeadSchema, "InclusionProof": InclusionProofSchema, "ConsistencyProof": ConsistencyProofSchema,

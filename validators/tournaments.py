@@ -29,6 +29,8 @@ class FormatSchema(StrictSchema):
     seeding = fields.String(validate=validate.OneOf(("random", "rating")))
     # knockout: the losing semi-finalists play for third place in the final round
     third_place = fields.Boolean()
+    # Swiss: Baku acceleration (FIDE C.04.5.1), virtual points for the top half in the first rounds
+    accelerated = fields.Boolean()
 
 
 class EntrySchema(StrictSchema):

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from marshmallow import Schema, fields, validate
 
 from rules.up_front import verbs as V
+from rules.up_front.standing import KINDS as STANDING_KINDS
 from validators.actions import register_actions, schemas_from_verbs
 
 GAME = "up-front"
@@ -40,9 +41,12 @@ KINDS: dict[str, Callable[[], fields.Field]] = {  # type: ignore[type-arg]
     V.FLAG.name: lambda: fields.Boolean(required=True),
     V.CARDS.name: lambda: fields.List(_card(), required=True, validate=validate.Length(1, 6)),
     V.STANDING_KIND.name: lambda: _word("concealment", "terrain", "mine_altitude"),
-    V.STANDING_ANSWER.name: lambda: _word("play", "decline", "ask"),
+    V.STANDING_ANSWER.name: lambda: _word("play", "decline", "ask", *sorted(  # versions 1-3; 4 on: in words
+        {a for k in STANDING_KINDS.values() for a in k.answers} - {"play", "decline"})),
     V.STANDING_WHEN.name: lambda: fields.List(fields.List(fields.Raw(), validate=validate.Length(equal=3)),
                                               required=True, validate=validate.Length(max=3)),
+    V.PLAN_TURNS.name: lambda: fields.List(fields.List(fields.Dict(), validate=validate.Length(1, 6)), required=True,
+                                          validate=validate.Length(max=3)),
 }
 
 

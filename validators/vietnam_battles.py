@@ -11,6 +11,7 @@ from collections.abc import Callable
 from marshmallow import Schema, fields, validate
 
 from rules.vietnam_battles import verbs as V
+from rules.vietnam_battles.standing import KINDS as STANDING_KINDS
 from validators.actions import hex_label, register_actions, schemas_from_verbs
 
 GAME = "vietnam-battles"
@@ -50,6 +51,11 @@ KINDS: dict[str, Callable[[], fields.Field]] = {  # type: ignore[type-arg]
     V.VICTORY.name: lambda: fields.String(required=True, validate=validate.OneOf(["escape", "casualties", "hold"])),
     V.BEN_SUC.name: lambda: fields.String(required=True, validate=validate.OneOf(["roll", "decline", "extend",
                                                                                   "shorten"])),
+    V.STANDING_KIND.name: lambda: fields.String(required=True, validate=validate.OneOf(sorted(STANDING_KINDS))),
+    V.STANDING_ANSWER.name: lambda: fields.String(required=True, validate=validate.OneOf(
+        sorted({a for k in STANDING_KINDS.values() for a in k.answers} | {"ask"}))),
+    V.STANDING_WHEN.name: lambda: fields.List(fields.List(fields.Raw(), validate=validate.Length(equal=3)),
+                                              required=True, validate=validate.Length(max=3)),
 }
 
 

@@ -10,8 +10,11 @@ compiled is kept in the repository.
 from __future__ import annotations
 
 import hashlib
+import html
+import io
 import os
-import tempfile
+import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -99,11 +102,20 @@ _LOADED: dict[str, Any] = {}
 
 
 def translations_for(code: str) -> Any:
-    """`code`'s catalog where there is no request (a worker's notices), compiled and loaded
-    once per process."""
+    """`code`'s catalog, compiled in memory and loaded once per process (a worker's mails, and
+    every game text a page says: `game_text`); no file is written, so a read-only install works.
+    A language without a catalog says everything as it is."""
     if code not in _LOADED:
-        target = compile_catalogs(Path(tempfile.gettempdir()) / f"warlog-{os.getuid()}" / "translations")
-        _LOADED[code] = support.Translations.load(str(target), [code], DOMAIN)
+        po = CATALOGS / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+        if not po.is_file():
+            _LOADED[code] = support.NullTranslations()
+        else:
+            with po.open("rb") as f:
+                catalog = read_po(f, locale=code, domain=DOMAIN)
+            compiled = io.BytesIO()
+            write_mo(compiled, catalog, use_fuzzy=False)
+            compiled.seek(0)
+            _LOADED[code] = support.Translations(fp=compiled, domain=DOMAIN)
     return _LOADED[code]
 
 
@@ -116,6 +128,52 @@ def translate(code: str | None, message: str, **values: Any) -> str:
         return message % values
 
 
+def game_text(code: str | None, text: object) -> str:
+    """A game's text (a prompt, an action, a fact, a seat's name) in language `code`: whole if the
+    catalog has it, else by one of the phrase shapes of warlog.i18n_terms, else as it is. What
+    a page's `tr` does, for a mail written where there is no request (never %-formatted)."""
+    s = str(text)
+    return s if not s or not code or code == DEFAULT else _game_text(code, s)
+
+
+@lru_cache(maxsize=65536)
+def _game_text(code: str, s: str) -> str:
+    """`game_text`, kept per process (the catalogs do not change while it runs: a play page
+    shows hundreds of game texts)."""
+    found = str(translations_for(code).ugettext(s))
+    if found != s:
+        return found
+    if s[:1].islower():  # a prompt in the middle of a sentence ("the game waits…"), catalogued capitalised
+        upper = s[:1].upper() + s[1:]
+        found = str(translations_for(code).ugettext(upper))
+        if found != upper:
+            return found
+    from warlog.i18n_terms import shaped
+
+    return shaped(s, lambda part: game_text(code, part)) or s
+
+
+# A text an SVG board draws or says on a hover: a <text> or <tspan> (no element inside) or a <title>
+_SVG_TEXT = re.compile(r"(<(text|tspan|title)\b[^>]*>)([^<]+)(</\2>)")
+
+
+def svg_texts(code: str | None, markup: str) -> str:
+    """A board drawn by a renderer (an <svg>) with each of its texts (terrain and place labels,
+    counters' names, status lines, hover titles) in language `code` (`game_text`); the drawing
+    itself is kept as it is."""
+    if not code or code == DEFAULT:
+        return markup
+
+    def one(m: re.Match[str]) -> str:
+        text = html.unescape(m.group(3)).strip()
+        found = game_text(code, text) if text else text
+        if found == text:
+            return m.group(0)
+        return f"{m.group(1)}{html.escape(found, quote=False)}{m.group(4)}"
+
+    return _SVG_TEXT.sub(one, markup)
+
+
 def stored_language(db: SqlDb, player_id: str) -> str | None:
     """A player's chosen language read straight from the database (a worker has no app); None
     if they chose none, or on a database that does not have the table yet (before migration 12)."""
@@ -123,3 +181,55 @@ def stored_language(db: SqlDb, player_id: str) -> str | None:
         return PlayerLanguages(db).get(player_id)
     except Exception:
         return None
+
+
+class Words:
+    """A mail's text kept as catalog messages and their values, put into each recipient's
+    language when it is sent (`say`): `words("You are withdrawn from %(t)s", t=name) + "."`.
+    A plain `str` added to it is kept as it is (a reason the director typed)."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: tuple[tuple[str, dict[str, Any] | None], ...]) -> None:
+        self.parts = parts
+
+    def __add__(self, other: Words | str) -> Words:
+        return Words(self.parts + (other.parts if isinstance(other, Words) else ((other, None),)))
+
+    def __radd__(self, other: str) -> Words:
+        return Words(((other, None),) + self.parts)
+
+    def say(self, code: str | None) -> str:
+        return "".join(m if values is None else
+                       translate(code, m, **{k: v.say(code) if isinstance(v, (Words, GameText)) else v
+                                             for k, v in values.items()})
+                       for m, values in self.parts)
+
+    def __str__(self) -> str:
+        return self.say(None)
+
+
+class GameText:
+    """A game's or the service's own text as a value of `words` (a refusal's reason, a fact):
+    said through `game_text`, since it is no message of the catalogs' but may have their shape."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: object) -> None:
+        self.text = str(text)
+
+    def say(self, code: str | None) -> str:
+        return game_text(code, self.text)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def words(message: str, **values: Any) -> Words:
+    """`message` (marked for the catalogs) with its values, translated when it is said."""
+    return Words(((message, values),))
+
+
+def say(text: Words | str, code: str | None) -> str:
+    """A notice's text in language `code` (a plain string is as it is)."""
+    return text.say(code) if isinstance(text, Words) else text

@@ -36,6 +36,10 @@ ALL = (
             "the ledger: postgresql://user:password@host/db, or sqlite:///path (the embedded default)"),
     Setting("WARLOG_REDIS", "(unset)", "redis://host:6379/0 to hand judging to `warlog worker`s; unset: judged "
             "in-process"),
+    Setting("WARLOG_NET_TIMEOUT", "5", "seconds (2 at least) a connection to PostgreSQL or Redis may go silent "
+            "(a network partition) before it is given up: a request then answers 503 and a worker reconnects "
+            "as soon as the network is back; PostgreSQL ends a silent process's session, releasing its locks, "
+            "within the same time (docs/deployment.md, Partitions)"),
     Setting("WARLOG_SWEEP_INTERVAL", "30", "seconds between sweeps for submissions left without a judgement"),
     Setting("WARLOG_REFUSED_LIMIT", "30 per minute", "refused moves allowed per seat (then 429)"),
     Setting("WARLOG_CLIENT_LIMIT", "20 per minute; 200 per hour",
@@ -86,7 +90,8 @@ OTHER_KNOWN = {"WARLOG_FAULT_DELAY_BEFORE_APPEND", "WARLOG_FAULT_DELAY_BEFORE_SE
                "WARLOG_TEST_PG_URL", "WARLOG_TEST_REDIS_URL", "WARLOG_VENV", "WARLOG_SKIP_LINT",
                "WARLOG_CHROMIUM", "WARLOG_BENCH_PG_URL", "WARLOG_BENCH_REDIS_URL", "WARLOG_BENCH_STAGES",
                "WARLOG_BENCH_PROFILE", "WARLOG_FUZZ_EXAMPLES", "WARLOG_PERIODIC",
-               "WARLOG_FAULT_MAIL_IN_HOLD", "WARLOG_FAULT_MAIL_IN_EXIT_AFTER_SUBMIT"}
+               "WARLOG_FAULT_MAIL_IN_HOLD", "WARLOG_FAULT_MAIL_IN_EXIT_AFTER_SUBMIT", "WARLOG_TEST_CONNECT_WAIT",
+               "WARLOG_TEST_WORKERS"}
 
 
 def table() -> str:

@@ -49,9 +49,10 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
             app.extensions["warlog_periodic_stop"] = start_periodic(
                 services.periodic(), interval, app.extensions.get("warlog_sweeper_stop"))
     else:
-        from warlog.notify.jobs import enqueue_with
+        from warlog.notify.jobs import enqueue_with, lost_with
 
         services.notifier.enqueue = enqueue_with(queue.queue)
+        services.notifier.lost = lost_with(queue.queue)
     init_players_web(app, services.players)
     init_notify_web(app, services.notifier)
     app.extensions["warlog_notifier"] = services.notifier
@@ -69,11 +70,13 @@ def init_app(app: Flask, store: EventStore, queue: Any) -> Services:
     from warlog.clock.leave import store_appender
     from warlog.messages.book import MessageBook
     from warlog.messages.web import init_app as init_messages_web
+    from warlog.notify.naming import game_named, game_titled
 
     messages = MessageBook(services.db, store_appender(store), services.clock.now,
                            roles=lambda game_id: list(service.created(game_id).payload["roles"]),
                            owners=services.players.owners, notify=services.notifier.notify_many,
-                           base_url=services.clock.base_url)
+                           base_url=services.clock.base_url, titled=lambda game_id: game_titled(store, game_id),
+                           named=lambda game_id: game_named(store, game_id))
     messages.create_schema()
     init_messages_web(app, messages)
     return services

@@ -36,6 +36,8 @@ from warlog.catalogs import (
     N_,
     PlayerLanguages,
     compile_catalogs,
+    game_text,
+    svg_texts,
 )
 from warlog.ops.sqldb import SqlDb
 
@@ -53,21 +55,9 @@ def tr(text: object) -> str:
     return _translated(code, s)
 
 
-@lru_cache(maxsize=65536)
 def _translated(code: str, s: str) -> str:
-    """`tr` for the language `code` of the current locale, kept per process (the catalogs do
-    not change while it runs): a play page shows hundreds of game texts."""
-    found = str(gettext(s))
-    if found != s:
-        return found
-    if s[:1].islower():  # a prompt in the middle of a sentence ("the game waits…"), catalogued capitalised
-        upper = s[:1].upper() + s[1:]
-        found = str(gettext(upper))
-        if found != upper:
-            return found
-    from warlog.i18n_terms import shaped
-
-    return shaped(s, tr) or s
+    """`tr` for the language `code` of the current locale (the catalogs' `game_text`)."""
+    return game_text(code, s)
 
 
 # The page script's words (warlog/static/warlog.js `T()`), sent translated in every page
@@ -120,6 +110,13 @@ def _translated_markup(code: str, markup: str) -> Markup:
         return f">{lead}{escape(found)}{trail}<"
 
     return Markup(_TEXT_NODE.sub(one, markup))
+
+
+def tr_svg(markup: Any) -> Markup:
+    """A board drawn by a renderer (an <svg>) with each of its texts passed through `tr`
+    (`warlog.catalogs.svg_texts`). Not cached whole (a board changes with every move); each
+    text is."""
+    return Markup(svg_texts(lang(), str(markup)))
 
 
 STATUS_WORDS = {"waiting": N_("waiting"), "active": N_("active"), "ended": N_("ended")}
@@ -266,6 +263,7 @@ def init_app(app: Flask) -> None:
 
     app.add_template_filter(tr, "tr")
     app.add_template_filter(tr_markup, "tr_markup")
+    app.add_template_filter(tr_svg, "tr_svg")
 
     @app.context_processor
     def _languages() -> dict[str, Any]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.assault_on_belgium import battle_flow, confirmations, flow, positions, schema
+from rules.assault_on_belgium import standing as aob_standing
 from rules.assault_on_belgium.board import ATTACKER, DEFENDER, land_units
 from rules.assault_on_belgium.data import World, load_world
+from rules.core import standing
 from rules.core.admit import Admission
 from rules.core.dice import DiceSource
 from rules.core.game import (
@@ -35,7 +37,9 @@ class AssaultOnBelgium(Game):
 
     name = "assault-on-belgium"
     title = "Assault on Belgium"
-    version = "1"
+    version = "2"  # 2: secret standing answers for the combat decisions (rules/assault_on_belgium/standing.py)
+    standing_answers = True  # version 2 on
+    hidden_information = True  # version 2 on: a standing answer's words are the seat's hidden move
 
     def __init__(self, world: World | None = None) -> None:
         self._world = world
@@ -72,9 +76,12 @@ class AssaultOnBelgium(Game):
                 units[uid] = {"hex": None, "status": "unplaced", "hits": 0, "mp": None, "moved": False, "done": False}
             else:
                 units[uid] = {"hex": None, "status": "unplaced", "mission": None, "with": None}
-        return {"game": self.name, "version": self.version, "scenario": scenario, "map_id": w.map_id,
+        state: State = {"game": self.name, "version": self.version, "scenario": scenario, "map_id": w.map_id,
                 "oob_id": w.oob_id, "options": self.resolve_options(options), "phase": "setup_belgium",
                 "selected": None, "units": units, "battles": [], "next_battle": 1, "combat": None, "result": None}
+        if self.standing_answers:
+            state["standing"] = {}
+        return state
 
     def check_state(self, state: State) -> None:
         steps = tuple(battle_flow.DECISIONS) + ("done",)  # a state never rests at an engine step
@@ -93,8 +100,20 @@ class AssaultOnBelgium(Game):
         return flow.legal(state, self.world)
 
     def is_legal(self, state: State, seat: str, action: Action) -> bool:
-        """In the listing, as JSON; only the candidate equal to it is checked."""
-        return seat in self.active_seats(state) and flow.is_legal(state, self.world, action)
+        """In the listing, as JSON; only the candidate equal to it is checked (a standing answer:
+        any well-formed one, version 2 on)."""
+        if seat not in self.active_seats(state):
+            return False
+        if isinstance(action, dict) and action.get("type") == "standing":
+            if not self.standing_answers:
+                return False
+            try:
+                schema.check_action_shape(action)
+                standing.check(aob_standing.KINDS, action)
+            except IllegalAction:
+                return False
+            return True
+        return flow.is_legal(state, self.world, action)
 
     def confirm(self, state: State, seat: str, action: Action, legal: list[Action]) -> str | None:
         return confirmations.confirm(state, self.world, action, legal)
@@ -120,22 +139,38 @@ class AssaultOnBelgium(Game):
                                     f"({flow.PHASES[state['phase']].ask(state, w)})", "AoB 21")
 
         def legal(state: State, action: Action) -> bool:
+            if action["type"] == "standing":  # only version 2 on lets the shape through
+                standing.check(aob_standing.KINDS, action)
+                return True
             flow.PHASES[state["phase"]].check(state, w, action)  # reads only; raises the specific reason
             return True
 
         return Admission(same_data=lambda s: s.get("map_id") == w.map_id and s.get("oob_id") == w.oob_id,
                          other_data="the state was set up with another map or order of battle", over_rule="AoB 17.2",
-                         seat_check=seat_check, shape=schema.check_action_shape, legal=legal, shape_first=True)
+                         seat_check=seat_check,
+                         shape=schema.check_action_shape if self.standing_answers else schema.check_action_shape_v1,
+                         legal=legal, shape_first=True)
 
     def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
         s, action = self.admission().admit(state, seat, action)
         facts: list[Fact] = []
-        flow.PHASES[state["phase"]].perform(s, self.world, action, dice, facts)
+        w = self.world
+        if action["type"] == "standing":
+            standing.record(s, aob_standing.KINDS, seat, action, facts)
+        else:
+            flow.PHASES[state["phase"]].perform(s, w, action, dice, facts)
+        if self.standing_answers:  # version 2 on: the decisions a standing answer settles are not waited for
+            standing.settle(s, lambda st: aob_standing.point(st, w),
+                            lambda st, kind, answer: aob_standing.pick(st, w, kind, answer),
+                            lambda st, a: flow.PHASES[st["phase"]].perform(st, w, a, dice, facts), facts)
         return Applied(s, facts)
 
     def view(self, state: State, seat: str | None) -> State:
-        """No hidden information in this game: everyone sees everything (a copy)."""
+        """Everything is open but the standing answers (version 2 on): the seat's own, the other
+        seat's as face-down markers (rules/core/standing.py)."""
         seen: State = clone(state)
+        if "standing" in state and state["phase"] != "over":
+            seen["standing"] = standing.view(state, seat)
         return seen
 
     def outcome(self, state: State) -> Outcome | None:
@@ -200,8 +235,20 @@ def describe(a: Action, w: World | None) -> str:
         "continue": "continue the battle", "withdraw": f"withdraw {un()} to {hx}",
         "pursuit_toggle": f"add or remove {un()} from the pursuit", "pursue": f"pursue into {hx}",
         "attack": f"tanks attack {hx}", "no_pursuit": "do not pursue",
+        "standing": f"standing answer to {a.get('kind')}: {a.get('answer')}"
+                    + (f" when {standing.conditions(a['when'])}" if isinstance(a.get("when"), list) and a["when"]
+                       and all(isinstance(c, list) and len(c) == 3 for c in a["when"]) else ""),
     }
     return texts.get(str(kind), ", ".join(f"{k}={v}" for k, v in sorted(a.items())))
 
 
-__all__ = ["AssaultOnBelgium", "InvalidState"]
+class AssaultOnBelgiumV1(AssaultOnBelgium):
+    """Rules version 1, kept so that games recorded under it are judged and verified by it
+    (tests/golden/*--v1.jsonl): no standing answers, no hidden information."""
+
+    version = "1"
+    standing_answers = False
+    hidden_information = False
+
+
+__all__ = ["AssaultOnBelgium", "AssaultOnBelgiumV1", "InvalidState"]

@@ -15,9 +15,17 @@ ACTIONS: dict[str, dict[str, type]] = VERBS.shapes()
 _FLAGS = VERBS.flags({"tank_battle": "AoB 15.4"})
 
 
+ACTIONS_V1: dict[str, dict[str, type]] = {k: v for k, v in ACTIONS.items() if k != "standing"}
+
+
 def check_action_shape(action: Any) -> Action:
     """Refuse malformed actions with IllegalAction (apply never trusts the client)."""
     return check_shape(action, ACTIONS, _FLAGS)
+
+
+def check_action_shape_v1(action: Any) -> Action:
+    """Rules version 1: no standing answers (its refusals word for word as they were)."""
+    return check_shape(action, ACTIONS_V1, _FLAGS)
 
 
 LAND_STATUS = ("unplaced", "active", "eliminated")

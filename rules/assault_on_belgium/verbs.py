@@ -10,6 +10,9 @@ from rules.core.verbs import FieldKind, Verb, VerbTable
 UNIT = FieldKind("unit", str)  # a unit's id
 HEX = FieldKind("hex", str)  # four digits: 0917
 BATTLE = FieldKind("battle", int)  # a battle's number, from 1
+STANDING_KIND = FieldKind("standing_kind", str)  # a decision that takes a standing answer (standing.KINDS)
+STANDING_ANSWER = FieldKind("standing_answer", str)  # one of its answers, or ask
+STANDING_WHEN = FieldKind("standing_when", list)  # up to three [field, op, value] conditions
 
 VERBS: VerbTable[object] = VerbTable(
     Verb("select", None, {"unit": UNIT}),
@@ -37,4 +40,5 @@ VERBS: VerbTable[object] = VerbTable(
     Verb("pursue", None, {"hex": HEX}),
     Verb("attack", None, {"hex": HEX}),
     Verb("no_pursuit", None),
+    Verb("standing", None, {"kind": STANDING_KIND, "answer": STANDING_ANSWER, "when": STANDING_WHEN}),  # v2 on
 )

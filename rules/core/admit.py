@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.core.game import Action, IllegalAction, State
-from rules.core.plaincopy import clone
+from rules.core.plaincopy import working_copy
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,8 @@ class Admission:
     shape_first: bool = False
 
     def admit(self, state: State, seat: str, action: Any) -> tuple[State, Action]:
-        """The checked action and a copy of the state to apply it to; IllegalAction otherwise."""
+        """The checked action and a copy of the state to apply it to (`state` itself inside
+        `rules.core.plaincopy.applied_in_place(state)`); IllegalAction otherwise."""
         if not self.same_data(state):
             raise IllegalAction(self.other_data)
         if state["phase"] == "over":
@@ -51,7 +52,7 @@ class Admission:
             if self.refusal is None:
                 raise IllegalAction(f"{action.get('type')} is not legal now")
             raise self.refusal(state, action)
-        return clone(state), action
+        return working_copy(state), action
 
 
 def seat_of_two(roles: tuple[str, ...], acting: Callable[[State], str | None], rule: str) -> Callable[[State, str], None]:

@@ -258,7 +258,17 @@ def candidates_like(s: State, w: World, a: Any) -> list[Action]:
     """The part of `legal(s, w)` that may equal `a`: only its own verb's actions, if it is open."""
     if not isinstance(a, dict) or a.get("type") not in open_verbs(s):
         return []
+    if a["type"] in _NARROWED:  # only those naming the action's own hex or counter kind
+        field, of = _NARROWED[a["type"]]
+        return of(s, w, a.get(field))
     return VERBS[a["type"]].legal(s, w)
+
+
+# The verbs whose actions naming one hex (a base camp's) or one counter kind (a purchase) are found
+# without listing the others: the field, and the listing of the actions with that field's value.
+_NARROWED: dict[str, tuple[str, Callable[[State, World, Any], list[Action]]]] = {
+    "place_camp": ("hex", procurement.setup_candidates_at), "buy_camp": ("hex", procurement.camp_candidates_at),
+    "buy": ("kind", procurement.buy_candidates_of)}
 
 
 # -- doing it ------------------------------------------------------------------------------------

@@ -4,9 +4,11 @@ not on the map can be bought (4.0); nothing is ever refunded (6.2)."""
 
 from __future__ import annotations
 
+import functools
+
 from rules.core.game import Action, Fact, IllegalAction, State
 from rules.green_beret_vietnam.board import at, camps, fact, name
-from rules.green_beret_vietnam.data import World
+from rules.green_beret_vietnam.data import Counter, World
 
 
 def first_in_supply(s: State, w: World, kind: str) -> str | None:
@@ -25,22 +27,48 @@ def buy_candidates(s: State, w: World) -> list[Action]:
     out: list[Action] = []
     cs = camps(s)
     seen: set[str] = set()
-    for c in w.counters.values():
+    counters = w.counters
+    in_supply = {counters[c].kind for c, x in s["gb"].items() if x["status"] == "supply"}  # first_in_supply's answers, at once
+    for c in counters.values():
         if c.kind in seen:
             continue
         seen.add(c.kind)
-        if first_in_supply(s, w, c.kind) is None or c.cost > s["pp"]:
+        if c.kind not in in_supply or c.cost > s["pp"]:
             continue
-        for k in cs:
-            rec = s["camps"][k]
-            if c.kind == "pbr" and (not rec["pbr"] or pbr_at(s, w, rec["hex"])):
-                continue  # 3.1: a PBR sits in full water with its own camp, one PBR per camp
-            out.append({"type": "buy", "kind": c.kind, "camp": k})
+        out += _buy_at_camps(s, w, c.kind, cs)
+    return out
+
+
+def buy_candidates_of(s: State, w: World, kind: object) -> list[Action]:
+    """The actions of `buy_candidates(s, w)` buying `kind`, in its order (the only ones an action
+    naming `kind` may equal), without going through every other kind."""
+    c = _first_of_kind(w).get(kind) if isinstance(kind, str) else None
+    if c is None or first_in_supply(s, w, c.kind) is None or c.cost > s["pp"]:
+        return []
+    return _buy_at_camps(s, w, c.kind, camps(s))
+
+
+def _buy_at_camps(s: State, w: World, kind: str, cs: list[str]) -> list[Action]:
+    out: list[Action] = []
+    for k in cs:
+        rec = s["camps"][k]
+        if kind == "pbr" and (not rec["pbr"] or pbr_at(s, w, rec["hex"])):
+            continue  # 3.1: a PBR sits in full water with its own camp, one PBR per camp
+        out.append({"type": "buy", "kind": kind, "camp": k})
+    return out
+
+
+@functools.cache
+def _first_of_kind(w: World) -> dict[str, Counter]:
+    """Each counter kind's first counter in catalogue order (its cost is the kind's), per counter data."""
+    out: dict[str, Counter] = {}
+    for c in w.counters.values():
+        out.setdefault(c.kind, c)
     return out
 
 
 def buy(s: State, w: World, a: Action, facts: list[Fact]) -> None:
-    if a not in buy_candidates(s, w):
+    if a not in buy_candidates_of(s, w, a.get("kind")):
         raise IllegalAction(_buy_why(s, w, a), "GBV 6.0")
     cid = first_in_supply(s, w, a["kind"])
     assert cid is not None
@@ -81,6 +109,21 @@ def camp_candidates(s: State, w: World) -> list[Action]:
     return out
 
 
+def camp_candidates_at(s: State, w: World, h: object) -> list[Action]:
+    """The actions of `camp_candidates(s, w)` on hex `h`, in its order, without listing every hex
+    (the only ones an action naming `h` may equal)."""
+    if h not in w.camp_hexes and h not in w.pbr_hexes:  # by equality: `h` a hex id from here on
+        return []
+    free = [k for k in w.camp_ids if s["camps"][k]["status"] == "supply"]
+    if not free or s["camp_bought"] or s["pp"] < w.camp_cost or h in {s["camps"][k]["hex"] for k in camps(s)}:
+        return []
+    out: list[Action] = [{"type": "buy_camp", "hex": h}] if h in w.camp_hexes else []
+    pbr = first_in_supply(s, w, "pbr")
+    if pbr is not None and s["pp"] >= w.camp_cost + w.counters[pbr].cost and h in w.pbr_hexes:
+        out.append({"type": "buy_camp", "hex": h, "pbr": True})
+    return out
+
+
 def place_camp(s: State, w: World, h: str, pbr: bool, facts: list[Fact], bought: bool) -> str:
     camp = next(k for k in w.camp_ids if s["camps"][k]["status"] == "supply")
     s["camps"][camp].update(status="map", hex=h, pbr=pbr)
@@ -104,7 +147,7 @@ def place_camp(s: State, w: World, h: str, pbr: bool, facts: list[Fact], bought:
 
 
 def buy_camp(s: State, w: World, a: Action, facts: list[Fact]) -> None:
-    if a not in camp_candidates(s, w):
+    if a not in camp_candidates_at(s, w, a.get("hex")):
         if s["camp_bought"]:
             raise IllegalAction("only one base camp may be bought per Mission Placement Phase (12.10)", "GBV 12.10")
         raise IllegalAction("a base camp goes on a hex that is not, and is not next to, a village, an airfield or "
@@ -121,9 +164,18 @@ def setup_candidates(s: State, w: World) -> list[Action]:
     return out
 
 
+def setup_candidates_at(s: State, w: World, h: object) -> list[Action]:
+    """The actions of `setup_candidates(s, w)` on hex `h`, in its order (as camp_candidates_at)."""
+    out: list[Action] = [{"type": "place_camp", "hex": h}] if h in w.camp_hexes else []
+    pbr = first_in_supply(s, w, "pbr") if h in w.pbr_hexes else None
+    if pbr is not None and s["pp"] >= w.counters[pbr].cost:
+        out.append({"type": "place_camp", "hex": h, "pbr": True})
+    return out
+
+
 def place_start(s: State, w: World, a: Action, facts: list[Fact]) -> None:
     """3.1-3.3: the free base camp, then the free teams and leaders in it."""
-    if a not in setup_candidates(s, w):
+    if a not in setup_candidates_at(s, w, a.get("hex")):
         raise IllegalAction("the base camp cannot go on, or next to, a village, an airfield or full water "
                             "(3.1; with a PBR it goes in full water)", "GBV 3.1")
     h = a["hex"]

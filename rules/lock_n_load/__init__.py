@@ -5,8 +5,8 @@ implemented, what is missing and every reading taken: docs/games/lock-n-load.md.
 """
 
 from rules import register
-from rules.lock_n_load.game import LockNLoad, LockNLoadV1, LockNLoadV2
+from rules.lock_n_load.game import LockNLoad, LockNLoadV1, LockNLoadV2, LockNLoadV3
 
-GAME = register(LockNLoad(), LockNLoadV2(), LockNLoadV1())
+GAME = register(LockNLoad(), LockNLoadV3(), LockNLoadV2(), LockNLoadV1())
 
-__all__ = ["LockNLoad", "LockNLoadV1", "LockNLoadV2", "GAME"]
+__all__ = ["LockNLoad", "LockNLoadV1", "LockNLoadV2", "LockNLoadV3", "GAME"]

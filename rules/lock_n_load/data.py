@@ -77,6 +77,7 @@ class World:
     nations: dict[str, dict[str, Any]]
     scenarios: dict[str, dict[str, Any]] = field(default_factory=dict)
     data_id: str = "fixture"
+    skill_cards: tuple[str, ...] = ("Bull", "Charismatic")  # 12.0, T2: the deck, a card per copy (counts ours)
     cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)  # derived values (LOS)
 
     def terrain(self, hex_id: str) -> str:
@@ -120,18 +121,24 @@ def load_json(name: str) -> Any:
     return json.loads((DATA / name).read_text(encoding="utf-8"))
 
 
-SCENARIOS = {"1": "scenarios_v1.json", "2": "scenarios.json", "3": "scenarios.json"}  # rules version -> its scenarios
+SCENARIOS = {"1": "scenarios_v1.json", "2": "scenarios.json", "3": "scenarios.json",
+             "4": "scenarios.json"}  # rules version -> its scenarios
 
 
-@lru_cache(maxsize=4)
-def load_world(version: str = "3") -> World:
-    """The data of a rules version: the same board and counters, the version's scenarios. The
-    data id hashes the three files, so a game set up under one version's data is refused by another."""
-    files = (FILES[0], FILES[1], SCENARIOS[version]) + (("heroes.json",) if version != "1" else ())
+@lru_cache(maxsize=8)
+def load_world(version: str = "4") -> World:
+    """The data of a rules version: the same board and counters, the version's scenarios (version 2
+    on: the hero counters; version 4 on: the skill-card deck). The data id hashes the files, so a
+    game set up under one version's data is refused by another."""
+    files = ((FILES[0], FILES[1], SCENARIOS[version]) + (("heroes.json",) if version != "1" else ())
+             + (("skill_cards.json",) if int(version) >= 4 else ()))
     h = hashlib.sha256()
     for n in files:
         h.update((DATA / n).read_bytes())
     counters = load_json(files[1])
     if version != "1":  # 11.2 hero counters (optional rule), version 2 on
         counters["kinds"] = {**counters["kinds"], **load_json("heroes.json")["kinds"]}
-    return world_from_docs(load_json(files[0]), counters, load_json(files[2]), data_id=h.hexdigest()[:16])
+    w = world_from_docs(load_json(files[0]), counters, load_json(files[2]), data_id=h.hexdigest()[:16])
+    if "skill_cards.json" in files:
+        w.skill_cards = tuple(c["id"] for c in load_json("skill_cards.json")["cards"] for _ in range(int(c["count"])))
+    return w

@@ -16,17 +16,21 @@ def check(s: State, w: World, facts: list[Fact]) -> None:
     """1.7: an occupation marker activates when its side occupies the hex; a line-of-sight marker
     when a unit of its side traces LOS to the hex (A46: either side if none is named). The paragraph
     is secret from both seats until then."""
+    on_map: list[str] | None = None  # worked out at the first marker not yet revealed: no unit moves here
+    smoke = s["smoke"]
     for eid, e in sorted(s["events"].items()):
         if e["revealed"]:
             continue
+        if on_map is None:
+            on_map = U.on_map(s)
         sides = [e["side"]] if e.get("side") else list(U.SIDES)
         hit = False
         for side in sides:
-            mine = [u for u in U.on_map(s) if s["units"][u]["side"] == side]
+            mine = [u for u in on_map if s["units"][u]["side"] == side]
             if e["type"] == "occupation":
                 hit = any(s["units"][u]["at"] == e["hex"] for u in mine)
             else:
-                hit = any(not cached_los(w, s["units"][u]["at"], e["hex"], sorted(s["smoke"])).blocked for u in mine)
+                hit = any(not cached_los(w, s["units"][u]["at"], e["hex"], smoke).blocked for u in mine)
             if hit:
                 break
         if not hit:

@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rules.core import standing
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Fact, IllegalAction
 from rules.core.verbs import FieldKind, Verb, VerbTable
 from rules.lock_n_load import events, fire, melee, movement, orders, rally
+from rules.lock_n_load import standing as lnl_standing
 from rules.lock_n_load import units as U
 from rules.lock_n_load.data import World
 from rules.lock_n_load.los import cached_los
@@ -36,7 +38,7 @@ def acting(s: State) -> str | None:
 # -- what may be done ---------------------------------------------------------------------------
 # The verbs open in each situation, in the order the listing gives their actions.
 _DECISIONS = ("melee_targets", "drop_sw", "retreat", "place_hero")  # one verb each, named as the decision
-_OPP_FIRE = ("opp_fire", "hold_fire", "place_sniper", "snipe", "order")  # 5.2, 5.3, 11.4, A42
+_OPP_FIRE = ("opp_fire", "hold_fire", "place_sniper", "snipe", "order", "sniper_order")  # 5.2, 5.3, 11.4, A42
 _RETREAT_FIRE = ("opp_fire", "hold_fire", "order")  # W9: no sniper here, the retreat is one step
 _RALLY = ("rally", "medic", "pickup", "split", "combine", "give_sw", "swap_sw", "end_rally")  # 3.0
 _BETWEEN_IMPULSES = ("pass", "activate", "spot", "place_sniper")  # 4.0, 10.1, 11.4 (and standing orders)
@@ -50,6 +52,10 @@ def open_verbs(s: State, *, orders_too: bool = True) -> tuple[str, ...]:
     given between impulses (not those of an opportunity-fire prompt)."""
     if s["phase"] == "over":
         return ()
+    return _open_verbs(s, orders_too) + (("standing",) if lnl_standing.uses(s) else ())  # v4: at every stop
+
+
+def _open_verbs(s: State, orders_too: bool) -> tuple[str, ...]:
     d = s["decision"]
     if d is not None:
         if d["kind"] == "opp_fire":
@@ -61,7 +67,7 @@ def open_verbs(s: State, *, orders_too: bool = True) -> tuple[str, ...]:
         return _RALLY
     imp = s["impulse"]
     if imp is None:
-        return _BETWEEN_IMPULSES + (("order",) if orders_too else ())
+        return _BETWEEN_IMPULSES + (("order", "sniper_order") if orders_too else ())
     return _MOVING if imp["move"] is not None else _IMPULSE
 
 
@@ -257,7 +263,41 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
     if s["phase"] != "over":
         events.check(s, w, facts)
         _drops(s, w, dice, facts)
+        _standing_snipers(s, w, dice, facts)
         _auto(s, w, dice, facts)
+
+
+def _standing_snipers(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
+    """11.4, A42 (rules version 4 on): after every action, each sniper's standing order whose target
+    has come is carried out at once: the sniper is placed in its hex and attacks (2d6, one random
+    unit), as `place_sniper` and `snipe` do, without waiting for its owner. Not while an owner's
+    decision other than opportunity fire is open (it is tried again after the next action)."""
+    for _ in range(4):
+        d = s["decision"]
+        if s["phase"] == "over" or (d is not None and (d["kind"] != "opp_fire" or d.get("retreat"))):
+            return
+        due = orders.due_snipers(s, w)
+        if not due:
+            return
+        u, h, target = due[0]
+        side = s["units"][u]["side"]
+        form = s["orders"][side].pop(orders.SNIPER_KEY + u).split(":", 1)[1]
+        s["units"][u]["at"] = h
+        facts.append(Fact(f"{side.upper()}'s face-down sniper order is carried out: {u} is placed in {h} ({form}) "
+                          f"and attacks {target}", orders.SNIPER_RULE, "sniper",
+                          {"hex": h, "unit": u, "order": form, "target": target, "standing": True}))
+        fire.resolve(s, w, [u], target, dice, facts)
+        imp = s["impulse"]
+        mv = imp["move"] if imp is not None else None
+        if mv is not None:
+            mv["units"] = _alive_movers(s, mv)
+            if not mv["units"]:  # the sniper killed every mover: no move left to fire at
+                imp["move"] = mv = None
+        if s["decision"] is not None and s["decision"]["kind"] == "opp_fire":
+            s["decision"]["hexes"] = movement.opp_fire_hexes(s, w, mv) if mv is not None else []
+            if not s["decision"]["hexes"]:
+                s["decision"] = None
+        _drops(s, w, dice, facts)
 
 
 def _drops(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
@@ -297,14 +337,21 @@ def _drops(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
 
 def _only(s: State, w: World) -> list[Action] | None:
     """The one legal action as a list of one, or None if there are none or several. The listing
-    without standing orders decides it, unless it is one action and orders could join it."""
+    without standing orders decides it, unless it is one action and orders could join it. In the
+    Rally Phase with no decision open that one action can only be end_rally, listed alone when no
+    other section of the listing has one (`rally.only_end`); no standing order joins it there."""
+    if s["phase"] == "rally" and s["decision"] is None:
+        with U.indexed(s):
+            return [{"type": "end_rally"}] if rally.only_end(s, w, s["rally_side"]) else None
     acts = legal(s, w, orders_too=False)
     if len(acts) != 1:
         return None  # several stay several with orders added; none plus orders is not one non-order
+    if lnl_standing.uses(s):
+        return acts  # version 4: the side's standing orders stand; it changes them at its next stop
     who = _order_seat(s) if s["decision"] is None else None  # a prompt's listing has its orders
     if who is not None:
         with U.indexed(s):
-            if orders.any_order(s, w, who):
+            if orders.any_order(s, w, who) or orders.any_sniper_order(s, w, who):
                 return None
     return acts
 
@@ -320,16 +367,31 @@ def _auto(s: State, w: World, dice: DiceSource, facts: list[Fact]) -> None:
             imp["move"] = None
             continue
         acts = _only(s, w)
-        if s["phase"] == "rally" and acts == [{"type": "end_rally"}]:
+        if s["phase"] == "rally" and (acts == [{"type": "end_rally"}] or _standing_says(s, w, "end", facts)):
             _next_rally_step(s, w, dice, facts)
             continue
-        if s["phase"] == "operations" and acts == [{"type": "pass"}]:
+        if s["phase"] == "operations" and (acts == [{"type": "pass"}] or _standing_says(s, w, "pass", facts)):
             perform(s, w, {"type": "pass"}, dice, facts)
             return
         if s["phase"] == "operations" and imp is not None and acts == [{"type": "end_impulse"}]:
             perform(s, w, {"type": "end_impulse"}, dice, facts)
             return
         return
+
+
+def _standing_says(s: State, w: World, answer: str, facts: list[Fact]) -> bool:
+    """Version 4: the side to decide has a standing answer (rules/lock_n_load/standing.py) whose
+    conditions hold and which says `answer` ("pass" its impulse, "end" its rally step): it does so
+    without being asked, publicly."""
+    p = lnl_standing.point(s, w)
+    if p is None:
+        return False
+    seat, kind, ctx = p
+    if standing.answer_for(s, seat, kind, ctx) != answer:
+        return False
+    facts.append(Fact(f"{seat.upper()}'s standing answer settles its {kind}", standing.RULE, "standing_used",
+                      {"kind": kind, "seat": seat}))
+    return True
 
 
 def _next_impulse(s: State, w: World, dice: DiceSource, facts: list[Fact], acted: bool = False) -> None:
@@ -671,6 +733,38 @@ def _do_order(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]
     return AS_IS  # a standing order changes nothing else: the same seat is asked again
 
 
+def _gen_standing(s: State, w: World) -> list[Action]:
+    """None listed: the answer language is open (rules/lock_n_load/standing.py), any well-formed one
+    is legal at any stop of the acting seat (`_allows_standing`), as in Assault on Belgium."""
+    return []
+
+
+def _allows_standing(s: State, w: World, a: Action) -> bool:
+    return lnl_standing.allowed(s, a)
+
+
+def _do_standing(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> bool:
+    """Record a standing answer (rules/lock_n_load/standing.py): the seat's secret, a public marker."""
+    standing.record(s, lnl_standing.KINDS, acting(s) or "", a, facts)
+    return AS_IS  # it changes nothing else: the same seat is asked again
+
+
+def _gen_sniper_order(s: State, w: World) -> list[Action]:
+    who = _order_seat(s)
+    return orders.sniper_actions(s, w, who) if who is not None else []
+
+
+def _allows_sniper_order(s: State, w: World, a: Action) -> bool:
+    who = _order_seat(s)
+    return who is not None and orders.sniper_allowed(s, w, who, a)
+
+
+def _do_sniper_order(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) -> None:
+    """11.4, A42: the order is given (a face-down marker); what follows any action follows, so an
+    order whose target is already there is carried out at once."""
+    orders.give_sniper(s, acting(s) or "", a, facts)
+
+
 def _gen_opp_fire(s: State, w: World) -> list[Action]:
     return [{"type": "opp_fire", "hex": h} for h in s["decision"]["hexes"]]
 
@@ -720,6 +814,7 @@ def _do_place_sniper(s: State, w: World, a: Action, dice: DiceSource, facts: lis
     counted again and the prompt goes on (nothing else follows); at the start of an impulse the
     action is followed as any other."""
     s["units"][a["unit"]]["at"] = a["hex"]
+    s["orders"][s["units"][a["unit"]]["side"]].pop(orders.SNIPER_KEY + a["unit"], None)  # its standing order, if any
     facts.append(Fact(f"The sniper is placed in {a['hex']}", "LnL 11.4", "sniper", {"hex": a["hex"]}))
     if s["decision"] is not None:
         s["decision"]["hexes"] = movement.opp_fire_hexes(s, w, s["impulse"]["move"])
@@ -801,7 +896,7 @@ def _do_place_hero(s: State, w: World, a: Action, dice: DiceSource, facts: list[
 def _rally_gen(kind: str) -> Callable[[State, World], list[Action]]:
     """A Rally Phase verb's actions: rally.legal's of this type (3.0)."""
     def gen(s: State, w: World) -> list[Action]:
-        return [x for x in rally.legal(s, w, s["rally_side"]) if x["type"] == kind]
+        return rally.of_type(s, w, s["rally_side"], kind)
     return gen
 
 
@@ -962,7 +1057,11 @@ UNIT_ID = FieldKind("id", str)  # a unit's or support weapon's id
 HEX = FieldKind("hex", str)  # 1F5: board, column, row
 MOVE_MODE = FieldKind("move_mode", str)  # normal, assault, double, crawl (6.0-6.3)
 STANDING_ORDER = FieldKind("standing_order", str)  # ask, hold, fire, within1-3, at:<hex>
+SNIPER_ORDER = FieldKind("sniper_order", str)  # ask, fire, within1-3 (rules version 4 on)
 UNIT_IDS = FieldKind("unit_ids", list)
+STANDING_KIND = FieldKind("standing_kind", str)  # a decision that takes a standing answer (standing.KINDS)
+STANDING_ANSWER = FieldKind("standing_answer", str)  # one of its answers, or ask
+STANDING_WHEN = FieldKind("standing_when", list)  # up to three [field, op, value] conditions
 
 _RALLY_HANDLER = _do_rally_step
 VERBS: VerbTable[World] = VerbTable(
@@ -982,6 +1081,10 @@ VERBS: VerbTable[World] = VerbTable(
     Verb("spot", "LnL 10.1", {"unit": UNIT_ID, "hex": HEX}, _gen_spot, _do_spot),
     Verb("place_sniper", "LnL 11.4", {"unit": UNIT_ID, "hex": HEX}, _gen_place_sniper, _do_place_sniper),
     Verb("order", "standing orders", {"hex": HEX, "order": STANDING_ORDER}, _gen_order, _do_order, _allows_order),
+    Verb("sniper_order", "LnL 11.4", {"unit": UNIT_ID, "hex": HEX, "order": SNIPER_ORDER}, _gen_sniper_order,
+         _do_sniper_order, _allows_sniper_order),
+    Verb("standing", "standing answers (ours)", {"kind": STANDING_KIND, "answer": STANDING_ANSWER,
+                                                 "when": STANDING_WHEN}, _gen_standing, _do_standing, _allows_standing),  # v4
     # an impulse
     Verb("select", "LnL 4.0", {"unit": UNIT_ID}, _gen_select, _do_select),
     Verb("clear", "LnL 4.0", {}, _gen_clear, _do_clear),

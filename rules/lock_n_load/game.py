@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core import standing
 from rules.core.admit import Admission, seat_of_two
 from rules.core.dice import DiceSource
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
 from rules.core.plaincopy import clone
-from rules.lock_n_load import confirmations, flow, orders, positions, schema
+from rules.lock_n_load import cards, confirmations, flow, orders, positions, schema
 from rules.lock_n_load.data import World
 from rules.lock_n_load.events import new_unit
 
@@ -20,13 +21,21 @@ _V1_OPTIONS = {"tall_obstacles_block": OptionSpec(
     "tall_obstacles_block", False, "LnL 10.3 (digest A26): an obstacle whose top (ground level + obstacle "
     "height, e.g. dense jungle at 0 + 2) rises above the higher unit blocks LOS")}
 
+_V2_OPTIONS = {**_V1_OPTIONS, "heroes": OptionSpec(
+    "heroes", False, "LnL 11.2 (optional; the demo has no hero counters): a squad or half squad rolling 1 on "
+    "a damage check from enemy fire rolls again, and on an even die (ARVN: 1, 13.4) a hero appears in its hex")}
+
 
 class LockNLoad(Game):
     name = "lock-n-load"
     title = "Lock 'n Load: Forgotten Heroes Vietnam (demo)"
     # 2: the demo scenario rebalanced (tools/lnl_author_data.py, bench/lnl_balance.py); 3: a standing order
-    # is a face-down marker whose presence is public, its content secret (rules/lock_n_load/orders.py)
-    version = "3"
+    # is a face-down marker whose presence is public, its content secret (rules/lock_n_load/orders.py);
+    # 4: the optional skill-card draw for leaders (rules/lock_n_load/cards.py) and the sniper's standing
+    # order, placed and fired by the judge at any time (11.4, A42: rules/lock_n_load/orders.py), standing answers
+    # (a side passes its impulse unasked, rules/lock_n_load/standing.py) and no stop for a side whose only
+    # action is to pass because it could also change its standing orders
+    version = "4"
     solitaire = False
     secret_state = True  # event paragraphs are secret from both seats until activated (1.7)
     hidden_information = True  # standing orders are secret moves (rules/lock_n_load/orders.py)
@@ -42,6 +51,13 @@ class LockNLoad(Game):
             self._world = load_world(self.version)
         return self._world
 
+    def forcible_dice(self) -> dict[str, int]:
+        """The d6 (1.2), and the draws whose die has as many faces as there are things to draw from:
+        the sniper's random target among the units of a hex (11.4: at most 8, six half squads and two
+        SMCs, 1.3) and a skill card from the deck (11.2, 11.12, 12.0)."""
+        return {**super().forcible_dice(), "LnL 11.4 the sniper's random target": 8,
+                "LnL 11.2, 11.12 a skill card draw": len(self.world.skill_cards)}
+
     def scenarios(self) -> dict[str, Scenario]:
         out = {}
         for sid, sc in self.world.scenarios.items():
@@ -49,9 +65,9 @@ class LockNLoad(Game):
         return out
 
     def options(self) -> dict[str, OptionSpec]:
-        return {**_V1_OPTIONS, "heroes": OptionSpec(
-            "heroes", False, "LnL 11.2 (optional; the demo has no hero counters): a squad or half squad rolling 1 on "
-            "a damage check from enemy fire rolls again, and on an even die (ARVN: 1, 13.4) a hero appears in its hex")}
+        return {**_V2_OPTIONS, "skill_cards": OptionSpec(
+            "skill_cards", False, "LnL 11.12, 12.0 (optional): at set-up each leader with a positive LM and no card from "
+            "the scenario draws one skill card at random (the demo's deck: Bull, Charismatic, T2)")}
 
     def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
         w = self.world
@@ -79,7 +95,11 @@ class LockNLoad(Game):
             "objectives": list(sc["objectives"]), "cache": False, "pending": [], "drops": [], "eliminated": [],
             "orders": {"us": {}, "vc": {}}, "stats": {"opp_fire_prompts": 0, "order_fires": 0}, "result": None,
         }
+        if s["version"] not in ("1", "2", "3"):
+            s["standing"] = {}  # version 4: the sides' standing answers (rules/lock_n_load/standing.py)
         facts: list[Fact] = []
+        if s["options"].get("skill_cards"):  # 11.12, 12.0 (rules version 4 on): before the first turn
+            facts += cards.draw_for_leaders(s, w, dice)
         flow.start_turn(s, w, dice, facts)
         return s
 
@@ -129,6 +149,8 @@ class LockNLoad(Game):
         if state["phase"] != "over":
             v["secret"] = None
             v["orders"] = orders.view(state, seat)
+            if "standing" in state:
+                v["standing"] = standing.view(state, seat)
         return v
 
     def outcome(self, state: State) -> Outcome | None:
@@ -154,7 +176,19 @@ class LockNLoad(Game):
         return schema.describe(action)
 
 
-class LockNLoadV2(LockNLoad):
+class LockNLoadV3(LockNLoad):
+    """Rules version 3, kept runnable for the games recorded under it (tests/golden/): version 4
+    without the optional skill-card draw for leaders (no option `skill_cards`) and without the
+    sniper's standing order (its sniper is placed and fires only when its side is asked: at the
+    start of its impulses and at its opportunity-fire prompts)."""
+
+    version = "3"
+
+    def options(self) -> dict[str, OptionSpec]:
+        return dict(_V2_OPTIONS)
+
+
+class LockNLoadV2(LockNLoadV3):
     """Rules version 2, kept runnable for the games recorded under it (tests/golden/): the same
     game as version 3, but a standing order left no public trace of its own, so the game's pauses,
     the move's `fired_from` and the judgement's rules list told the mover where secret orders lay

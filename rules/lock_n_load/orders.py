@@ -146,3 +146,144 @@ def view(s: State, seat: str | None) -> dict[str, dict[str, str]]:
     version 3 (none before)."""
     return {side: (dict(o) if side == seat else {h: HIDDEN for h in o} if face_down(s) else {})
             for side, o in s["orders"].items()}
+
+
+# -- the sniper's standing order (rules version 4 on; LnL 11.4, digest A42) ------------------------
+# 11.4: "once the scenario has begun, the owner may at any time place the sniper in any hex with a
+# positive TM not occupied by enemy units; it may immediately attack a spotted enemy hex in its LOS".
+# By mail "at any time" cannot be a prompt: a prompt at every moment would be a round trip per
+# action. So the owner of a sniper not yet placed gives it, secretly, a standing order: the hex it is
+# to be placed in, and when it fires ("fire": at the first spotted enemy hex in its LOS and range;
+# "within1".."within3": only at one that close). After every action the judge checks each such order
+# and, the moment a target is there, places the sniper and fires without waiting for anyone. The
+# order is a face-down marker: that the side has one is public (the other seat's view shows it
+# `HIDDEN`, under the key "sniper:<unit>"; giving or taking it off is a public fact with no hex), its
+# hex and words are the owner's until it is carried out or the game ends.
+SNIPER_KEY = "sniper:"
+SNIPER_FORMS = ("fire", "within1", "within2", "within3")
+SNIPER_RULE = "LnL 11.4 (A42: the sniper's standing order, ours)"
+
+
+def snipers_standing(s: State) -> bool:
+    """Sniper standing orders exist from rules version 4."""
+    return s["version"] not in ("1", "2", "3")
+
+
+def sniper_order_of(s: State, side: str, uid: str) -> tuple[str, str] | None:
+    """(hex, form) of the sniper's standing order, or None."""
+    v = s["orders"][side].get(SNIPER_KEY + uid)
+    if not isinstance(v, str) or ":" not in v:
+        return None
+    h, form = v.split(":", 1)
+    return h, form
+
+
+def _snipers_off_map(s: State, w: World, side: str) -> list[str]:
+    return [u for u, r in sorted(s["units"].items()) if r["side"] == side and r["at"] is None and not r["dead"]
+            and w.kinds[r["kind"]].cls == "sniper"]
+
+
+def sniper_hexes(s: State, w: World, uid: str) -> list[str]:
+    """11.4: the hexes the sniper may ever be placed in: a positive TM for his nationality (T3, 13.x).
+    Enemy occupation and stacking are judged when the order is carried out."""
+    key = ("sniper_hexes", s["units"][uid]["kind"])
+    hit = w.cache.get(key)
+    if hit is None:
+        nat = w.kinds[s["units"][uid]["kind"]].nationality
+        hit = w.cache[key] = [h for h in w.board.hexes()
+                              if int(w.tec[w.terrain(h)].get("tm_by", {}).get(nat, w.tec[w.terrain(h)]["tm"])) > 0]
+    return list(hit)
+
+
+def sniper_actions(s: State, w: World, side: str) -> list[Action]:
+    """Every sniper order the side may give now: for each of its snipers not yet placed, each hex it
+    may be placed in with each form, and "ask" (take the order off) for the one it has."""
+    if not snipers_standing(s):
+        return []
+    out: list[Action] = []
+    for u in _snipers_off_map(s, w, side):
+        now = sniper_order_of(s, side, u)
+        if now is not None:
+            out.append({"type": "sniper_order", "unit": u, "hex": now[0], "order": "ask"})
+        for h in sniper_hexes(s, w, u):
+            for form in SNIPER_FORMS:
+                if now != (h, form):
+                    out.append({"type": "sniper_order", "unit": u, "hex": h, "order": form})
+    return out
+
+
+def sniper_allowed(s: State, w: World, side: str, a: dict[str, Any]) -> bool:
+    """`a` is one of `sniper_actions(s, w, side)`, asked about its own sniper and hex only."""
+    if not snipers_standing(s) or a.keys() != {"type", "unit", "hex", "order"} or a["type"] != "sniper_order":
+        return False
+    u, h, o = a["unit"], a["hex"], a["order"]
+    if not all(isinstance(x, str) for x in (u, h, o)) or u not in _snipers_off_map(s, w, side):
+        return False
+    now = sniper_order_of(s, side, u)
+    if o == "ask":
+        return now is not None and now[0] == h
+    return o in SNIPER_FORMS and now != (h, o) and h in sniper_hexes(s, w, u)
+
+
+def any_sniper_order(s: State, w: World, side: str) -> bool:
+    return snipers_standing(s) and bool(_snipers_off_map(s, w, side))
+
+
+def give_sniper(s: State, side: str, a: Action, facts: list[Fact]) -> None:
+    key = SNIPER_KEY + a["unit"]
+    had = key in s["orders"][side]
+    if a["order"] == "ask":
+        s["orders"][side].pop(key, None)
+        words = f"{side.upper()} takes the sniper order for {a['unit']} off"
+    else:
+        s["orders"][side][key] = f"{a['hex']}:{a['order']}"
+        words = f"{side.upper()} orders {a['unit']}: placed in {a['hex']}, {a['order']}"
+    facts.append(Fact(words, SNIPER_RULE, "sniper_order",
+                      {"unit": a["unit"], "hex": a["hex"], "order": a["order"]}, visible_to=(side,)))
+    what = ("takes the face-down sniper order off" if a["order"] == "ask"
+            else "changes the face-down sniper order" if had else "puts down a face-down sniper order")
+    facts.append(Fact(f"{side.upper()} {what} (the sniper is off the map)", SNIPER_RULE, "order_marker",
+                      {"sniper": True, "marker": a["order"] != "ask"}))
+
+
+def sniper_target(s: State, w: World, uid: str, form: str) -> str | None:
+    """The hex the placed sniper fires at under its order: the nearest enemy hex it may attack now
+    (spotted, in LOS and range: rules/lock_n_load/fire.py `plan`), ties by hex id; "withinN": only
+    at most N hexes away. The sniper must stand in its hex already."""
+    from rules.lock_n_load import fire
+
+    side = s["units"][uid]["side"]
+    at = s["units"][uid]["at"]
+    best: tuple[int, str] | None = None
+    for h in U.side_hexes(s, U.other(side)):
+        d = w.board.distance(at, h)
+        if form.startswith("within") and d > int(form[6:]):
+            continue
+        if fire.plan(s, w, [uid], h, opportunity=False) is not None and (best is None or (d, h) < best):
+            best = (d, h)
+    return None if best is None else best[1]
+
+
+def due_snipers(s: State, w: World) -> list[tuple[str, str, str]]:
+    """The standing sniper orders to carry out now, as (sniper, hex, target): the sniper may be placed
+    in its hex (no enemy unit there, within stacking, 1.3, 11.4) and a target is there for its form.
+    Each order is tried with the sniper in its hex and the state put back."""
+    out: list[tuple[str, str, str]] = []
+    if not snipers_standing(s):
+        return out
+    for side in U.SIDES:
+        for u in _snipers_off_map(s, w, side):
+            o = sniper_order_of(s, side, u)
+            if o is None:
+                continue
+            h, form = o
+            if U.units_in(s, h, U.other(side)) or not U.stacking_ok(s, w, h, side, extra=[u]):
+                continue
+            s["units"][u]["at"] = h
+            try:
+                t = sniper_target(s, w, u, form)
+            finally:
+                s["units"][u]["at"] = None
+            if t is not None:
+                out.append((u, h, t))
+    return out

@@ -39,8 +39,10 @@ def _origin(uid: str, known: dict[str, tuple[str, str]], heroes: bool, w: World)
     if counter and counter.group(1) in w.kinds and w.kinds[counter.group(1)].cls != "hero":
         return counter.group(1), "counter"
     split = re.fullmatch(r"(.+)-(\d+)", uid)
-    if split and split.group(1) in known and int(split.group(2)) >= 2:
-        return split.group(1), "split"
+    if split and int(split.group(2)) >= 2:  # a half squad split off a unit of the scenario, or off such a half
+        parent = _origin(split.group(1), known, heroes, w)  # squad recombined and split again (3.0: us6-2-2)
+        if parent is not None and parent[1] in (None, "split"):
+            return parent[0], "split"
     hero = re.fullmatch(r"(us|vc)-hero(\d+)", uid)
     if hero and heroes:
         return hero.group(1), "hero"

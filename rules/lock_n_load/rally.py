@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from rules.core.dice import DiceSource
@@ -26,7 +27,7 @@ def rallier(s: State, w: World, uid: str) -> tuple[str | None, int]:
                 continue
             if lk.cls not in ("leader", "chaplain"):
                 continue
-            if h != r["at"] and lk.card != "Charismatic":
+            if h != r["at"] and U.card(s, w, u) != "Charismatic":  # T2: his counter's card or one he drew
                 continue
             v = U.lm(s, w, u) if lk.cls == "leader" else lk.lm
             if v > best[1]:
@@ -42,6 +43,16 @@ def rallier(s: State, w: World, uid: str) -> tuple[str | None, int]:
 
 
 def legal(s: State, w: World, side: str) -> list[Action]:
+    """Every Rally Phase action of `side`, section by section (SECTIONS), end_rally last."""
+    out = rallies(s, w, side) + medics(s, w, side) + pickups(s, w, side) + reorganisations(s, w, side)
+    if s["version"] != "1":
+        out += exchanges(s, w, side)
+    out.append({"type": "end_rally"})
+    return out
+
+
+def rallies(s: State, w: World, side: str) -> list[Action]:
+    """3.0: each shaken unit that has not tried yet and has someone to rally it, leaders first."""
     out: list[Action] = []
     shaken = [u for u in U.on_map(s) if s["units"][u]["side"] == side and s["units"][u]["shaken"]
               and not s["units"][u]["rallied"]]
@@ -51,6 +62,12 @@ def legal(s: State, w: World, side: str) -> list[Action]:
             continue  # 3.0: rally shaken leaders first
         if rallier(s, w, u)[0] is not None:
             out.append({"type": "rally", "unit": u})
+    return out
+
+
+def medics(s: State, w: World, side: str) -> list[Action]:
+    """11.3: a GO medic treats a wounded SMC or a shaken MMC in its hex."""
+    out: list[Action] = []
     for m in U.on_map(s):
         r = s["units"][m]
         if r["side"] != side or U.kind(s, w, m).cls != "medic" or r["shaken"] or r["rallied"]:
@@ -60,17 +77,37 @@ def legal(s: State, w: World, side: str) -> list[Action]:
             pk = U.kind(s, w, p)
             if p != m and ((pk.is_smc and pr["wounds"]) or (pk.is_mmc and pr["shaken"] and not pr["rallied"])):
                 out.append({"type": "medic", "unit": m, "patient": p})
+    return out
+
+
+def pickups(s: State, w: World, side: str) -> list[Action]:
+    """1.6.1: a unit picks up a SW lying in its hex, no enemy there."""
+    out: list[Action] = []
     for x, sw in sorted(s["sws"].items()):
         if sw["holder"] is not None or sw["at"] is None or U.units_in(s, sw["at"], U.other(side)):
             continue
         for u in U.units_in(s, sw["at"], side):
             if can_carry(s, w, u):
                 out.append({"type": "pickup", "unit": u, "sw": x})
-    out += reorganisations(s, w, side)
-    if s["version"] != "1":
-        out += exchanges(s, w, side)
-    out.append({"type": "end_rally"})
     return out
+
+
+def of_type(s: State, w: World, side: str, kind: str) -> list[Action]:
+    """The actions of `legal(s, w, side)` of type `kind`, in its order, from its one section that
+    lists that type (SECTIONS) instead of the whole listing."""
+    if kind == "end_rally":
+        return [{"type": "end_rally"}]
+    section = SECTIONS.get(kind)
+    if section is None or (section is exchanges and s["version"] == "1"):
+        return []
+    return [x for x in section(s, w, side) if x["type"] == kind]
+
+
+def only_end(s: State, w: World, side: str) -> bool:
+    """`legal(s, w, side)` is end_rally alone: no section lists anything (the reorganisations asked
+    only until the first: an action is a non-empty dict, true)."""
+    return not (rallies(s, w, side) or pickups(s, w, side) or any(_reorganisations(s, w, side))
+                or medics(s, w, side) or (s["version"] != "1" and exchanges(s, w, side)))
 
 
 def exchanges(s: State, w: World, side: str) -> list[Action]:
@@ -101,29 +138,39 @@ def _leader_here(s: State, w: World, h: str, side: str) -> bool:
 def reorganisations(s: State, w: World, side: str) -> list[Action]:
     """3.0 (A49): with a GO leader in the hex and not in melee, two GO half squads of one kind combine
     into the squad they come from, and a GO squad splits into two half squads (stacking permitting)."""
-    out: list[Action] = []
+    return list(_reorganisations(s, w, side))
+
+
+def _reorganisations(s: State, w: World, side: str) -> Iterator[Action]:
+    """`reorganisations`, one at a time (`only_end` stops at the first)."""
     for h in U.side_hexes(s, side):
         if h in s["melee"] or not _leader_here(s, w, h, side):
             continue
         halves: dict[str, list[str]] = {}
+        room: bool | None = None  # may a squad split here: the same for every squad of the hex, asked once
         for u in U.units_in(s, h, side):
             r, k = s["units"][u], U.kind(s, w, u)
             if r["shaken"]:
                 continue
             if k.cls == "half" and _parent(w, k.id):
                 halves.setdefault(k.id, []).append(u)
-            if k.cls == "squad" and k.reduces_to and U.stacking_ok(s, w, h, side, extra=[]):
-                s2 = sum(U.kind(s, w, x).squad_equivalent2 for x in U.units_in(s, h, side))
-                if s2 <= 6:
-                    out.append({"type": "split", "unit": u})
+            if k.cls == "squad" and k.reduces_to:
+                if room is None:
+                    room = U.stacking_ok(s, w, h, side, extra=[]) and \
+                        sum(U.kind(s, w, x).squad_equivalent2 for x in U.units_in(s, h, side)) <= 6
+                if room:
+                    yield {"type": "split", "unit": u}
         for us in halves.values():
             for i in range(len(us) - 1):
-                out.append({"type": "combine", "unit": us[i], "with": us[i + 1]})
-    return out
+                yield {"type": "combine", "unit": us[i], "with": us[i + 1]}
 
 
 def _parent(w: World, half: str) -> str | None:
-    return next((k.id for k in w.kinds.values() if k.reduces_to == half and k.cls == "squad"), None)
+    """The squad a half squad comes from (worked out once per counter data)."""
+    key = ("parent", half)
+    if key not in w.cache:
+        w.cache[key] = next((k.id for k in w.kinds.values() if k.reduces_to == half and k.cls == "squad"), None)
+    return w.cache[key]  # type: ignore[no-any-return]
 
 
 def can_carry(s: State, w: World, uid: str) -> bool:
@@ -247,3 +294,8 @@ def perform(s: State, w: World, side: str, a: Action, dice: DiceSource, facts: l
                           {"unit": u, "new": new}))
         return False
     raise IllegalAction(f"{t} is not a Rally Phase action", "LnL 3.0")
+
+
+# The section of `legal` that lists each action type (every type in exactly one).
+SECTIONS = {"rally": rallies, "medic": medics, "pickup": pickups, "split": reorganisations,
+            "combine": reorganisations, "give_sw": exchanges, "swap_sw": exchanges}

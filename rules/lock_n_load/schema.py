@@ -40,7 +40,8 @@ def _need(cond: bool, msg: str) -> None:
 
 def check_state(s: Any, w: World) -> None:
     _need(isinstance(s, dict), "a state is an object")
-    _need(sorted(s) == sorted(TOP_KEYS), f"state keys must be exactly {sorted(TOP_KEYS)}")
+    keys = TOP_KEYS if s.get("version") in ("1", "2", "3") else TOP_KEYS + ("standing",)  # v4: standing answers
+    _need(sorted(s) == sorted(keys), f"state keys must be exactly {sorted(keys)}")
     _need(s["game"] == "lock-n-load", "not a Lock 'n Load state")
     _need(s["phase"] in PHASES and s["player"] in ("us", "vc") and s["initiative"] in ("us", "vc"), "bad phase")
     _need(isinstance(s["turn"], int) and 1 <= s["turn"] <= s["turns"], "turn out of range")
@@ -48,9 +49,13 @@ def check_state(s: Any, w: World) -> None:
 
     for u, r in s["units"].items():
         _need(isinstance(r, dict), f"unit {u}: an object")
-        hero_card = "card" in r and r.get("kind") in w.kinds and w.kinds[r["kind"]].cls == "hero"  # 11.12
-        _need(sorted(r) == sorted(UNIT_KEYS + (("card",) if hero_card else ())),
-              f"unit {u}: keys {UNIT_KEYS} (a hero: and card)")
+        # 11.2, 11.12: a hero's drawn card; from rules version 4 a leader's too (12.0, option skill_cards)
+        holders = ("hero",) if s["version"] in ("1", "2", "3") else ("hero", "leader")
+        has_card = "card" in r and r.get("kind") in w.kinds and w.kinds[r["kind"]].cls in holders
+        _need(sorted(r) == sorted(UNIT_KEYS + (("card",) if has_card else ())),
+              f"unit {u}: keys {UNIT_KEYS} (a hero: and card; from rules version 4 a leader too)")
+        _need(not has_card or r["card"] in w.skill_cards, f"unit {u}: card {r.get('card')!r} is not a skill card "
+              f"({', '.join(sorted(set(w.skill_cards)))}, T2)")
         _need(r["kind"] in w.kinds and r["side"] in ("us", "vc"), f"unit {u}: unknown kind or side")
         _need(r["marker"] in U.MARKERS, f"unit {u}: bad marker")
         _need(r["at"] is None or w.board.is_hex(r["at"]), f"unit {u}: {r['at']} is not a hex")

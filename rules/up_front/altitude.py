@@ -9,6 +9,7 @@ partisans in scenario I may go from 0 to 2 with one black Movement card (UFM 12.
 from __future__ import annotations
 
 from rules.core.game import Fact, IllegalAction
+from rules.up_front import vehicles
 from rules.up_front.data import World
 from rules.up_front.geometry import card_level, level_of, relative_altitude
 from rules.up_front.table import Group, State, altitude_card, group, mountain_mover, ordinary_terrain
@@ -51,6 +52,7 @@ def alt_step(s: State, w: World, seat: str, letter: str, card: str, mode: str, o
     c = w.cards[card]
     if c["type"] != "movement":
         raise IllegalAction("an altitude change takes Movement cards", "UFM 5.1.a")
+    vehicles.check_altitude_change(s, w, g)  # UFM 7.1, 8
     if any(not m["alt"] for m in g["moves"]):
         raise IllegalAction("the group is in a normal move; complete it first", "UFM 5.2")
     if g.get("wire") or g.get("minefield"):

@@ -12,7 +12,7 @@ under version 1 is judged by version 1's values forever.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -22,8 +22,10 @@ COLOURS = ("black", "red")
 TERRAIN_TYPES = ("bare", "forested", "jungle")  # appendix 9.1-9.3
 CONDITIONS = ("dry", "frozen", "mud", "heavy_snow", "light", "heavy")  # appendix 10.1-10.6
 ALTITUDE_SETUPS = ("free", "must_b", "may_draw")
-CURRENT = "3"  # the data version of the current rules version
-TUNINGS = {"2": ("v2.json",), "3": ("v2.json", "v3.json")}  # data version -> tuning files, in order, over the base files
+VEHICLE_KINDS = ("afv", "gun")  # UFM 7 (AFVs), 8 (infantry guns)
+CURRENT = "4"  # the data version of the current rules version
+# data version -> tuning files, in order, over the base files
+TUNINGS = {"2": ("v2.json",), "3": ("v2.json", "v3.json"), "4": ("v2.json", "v3.json", "v4.json")}
 
 
 class DataError(ValueError):
@@ -40,6 +42,10 @@ class World:
     tables: dict[str, Any]
     scenarios: dict[str, dict[str, Any]]
     not_playable: dict[str, str]
+    # rules version 4 on: the AFVs and infantry guns (vehicles.json, OURS; UFM 7, 8), also in `soldiers`
+    # as personality cards (a vehicle is a one-man group), and the ordnance table (VEH 3-5)
+    vehicles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    ordnance: dict[str, Any] = field(default_factory=dict)
 
     def card(self, cid: str) -> dict[str, Any]:
         return self.cards[cid]
@@ -99,6 +105,15 @@ def _check_scenarios(doc: Any, soldiers: dict[str, Any], nations: dict[str, Any]
         _need(s["altitude_setup"]["kind"] in ALTITUDE_SETUPS, where, f"altitude_setup.kind in {ALTITUDE_SETUPS}")
         _need(s["terrain_types"] is None or set(s["terrain_types"]) <= set(TERRAIN_TYPES), where, "terrain types")
         seen: set[str] = set()
+        half = s.get("second_half")
+        if half is not None:  # UFM 11.e K: the second half's fresh force of the second-line side
+            _need(half["second_line"] in s["roles"] and half["first"] in s["roles"] and half["passes"] >= 1, where,
+                  "second_half: second_line and first are roles, passes >= 1")
+            for men in half["forces"][half["second_line"]].values():
+                for m in men:
+                    _need(m in soldiers and soldiers[m]["nation"] == half["second_line"] and m not in seen, where,
+                          f"second half: soldier {m} must exist, be of the second-line nation and serve once")
+                    seen.add(m)
         for role in s["roles"]:
             groups = s["forces"][role]
             _need(2 <= len(groups) <= 4 and sorted(groups) == list("ABCD"[: len(groups)]), where,
@@ -116,6 +131,25 @@ def _check_scenarios(doc: Any, soldiers: dict[str, Any], nations: dict[str, Any]
                       f"{role}: reinforcement {m} must exist, be of that nation and serve once")
                 seen.add(m)
         out[s["id"]] = s
+    return out
+
+
+def _check_vehicles(doc: Any, nations: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """vehicles.json (rules version 4 on, OURS): each AFV or infantry gun with its small arms `fp`,
+    To Hit numbers and HE/AP effect numbers by Relative Range 0..5, an AFV's armour front/flank."""
+    out: dict[str, dict[str, Any]] = {}
+    for v in doc["vehicles"]:
+        where = f"vehicles.json {v.get('id')}"
+        _need(isinstance(v.get("id"), str) and v["id"] not in out, where, "a unique string id")
+        _need(v.get("nation") in nations and v.get("kind") in VEHICLE_KINDS, where, f"a nation and kind {VEHICLE_KINDS}")
+        for key in ("fp", "to_hit", "he", "ap"):
+            _need(isinstance(v.get(key), list) and len(v[key]) == 6 and all(isinstance(x, int) for x in v[key]),
+                  where, f"{key}: six integers, by Relative Range 0..5")
+        if v["kind"] == "afv":
+            arm = v.get("armour") or {}
+            _need(isinstance(arm.get("front"), int) and isinstance(arm.get("flank"), int), where,
+                  "an AFV has armour front and flank")
+        out[v["id"]] = v
     return out
 
 
@@ -157,7 +191,21 @@ def _world(version: str) -> World:
     soldiers = {s["id"]: s for s in sold_doc["soldiers"]}
     for sid, s in soldiers.items():
         _need(len(s["fp"]) == 6 and s["nation"] in nations, f"soldiers.json {sid}", "fp by RR 0..5 and a nation")
+    vehicles: dict[str, dict[str, Any]] = {}
+    ordnance: dict[str, Any] = {}
+    if version not in ("1", "2", "3"):  # rules version 4 on: AFVs and guns as personality cards (UFM 7, 8)
+        veh_doc = _read("vehicles.json")
+        vehicles = _check_vehicles(veh_doc, nations)
+        ordnance = veh_doc["ordnance"]
+        for vid, v in vehicles.items():
+            _need(vid not in soldiers, f"vehicles.json {vid}", "an id no soldier has")
+            soldiers[vid] = {"id": vid, "nation": v["nation"], "number": v["number"], "weapon": v["name"],
+                             "fp": list(v["fp"]), "elite": False, "partisan": False, "vehicle": v["kind"]}
     tables = docs["tables.json"]
     sc_doc = docs["scenarios.json"]
+    # a scenario built in a later rules version (`since`) is not in an earlier one's data
+    sc_doc["scenarios"] = [s for s in sc_doc["scenarios"] if int(s.get("since", "1")) <= int(version)]
     scenarios = _check_scenarios(sc_doc, soldiers, nations)
-    return World(cards, terrain, terrain_doc["wire"], nations, soldiers, tables, scenarios, sc_doc["not_playable"])
+    not_playable = {k: v for k, v in sc_doc["not_playable"].items() if k not in scenarios}
+    return World(cards, terrain, terrain_doc["wire"], nations, soldiers, tables, scenarios, not_playable, vehicles,
+                 ordnance)

@@ -40,6 +40,8 @@ def strength(s: State, w: World, seat: str, letter: str, target_seat: str, targe
         raise IllegalAction(f"group {letter} has no unpinned man to fire", "CORE 6")
     if not present(s, t):
         raise IllegalAction(f"enemy group {target} has nobody left to fire at", "CORE 6")
+    if any(m in w.vehicles and w.vehicles[m]["kind"] == "afv" for m in t["men"]):  # rules version 4
+        raise IllegalAction("small arms do not harm an AFV: fire ordnance at it, or close with it", "VEH 2")
     rr = range_between(s, w, seat, letter, target_seat, target)
     lf, lt = level_of(w, g), level_of(w, t)
     if terrain_key(w, g) == "gully" and not gully_may_fire(lf, lt, rr):
@@ -68,6 +70,11 @@ def strength(s: State, w: World, seat: str, letter: str, target_seat: str, targe
     mod, rule = altitude_modifier(lf, lt, terrain_key(w, t) == "pillbox")
     if mod:
         parts.append((f"altitude: level {lf} fires at level {lt}", mod, rule))
+    jungle = w.tables.get("jungle")
+    if s["terrain_type"] == "jungle" and jungle and rr >= int(jungle["from_range"]):
+        parts.append((f"the jungle hides the target at RR {rr}", int(jungle["modifier"]), "JUNGLE 1"))
+    if s["terrain_type"] == "jungle" and jungle and terrain_key(w, t) == "open" and not t.get("wire"):
+        parts.append(("target on Open Ground in the jungle's undergrowth", int(jungle["open_cover"]), "JUNGLE 2"))
     env = w.tables["environment"].get(s["condition"])
     if isinstance(env, int):
         parts.append((f"{s['condition']} conditions", env, "UFM 10.5" if s["condition"] == "light" else "UFM 10.6"))

@@ -9,7 +9,7 @@ from itertools import combinations
 from typing import Any
 
 from rules.core import deck as decks
-from rules.core import reactions
+from rules.core import reactions, standing
 from rules.core.dice import DiceSource
 from rules.core.game import (
     Action,
@@ -26,9 +26,10 @@ from rules.core.game import (
     same_json,
 )
 from rules.core.hands import fill, hands_view
-from rules.core.plaincopy import clone
+from rules.core.plaincopy import clone, working_copy
 from rules.up_front import altitude as alt
-from rules.up_front import fire, positions, prepare, react, reinforce, turn
+from rules.up_front import fire, halves, plan, positions, prepare, react, reinforce, turn, vehicles
+from rules.up_front import standing as uf_standing
 from rules.up_front.data import CONDITIONS, CURRENT, World, world
 from rules.up_front.table import altitude_card, other, present
 
@@ -38,15 +39,17 @@ TURN_ACTIONS = {
     "shift": turn.shift,
 }
 DICE_ACTIONS = {"fire": turn.fire_at, "entrench": turn.entrench, "infiltrate": turn.infiltrate,
-                "discard_onto": turn.discard_onto}
+                "discard_onto": turn.discard_onto, "ordnance": vehicles.ordnance}
 # The turn's candidates played with a card from the hand (the loop over cards in `_candidates`).
 _CARD_KINDS = ("move", "alt_step", "remove", "infiltrate", "shift", "transfer", "fire", "rally", "complete",
-               "altitude", "discard_onto")
+               "altitude", "discard_onto", "ordnance")
 _NONE = object()  # a key the action lacks: equal to no card or group
 STATE_KEYS = {"scenario", "roles", "first", "attacker", "terrain_type", "condition", "mountain_troops", "level4", "nf",
               "remove_first", "objective", "passes", "nation", "phase", "turn", "turn_no", "acted", "discarded",
               "ready", "drew_until", "deck", "hands", "reaction", "standing", "over", "notes", "groups", "men",
               "reserves"}
+# Rules version 4 on: "half", scenario K's two halves (UFM 11.e K; rules/up_front/halves.py), null elsewhere.
+STATE_KEYS_V4 = STATE_KEYS | {"half"}
 
 
 class _TrialDice:
@@ -59,8 +62,12 @@ class _TrialDice:
 class UpFrontMountains(Game):
     name = "up-front"
     title = "Squad cards in the mountains (UP FRONT structure, authored core + \"In the Mountains\")"
-    version = "3"  # 3: standing answers are face-down markers (rules/up_front/react.py); 2: tuned data
-    data_version = CURRENT  # rules/up_front/data.py: the data files with v2.json's and v3.json's tuning
+    version = "4"  # 4: scenarios K (two halves), N and S (the jungle), E, H, T and U (AFVs and guns: vehicles.py),
+    # standing answers in words; 3: standing answers face down; 2: tuned data
+    data_version = CURRENT  # rules/up_front/data.py: the data files with v2.json's, v3.json's and v4.json's tuning
+    state_keys = STATE_KEYS_V4
+    terrain_choices: tuple[str, ...] = ("bare", "forested", "jungle")  # version 4 on: Jungle-covered (UFM 9.3)
+    dyo_draw = True  # version 4 on: the option dyo_mountain_troops, the DYO test (UFM 12.14)
     face_down_standing = True  # version 3 on: a standing answer's kind and conditions are public
     appendix_placement = True  # version 3 on: altitude cards at set-up by UFM 4 as 11.e changes it (prepare.py)
     hidden_information = True
@@ -69,18 +76,32 @@ class UpFrontMountains(Game):
     def world(self) -> World:
         return world(self.data_version)
 
+    @property
+    def _worded(self) -> bool:
+        """Version 4 on: standing answers in words (rules/up_front/standing.py)."""
+        return "half" in self.state_keys
+
     def scenarios(self) -> dict[str, Scenario]:
         w = self.world()
         return {sid: Scenario(sid, sc["title"], tuple(sc["roles"]), sc["appendix"]) for sid, sc in w.scenarios.items()}
 
     def options(self) -> dict[str, OptionSpec]:
         return {
-            "terrain_type": OptionSpec("terrain_type", "bare", "mountain terrain type (UFM 9): bare or forested; "
-                                       "jungle needs the Jungle rules (section 47), not built", ("bare", "forested")),
+            "terrain_type": OptionSpec("terrain_type", "bare", self._terrain_help(), self.terrain_choices),
             "condition": OptionSpec("condition", "dry", "environmental condition (UFM 10)", CONDITIONS),
             "mountain_troops": OptionSpec("mountain_troops", True, "the scenario's elite side are mountain troops "
                                           "(UFM 12.1)"),
+            **({"dyo_mountain_troops": OptionSpec(
+                "dyo_mountain_troops", False, "DYO (UFM 12.14): each side the scenario makes elite draws a card at "
+                "set-up: mountain troops on a black random number, elite without their advantages on a red one")}
+               if self.dyo_draw else {}),
         }
+
+    def _terrain_help(self) -> str:
+        if "jungle" in self.terrain_choices:
+            return ("mountain terrain type (UFM 9): bare, forested (European theatre) or jungle (Pacific theatre, "
+                    "with our authored Jungle rules: docs/games/up-front.md)")
+        return "mountain terrain type (UFM 9): bare or forested; jungle needs the Jungle rules (section 47), not built"
 
     def check_options(self, scenario: str, options: dict[str, Any]) -> None:
         allowed = prepare.terrain_types(self.world(), scenario)
@@ -88,12 +109,23 @@ class UpFrontMountains(Game):
             raise IllegalAction(f"scenario {scenario} is played in {' or '.join(allowed)} mountains only: "
                                 f"terrain_type {options.get('terrain_type')!r} is refused (UFM 9, 11.e)", "UFM 9, 11.e")
 
+    def scenario_options(self, scenario: str) -> dict[str, Any]:
+        """Options the scenario accepts where the defaults do not fit it (N: Jungle-covered only,
+        UFM 11.e N); tools/make_golden.py creates its game with them."""
+        allowed = prepare.terrain_types(self.world(), scenario)
+        return {} if self.options()["terrain_type"].default in allowed else {"terrain_type": allowed[0]}
+
     def setup(self, scenario: str, options: dict[str, Any], dice: DiceSource) -> State:
-        return prepare.setup_state(self.world(), scenario, options, dice, pillbox_first=self.version != "1")
+        s = prepare.setup_state(self.world(), scenario, options, dice, pillbox_first=self.version != "1")
+        if "half" in self.state_keys:
+            s["half"] = halves.first_half(self.world(), scenario)
+        if self.dyo_draw and options.get("dyo_mountain_troops") and options.get("mountain_troops", True):
+            prepare.draw_mountain_troops(s, self.world(), dice)  # UFM 12.14
+        return s
 
     def check_state(self, state: State) -> None:
-        if not isinstance(state, dict) or set(state) != STATE_KEYS:
-            raise InvalidState(f"a state has exactly the keys {sorted(STATE_KEYS)}")
+        if not isinstance(state, dict) or set(state) != self.state_keys:
+            raise InvalidState(f"a state has exactly the keys {sorted(self.state_keys)}")
         if state["scenario"] not in self.world().scenarios:
             raise InvalidState(f"unknown scenario {state['scenario']!r}")
         cards = decks.all_cards(state["deck"], [c for h in state["hands"].values() for c in h] + _on_table(state))
@@ -128,6 +160,8 @@ class UpFrontMountains(Game):
             return False
         if reactions.current(state) or state["phase"] == "prepare":
             return listed(action, self.legal_actions(state, seat))
+        if self._worded and action.get("type") in ("standing", "plan"):
+            return self._passes(state, seat, action)  # version 4 on: any well-formed one, listed or not
         return any(self._passes(state, seat, c) for c in self._candidates(state, seat, action) if same_json(c, action))
 
     def _candidates(self, s: State, seat: str, like: Action | None = None) -> list[Action]:
@@ -167,6 +201,8 @@ class UpFrontMountains(Game):
                                     for m in present(s, grp)]
                 elif kind == "fire":
                     out += [{"type": "fire", "group": g, "card": c, "target": t} for t in theirs]
+                    if vehicles.vehicle_of(s, w, grp) is not None:  # rules version 4: AFVs and guns (VEH 3)
+                        out += [{"type": "ordnance", "group": g, "card": c, "target": t} for t in theirs]
                 elif kind == "rally":
                     out.append({"type": "rally", "group": g, "card": c})
                 if normal:
@@ -195,7 +231,9 @@ class UpFrontMountains(Game):
                 out += [{"type": "discard", "cards": list(cs)} for cs in combinations(s["hands"][seat], n)]
         if kind in (None, "end_turn"):
             out.append({"type": "end_turn"})
-        if kind in (None, "standing"):
+        if kind in (None, "standing") and self._worded:
+            out += uf_standing.offered()
+        elif kind in (None, "standing"):
             out += [{"type": "standing", "kind": "concealment", "answer": a, "when": wh}
                     for a in ("play", "decline") for wh in ([], [["men", "<=", 2]])]
             out.append({"type": "standing", "kind": "concealment", "answer": "ask", "when": []})
@@ -210,8 +248,14 @@ class UpFrontMountains(Game):
         kind = a.get("type")
         w = self.world()
         try:
-            if kind == "standing":
+            if kind == "standing" and self._worded:
+                if set(a) != {"type", "kind", "answer", "when"}:
+                    raise IllegalAction("a standing answer is {type, kind, answer, when}", standing.RULE)
+                standing.check(uf_standing.KINDS, a)
+            elif kind == "standing":
                 turn.check_turn_standing(a)
+            elif kind == "plan" and self._worded:
+                plan.check(s, seat, a)  # CORE 11.2: a conditional turn (rules/up_front/plan.py)
             elif kind == "discard":
                 turn.check_discard(s, w, seat, a)
             elif kind == "end_turn":
@@ -245,12 +289,26 @@ class UpFrontMountains(Game):
     def _apply(self, state: State, seat: str, a: Action, dice: DiceSource, trial: bool) -> Applied:
         if seat not in self.active_seats(state):
             raise IllegalAction(f"it is not {seat}'s decision now", "CORE 4")
-        w = self.world()
-        s = clone(state)
+        s = clone(state) if trial else working_copy(state)
         facts: list[Fact] = []
         passes_before = s["deck"]["pass"]
+        recorded = self._do(s, seat, a, dice, facts, trial)
+        if trial:
+            return Applied(s, react.published(facts) if self.face_down_standing and not recorded else facts)
+        self._after(s, passes_before, dice, facts)
+        if self._worded:
+            self._run_plans(s, dice, facts)  # CORE 11.2: a conditional turn whose conditions hold
+        if self.face_down_standing and not recorded:
+            facts = react.published(facts)
+        return Applied(s, facts)
+
+    def _do(self, s: State, seat: str, a: Action, dice: DiceSource, facts: list[Fact], trial: bool = False) -> bool:
+        """One action of `seat` on the working state (and, unless a trial, an AFV's bog checks after
+        a move); True when it records a standing answer or a conditional turn (its facts stay the
+        seat's)."""
+        w = self.world()
         kind = a.get("type")
-        recorded = False  # the action records a standing answer (its fact stays the seat's)
+        recorded = False
         if reactions.current(s):
             react.apply(s, w, seat, a, dice, facts)
         elif s["phase"] == "prepare":
@@ -269,19 +327,42 @@ class UpFrontMountains(Game):
             s["hands"][seat].remove(a["card"])
             s["acted"].append(a["group"])
             g["flank"] = False
+        elif kind == "standing" and self._worded:
+            standing.record(s, uf_standing.KINDS, seat, a, facts)  # rules/up_front/standing.py
+            recorded = True
         elif kind == "standing":
             turn.turn_standing(s, seat, a, facts, face_down=self.face_down_standing)
+            recorded = True
+        elif kind == "plan" and self._worded:
+            plan.record(s, seat, a, self.describe_action, facts)  # CORE 11.2
             recorded = True
         elif kind == "end_turn":
             self._end_turn(s, seat, dice, facts)
         else:
             raise IllegalAction(f"no action {kind!r} now", "CORE 4")
-        if self.face_down_standing and not recorded:
-            facts = react.published(facts)
-        if trial:
-            return Applied(s, facts)
-        self._after(s, passes_before, dice, facts)
-        return Applied(s, facts)
+        if kind in ("move", "complete") and not trial and s["phase"] == "play" and not reactions.current(s):
+            vehicles.after_move(s, w, seat, a, dice, facts)  # an AFV's bog checks (VEH 6; UFM 10.3e)
+        return recorded
+
+    def _run_plans(self, s: State, dice: DiceSource, facts: list[Fact]) -> None:
+        """Play the conditional turn of the seat whose turn it is, action by action, while no window
+        waits and the game goes on (CORE 11.2, rules/up_front/plan.py); its end of the turn may
+        start the other seat's."""
+        for _ in range(4 * plan.MAX_TURNS * (plan.MAX_ACTIONS + 1)):  # both seats: every planned action and end
+            if s["over"] or s["phase"] != "play" or reactions.current(s):
+                return
+            seat = s["turn"]
+            entry = plan.running(s, seat)
+            if entry is None:
+                return
+            a = plan.next_action(entry)
+            if not self.is_legal(s, seat, a):
+                plan.stop(s, seat, a, self.describe_action, facts)
+                return
+            plan.played(s, seat, entry)
+            passes_before = s["deck"]["pass"]
+            self._do(s, seat, a, dice, facts)
+            self._after(s, passes_before, dice, facts)
 
     def _end_turn(self, s: State, seat: str, dice: DiceSource, facts: list[Fact]) -> None:
         w = self.world()
@@ -292,6 +373,9 @@ class UpFrontMountains(Game):
         s["turn"], s["acted"], s["discarded"] = other(s, seat), [], 0
         s["turn_no"] += 1
         facts.append(Fact(f"{seat} ends the turn; {s['turn']}'s turn {s['turn_no']}", "CORE 4", "turn"))
+        if self._worded:
+            plan.foresee(s, seat)  # CORE 11.2: the table the seat's conditional turn foresees
+            plan.begin(s, s["turn"], facts)
 
     def _after(self, s: State, passes_before: int, dice: DiceSource, facts: list[Fact]) -> None:
         """Avalanche checks at each end of the pile (UFM 10.4), then the end of the game."""
@@ -310,20 +394,9 @@ class UpFrontMountains(Game):
                              "rule": "UFM 10.4"}
         if s["over"] or s["phase"] != "play":
             return
-        for seat in s["roles"]:
-            men = [m for m in s["men"].values() if m["seat"] == seat]
-            lost = sum(1 for m in men if m["status"] in ("kia", "routed"))
-            if lost * 2 > len(men):
-                s["over"] = {"winner": other(s, seat), "result": "win", "rule": "UF C.6",
-                             "reason": f"{seat} lost {lost} of {len(men)} men: more than half"}
-                return
-        if s["deck"]["pass"] > s["passes"]:
-            a, b = s["roles"]
-            (va, wa), (vb, wb) = turn.score(s, w, a), turn.score(s, w, b)
-            winner = a if va > vb else b if vb > va else None
-            s["over"] = {"winner": winner, "result": "win" if winner else "draw", "rule": "CORE 10",
-                         "reason": f"time limit ({s['passes']} deck passes): {a} {va} VP ({'; '.join(wa)}), "
-                                   f"{b} {vb} VP ({'; '.join(wb)})"}
+        s["over"] = _ended(s, w)
+        if s["over"] and halves.second_half_follows(s, w):
+            halves.begin_second_half(s, w, facts)  # UFM 11.e K: the second-line troops lost the first half
 
     # -- seeing -------------------------------------------------------------------------------------
     def view(self, state: State, seat: str | None) -> State:
@@ -340,6 +413,8 @@ class UpFrontMountains(Game):
 
     def describe_action(self, action: Action) -> str:
         """"fire: Fire 3 [UF017, black 4], group A → enemy group B" — card names from the data."""
+        if self._worded and action.get("type") == "standing":
+            return uf_standing.describe(action)
         w = self.world()
         parts = [str(action.get("type"))]
         for key in ("card", "altitude"):
@@ -368,7 +443,19 @@ class UpFrontMountains(Game):
         return f"turn {state['turn_no']} ({state['turn']}), deck pass {state['deck']['pass']} of {state['passes']}"
 
 
-class UpFrontMountainsV2(UpFrontMountains):
+class UpFrontMountainsV3(UpFrontMountains):
+    """Rules version 3, kept so that games recorded under it are judged and verified by it
+    (tests/golden/*--v3.jsonl): version 4's game without scenarios E, H, K, N, S, T and U (no "half"
+    in the state, no Jungle-covered terrain type, no Japanese, no vehicles)."""
+
+    version = "3"
+    data_version = "3"  # v2.json's and v3.json's tuning
+    state_keys = STATE_KEYS
+    terrain_choices = ("bare", "forested")
+    dyo_draw = False
+
+
+class UpFrontMountainsV2(UpFrontMountainsV3):
     """Rules version 2, kept so that games recorded under it are judged and verified by it
     (tests/golden/*--v2.jsonl): version 3's game, but a standing answer left no public trace, so
     the windows it settled (and the judgement's rules list, "CORE 11") told the other seat of it;
@@ -387,6 +474,25 @@ class UpFrontMountainsV1(UpFrontMountainsV2):
 
     version = "1"
     data_version = "1"
+
+
+def _ended(s: State, w: World) -> dict[str, Any] | None:
+    """The end of the game, if it has come: a side lost more than half its men (UF C.6), or the
+    time limit (CORE 10)."""
+    for seat in s["roles"]:
+        men = [m for m in s["men"].values() if m["seat"] == seat]
+        lost = sum(1 for m in men if m["status"] in ("kia", "routed"))
+        if lost * 2 > len(men):
+            return {"winner": other(s, seat), "result": "win", "rule": "UF C.6",
+                    "reason": f"{seat} lost {lost} of {len(men)} men: more than half"}
+    if s["deck"]["pass"] > s["passes"]:
+        a, b = s["roles"]
+        (va, wa), (vb, wb) = turn.score(s, w, a), turn.score(s, w, b)
+        winner = a if va > vb else b if vb > va else None
+        return {"winner": winner, "result": "win" if winner else "draw", "rule": "CORE 10",
+                "reason": f"time limit ({s['passes']} deck passes): {a} {va} VP ({'; '.join(wa)}), "
+                          f"{b} {vb} VP ({'; '.join(wb)})"}
+    return None
 
 
 def _check_end_turn(s: State, seat: str) -> None:

@@ -13,6 +13,7 @@ from rules.core import deck as decks
 from rules.core.dice import DiceSource
 from rules.core.game import Fact, IllegalAction
 from rules.core.hands import draw_into, take
+from rules.up_front import fire, vehicles
 from rules.up_front.data import World
 from rules.up_front.table import State, altitude_card, group, ordinary_terrain, other
 
@@ -24,9 +25,11 @@ def new_group(men: list[str]) -> dict[str, Any]:
 
 def terrain_types(w: World, scenario: str) -> list[str]:
     """The mountain terrain types a scenario may be played in: its own list (M: Bare only, N:
-    Jungle-covered only, UFM 11.e), else Forested in the European theatre only (UFM 9.1, 9.2)."""
+    Jungle-covered only, UFM 11.e), else Bare anywhere, Forested in the European theatre only and
+    Jungle-covered in the Pacific only (UFM 9.1-9.3)."""
     sc = w.scenarios[scenario]
-    return list(sc["terrain_types"] or (["bare", "forested"] if sc["theatre"] == "europe" else ["bare"]))
+    extra = {"europe": ["forested"], "pacific": ["jungle"]}.get(sc["theatre"], [])
+    return list(sc["terrain_types"] or ["bare", *extra])
 
 
 def setup_state(w: World, scenario: str, options: dict[str, Any], dice: DiceSource,
@@ -98,6 +101,25 @@ def setup_state(w: World, scenario: str, options: dict[str, Any], dice: DiceSour
     return s
 
 
+def draw_mountain_troops(s: State, w: World, dice: DiceSource) -> None:
+    """DYO (UFM 12.14; the option `dyo_mountain_troops`, rules version 4): each side with elite
+    troops draws one card from the deck — a black random number makes them mountain troops, a red one
+    elite troops without the mountain-troop advantages (12.11-12.13). The card is discarded (a random
+    number drawn, UF C.1); scenario C's first Stream drawn so is removed (UFM 11.e C)."""
+    for seat in list(s["mountain_troops"]):
+        drawn = decks.draw_for_random(s["deck"], dice, f"a card drawn for {seat}' elite troops (UFM 12.14)")
+        c = w.cards[drawn.card]
+        mountain = c["colour"] == "black"
+        if not mountain:
+            s["mountain_troops"].remove(seat)
+        s["notes"].append(f"{seat}' elite troops draw {w.card_name(drawn.card)}: {c['colour']} — "
+                          f"{'mountain troops' if mountain else 'elite troops without the mountain-troop advantages'}"
+                          " (UFM 12.14)")
+        removed: list[Fact] = []
+        fire.maybe_remove_first(s, w, drawn.card, removed)
+        s["notes"] += [f.text for f in removed]
+
+
 def draw_until(s: State, w: World, seat: str, count: int, dice: DiceSource) -> None:
     """Draw until `count` altitude cards; they join the hand, the rest go back and the deck is
     reshuffled (UFM 11.e C, L, O, S, V, W; UF-28)."""
@@ -135,9 +157,11 @@ def _altitude_targets(s: State, seat: str, w: World, appendix: bool = True) -> l
 
 def prepare_actions(s: State, w: World, seat: str, appendix: bool = True) -> list[dict[str, Any]]:
     """Prepare for Play's legal actions; `appendix`: rules version 3's reading of UFM 4 and 11.e
-    (`_altitude_targets`)."""
+    (`_altitude_targets`). An AFV's group takes no altitude card (UFM 7.1); an infantry gun's does
+    (UFM 8: the gun starts at that level)."""
     out: list[dict[str, Any]] = []
-    targets = _altitude_targets(s, seat, w, appendix)
+    targets = [(r, letter) for r, letter in _altitude_targets(s, seat, w, appendix)
+               if vehicles.may_take_altitude(s, w, r, letter)]
     for c in s["hands"][seat]:
         if altitude_card(s, w, c):
             out += [{"type": "place", "card": c, "side": r, "group": letter} for r, letter in targets

@@ -22,16 +22,17 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core import deck as decks
-from rules.core import reactions
+from rules.core import reactions, standing
 from rules.core.dice import DiceSource
 from rules.core.game import Fact, IllegalAction
 from rules.core.hands import take
 from rules.up_front import altitude as alt
-from rules.up_front import fire
+from rules.up_front import fire, vehicles
+from rules.up_front import standing as uf_standing
 from rules.up_front.data import World
 from rules.up_front.geometry import level_of
 from rules.up_front.occupy import occupy
-from rules.up_front.table import Group, State, group
+from rules.up_front.table import Group, State, group, terrain_key
 
 KINDS = ("concealment", "terrain", "mine_altitude")
 FIELDS = {"concealment": ("men", "strength", "target"), "terrain": ("group",), "mine_altitude": ("group", "level")}
@@ -39,13 +40,19 @@ FIELDS = {"concealment": ("men", "strength", "target"), "terrain": ("group",), "
 
 def _settle(s: State, w: World, seat: str, kind: str, context: dict[str, Any], dice: DiceSource,
             facts: list[Fact]) -> None:
-    answer = reactions.standing_answer(s, seat, kind, context)
-    if answer is None:
-        return
-    choices = [a for a in options(s, w, seat) if a["type"] != "decline" and a["type"] != "accept"]
-    pick: dict[str, Any] = {"type": "decline"} if kind != "terrain" else {"type": "accept"}
-    if answer == "play" and choices:
-        pick = choices[0]
+    if uf_standing.worded(s):  # rules version 4 on: answers in words (rules/up_front/standing.py)
+        worded = standing.answer_for(s, seat, kind, context)
+        if worded is None:
+            return
+        pick = uf_standing.pick(w, kind, worded, options(s, w, seat))
+    else:
+        answer = reactions.standing_answer(s, seat, kind, context)
+        if answer is None:
+            return
+        choices = [a for a in options(s, w, seat) if a["type"] != "decline" and a["type"] != "accept"]
+        pick = {"type": "decline"} if kind != "terrain" else {"type": "accept"}
+        if answer == "play" and choices:
+            pick = choices[0]
     facts.append(Fact(f"{seat}'s standing answer settles the {kind} window", "CORE 11", "standing",
                       {"kind": kind}, visible_to=(seat,)))
     apply(s, w, seat, pick, dice, facts)
@@ -58,10 +65,14 @@ def offer_concealment(s: State, w: World, seat: str, target: str, fs: int, what:
     _settle(s, w, seat, "concealment", context, dice, facts)
 
 
-def offer_terrain(s: State, w: World, seat: str, letter: str, card: str, facts: list[Fact]) -> None:
-    context = {"group": letter, "terrain": w.cards[card]["terrain"]}
+def offer_terrain(s: State, w: World, seat: str, letter: str, card: str, dice: DiceSource, facts: list[Fact]) -> None:
+    """The terrain window; a standing answer settles it at once, an AFV's bog check (VEH 6) drawing
+    its card with `dice` when the terrain is accepted."""
+    context: dict[str, Any] = {"group": letter, "terrain": w.cards[card]["terrain"]}
+    if uf_standing.worded(s):  # rules version 4 on: its cover modifier, for a standing answer's condition
+        context["cover"] = int(w.terrain[context["terrain"]]["cover"])
     reactions.open_window(s, "terrain", seat, context, {"card": card})
-    _settle(s, w, seat, "terrain", context, _NO_DICE, facts)
+    _settle(s, w, seat, "terrain", context, dice, facts)
 
 
 def offer_mine_altitude(s: State, w: World, seat: str, letter: str, facts: list[Fact]) -> None:
@@ -133,6 +144,9 @@ def apply(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSource, fa
                               {"card": card, "seat": seat}))
         else:
             occupy(s, w, seat, ctx["group"], card, False, facts, "CORE 5.3")
+            if vehicles.kind(s, w, g) == "afv" and terrain_key(w, g) != "open":
+                vehicles.bog_check(s, w, seat, ctx["group"], dice, facts, "terrain card "
+                                   + w.terrain[terrain_key(w, g)]["name"])  # VEH 6
         return
     # mine_altitude (UFM 5.1.j)
     moves = [m["card"] for m in g["moves"]]
@@ -157,7 +171,13 @@ HIDDEN = "hidden"  # another seat's play-or-decline as its view shows it (rules 
 def face_down_view(state: State, seat: str | None) -> dict[str, Any]:
     """Rules version 3: the viewer's own standing answers, and every other seat's as face-down
     markers: the kind and its conditions (which decide, publicly, whether the seat is asked), with
-    the answer "hidden" when it is play or decline."""
+    the answer "hidden" when it is play or decline (version 4 on: whatever it says)."""
+    if uf_standing.worded(state):
+        worded = standing.view(state, seat) | ({} if seat is None or seat in state.get("standing", {}) else {seat: {}})
+        plan = state.get("standing", {}).get(seat, {}).get("turn") if seat is not None else None
+        if seat is not None and plan is not None:  # the seat's own conditional turn: its actions too (CORE 11.2)
+            worded[seat]["turn"]["turns"] = [[dict(x) for x in one] for one in plan["turns"]]
+        return worded
     out: dict[str, Any] = {} if seat is None else {seat: {}}
     for who, answers in sorted(state.get("standing", {}).items()):
         if who == seat:

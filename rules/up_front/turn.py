@@ -14,7 +14,7 @@ from rules.core.dice import DiceSource
 from rules.core.game import Fact, IllegalAction
 from rules.core.hands import take
 from rules.up_front import altitude as alt
-from rules.up_front import fire, react
+from rules.up_front import fire, react, vehicles
 from rules.up_front.data import World
 from rules.up_front.geometry import adjacent
 from rules.up_front.occupy import occupy
@@ -67,6 +67,7 @@ def check_move(s: State, w: World, seat: str, a: dict[str, Any]) -> Group:
     if a["mode"] not in MODES:
         raise IllegalAction(f"a move is {', '.join(MODES)}", "UF C.5")
     alt.check_normal_move(w, g)
+    vehicles.check_moves(s, w, g, "a move")  # UFM 8; VEH 5-6
     if g.get("wire") or g.get("minefield"):
         raise IllegalAction("remove the Wire or Minefield on the group first", "CORE 5")
     if g["moves"]:
@@ -214,6 +215,7 @@ def check_transfer(s: State, w: World, seat: str, a: dict[str, Any]) -> tuple[Gr
     _card(s, w, seat, a["card"], "movement", "CORE 5.5")
     if not adjacent(a["group"], a["to"]):
         raise IllegalAction("an individual transfer is between adjacent groups", "CORE 5.5")
+    vehicles.check_transfer(s, w, src, dst)  # VEH 1
     if not alt.transfer_allowed(w, src, dst):
         raise IllegalAction("both groups need the same range chit and the same altitude", "UFM 5.5")
     if a["man"] not in present(s, src):
@@ -244,6 +246,7 @@ def shift(s: State, w: World, seat: str, a: dict[str, Any], facts: list[Fact]) -
     if to not in "ABCD" or not adjacent(a["group"], to) or to in s["groups"][seat] or to == reserve:
         raise IllegalAction("a group transfer goes to the adjacent free position (A-D)", "CORE 5.7")
     alt.check_normal_move(w, {**g, "alt_stage": 0})
+    vehicles.check_moves(s, w, g, "a group transfer")  # UFM 8; VEH 5-6
     if (g["moves"] and not g["alt_stage"]) or g.get("wire") or g.get("minefield"):
         raise IllegalAction("not during a normal move, nor in Wire or a Minefield", "CORE 5.7")
     play_card(s, seat, a["card"])
@@ -264,6 +267,7 @@ def check_infiltrate(s: State, w: World, seat: str, a: dict[str, Any]) -> tuple[
     _card(s, w, seat, a["card"], "movement", "CORE 8")
     foe = other(s, seat)
     t = group(s, foe, a["target"])
+    vehicles.check_moves(s, w, g, "an infiltration")  # UFM 8; VEH 5-6
     if not unpinned(s, g) or not present(s, t):
         raise IllegalAction("infiltration needs an unpinned man and an enemy group with men", "CORE 8")
     if fire.range_between(s, w, seat, a["group"], foe, a["target"]) != 5:
@@ -377,14 +381,14 @@ def discard_onto(s: State, w: World, seat: str, a: dict[str, Any], dice: DiceSou
             decks.discard(s["deck"], [m["card"] for m in t["moves"]])
             t["moves"] = []
     else:
-        react.offer_terrain(s, w, foe, a["target"], card, facts)
+        react.offer_terrain(s, w, foe, a["target"], card, dice, facts)
 
 
 # Each action's checks that come before its apply changes anything, reading the state only: a
 # candidate they refuse needs no trial apply (rules/up_front/game.py `_passes`).
 CHECKS: dict[str, Callable[[State, World, str, dict[str, Any]], object]] = {
     "move": check_move, "complete": check_complete, "transfer": check_transfer, "altitude": check_place_altitude,
-    "infiltrate": check_infiltrate,
+    "infiltrate": check_infiltrate, "ordnance": vehicles.check_ordnance,
 }
 
 

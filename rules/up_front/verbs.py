@@ -19,6 +19,7 @@ CARDS = FieldKind("cards", list)  # 1-6 card ids
 STANDING_KIND = FieldKind("standing_kind", str)  # concealment, terrain, mine_altitude
 STANDING_ANSWER = FieldKind("standing_answer", str)  # play, decline, ask
 STANDING_WHEN = FieldKind("standing_when", list)  # up to three [a, b, c] conditions
+PLAN_TURNS = FieldKind("plan_turns", list)  # up to three turns of up to six actions (rules/up_front/plan.py)
 
 VERBS: VerbTable[object] = VerbTable(
     Verb("place", None, {"card": CARD, "side": SIDE, "group": GROUP}),
@@ -30,6 +31,7 @@ VERBS: VerbTable[object] = VerbTable(
     Verb("altitude", None, {"group": GROUP, "altitude": CARD_OR_NONE, "card": CARD, "as_open": FLAG}),
     Verb("remove", None, {"group": GROUP, "card": CARD}),
     Verb("fire", None, {"group": GROUP, "card": CARD, "target": GROUP}),
+    Verb("ordnance", None, {"group": GROUP, "card": CARD, "target": GROUP}),  # rules version 4: VEH 3
     Verb("rally", None, {"group": GROUP, "card": CARD}),
     Verb("entrench", None, {"group": GROUP}),
     Verb("transfer", None, {"group": GROUP, "to": GROUP, "card": CARD, "man": MAN}),
@@ -39,6 +41,7 @@ VERBS: VerbTable[object] = VerbTable(
     Verb("discard_onto", None, {"card": CARD, "target": GROUP}),
     Verb("end_turn", None),
     Verb("standing", None, {"kind": STANDING_KIND, "answer": STANDING_ANSWER, "when": STANDING_WHEN}),
+    Verb("plan", None, {"turns": PLAN_TURNS, "when": STANDING_WHEN}),  # rules version 4: CORE 11.2
     Verb("reinforce", None, {"altitude": CARD_OR_NONE, "card": CARD_OR_NONE, "conceal": CARD_OR_NONE,
                              "terrain": CARD_OR_NONE}),
     Verb("conceal", None, {"card": CARD}),

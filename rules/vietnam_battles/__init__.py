@@ -5,8 +5,8 @@ and what is missing: docs/games/vietnam-battles.md.
 """
 
 from rules import register
-from rules.vietnam_battles.game import VietnamBattles
+from rules.vietnam_battles.game import VietnamBattles, VietnamBattlesV1
 
-GAME = register(VietnamBattles())
+GAME = register(VietnamBattles(), VietnamBattlesV1())
 
-__all__ = ["VietnamBattles", "GAME"]
+__all__ = ["VietnamBattles", "VietnamBattlesV1", "GAME"]

@@ -44,7 +44,7 @@ def side_hexes(at: str) -> list[str]:
 
 
 Index = tuple[dict[str, list[str]], dict[str, list[str]]]  # (land units by place, monitors by place)
-Memo = dict[tuple[str, str], bool]  # in_ezoc's answers by (side, hex)
+Memo = dict[tuple[Any, ...], Any]  # answers that depend only on the map and who is where: in_ezoc's by (side, hex)
 # The scope: the units dict it indexes, its index, and the memo of ZOC answers for that index.
 _SCOPE: ContextVar[tuple[Any, Index, Memo] | None] = ContextVar("vb_occupancy", default=None)
 _WHERE = itemgetter("status", "at")
@@ -99,6 +99,13 @@ def placed(s: State, w: World, at: str, monitor: bool) -> list[str] | None:
     if cur is None or cur[0] is not s["units"]:
         return None
     return cur[1][1 if monitor else 0].get(at, [])
+
+
+def answers(s: State) -> Memo | None:
+    """The scope's memo for `s`: questions whose answer depends only on the map and on where the units
+    are (as in_ezoc's) may keep it there, by a key of their own; None outside a scope."""
+    cur = _SCOPE.get()
+    return cur[2] if cur is not None and cur[0] is s["units"] else None
 
 
 def land_at(s: State, w: World, h: str) -> str | None:

@@ -13,13 +13,16 @@ from typing import Any
 from rules.core.game import Action, Fact, IllegalAction
 from rules.core.hexgrid import hexside
 from rules.vietnam_battles.data import World
+from rules.vietnam_battles.movement import may_end_here
 
 State = dict[str, Any]
 
 
 def demolish_actions(s: State, w: World) -> list[Action]:
+    """The bridges the moving unit may demolish: only where its move may end (VB 18.0 ends the move
+    there, and VB 5.3 forbids ending it stacked), else the unit would be left with no legal action."""
     mv = s["moving"]
-    if mv is None or mv["steps"] < 1 or w.units[mv["unit"]].monitor:
+    if mv is None or mv["steps"] < 1 or w.units[mv["unit"]].monitor or not may_end_here(s, w):
         return []
     at = s["units"][mv["unit"]]["at"]
     out = []

@@ -25,6 +25,7 @@ from rules.vietnam_battles import (
     setup_vc,
     transport,
 )
+from rules.vietnam_battles.board import occupancy
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.support import draw_hands, return_all
 
@@ -62,14 +63,16 @@ def only_end_move(s: State, w: World) -> bool:
     """`only(s, w, {"type": "end_move"})` for a unit on the move, asking whether any place is left to
     enter rather than listing them all (the order below is iter_legal's)."""
     mv = s["moving"]
-    if s["phase"] in ("over", "setup") or s["decision"] is not None or s["battle"] is not None \
-            or mv is None or mv.get("mode"):
+    if s["phase"] in ("over", "setup") or s["decision"] is not None or s["battle"] is not None or mv is None:
         return only(s, w, {"type": "end_move"})
-    if not mv.get("stopped") and movement.has_entry(s, w):
-        return False
-    if movement.sail_targets(s, w) or (not mv.get("demolished") and bridges.demolish_actions(s, w)):
-        return False
-    return not iron.exit_actions(s, w) and movement.may_end_here(s, w)
+    if mv.get("mode"):
+        return False  # a transport on its way: iter_legal lists only its landings
+    with occupancy(s, w):  # reads the state only: who is where answers from one index
+        if not mv.get("stopped") and movement.has_entry(s, w):
+            return False
+        if movement.sail_targets(s, w) or (not mv.get("demolished") and bridges.demolish_actions(s, w)):
+            return False
+        return not iron.exit_actions(s, w) and movement.may_end_here(s, w)
 
 
 def iter_legal(s: State, w: World) -> Iterator[Action]:

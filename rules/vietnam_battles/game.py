@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core import standing
 from rules.core.admit import Admission, seat_of_two
 from rules.core.dice import DiceSource, RecordingDice
 from rules.core.game import Action, Applied, Fact, Game, IllegalAction, OptionSpec, Outcome, Scenario, State
 from rules.core.plaincopy import clone
 from rules.vietnam_battles import confirmations, flow, hidden, legal_check, positions, scenarios, schema
+from rules.vietnam_battles import standing as vb_standing
 from rules.vietnam_battles.data import World
 
 ROLES = ("us", "vc")
@@ -34,7 +36,8 @@ SCENARIOS = {
 class VietnamBattles(Game):
     name = "vietnam-battles"
     title = "Vietnam Battles: Iron Triangle & Snoopy's Nose"
-    version = "1"
+    version = "2"  # 2: secret standing answers for the off-turn decisions (rules/vietnam_battles/standing.py)
+    standing_answers = True  # version 2 on
     solitaire = False
     hidden_information = True  # support fire hands (H6) and, in Snoopy's Nose, hidden units and camps
 
@@ -113,6 +116,8 @@ class VietnamBattles(Game):
             "bridges_down": [], "eng_bridge": None, "eng": {"done": [], "bridge_turn": None}, "vc_setup": None, "iron": None,
             "secret": None, "camps": {}, "captures": [], "result": None,
         }
+        if self.standing_answers:
+            s["standing"] = {}
         facts: list[Fact] = []
         if scenario == "iron_triangle":
             s.update({"phase": "setup", "player": "vc", "final_turn": 13, "rules": {},
@@ -152,8 +157,25 @@ class VietnamBattles(Game):
             return []
         return flow.legal(state, self.w(state))
 
+    def _standing_ok(self, state: State, action: Action) -> bool:
+        if not self.standing_answers or state["phase"] in ("setup", "over"):
+            return False
+        try:
+            standing.check(vb_standing.KINDS, action)
+        except IllegalAction:
+            return False
+        return True
+
     def is_legal(self, state: State, seat: str, action: Action) -> bool:
-        return seat in self.active_seats(state) and legal_check.is_legal(state, self.w(state), action)
+        if seat not in self.active_seats(state):
+            return False
+        if isinstance(action, dict) and action.get("type") == "standing":
+            try:
+                schema.check_action_shape(action)
+            except IllegalAction:
+                return False
+            return self._standing_ok(state, action)
+        return legal_check.is_legal(state, self.w(state), action)
 
     def confirm(self, state: State, seat: str, action: Action, legal: list[Action]) -> str | None:
         return confirmations.confirm(state, action, legal)
@@ -165,15 +187,32 @@ class VietnamBattles(Game):
         """The preamble of `apply` (rules/core/admit.py) in this game's words, for the scenario's world `w`."""
         return Admission(same_data=lambda s: s.get("map_id") == w.map_id and s.get("data_id") == w.data_id,
                          other_data="the state was set up with other map or counter data", over_rule="VB 4.0",
-                         seat_check=seat_of_two(ROLES, flow.acting, "VB 4.1"), shape=schema.check_action_shape,
-                         legal=lambda s, a: legal_check.is_legal(s, w, a),  # targeted; `legal_actions` lists them all
-                         refusal=lambda s, a: schema.explain(s, w, a))
+                         seat_check=seat_of_two(ROLES, flow.acting, "VB 4.1"),
+                         shape=schema.check_action_shape if self.standing_answers else schema.check_action_shape_v1,
+                         legal=lambda s, a: (self._standing_ok(s, a) if a["type"] == "standing"
+                                             else legal_check.is_legal(s, w, a)),  # targeted; `legal_actions` lists all
+                         refusal=lambda s, a: self._refusal(s, w, a))
+
+    def _refusal(self, s: State, w: World, a: Action) -> IllegalAction:
+        if a["type"] == "standing" and s["phase"] != "setup":
+            try:
+                standing.check(vb_standing.KINDS, a)
+            except IllegalAction as err:
+                return err
+        return schema.explain(s, w, a)
 
     def apply(self, state: State, seat: str, action: Action, dice: DiceSource) -> Applied:
         w = self.w(state)
         s, action = self.admission(w).admit(state, seat, action)
         facts: list[Fact] = []
-        flow.perform(s, w, action, dice, facts, scenarios.victory)
+        if action["type"] == "standing":
+            standing.record(s, vb_standing.KINDS, seat, action, facts)
+        else:
+            flow.perform(s, w, action, dice, facts, scenarios.victory)
+        if self.standing_answers:  # version 2 on: the decisions a standing answer settles are not waited for
+            standing.settle(s, lambda st: vb_standing.point(st, w),
+                            lambda st, kind, answer: vb_standing.pick(st, w, kind, answer),
+                            lambda st, a: flow.perform(st, w, a, dice, facts, scenarios.victory), facts)
         return Applied(s, facts)
 
     def view(self, state: State, seat: str | None) -> State:
@@ -184,6 +223,8 @@ class VietnamBattles(Game):
                 if side != seat:
                     v["hands"][side] = ["hidden"] * len(state["hands"][side])
             hidden.redact(v, seat)
+            if "standing" in state:  # version 2 on: the other seat's as face-down markers
+                v["standing"] = standing.view(state, seat)
         return v
 
     def outcome(self, state: State) -> Outcome | None:
@@ -216,3 +257,10 @@ class VietnamBattles(Game):
     def describe_action(self, action: Action) -> str:
         return schema.describe(action, self.world)  # both maps share the counters and the markers
 
+
+class VietnamBattlesV1(VietnamBattles):
+    """Rules version 1, kept so that games recorded under it are judged and verified by it
+    (tests/golden/*--v1.jsonl): no standing answers."""
+
+    version = "1"
+    standing_answers = False

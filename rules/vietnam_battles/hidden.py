@@ -14,13 +14,15 @@ A revealed unit's ZOC acts at once: a US leg unit that just entered a hex now in
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from rules.core.game import Fact
-from rules.vietnam_battles.board import in_ezoc, is_hexside, land_at, occupancy, side_hexes
+from rules.vietnam_battles.board import in_ezoc, is_hexside, side_hexes
 from rules.vietnam_battles.data import World, hexpart
 
 State = dict[str, Any]
+_AT = itemgetter("at")
 
 
 def _nodes_of(w: World, h: str) -> set[str]:
@@ -67,52 +69,72 @@ def reveal_check(s: State, w: World, facts: list[Fact]) -> None:
     sec = s.get("secret")
     if not sec:
         return
-    us = [(u, r["at"]) for u, r in sorted(s["units"].items()) if r["status"] == "map" and w.units[u].side == "us"]
-    for u, at in us:
-        if not sec["hidden"] and not sec["camps"]:
-            break  # nothing left to find
-        near, near_hexes = _near(w, at, w.units[u].monitor)
-        for h in sorted(sec["hidden"]):
-            if sec["hidden"][h] in near and sec["hidden"][h] != at:
-                reveal_unit(s, w, h, facts, f"{w.units[u].name} is adjacent")
-        for c in sorted(sec["camps"]):
-            if sec["camps"][c] in near_hexes:
-                hx = sec["camps"].pop(c)
-                s["camps"][c] = {"hex": hx, "status": "revealed"}
-                facts.append(Fact(f"VC base camp discovered in {hx} by {w.units[u].name}", "VB 16.0", "reveal",
-                                  {"camp": c, "hex": hx}))
+    if sec["hidden"] or sec["camps"]:  # else nothing is left to find, and no US unit's place is asked
+        _find(s, w, sec, facts)
     mv = s["moving"]
     if mv is not None and not mv.get("mode"):
         m = mv["unit"]
         d = w.units[m]
         if d.side == "us" and not d.mech and not d.monitor and not d.special_forces and mv["steps"] \
-                and in_ezoc(s, w, "us", s["units"][m]["at"]) and not mv.get("stopped"):
+                and not mv.get("stopped") and in_ezoc(s, w, "us", s["units"][m]["at"]):
             mv["stopped"] = True
             facts.append(Fact(f"{d.name} stops: the revealed unit's zone of control (A-13)", "VB 5.1.1", "move"))
     capture_check(s, w, facts)
 
 
+def _find(s: State, w: World, sec: dict[str, Any], facts: list[Fact]) -> None:
+    """Every hidden unit and camp a US unit on the map is now beside (VB 15.0, 16.0), unit by unit."""
+    units = w.units
+    us = sorted((u, r["at"]) for u, r in s["units"].items() if r["status"] == "map" and units[u].side == "us")
+    hidden_ids, camp_ids = sorted(sec["hidden"]), sorted(sec["camps"])  # only ever fewer below: sorted once
+    hid, camps = sec["hidden"], sec["camps"]  # what is found leaves these very dicts
+    known = w.__dict__.setdefault("_vb_near", {})  # _near's table
+    for u, at in us:
+        if not hid and not camps:
+            break  # nothing left to find
+        mon = units[u].monitor
+        near, near_hexes = known.get((at, mon)) or _near(w, at, mon)
+        if near.isdisjoint(hid.values()) and near_hexes.isdisjoint(camps.values()):
+            continue  # nothing hidden beside this unit
+        for h in hidden_ids:
+            if h in sec["hidden"] and sec["hidden"][h] in near and sec["hidden"][h] != at:
+                reveal_unit(s, w, h, facts, f"{w.units[u].name} is adjacent")
+        for c in camp_ids:
+            if c in sec["camps"] and sec["camps"][c] in near_hexes:
+                hx = sec["camps"].pop(c)
+                s["camps"][c] = {"hex": hx, "status": "revealed"}
+                facts.append(Fact(f"VC base camp discovered in {hx} by {w.units[u].name}", "VB 16.0", "reveal",
+                                  {"camp": c, "hex": hx}))
+
+
 def capture_check(s: State, w: World, facts: list[Fact]) -> None:
-    if not any(rec["status"] == "revealed" for rec in s.get("camps", {}).values()):
+    """VB 16.0: a US/ARVN unit alone in a revealed camp's hex captures it."""
+    revealed = [(c, rec) for c, rec in sorted(s.get("camps", {}).items()) if rec["status"] == "revealed"]
+    if not revealed:
         return  # only a revealed camp can be captured
-    with occupancy(s, w):  # no unit moves here: who is where answers from one index
-        _capture_check(s, w, facts)
-
-
-def _capture_check(s: State, w: World, facts: list[Fact]) -> None:
-    for c, rec in sorted(s.get("camps", {}).items()):
-        if rec["status"] != "revealed":
-            continue
+    # who is where, for the camps' places only: `land_at`'s answers (the first non-monitor unit on
+    # the map there, in unit order) in one pass over the units; no unit moves here
+    nodes = {rec["hex"]: _nodes_of(w, rec["hex"]) for _, rec in revealed}
+    wanted = set().union(*nodes.values())
+    if wanted.isdisjoint(map(_AT, s["units"].values())):
+        return  # no unit in any revealed camp's hex (asked at C speed)
+    first: dict[str, str] = {}
+    units = w.units
+    for u, r in s["units"].items():
+        at = r["at"]
+        if at in wanted and at not in first and r["status"] == "map" and not units[u].monitor:
+            first[at] = u
+    for c, rec in revealed:
         hx = rec["hex"]
-        nodes = _nodes_of(w, hx)
-        if any(land_at(s, w, n) is not None and w.units[str(land_at(s, w, n))].side == "vc" for n in nodes):
+        here = nodes[hx]
+        if any(n in first and units[first[n]].side == "vc" for n in here):
             continue
-        for n in sorted(nodes):
-            u = land_at(s, w, n)
-            if u is not None and w.units[u].side == "us":
+        for n in sorted(here):
+            u = first.get(n)
+            if u is not None and units[u].side == "us":
                 rec["status"] = "captured"
                 s["captures"].append(s["turn"])
-                facts.append(Fact(f"{w.units[u].name} captures the VC base camp in {hx}: the VC support fire "
+                facts.append(Fact(f"{units[u].name} captures the VC base camp in {hx}: the VC support fire "
                                   "allotment falls by one from the next game turn", "VB 16.0", "capture",
                                   {"camp": c, "hex": hx, "unit": u}))
                 break

@@ -58,8 +58,28 @@ def legal(s: State, w: World) -> list[Action]:
         return [{"type": "at", "hex": h} for h in region if land_at(s, w, h) is None and not w.prohibited(h)]
 
 
+def _region_set(w: World, region: str) -> frozenset[str]:
+    """A set-up region's hexes as a set, made once per map and region."""
+    cache = w.__dict__.setdefault("_setup_regions", {})
+    got = cache.get(region)
+    if got is None:
+        got = cache[region] = frozenset(w.regions.get(region, []))
+    return got  # type: ignore[no-any-return]
+
+
+def is_legal(s: State, w: World, a: Action) -> bool:
+    """`a in legal(s, w)`; a unit's place (`at`) is asked of that one hex, not listed among all."""
+    st = s["vc_setup"]
+    if not (isinstance(a, dict) and a.get("type") == "at" and set(a) == {"type", "hex"}
+            and st["stage"] not in ("victory", "caches") and st["pending"] is not None):
+        return a in legal(s, w)
+    h = a["hex"]
+    return (isinstance(h, str) and h in _region_set(w, _region_of(w, st["pending"]["unit"]))
+            and land_at(s, w, h) is None and not w.prohibited(h))
+
+
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], start: Any) -> None:
-    if a not in legal(s, w):
+    if not is_legal(s, w, a):
         raise IllegalAction("that set-up step is not allowed", "VB 27.0")
     st = s["vc_setup"]
     t = a["type"]

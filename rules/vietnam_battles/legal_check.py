@@ -1,10 +1,11 @@
 """One action's legality, checked without listing every legal action.
 
-`is_legal(s, w, a)` answers exactly `a in flow.legal(s, w)` (tests/vietnam_battles/test_legal_check.py plays
+`is_legal(s, w, a)` answers exactly `a in flow.legal(s, w)` (tests/core/test_is_legal.py plays
 random games and compares the two on every action listed and on near misses), but asks only
 the rule that governs the action's type: a unit's selection asks `movement.can_select` for that
-unit (VB 5.0), an engineer task asks for that engineer and that site (VB 18.2-18.3), and so on.
-Where the listing is short anyway (set-up, decisions, landings) it is the listing.
+unit (VB 5.0), an engineer task asks for that engineer and that site (VB 18.2-18.3), a set-up
+placement for that one place (VB 26.0, 27.0), and so on. Where the listing is short anyway (the
+other set-up steps, decisions, landings) it is the listing.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core.game import Action
-from rules.vietnam_battles import bridges, combat, engineers, iron, movement, transport
+from rules.vietnam_battles import bridges, combat, engineers, iron, iron_setup, movement, setup_vc, transport
 from rules.vietnam_battles.data import World
 from rules.vietnam_battles.flow import legal
 
@@ -26,7 +27,9 @@ def _keys(a: Action, *keys: str) -> bool:
 def is_legal(s: State, w: World, a: Action) -> bool:
     if s["phase"] == "over" or not isinstance(a, dict):
         return False
-    if s["phase"] == "setup" or s["decision"] is not None:
+    if s["phase"] == "setup":
+        return iron_setup.is_legal(s, w, a) if iron.on(s) else setup_vc.is_legal(s, w, a)
+    if s["decision"] is not None:
         return a in legal(s, w)
     t = a.get("type")
     if s["battle"] is not None:
@@ -36,8 +39,10 @@ def is_legal(s: State, w: World, a: Action) -> bool:
             return _keys(a, "marker") and a["marker"] in combat.committable(s, w)
         return a == {"type": "pass"}
     mv = s["moving"]
+    if mv is not None and mv.get("mode") in ("slick", "tango"):
+        return t == "land" and _keys(a, "hex") and transport.can_land(s, w, a["hex"])
     if mv is not None and mv.get("mode"):
-        return a in transport.land_actions(s, w)
+        return False  # no landing is listed (transport.land_actions)
     if mv is not None:
         return _moving(s, w, mv, a, t)
     if t == "end_phase":
@@ -50,6 +55,8 @@ def is_legal(s: State, w: World, a: Action) -> bool:
             return engineers.is_legal(s, w, a)
         if t == "b52":
             return a in iron.b52_actions(s, w)
+        if t in ("slick", "tango"):
+            return _keys(a, "unit") and transport.can_board(s, w, a["unit"], t)
         return a in transport.phase_actions(s, w)
     if t == "bombard":
         return (_keys(a, "unit", "marker") and a["marker"] in s["hands"][s["player"]]

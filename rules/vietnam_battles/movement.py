@@ -13,6 +13,7 @@ from typing import Any
 from rules.core.game import Fact, IllegalAction
 from rules.core.hexgrid import hexside
 from rules.vietnam_battles.board import (
+    answers,
     enemy_monitor_blocks,
     in_ezoc,
     is_hexside,
@@ -216,13 +217,36 @@ def _entries(s: State, w: World) -> Iterator[str]:
 def _may_enter(s: State, w: World, u: str, frm: str, n: str, mv: dict[str, Any]) -> bool:
     """VB 5.1-5.3: may the moving unit step from `frm` into the adjacent place `n`, and (through a
     friendly unit, VB 5.3) still end its move somewhere?"""
+    return _stepped(s, w, u, frm, n, mv) is not None
+
+
+def _stepped(s: State, w: World, u: str, frm: str, n: str, mv: dict[str, Any]) -> tuple[int, bool, str] | None:
+    """`step` into the adjacent place `n` if `_may_enter` allows it, else None. Within an occupancy
+    scope the answer is kept with the index (board.answers), keyed by everything else it reads: the
+    move so far, the unit's side up, the bridges down and the engineer bridge. So the search for an
+    entry after one move, the next entry's legality and the entry itself work it out once."""
+    memo = answers(s)
+    if memo is None:
+        return _stepped_now(s, w, u, frm, n, mv)
+    key = ("stepped", u, frm, n, mv["spent"], mv["been_ez"], mv["steps"], s["units"][u]["reduced"],
+           tuple(s.get("bridges_down", ())), s.get("eng_bridge"), s.get("iron") is not None)
+    got = memo.get(key, _UNKNOWN)
+    if got is _UNKNOWN:
+        got = memo[key] = _stepped_now(s, w, u, frm, n, mv)
+    return got  # type: ignore[no-any-return]
+
+
+_UNKNOWN = object()
+
+
+def _stepped_now(s: State, w: World, u: str, frm: str, n: str, mv: dict[str, Any]) -> tuple[int, bool, str] | None:
     r = step(s, w, u, frm, n, mv["spent"], mv["been_ez"], mv["steps"])
     if r is None:
-        return False
+        return None
     if _other_at(s, w, u, n) is not None:
         if r[1] or not _can_end(s, w, u, n, r[0], mv["been_ez"] or _ez(s, w, u, n)):
-            return False
-    return True
+            return None
+    return r
 
 
 def _exits(s: State, w: World, u: str, frm: str) -> Sequence[str]:
@@ -267,11 +291,17 @@ def may_end_here(s: State, w: World) -> bool:
         return False  # a reinforcement that has arrived must enter the map
     if w.units[u].monitor:
         return monitor_at_other(s, w, u, at) is None
+    here = placed(s, w, at, False)
+    if here is not None:
+        return all(v == u for v in here)
     return not any(v != u and r["status"] == "map" and r["at"] == at and not w.units[v].monitor
                    for v, r in s["units"].items())
 
 
 def monitor_at_other(s: State, w: World, u: str, space: str) -> str | None:
+    here = placed(s, w, space, True)
+    if here is not None:
+        return next((v for v in here if v != u), None)
     for v, r in s["units"].items():
         if v != u and r["status"] == "map" and r["at"] == space and w.units[v].monitor:
             return str(v)
@@ -299,24 +329,30 @@ def enter(s: State, w: World, to: str, facts: list[Fact]) -> None:
     mv = s["moving"]
     u = mv["unit"]
     frm = s["units"][u]["at"]
-    if not can_enter(s, w, to):
-        raise IllegalAction(f"{w.units[u].name} may not enter {to} now", "VB 5.1")
-    if frm is None:
+    with occupancy(s, w):  # the check and the cost read the state only: one index answers them all
+        across = frm is not None and isinstance(to, str) and ":" in to and hexpart(to) == hexpart(frm)
+        r: tuple[int, bool, str] | None = None
+        if frm is None or across:
+            ok = can_enter(s, w, to)
+        else:  # `can_enter` here is `to in _exits and _may_enter` (never a crossing): its step is the cost
+            r = _stepped(s, w, u, frm, to, mv) if not w.units[u].monitor and to in _exits(s, w, u, frm) else None
+            ok = r is not None
+        if not ok:
+            raise IllegalAction(f"{w.units[u].name} may not enter {to} now", "VB 5.1")
         to_ez = _ez(s, w, u, to)
-        cost = int(w.terrain_info(to).get("mp", 1)) * 2
-        r: tuple[int, bool, str] | None = (cost, to_ez and not w.units[u].mech,
-                                           "VB 5.1.1: a leg unit stops on entering an EZOC" if to_ez else "")
-        s["units"][u]["status"] = "map"
-    elif ":" in to and hexpart(to) == hexpart(frm) and s.get("eng_bridge") == hexpart(to):
-        r = (mv["spent"] + int(w.terrain_info(to).get("mp", 1)) * 2, False, "VB 18.3: over the engineer bridge")
-    elif ":" in to and hexpart(to) == hexpart(frm):
-        r = (mp_total(s, w, u), True, "VB 19.0: across the Mekong, all its MA")
-    else:
-        r = step(s, w, u, frm, to, mv["spent"], mv["been_ez"], mv["steps"])
+        if frm is None:
+            r = (int(w.terrain_info(to).get("mp", 1)) * 2, to_ez and not w.units[u].mech,
+                 "VB 5.1.1: a leg unit stops on entering an EZOC" if to_ez else "")
+        elif across and s.get("eng_bridge") == hexpart(to):
+            r = (mv["spent"] + int(w.terrain_info(to).get("mp", 1)) * 2, False, "VB 18.3: over the engineer bridge")
+        elif across:
+            r = (mp_total(s, w, u), True, "VB 19.0: across the Mekong, all its MA")
     assert r is not None
+    if frm is None:
+        s["units"][u]["status"] = "map"
     mv["spent"], stop, why = r
     mv["steps"] += 1
-    mv["been_ez"] = mv["been_ez"] or _ez(s, w, u, to)
+    mv["been_ez"] = mv["been_ez"] or to_ez
     s["units"][u]["at"] = to
     left = mp_total(s, w, u) - mv["spent"]
     facts.append(Fact(f"{w.units[u].name} enters {to} ({_mp(left)} MP left)" + (f"; {why}" if why else ""),

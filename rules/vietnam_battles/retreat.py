@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.vietnam_battles.board import (
+    answers,
     enemy_monitor_blocks,
     in_ezoc,
     is_hexside,
@@ -91,9 +92,18 @@ def _occupied(s: State, w: World, u: str, at: str) -> str | None:
 def retreat_options(s: State, w: World, u: str, n: int, away: list[str], participants: list[str]
                     ) -> tuple[str, list[list[str]]]:
     """(kind, paths): kind is "empty", "through", "displace", "short" or "none" (VB 7.7, 7.7.2). Reads
-    the state only: who is where is answered from one index (board.occupancy)."""
+    the state only: who is where is answered from one index (board.occupancy), and the answer depends
+    only on that and the map, so it is kept with the index (a retreat's legality and the retreat ask
+    the same question of the same places)."""
     with occupancy(s, w):
-        return _retreat_options(s, w, u, n, away, participants)
+        memo = answers(s)
+        assert memo is not None
+        key = ("retreat", u, n, tuple(away), tuple(participants), s.get("iron") is not None)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = _retreat_options(s, w, u, n, away, participants)
+        kind, paths = got
+        return kind, [list(p) for p in paths]  # the kept answer's lists are never handed out
 
 
 def _retreat_options(s: State, w: World, u: str, n: int, away: list[str], participants: list[str]

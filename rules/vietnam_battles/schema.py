@@ -15,6 +15,17 @@ from rules.vietnam_battles.verbs import VERBS
 ACTIONS: dict[str, dict[str, type]] = VERBS.shapes()
 
 
+ACTIONS_V1: dict[str, dict[str, type]] = {k: v for k, v in ACTIONS.items() if k != "standing"}
+
+
+def check_action_shape_v1(action: Any) -> Action:
+    """Rules version 1: no standing answers (its refusals word for word as they were)."""
+    check_shape(action, ACTIONS_V1)
+    if action["type"] == "retreat" and not all(isinstance(h, str) for h in action["path"]):
+        raise IllegalAction("a retreat path is a list of hex numbers")
+    return cast(Action, action)
+
+
 def check_action_shape(action: Any) -> Action:
     check_shape(action, ACTIONS)
     if action["type"] == "retreat" and not all(isinstance(h, str) for h in action["path"]):
@@ -43,7 +54,8 @@ def _need(cond: bool, msg: str) -> None:
 
 def check_state(s: Any, w: World) -> None:
     _need(isinstance(s, dict), "a state is an object")
-    _need(sorted(s) == sorted(TOP_KEYS), f"state keys must be exactly {sorted(TOP_KEYS)}")
+    _need(sorted(s) in (sorted(TOP_KEYS), sorted(TOP_KEYS + ("standing",))),
+          f"state keys must be exactly {sorted(TOP_KEYS)} (and standing, rules version 2 on)")
     _need(s["game"] == "vietnam-battles", "not a Vietnam Battles state")
     _need(s["phase"] in PHASES and s["player"] in ("us", "vc"), "bad phase or player")
     _need(isinstance(s["turn"], int) and 1 <= s["turn"], "turn is a whole number from 1")
@@ -142,6 +154,7 @@ def describe(a: Action, w: World | None = None) -> str:
         "cache": f"place a supply cache in {a.get('hex')}", "b52": f"B-52 strike on {a.get('unit')}",
         "ben_suc": f"Ben Suc: {a.get('choice')}", "exit": "leave the map",
         "designate": f"designate {a.get('camp')} as the real chit",
+        "standing": f"standing answer to {a.get('kind')}: {a.get('answer')}",
     }
     return texts.get(str(t), ", ".join(f"{k}={v}" for k, v in sorted(a.items())))
 

@@ -50,6 +50,14 @@ def _nodes(w: World) -> list[str]:
     return out
 
 
+def _node_set(w: World) -> frozenset[str]:
+    """`_nodes(w)` as a set, made once per map."""
+    got = w.__dict__.get("_vc_nodes")
+    if got is None:
+        got = w.__dict__["_vc_nodes"] = frozenset(_nodes(w))
+    return got
+
+
 def _taken(s: State, w: World, node: str) -> bool:
     return land_at(s, w, node) is not None or node in s["secret"]["hidden"].values()
 
@@ -81,8 +89,24 @@ def legal(s: State, w: World) -> list[Action]:
                 if not _forbidden(w, n) and not _taken(s, w, n) and (not pend["hidden"] or _jungle(w, n))]
 
 
+def is_legal(s: State, w: World, a: Action) -> bool:
+    """`a in legal(s, w)`; a unit's place (`at`) is asked of that one place, not listed among all."""
+    if not (isinstance(a, dict) and a.get("type") == "at" and set(a) == {"type", "hex"}
+            and s["vc_setup"]["pending"] is not None):
+        return a in legal(s, w)
+    sec = s["secret"]
+    if _variant(s):
+        if len(s["camps"]) < CAMPS + 3 or sec.get("real") is None:
+            return False  # the chits come first (VB 16.0, the designer's variant)
+    elif len(sec["camps"]) < CAMPS:
+        return False  # the camps come first
+    n, hidden = a["hex"], s["vc_setup"]["pending"]["hidden"]
+    return (isinstance(n, str) and n in _node_set(w) and not _forbidden(w, n) and not _taken(s, w, n)
+            and (not hidden or _jungle(w, n)))
+
+
 def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact], start: Any) -> None:
-    if a not in legal(s, w):
+    if not is_legal(s, w, a):
         raise IllegalAction("that set-up step is not allowed", "VB 26.0")
     sec = s["secret"]
     t = a["type"]

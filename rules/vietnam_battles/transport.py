@@ -75,6 +75,41 @@ def phase_actions(s: State, w: World) -> list[Action]:
     return out
 
 
+def can_board(s: State, w: World, u: Any, kind: str) -> bool:
+    """`{"type": kind, "unit": u} in phase_actions(s, w)`, asked of that one unit (check one, don't list all)."""
+    if s["phase"] != "movement" or s["player"] != "us" or s["moving"] is not None:
+        return False
+    have = w.slicks if kind == "slick" else w.tangos
+    if not (isinstance(u, str) and u in s["units"] and s["chits"][kind] < have):
+        return False
+    with occupancy(s, w):
+        return _eligible(s, w, u, kind)
+
+
+def can_land(s: State, w: World, h: Any) -> bool:
+    """`h in destinations(s, w)` for the moving transport, asked of that one hex."""
+    mv = s["moving"]
+    if not isinstance(h, str):
+        return False
+    if mv.get("mode") == "slick":
+        only = (mv.get("entry") or {}).get("slick_terrain")
+        return (h in _landing_set(w, "slick") and land_at(s, w, h) is None
+                and (only is None or w.terrain_of(h) == only))
+    if mv.get("entry"):
+        return h in _tango_from(s, w, mv["entry"])
+    return (h in _landing_set(w, "river") and bool(river_access(w)[h] & river_component(w, mv["from"]))
+            and land_at(s, w, h) is None and h != mv["from"])
+
+
+def _landing_set(w: World, mode: str) -> frozenset[str]:
+    """`_landing_hexes(w, mode)` as a set, made once per map."""
+    cache = w.__dict__.setdefault("_cache", {})
+    key = "landing set " + mode
+    if key not in cache:
+        cache[key] = frozenset(_landing_hexes(w, mode))
+    return cache[key]  # type: ignore[no-any-return]
+
+
 def destinations(s: State, w: World) -> list[str]:
     """Where the moving transport may land; reads the state only, so who is where is answered
     from one index (board.occupancy: it asked every unit of every hex of the map)."""
@@ -181,7 +216,7 @@ def perform(s: State, w: World, a: Action, dice: DiceSource, facts: list[Fact]) 
     if t == "land":
         mv = s["moving"]
         u, h = mv["unit"], a["hex"]
-        if h not in destinations(s, w):
+        if not can_land(s, w, h):
             raise IllegalAction(f"{w.units[u].name} may not land in {h}", "VB 10.0")
         kind = mv["mode"]
         s["units"][u]["status"] = "map"

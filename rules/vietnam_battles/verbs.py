@@ -15,6 +15,9 @@ HEX = FieldKind("hex", str)  # four digits: 0917
 PATH = FieldKind("path", list)  # up to three hexes, portions or hexsides
 VICTORY = FieldKind("victory_condition", str)  # escape, casualties, hold
 BEN_SUC = FieldKind("ben_suc_choice", str)  # roll, decline, extend, shorten
+STANDING_KIND = FieldKind("standing_kind", str)  # a decision that takes a standing answer (standing.KINDS)
+STANDING_ANSWER = FieldKind("standing_answer", str)  # one of its answers, or ask
+STANDING_WHEN = FieldKind("standing_when", list)  # up to three [field, op, value] conditions
 
 VERBS: VerbTable[object] = VerbTable(
     Verb("select", "VB 5.0", {"unit": UNIT_ID}),
@@ -52,4 +55,6 @@ VERBS: VerbTable[object] = VerbTable(
     Verb("designate", None, {"camp": UNIT_ID}),
     Verb("repair", None, {"unit": UNIT_ID, "hexside": HEXSIDE}),
     Verb("eng_bridge", None, {"site": SPACE}),
+    Verb("standing", "standing answers (ours)", {"kind": STANDING_KIND, "answer": STANDING_ANSWER,
+                                                 "when": STANDING_WHEN}),  # rules version 2 on
 )

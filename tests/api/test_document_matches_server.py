@@ -260,8 +260,9 @@ def test_create_game_is_one_shape_per_game_with_its_own_scenarios_options_and_se
     assert set(create["discriminator"]["mapping"]) == {g.name for g in all_games()}
     validator = _validator(doc, "CreateGame")
     body = {"game": "up-front", "scenario": "C", "options": {"condition": "mud", "mountain_troops": False},
-            "creator": "germans"}
+            "creator": "umpire"}  # UP FRONT's scenarios share no seat (I: partisans, N: Japanese): only the umpire
     assert validator.is_valid(body)
+    assert not validator.is_valid({**body, "creator": "germans"})  # the document cannot promise a seat of C's
     scenario = doc["components"]["schemas"]["CreateUfGame"]["properties"]["scenario"]
     assert scenario["nullable"] is True and scenario["allOf"] == [{"$ref": "#/components/schemas/UfScenario"}]
     assert client.post("/api/v1/games", json=body).status_code == 201

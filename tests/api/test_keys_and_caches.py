@@ -69,3 +69,18 @@ def test_hidden_information_seat_pages_are_private_to_caches(app: Any, secret: P
     assert r.headers["Cache-Control"] == "private, no-store"
     assert {"cookie", "authorization"} <= {v.strip().lower() for v in r.headers["Vary"].split(",")}
     assert "Cookie" in json.dumps(dict(r.headers))
+
+
+@pytest.mark.parametrize("vary", [None, "Accept-Language", "cookie", "Accept-Encoding, Authorization"])
+def test_private_adds_cookie_and_authorization_to_vary_as_the_header_set_does(vary: str | None) -> None:
+    """`private` sets the Vary header at once when there is none: the same header as adding each name."""
+    from flask import Response
+
+    from warlog.web.pageutil import private
+
+    ours, theirs = Response("x"), Response("x")
+    if vary is not None:
+        ours.headers["Vary"] = theirs.headers["Vary"] = vary
+    theirs.vary.add("Cookie")
+    theirs.vary.add("Authorization")
+    assert private(ours).headers.get_all("Vary") == theirs.headers.get_all("Vary")

@@ -52,6 +52,11 @@ def test_mask_url_hides_passwords_only() -> None:
     assert mask_url("postgresql://warlog@db/w") == "postgresql://warlog@db/w"
 
 
+# Port 1 refuses at once: the store fails after waiting for a first connection (10 s in
+# production, ledger.postgres.CONNECT_WAIT); the error it prints is the same after 1 s.
+UNREACHABLE_WAIT = ("WARLOG_TEST_CONNECT_WAIT", "1")
+
+
 @pytest.mark.parametrize("args", [
     ["games", "--db", "postgresql://warlog:hunter2@127.0.0.1:1/w"],
     ["export", "g", "--db", "postgresql://warlog:hunter2@127.0.0.1:1/w"],
@@ -59,7 +64,8 @@ def test_mask_url_hides_passwords_only() -> None:
     ["serve", "--db", "postgresql://warlog:hunter2@127.0.0.1:1/w", "--redis", "redis://:pw2@127.0.0.1:1/0"],
 ])
 @pytest.mark.slow
-def test_connection_errors_never_print_the_password(args: list[str]) -> None:
+def test_connection_errors_never_print_the_password(args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(UNREACHABLE_WAIT[0], UNREACHABLE_WAIT[1])
     r = CliRunner().invoke(main, args)
     assert r.exit_code != 0 and "Error:" in r.output, r.output
     assert "hunter2" not in r.output and "pw2" not in r.output, r.output
@@ -70,7 +76,8 @@ def test_connection_errors_never_print_the_password(args: list[str]) -> None:
 def test_worker_py_never_prints_the_password() -> None:
     out = subprocess.run([sys.executable, str(ROOT / "worker.py"), "--burst", "--db",
                           "postgresql://warlog:hunter2@127.0.0.1:1/w", "--redis", "redis://127.0.0.1:1/0"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+                         cwd=ROOT, capture_output=True, text=True, timeout=60,
+                         env={**os.environ, UNREACHABLE_WAIT[0]: UNREACHABLE_WAIT[1]})
     assert out.returncode == 2 and "hunter2" not in out.stdout + out.stderr and "***" in out.stderr, out.stderr
 
 

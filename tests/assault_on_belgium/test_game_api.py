@@ -22,7 +22,7 @@ G, B = "germany", "belgium"
 
 def test_registered_with_name_title_version_roles():
     g = get_game("assault-on-belgium")
-    assert (g.name, g.title, g.version) == ("assault-on-belgium", "Assault on Belgium", "1")
+    assert (g.name, g.title, g.version) == ("assault-on-belgium", "Assault on Belgium", "2")
     assert g.roles("may-1940") == ("germany", "belgium")
     assert set(g.options()) == {"no_entry_nl_france", "reaction_before_german_air"}
     assert g.options()["no_entry_nl_france"].default is False

@@ -73,8 +73,11 @@ def press_action(page: Any, locator: str, tap: bool = False) -> None:
     about first (its button's data-confirm: it ends the game, or a phase while units could still
     act) is confirmed in the page's own box, as a player does."""
     button = page.locator(locator).first
+    # Asked before the press: a move that needs no confirming may update the page, and take the
+    # button away, before a question asked after the press is answered.
+    asks_first = button.get_attribute("data-confirm")
     with updated(page):
         button.tap() if tap else button.click()
-        if button.get_attribute("data-confirm"):
+        if asks_first:
             page.wait_for_selector("#confirm-go")
             page.locator("#confirm-go").tap() if tap else page.click("#confirm-go")

@@ -112,7 +112,7 @@ def test_a_director_runs_the_event_from_the_pages(browser: Any, server: Any, smt
     director.fill("#reissue-form input[name=reason]", "lost the pairing mail")
     _submit(director, "#reissue-form button")
     _confirm(director)
-    text = _body(_mail(smtp, f"{name_of[holder].lower()}@example.org", "a new link to your game"))
+    text = _body(_mail(smtp, f"{name_of[holder].lower()}@example.org", "a new link to your seat"))
     seat_link = re.search(r"https?://\S+/seat/\S+", text)
     assert seat_link, text
     stranger = browser.new_context().new_page()

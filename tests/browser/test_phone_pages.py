@@ -78,10 +78,14 @@ def phone_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     app.extensions["warlog"].store.close()
 
 
-def phone(browser: Any, size: str = "390") -> Any:
-    """A page in a phone's browser: its viewport, touch, the mobile viewport meta honoured."""
-    ctx = browser.new_context(viewport=PHONES[size], has_touch=True, is_mobile=True, device_scale_factor=2)
+def phone(browser: Any, size: str = "390", lang: str = "en") -> Any:
+    """A page in a phone's browser: its viewport, touch, the mobile viewport meta honoured; its
+    language `lang` (the browser's Accept-Language; `page.lang`)."""
+    ctx = browser.new_context(viewport=PHONES[size], has_touch=True, is_mobile=True, device_scale_factor=2,
+                              **({"locale": "ja-JP", "extra_http_headers": {"Accept-Language": "ja"}}
+                                 if lang == "ja" else {}))
     page = ctx.new_page()
+    page.lang = lang
     page.set_default_timeout(20_000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))

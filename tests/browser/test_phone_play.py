@@ -1,5 +1,5 @@
-"""Assault on Belgium played to its end on two phones (Germany at 390×844, Belgium at 360×740,
-touch screens) by taps only: a unit is picked by a tap, its path tapped hex by hex, the move
+"""Assault on Belgium played to its end on two phones (Germany at 390×844 in English, Belgium at
+360×740 in Japanese, every page of Belgium's without a word left in English; touch screens) by taps only: a unit is picked by a tap, its path tapped hex by hex, the move
 confirmed in the bar held at the foot of the screen (in sight without scrolling past the map);
 the map pans under one finger and zooms under two, inside its frame. Screenshots go to
 test-artifacts/phone/."""
@@ -15,12 +15,14 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.browser.conftest import press_action, updated
+from tests.browser.japanese import english_left
 from tests.browser.test_phone_pages import create_game, phone, shots
 
 IN_SIGHT = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
   return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth
          && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2).closest(sel) !== null; }"""
 WIDTH = "document.documentElement.scrollWidth"
+ACT = "#act-form button[value*='\"type\": \"{}\"']"  # an action by its type, in any language
 
 
 def _api(base: str, path: str) -> Any:
@@ -65,7 +67,7 @@ def test_assault_on_belgium_played_to_the_end_by_taps_on_two_phones(browser: Any
     creator = phone(browser, "390")
     links = create_game(creator, base, "assault-on-belgium/may-1940")
     gid = links["germany"].split("/")[4]
-    ger, bel = phone(browser, "390"), phone(browser, "360")
+    ger, bel = phone(browser, "390"), phone(browser, "360", "ja")  # Belgium's phone reads Japanese
     for page in (ger, bel):
         page.cdp = page.context.new_cdp_session(page)
     ger.goto(links["germany"])
@@ -84,9 +86,10 @@ def test_assault_on_belgium_played_to_the_end_by_taps_on_two_phones(browser: Any
     assert bel.evaluate(IN_SIGHT, "#confirm-go"), "the confirm button is in sight, over the page"
     with updated(bel):
         bel.locator("#confirm-go").tap()
-    assert "VI Corps" in bel.inner_text("#result")
-    _tap_act(bel, "button:has-text('Use the standard set-up')")
-    _tap_act(bel, "button:has-text('Finish setting up')")
+    assert "1005" in bel.inner_text("#result")
+    assert not english_left(bel), english_left(bel)
+    _tap_act(bel, ACT.format("standard_setup"))
+    _tap_act(bel, ACT.format("done_setup"))
 
     _fresh(ger, base, gid)
     _tap_act(ger, "button:has-text('Use the standard set-up')")
@@ -148,13 +151,18 @@ def test_assault_on_belgium_played_to_the_end_by_taps_on_two_phones(browser: Any
         _fresh(page, base, gid)
         if n == 3:
             page.screenshot(path=str(folder / "aob-midgame.png"))
-        preferred = page.locator("#act-form button:has-text('Continue the battle')")
-        _tap_act(page, "#act-form button:has-text('Continue the battle')" if preferred.count() else "#act-form button")
+        if page is bel:
+            left = english_left(bel)
+            assert not left, f"#{info['seq']}: English on Belgium's Japanese page: {left}"
+        preferred = page.locator(ACT.format("continue"))
+        _tap_act(page, ACT.format("continue") if preferred.count() else "#act-form button")
     else:
         raise AssertionError("the game did not end within 150 decisions")
     for page, size in ((ger, "390"), (bel, "360")):
         _fresh(page, base, gid)
-        assert "wins" in page.inner_text(".status-card")
+        assert page.locator(".status-card .outcome").count()
+        if page is bel:
+            assert not english_left(bel), english_left(bel)
         assert page.evaluate(WIDTH) <= int(size)
         page.screenshot(path=str(folder / f"aob-over-{size}.png"), full_page=True)
     assert not ger.errors and not bel.errors and not creator.errors, ger.errors + bel.errors + creator.errors

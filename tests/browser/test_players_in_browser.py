@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests.notify.conftest import Smtp, smtp  # noqa: F401  (the fixture: a real SMTP server)
+from tests.notify.conftest import Smtp, smtp, subject_of  # noqa: F401  (the fixture: a real SMTP server)
 
 VIEW = {"width": 1400, "height": 1000}
 LINK = re.compile(r"(https?://\S+/signin/\S+)")
@@ -45,7 +45,7 @@ def _mail_to(smtp: Smtp, to: str, subject_start: str, timeout: float = 15.0) -> 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for m in reversed(smtp.messages):
-            if m["To"] == to and m["Subject"].startswith(subject_start):
+            if m["To"] == to and subject_of(m).startswith(subject_start):
                 return str(m.get_payload(decode=True).decode())
         time.sleep(0.1)
     raise AssertionError(f"no mail {subject_start!r} to {to}: {[(m['To'], m['Subject']) for m in smtp.messages]}")

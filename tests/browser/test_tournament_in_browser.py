@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests.notify.conftest import Smtp, smtp  # noqa: F401  (the real SMTP server fixture)
+from tests.notify.conftest import Smtp, smtp, subject_of  # noqa: F401  (the real SMTP server fixture)
 from tests.players.conftest import FakeNow
 from warlog.tournaments.bundle import verify_bundle
 
@@ -62,7 +62,7 @@ def _mail(smtp: Smtp, to: str, subject: str, timeout: float = 15.0) -> Message: 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for m in smtp.messages:
-            if to in str(m["To"]) and subject in str(m["Subject"]):
+            if to in str(m["To"]) and subject in subject_of(m):
                 return m
         smtp.wait_for(len(smtp.messages) + 1, timeout=0.5)
     raise AssertionError(f"no mail '{subject}' to {to}; got {[(m['To'], m['Subject']) for m in smtp.messages]}")

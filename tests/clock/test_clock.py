@@ -78,7 +78,7 @@ def test_days_per_move_reminds_then_expires_to_the_director(capp: Flask, fake: F
     fake.advance(days=1)
     assert clock.sweep()["reminded"] == 1
     assert clock.sweep()["reminded"] == 0  # once
-    assert "Deadline soon: game " + game.id in _mails(capp, "north@example.org")
+    assert f"Deadline soon: Dice Duel (test game) — First to 10 [{game.id}]" in _mails(capp, "north@example.org")
     fake.advance(days=1)
     assert clock.sweep()["expired"] == 1
     assert [a.act for a in seen] == ["expired"] and seen[0].detail["policy"] == "notify_director"

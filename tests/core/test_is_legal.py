@@ -133,6 +133,21 @@ def _by_type(legal: list[Any]) -> list[list[Any]]:
     return list(out.values())
 
 
+def _worded_standing(a: dict[str, Any]) -> bool:
+    """UP FRONT v4 (rules/up_front/standing.py): a standing answer is legal in a turn when well formed."""
+    from rules.core import standing
+    from rules.core.game import IllegalAction
+    from rules.up_front.standing import KINDS
+
+    if set(a) != {"type", "kind", "answer", "when"}:
+        return False
+    try:
+        standing.check(KINDS, a)
+    except IllegalAction:
+        return False
+    return True
+
+
 def check_agreement(g: Game, scenario: str, seed: int, steps: int, probes: int,
                     start: dict[str, Any] | None = None, roles: tuple[str, ...] = ()) -> int:
     rng = random.Random(seed)
@@ -171,6 +186,9 @@ def check_agreement(g: Game, scenario: str, seed: int, steps: int, probes: int,
                 misses += [{**a, "hex": True}, {**a, "unit": 1}, [a], json.dumps(a)]
             for miss in misses:
                 want = isinstance(miss, dict) and json.dumps(miss, sort_keys=True) in listed
+                if g.name == "up-front" and isinstance(miss, dict) and miss.get("type") == "standing" \
+                        and "half" in g.state_keys and s["phase"] == "play" and not s["reaction"]:
+                    want = _worded_standing(miss)  # rules v4: any well-formed answer, listed or not
                 assert g.is_legal(s, seat, miss) == want, (scenario, seed, s["phase"] if "phase" in s else "", miss)
                 checked += 1
         if g.name == "lock-n-load":  # once a step: every action type with its own keys
@@ -338,3 +356,30 @@ def test_lock_n_load_check_agrees_with_the_listing_in_melee(seed: int) -> None:
         s["impulse"] = {"hexes": ["9A2"], "group": [], "done": [], "fired": {}, "move": None, "acted": True,
                         "visible": {}}
     assert check_agreement(g, "test", seed, steps=80, probes=2, start=s, roles=("us", "vc")) > 0
+
+
+@pytest.mark.parametrize("scenario,options", [("snoopys_nose", {}), ("snoopys_nose", {"real_chit": True}),
+                                              ("iron_triangle", {})])
+def test_vietnam_battles_set_up_placement_check_agrees_with_the_listing(scenario: str, options: dict[str, Any]) -> None:
+    """A set-up placement (`at`) is asked of its one place (rules/vietnam_battles/setup_vc.py and
+    iron_setup.py `is_legal`): through a whole random set-up, every place on the map (and values of
+    other JSON types) is legal exactly when listed, while a unit waits to be placed and before."""
+    g = GAMES["vietnam-battles"]
+    w = g.w(scenario)  # type: ignore[attr-defined]
+    rng, dice = random.Random(11), seeded_dice(11)
+    s = g.setup(scenario, g.resolve_options(options), dice)
+    places = [n for h in sorted(w.hexes) for n in ([f"{h}:{p}" for p in w.portions(h)] or [h])] + sorted(w.hexes)
+    odd: list[Any] = [None, True, 1, [], "", "0101:nowhere", sorted(w.hexes)[:1]]
+    placements = 0
+    while s["phase"] == "setup":
+        seat = g.active_seats(s)[0]
+        legal = g.legal_actions(s, seat)
+        listed = {json.dumps(x, sort_keys=True) for x in legal}
+        waiting = any(a["type"] == "at" for a in legal)
+        for h in (places if waiting else rng.sample(places, 8)) + odd:
+            a = {"type": "at", "hex": h}
+            assert g.is_legal(s, seat, a) == (json.dumps(a, sort_keys=True) in listed), (scenario, a)
+        assert not g.is_legal(s, seat, {"type": "at", "hex": places[0], "unit": "x"})
+        placements += waiting
+        s = g.apply(s, seat, rng.choice(legal), dice).state
+    assert placements > 10

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from tests.notify.conftest import free_port
 from warlog.cli import main
-from warlog.ops.logs import mask
+from warlog.ops.logs import mask, masked
 
 REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "pw-Zq81secret"
@@ -103,6 +103,23 @@ def test_mask_hides_every_kind_of_secret() -> None:
     masked = mask(line)
     for secret in ("hunter2", "AbC-123_x", "TOK-en_1", "s3at-tok", "sess1", "seat2", "wp_abcdefgh12345", "rpass"):
         assert secret not in masked, (secret, masked)
+
+
+SECRETS_ALONE = [  # each kind of secret by itself in a line, as any case of its words
+    "postgresql://app:hunter2@db/warlog", "REDIS://:rpass@r:6379/0", "host=db password=hunter2", "PassWord = 'x y'",
+    "GET /signin/AbC-123_x HTTP/1.1", "/games/g1/seat/TOK-en_1", "Authorization: Bearer s3at-tok",
+    "authorization: BEARER s3at-tok", "Cookie: warlog_player=sess1", "warlog_seat_g1=seat2", "warlog_csrf=c1",
+    "wp_abcdefgh12345", "GET /x?token=t1", "GET /x?a=1&Seat_Token=t2", "GET /x?KEY=k3", "GET /x?secret=s4",
+    "GET /api/v1/games/abc/actions 200", "GET /games/abc/live?last=4&wait=1&panel=0 200", "",
+]
+
+
+@pytest.mark.parametrize("line", SECRETS_ALONE)
+def test_mask_looks_for_every_kind_of_secret_it_masks(line: str) -> None:
+    """`mask` skips a line in which none of the secrets' shapes can be (its first look): it gives
+    what applying every pattern gives, for each kind of secret alone and for lines with none."""
+    assert mask(line) == masked(line)
+    assert mask(line + " tail") == masked(line + " tail")
 
 
 @pytest.mark.slow

@@ -49,10 +49,10 @@ def test_worker_notices_follow_each_players_language(smtp_app: Flask, smtp: Smtp
     [start] = smtp.wait_for(1)
     first = game.info()["active_seats"][0]
     if first == "north":
-        assert subject(start).startswith("あなたの手番:dice-duel"), subject(start)
+        assert subject(start) == f"あなたの手番:Dice Duel (test game) — First to 10 [{game.id}]", subject(start)
         assert "の手番です。" in body(start) and "https://warlog.example/games/" in body(start)
     else:
-        assert subject(start).startswith("Your turn: dice-duel")
+        assert subject(start) == f"Your turn: Dice Duel (test game) — First to 10 [{game.id}]", subject(start)
     r = game.client.post(f"/api/v1/games/{game.id}/rulings", headers=game.auth("director"),
                          json={"kind": "award", "winner": first, "result": "win", "reason": "opponent resigned"})
     assert r.status_code == 202, r.get_json()
@@ -60,6 +60,36 @@ def test_worker_notices_follow_each_players_language(smtp_app: Flask, smtp: Smtp
     settle(smtp_app)
     smtp.wait_for(3)
     ended = {m["To"]: m for m in smtp.messages if subject(m).startswith(("Game ended", "ゲーム終了"))}
-    assert subject(ended["north@example.org"]).startswith("ゲーム終了:dice-duel")
+    assert subject(ended["north@example.org"]) == f"ゲーム終了:Dice Duel (test game) — First to 10 [{game.id}]"
     assert "が終了しました" in body(ended["north@example.org"])
-    assert subject(ended["south@example.org"]).startswith("Game ended: dice-duel")
+    assert subject(ended["south@example.org"]) == f"Game ended: Dice Duel (test game) — First to 10 [{game.id}]"
+
+
+def test_your_turn_names_the_seat_as_the_game_does_in_each_language(smtp_app: Flask, smtp: Smtp) -> None:
+    """The "your turn" mail names the seat by its display name in the player's language
+    ("ドイツ軍", "Germany"), never by its id ("germany")."""
+    client = smtp_app.test_client()
+    created = client.post("/api/v1/games", json={"game": "assault-on-belgium", "scenario": "may-1940"}).get_json()
+    game = Driver(client, smtp_app, created)
+    players, languages = smtp_app.extensions["warlog_players"], smtp_app.extensions["warlog_languages"]
+    seats = sorted(created["seats"])
+    for i, seat in enumerate(seats):
+        p = players.register(f"P{i}", f"{seat}@example.org")
+        players.claim_seat(game.id, seat, p.id)
+        languages.set(p.id, "ja" if i == 0 else "en")
+    game.join_all()
+    settle(smtp_app)
+    [start] = smtp.wait_for(1)
+    first = game.info()["active_seats"][0]
+    text = body(start)
+    assert f"({first})" not in text and f"\uff08{first}\uff09" not in text, text
+    if first == seats[0]:  # chose Japanese
+        assert {"belgium": "ベルギー軍", "germany": "ドイツ軍"}[first] in text, text
+        # the game and scenario by their titles in the player's language, never by their ids
+        assert subject(start) == f"あなたの手番:Assault on Belgium — 1940年5月 [{game.id}]", subject(start)
+        assert f"Assault on Belgium(1940年5月)のゲーム {game.id}" in text, text
+    else:
+        assert f"It is your turn ({first.title()})" in text, text
+        assert subject(start) == f"Your turn: Assault on Belgium — May 1940 [{game.id}]", subject(start)
+        assert f"in the Assault on Belgium (May 1940) game {game.id}" in text, text
+    assert "may-1940" not in subject(start) + text and "assault-on-belgium" not in subject(start) + text

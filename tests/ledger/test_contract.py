@@ -281,6 +281,61 @@ def test_list_games(store, make_game):
     assert store.list_games(game="none") == []
 
 
+def test_the_sweeps_lists_read_together(store, make_game):
+    for gid in ("a", "b"):
+        make_game(store, gid)
+    store.append("a", 0, [sub()])
+    store.append("b", 0, [sub(), resolved(1)])
+    assert store.sweep_games() == (["a"], [])
+
+
+def test_a_locked_read_reads_what_the_plain_reads_do_under_the_lock(store, make_game):
+    make_game(store, "g1")
+    store.append("g1", 0, [sub(), resolved(1), sub()])
+    with store.locked_read("g1", timeout=1, events_after=1) as first:
+        assert first.summary == store.summary("g1") and first.summary.oldest_pending == 3
+        assert first.events == store.read("g1", after=1) and [ev.seq for ev in first.events] == [2, 3]
+    with store.locked_read("g1", timeout=1, summary=False) as first:
+        assert first.summary is None and first.events is None
+    with store.locked_read("nope", timeout=1, events_after=-1) as first:
+        assert first.summary is None and first.events == []
+    with store.game_lock("g1", timeout=1):  # released after each
+        pass
+
+
+def test_the_summary_and_a_range_of_events_read_together_are_what_the_plain_reads_give(store, make_game):
+    """EventStore.summary_and_read (one statement on the SQL stores): the summary, and the events
+    in (after, upto], none when the range is past the end, nothing for an unknown game; a game's
+    events never mix with another's."""
+    make_game(store, "g1")
+    make_game(store, "g2")
+    store.append("g1", 0, [sub(), resolved(1), sub()])
+    store.append("g2", 0, [sub()])
+    summary, events = store.summary_and_read("g1", 0)
+    assert summary == store.summary("g1") and summary.oldest_pending == 3 and events == store.read("g1", after=0)
+    assert [ev.seq for ev in store.summary_and_read("g1", 0, upto=2)[1]] == [1, 2]
+    assert store.summary_and_read("g1", 3) == (store.summary("g1"), [])
+    assert [ev.seq for ev in store.summary_and_read("g2", -1)[1]] == [0, 1]
+    assert store.summary_and_read("nope", -1) == (None, [])
+
+
+def test_a_locked_read_of_a_young_game_reads_its_first_events_and_its_seeds(store, make_game):
+    """A cold judgement's read (warlog.judging.resolver): the events from the first up to a
+    bound, and the seeds (period 0's secret, then each later period's), as the plain reads give them."""
+    make_game(store, "g1", secret=b"first")
+    store.append("g1", 0, [sub(), resolved(1), NewEvent("seed_committed", None, {"commitment": "c" * 64, "period": 1})],
+                 secret=b"second")
+    store.append("g1", 3, [sub()])
+    with store.locked_read("g1", timeout=1, events_after=-1, events_upto=2, seeds=True) as first:
+        assert first.events == store.read("g1", after=-1, upto=2) and [ev.seq for ev in first.events] == [0, 1, 2]
+        assert first.seeds == store.seeds("g1") and [s for _, s in first.seeds] == [b"first", b"second"]
+    with store.locked_read("g1", timeout=1, events_after=-1, events_upto=100) as first:
+        assert [ev.seq for ev in first.events] == [0, 1, 2, 3, 4] and first.seeds is None
+    make_game(store, "g2")
+    with store.locked_read("g2", timeout=1, seeds=True) as first:
+        assert first.seeds == store.seeds("g2") == []
+
+
 def test_pending_games_across_games(store, make_game):
     for gid in ("a", "b", "c"):
         make_game(store, gid)

@@ -5,6 +5,7 @@ not reused; a session goes back only once its lock is released."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import psycopg
 import pytest
@@ -65,3 +66,49 @@ def test_a_session_whose_unlock_failed_is_closed_and_its_lock_gone(store: Postgr
             pass
     finally:
         other.close()
+
+
+def test_a_lock_found_held_keeps_its_session_for_the_next_lock(store: PostgresStore) -> None:
+    """A worker passing over a game whose lock another holds (warlog.judging.drainer.judge_all)
+    keeps the session it asked on: a new one costs several round trips to the database."""
+    from ledger.store import LockTimeout
+
+    other = PostgresStore(store.url)
+    try:
+        with other.game_lock("g1", timeout=1):
+            with pytest.raises(LockTimeout):
+                with store.game_lock("g1", timeout=0):
+                    pass
+            assert len(store._locks._idle) == 1
+            kept = store._locks._idle[0].info.backend_pid
+        with store.game_lock("g1", timeout=1):  # released now: the kept session takes it
+            assert _lock_pid(store, "g1") == kept
+    finally:
+        other.close()
+
+
+def test_a_locked_read_goes_with_the_locks_attempt_in_one_round_trip(store: PostgresStore) -> None:
+    """The resolver's first reads under the game lock (EventStore.locked_read) cost no round trip
+    of their own: one query message takes the lock and reads the summary, the events and the
+    seeds, one more releases it."""
+    from ledger.events import NewEvent
+
+    store.append("g1", -1, [NewEvent("game_created", None, {"game": "ardennes", "scenario": "s1"})],
+                 game_info=("ardennes", "s1", False))
+    sent: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append(str(query))
+        return execute(self, query, *args, **kwargs)
+
+    psycopg.Cursor.execute = counted  # type: ignore[method-assign]
+    try:
+        with store.locked_read("g1", timeout=1, events_after=-1, events_upto=100, seeds=True) as first:
+            assert len(sent) == 1 and "pg_try_advisory_lock" in sent[0] and "seed_periods" in sent[0]
+            assert first.seeds == []
+            assert first.summary is not None and first.summary.last_seq == 0
+            assert first.events is not None and [ev.seq for ev in first.events] == [0]
+    finally:
+        psycopg.Cursor.execute = execute  # type: ignore[method-assign]
+    assert len(sent) == 2 and "pg_advisory_unlock" in sent[1]

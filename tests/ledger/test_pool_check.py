@@ -63,3 +63,27 @@ def test_a_connection_whose_backend_was_killed_is_replaced_not_handed_out(store:
     assert pings, "the readable socket made the checkout ping"
     with store._conn() as conn:
         assert conn.info.backend_pid != pid
+
+
+def test_idle_connections_killed_by_an_outage_are_passed_over_without_a_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by bench/netsoak.py: after a partition every idle connection of a worker's pool was
+    dead, and a checkout waited psycopg_pool's back-off (1 s, 2 s ...) after each one it found
+    so, up to its 5 s timeout, before the first query after the heal (ledger.pgpool)."""
+    from psycopg_pool import pool as psycopg_pool_module
+
+    from ledger import pgpool
+
+    with throwaway_pg_store(max_size=4) as st:
+        with st._conn() as a, st._conn() as b, st._conn() as c:  # three connections, now idle in the pool
+            pids = [conn.info.backend_pid for conn in (a, b, c)]
+        with psycopg.connect(PG_URL, autocommit=True) as admin:
+            for pid in pids:
+                admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        time.sleep(0.3)  # the server's FATAL notices reach the idle sockets
+        waits: list[float] = []
+        monkeypatch.setattr(psycopg_pool_module, "sleep", waits.append)
+        monkeypatch.setattr(pgpool, "sleep", waits.append)
+        assert st.list_games(limit=1) == []
+        assert waits == [], f"the checkout waited {waits} s between dead connections"
+        with st._conn() as conn:
+            assert conn.info.backend_pid not in pids

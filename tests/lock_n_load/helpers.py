@@ -44,6 +44,8 @@ def blank_state(w: World, units: dict[str, tuple[str, str, str | None]],
         s["sws"][x] = {"kind": kind, "side": s["units"][holder]["side"], "holder": holder, "at": None}
         s["units"][holder]["sws"].append(x)
     s.update(over)
+    if s["version"] not in ("1", "2", "3"):
+        s.setdefault("standing", {})  # rules version 4: the sides' standing answers
     return s
 
 

@@ -17,7 +17,8 @@ from tests.support.fuzzing import assert_seat_cannot_act, assert_unlisted_refuse
 MAX_ACTIONS = 6000
 WEIGHTS = {"pass": 0.2, "end_impulse": 0.3, "clear": 0.2, "step": 4.0, "fire": 4.0, "opp_fire": 2.0,
            "hold_fire": 1.0, "move": 2.0, "melee": 3.0, "select": 2.0, "activate": 2.0, "spot": 0.3,
-           "smoke": 0.2, "place_sniper": 0.05, "stop": 0.5, "order": 0.004}
+           "smoke": 0.2, "place_sniper": 0.05, "stop": 0.5, "order": 0.004,
+           "sniper_order": 0.02}
 
 
 @dataclass

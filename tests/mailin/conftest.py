@@ -20,7 +20,7 @@ import pytest
 from flask import Flask
 
 from tests.conftest import Player as Driver
-from tests.notify.conftest import Smtp, free_port, smtp  # noqa: F401  (the catcher fixture)
+from tests.notify.conftest import Smtp, free_port, smtp, subject_of  # noqa: F401  (the catcher fixture)
 from tests.players.conftest import close_app, make_app, settle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +69,7 @@ class MailIn:
              *self.args], cwd=ROOT, stdout=out, stderr=out,
             env={**os.environ, "PYTHONPATH": str(ROOT), "WARLOG_GAME_MODULES": "tests.support.dice_duel_plugin",
                  **self.env})
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # its start (imports, the ledger's upgrade) on a loaded machine
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError(f"warlog mail-in exited: {self.log.read_text()}")
@@ -107,15 +107,25 @@ def text_of(msg: Message) -> str:
     raise AssertionError("no text/plain part")
 
 
+STANDING_HEAD = "Standing answers you may set now"
+
+
 def codes_of(msg: Message) -> dict[str, str]:
-    return {code: words.strip() for code, words in CODE_LINE.findall(text_of(msg))}
+    """The codes of the mail's legal actions (not of the standing answers listed after them)."""
+    return {code: words.strip() for code, words in CODE_LINE.findall(text_of(msg).split(STANDING_HEAD)[0])}
+
+
+def standing_codes_of(msg: Message) -> dict[str, str]:
+    """The codes of the standing answers the seat may set now, as the mail lists them."""
+    parts = text_of(msg).split(STANDING_HEAD)
+    return {code: " ".join(words.split()) for code, words in CODE_LINE.findall(parts[1])} if len(parts) > 1 else {}
 
 
 def reply(to_mail: Message, sender: str, text: str, **headers: str) -> EmailMessage:
     """A plain-text reply as a mail client writes it: the text, then the original quoted."""
     msg = EmailMessage()
     msg["From"], msg["To"] = sender, str(to_mail["Reply-To"])
-    msg["Subject"] = "Re: " + str(to_mail["Subject"])
+    msg["Subject"] = "Re: " + subject_of(to_mail)  # decoded, as a client shows it, and written anew
     msg["In-Reply-To"] = str(to_mail["Message-ID"])
     for k, v in headers.items():
         msg[k.replace("_", "-")] = v
@@ -182,8 +192,8 @@ class Table:
         return replies
 
     def answers(self) -> list[Message]:
-        """The answers to replies (played or not)."""
-        return [m for m in self.smtp.messages if str(m["Subject"]).startswith(("Played:", "Not played"))]
+        """The answers to replies (played or not), in any language: RFC 3834's auto-replied mark."""
+        return [m for m in self.smtp.messages if m["Auto-Submitted"] == "auto-replied"]
 
     def wait_answers(self, count: int, timeout: float = 60.0) -> list[Message]:
         deadline = time.monotonic() + timeout

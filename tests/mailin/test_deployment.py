@@ -24,6 +24,10 @@ def test_a_dice_duel_by_mail_with_rq_workers_on_postgresql(pg_url: str, redis_ur
     mail_in = MailIn({**env, "WARLOG_REDIS": redis_url}, tmp_path, "--redis", redis_url).start()
     try:
         table = Table(app, smtp, mail_in, "dice-duel", "long")
+        try:  # the worker process's first judgement and mail: slow to come on a loaded machine
+            table.next_turn(timeout=120)
+        except AssertionError as err:
+            raise AssertionError(f"{err}\nthe worker's log:\n{(tmp_path / 'w1.log').read_text()[-4000:]}") from None
         replies = table.play(lambda seat, msg, codes: "A1 A1 A2")
         assert table.game.info()["status"] == "ended" and replies >= 3
         played = [m for m in table.answers() if str(m["Subject"]).startswith("Played:")]

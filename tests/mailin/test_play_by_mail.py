@@ -46,7 +46,7 @@ def test_a_dice_duel_is_played_whole_by_mail_with_code_sequences(mail_app: Flask
     assert len(answers) == replies  # every reply had its answer
     said = text_of(answers[0])
     assert "was read:" in said and "A1 (type=roll): played" in said and "d6 rolled" in said, said
-    assert any(str(m["Subject"]).startswith("Game ended") for m in smtp.messages)
+    assert smtp.wait_until(lambda m: str(m["Subject"]).startswith("Game ended"))
     verify_export(table, tmp_path)
 
 

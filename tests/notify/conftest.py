@@ -5,22 +5,18 @@ from __future__ import annotations
 
 import http.server
 import json
-import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email import message_from_bytes
+from email.header import decode_header, make_header
 from email.message import Message
 from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.support.ports import free_port
 
 
 class _Collect:
@@ -33,6 +29,11 @@ class _Collect:
             self.messages.append(message_from_bytes(envelope.original_content or envelope.content))
             self.arrived.notify_all()
         return "250 Message accepted for delivery"
+
+
+def subject_of(msg: Message) -> str:
+    """A mail's subject as a reader sees it (an encoded word decoded, a folded line unfolded)."""
+    return " ".join(str(make_header(decode_header(msg["Subject"]))).split())
 
 
 @dataclass
@@ -49,6 +50,13 @@ class Smtp:
         with self.handler.arrived:
             self.handler.arrived.wait_for(lambda: len(self.handler.messages) >= count, timeout)
         return list(self.handler.messages)
+
+    def wait_until(self, found: Callable[[Message], bool], timeout: float = 30.0) -> list[Message]:
+        """The mails that `found` picks, once there is one (none after `timeout`): a notice sent in
+        the background may come after the move that caused it was answered."""
+        with self.handler.arrived:
+            self.handler.arrived.wait_for(lambda: any(found(m) for m in self.handler.messages), timeout)
+            return [m for m in self.handler.messages if found(m)]
 
 
 @pytest.fixture

@@ -126,3 +126,25 @@ def test_lock_n_load_the_third_pass_in_a_row_with_units_to_activate_is_marked():
         "activated (LnL 4.1)")
     assert confirm({**third, "passes": 1}, {"type": "pass"}, legal) is None
     assert confirm(third, {"type": "pass"}, [{"type": "pass"}]) is None
+
+
+def test_the_confirmation_asks_in_the_pages_language(page_game):
+    """On a Japanese page, the confirmation page and the play page's question are Japanese:
+    the action, and what it does in the rulebook's words (the rule cited as printed)."""
+    pg = page_game()
+    _setup_both(pg)
+    c = pg.seats["germany"]
+    c.set_cookie("lang", "ja")
+    html = pg.page("germany")
+    data = json.loads(html.split('id="actions-data">', 1)[1].split("</script>", 1)[0])
+    ask = next(a["ask"] for a in data if a["action"] == {"type": "end_movement"})
+    assert ask.startswith("移動を終了? この手でゲームを終了します"), ask
+    assert "ベルギー軍の勝利" in ask and "(AoB 3.3, 24.18)" in ask, ask
+    assert "ends the game" not in ask and "This " not in ask
+    before = pg.spectator.get(f"/api/v1/games/{pg.id}").get_json()["seq"]
+    r = post_form(c, f"/games/{pg.id}/act", {"action": END_MOVE, "expected_seq": str(before)}, f"/games/{pg.id}")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="act-confirm"' in page
+    effect = page.split('<p class="effect">', 1)[1].split("</p>", 1)[0]
+    assert effect.startswith("この手で") and "ドイツ軍ユニットがない" in effect, effect
+    assert "This" not in effect and "ends the game" not in page

@@ -139,3 +139,41 @@ def test_a_judgement_published_on_redis_wakes_this_process() -> None:
     assert not thread.is_alive()
     assert not wakeup.listening()
     wakeup.publish(Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.2), game_id)  # logged, not raised
+
+
+def test_a_judgement_wakes_only_the_requests_waiting_for_its_game(monkeypatch: Any) -> None:
+    """Each waiter waits on its own game's condition: judgements of another game do not wake it
+    (one condition for every game woke every waiting request of the process at each judgement),
+    its own game's does, and nothing is left behind once no one waits."""
+    waits: dict[str, int] = {}
+    real_condition = threading.Condition
+
+    class Counted(real_condition):  # type: ignore[valid-type,misc]
+        def wait(self, timeout: float | None = None) -> bool:
+            name = threading.current_thread().name
+            waits[name] = waits.get(name, 0) + 1
+            return super().wait(timeout)
+
+    monkeypatch.setattr(threading, "Condition", Counted)
+    woken: dict[str, bool] = {}
+
+    def waiter(game_id: str) -> None:
+        woken[game_id] = wakeup.wait(game_id, wakeup.generation(game_id), 10.0)
+
+    quiet = threading.Thread(target=waiter, args=("quiet-game",), name="quiet", daemon=True)
+    quiet.start()
+    try:
+        for _ in range(500):
+            if "quiet" in waits:
+                break
+            threading.Event().wait(0.01)
+        assert "quiet" in waits, "the waiter did not wait on a condition of its own"
+        for _ in range(20):
+            wakeup.judged("busy-game")
+        threading.Event().wait(0.1)
+        assert quiet.is_alive() and waits["quiet"] == 1, waits  # never woken by the other game's judgements
+    finally:
+        wakeup.judged("quiet-game")
+        quiet.join(5)
+    assert woken == {"quiet-game": True} and waits["quiet"] == 1
+    assert not wakeup._waiting

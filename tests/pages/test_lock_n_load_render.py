@@ -310,10 +310,32 @@ def test_standing_orders_are_given_from_a_select_grouped_by_hex(page_game):
     _act(pg, "us", {"type": "pass"})
     html = pg.page("vc")
     form = re.search(r'<form [^>]*id="orders-form".*?</form>', html, re.S)
-    assert form and 'label="1L3: lam, vc1 (now: ask)"' in form.group(0)
+    assert form and 'label="1L3: Tran Van Lam, VC 1st squad (now: ask me)"' in form.group(0)
+    assert "Standing order for 1L3: fire at enemies moving within 2 hexes</option>" in form.group(0)
     value = json.dumps({"hex": "1L3", "order": "within2", "type": "order"}, sort_keys=True)
     assert value.replace('"', "&#34;") in form.group(0)
     assert 'data-type="order"' not in html  # no longer a wall of buttons, one per order
     _act(pg, "vc", json.loads(value))
-    assert 'label="1L3: lam, vc1 (now: within2)"' in pg.page("vc")
-    assert 'id="orders-form"' not in pg.page("us")
+    mine = pg.page("vc")
+    assert 'label="1L3: Tran Van Lam, VC 1st squad (now: fire at enemies moving within 2 hexes)"' in mine
+    # the orders now standing, listed in words as the other games list their standing answers
+    assert re.search(r'id="orders-now"><li data-hex="1L3">1L3: fire at enemies moving within 2 hexes</li></ul>', mine)
+    other = pg.page("us")
+    assert 'id="orders-form"' not in other and 'id="orders-now"' not in other and "within 2 hexes" not in other
+
+
+def test_a_sniper_order_is_drawn_where_it_places_him_for_its_owner_only():
+    """11.4, A42 (rules v4): the owner's board shows his sniper's standing order at the hex it names;
+    the other seat's view holds the face-down marker with no hex, so its board draws nothing of it."""
+    s = _start()
+    s["orders"]["vc"]["sniper:sniper"] = "1K8:within2"
+    boards = {}
+    for seat in ("vc", "us"):
+        v = GAME.view(s, seat)
+        boards[seat] = ET.fromstring(str(renderer_for("lock-n-load").board(Scene(v, extra={"seat": seat}))))
+    chips = _classed(boards["vc"], "sniper-order")
+    assert len(chips) == 1 and "SN within2" in ET.tostring(chips[0], encoding="unicode")
+    assert not _classed(boards["us"], "sniper-order")
+    assert "1K8:within2" not in ET.tostring(boards["us"], encoding="unicode")
+    order = {"type": "sniper_order", "unit": "sniper", "hex": "1K8", "order": "fire"}
+    assert renderer_for("lock-n-load").action_targets(order) == (None, None)  # given from its list, not a click

@@ -107,7 +107,7 @@ def test_the_audit_of_a_running_hidden_game_does_not_name_another_seats_move(app
     north_secret = re.search(r"zq-north-\d", pg.page("north")).group(0)
     for viewer in ("south", "spectator"):
         audit = pg.page(viewer, "/audit")
-        assert "a move by north (hidden until the game ends)" in audit and "reroll" not in audit.replace("a reroll", "")
+        assert "a move by North (hidden until the game ends)" in audit and "reroll" not in audit.replace("a reroll", "")
         assert north_secret not in audit and "north's secret" not in audit
     own = pg.page("north", "/audit")
     assert "type=reroll" in own and north_secret in own

@@ -75,3 +75,14 @@ def test_each_counter_kind_that_fires_resolves_a_fire(kind: str) -> None:
     out = g.apply(copy.deepcopy(s), side, {"type": "fire", "target": "9A3"}, dice)
     fire = next(f for f in out.facts if f.kind == "fire")
     assert fire.data["firers"] == ["me"] and fire.text.startswith("Fire from 9A1 at 9A3")
+
+
+def test_a_half_squad_split_off_a_split_half_squad_is_a_unit_of_the_scenario() -> None:
+    """3.0: a squad splits into two half squads (`us6` and `us6-2`), two GO half squads combine into
+    their squad (which keeps the id of the one that combines: `us6-2`), and that squad splits again
+    (`us6-2-2`); play reaches it (the version 4 golden game does), so a sandbox accepts it."""
+    state = example_state(GAME, "demo")
+    state["units"]["us6-2-2"] = new_unit("us", "us-hs-154", None)
+    assert position_errors(GAME, "demo", state) == []
+    state["units"]["us9-2-2"] = new_unit("us", "us-hs-154", None)  # no us9 in the demo
+    assert [e["path"] for e in position_errors(GAME, "demo", state)] == ["/units/us9-2-2"]

@@ -71,7 +71,7 @@ def test_a_damaged_position_is_refused_by_path_or_playable(key: tuple[str, str],
         if delete and isinstance(holder, dict):
             del holder[last]
         else:
-            holder[last] = value
+            holder[last] = copy.deepcopy(value)  # st.just gives one object: never alias it into itself
     errors = position_errors(game, scenario, state)
     if errors:
         assert all(isinstance(e["path"], str) and e["message"] for e in errors)

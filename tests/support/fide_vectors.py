@@ -18,12 +18,16 @@ from warlog.tournaments.model import DEFAULT_POINTS, Entrant, Pairing, Result, R
 from warlog.tournaments.pairing import PairingDice, pair_next
 
 VECTORS = Path(__file__).resolve().parents[1] / "fixtures" / "pairings" / "fide-dutch.json"
+LARGE = VECTORS.with_name("fide-dutch-large.json")  # 64–256 players
 ROLES = ["white", "black"]
 POINTS = {"1": 2, "0": 0, "=": 1, "+": 2, "-": 0}  # Warlog's default points: a win 2, a draw 1
 
 
-def load() -> list[dict[str, Any]]:
-    vectors: list[dict[str, Any]] = json.loads(VECTORS.read_text())
+ACCELERATED = VECTORS.with_name("fide-dutch-accelerated.json")  # Baku acceleration (C.04.5.1)
+
+
+def load(path: Path = VECTORS) -> list[dict[str, Any]]:
+    vectors: list[dict[str, Any]] = json.loads(path.read_text())
     return vectors
 
 
@@ -31,12 +35,15 @@ def pid(number: int) -> str:
     return f"p{number:03d}"
 
 
-def before_round(vector: dict[str, Any], number: int, feed: int = 2) -> Tournament:
-    fmt = {"kind": "swiss", "rounds": len(vector["rounds"]), "engine": "dutch", "feed": feed}
+def before_round(vector: dict[str, Any], number: int, feed: int = 3) -> Tournament:
+    fmt = {"kind": "swiss", "rounds": len(vector["rounds"]), "engine": "dutch", "feed": feed,
+           **({"accelerated": True} if vector.get("accelerated") else {})}
     t = Tournament("t" + "0" * 16, "FIDE Dutch vector", "game", "scenario", {}, list(ROLES), fmt,
                    dict(DEFAULT_POINTS), "director", "", "")
     for n in range(1, vector["players"] + 1):
         t.entrants[pid(n)] = Entrant(pid(n), pid(n), n)
+    if number == 1:  # round 1 is paired from the entrants: by rating, in pairing-number order
+        fmt["seeding"] = "rating"
     for r in range(1, number):
         played = vector["rounds"][r - 1]
         pairings = []
@@ -62,8 +69,23 @@ def expected(vector: dict[str, Any], number: int) -> tuple[list[tuple[str, str]]
     return sorted((pid(w), pid(b)) for w, b, _ in played["games"]), [pid(n) for n in played["pab"]]
 
 
-def paired(vector: dict[str, Any], number: int, feed: int = 2) -> tuple[list[tuple[str, str]], list[str]]:
-    """Warlog's pairing of round `number` (2 or later) from the rounds before it."""
+def first_round_dice(vector: dict[str, Any]) -> list[dict[str, Any]]:
+    """Round 1's dice as if recorded: the starting order's shuffle (any: the ratings decide the
+    order) and the top table's side die giving the vector's initial colour."""
+    shuffle = [{"index": i, "faces": faces, "value": 1}
+               for i, faces in enumerate(range(vector["players"], 1, -1))]
+    side = 1 if vector["initial_colour"] == "white" else 2
+    return [*shuffle, {"index": len(shuffle), "faces": 2, "value": side}]
+
+
+def paired(vector: dict[str, Any], number: int, feed: int = 3) -> tuple[list[tuple[str, str]], list[str]]:
+    """Warlog's pairing of round `number` from the rounds before it (round 1: from the entrants,
+    seeded by rating in pairing-number order)."""
     t = before_round(vector, number, feed)
-    proposal = pair_next(t, PairingDice(b"\0" * 32, t.id, 1))
+    if number == 1:
+        ratings = {pid(n): 10_000 - n for n in range(1, vector["players"] + 1)}
+        dice = PairingDice(None, t.id, 1, first_round_dice(vector))
+        proposal = pair_next(t, dice, ratings)
+    else:
+        proposal = pair_next(t, PairingDice(b"\0" * 32, t.id, 1))
     return sorted((p.seats["white"], p.seats["black"]) for p in proposal.pairings), proposal.byes

@@ -14,11 +14,7 @@ from pathlib import Path
 
 import pytest
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.support.ports import free_port  # noqa: F401  (imported from here by other tests)
 
 
 def _wait_port(port: int, up: bool, timeout: float = 20.0) -> None:

@@ -89,7 +89,11 @@ def test_repair_and_withdraw_forms_confirm_first_and_refuse_clearly(tapp: Flask)
     assert svc.get(tid).entrants[quitter].withdrawn
     settle(tapp)
     mails = tapp.extensions["warlog_notifier"].outbox(to="td@example.org")
-    assert any("Form Swiss: adjudicate game" in m["subject"] for m in mails), [m["subject"] for m in mails]
+    # the game named by its titles, its id at the end (for mail filters)
+    quitters_game = t.rounds[1].pairings[0].game_id
+    assert any(m["subject"].startswith("Form Swiss: adjudicate a game (")
+               and m["subject"].endswith(f" — Meeting of Patrols (mountain)) [{quitters_game}]")
+               for m in mails), [m["subject"] for m in mails]
     # an extension in hours from the desk's form
     gid = t.rounds[1].pairings[1].game_id
     pid = t.rounds[1].pairings[1].seats[roles[0]]

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 from flask import Flask
 
-from tests.notify.conftest import Receiver, Smtp, receiver, smtp  # noqa: F401  (real SMTP and HTTP servers)
+from tests.notify.conftest import Receiver, Smtp, receiver, smtp, subject_of  # noqa: F401  (real SMTP and HTTP servers)
 from tests.players.conftest import FakeNow, close_app, make_app, settle
 from tests.tournaments.conftest import Desk
 from warlog.clock.clock import TimeControl
@@ -65,7 +65,7 @@ class Mailbox:
             time.sleep(0.05)
         got = self.smtp.messages[self.seen:]
         self.seen += len(got)
-        return [(str(m["To"]), str(m["Subject"]), _text(m)) for m in got]
+        return [(str(m["To"]), subject_of(m), _text(m)) for m in got]
 
 
 def _links_open(app: Flask, mails: list[tuple[str, str, str]], desk: Desk) -> None:
@@ -134,7 +134,7 @@ def test_every_change_is_told_with_absolute_links(mapp: Flask, smtp: Smtp, fake:
               {"player_id": ann_like, "hours": 36, "reason": "travelling"})
     mails = box.new()
     for s in g0["seats"].values():
-        text = _to(mails, desk.name(s["player_id"]).lower(), f"Mail Open: deadline extended in game {g0['game_id']}")
+        text = _to(mails, desk.name(s["player_id"]).lower(), f"Mail Open: deadline extended (Assault on Belgium — May 1940) [{g0['game_id']}]")
         assert "by 1 day(s) and 12 hour(s), now due 2026-03-04T12:00:00" in text, text
     _links_open(mapp, mails, desk)
 
@@ -158,7 +158,8 @@ def test_every_change_is_told_with_absolute_links(mapp: Flask, smtp: Smtp, fake:
     first = desk.post(f"{API}/{tid}/invitations", "Director",
                       {"game_id": g1["game_id"], "player_id": holder, "reason": "lost the mail"}, status=201)["link"]
     mails = box.new()
-    assert first in _to(mails, desk.name(holder).lower(), "a new link to your game")
+    assert first in _to(mails, desk.name(holder).lower(), f"a new link to your seat (Assault on Belgium — May 1940) "
+                                                          f"[{g1['game_id']}]")
     _links_open(mapp, mails, desk)
     browser = mapp.test_client()
     path = urlsplit(first).path

@@ -21,6 +21,7 @@ from tests.players.conftest import close_app, make_app
 from tests.tournaments.conftest import Desk
 from tests.tournaments.test_director_mails import PUBLIC, Mailbox
 from warlog.messages.book import PER_HOUR, TEXT_MAX, digest_of
+from warlog.notify.naming import game_named
 from warlog.tournaments.bundle import bundle_lines, verify_bundle
 
 API = "/api/v1/tournaments"
@@ -89,6 +90,9 @@ def test_two_seats_exchange_messages_nobody_else_reads(mapp: Flask, smtp: Smtp, 
     mails = mailbox.new()
     to_second = [m for m in mails if m[0] == f"{second.lower()}@example.org"]
     assert len(to_second) == 1 and secret in to_second[0][2] and r1 in to_second[0][1]
+    # the text names the game by its titles and its id, as every notice does, not by its id alone
+    titled = game_named(mapp.extensions["warlog"].store, gid).say(None)
+    assert titled.startswith("Assault on Belgium (May 1940) game") and f"in the {titled}" in to_second[0][2]
     assert any(m[0] == f"{first.lower()}@example.org" and "Play on." in m[2] for m in mails)
     hooks = [r["json"] for r in receiver.requests if r["json"].get("kind") == "message"]
     assert len(hooks) == 1 and secret in hooks[0]["text"] and hooks[0]["link"].endswith(f"/games/{gid}#messages")

@@ -47,6 +47,10 @@ def test_director_and_players_through_the_pages(tapp: Flask) -> None:
     games = sorted(set(re.findall(r'name="game_id" value="([0-9a-f]+)"', desk)))
     assert len(games) == 2
     assert "Germany holds neither objective" in desk  # the game's own victory statement (AoB 3)
+    assert "Germany: holds no objective" in desk and "germany:" not in desk  # each side by its name
+    ja_desk = director.get(f"{page}/desk", headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    assert "ドイツ軍はどちらの目標も確保していない" in ja_desk and "確保した目標なし" in ja_desk, ja_desk
+    assert "Germany holds" not in ja_desk and "holds no objective" not in ja_desk
     # Ann disputes the start of her game from the tournament page.
     store = tapp.extensions["warlog_players"]
     ann_game = next(g for g in games if any(store.get(pid).display_name == "Ann" for pid in store.owners(g).values()))

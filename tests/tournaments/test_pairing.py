@@ -161,3 +161,41 @@ def test_auto_engine_is_dutch_for_small_fields_and_casual_for_large() -> None:
     large = Stream("swiss", ROLES, rounds=2, engine="auto")
     large.register(*[f"p{i:03d}" for i in range(AUTO_DUTCH_MAX + 2)])
     assert large.pair()["engine"] == "casual"
+
+
+def test_auto_engine_is_dutch_at_every_size_from_feed_3_and_casual_only_when_asked() -> None:
+    """Feed 3 (new tournaments) pairs a large field by the Dutch system; `casual` (not FIDE) is a
+    director's explicit choice."""
+    entrants = [f"p{i:03d}" for i in range(101)]
+    auto = Stream("swiss", ROLES, rounds=3, engine="auto", feed=3)
+    auto.register(*entrants)
+    for number in (1, 2):
+        payload = auto.pair()
+        assert payload["engine"] == "dutch" and len(payload["byes"]) == 1
+        _play_round(auto, payload, "first" if number == 1 else "draw")
+    casual = Stream("swiss", ROLES, rounds=3, engine="casual", feed=3)
+    casual.register(*entrants)
+    assert casual.pair()["engine"] == "casual"
+
+
+def test_baku_virtual_points_follow_c_04_5_1() -> None:
+    """Group A is the first half of the starting order rounded up to an even number; over the
+    first half of the rounds (rounded up) it gets 1 virtual point in the first half of those
+    (rounded up) and ½ in the rest — 9 rounds: 1 in rounds 1–3, ½ in rounds 4–5, none after."""
+    from warlog.tournaments.pairing import baku_points
+
+    s = Stream("swiss", ROLES, rounds=9, engine="auto", feed=3, accelerated=True)
+    s.register(*[f"p{i:02d}" for i in range(10)])
+    payload = s.pair()
+    order = payload["order"]
+    t = s.t
+    assert [max(baku_points(t, n).values(), default=0) for n in range(1, 10)] == [1, 1, 1, .5, .5, 0, 0, 0, 0]
+    assert sorted(baku_points(t, 1)) == sorted(order[:6]), "10 entrants: a half of 5, rounded up to 6"
+    tables = [set(q["seats"].values()) for q in payload["pairings"]]
+    assert sum(1 for pair in tables if pair <= set(order[:6])) == 3, "round 1 pairs group A within itself"
+    s.register("late")
+    assert "late" not in baku_points(s.t, 2), "a late entrant is in group B"
+    plain = Stream("swiss", ROLES, rounds=9, engine="auto", feed=3)
+    plain.register(*[f"p{i:02d}" for i in range(10)])
+    plain.pair()
+    assert baku_points(plain.t, 1) == {}

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from werkzeug.serving import make_server
 from ledger import checkpoint as cpt
 from ledger import logstore
 from ledger import transparency as t
+from tests.support.ports import free_port
 from tests.transparency.helpers import app_on, key_file
 from tests.transparency.test_log_api import export
 from warlog.cli import main
@@ -131,12 +131,6 @@ def test_the_witness_cosigns_one_side_of_a_fork_and_refuses_the_other(tmp_path: 
                 ("no cosignature of witness 'witness.example.net'" in r.output), r.output
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.mark.slow
 def test_the_witness_is_its_own_process_and_the_log_is_cosigned_over_http(tmp_path: Path) -> None:
     with forked(tmp_path) as (a, b, key):
@@ -144,7 +138,7 @@ def test_the_witness_is_its_own_process_and_the_log_is_cosigned_over_http(tmp_pa
         servers = [make_server("127.0.0.1", 0, app, threaded=True) for app in (a, b)]
         for s in servers:
             threading.Thread(target=s.serve_forever, daemon=True).start()
-        port = _free_port()
+        port = free_port()
         witness = subprocess.Popen(
             [sys.executable, "-c", "from warlog.cli import main; main()", "log", "witness", "--key",
              str(key_file(tmp_path / "w.pem")), "--name", "witness.example.net", "--state",

@@ -117,6 +117,6 @@ def test_a_dispute_on_the_directors_own_game_is_told_to_the_co_director_not_to_t
     outbox = tapp.extensions["warlog_notifier"].outbox
 
     def told(name: str) -> bool:
-        return any("a dispute on game" in m["subject"] for m in outbox(to=f"{name.lower()}@example.org"))
+        return any(": a dispute (" in m["subject"] for m in outbox(to=f"{name.lower()}@example.org"))
 
     assert told("Cole") and not told("Dana")

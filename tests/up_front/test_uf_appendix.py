@@ -1,8 +1,8 @@
 """Every worked example of the digest's B.3 that the infantry core can play, as a named test
 (UF-n), against the rules of the appendix "In the Mountains" (UFM n). The source's own text
 examples (UF-1..3) and the entrenchment numbers are checked against the seed's words in
-tests/up_front/fixtures/mountains_excerpts.md. UF-18..20 (ordnance, AFVs) need the vehicle
-core, which is not built (docs/games/up-front.md)."""
+tests/up_front/fixtures/mountains_excerpts.md. UF-18..20 (ordnance, AFVs) play on the vehicle
+core of rules version 4: tests/up_front/test_uf_vehicles.py."""
 
 from __future__ import annotations
 

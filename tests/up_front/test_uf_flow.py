@@ -26,7 +26,8 @@ def test_each_scenario_sets_up_with_hands_by_nation_and_every_card_once(scenario
         assert len(s["hands"][seat]) >= W.nations[seat]["hand"]  # more after a draw-until procedure
         assert sorted(s["groups"][seat]) == sorted(sc["forces"][seat])
     assert GAME.active_seats(s) == [sc["first"]] and s["phase"] == "prepare"
-    assert ("minefield" in s["nf"]) is sc["minefield_nf"] and "woods" in s["nf"]  # UFM 11.e, 9.1
+    bare = "bare" in (sc["terrain_types"] or ["bare"])  # N: Jungle-covered only, set up in it (UFM 11.e N)
+    assert ("minefield" in s["nf"]) is sc["minefield_nf"] and ("woods" in s["nf"]) is bare  # UFM 11.e, 9.1, 9.3
     assert s["level4"] is not sc["real_pillbox"]  # UFM 3.4, 11.c
 
 
@@ -95,14 +96,15 @@ def test_concealment_played_in_the_other_turn_lowers_the_strength():
 
 
 def test_a_secret_standing_answer_plays_concealment_for_small_groups_without_asking():
-    """A standing answer: "always play concealment when a group with 2 or fewer men is attacked"."""
+    """A standing answer: "always play concealment when a group with 2 or fewer men is attacked"
+    (rules version 4: its answer in words, "conceal")."""
     s = playing()
     s["turn"] = "germans"
-    s = act(s, "germans", {"type": "standing", "kind": "concealment", "answer": "play",
+    s = act(s, "germans", {"type": "standing", "kind": "concealment", "answer": "conceal",
                            "when": [["men", "<=", 2]]}).state
     assert GAME.view(s, "americans")["standing"] == {  # rules v3: a face-down marker, its words hidden
         "americans": {}, "germans": {"concealment": {"answer": "hidden", "when": [["men", "<=", 2]]}}}
-    assert GAME.view(s, "germans")["standing"]["germans"]["concealment"]["answer"] == "play"
+    assert GAME.view(s, "germans")["standing"]["germans"]["concealment"]["answer"] == "conceal"
     s["turn"] = "americans"
     conceal = give(s, "germans", "concealment")
     r = _attack(s)  # group A has 4 men: asked
@@ -116,7 +118,7 @@ def test_a_secret_standing_answer_plays_concealment_for_small_groups_without_ask
     assert GAME.active_seats(r.state) == ["americans"]  # settled without asking
     assert conceal in r.state["deck"]["discard"]
     settled = [f for f in r.facts if f.kind == "standing"]  # public from rules v3 (it names no answer)
-    assert settled and settled[0].visible_to is None and "play" not in settled[0].text
+    assert settled and settled[0].visible_to is None and " conceal " not in settled[0].text
 
 
 def test_terrain_discarded_onto_a_moving_group_is_accepted_or_rejected_by_its_owner():

@@ -10,16 +10,33 @@ import itertools
 import json
 from typing import Any
 
+import pytest
+
 from ledger.events import RESOLVED, SUBMITTED, Event
-from rules.up_front.game import UpFrontMountains, UpFrontMountainsV2
+from rules.up_front.game import UpFrontMountains, UpFrontMountainsV2, UpFrontMountainsV3
 from tests.up_front.uf_helpers import give, playing
 from warlog.games.service import SPECTATOR, Viewer, redact_payload
 from warlog.judging.judge import judge
 
 # The defender's secret choices: none, and standing answers whose words differ (it holds no
-# Concealment card, so "play" and "decline" end the same way).
-CHOICES: tuple[tuple[str, list[Any]] | None, ...] = (
-    None, ("play", []), ("decline", []), ("play", [["men", "<=", 2]]), ("decline", [["men", "<=", 2]]))
+# Concealment card, so "play" and "decline", in version 4 "conceal" and "take", end the same way).
+WORDS = {"3": ("play", "decline"), "4": ("conceal", "take")}
+
+
+def _choices(version: str) -> tuple[tuple[str, list[Any]] | None, ...]:
+    play, decline = WORDS[version]
+    return (None, (play, []), (decline, []), (play, [["men", "<=", 2]]), (decline, [["men", "<=", 2]]))
+
+
+def _game(version: str) -> UpFrontMountains:
+    return UpFrontMountains() if version == "4" else UpFrontMountainsV3()
+
+
+def _playing(game: UpFrontMountains) -> dict[str, Any]:
+    s = playing()
+    if "half" not in game.state_keys:
+        s.pop("half")  # a version 3 state
+    return s
 
 
 def _die(index: int, faces: int) -> int:
@@ -41,7 +58,7 @@ def _judged(game: UpFrontMountains, state: dict[str, Any], seat: str, action: di
 def _record(game: UpFrontMountains, choice: tuple[str, list[Any]] | None) -> tuple[str, list[str]]:
     """The attacker's view before it fires, then what it and a spectator see of the attack: the
     judgements (facts, rules list, phase, active seats) and the views after each."""
-    s = playing()
+    s = _playing(game)
     s["turn"] = "germans"
     if choice is not None:
         s, _ = _judged(game, s, "germans", {"type": "standing", "kind": "concealment", "answer": choice[0],
@@ -59,11 +76,12 @@ def _record(game: UpFrontMountains, choice: tuple[str, list[Any]] | None) -> tup
     return before, seen
 
 
-def test_what_the_attacker_sees_depends_only_on_what_it_saw_before_and_the_public_record() -> None:
+@pytest.mark.parametrize("version", ["3", "4"])
+def test_what_the_attacker_sees_depends_only_on_what_it_saw_before_and_the_public_record(version: str) -> None:
     """Any two of the defender's secret choices that look the same to the attacker before it fires
     look the same to it (and to a spectator) after: the "CORE 11" of the rules list included."""
-    game = UpFrontMountains()
-    records = {json.dumps(c): _record(game, c) for c in CHOICES}
+    game = _game(version)
+    records = {json.dumps(c): _record(game, c) for c in _choices(version)}
     same_before = 0
     for (a, (before_a, seen_a)), (b, (before_b, seen_b)) in itertools.combinations(records.items(), 2):
         if before_a == before_b:
@@ -97,21 +115,30 @@ def test_the_service_shows_a_rules_list_citing_only_the_facts_the_viewer_reads()
     assert redact_payload(ev, game, Viewer("germans"))["rules"] == ["CORE 11"]
 
 
-def test_recording_an_answer_shows_its_marker_never_its_words() -> None:
-    game = UpFrontMountains()
-    s = playing()
+MARKER = {  # the public fact of recording a standing answer "when men <= 2", by rules version
+    "3": ("germans puts a face-down standing answer for concealment windows when men <= 2", "CORE 11"),
+    "4": ("GERMANS puts a face-down standing answer to concealment (when men <= 2)", "standing answers (ours)"),
+}
+
+
+@pytest.mark.parametrize("version", ["3", "4"])
+def test_recording_an_answer_shows_its_marker_never_its_words(version: str) -> None:
+    game = _game(version)
+    s = _playing(game)
     s["turn"] = "germans"
-    for answer in ("play", "decline"):
+    for answer in WORDS[version]:
         _, shown = _judged(game, s, "germans", {"type": "standing", "kind": "concealment", "answer": answer,
                                                 "when": [["men", "<=", 2]]}, 2)
         assert shown["americans"] == shown["spectator"]
+        text, rule = MARKER[version]
         assert shown["americans"]["facts"] == [{
-            "text": "germans puts a face-down standing answer for concealment windows when men <= 2", "rule": "CORE 11",
+            "text": text, "rule": rule,
             "kind": "standing_marker", "data": {"kind": "concealment", "when": [["men", "<=", 2]], "marker": True}}]
-        assert answer not in json.dumps(shown["americans"])
-    after = game.apply(s, "germans", {"type": "standing", "kind": "concealment", "answer": "play", "when": []},
+        assert f'"{answer}"' not in json.dumps(shown["americans"]) and f" {answer} " not in json.dumps(shown["americans"])
+    play = WORDS[version][0]
+    after = game.apply(s, "germans", {"type": "standing", "kind": "concealment", "answer": play, "when": []},
                        _NoDice()).state
-    assert game.view(after, "germans")["standing"]["germans"]["concealment"]["answer"] == "play"  # its owner reads it
+    assert game.view(after, "germans")["standing"]["germans"]["concealment"]["answer"] == play  # its owner reads it
     assert game.view(after, "americans")["standing"]["germans"]["concealment"]["answer"] == "hidden"
 
 

@@ -15,15 +15,16 @@ from rules.up_front.game import UpFrontMountains, UpFrontMountainsV1
 PILLBOXES = ["UF138", "UF139"]
 
 
-def test_version_3_is_current_and_versions_1_and_2_are_kept_with_their_own_data() -> None:
-    assert get_game("up-front").version == "3" and get_game("up-front", "1").version == "1"
+def test_version_4_is_current_and_versions_1_to_3_are_kept_with_their_own_data() -> None:
+    assert get_game("up-front").version == "4" and get_game("up-front", "1").version == "1"
+    assert get_game("up-front", "3").version == "3" and get_game("up-front", "3").world() is world("3")
     assert get_game("up-front", "2").version == "2" and get_game("up-front", "2").world() is world("2")
     assert UpFrontMountainsV1().world() is world("1") and UpFrontMountains().world() is world()
     assert world("1").soldiers["GE02"]["fp"] == [2, 2, 3, 3, 3, 4] and world().soldiers["GE02"]["fp"] == [3, 3, 3, 4, 4, 5]
     assert world("1").nations["partisans"]["hand"] == 4 and world().nations["partisans"]["hand"] == 6
 
 
-@pytest.mark.parametrize("tuned", ["2", "3"])
+@pytest.mark.parametrize("tuned", ["2", "3", "4"])
 def test_the_tuning_changes_no_appendix_or_public_core_value(tuned: str) -> None:
     v1, v2 = world("1"), world(tuned)
     assert v1.cards == v2.cards and v1.terrain == v2.terrain and v1.wire == v2.wire

@@ -127,3 +127,47 @@ def test_the_sweep_finds_a_submission_missing_from_pending_and_gets_it_judged(
         assert time.monotonic() < deadline, "the swept submission was not judged"
         time.sleep(0.05)
     assert sweep(store, queue.enqueue, queue.enqueue_many) == []
+
+
+class _MoveAfterFirstRead:
+    """The ledger's store, but `move()` runs right after the first read through it: a web
+    process committing a move at that moment (found by bench/netsoak.py, whose slow links
+    widen the moment)."""
+
+    def __init__(self, store: Any, move: Any) -> None:
+        self._store, self._move = store, move
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._store, name)
+
+        def read(*args: Any, **kwargs: Any) -> Any:
+            answer = method(*args, **kwargs)
+            move, self._move = self._move, None
+            if move is not None:
+                move()
+            return answer
+        return read
+
+
+def test_a_move_committed_while_the_sweep_reads_is_not_taken_for_one_missing_from_pending(
+        quiet_app: Flask, caplog: pytest.LogCaptureFixture) -> None:
+    p = _game(quiet_app)
+    store = quiet_app.extensions["warlog"].store
+    queue: Any = quiet_app.extensions["warlog_queue"]
+    hold = threading.Event()
+    queue.pool.submit(hold.wait)  # the in-process worker is busy: the move stays unjudged
+    recorded = []
+
+    def move() -> None:
+        info = p.info()
+        recorded.append(Warlog(store, enqueue=queue.enqueue).submit_move(
+            p.id, p.created["seats"][info["active_seats"][0]], {"type": "roll"}, info["seq"], uuid.uuid4().hex))
+
+    try:
+        with caplog.at_level("ERROR", logger="warlog.judging.queue"):
+            sweep(_MoveAfterFirstRead(store, move), queue.enqueue, queue.enqueue_many)
+        assert recorded and store.pending_games() == [p.id]  # the move is in the ledger's pending set
+        assert not [r.getMessage() for r in caplog.records if "pending set" in r.getMessage()]
+    finally:
+        hold.set()
+        queue.drain()

@@ -159,6 +159,20 @@ def test_m12_18_0_demolish_a_bridge_on_entering_ends_the_move() -> None:
     assert base_cost(s, w, "0610", "0710") == 4
 
 
+def test_18_0_and_5_3_no_demolition_while_passing_through_a_friend() -> None:
+    """Demolition ends the move at once (VB 18.0) and no move may end stacked (VB 5.3): a unit passing
+    through a friend's hex beside a bridge is not offered the bridge (it was, and was then left
+    with no legal action at all: the game could never go on)."""
+    w = world(sides={"0610/0710": {"river": "Rach Ba Rai", "kind": "river", "bridge": True, "road": True}})
+    g = VietnamBattles(w)
+    s = state(w, {"vc-514-1": "0410", "vc-514-2": "0610", "us-4-47-c": "1519"}, player="vc")
+    s = play(g, s, "vc", {"type": "select", "unit": "vc-514-1"}).state
+    s = play(g, s, "vc", {"type": "enter", "hex": "0510"}).state
+    s = play(g, s, "vc", {"type": "enter", "hex": "0610"}).state  # the friend's hex, beside the bridge
+    acts = g.legal_actions(s, "vc")
+    assert acts and not [a for a in acts if a["type"] == "demolish"], acts
+
+
 def test_5_3_passing_through_a_crowd_of_friends_is_decided_quickly() -> None:
     import time
 

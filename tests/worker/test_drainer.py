@@ -97,6 +97,22 @@ class _QuietRedis:
         time.sleep(0.01)
         return None
 
+    def pipeline(self, transaction: bool = True) -> Any:
+        return _QuietPipeline(self)
+
+
+class _QuietPipeline:
+    """`_QuietRedis`'s pipeline: its commands run when executed, their answers in order."""
+
+    def __init__(self, redis: _QuietRedis) -> None:
+        self.redis, self.calls = redis, []
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: self.calls.append((getattr(self.redis, name), args, kwargs))
+
+    def execute(self) -> list[Any]:
+        return [call(*args, **kwargs) for call, args, kwargs in self.calls]
+
 
 def test_a_move_offered_as_the_drainer_leaves_is_judged_by_its_last_look(pg_url):
     store = open_store(pg_url)
@@ -244,3 +260,32 @@ def test_a_backlog_of_wake_ups_recruits_one_job_at_a_time(redis_url):
     assert drainer.offer(conn, "g4", lambda: recruited.append("g4")) is True
     assert recruited == ["g2", "g4"]
     assert [g.decode() for g in conn.lrange(drainer.WAKE, 0, -1)] == ["g1", "g2", "g3", "g4"]
+
+
+def test_a_woken_drainer_judges_at_once_and_waits_in_one_round_trip(redis_url):
+    """Across a slow link each round trip to Redis is time a woken move waits: the drainer
+    renews its promise in its wait's round trip (a pipeline), not in one of its own before
+    each judgement, and the promise still holds LEASE s at least while the wake-up is judged."""
+    from redis.client import Pipeline
+
+    conn, look = redis.Redis.from_url(redis_url), redis.Redis.from_url(redis_url)
+    trips: list[str] = []
+    left: list[float] = []
+
+    def judge(gid: str, wait: float) -> int:
+        trips.append(f"judge {gid}")
+        left.append(float(look.zscore(drainer.ALIVE, "m") or 0) - time.time())
+        return 1
+
+    conn.rpush(drainer.WAKE, "g1")
+    real_command, real_execute = conn.execute_command, Pipeline.execute
+    conn.execute_command = lambda *a, **k: trips.append(str(a[0])) or real_command(*a, **k)  # type: ignore
+    Pipeline.execute = lambda self, *a, **k: (trips.append("+".join(str(c[0][0]) for c in self.command_stack))  # type: ignore
+                                              or real_execute(self, *a, **k))
+    try:
+        assert drainer.drain(conn, "m", judge, lambda: [], lambda gid: None) == 1
+    finally:
+        Pipeline.execute = real_execute  # type: ignore
+        conn.execute_command = real_command  # type: ignore
+    assert trips == ["ZADD+BLPOP", "judge g1", "ZADD+BLPOP", "ZADD+BLPOP", "ZREM", "ZREMRANGEBYSCORE"]
+    assert left and left[0] > drainer.LEASE - 0.5

@@ -121,6 +121,8 @@ def test_a_worker_in_a_job_rides_out_a_redis_outage(pg_url: str, own_redis: Redi
         for g, seq in during:
             assert _wait_judged(g, seq, 30) == "resolved"
         assert worker.poll() is None, "the worker survived the outage"
+        # the worker's catch-up may judge the backlog before its RQ loop says Redis is back: wait for it
+        _wait_for_text(tmp_path / "w1.log", "back")
     finally:
         _stop(worker)
         app.extensions["warlog"].store.close()

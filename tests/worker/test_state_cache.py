@@ -3,6 +3,8 @@ hash of the last event folded into it; an entry whose hash is not the ledger's i
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from ledger.events import RESOLVED
@@ -245,19 +247,34 @@ def test_a_state_handed_out_cannot_change_the_cache(tmp_path: Any) -> None:
 
 
 def test_the_resolver_reads_the_pending_set_once_a_move_yet_judges_every_pending_one(db_url: str) -> None:
-    """Statements per judged move: after appending the judgement of the newest
-    submission the resolver does not read the summary again, and on its next run it knows the
-    summary from its own append and the one read of the events after it; with two submissions
-    pending it reads the summary after judging the first, and judges both in one run."""
+    """Statements per judged move: a run reads the summary once, with the lock
+    (EventStore.locked_read: on PostgreSQL in the lock's round trip), and with it the events from
+    its cached state's event on; after appending the judgement of the newest submission it does
+    not read the summary again; with two submissions pending it reads the summary after judging
+    the first, and judges both in one run."""
     store = open_store(db_url, upgrade=True)
     try:
         svc, resolver, created, gid = _started(store, "long")
         reads = []
-        summary = store.summary
+        summary, locked_read, locking = store.summary, store.locked_read, []
 
         def counted(game_id: str) -> Any:
-            reads.append(game_id)
+            if not locking:
+                reads.append(game_id)
             return summary(game_id)
+
+        @contextlib.contextmanager
+        def counted_lock(game_id: str, timeout: float = 30.0, summary: bool = True,
+                         events_after: int | None = None, **more: Any) -> Iterator[Any]:
+            if summary:
+                reads.append(game_id)
+            locking.append(game_id)
+            try:
+                with locked_read(game_id, timeout, summary, events_after, **more) as first:
+                    locking.clear()
+                    yield first
+            finally:
+                locking.clear()
 
         def submit(key: str) -> None:
             info = svc.info(gid)
@@ -265,6 +282,7 @@ def test_the_resolver_reads_the_pending_set_once_a_move_yet_judges_every_pending
             svc.submit_move(gid, token, {"type": "roll"}, info["seq"], key)
 
         store.summary = counted  # type: ignore[method-assign]  # a spy on the real store
+        store.locked_read = counted_lock  # type: ignore[method-assign]
         submit("k-0")
         reads.clear()
         assert resolver.run(gid) == 1
@@ -273,14 +291,15 @@ def test_the_resolver_reads_the_pending_set_once_a_move_yet_judges_every_pending
         submit("k-1")
         reads.clear()
         assert resolver.run(gid) == 1
-        assert reads == []  # hot: known from its own append
-        assert resolver.run(gid) == 0 and reads == []  # nothing pending, still known
+        assert len(reads) == 1  # with the lock only
+        reads.clear()
+        assert resolver.run(gid) == 0 and len(reads) == 1  # nothing pending: the read with the lock
 
         submit("k-2")
         submit("k-3")  # before the first is judged
         reads.clear()
         assert resolver.run(gid) == 2
-        assert len(reads) == 1
+        assert len(reads) == 2  # with the lock, and after judging the first
         assert not summary(gid).pending
         fold(store.iter_events(gid), check_hashes=True)
     finally:
@@ -305,5 +324,98 @@ def test_two_resolvers_taking_turns_on_one_game_judge_from_the_ledgers_state(db_
         assert not store.summary(gid).pending
         assert sum(ev.type == RESOLVED for ev in events) == 8
         fold(events, check_hashes=True)
+    finally:
+        store.close()
+
+
+def test_a_submission_that_gets_in_before_the_first_append_is_read_afresh(db_url: str) -> None:
+    """The reads made with the lock serve the first round only: a submission committed between
+    them and the judgement's append (a Conflict) has the resolver read the ledger again and judge
+    both, not judge again from what it read with the lock (forever: the append would conflict
+    each time)."""
+    import threading
+
+    from tests.worker.test_drainer import _submit
+
+    store = open_store(db_url, upgrade=True)
+    try:
+        svc, resolver, created, gid = _started(store, "long")
+        _submit(svc, gid, created["seats"])
+        assert resolver.run(gid) == 1  # its state cached: the next run reads with the lock only
+        _submit(svc, gid, created["seats"])
+        judgement, raced = resolver._judgement, []
+
+        def racing(*args: Any) -> Any:
+            made = judgement(*args)
+            if not raced:
+                raced.append(_submit(svc, gid, created["seats"]))  # before the append: a Conflict
+            return made
+
+        resolver._judgement = racing  # type: ignore[method-assign]
+        runs: list[int] = []
+        run = threading.Thread(target=lambda: runs.append(resolver.run(gid)), daemon=True)
+        run.start()
+        run.join(20)
+        assert not run.is_alive(), "the resolver judged from its first reads again and again"
+        assert runs == [2] and raced and not store.summary(gid).pending
+        fold(store.iter_events(gid), check_hashes=True)
+    finally:
+        store.close()
+
+
+def test_a_cold_judgement_of_a_young_game_reads_nothing_but_what_goes_with_its_lock(db_url: str) -> None:
+    """A worker's first judgement of a game (a fresh resolver: a worker just started, or one that
+    never judged this game) on a game younger than YOUNG events: its events from the creation
+    record on and its seeds are read with the lock (EventStore.locked_read: on PostgreSQL in the
+    lock's round trip), and nothing more is read before the judgement's append. Every judgement
+    so made is the one `warlog verify` makes again from the ledger (state, dice from the seed
+    and the seats' entropy: ledger.dice)."""
+    from warlog.judging.resolver import YOUNG
+    from warlog.trust.verify import verify_events
+
+    store = open_store(db_url, upgrade=True)
+    try:
+        reads: list[str] = []
+        locking: list[str] = []
+        locked_read = store.locked_read
+        for name in ("read", "iter_events", "summary", "seeds", "secret", "latest_snapshot"):
+            real = getattr(store, name)
+
+            def spy(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
+                if not locking:
+                    reads.append(_name)
+                return _real(*args, **kwargs)
+
+            setattr(store, name, spy)
+
+        @contextlib.contextmanager
+        def flagged(*args: Any, **kwargs: Any) -> Iterator[Any]:
+            locking.append("lock")
+            try:
+                with locked_read(*args, **kwargs) as first:
+                    locking.clear()
+                    yield first
+            finally:
+                locking.clear()
+
+        store.locked_read = flagged  # type: ignore[method-assign]  # a spy on the real store
+        judged = 0
+        while judged < 3:  # a game of rolls may end on its second judgement: another game then
+            svc, _, created, gid = _started(store, "short")
+            in_game = 0
+            while True:
+                info = svc.info(gid)
+                if info["status"] != "active":
+                    break
+                svc.submit_move(gid, created["seats"][info["active_seats"][0]], {"type": "roll"}, info["seq"],
+                                f"k-{in_game}")
+                assert info["seq"] < YOUNG
+                reads.clear()
+                assert Resolver(store).run(gid) == 1
+                assert reads == [], f"move {in_game}: read {reads} beyond the lock's reads"
+                in_game += 1
+            report = verify_events(list(store.iter_events(gid)))
+            assert report.ended and report.seed_revealed and report.judgements == in_game and report.dice_derived > 0
+            judged += in_game
     finally:
         store.close()

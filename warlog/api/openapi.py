@@ -27,6 +27,7 @@ from validators.requests import (
     CreateGameSchema,
     EventsQuerySchema,
     JoinSchema,
+    MoveQuerySchema,
     MoveSchema,
     RulingSchema,
     StateQuerySchema,
@@ -202,9 +203,13 @@ def game_paths() -> dict[str, dict[str, Any]]:
             "requestBody": _json("Join"),
             "responses": {"200": answer("joined", "Joined"), **_errors("401", "403", "404", "422")}}},
         "/api/v1/games/{game_id}/moves": {"post": {
-            "summary": "submit an action (one of GET .../actions)", "parameters": [gid], "security": BEARER,
+            "summary": "submit an action (one of GET .../actions)", "security": BEARER,
+            "description": "With `wait` the answer waits for the move's judgement; with `listing` it carries the "
+                           "seat's next listing too, so a client needs no GET between its moves.",
+            "parameters": [gid, {"in": "query", "schema": MoveQuerySchema}],  # limits from the schema that checks them
             "requestBody": _json("Move"),
-            "responses": {"202": answer("accepted: seq of the submitted event", "Accepted"),
+            "responses": {"202": answer("accepted: seq of the submitted event (with `judgement` and `listing` "
+                                        "when asked)", "Accepted"),
                           **_errors("401", "403", "404", "409", "422", "429")}}},
         "/api/v1/games/{game_id}/moves/{seq}": {"get": {
             "summary": "pending | resolved (facts, dice, rules) | rejected (reasons, rules)", "security": OPTIONAL_BEARER,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context, url_for
@@ -15,6 +16,7 @@ from validators.requests import (
     EventsQuerySchema,
     ForkSchema,
     JoinSchema,
+    MoveQuerySchema,
     MoveSchema,
     RulingSchema,
     StateQuerySchema,
@@ -24,12 +26,14 @@ from warlog.api.export_media import export_mimetype
 from warlog.api.openapi import openapi_document
 from warlog.games.listing import game_json, games_page, next_query
 from warlog.games.service import Forbidden, NotFound, ServiceError, Unauthorized, Unprocessable, Warlog
+from warlog.judging import wakeup
 from warlog.render import seat_label
 from warlog.rulings import sandbox_dice
 from warlog.rulings.sandbox import example_state, forced_faces, fork
 from warlog.trust.rounds import public_rows
 from warlog.web.boundary import json_object
 from warlog.web.errors import install_api_errors
+from warlog.web.pages import await_judgement, waiter_slot
 from warlog.web.pageutil import guard_private, private
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -52,18 +56,25 @@ def bearer() -> str | None:
     return token.strip()
 
 
-def body(schema: Schema) -> dict[str, Any]:
+@functools.cache
+def _schema(cls: type[Schema]) -> Schema:
+    """One instance of each request schema: building one deep-copies its declared fields (two a
+    move's POST were a tenth of its CPU), and `load` keeps no state on the instance."""
+    return cls()
+
+
+def body(schema: type[Schema]) -> dict[str, Any]:
     data = json_object(ServiceError)
     try:
-        loaded: dict[str, Any] = schema.load(data)
+        loaded: dict[str, Any] = _schema(schema).load(data)
     except ValidationError as err:
         raise Unprocessable("the request does not fit its schema", fields=err.messages) from None
     return loaded
 
 
-def query(schema: Schema) -> dict[str, Any]:
+def query(schema: type[Schema]) -> dict[str, Any]:
     try:
-        loaded: dict[str, Any] = schema.load(request.args.to_dict())
+        loaded: dict[str, Any] = _schema(schema).load(request.args.to_dict())
     except ValidationError as err:
         raise ServiceError("bad query parameters", fields=err.messages) from None
     return loaded
@@ -91,7 +102,7 @@ def openapi() -> Response:
 def list_games() -> Response:
     """Newest first, a page at a time: `next` is the path of the next page (null on the last)."""
     try:
-        q = GamesQuerySchema().load({k: v for k, v in request.args.items() if v != ""})
+        q = _schema(GamesQuerySchema).load({k: v for k, v in request.args.items() if v != ""})
     except ValidationError as err:
         raise ServiceError("bad query parameters", fields=err.messages) from None
     page = games_page(service().store, q["game"], q["status"], q["limit"], q["cursor"])
@@ -116,7 +127,7 @@ def catalogue() -> Response:
 
 @api.post("/games")
 def create_game() -> tuple[Response, int]:
-    data = body(CreateGameSchema())
+    data = body(CreateGameSchema)
     created = service().create_game(data["game"], data["scenario"], data["options"], data["sandbox"],
                                     creator=data["creator"])
     return jsonify(with_seat_tokens(created)), 201
@@ -128,7 +139,7 @@ def invite_umpire(game_id: str) -> tuple[Response, int]:
     token = bearer()
     svc = service()
     svc.viewer(game_id, token, required=True)
-    data = body(UmpireSchema())
+    data = body(UmpireSchema)
     out = svc.invite_umpire(game_id, token, data["text"])
     url = url_for("pages.invitation", game_id=game_id, token=out["umpire_token"], _external=True)
     return jsonify({**out, "url": url}), 201
@@ -158,7 +169,7 @@ def state_schema(game: str) -> Response:
 @api.post("/games/<game_id>/fork")
 def fork_game(game_id: str) -> tuple[Response, int]:
     """A dispute sandbox from this game's step N (director, or anyone once the game has ended)."""
-    data = body(ForkSchema())
+    data = body(ForkSchema)
     token = bearer()
     try:
         out = fork(service(), game_id, token, data["step"], data["patch"], data["dice"],
@@ -176,7 +187,7 @@ def add_dice(game_id: str) -> tuple[Response, int]:
     token = bearer()
     svc = service()
     svc.viewer(game_id, token, required=True)
-    data = body(AddDiceSchema())
+    data = body(AddDiceSchema)
     return jsonify(sandbox_dice.add_dice(svc, game_id, token, data["dice"])), 201
 
 
@@ -187,17 +198,30 @@ def game_info(game_id: str) -> Response:
 
 @api.post("/games/<game_id>/join")
 def join(game_id: str) -> Response:
-    data = body(JoinSchema())
+    data = body(JoinSchema)
     return jsonify(service().join(game_id, bearer(), data["entropy"]))
 
 
 @api.post("/games/<game_id>/moves")
 def submit_move(game_id: str) -> tuple[Response, int]:
+    """The move recorded (202); with `?wait=S` the answer waits up to S seconds for its
+    judgement, with `?listing=true` it carries the seat's next listing (docs/api.md, "The next
+    listing"): a client then needs neither GET of the game nor of its actions between moves."""
     token = bearer()
     svc = service()
-    svc.viewer(game_id, token, required=True)  # 404/401/403 before the body is judged
-    data = body(MoveSchema())
+    viewer = svc.viewer(game_id, token, required=True)  # 404/401/403 before the body is judged
+    data = body(MoveSchema)
+    asked = query(MoveQuerySchema)
+    since = wakeup.generation(game_id)  # before the append: a judgement after it wakes the wait
     out = svc.submit_move(game_id, token, data["action"], data["expected_seq"], data["idempotency_key"])
+    if asked["wait"] or asked["listing"]:
+        with svc.one_view():
+            if asked["wait"]:
+                with waiter_slot() as admitted:  # a wait holds a web thread, as the long-poll's does
+                    if admitted:
+                        # a resend's move may be long judged: look at once (-1 is no generation)
+                        await_judgement(game_id, out["seq"], -1 if out["duplicate"] else since, asked["wait"])
+            out.update(svc.after_move(game_id, viewer, out["seq"], asked["listing"]))
     return jsonify(out), 202
 
 
@@ -215,14 +239,14 @@ def take_back(game_id: str, seq: int) -> Response:
 
 @api.get("/games/<game_id>/events")
 def events(game_id: str) -> Response:
-    q = query(EventsQuerySchema())
+    q = query(EventsQuerySchema)
     svc = service()
     return jsonify(svc.events(game_id, q["after"], svc.viewer(game_id, bearer()), q["limit"]))
 
 
 @api.get("/games/<game_id>/state")
 def state(game_id: str) -> Response:
-    q = query(StateQuerySchema())
+    q = query(StateQuerySchema)
     svc = service()
     return jsonify(svc.state(game_id, q["at"], svc.viewer(game_id, bearer())))
 
@@ -230,7 +254,8 @@ def state(game_id: str) -> Response:
 @api.get("/games/<game_id>/actions")
 def actions(game_id: str) -> Response:
     svc = service()
-    return jsonify(svc.actions(game_id, svc.viewer(game_id, bearer())))
+    with svc.one_view():  # the events read for the state also bring the seed book forward (Warlog.actions)
+        return jsonify(svc.actions(game_id, svc.viewer(game_id, bearer())))
 
 
 @api.post("/games/<game_id>/rulings")
@@ -238,7 +263,7 @@ def ruling(game_id: str) -> tuple[Response, int]:
     token = bearer()
     svc = service()
     svc.viewer(game_id, token, required=True)
-    data = body(RulingSchema())
+    data = body(RulingSchema)
     key = data.pop("idempotency_key", None)
     return jsonify(svc.submit_ruling(game_id, token, data, key)), 202
 

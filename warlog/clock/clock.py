@@ -29,8 +29,11 @@ from typing import Any
 from psycopg import errors as pg_errors
 
 from ledger.store import EventStore
+from warlog.catalogs import N_, Words, words
 from warlog.clock.schema import DDL
 from warlog.clock.stops import StopsOf, due_after, used_between
+from warlog.games.replay import seat_name
+from warlog.notify.naming import game_named, game_titled, tagged
 from warlog.ops.sqldb import Clock, SqlDb, Tx, iso, parse_iso, sortable_id, utc_now
 
 log = logging.getLogger("warlog.clock")
@@ -351,7 +354,7 @@ class GameClock:
                     found = self._expire(tx, game_id, seat, now, controls)
                     if found is not None:
                         done.append(found)
-        self._tell([self._notice(d, act) for d, act in done])
+        self._tell([self._notice(d, act, *self._named(d)) for d, act in done])
         for _, act in done:
             counts[{"reminder_sent": "reminded"}.get(act.act, act.act)] += 1
             self._run_handlers(act)
@@ -432,20 +435,33 @@ class GameClock:
             return None  # claimed by another sweeper
         return d, self._act(tx, game_id, seat, d.tournament_id, "expired", now, {"policy": policy, "due_at": d.due_at})
 
+    def _named(self, d: Deadline) -> tuple[Words, Words, Words]:
+        """The deadline's game by its titles (a subject's words), by its titles and id (a text's), and
+        its seat by the game's name for it."""
+        summary = self.store.summary(d.game_id)
+        return (game_titled(self.store, d.game_id), game_named(self.store, d.game_id),
+                words(seat_name(d.seat, summary.game if summary else None)))
+
     @staticmethod
-    def _notice(d: Deadline, act: ClockAct) -> tuple[Deadline, str, str, str]:
-        """What the seat's player is told of an act: (deadline, kind, subject, text)."""
-        g, seat = d.game_id, d.seat
+    def _notice(d: Deadline, act: ClockAct, title: Words, named: Words, seat: Words
+                ) -> tuple[Deadline, str, Words, Words]:
+        """What the seat's player is told of an act: (deadline, kind, subject, text), said in the
+        player's language when it is recorded (warlog.catalogs.Words). The subject names the game
+        by its titles, its id at the end (warlog.notify.naming)."""
+        g = d.game_id
         if act.act == "reminder_sent":
-            return d, "deadline_soon", f"Deadline soon: game {g}", f"Your move ({seat}) in game {g} is due by " \
-                f"{d.due_at} (UTC)."
+            return d, "deadline_soon", tagged(words("Deadline soon: %(game)s", game=title), g), words(
+                "Your move (%(seat)s) in the %(game)s is due by %(due)s (UTC).", seat=seat, game=named, due=d.due_at)
         if act.act == "extended":
-            return d, "deadline_passed", f"Deadline extended: game {g}", (
-                f"Your time ({seat}) in game {g} ran out; {act.detail['granted_seconds'] // 3600} hours were drawn "
-                f"from your bank. New deadline: {act.detail['due_at']} (UTC).")
-        what = "the game is forfeited" if act.detail["policy"] == "forfeit" else "the director has been told"
-        return d, "deadline_passed", f"Time is up: game {g}", (
-            f"Your time ({seat}) in game {g} ran out at {d.due_at} (UTC): {what}.")
+            return d, "deadline_passed", tagged(words("Deadline extended: %(game)s", game=title), g), words(
+                "Your time (%(seat)s) in the %(game)s ran out; %(hours)s hours were drawn from your bank. "
+                "New deadline: %(due)s (UTC).", seat=seat, game=named, hours=act.detail["granted_seconds"] // 3600,
+                due=act.detail["due_at"])
+        text = (N_("Your time (%(seat)s) in the %(game)s ran out at %(due)s (UTC): the game is forfeited.")
+                if act.detail["policy"] == "forfeit" else
+                N_("Your time (%(seat)s) in the %(game)s ran out at %(due)s (UTC): the director has been told."))
+        return d, "deadline_passed", tagged(words("Time is up: %(game)s", game=title), g), words(
+            text, seat=seat, game=named, due=d.due_at)
 
     def _draw(self, tx: Tx, d: Deadline, now: datetime,
               ctl: TimeControl | None) -> tuple[int, datetime] | None:
@@ -537,7 +553,7 @@ class GameClock:
         return [d for d in self.deadlines(tournament_id, status=None)
                 if d.status == "expired" or (d.status == "open" and parse_iso(d.due_at) <= now)]
 
-    def _tell(self, notices: list[tuple[Deadline, str, str, str]]) -> None:
+    def _tell(self, notices: list[tuple[Deadline, str, Words, Words]]) -> None:
         """Record the players' notices in one go (never raises: the acts are already recorded)."""
         if self.owners is None or self.notify is None or not notices:
             return
@@ -546,8 +562,8 @@ class GameClock:
             owners = self.owners(sorted({(d.game_id, d.seat) for d, *_ in notices}))
             names = {tid: self.tournament_name(tid) for tid in {d.tournament_id for d, *_ in notices} if tid}
             batch = [{"player_id": owners[(d.game_id, d.seat)], "kind": kind,
-                      "subject": f"{names.get(d.tournament_id or '')}: {subject}" if names.get(d.tournament_id or "")
-                      else subject,
+                      "subject": names.get(d.tournament_id or "", "") + ": " + subject
+                      if names.get(d.tournament_id or "") else subject,
                       "text": text,
                       "game_id": d.game_id, "tournament_id": d.tournament_id,
                       "link": f"{base}/games/{d.game_id}" if base else None}

@@ -31,10 +31,12 @@ from ledger.events import (
     NewEvent,
 )
 from ledger.store import Conflict, EventStore
+from warlog.catalogs import Words, words
 from warlog.clock.away_schema import DDL
 from warlog.clock.clock import GameClock
 from warlog.clock.pauses import AwayConflict, Pauses
 from warlog.clock.stops import DAYS, PAUSED, Stop, due_after, running_seconds, weekly_seconds, weekly_windows
+from warlog.notify.naming import game_titled, tagged
 from warlog.ops.sqldb import iso, parse_iso, sortable_id
 from warlog.players.store import PlayerError, PlayerStore
 
@@ -292,8 +294,10 @@ class AwayBook(Pauses):
         start = max(start, now.replace(microsecond=0))  # no notice asked: leave starts today, never before now
         leave = Leave(sortable_id("v"), player_id, iso(start), iso(end), days, iso(now), 0)
 
-        least_left = min(self.allowance(player_id, first.year, p)["left"] + self._taken(player_id, first.year)
-                         for p in scopes.values())  # the days the strictest allowance gives this year
+        # The days the strictest allowance gives this year, whatever is taken: read as one figure
+        # (left + taken from two reads let a declaration committed between them count twice).
+        granted = sum(g["days"] for g in self.grants(player_id) if g["year"] == first.year)
+        least_left = min(p.days_per_year for p in scopes.values()) + granted
 
         def insert() -> None:
             """Checked again under the player's lock: two declarations at once cannot both pass."""
@@ -317,11 +321,13 @@ class AwayBook(Pauses):
                                                                  "leave": leave.id}))
         self._announce("declared", leave, games)
         kept = [(g, s) for g, s in games if self._keeps_deadlines(g)]
-        said = f"{name} will be on leave from {leave.starts_at} to {leave.ends_at} (UTC). "
-        self._tell([gs for gs in games if gs not in kept], player_id, f"{name} will be on leave",
-                   said + "Their clock stops for that time; deadlines that fall in or after it move by as much.")
-        self._tell(kept, player_id, f"{name} will be on leave",
-                   said + "The tournament keeps its round deadlines: their clock in this game runs as before.")
+        said = words("%(name)s will be on leave from %(start)s to %(end)s (UTC). ", name=name,
+                     start=leave.starts_at, end=leave.ends_at)
+        self._tell([gs for gs in games if gs not in kept], player_id, words("%(name)s will be on leave", name=name),
+                   said + words("Their clock stops for that time; deadlines that fall in or after it move by as "
+                                "much."))
+        self._tell(kept, player_id, words("%(name)s will be on leave", name=name),
+                   said + words("The tournament keeps its round deadlines: their clock in this game runs as before."))
         return leave
 
     def _keeps_deadlines(self, game_id: str) -> bool:
@@ -366,8 +372,9 @@ class AwayBook(Pauses):
                 self.append(game_id, NewEvent(LEAVE_ENDED, seat, {"leave": leave.id}))
             self._announce("ended", leave, games)
             name = self._name(leave.player_id)
-            self._tell(games, leave.player_id, f"{name} is back from leave",
-                       f"{name}'s leave ended at {leave.ends_at} (UTC): their clock runs again.")
+            self._tell(games, leave.player_id, words("%(name)s is back from leave", name=name),
+                       words("%(name)s's leave ended at %(end)s (UTC): their clock runs again.", name=name,
+                             end=leave.ends_at))
             ended += 1
         return ended
 
@@ -406,7 +413,7 @@ class AwayBook(Pauses):
         player = self.players.get(player_id)
         return player.display_name if player else player_id
 
-    def _tell(self, games: list[tuple[str, str]], player_id: str, subject: str, text: str) -> None:
+    def _tell(self, games: list[tuple[str, str]], player_id: str, subject: Words, text: Words) -> None:
         """Tell the opponents (and the directors a tournament names) in each game; never raises."""
         notices = []
         base = self.base_url().rstrip("/")
@@ -416,8 +423,9 @@ class AwayBook(Pauses):
             told = {p for p in self.players.owners(game_id).values() if p != player_id}
             if self.directors_of is not None:
                 told |= set(self.directors_of(game_id, tournament))
+            named = tagged(subject + words(" (%(game)s)", game=game_titled(self.clock.store, game_id)), game_id)
             for p in sorted(told):
-                notices.append({"player_id": p, "kind": "leave", "subject": f"{subject} (game {game_id})",
+                notices.append({"player_id": p, "kind": "leave", "subject": named,
                                 "text": text, "game_id": game_id, "tournament_id": tournament,
                                 "link": f"{base}/games/{game_id}" if base else None})
         self._send(notices)

@@ -11,8 +11,11 @@ from datetime import datetime
 from typing import Any
 
 from ledger.events import PAUSE_AGREED, PAUSE_ASKED, PAUSE_ENDED, NewEvent
+from warlog.catalogs import N_, words
 from warlog.clock.clock import DAY, GameClock
 from warlog.clock.stops import PAUSED, Stop, due_after, running_seconds
+from warlog.games.replay import seat_name
+from warlog.notify.naming import game_named, game_titled, tagged
 from warlog.ops.sqldb import SqlDb, iso, parse_iso, sortable_id
 from warlog.players.store import PlayerError, PlayerStore
 
@@ -55,8 +58,8 @@ class Pauses:
         self.db.execute("INSERT INTO away_pauses (id, game_id, asked_by, asked_seq, asked_at, agreed) "
                         "VALUES (?, ?, ?, ?, ?, ?)", (sortable_id("z"), game_id, seat, seq, iso(self.now()),
                                                       json.dumps([seat])))
-        self._tell_seats(game_id, seat, f"Pause asked: game {game_id}",
-                         f"{seat} asks to pause game {game_id}: open the game to agree (or decline).")
+        self._tell_seats(game_id, seat, N_("Pause asked: %(game)s"),
+                         N_("%(seat)s asks to pause the %(game)s: open the game to agree (or decline)."))
         found = self.pause(game_id)
         assert found is not None
         return found
@@ -84,8 +87,9 @@ class Pauses:
         if paused:
             for s in sorted(remaining):
                 self._move(game_id, s, PAUSED, "paused")
-            self._tell_seats(game_id, seat, f"Game paused: {game_id}",
-                             f"Every seat agreed: game {game_id} is paused and its clocks stopped until a seat resumes it.")
+            self._tell_seats(game_id, seat, N_("Game paused: %(game)s"),
+                             N_("Every seat agreed: the %(game)s is paused and its clocks stopped until a seat "
+                                "resumes it."))
         found = self.pause(game_id)
         assert found is not None
         return found
@@ -114,8 +118,8 @@ class Pauses:
                     left = (ctl[0].move_time.total_seconds() if ctl[0].mode == "per_move" else self.clock.bank(game_id, d.seat) or 0) \
                         if ctl else DAY
                 self._move(game_id, d.seat, due_after(self.stops_of, game_id, d.seat, now, int(left)), "resumed")
-            self._tell_seats(game_id, seat, f"Game resumed: {game_id}",
-                             f"{seat} resumed game {game_id}: its clocks run again.")
+            self._tell_seats(game_id, seat, N_("Game resumed: %(game)s"),
+                             N_("%(seat)s resumed the %(game)s: its clocks run again."))
         return {"game_id": game_id, "ended": iso(now), "was_paused": p["paused"]}
 
     def _active(self, game_id: str) -> list[str]:
@@ -127,7 +131,15 @@ class Pauses:
 
 
     def _tell_seats(self, game_id: str, seat: str, subject: str, text: str) -> None:
+        """Tell the other seats' players, each in their language: the subject names the game by its
+        titles (its id at the end), the text by its titles and id, the seat by the game's name for it."""
         base = self.base_url().rstrip("/")
-        self._send([{"player_id": p, "kind": "leave", "subject": subject, "text": text, "game_id": game_id,
+        store = self.clock.store
+        summary = store.summary(game_id)
+        title = game_titled(store, game_id)
+        named = game_named(store, game_id)
+        who = words(seat_name(seat, summary.game if summary else None))
+        said, told = tagged(words(subject, game=title), game_id), words(text, seat=who, game=named)
+        self._send([{"player_id": p, "kind": "leave", "subject": said, "text": told, "game_id": game_id,
                      "tournament_id": None, "link": f"{base}/games/{game_id}" if base else None}
                     for s, p in sorted(self.players.owners(game_id).items()) if s != seat])

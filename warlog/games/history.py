@@ -125,9 +125,12 @@ class StoreHistory:
     def resolved_after(self, seq: int) -> list[int]:
         return [e.seq for e in self.store.iter_events(self.game_id, after=seq) if e.type == RESOLVED]
 
-    def find_judgement(self, submission_seq: int) -> Event | None:
+    def find_judgement(self, submission_seq: int, of: int | None = None) -> Event | None:
+        """The judgement of the submission at `of` (default `submission_seq`), looked for in the
+        events after `submission_seq` (a caller that has looked at some already starts later)."""
+        target = submission_seq if of is None else of
         for ev in self.store.iter_events(self.game_id, after=submission_seq):
-            if ev.type in (RESOLVED, REJECTED) and ev.payload.get("submission_seq") == submission_seq:
+            if ev.type in (RESOLVED, REJECTED) and ev.payload.get("submission_seq") == target:
                 return ev
         return None
 

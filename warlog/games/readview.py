@@ -46,6 +46,18 @@ class ReadView:
             found = self._summaries[game_id] = self._store.summary(game_id)
         return found  # type: ignore[return-value]
 
+    def prefetch(self, game_id: str, after: int, upto: int | None = None) -> None:
+        """Read the game's summary and its events in (after, upto] together (one statement on
+        the SQL stores), unless this view has read the summary already: a request that knows
+        which events it will read after the summary (the state it keeps is at `after` + 1) pays
+        one look, not two."""
+        if game_id in self._summaries:
+            return
+        summary, events = self._store.summary_and_read(game_id, after, upto)
+        self._summaries[game_id] = summary
+        if summary is not None:
+            self._spans.setdefault(game_id, []).append((after, upto, events))
+
     def last_seq(self, game_id: str) -> int:
         if game_id not in self._last:
             self._last[game_id] = self._store.last_seq(game_id)
@@ -58,6 +70,10 @@ class ReadView:
         events = self._store.read(game_id, after=after, upto=upto)
         self._spans.setdefault(game_id, []).append((after, upto, events))
         return events
+
+    def read_so_far(self, game_id: str) -> list[list[Event]]:
+        """The ranges of the game's events this view has read (each in seq order)."""
+        return [events for _start, _end, events in self._spans.get(game_id, ())]
 
     def append(self, game_id: str, *args: Any, **kwargs: Any) -> Any:
         self.forget(game_id)

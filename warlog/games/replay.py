@@ -28,6 +28,7 @@ from ledger.events import (
 )
 from rules.core.game import Game
 from warlog.render import Highlights, Renderer, renderer_for, seat_label
+from warlog.render.words import action_text, fact_text, hidden_move, text_words
 
 # Events a replay stops at when stepping with ←/→ (a submission is shown with its judgement).
 POSITIONS = (GAME_CREATED, GAME_STARTED, RESOLVED, REJECTED, GAME_ENDED, SEED_REVEALED)
@@ -72,7 +73,8 @@ _JAPANESE = re.compile(r"\s*[(（][^()（）]*[\u3040-\u30ff\u3400-\u9fff][^()�
 
 def titles(game: Game, scenario: str | None) -> tuple[str, str]:
     """The game's name for a page heading (its renderer's `title` when the game's own title
-    names scenarios: "Vietnam Battles") and the scenario's title ("The Boys of '67 …")."""
+    names scenarios: "Vietnam Battles") and the scenario's title ("The Boys of '67 …"), in
+    English: the pages translate them (warlog.web.pages), as judging imports this module too."""
     sc = game.scenarios().get(scenario or "")
     return str(getattr(renderer_for(game.name), "title", game.title)), sc.title if sc else str(scenario or "")
 
@@ -128,7 +130,8 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
     row = EventRow(ev["seq"], t, seat, t, recorded_at=str(ev.get("recorded_at", ""))[:19].replace("T", " "))
 
     if t == GAME_CREATED:
-        row.title = f"{p.get('title', p.get('game'))} created: scenario {p.get('scenario')}, " \
+        scenario = game.scenarios().get(str(p.get("scenario")))  # by its title, as the lobby names it
+        row.title = f"{p.get('title', p.get('game'))} created: scenario {scenario.title if scenario else p.get('scenario')}, " \
                     f"seats {', '.join(seat_name_in(game, r) for r in p.get('roles', []))}"
         if p.get("sandbox"):
             row.title += " (dispute sandbox)"
@@ -142,24 +145,30 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
         if "ruling" in p:
             row.title = f"Director: {describe_ruling(p['ruling'])}"
         elif "action" in p:
-            row.title = f"{seat_name_in(game, seat)}: {game.describe_action(p['action'])}"
+            row.title = f"{seat_name_in(game, seat)}: {action_text(game, p['action'])}"
         else:
             row.title = f"{seat_name_in(game, seat)} submits a move (hidden)"
     elif t in (RESOLVED, REJECTED):
         sub = (submissions or {}).get(p.get("submission_seq", -1))
-        asked = _asked(sub, game) if sub else f"move #{p.get('submission_seq')}"
+        asked = _asked(sub, game) if sub else None
         row.submission_seq = p.get("submission_seq")
         row.seat = p.get("seat", seat)
         row.dice = list(p.get("dice", []))
+        who = seat_name_in(game, p.get("seat", seat))
         if t == RESOLVED:
-            row.title = f"{seat_name_in(game, p.get('seat', seat))}: {asked}"
-            row.facts = [{**f, "text": english(f.get("text", ""))} for f in p.get("facts", [])]
+            row.facts = [{**f, "text": english(fact_text(game, f))} for f in p.get("facts", [])]
+            if asked is not None:
+                row.title = f"{who}: {asked}"
+            elif row.facts:  # the action is hidden from the viewer: what happened, as far as it may know
+                row.title = f"{who}: {row.facts[0]['text']}"
+            else:
+                row.title = hidden_move(game, p.get("seat", seat))
             row.rules = list(p.get("rules", []))
         elif p.get("withdrawn") is True and seat is not None and seat == p.get("seat"):  # ledger.events.withdrawn
-            row.title = f"Taken back by its seat — {seat_name_in(game, seat)}: {asked}"
+            row.title = f"Taken back by its seat — {who}: {asked or 'a move'}"
         else:
-            row.title = f"Refused — {seat_name_in(game, p.get('seat', seat))}: {asked}"
-            row.reasons = list(p.get("reasons", []))
+            row.title = f"Refused — {who}: {asked or 'a move hidden from you'}"
+            row.reasons = [{**r, "message": text_words(game, str(r.get("message", "")))} for r in p.get("reasons", [])]
             row.rules = sorted({r["rule"] for r in row.reasons if r.get("rule")})
     elif t == GAME_ENDED:
         o = p.get("outcome") or {}
@@ -190,13 +199,13 @@ def event_row(ev: dict[str, Any], game: Game, submissions: dict[int, dict[str, A
     return row
 
 
-def _asked(sub: dict[str, Any], game: Game) -> str:
+def _asked(sub: dict[str, Any], game: Game) -> str | None:
     p = sub["payload"]
     if "ruling" in p:
         return describe_ruling(p["ruling"])
     if "action" in p:
-        return game.describe_action(p["action"])
-    return f"move #{sub['seq']}"
+        return action_text(game, p["action"])
+    return None
 
 
 def rows(events: list[dict[str, Any]], game: Game, before: list[dict[str, Any]] | None = None) -> list[EventRow]:

@@ -54,7 +54,8 @@ from rules.core.dice import RecordingDice
 from rules.core.game import Game, IllegalAction
 from validators.actions import ActionShapeError, validate_action
 from validators.requests import PROBE_REFUSED, probe_ops
-from warlog.games.history import StateCache, StoreHistory, seat_entropy
+from warlog.catalogs import N_
+from warlog.games.history import SNAPSHOT_EVERY, StateCache, StoreHistory, seat_entropy
 from warlog.games.readview import ReadView
 from warlog.judging import wakeup
 from warlog.ops.lru import BoundedCache
@@ -128,6 +129,8 @@ class Viewer:
 
 
 SPECTATOR = Viewer(None)
+LATEST = 2**62  # a seq after any game's last (StateCache.get: the newest state kept)
+JUDGEMENT_NEAR = 8  # `move` reads this many events after a submission with it, for its judgement
 
 
 class Warlog:
@@ -170,6 +173,30 @@ class Warlog:
             yield
         finally:
             self._view.current = None
+
+    def prefetch(self, game_id: str, after: int, upto: int | None = None) -> None:
+        """Inside `one_view()`, before the request's first look at the game: its summary and its
+        events in (after, upto] read together, one statement (ReadView.prefetch); outside a
+        view, or once the view has the summary, nothing."""
+        view: ReadView | None = getattr(self._view, "current", None)
+        if view is not None:
+            view.prefetch(game_id, after, upto)
+
+    def prefetch_from_kept_state(self, game_id: str) -> None:
+        """`prefetch` the events after the newest state this process keeps of the game (what
+        `history(game_id).state_at` of the last step reads after the summary), at most
+        SNAPSHOT_EVERY of them (further behind, a snapshot is read instead)."""
+        kept = self.states.get(game_id, LATEST, shared=True)
+        if kept is not None:
+            self.prefetch(game_id, kept[0] - 1, kept[0] - 1 + SNAPSHOT_EVERY)
+
+    def forget_view(self, game_id: str) -> None:
+        """Inside `one_view()`: read `game_id` afresh from here on (a request that waits for a
+        change); outside it, nothing to forget."""
+        view: ReadView | None = getattr(self._view, "current", None)
+        if view is not None:
+            view.forget(game_id)
+
     def create_game(self, game_name: str, scenario: str | None, options: dict[str, Any] | None,
                     sandbox: dict[str, Any] | None = None, *, seed: bytes | None = None,
                     dice_stream: str | None = None, keying: str | None = None,
@@ -197,7 +224,8 @@ class Warlog:
                                 fields={"creator": ["a sandbox's creator is \"umpire\""]})
         try:
             game.check_option_types(options)
-            opts = game.resolve_options(options)
+            fitting = getattr(game, "scenario_options", None)  # a scenario whose own defaults differ (UP FRONT N)
+            opts = game.resolve_options({**(fitting(scenario) if fitting else {}), **options})
             game.check_options(scenario, opts)
         except IllegalAction as err:
             raise Unprocessable(err.message, fields={"options": [err.message]}) from None
@@ -265,7 +293,7 @@ class Warlog:
     def join(self, game_id: str, token: str | None, entropy: str = "") -> dict[str, Any]:
         viewer = self.viewer(game_id, token, required=True)
         if viewer.director or viewer.seat is None:
-            raise Forbidden("only a seat token can take a seat")
+            raise Forbidden(N_("only a seat token can take a seat"))
         created = self.created(game_id)
         while True:
             events = self.store.read(game_id)
@@ -323,14 +351,14 @@ class Warlog:
         game = game_of(self.created(game_id).payload)
         if not game.keeps_secrets:
             return {}
-        seed = fresh if fresh is not None else seed_in_force(self.store.seeds(game_id), seq)
+        seed = fresh if fresh is not None else seed_in_force(self.seed_books.seeds(self.store, game_id, seq - 1), seq)
         return {"blind": derive_blind(seed, game_id, seq)} if seed is not None else {}
 
     def submit_move(self, game_id: str, token: str | None, action: Any, expected_seq: int,
                     idempotency_key: str) -> dict[str, Any]:
         viewer = self.viewer(game_id, token, required=True)
         if viewer.director or viewer.seat is None:
-            raise Forbidden("moves are made with a seat token; a director submits rulings")
+            raise Forbidden(N_("moves are made with a seat token; a director submits rulings"))
         created = self.created(game_id)
         summary = self.summary(game_id)
         status = summary.status
@@ -376,7 +404,7 @@ class Warlog:
         the umpire, finding it judged, never rolls for it. A move already judged stands."""
         viewer = self.viewer(game_id, token, required=True)
         if viewer.director or viewer.seat is None:
-            raise Forbidden("a move is taken back by the seat that made it")
+            raise Forbidden(N_("a move is taken back by the seat that made it"))
         if not 0 <= seq <= self.store.last_seq(game_id):
             raise NotFound(f"no event {seq} in game {game_id}")
         sub = self.history(game_id).event(seq)
@@ -402,7 +430,7 @@ class Warlog:
                       idempotency_key: str | None = None) -> dict[str, Any]:
         viewer = self.viewer(game_id, token, required=True)
         if not viewer.director:
-            raise Forbidden("only the game's director may rule")
+            raise Forbidden(N_("only the game's director may rule"))
         return self._rule(game_id, ruling, idempotency_key, viewer.who)
 
     def rule_as_owner(self, game_id: str, director_token_sha256: str, ruling: dict[str, Any]) -> dict[str, Any]:
@@ -410,7 +438,7 @@ class Warlog:
         director first and keeps only the SHA-256 of the game's director token): never reachable
         from a request. The hash must be the one the game's game_created records."""
         if not hmac.compare_digest(director_token_sha256 or "", self.created(game_id).payload["director_token_sha256"] or "-"):
-            raise Forbidden("that is not the director of this game")
+            raise Forbidden(N_("that is not the director of this game"))
         return self._rule(game_id, ruling, None)
 
     def _rule(self, game_id: str, ruling: dict[str, Any], idempotency_key: str | None,
@@ -441,7 +469,9 @@ class Warlog:
         its dice and blind and every later one are unpredictable again (ledger.dice step 7)."""
         new: list[NewEvent] = []
         fresh = None
-        book = self.seed_books.get(self.store, game_id)
+        # The book as far as `expected_seq` is enough: the append below succeeds only if nothing
+        # follows that event (else Conflict, and the caller tries again after a fresh read).
+        book = self.seed_books.kept(self.store, game_id, expected_seq)
         if book.current_revealed() and self.store.seeds(game_id):
             fresh = self.new_seed()
             if commitment(fresh) in {c for _, c in book.periods}:  # a test's fixed seed: never reuse one
@@ -494,7 +524,7 @@ class Warlog:
         created = self.created(game_id)
         if not token:
             if required:
-                raise Unauthorized("this needs 'Authorization: Bearer <seat token>'")
+                raise Unauthorized(N_("this needs 'Authorization: Bearer <seat token>'"))
             return SPECTATOR
         h = token_hash(token)
         director_hash = created.payload.get("director_token_sha256")
@@ -508,7 +538,7 @@ class Warlog:
             return Viewer(seat)  # a signed-in player acting in the seat they own
         if director_hash is None and any(hmac.compare_digest(h, u) for u in self.umpire_hashes(game_id)):
             return Viewer(None, director=True, who="umpire")
-        raise Forbidden("that token is not a seat of this game")
+        raise Forbidden(N_("that token is not a seat of this game"))
 
     def umpire_hashes(self, game_id: str) -> list[str]:
         """The hashes of the umpire invitations made in a player-created game (asked only when a
@@ -527,9 +557,9 @@ class Warlog:
         the rules hide is recorded too (`hidden_viewed`), so every seat sees both."""
         viewer = self.viewer(game_id, token, required=True)
         if viewer.seat is None:
-            raise Forbidden("a seat of the game asks for an umpire (the umpire or director has the view already)")
+            raise Forbidden(N_("a seat of the game asks for an umpire (the umpire or director has the view already)"))
         if self.created(game_id).payload.get("director_token_sha256") is not None:
-            raise Forbidden("this game has a director, who rules its disputes: ask them")
+            raise Forbidden(N_("this game has a director, who rules its disputes: ask them"))
         if not isinstance(text, str) or not text.strip():
             raise Unprocessable("say why an umpire is needed (every seat will read it)",
                                 fields={"text": ["required, 1 to 4000 characters"]})
@@ -665,9 +695,11 @@ class Warlog:
         return out
 
     def actions(self, game_id: str, viewer: Viewer) -> dict[str, Any]:
+        self.prefetch_from_kept_state(game_id)
         s = self.summary(game_id)
         game = game_of(self.created(game_id).payload)
-        base = {"seat": viewer.label, "expected_seq": s.last_seq, "status": s.status, "sandbox": s.sandbox}
+        base = {"seat": viewer.label, "expected_seq": s.last_seq, "status": s.status, "sandbox": s.sandbox,
+                "active_seats": s.active_seats if s.status == "active" else []}
         waiting = self.waiting_for_dice(game_id, viewer) if s.sandbox else None
         if waiting is not None:
             base["waiting_for_dice"] = waiting
@@ -679,12 +711,29 @@ class Warlog:
                 s.status, "spectators and directors make no moves")
             return {**base, "prompt": why, "actions": []}
         state = self.history(game_id).state_at(s.last_seq, shared=True)  # only read here: no copies
+        view: ReadView | None = getattr(self._view, "current", None)
+        for events in view.read_so_far(game_id) if view is not None else ():
+            self.seed_books.see(game_id, events)  # what the seat's next move needs, read already
         if viewer.seat not in game.active_seats(state):
             waiting = ", ".join(game.active_seats(state)) or "nobody"
             return {**base, "prompt": f"waiting for {waiting}", "actions": [], "pending": s.pending}
         legal = game.legal_actions(state, viewer.seat)
         return {**base, "prompt": game.prompt(state, viewer.seat), "actions": legal,
                 "confirm": confirmations(game, state, viewer.seat, legal), "pending": s.pending}
+
+    def after_move(self, game_id: str, viewer: Viewer, seq: int, listing: bool) -> dict[str, Any]:
+        """What the POST of submission `seq` answers besides its seq (docs/api.md, "The next
+        listing"): its `judgement` as `move` gives it and, with `listing`, the seat's `actions`.
+        Inside `one_view()`: the summary (kept by the view if the request has just looked at it,
+        warlog.web.pages.await_judgement) and then one read of the events, from the state this
+        process keeps of the game (or the submission), serve both."""
+        self.summary(game_id)  # first: the events read next are at least as new as it
+        cached = self.states.get(game_id, seq, shared=True)
+        self.store.read(game_id, after=min(seq, cached[0] if cached is not None else seq) - 1)
+        out: dict[str, Any] = {"judgement": self.move(game_id, seq, viewer)}
+        if listing:
+            out["listing"] = self.actions(game_id, viewer)
+        return out
 
     def move(self, game_id: str, seq: int, viewer: Viewer, look: str | None = "a move and its judgement"
              ) -> dict[str, Any]:
@@ -693,13 +742,18 @@ class Warlog:
         s = self.summary(game_id)
         if not 0 <= seq <= s.last_seq:
             raise NotFound(f"no event {seq} in game {game_id}")
-        try:
-            sub = self.history(game_id).event(seq)
-        except KeyError:
+        # One read for the submission and the events right after it, where its judgement nearly
+        # always is (the next one unless other submissions queued before it); further on, streamed.
+        near = self.store.read(game_id, after=seq - 1, upto=seq + JUDGEMENT_NEAR)
+        if not near or near[0].seq != seq:
             self.vanished(game_id)
+        sub = near[0]
         if sub.type != SUBMITTED:
             raise NotFound(f"event {seq} is a {sub.type}, not a submission")
-        judged = self.history(game_id).find_judgement(seq)
+        judged = next((ev for ev in near[1:] if ev.type in (RESOLVED, REJECTED)
+                       and ev.payload.get("submission_seq") == seq), None)
+        if judged is None and near[-1].seq == seq + JUDGEMENT_NEAR:
+            judged = self.history(game_id).find_judgement(seq + JUDGEMENT_NEAR, of=seq)
         full = viewer.director or self.open_book(game_id, s)
         game = game_of(self.created(game_id).payload)
         if viewer.director and look is not None:

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from flask import has_request_context
 from flask_babel import gettext, ngettext
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
@@ -31,6 +32,7 @@ from warlog.games import replay as rp
 from warlog.games.history import ended
 from warlog.games.service import SPECTATOR, redact
 from warlog.render import Renderer, Scene, renderer_for
+from warlog.render.words import action_text, words_filter
 
 TEMPLATES = templates_dir()
 STATIC = PACKAGE / "static"
@@ -148,7 +150,10 @@ def _environment() -> Environment:
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.filters["en"] = rp.english
     env.filters["tr"] = i18n.tr  # the page's language where there is one (a request), else English
-    env.globals.update(status_badge_text=i18n.status_badge, status_word=i18n.status_word)
+    env.filters["tr_markup"] = i18n.tr_markup
+    env.filters["words"] = words_filter  # ids in words, for the template's game
+    env.globals["action_text"] = action_text
+    env.globals.update(status_badge_text=i18n.status_badge, status_word=i18n.status_word, Markup=Markup)
     return env
 
 
@@ -178,8 +183,9 @@ def build(events: list[Event], open_book: bool = True) -> ReplayFile:
             visible = state if full else game.view(state, None)
             hl = rp.step_highlights(renderer, doc, before, visible, docs, ev.seq)
             board = pool.board(str(renderer.board(Scene(visible, highlights=hl))))
-        steps.append({"b": board, "p": game.phase(state) if state is not None else "waiting for seats",
-                      "a": [rp.seat_name(s, game) for s in game.active_seats(state)] if state is not None else [],
+        steps.append({"b": board, "p": i18n.tr(game.phase(state) if state is not None else "waiting for seats"),
+                      "a": [i18n.tr(rp.seat_name(s, game)) for s in game.active_seats(state)] if state is not None
+                      else [],
                       "stop": doc["type"] in rp.POSITIONS})
     rows = rp.move_rows(docs, game)
     row_of = {}
@@ -205,6 +211,8 @@ def _render(events: list[Event], game: Game, renderer: Renderer, rows: list[rp.E
     env.globals["seat_name"] = lambda seat, g=None: rp.seat_name(seat, g or game)
     env.globals["result_text"] = rp.result_text
     name, scenario_title = rp.titles(game, str(created.get("scenario")))
+    if has_request_context():  # the scenario's title in the asking page's language, as the pages show it
+        scenario_title = i18n.tr(scenario_title)
     # inside <script>: no "</" (it would close it) nor "<!--" (it would change how it is read)
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/").replace(
         "<!--", "<\\u0021--")
@@ -213,6 +221,8 @@ def _render(events: list[Event], game: Game, renderer: Renderer, rows: list[rp.E
         legend=renderer.legend(), full=full, outcome=outcome,
         last=events[-1].seq, final_hash=events[-1].hash, sandbox=bool(created.get("sandbox")),
         export_name=f"warlog-{gid}.jsonl", data=Markup(payload), favicon=favicon_data_uri(),
+        page_lang=i18n.lang() if has_request_context() else "en",  # the asking page's language
+        js_words=i18n.js_messages() if has_request_context() else {},
         css=Markup((STATIC / "warlog.css").read_text(encoding="utf-8")),
         script=Markup((STATIC / "warlog.js").read_text(encoding="utf-8").replace("</", "<\\/")))
 

@@ -2,7 +2,7 @@
 
 After judging its own game, an RQ job stays a while as a *drainer*: it promises in Redis to
 look at the list WAKE soon (the sorted set ALIVE, member its job id, score when the promise runs
-out, renewed before each wait) and waits on WAKE. A submission that finds a live promise pushes
+out, renewed with each wait, in the wait's round trip) and waits on WAKE. A submission that finds a live promise pushes
 its game id onto WAKE instead of queueing a job (`offer`); a drainer woken judges that game and
 waits again. So RQ's per-job cost is paid once per burst of moves, not once per move. When
 wake-ups pile up (a backlog), one *recruit* job is queued so that another worker starts a
@@ -14,7 +14,7 @@ committed before that drainer's last look, which finds it. Wake-ups are hints; t
 pending set says what is to judge, and the per-game lock and the ledger's (game_id, seq) key
 keep a second judgement out, as before.
 
-A drainer killed (-9) leaves a promise that runs out by itself within LEASE seconds; a move
+A drainer killed (-9) leaves a promise that runs out by itself within WAIT + LEASE seconds; a move
 offered to it in that window stays pending in the ledger until another drainer's last look or
 the sweep finds it (nothing is lost, only that move waits). A judgement longer than LEASE lets
 the promise lapse meanwhile, and submissions queue jobs as before. Nothing here replaces the
@@ -27,6 +27,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ledger.store import LockTimeout
@@ -37,7 +38,7 @@ ALIVE = "warlog:drainers:alive"
 WAKE = "warlog:drainers:wake"
 RECRUIT = "warlog:drainers:recruit"  # held while a recruit job is queued
 WAIT = 0.5  # seconds one wait for a wake-up lasts
-LEASE = 2.0  # seconds a promise lasts from its renewal (before each wait and each judgement)
+LEASE = 2.0  # seconds a promise lasts after the wait it was renewed with (a woken judgement's time)
 QUIET_ROUNDS = 2  # waits in a row without a wake-up before the drainer ends its job
 LIFETIME = 20.0  # seconds a drainer keeps its job at most (the notification queue waits meanwhile)
 WAKE_CAP = 10_000  # wake-ups kept at most (hints: the ledger's pending set is the truth)
@@ -47,6 +48,7 @@ LOCK_WAIT = 10.0  # seconds a drainer waits for a game another holder is finishi
 # 4; more runs found nothing to judge, and RQ ran more jobs); more may pay where the worker has cores
 # to spare and the ledger is farther away.
 THREADS = 1
+LAST_LOOK_THREADS = 4  # games a drainer's last look (and a worker's catch-up) judges at once
 STOP = threading.Event()  # set by the worker on a stop request: drainers end at their next turn
 
 
@@ -91,10 +93,10 @@ def drain(redis: Any, member: str, judge: Callable[[str, float], int], pending: 
     waiter has left ALIVE, and is shared among them."""
     if threads <= 1:
         judged = _wait_and_judge(redis, member, judge, on_judged, lifetime, others_wait)
-        # The last look, after leaving ALIVE: whatever was offered to us is in the pending set now.
-        for game_id in pending():
-            judged += _judge_one(game_id, judge, on_judged)
-        return judged
+        # The last look, after leaving ALIVE: whatever was offered to us is in the pending set now,
+        # several games at a time (one game whose lock another worker holds held every game behind
+        # it for up to LOCK_WAIT s, found by bench/netsoak.py).
+        return judged + judge_all(pending(), judge, on_judged)
     counts: list[int] = []
     errors: list[BaseException] = []
 
@@ -142,18 +144,27 @@ def _wait_and_judge(redis: Any, member: str, judge: Callable[[str, float], int],
     quiet = 0
     try:
         while time.monotonic() < ends and quiet < QUIET_ROUNDS and not STOP.is_set() and not others_wait():
-            redis.zadd(ALIVE, {member: time.time() + LEASE})
-            woken = redis.blpop([WAKE], timeout=WAIT)
+            woken = _promise_and_wait(redis, member)
             if woken is None:
                 quiet += 1
                 continue
             quiet = 0
-            redis.zadd(ALIVE, {member: time.time() + LEASE})
             judged += _judge_one(woken[1].decode(), judge, on_judged)
     finally:
         redis.zrem(ALIVE, member)
         redis.zremrangebyscore(ALIVE, "-inf", time.time())  # the promises of killed drainers
     return judged
+
+
+def _promise_and_wait(redis: Any, member: str) -> Any:
+    """Renew the promise and wait for a wake-up (BLPOP's answer), in one round trip (a pipeline).
+    The promise lasts the wait and LEASE s after it, so a wake-up is judged at once, within it:
+    a renewal of its own before each judgement cost every woken move a round trip more to the
+    data host (found by bench/netsoak.py; bench/worker_round_trips.py counts them)."""
+    pipe = redis.pipeline(transaction=False)
+    pipe.zadd(ALIVE, {member: time.time() + WAIT + LEASE})
+    pipe.blpop([WAKE], timeout=WAIT)
+    return pipe.execute()[1]
 
 
 def jobs_waiting(redis: Any, queue_keys: list[str]) -> Callable[[], bool]:
@@ -169,14 +180,47 @@ def jobs_waiting(redis: Any, queue_keys: list[str]) -> Callable[[], bool]:
     return check
 
 
-def _judge_one(game_id: str, judge: Callable[[str, float], int], on_judged: Callable[[str], None]) -> int:
-    """Judge one game, waiting a while for a holder of its lock to finish (a holder does not
-    look again for moves committed after its last read: warlog.judging.resolver); a lock held longer is
-    left to the sweep."""
+def judge_all(games: list[str], judge: Callable[[str, float], int], on_judged: Callable[[str], None],
+              threads: int = LAST_LOOK_THREADS, each: Callable[[str, float], int] | None = None) -> int:
+    """`_judge_one` (or `each(game_id, lock_wait)`) for each game, `threads` games at a time (a
+    judgement mostly waits on round trips, and on a game's lock while another worker finishes
+    it); how many were judged. A game whose lock is held elsewhere is passed over at first,
+    without waiting, and taken again after the others, waiting for its lock then: two workers
+    going through one pending set (their last looks, their catch-ups after a heal) judge
+    different games side by side, not one waiting on the other's lock game after game (found by
+    bench/netsoak.py: each game of a backlog cost the second worker a wait and a look at nothing)."""
+    one = each or (lambda game_id, wait: _judge_one(game_id, judge, on_judged, wait))
+    held: list[str] = []
+
+    def first(game_id: str) -> int:
+        try:
+            return one(game_id, 0.0)
+        except LockTimeout:
+            held.append(game_id)
+            return 0
+
+    judged = _each(first, games, threads)
+    return judged + _each(lambda game_id: one(game_id, LOCK_WAIT), held, threads)
+
+
+def _each(one: Callable[[str], int], games: list[str], threads: int) -> int:
+    if len(games) <= 1 or threads <= 1:
+        return sum(one(game_id) for game_id in games)
+    with ThreadPoolExecutor(max_workers=min(threads, len(games)), thread_name_prefix="warlog-judge-all") as pool:
+        return sum(pool.map(one, games))
+
+
+def _judge_one(game_id: str, judge: Callable[[str, float], int], on_judged: Callable[[str], None],
+               wait: float = LOCK_WAIT) -> int:
+    """Judge one game, waiting up to `wait` s for a holder of its lock to finish (a holder does
+    not look again for moves committed after its last read: warlog.judging.resolver); a lock
+    held longer is left to the sweep. With no wait, a held lock raises LockTimeout (`judge_all`)."""
     try:
-        n = judge(game_id, LOCK_WAIT)
+        n = judge(game_id, wait)
     except LockTimeout:
-        log.warning("game %s: its lock was held for %s s; the sweep will queue it again", game_id, LOCK_WAIT)
+        if not wait:
+            raise
+        log.warning("game %s: its lock was held for %s s; the sweep will queue it again", game_id, wait)
         return 0
     if n > 0:
         on_judged(game_id)

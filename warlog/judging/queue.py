@@ -20,10 +20,13 @@ import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
+from ledger.netopts import redis_params
 from ledger.store import EventStore
 from ledger.urls import mask_url
 from warlog.judging import drainer, onejob
+from warlog.judging.catchup import PROBE, CatchUp, tcp_reachable
 from warlog.judging.outage import LEDGER, SWEEP_SOON, Backoff, Outage, closed, is_outage
 from warlog.judging.resolver import Resolver, fault_delay_from_env
 
@@ -33,6 +36,12 @@ JOB_TIMEOUT = 300
 RETRY = 1.0  # seconds at most between two attempts to reach Redis or the ledger while it is away
 
 
+def reachable(redis: Any, timeout: float = PROBE) -> bool:
+    """Whether Redis's host answers a TCP handshake within `timeout` s (warlog.judging.catchup)."""
+    kwargs = redis.connection_pool.connection_kwargs
+    return tcp_reachable(kwargs.get("host"), kwargs.get("port"), timeout)
+
+
 def sweep(store: EventStore, enqueue: Callable[[str], bool | None],
           enqueue_many: Callable[[list[str]], list[str]] | None = None) -> list[str]:
     """Re-enqueue every game that has a submission without a judgement (an `enqueue` that
@@ -40,8 +49,8 @@ def sweep(store: EventStore, enqueue: Callable[[str], bool | None],
     queued per game (warlog.judging.onejob; InlineQueue's set). With `enqueue_many` (the queues'
     method of that name) the games go in one batch: for RQ one round trip to see which need a job
     and one pipeline to queue those, not up to four round trips a game."""
-    games = store.pending_games()  # costs what is pending, not what exists (the pending set)
-    games += unlisted_submissions(store, games)
+    games, unlisted = store.sweep_games()  # costs what is pending, not what exists (the pending set)
+    games += unlisted_submissions(unlisted)
     if enqueue_many is not None:
         queued = enqueue_many(games) if games else []
     else:
@@ -52,12 +61,12 @@ def sweep(store: EventStore, enqueue: Callable[[str], bool | None],
     return games
 
 
-def unlisted_submissions(store: EventStore, pending: list[str]) -> list[str]:
-    """Running games with a submission that has no judgement but is not in the `pending` set
+def unlisted_submissions(missing: list[str]) -> list[str]:
+    """Running games with a submission that has no judgement but is not in the pending set
     (its row deleted by hand: nothing else removes one without a judgement), found from the
-    games' projection; logged loudly, and judged like any other (warlog.judging.resolver)."""
-    listed = set(pending)
-    missing = [game_id for game_id in store.unjudged_games() if game_id not in listed]
+    games' projection in the same snapshot as that set (EventStore.sweep_games: a move committed
+    meanwhile is never taken for one); logged loudly, and judged like any other
+    (warlog.judging.resolver)."""
     for game_id in missing:
         log.error("game %s has a submission without a judgement that is not in the ledger's pending set "
                   "(was a row deleted from pending?): judging it now", game_id)
@@ -109,7 +118,9 @@ class RQQueue:
         from rq import Queue
         from rq.serializers import JSONSerializer
 
-        self.redis = Redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=30)
+        # A silent Redis (a partition) fails a command within WARLOG_NET_TIMEOUT (ledger.netopts), so a
+        # request answers 503 and the move waits for the sweep rather than hold a web worker.
+        self.redis = Redis.from_url(redis_url, **redis_params())
         try:
             self.redis.ping()
         except RedisError as err:
@@ -119,6 +130,7 @@ class RQQueue:
         self.store = store
         self.outage = Outage(f"Redis at {redis_url}", log)
         self._watching = threading.Lock()
+        self.catch_up: CatchUp | None = None  # a worker's: it judges the backlog itself when Redis is back
 
     def enqueue(self, game_id: str) -> bool:
         """Queue a game, unless a job of it is already queued (warlog.judging.onejob); while Redis is
@@ -194,19 +206,21 @@ class RQQueue:
 
         def loop() -> None:
             try:
-                backoff = Backoff(first=0.25, ceiling=RETRY)
                 while True:
-                    time.sleep(backoff.step())
+                    time.sleep(PROBE)
                     try:
-                        self.redis.ping()
-                        break
+                        if reachable(self.redis):
+                            self.redis.ping()
+                            break
                     except Exception as err:
                         if not is_outage(err):
                             raise
                 self.outage.up()
             finally:
                 self._watching.release()
-            if self.store is not None:
+            if self.catch_up is not None:
+                self.catch_up.request("the catch-up after the Redis outage")
+            elif self.store is not None:
                 self._sweep_once("the sweep after the Redis outage")
 
         threading.Thread(target=loop, name="warlog-redis-watch", daemon=True).start()
@@ -216,9 +230,20 @@ class RQQueue:
         process was killed after recording it and before queueing it is queued now, not at a
         worker's next periodic sweep. While the ledger is unreachable it tries again every
         RETRY s; while Redis is, `enqueue` leaves the move to the sweep after it is back."""
+        self.sweep_in_background("the sweep at start")
+
+    def recover(self, what: str) -> None:
+        """Back from an outage: a worker catches up on the backlog itself, then sweeps
+        (warlog.judging.catchup); anyone else sweeps."""
+        if self.catch_up is not None:
+            self.catch_up.request(what)
+        else:
+            self.sweep_in_background(what)
+
+    def sweep_in_background(self, what: str) -> None:
+        """Sweep once in a background thread, riding out a ledger outage (`_sweep_once`)."""
         if self.store is not None:
-            threading.Thread(target=self._sweep_once, args=("the sweep at start",), name="warlog-start-sweep",
-                             daemon=True).start()
+            threading.Thread(target=self._sweep_once, args=(what,), name="warlog-sweep-once", daemon=True).start()
 
     def _sweep_once(self, what: str) -> None:
         """Sweep until one sweep succeeds, riding out a ledger outage; another failure is
@@ -245,6 +270,8 @@ class RQQueue:
         """Drop the jobs of killed workers: RQ moves a job whose worker died to its
         failed registry; the ledger, not RQ, says what is still to judge, and the sweep has
         queued it again. Jobs that failed on an error of their own stay (for a day) to be read.
+        A job whose hash is gone already leaves the registry, and whatever RQ let expire of a
+        dropped job is no error (`forget_executions`).
         `now` (Unix time) is when to judge a started job abandoned; tests look ahead with it."""
         from rq.registry import FailedJobRegistry, StartedJobRegistry
 
@@ -253,13 +280,26 @@ class RQQueue:
         dropped = 0
         for job_id in failed.get_job_ids():
             job = self.queue.fetch_job(job_id)
-            info = (job.latest_result().exc_string if job and job.latest_result() else "") or ""
-            if job is None or "AbandonedJobError" in info:
-                failed.remove(job_id, delete_job=True)
+            result = job.latest_result() if job is not None else None
+            if job is None or "AbandonedJobError" in ((result.exc_string if result else "") or ""):
+                forget_executions(self.redis, job_id)
+                failed.remove(job_id, delete_job=job is not None)
                 dropped += 1
         if dropped:
             log.info("dropped %d failed job(s) of killed workers", dropped)
         return dropped
+
+
+def forget_executions(redis: Any, job_id: str) -> None:
+    """Delete a dropped job's execution records and the registry naming them. RQ's own job
+    deletion reads each record the registry names and raises "Execution … not found" on one
+    whose TTL ran out, and the registry outlives a killed worker's record by a minute: in that
+    minute every clean-up failed (found by bench/netsoak.py)."""
+    from rq.executions import Execution, ExecutionRegistry
+
+    registry = ExecutionRegistry(job_id, connection=redis)
+    ids = [raw.decode() if isinstance(raw, bytes) else str(raw) for raw in redis.zrange(registry.key, 0, -1)]
+    redis.delete(registry.key, *(Execution(execution_id, job_id, redis).key for execution_id in ids))
 
 
 def sync_log(store: EventStore) -> None:

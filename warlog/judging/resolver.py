@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,9 +31,19 @@ from ledger.dice import (
     round_withheld,
     seed_in_force,
 )
-from ledger.events import DIRECTOR, GAME_ENDED, GAME_STARTED, REJECTED, RESOLVED, SUBMITTED, Event, NewEvent
+from ledger.events import (
+    DIRECTOR,
+    GAME_CREATED,
+    GAME_ENDED,
+    GAME_STARTED,
+    REJECTED,
+    RESOLVED,
+    SUBMITTED,
+    Event,
+    NewEvent,
+)
 from ledger.fold import fold
-from ledger.store import Conflict, EventStore, GameSummary, SummaryUpdate
+from ledger.store import Conflict, EventStore, GameSummary, LockedRead, SummaryUpdate
 from rules import game_of
 from rules.core.game import Game
 from warlog.games.history import SNAPSHOT_EVERY, StateCache, StoreHistory, entropy_of
@@ -47,6 +58,7 @@ log = logging.getLogger("warlog.judging.resolver")
 
 # Fault injection for the kill-mid-job test: seconds to sleep after judging, before appending.
 FAULT_DELAY_ENV = "WARLOG_FAULT_DELAY_BEFORE_APPEND"
+YOUNG = SNAPSHOT_EVERY  # a game of at most this many events after its first is read whole by a cold judgement
 
 
 def fault_delay_from_env() -> float:
@@ -97,28 +109,37 @@ class Resolver:
         self.states = StateCache()
         self._last_snapshot: BoundedCache[str, int] = BoundedCache()  # game id -> seq of its newest snapshot
         self._created: BoundedCache[str, Event] = BoundedCache()  # used only beside a state cache hit
-        self._seeds: BoundedCache[str, list[tuple[int, bytes]]] = BoundedCache()  # secrets: insert-only
         self._counts: BoundedCache[str, tuple[int, JudgementCount]] = BoundedCache()  # (seq read to, count)
-        self._quiet: BoundedCache[str, GameSummary] = BoundedCache()  # summary after our append, nothing pending
 
     def run(self, game_id: str, lock_timeout: float = 60.0) -> int:
-        """Judge every pending submission of the game; return how many were judged."""
-        with self.store.game_lock(game_id, timeout=lock_timeout):
+        """Judge every pending submission of the game; return how many were judged. The first
+        reads go with the lock (EventStore.locked_read: on PostgreSQL in its round trip): the
+        summary, and the events from the cached state's event on when a state of the game is
+        cached (this resolver judged it before); else the game's first YOUNG events and its
+        seeds, which are the whole of a young game (a cold judgement: a worker's first of the game)."""
+        cached = self.states.get(game_id, sys.maxsize, shared=True) if self._created.get(game_id) else None
+        cold = cached is None  # read the game whole if it is young, and its seeds (`_position`)
+        with self.store.locked_read(game_id, timeout=lock_timeout,
+                                    events_after=cached[0] - 1 if cached is not None else -1,
+                                    events_upto=YOUNG if cold else None, seeds=cold) as first:
             started = time.perf_counter()
-            judged = self._drain(game_id)
+            judged = self._drain(game_id, first)
         if judged:
             metrics.observe_judge(time.perf_counter() - started)  # warlog_judge_seconds (/metrics)
         return judged
 
-    def _drain(self, game_id: str) -> int:
+    def _drain(self, game_id: str, first: LockedRead) -> int:
         """Judge the game's pending submissions one at a time, oldest first: read the next one and
         the state before it, judge it, append the judgement (re-reading on a Conflict), then tell
-        whoever waits. Returns how many were judged."""
+        whoever waits. `first`: what was read with the lock (`run`), used once. Returns how many
+        were judged."""
         history = StoreHistory(self.store, game_id, cache=self.states)
         game: Game | None = None
         judged = 0
+        unused: LockedRead | None = first
         while True:
-            found = self._next_pending(game_id, history, first=judged == 0)
+            found = self._next_pending(game_id, history, unused)
+            unused = None  # any later round (the next submission, a Conflict) reads afresh
             if found is None:
                 return judged
             summary, created, state, submission = found
@@ -135,16 +156,23 @@ class Resolver:
             except Conflict:
                 continue  # a new submission (or another worker) got in first: re-read and go on
             judged += 1
-            if self._after_append(game_id, summary, submission, j, appended, status):
+            if self._after_append(game_id, summary, submission, j, appended):
                 return judged
 
-    def _next_pending(self, game_id: str, history: StoreHistory, first: bool
+    def _next_pending(self, game_id: str, history: StoreHistory, first: LockedRead | None
                       ) -> tuple[GameSummary, Event, Any, Event] | None:
         """The game's summary, its creation record, the state before its oldest submission without a
         judgement (from the pending set the database keeps) and that submission; None when nothing
-        is pending. One read on a hot game (`_hot_summary`, tried on the first round only)."""
-        hot = self._hot_summary(game_id) if first else None
-        summary = hot[0] if hot else self.store.summary(game_id)
+        is pending. On the first round, from what was read with the lock (`run`): on a game whose
+        state is cached, no read of its own."""
+        read: list[Event] | None = None
+        seeds = None
+        if first is None:
+            summary = self.store.summary(game_id)
+        else:
+            summary, seeds = first.summary, first.seeds
+            if summary is not None and first.events:  # the events from the cached state's event on
+                read = [ev for ev in first.events if ev.seq <= summary.last_seq]  # (or the first), to the summary's last
         if summary is not None and not summary.pending:
             summary = unlisted_submission(self.store, summary)  # not in the pending set (warlog.judging.queue)
         if summary is None or not summary.pending:
@@ -153,7 +181,7 @@ class Resolver:
             log.error("game %s: pending but no submission named in the pending set", game_id)
             return None
         created, state, submission = self._position(game_id, history, summary.last_seq, summary.oldest_pending,
-                                                    hot[1] if hot else None)
+                                                    read or None, seeds)
         if submission is None or submission.type != SUBMITTED:
             log.error("game %s: pending names event %s, which is not a submission", game_id, summary.oldest_pending)
             return None
@@ -167,7 +195,7 @@ class Resolver:
         Returns the judgement, those events, the game's new status (None: unchanged) and the fresh
         seed secret to store with them (ledger.dice)."""
         last_seq = summary.last_seq
-        count = self._count(game_id, created)
+        count = self._count(game_id, created, last_seq)
         j = judge_keyed(game, state, submission,
                         partial(self._dice, game_id, created, submission, count), history,
                         ended=summary.status == "ended", fresh_seed=self._fresh_period(game_id, submission.seq),
@@ -179,17 +207,17 @@ class Resolver:
         if j.reopen:
             j.payload["reopened"] = True
             status = "active"
-        withheld = self._withheld(game_id, created) if j.outcome is not None else None
+        withheld = self._withheld(game_id, created, last_seq) if j.outcome is not None else None
         if j.outcome is not None:
             events.append(NewEvent(GAME_ENDED, None, {"outcome": j.outcome, "submission_seq": submission.seq,
                                                       **({"seed_withheld": withheld} if withheld else {})}))
             status = "ended"
         fresh = self._reveal(game_id, events, (j.outcome is not None and not withheld) or j.reveal_seed,
-                             goes_on=status != "ended" and (summary.status == "active" or j.reopen))
+                             goes_on=status != "ended" and (summary.status == "active" or j.reopen), upto=last_seq)
         return j, events, status, fresh
 
     def _after_append(self, game_id: str, summary: GameSummary, submission: Event, j: Judgement,
-                      appended: list[Event], status: str | None) -> bool:
+                      appended: list[Event]) -> bool:
         """Wake the waiting pages, keep the judged state (and a snapshot now and then), tell the
         notifications. True when nothing else can be pending (the drain is done)."""
         active = j.payload.get("active_seats")
@@ -202,50 +230,18 @@ class Resolver:
         self._tell(Judged(game_id, appended[0].seq, tuple(summary.active_seats),
                           tuple(active) if isinstance(active, list) else tuple(summary.active_seats),
                           j.outcome, submission.seat == DIRECTOR and j.kind == RESOLVED))
-        if summary.last_submitted_seq > submission.seq:
-            return False
-        # It was the newest submission, and the append found the ledger where the summary left it
-        # (else Conflict): nothing else was pending at the commit. A submission committed after it
-        # queues its own wake-up (a running job is not counted as queued), as one committed after a
-        # last re-read here would: no re-read.
-        if j.kind == RESOLVED:  # the game's summary as this append left it, for _hot_summary
-            self._quiet[game_id] = dataclasses.replace(
-                summary, last_seq=appended[-1].seq, status=status or summary.status,
-                active_seats=list(active) if isinstance(active, list) else summary.active_seats,
-                last_handled_seq=submission.seq, oldest_pending=None, pending_known=True)
-        return True
-
-    def _hot_summary(self, game_id: str) -> tuple[GameSummary, list[Event]] | None:
-        """The summary without reading it, on a game whose last event is this resolver's own
-        append with nothing left pending (`_quiet`, used once): one read of the events from that
-        append's last event on gives it, if that event's chain hash is the cached state's and
-        every event after it is a submission (the summary changes only with an append, and only
-        a judgement changes what a submission leaves alone). Anything else (another writer's
-        judgement, a ledger changed behind the cache): None, and the summary is read.
-        Returns (summary, the events read: the cached state's event, then the submissions)."""
-        known = self._quiet.pop(game_id)
-        if known is None or self._created.get(game_id) is None:
-            return None
-        cached = self.states.get(game_id, known.last_seq, shared=True)
-        if cached is None or cached[0] != known.last_seq:
-            return None
-        events = self.store.read(game_id, after=known.last_seq - 1)
-        if not events or events[0].seq != known.last_seq or events[0].hash != cached[1]:
-            self.states.drop(game_id)
-            return None
-        subs = events[1:]
-        if any(ev.type != SUBMITTED for ev in subs):
-            return None
-        if not subs:
-            self._quiet[game_id] = known  # still so
-            return known, events
-        return dataclasses.replace(known, last_seq=subs[-1].seq, last_submitted_seq=subs[-1].seq,
-                                   oldest_pending=subs[0].seq), events
+        # Done when it was the newest submission: the append found the ledger where the summary
+        # left it (else Conflict), so nothing else was pending at the commit. A submission
+        # committed after it queues its own wake-up (a running job is not counted as queued), as
+        # one committed after a last re-read here would: no re-read.
+        return summary.last_submitted_seq <= submission.seq
 
     def _position(self, game_id: str, history: StoreHistory, last_seq: int, pending: int,
-                  read: list[Event] | None = None) -> tuple[Event, Any, Event | None]:
+                  read: list[Event] | None = None, seeds: list[tuple[int, bytes]] | None = None
+                  ) -> tuple[Event, Any, Event | None]:
         """(creation record, state after `last_seq`, the submission at `pending`). `read`: the
-        events from the cached state's event to `last_seq`, already read by `_hot_summary`.
+        events from the cached state's event (or from the first) to `last_seq`, already read with
+        the lock (`run`), and `seeds`, the game's secret seeds read with them on a cold judgement.
 
         On a hot game (cached within `snapshot_every` events), one read from the cached state's
         event to the end: that event's chain
@@ -269,11 +265,44 @@ class Resolver:
                 found = next((ev for ev in events if ev.seq == pending), None)
                 return created, state, found
             self.states.drop(game_id)
-        created = history.created()
+        if read is not None and read[0].seq == 0 and len(read) == last_seq + 1 and read[0].type == GAME_CREATED:
+            return self._young(game_id, read, seeds, pending)
+        if seeds:
+            self.seed_books.prime(game_id, [], seeds)
+        created = read[0] if read is not None and read[0].seq == 0 and read[0].type == GAME_CREATED \
+            else history.created()
         self._created[game_id] = created
         state = history.state_at(last_seq, shared=True)
         found = self.store.read(game_id, after=pending - 1, upto=pending)
         return created, state, found[0] if found else None
+
+    def _young(self, game_id: str, events: list[Event], seeds: list[tuple[int, bytes]] | None,
+               pending: int) -> tuple[Event, Any, Event | None]:
+        """`_position` of a game read whole with its lock (`events`: every event from the
+        creation record to the summary's last, in order): its state folded from the start, as
+        StoreHistory.state_at does without a snapshot (snapshots are only a cache: the same
+        state), kept in the state cache; and what later reads would look up kept too, so this
+        judgement reads nothing more: the seed book and seeds, the entropy digest, the judgement
+        count. The newest snapshot is not looked up: the game's, if any, is younger than
+        `snapshot_every` events, so taking none (-1) can only bring the next one forward."""
+        created = events[0]
+        self._created[game_id] = created
+        state = fold(events, None)
+        self.states.put(game_id, events[-1].seq, events[-1].hash, state, shared=True)
+        self.seed_books.prime(game_id, events, seeds)
+        roles = len(created.payload.get("roles", []))
+        started = events[roles + 1] if len(events) > roles + 1 else None
+        if started is not None and started.type == GAME_STARTED:
+            self._entropy[game_id] = str(started.payload["entropy"])
+        if judgement_keyed(created.payload):
+            count = JudgementCount()
+            for ev in events:
+                if ev.type in (RESOLVED, REJECTED):
+                    count.see(ev.type)
+            self._counts[game_id] = (events[-1].seq, count)
+        if self._last_snapshot.get(game_id) is None:
+            self._last_snapshot[game_id] = -1
+        return created, state, events[pending] if pending < len(events) else None
 
     def _tell(self, judged: Judged) -> None:
         """Run the hook when the turn passed, the game ended or a ruling was made; never let it
@@ -297,14 +326,16 @@ class Resolver:
             last = seq
         self._last_snapshot[game_id] = last
 
-    def _reveal(self, game_id: str, events: list[NewEvent], reveal: bool, goes_on: bool) -> bytes | None:
+    def _reveal(self, game_id: str, events: list[NewEvent], reveal: bool, goes_on: bool, upto: int) -> bytes | None:
         """At the end (or a director's reveal) publish the seed in force, unless it already is;
         if the game goes on after that reveal, commit a fresh seed for the rest of it
-        (ledger.dice step 7). Returns the fresh seed, for the store to keep."""
+        (ledger.dice step 7). Returns the fresh seed, for the store to keep. `upto`: the last
+        seq read under the game's lock (what comes after it is submissions, which neither commit
+        nor reveal a seed: the seed book and seeds kept to it are the ledger's)."""
         if not reveal:
             return None
-        book = self.seed_books.get(self.store, game_id)
-        seeds = self.store.seeds(game_id)
+        book = self.seed_books.kept(self.store, game_id, upto)
+        seeds = self.seed_books.seeds(self.store, game_id, upto)
         if not seeds or len(seeds) != len(book.periods):
             return None  # an imported game: no seed here
         if not book.current_revealed():
@@ -317,13 +348,13 @@ class Resolver:
         events.append(book.commit(fresh))
         return fresh
 
-    def _withheld(self, game_id: str, created: Event) -> str | None:
+    def _withheld(self, game_id: str, created: Event, upto: int) -> str | None:
         """What a duplicate round's game ending now says of its seed, when its end must not reveal
         it (ledger.dice step 9: the round's shared seed, period 0, still in force)."""
         note = round_withheld(created.payload)
         if note is None:
             return None
-        book = self.seed_books.get(self.store, game_id)
+        book = self.seed_books.kept(self.store, game_id, upto)
         return note if len(book.periods) == 1 and not book.current_revealed() else None
 
     def _fresh_period(self, game_id: str, seq: int) -> bool:
@@ -335,23 +366,22 @@ class Resolver:
     def _seed(self, game_id: str, seq: int) -> bytes:
         """The seed in force at position `seq` (ledger.dice step 7). A game's seeds are read
         again only when its seed book shows a period the kept list has no seed for."""
-        seeds = self._seeds.get(game_id)
-        if seeds is None or len(seeds) < len(self.seed_books.kept(self.store, game_id, seq - 1).periods):
-            seeds = self.store.seeds(game_id)
-            if seeds:
-                self._seeds[game_id] = seeds
+        seeds = self.seed_books.seeds(self.store, game_id, seq - 1)
         seed = seed_in_force(seeds, seq)
         if seed is None:
             raise RuntimeError(f"game {game_id} has no secret seed in this store (imported?)")
         return seed
 
-    def _count(self, game_id: str, created: Event) -> JudgementCount | None:
+    def _count(self, game_id: str, created: Event, known_to: int) -> JudgementCount | None:
         """A judgement-keyed game's judgements so far (ledger.dice step 8); None for other games."""
         if not judgement_keyed(created.payload):
             return None
         scanned, kept = self._counts.get(game_id) or (-1, JudgementCount())
         count = JudgementCount()
         count.resolved, count.refused = kept.resolved, kept.refused
+        if scanned >= known_to:  # after it, only submissions: a judgement is appended under the game's lock, held here
+            self._counts[game_id] = (scanned, count)
+            return count
         for ev in self.store.iter_events(game_id, after=scanned):  # only what came since (append-only)
             scanned = ev.seq
             if ev.type in (RESOLVED, REJECTED):

@@ -18,8 +18,11 @@ from typing import Any
 log = logging.getLogger("warlog.judging.wakeup")
 CHANNEL = "warlog:judged"
 
-_cond = threading.Condition()
+_lock = threading.Lock()
 _generation: dict[str, int] = {}
+# game -> [its condition (on _lock), how many wait on it]: a judgement wakes only its game's waiters
+# (one condition for every game woke every waiting request of the process at each judgement)
+_waiting: dict[str, list[Any]] = {}
 _MAX_GAMES = 10_000  # forgetting them all only costs one poll interval to each waiter
 _listening = threading.Event()  # set while a listener is subscribed to CHANNEL
 
@@ -31,22 +34,33 @@ def listening() -> bool:
 
 def generation(game_id: str) -> int:
     """How many judgements of the game this process has recorded (a counter to wait past)."""
-    with _cond:
+    with _lock:
         return _generation.get(game_id, 0)
 
 
 def judged(game_id: str) -> None:
-    with _cond:
+    with _lock:
         if len(_generation) >= _MAX_GAMES and game_id not in _generation:
             _generation.clear()
         _generation[game_id] = _generation.get(game_id, 0) + 1
-        _cond.notify_all()
+        entry = _waiting.get(game_id)
+        if entry is not None:
+            entry[0].notify_all()
 
 
 def wait(game_id: str, since: int, timeout: float) -> bool:
     """Wait until the game's generation is past `since` or `timeout` seconds pass; True if it moved."""
-    with _cond:
-        return _cond.wait_for(lambda: _generation.get(game_id, 0) != since, max(0.0, timeout))
+    with _lock:
+        entry = _waiting.get(game_id)
+        if entry is None:
+            entry = _waiting[game_id] = [threading.Condition(_lock), 0]
+        entry[1] += 1
+        try:
+            return entry[0].wait_for(lambda: _generation.get(game_id, 0) != since, max(0.0, timeout))
+        finally:
+            entry[1] -= 1
+            if not entry[1]:
+                del _waiting[game_id]
 
 
 def publish(redis: Any, game_id: str) -> None:

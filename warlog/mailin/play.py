@@ -16,6 +16,7 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 
 from ledger.store import EventStore
+from warlog.catalogs import stored_language
 from warlog.config import ConfigError
 from warlog.games.service import Warlog
 from warlog.mailin import position as pos
@@ -56,7 +57,8 @@ class MailPlay:
         """A mail's text showing the seat's position now; with codes and a fresh reply address
         when the seat is to move and plays this game by mail."""
         mode = self.mail.mode(player_id, game_id)
-        p = pos.position(self.service, game_id, seat)
+        lang = self.language(player_id)
+        p = pos.position(self.service, game_id, seat, lang)
         content = p.content()
         reply_to = None
         if p.to_move and mode != "page":
@@ -64,7 +66,11 @@ class MailPlay:
             self.mail.add_token(nonce, game_id, seat, player_id, p.at_seq, p.codes, content)
             reply_to = self.reply_address(token)
         link = None if mode == "mail" else self.link(game_id)
-        return pos.text(intro, content, p.codes if reply_to else [], reply_to, link)
+        return pos.text(intro, content, p.codes if reply_to else [], reply_to, link, lang)
+
+    def language(self, player_id: str | None) -> str | None:
+        """The language a player chose (their mails are in it); None: English."""
+        return stored_language(self.db, player_id) if player_id else None
 
     def turn_body(self, game_id: str, seat: str, player_id: str, intro: str) -> str | None:
         """TurnNotices' hook: the "your turn" mail's text for a player who plays by mail (None:
@@ -110,13 +116,13 @@ class MailPlay:
         png = None
         if self.board:
             try:
-                png = pos.board_png(self.service, row.game_id, row.seat, row.at_seq)
+                png = pos.board_png(self.service, row.game_id, row.seat, row.at_seq, self.language(row.player_id))
             except Exception:  # the mail goes without its picture rather than not at all
                 log.exception("game %s: could not draw the board for %s", row.game_id, row.seat)
         cid = make_msgid(domain=self.domain)[1:-1] if png else None
         link = None if self.mail.mode(row.player_id, row.game_id) == "mail" else self.link(row.game_id)
-        msg.add_alternative(pos.html(intro, row.content, row.codes, self.reply_address(token), link, cid),
-                            subtype="html")
+        msg.add_alternative(pos.html(intro, row.content, row.codes, self.reply_address(token), link, cid,
+                                     self.language(row.player_id)), subtype="html")
         if png is not None:
             html_part = msg.get_payload()[1]
             assert isinstance(html_part, EmailMessage)

@@ -23,12 +23,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from warlog.catalogs import N_, GameText, Words, game_text, say, translate, words
 from warlog.games.service import ServiceError, Viewer, Warlog
 from warlog.mailin import parser
 from warlog.mailin.play import MailPlay
 from warlog.mailin.position import dice_words
 from warlog.mailin.store import Inbound, TokenRow
 from warlog.mailin.tokens import split_address
+from warlog.notify.naming import game_titled, tagged
 from warlog.players.store import Player
 
 log = logging.getLogger("warlog.mailin")
@@ -41,10 +43,15 @@ MAX_REFUSALS_ANSWERED = 10
 ANSWER_WINDOW = timedelta(hours=1)
 
 
+# Why a code of a reply was not played (kept with the mail's results; said in the reader's language)
+NOT_YOUR_TURN, NOT_LEGAL = N_("it is no longer your turn"), N_("it is no longer legal")
+EARLIER_NOT_PLAYED, EARLIER_REFUSED = N_("an earlier code was not played"), N_("an earlier code was refused")
+
+
 @dataclass
 class Refusal(Exception):
     verdict: str
-    reason: str
+    reason: Words | str  # said in the recipient's language; recorded in English
     to: str | None = None  # whom to tell (None: nobody we can trust)
     position: tuple[TokenRow, Player] | None = None  # also show the position now (with a fresh address)
 
@@ -86,91 +93,112 @@ class Processor:
         if token is None or row is None or not self.play.signer.check(token, row.game_id, row.seat, row.at_seq,
                                                                         row.player_id):
             known = self.play.players.by_email(sender) if sender else None
-            raise Refusal("refused:unknown-address", f"{m.rcpt} is not a reply address this server gave out (or it "
-                          "was altered). Reply to the latest turn mail instead.", known.email if known else None)
+            raise Refusal("refused:unknown-address", words(
+                "%(address)s is not a reply address this server gave out (or it was altered). Reply to the latest "
+                "turn mail instead.", address=m.rcpt), known.email if known else None)
         self.mail.note(m.id, token_nonce=row.nonce, game_id=row.game_id, seat=row.seat)
         owner = self.play.players.get(row.player_id)
         if owner is None:
-            raise Refusal("refused:unknown-address", "the player this address was made for is gone")
+            raise Refusal("refused:unknown-address", words("the player this address was made for is gone"))
         if sender != owner.email.strip().lower():
-            raise Refusal("refused:other-sender", f"a reply to your turn mail came from {sender or 'no address'}, "
-                          f"not from your address {owner.email}: it was not played. Reply from {owner.email}.",
-                          owner.email)
+            raise Refusal("refused:other-sender", words(
+                "a reply to your turn mail came from %(sender)s, not from your address %(owner)s: it was not "
+                "played. Reply from %(owner)s.", sender=sender or words("no address"), owner=owner.email),
+                owner.email)
         envelope = parser.envelope_address(m.envelope_from)
         failures = parser.auth_failures(msg, self.authserv_id)
         if failures or (envelope and not parser.same_organisation(parser.domain(envelope), parser.domain(sender))):
-            why = ", ".join(failures) if failures else f"it was sent by {envelope}, another domain"
-            raise Refusal("refused:forged-sender", f"a reply to your turn mail said it was from {owner.email} but "
-                          f"{why}: it was not played. If it was yours, reply from your own mail account.",
-                          owner.email)
+            why: Words | str = ", ".join(failures) if failures else words("it was sent by %(envelope)s, another "
+                                                                          "domain", envelope=envelope)
+            raise Refusal("refused:forged-sender", words(
+                "a reply to your turn mail said it was from %(owner)s but %(why)s: it was not played. If it was "
+                "yours, reply from your own mail account.", owner=owner.email, why=why), owner.email)
         if parser.automatic(msg):
-            raise Refusal("refused:automatic", "an automatic message (an absence notice?) came to your reply "
-                          "address: it was not read, and is not answered (robots must not talk to each other).")
+            raise Refusal("refused:automatic", words(
+                "an automatic message (an absence notice?) came to your reply address: it was not read, and is "
+                "not answered (robots must not talk to each other)."))
         if m.size > self.max_bytes:
-            raise Refusal("refused:too-big", f"your reply was {m.size // 1024} KB; replies are taken up to "
-                          f"{self.max_bytes // 1024} KB. Reply again with only the codes (no attachments).",
-                          owner.email)
+            raise Refusal("refused:too-big", words(
+                "your reply was %(size)s KB; replies are taken up to %(most)s KB. Reply again with only the codes "
+                "(no attachments).", size=m.size // 1024, most=self.max_bytes // 1024), owner.email)
         if self.play.players.owner(row.game_id, row.seat) != row.player_id:
-            raise Refusal("refused:not-your-seat", "this seat is no longer yours: the reply was not played.",
+            raise Refusal("refused:not-your-seat", words("this seat is no longer yours: the reply was not played."),
                           owner.email)
         if self.mail.mode(row.player_id, row.game_id) == "page":
-            raise Refusal("refused:page-only", "you play this game on its page, not by mail: the reply was not "
-                          f"played. Play at {self.play.link(row.game_id)} (or choose mail play in your settings).",
-                          owner.email)
+            raise Refusal("refused:page-only", words(
+                "you play this game on its page, not by mail: the reply was not played. Play at %(link)s (or "
+                "choose mail play in your settings).", link=self.play.link(row.game_id)), owner.email)
         text = parser.plain_text(msg)
         if text is None:
-            raise Refusal("refused:html-only" if parser.has_html(msg) else "refused:no-text",
-                          "your reply had no plain-text part" + (" (only HTML)" if parser.has_html(msg) else "")
-                          + ": it was not read. Reply in plain text (or set your mail client to send plain text "
-                          "too) with the code on a line of its own, e.g. \"A1\".", owner.email)
+            html_only = parser.has_html(msg)
+            raise Refusal("refused:html-only" if html_only else "refused:no-text", words(
+                "your reply had no plain-text part (only HTML): it was not read. Reply in plain text (or set your "
+                "mail client to send plain text too) with the code on a line of its own, e.g. \"A1\".")
+                if html_only else words(
+                "your reply had no plain-text part: it was not read. Reply in plain text (or set your mail "
+                "client to send plain text too) with the code on a line of its own, e.g. \"A1\"."), owner.email)
         codes = parser.codes_in(text)
         self.mail.note(m.id, codes=codes)
         if row.used_by is not None and row.used_by != m.id:
-            raise Refusal("refused:replayed", "this reply address was used already (each turn mail takes one "
-                          "reply): nothing was played. Here is the position now.", owner.email, (row, owner))
+            raise Refusal("refused:replayed", words(
+                "this reply address was used already (each turn mail takes one reply): nothing was played. Here "
+                "is the position now."), owner.email, (row, owner))
         try:
             summary = self.service.summary(row.game_id)
         except ServiceError as err:  # the game is gone (archived, deleted): nothing to play it on
-            raise Refusal("refused:no-game", f"{err.message}: nothing was played.", owner.email) from None
+            raise Refusal("refused:no-game", words("%(why)s: nothing was played.", why=GameText(err.message)),
+                          owner.email) from None
         if summary.last_seq != row.at_seq and row.used_by != m.id:
-            raise Refusal("stale", f"your reply was written against event {row.at_seq} but the game has moved on "
-                          f"to event {summary.last_seq}: it was not played. Here is the position now.",
-                          owner.email, (row, owner))
+            raise Refusal("stale", words(
+                "your reply was written against event %(at)s but the game has moved on to event %(now)s: it was "
+                "not played. Here is the position now.", at=row.at_seq, now=summary.last_seq),
+                owner.email, (row, owner))
         known = {c["code"] for c in row.codes}
         if not codes:
-            raise Refusal("refused:no-codes", "your reply had no code in it. Reply with one of the codes below "
-                          "on a line of its own, e.g. \"A1\" (the same address takes your reply).", owner.email)
+            raise Refusal("refused:no-codes", words(
+                "your reply had no code in it. Reply with one of the codes below on a line of its own, e.g. "
+                "\"A1\" (the same address takes your reply)."), owner.email)
         unknown = [c for c in codes if c not in known]
         if unknown:
-            raise Refusal("refused:unknown-codes", f"{', '.join(unknown)} is not a code of that mail (its codes are "
-                          f"A1 to A{len(row.codes)}): nothing was played. Reply again with codes from the list "
-                          "below (the same address takes your reply).", owner.email)
+            raise Refusal("refused:unknown-codes", words(
+                "%(codes)s is not a code of that mail (its codes are A1 to A%(n)s): nothing was played. Reply "
+                "again with codes from the list below (the same address takes your reply).",
+                codes=", ".join(unknown), n=len(row.codes)), owner.email)
         return row, owner, codes
 
     def _refuse(self, m: Inbound, r: Refusal) -> None:
         answer_id = None
         if r.to is not None and self.mail.refusals_answered(r.to, ANSWER_WINDOW) >= MAX_REFUSALS_ANSWERED:
-            r.reason += " (not answered: too many refused mails for this address within the hour)"
+            r.reason = r.reason + words(" (not answered: too many refused mails for this address within the hour)")
         elif r.to is not None:
+            known = self.play.players.by_email(r.to)
+            lang = self.play.language(known.id if known else None)
+            not_played = translate(lang, "Not played: %(reason)s", reason=say(r.reason, lang))
             nonce = m.rcpt.rpartition("+")[2][:16] if "+" in m.rcpt else ""
             row = self.mail.token(nonce) if nonce and r.verdict != "refused:unknown-address" else None
             if r.position is not None:
                 prow, owner = r.position
-                body = self.play.position_body(prow.game_id, prow.seat, owner.id, [f"Not played: {r.reason}"])
+                body = self.play.position_body(prow.game_id, prow.seat, owner.id, [not_played])
             elif row is not None and r.verdict in ("refused:no-codes", "refused:unknown-codes",
                                                    "refused:html-only", "refused:no-text", "refused:too-big"):
-                body = self._again(row, f"Not played: {r.reason}")  # the same address still takes a reply
+                body = self._again(row, not_played, lang)  # the same address still takes a reply
             else:
-                body = f"Not played: {r.reason}\n"
-            subject = f"Not played: {row.content['name']}" if row is not None else "Your mail to Warlog was not read"
+                body = not_played + "\n"
+            subject = (self._subject(N_("Not played: %(game)s"), row.game_id).say(lang) if row is not None
+                       else translate(lang, "Your mail to Warlog was not read"))
             answer_id = self.play.answer(r.to, subject, body, row.game_id if row else None)
-        self.mail.finish(m.id, r.verdict, r.reason, answer_id, r.to if answer_id else None)
-        log.info("inbound mail %s: %s (%s)", m.id, r.verdict, r.reason)
+        reason = say(r.reason, None)  # the record's words: English
+        self.mail.finish(m.id, r.verdict, reason, answer_id, r.to if answer_id else None)
+        log.info("inbound mail %s: %s (%s)", m.id, r.verdict, reason)
 
-    def _again(self, row: TokenRow, intro: str) -> str:
+    def _subject(self, message: str, game_id: str) -> Words:
+        """An answer's subject: `message` naming the game by its titles, its id at the end."""
+        return tagged(words(message, game=game_titled(self.service.store, game_id)), game_id)
+
+    def _again(self, row: TokenRow, intro: str, lang: str | None) -> str:
         from warlog.mailin import position as pos
 
-        return pos.text([intro], row.content, row.codes, self.play.reply_address(self._token_of(row)), None)
+        return pos.text([intro], row.content, row.codes, self.play.reply_address(self._token_of(row)), None, lang)
 
     def _token_of(self, row: TokenRow) -> str:
         return self.play.signer.token(row.nonce, row.game_id, row.seat, row.at_seq, row.player_id)
@@ -178,8 +206,9 @@ class Processor:
     # -- playing ---------------------------------------------------------------------------
     def _play(self, m: Inbound, row: TokenRow, owner: Player, codes: list[str]) -> bool:
         if not self.mail.use_token(row.nonce, m.id):
-            self._refuse(m, Refusal("refused:replayed", "this reply address was used already (each turn mail "
-                                    "takes one reply): nothing was played.", owner.email, (row, owner)))
+            self._refuse(m, Refusal("refused:replayed", words(
+                "this reply address was used already (each turn mail takes one reply): nothing was played."),
+                owner.email, (row, owner)))
             return True
         by_code = {c["code"]: c for c in row.codes}
         results: list[dict[str, Any]] = list(m.results)
@@ -196,12 +225,13 @@ class Processor:
                         results.append({"code": code, "text": choice["text"], "seq": seq, "status": "pending"})
                 if i >= len(results):
                     listing = self.service.actions(row.game_id, Viewer(row.seat))
-                    if choice["action"] not in listing["actions"]:
-                        why = "it is no longer your turn" if not listing["actions"] else "it is no longer legal"
+                    standing = bool(choice.get("standing")) and bool(listing["actions"])  # a move of the seat to act
+                    if not standing and choice["action"] not in listing["actions"]:
+                        why = NOT_YOUR_TURN if not listing["actions"] else NOT_LEGAL
                         results.append({"code": code, "text": choice["text"], "status": "skipped", "why": why})
                         for rest in codes[i + 1:]:
                             results.append({"code": rest, "text": by_code[rest]["text"], "status": "skipped",
-                                            "why": "an earlier code was not played"})
+                                            "why": EARLIER_NOT_PLAYED})
                         self.mail.note(m.id, results=results)
                         break
                     # the first code is played against the very position its mail showed, never a later one
@@ -225,19 +255,18 @@ class Processor:
                 if judged["status"] == "rejected":
                     for rest in codes[i + 1:]:
                         results.append({"code": rest, "text": by_code[rest]["text"], "status": "skipped",
-                                        "why": "an earlier code was refused"})
+                                        "why": EARLIER_REFUSED})
                     self.mail.note(m.id, results=results)
                     break
         finally:
             self.play.players.end_session(session)
         played = sum(1 for r in results if r["status"] == "resolved")
-        lines = [f"Your reply ({' '.join(codes)}) was read: {played} of {len(codes)} move(s) played."]
-        lines += [_result_words(r) for r in results]
-        body = self.play.position_body(row.game_id, row.seat, owner.id, lines)
-        answer_id = self.play.answer(owner.email, f"{'Played' if played else 'Not played'}: {row.content['name']}",
-                                     body, row.game_id)
-        self.mail.finish(m.id, "applied" if played else "refused:not-played", " ".join(lines[1:]), answer_id,
-                         owner.email)
+        lang = self.play.language(owner.id)
+        body = self.play.position_body(row.game_id, row.seat, owner.id, _reply_lines(codes, results, played, lang))
+        subject = self._subject(N_("Played: %(game)s") if played else N_("Not played: %(game)s"), row.game_id)
+        answer_id = self.play.answer(owner.email, subject.say(lang), body, row.game_id)
+        self.mail.finish(m.id, "applied" if played else "refused:not-played",
+                         " ".join(_reply_lines(codes, results, played, None)[1:]), answer_id, owner.email)
         return True
 
     def _judged(self, game_id: str, seat: str, seq: int) -> dict[str, Any] | None:
@@ -255,14 +284,24 @@ class Processor:
             pause = min(pause * 2, 0.5)
 
 
-def _result_words(r: dict[str, Any]) -> str:
+def _reply_lines(codes: list[str], results: list[dict[str, Any]], played: int, lang: str | None) -> list[str]:
+    """The answer's first lines: what was read, then each code's result, in language `lang`."""
+    return [translate(lang, "Your reply (%(codes)s) was read: %(played)s of %(n)s move(s) played.",
+                      codes=" ".join(codes), played=played, n=len(codes))] + [_result_words(r, lang) for r in results]
+
+
+def _result_words(r: dict[str, Any], lang: str | None) -> str:
+    """One code's result: played (its facts and dice), refused by the rules (their reasons), or
+    not played (why)."""
     from warlog.games.replay import english
 
     head = f"- {r['code']} ({r['text']})"
     if r["status"] == "resolved":
-        facts = "; ".join(english(f) for f in r.get("facts", []) if f)
-        dice = dice_words(r.get("dice", []))
-        return f"{head}: played" + (f" — {facts}" if facts else "") + (f" (dice: {dice})" if dice else "") + "."
+        facts = translate(lang, "; ").join(game_text(lang, english(f)) for f in r.get("facts", []) if f)
+        dice = dice_words(r.get("dice", []), lang)
+        details = (f" — {facts}" if facts else "") + (translate(lang, " (dice: %(dice)s)", dice=dice) if dice else "")
+        return translate(lang, "%(action)s: played%(details)s.", action=head, details=details)
     if r["status"] == "rejected":
-        return f"{head}: refused by the rules — {'; '.join(english(x) for x in r.get('reasons', []))}."
-    return f"{head}: not played — {r.get('why', '')}."
+        reasons = translate(lang, "; ").join(game_text(lang, english(x)) for x in r.get("reasons", []))
+        return translate(lang, "%(action)s: refused by the rules — %(reasons)s.", action=head, reasons=reasons)
+    return translate(lang, "%(action)s: not played — %(why)s.", action=head, why=game_text(lang, r.get("why", "")))

@@ -30,6 +30,7 @@ from typing import Any
 
 from ledger.canonical import canonical_bytes, sha256_hex
 from ledger.events import DIRECTOR, MESSAGE_REPORTED, MESSAGE_SENT, NewEvent
+from warlog.catalogs import Words, words
 from warlog.games.service import Forbidden, NotFound, ServiceError, Unprocessable
 from warlog.ops.sqldb import Ddl, SqlDb, iso, sortable_id
 
@@ -129,9 +130,13 @@ class MessageBook:
 
     def __init__(self, db: SqlDb, append: Append, now: Callable[[], datetime], *, roles: Callable[[str], list[str]],
                  owners: Callable[[str], dict[str, str]], notify: Tell | None = None,
-                 base_url: Callable[[], str] = lambda: "") -> None:
+                 base_url: Callable[[], str] = lambda: "",
+                 titled: Callable[[str], Words] = lambda game_id: words("game %(id)s", id=game_id),
+                 named: Callable[[str], Words] = lambda game_id: words("game %(id)s", id=game_id)) -> None:
         self.db, self.append, self.now = db, append, now
         self.roles, self.owners, self.notify, self.base_url = roles, owners, notify, base_url
+        self.titled = titled  # a game by its titles, for a mail's subject (warlog.notify.naming)
+        self.named = named  # by its titles and its id, for a mail's text
 
     def create_schema(self) -> None:
         self.db.create_schema(DDL)
@@ -186,10 +191,13 @@ class MessageBook:
         players = [owners[r] for r in msg.to if r in owners and r not in muted]
         if DIRECTOR in msg.to:
             players += directors
-        text = (f"{msg.sender} wrote to you in game {msg.game_id} (plain text, as written):\n\n{msg.text}\n\n"
-                f"Answer or report it beside the board: {link}\n"
-                f"(Mute this game's messages there to stop these mails.)")
-        self.notify([{"player_id": p, "kind": "message", "subject": f"A message from {msg.sender} in game {msg.game_id}",
+        text = (words("%(sender)s wrote to you in the %(game)s (plain text, as written):", sender=msg.sender,
+                      game=self.named(msg.game_id)) + f"\n\n{msg.text}\n\n"
+                + words("Answer or report it beside the board: %(link)s", link=link) + "\n"
+                + words("(Mute this game's messages there to stop these mails.)"))
+        self.notify([{"player_id": p, "kind": "message",
+                      "subject": words("A message from %(sender)s in %(game)s", sender=msg.sender,
+                                       game=self.titled(msg.game_id)) + f" [{msg.game_id}]",
                       "text": text, "game_id": msg.game_id, "tournament_id": None, "link": link}
                      for p in dict.fromkeys(players)])
 
@@ -230,9 +238,12 @@ class MessageBook:
                 self.append(game_id, NewEvent(MESSAGE_REPORTED, seat, {"message": msg.id}))
                 if self.notify is not None and directors:
                     link = f"{self.base_url()}/games/{game_id}#messages"
-                    self.notify([{"player_id": p, "kind": "message", "subject": f"A message reported in game {game_id}",
-                                  "text": f"{seat} reports this message from {msg.sender} in game {game_id}:\n\n"
-                                          f"{msg.text}\n\nTheir reason: {why}\n\n{link}",
+                    self.notify([{"player_id": p, "kind": "message",
+                                  "subject": words("A message reported in %(game)s", game=self.titled(game_id))
+                                  + f" [{game_id}]",
+                                  "text": words("%(seat)s reports this message from %(sender)s in the %(game)s:",
+                                                seat=seat, sender=msg.sender, game=self.named(game_id))
+                                  + f"\n\n{msg.text}\n\n" + words("Their reason: %(why)s", why=why) + f"\n\n{link}",
                                   "game_id": game_id, "tournament_id": None, "link": link} for p in directors])
         return self.get(game_id, message_id)
 

@@ -33,7 +33,13 @@ def services() -> Any:
     if key not in _services:
         _services[key] = build(store_for(), settings)
         _services[key].notifier.enqueue = enqueue_with(None)
+        _services[key].notifier.lost = lost_with(None)
     return _services[key]
+
+
+def job_id(delivery_id: str) -> str:
+    """A delivery's job id: one name for every attempt, so the sweep can ask RQ whether it waits."""
+    return f"deliver-{delivery_id}"
 
 
 def enqueue_with(queue: Any) -> Callable[[str], None]:
@@ -42,9 +48,43 @@ def enqueue_with(queue: Any) -> Callable[[str], None]:
     def enqueue(delivery_id: str) -> None:
         q = notify_queue(queue.connection) if queue is not None else _worker_queue()
         q.enqueue_call("warlog.notify.jobs.deliver", args=(delivery_id,), timeout=JOB_TIMEOUT, result_ttl=60,
-                       failure_ttl=86400)
+                       failure_ttl=86400, job_id=job_id(delivery_id))
 
     return enqueue
+
+
+# lost_jobs' one round trip (KEYS: the jobs' hashes; ARGV: the queue's list key): the positions
+# (from 1) of the jobs neither waiting in the queue nor started, deferred or scheduled.
+_LOST = """
+local ids, lost = redis.call('LRANGE', ARGV[1], 0, -1), {}
+local waiting = {}
+for _, id in ipairs(ids) do waiting[id] = true end
+for i, key in ipairs(KEYS) do
+  local status = redis.call('HGET', key, 'status')
+  local id = string.sub(key, string.len(ARGV[2]) + 1)
+  if not (status == 'started' or status == 'deferred' or status == 'scheduled'
+          or (status == 'queued' and waiting[id])) then
+    lost[#lost + 1] = i
+  end
+end
+return lost
+"""
+
+
+def lost_with(queue: Any) -> Callable[[list[str]], list[str]]:
+    """`lost(delivery_ids)`: those whose job is neither waiting in the notification queue nor
+    running (lost with a connection, a Redis restarted empty, a worker killed between taking it
+    and starting it). One round trip (a script)."""
+    from rq.job import Job
+
+    def lost(delivery_ids: list[str]) -> list[str]:
+        q = notify_queue(queue.connection) if queue is not None else _worker_queue()
+        script = q.connection.register_script(_LOST)
+        prefix = Job.redis_job_namespace_prefix
+        found = script(keys=[prefix + job_id(d) for d in delivery_ids], args=[q.key, prefix])
+        return [delivery_ids[int(i) - 1] for i in found]
+
+    return lost
 
 
 def notify_queue(connection: Any) -> Any:

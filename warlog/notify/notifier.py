@@ -20,11 +20,13 @@ from email.message import EmailMessage
 from typing import Any
 from urllib.parse import urlsplit
 
+from warlog.catalogs import Words, say, stored_language
 from warlog.notify.schema import DDL
 from warlog.notify.transports import (
     DeliveryError,
     SmtpConfig,
     check_webhook_url,
+    header_text,
     mail_message,
     post_webhook,
     send_smtp,
@@ -40,8 +42,9 @@ SYSTEM_KINDS = ("signin", "digest", "mail_answer")  # not subject to preferences
 MAX_ATTEMPTS = 6
 FIRST_BACKOFF = timedelta(minutes=1)
 DIGEST_EVERY = timedelta(hours=24)
-STUCK_AFTER = timedelta(minutes=5)
-SCRUBBED = "(a sign-in link: not kept once sent, or once it has expired)"  # a `queued` row older than this had its job lost: enqueue again
+STUCK_AFTER = timedelta(minutes=5)  # a `queued` row older than this had its job lost: enqueue again
+LOST_AFTER = timedelta(seconds=15)  # ... or older than this, if the queue says its job is not there (`lost`)
+SCRUBBED = "(a sign-in link: not kept once sent, or once it has expired)"
 _COLUMNS = ("id, player_id, channel, address, kind, subject, body, game_id, tournament_id, link, status, "
             "attempts, last_error, created_at, next_attempt_at, sent_at")
 
@@ -98,6 +101,9 @@ class Notifier:
         self.smtp = SmtpConfig.from_url(smtp_url) if smtp_url else None
         self.mail_from = mail_from
         self.enqueue = enqueue or (lambda delivery_id: None)
+        # `lost(delivery_ids)`: those whose job is neither waiting nor running (set with an RQ
+        # `enqueue`, warlog.notify.jobs); None: only STUCK_AFTER finds a lost job
+        self.lost: Callable[[list[str]], list[str]] | None = None
         self.max_attempts, self.first_backoff = max_attempts, first_backoff
         self.allow_private_webhooks = allow_private_webhooks
         # a delivery's own message (a turn mail with its board and reply address: warlog.mailin), or None
@@ -109,7 +115,7 @@ class Notifier:
         self.db.create_schema(DDL)
 
     # -- recording -----------------------------------------------------------------------
-    def notify(self, player_id: str, kind: str, subject: str, text: str, *, game_id: str | None = None,
+    def notify(self, player_id: str, kind: str, subject: Words | str, text: Words | str, *, game_id: str | None = None,
                tournament_id: str | None = None, link: str | None = None) -> list[str]:
         """Record one delivery per channel the player wants for `kind` and enqueue each; return
         their ids. A digest reader's mail waits for the digest. Never raises for delivery trouble."""
@@ -125,7 +131,13 @@ class Notifier:
                 raise ValueError(f"unknown notification kind {n['kind']!r}; one of {', '.join(KINDS)}")
         ids = sorted({n["player_id"] for n in notices})
         all_prefs, all_addresses = self.prefs_many(ids), self.many_addresses(ids)
+        languages: dict[str, str | None] = {}  # a notice's Words are said in its player's language
         for n in notices:
+            if isinstance(n["subject"], Words) or isinstance(n["text"], Words):
+                pid = n["player_id"]
+                if pid not in languages:
+                    languages[pid] = stored_language(self.db, pid)
+                n = {**n, "subject": say(n["subject"], languages[pid]), "text": say(n["text"], languages[pid])}
             prefs = all_prefs.get(n["player_id"], Prefs())
             if n["kind"] in prefs.muted_kinds or (n.get("tournament_id") and n["tournament_id"] in prefs.muted_tournaments):
                 continue
@@ -197,6 +209,9 @@ class Notifier:
             else:
                 msg = (self.compose(d) if self.compose else None) or mail_message(self.mail_from, d.address,
                                                                                   d.subject, body)
+                for header, value in (("X-Warlog-Game", d.game_id), ("X-Warlog-Tournament", d.tournament_id)):
+                    if value and header not in msg:  # a mail filter's handle (warlog.notify.naming)
+                        msg[header] = header_text(value)
                 send_smtp(self.smtp, msg)
         elif d.channel == "webhook":
             prefs = self.prefs(d.player_id) if d.player_id else Prefs()
@@ -233,16 +248,30 @@ class Notifier:
     # -- the periodic sweep ----------------------------------------------------------------
     def sweep(self) -> int:
         """Enqueue every retry that is due and every queued row whose job was lost; send digests.
-        Returns how many deliveries were enqueued."""
+        Returns how many deliveries were enqueued. A queued row's job counts as lost after
+        STUCK_AFTER, or after LOST_AFTER when the queue can tell (`lost`) that it is not there:
+        a "your turn" mail whose job went missing goes out within a sweep, not minutes later."""
         now = self.now()
-        rows = self.db.rows("SELECT id FROM notify_deliveries WHERE (status = 'retrying' AND next_attempt_at <= ?) "
-                            "OR (status = 'queued' AND next_attempt_at <= ?) ORDER BY next_attempt_at",
-                            (iso(now), iso(now - STUCK_AFTER)))
-        for (delivery_id,) in rows:
+        stuck_before = iso(now - STUCK_AFTER)
+        rows = self.db.rows("SELECT id, status, next_attempt_at FROM notify_deliveries WHERE (status = 'retrying' AND "
+                            "next_attempt_at <= ?) OR (status = 'queued' AND next_attempt_at <= ?) ORDER BY next_attempt_at",
+                            (iso(now), iso(now - (LOST_AFTER if self.lost is not None else STUCK_AFTER))))
+        due = [d for d, status, at in rows if status == "retrying" or at <= stuck_before]
+        young = [d for d, status, at in rows if status == "queued" and at > stuck_before]
+        if young and self.lost is not None:
+            try:
+                missing = self.lost(young)
+            except Exception as err:  # the queue is unreachable: STUCK_AFTER still finds them
+                log.warning("could not look for lost notification jobs: %s", err)
+                missing = []
+            if missing:
+                log.warning("re-enqueued %d notification(s) whose job was lost: %s", len(missing), ", ".join(missing))
+            due += missing
+        for delivery_id in due:
             self._enqueue(delivery_id)
         self.db.execute("UPDATE notify_deliveries SET body = ? WHERE kind = 'signin' AND created_at < ? AND body <> ?",
                         (SCRUBBED, iso(now - timedelta(hours=2)), SCRUBBED))  # its link has expired anyway
-        return len(rows) + self.send_digests()
+        return len(due) + self.send_digests()
 
     def send_digests(self) -> int:
         """One mail per player whose oldest waiting digest item is a day old, with every item."""

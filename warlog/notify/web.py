@@ -15,12 +15,16 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, redirect, render_template, request, url_for
 
+from warlog.catalogs import N_
 from warlog.notify.notifier import KINDS, Notifier
 from warlog.players.web import current_player
 from warlog.web.errors import install_page_errors
 from warlog.web.pageutil import PageError, check_csrf, finish
 
 notify_pages = Blueprint("notify_pages", __name__)
+# the kinds as the preferences form names them (`kind.replace('_', ' ') | tr`), for the catalogs
+KIND_NAMES = (N_("your turn"), N_("deadline soon"), N_("deadline passed"), N_("pairing"), N_("game ended"),
+              N_("ruling"), N_("leave"), N_("message"))
 install_page_errors(notify_pages, 'a notifications page')
 
 

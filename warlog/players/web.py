@@ -24,6 +24,7 @@ from marshmallow import Schema, ValidationError
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response as BaseResponse
 
+from rules import all_games
 from validators.players import ClaimSchema, RegisterSchema, SigninSchema, UseLinkSchema
 from warlog.games.service import ServiceError
 from warlog.i18n import N_, lang, player_locale
@@ -126,12 +127,15 @@ def my_games(player: Player) -> list[dict[str, Any]]:
     svc = current_app.extensions["warlog"]
     deadline_of = current_app.extensions.get("warlog_deadline_of")  # (game_id, seat) -> dict | None
     out = []
+    games = {g.name: g for g in all_games()}
     for game_id, seat in store().seats_of(player.id):
         try:
             info = svc.info(game_id)
         except ServiceError:
             continue
+        scenario = games[info["game"]].scenarios().get(info["scenario"]) if info["game"] in games else None
         out.append({"id": game_id, "title": info["title"], "scenario": info["scenario"], "seat": seat,
+                    "scenario_title": scenario.title if scenario else info["scenario"],
                     "status": info["status"], "active_seats": info["active_seats"],
                     "my_turn": info["status"] == "active" and seat in info["active_seats"],
                     "deadline": deadline_of(game_id, seat) if deadline_of else None})
@@ -228,7 +232,7 @@ def api_profile(player_id: str) -> Any:
 def _claim(game_id: str, seat_token: str, player: Player) -> str:
     viewer = current_app.extensions["warlog"].viewer(game_id, seat_token, required=True)
     if viewer.seat is None or viewer.director:
-        raise PlayerError("only a seat's token can claim that seat")
+        raise PlayerError(N_("only a seat's token can claim that seat"))
     # A player's own credential resolves to the seat they already own: claiming it again is a no-op.
     store().claim_seat(game_id, viewer.seat, player.id)
     return viewer.seat
@@ -331,7 +335,7 @@ def me_claim(game_id: str) -> Any:
     player = _signed_in()
     token = seat_cookies().get(game_id)
     if not token:
-        raise PageError(403, "This browser holds no seat of that game: open its invitation link first.")
+        raise PageError(403, N_("This browser holds no seat of that game: open its invitation link first."))
     _claim(game_id, token, player)
     return redirect(url_for("players_pages.me"), code=303)
 

@@ -12,7 +12,9 @@ Besides `Renderer`'s methods, the pages use these when a renderer has them: `nam
 `action_targets(action)` (the unit and the hex a click on the map picks an action by; by default
 its `unit` and `hex`), `action_groups` (titles for its action types' button groups),
 `highlights(event, before, after)` (what a replay step changed, from its game's own facts) and
-`seat_names` (each seat's display name: "US", "VC", "Germany"; see `seat_label`).
+`seat_names` (each seat's display name: "US", "VC", "Germany"; see `seat_label`), and
+`action_words`, `fact_words`, `hidden_move` (actions, facts and hidden moves in words a player
+uses, never ids: see `warlog.render.words`).
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ import json
 from typing import Any
 
 from flask import Response, render_template, request, url_for
+from flask_babel import gettext
 
+from warlog.catalogs import N_
 from warlog.games.service import Unprocessable
 from warlog.render import Scene, renderer_for
 from warlog.rulings.sandbox import forced_faces, fork
@@ -21,7 +23,7 @@ from warlog.web.pageutil import PageError, seat_token, service, viewer_for
 
 def _may_fork(game_id: str) -> None:
     if not viewer_for(game_id).director and not service().open_book(game_id):
-        raise PageError(403, "Only the game's director may fork a running game; anyone may once it has ended.")
+        raise PageError(403, N_("Only the game's director may fork a running game; anyone may once it has ended."))
 
 
 def _counters(state: dict[str, Any]) -> tuple[str, str, list[str]]:
@@ -48,12 +50,13 @@ def _edit(form: Any, state: dict[str, Any]) -> tuple[dict[str, Any] | None, str]
     if kind == "move":
         key, where, _ = _counters(state)
         unit, to = form.get("unit", ""), form.get("to", "").strip()
-        return {"op": "replace", "path": f"/{key}/{unit}/{where}", "value": to or None}, f"move {unit} to {to}"
+        return ({"op": "replace", "path": f"/{key}/{unit}/{where}", "value": to or None},
+                gettext("move %(unit)s to %(to)s", unit=unit, to=to))
     if kind == "set":
         path = form.get("path", "").strip()
-        return {"op": "replace", "path": path, "value": _value(form.get("value", ""))}, f"set {path}"
+        return {"op": "replace", "path": path, "value": _value(form.get("value", ""))}, gettext("set %(path)s", path=path)
     if kind == "phase":
-        return {"op": "replace", "path": "/phase", "value": form.get("phase", "").strip()}, "set the phase"
+        return {"op": "replace", "path": "/phase", "value": form.get("phase", "").strip()}, gettext("set the phase")
     return None, ""
 
 
@@ -68,7 +71,7 @@ def fork_setup(game_id: str, step: int) -> Any:
         patch = parse_json(form.get("patch") or "[]", "the patch")
         dice = [int(x) for x in form.get("dice", "").replace(",", " ").split()]
     except ValueError:
-        raise PageError(400, "The edits and the dice must be a JSON Patch list and whole numbers.") from None
+        raise PageError(400, N_("The edits and the dice must be a JSON Patch list and whole numbers.")) from None
     mode = form.get("on_dice_exhausted") or "stop"
     token = seat_token(game_id)
     message, errors = "", []
@@ -77,13 +80,14 @@ def fork_setup(game_id: str, step: int) -> Any:
     if op is not None:
         tried = fork(svc, game_id, token, step, [*patch, op], dry_run=True)
         if tried["errors"] and not current["errors"]:
-            errors, message = tried["errors"], f"Not applied — {label}: the position would not be one the rules allow."
+            errors, message = tried["errors"], gettext(
+                "Not applied — %(edit)s: the position would not be one the rules allow.", edit=label)
         else:
-            patch, current, message = [*patch, op], tried, f"Applied: {label}."
+            patch, current, message = [*patch, op], tried, gettext("Applied: %(edit)s.", edit=label)
     elif form.get("edit") == "undo" and patch:
         patch = patch[:-1]
         current = fork(svc, game_id, token, step, patch, dry_run=True)
-        message = "The last edit was undone."
+        message = gettext("The last edit was undone.")
     elif form.get("edit") == "create":
         try:
             created = fork(svc, game_id, token, step, patch, dice, mode if mode in ("stop", "derive") else "stop")
@@ -96,7 +100,7 @@ def fork_setup(game_id: str, step: int) -> Any:
     schema = game.state_schema() or {}
     phases = ((schema.get("properties") or {}).get("phase") or {}).get("enum") or []
     try:
-        board = renderer_for(game.name).board(Scene(current["state"], caption=f"Forked at step {step}"))
+        board = renderer_for(game.name).board(Scene(current["state"], caption=gettext("Forked at step %(n)s", n=step)))
     except Exception:  # a position the checks refused may not draw: the errors say why
         board = ""
     return render_template("fork.html", info=info, game=game, step=step, patch=json.dumps(patch), edits=patch,

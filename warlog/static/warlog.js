@@ -630,13 +630,12 @@
     function confirmOf(action) {
       var json = JSON.stringify(action);
       var hit = actions.filter(function (a) { return a.confirm && JSON.stringify(a.action) === json; })[0];
-      return hit ? hit.confirm : null;
+      return hit ? (hit.ask || hit.confirm) : null;
     }
-    function askFirst(action, why) {
-      var label = (actions.filter(function (a) { return JSON.stringify(a.action) === JSON.stringify(action); })[0] || {}).label || "this";
-      showBox(label.charAt(0).toUpperCase() + label.slice(1) + "? This " + why + ".", [
-        { label: "Confirm", primary: true, id: "confirm-go", run: function () { submit([action], true); } },
-        { label: "Cancel", run: function () { cancel(); focusActions(); } }]);
+    function askFirst(action, ask) {  /* the listing's question, in the page's language ("…? This ends …") */
+      showBox(ask, [
+        { label: T("Confirm"), primary: true, id: "confirm-go", run: function () { submit([action], true); } },
+        { label: T("Cancel"), run: function () { cancel(); focusActions(); } }]);
       var go = $("#confirm-go");
       if (go) go.focus();
     }

@@ -15,7 +15,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from ledger.events import DIRECTOR, REJECTED, RESOLVED, SUBMITTED, Event
+from warlog.catalogs import N_
 from warlog.games.replay import seat_name
+from warlog.render.words import possessive
+
+# What the desk calls a step that is no seat's move (its event type), for the catalogs: the page
+# shows `what_msg` with `what_args` in its language (`what` stays English, for the API).
+EVENT_WORDS = {"game_created": N_("game created"), "seat_joined": N_("seat joined"),
+               "game_started": N_("game started"), "game_ended": N_("game ended"),
+               "seed_revealed": N_("seed revealed"), "seed_committed": N_("seed committed"),
+               "dispute_raised": N_("dispute raised"), "dispute_answered": N_("dispute answered"),
+               "dice_added": N_("dice added"), "hidden_viewed": N_("hidden information viewed"),
+               "umpire_invited": N_("umpire invited"), "leave_declared": N_("leave declared"),
+               "leave_ended": N_("leave ended"), "leave_granted": N_("leave granted"),
+               "pause_asked": N_("pause asked"), "pause_agreed": N_("pause agreed"), "pause_ended": N_("pause ended"),
+               "message_sent": N_("message sent"), "message_reported": N_("message reported")}
 
 
 def _voided(events: Sequence[Event]) -> set[int]:
@@ -43,9 +57,12 @@ def voidable(events: Sequence[Event], game: str) -> list[dict[str, Any]]:
     for ev in reversed(events):
         if is_move(ev) and ev.seq not in gone:
             sub = ev.payload.get("submission_seq")
+            who = seat_name(ev.payload.get("seat"), game)
             out.append({"seq": ev.seq, "submission_seq": sub, "seat": ev.payload.get("seat"),
-                        "label": f"#{ev.seq} · {seat_name(ev.payload.get('seat'), game)}'s move"
-                                 + (f" (steps {sub}–{ev.seq})" if isinstance(sub, int) else "")})
+                        "label": f"#{ev.seq} · {who}'s move" + (f" (steps {sub}–{ev.seq})" if isinstance(sub, int)
+                                                               else ""),
+                        "label_msg": N_("#%(n)s · %(who)s's move (steps %(sub)s–%(n)s)") if isinstance(sub, int)
+                        else N_("#%(n)s · %(who)s's move"), "label_args": {"n": ev.seq, "who": who, "sub": sub}})
     return out
 
 
@@ -62,13 +79,18 @@ def step_names(events: Sequence[Event], step: int, game: str) -> dict[str, Any]:
                        and e.payload.get("submission_seq") == step), ev)
         row = judged.seq
     seat = ev.seat if ev.type == SUBMITTED else ev.payload.get("seat")
-    who = seat_name(seat, game) if seat else "the server"
-    what = {SUBMITTED: f"{who}'s submission", RESOLVED: f"{who}'s move, accepted",
-            REJECTED: f"{who}'s move, refused"}.get(ev.type, ev.type.replace("_", " "))
+    who = seat_name(seat, game) if seat else N_("the server")
+    whose = possessive(who)
+    what = {SUBMITTED: f"{whose} submission", RESOLVED: f"{whose} move, accepted",
+            REJECTED: f"{whose} move, refused"}.get(ev.type, ev.type.replace("_", " "))
+    msg = {SUBMITTED: N_("%(who)s's submission"), RESOLVED: N_("%(who)s's move, accepted"),
+           REJECTED: N_("%(who)s's move, refused")}.get(ev.type) or EVENT_WORDS.get(ev.type, what)
     if ev.type == SUBMITTED and judged is not ev:
         what += ", refused" if judged.type == REJECTED else ", accepted"
+        msg = N_("%(who)s's submission, refused") if judged.type == REJECTED else N_("%(who)s's submission, accepted")
     target = judged.seq if is_move(judged) and judged.seq not in _voided(events) else None
-    return {"step": step, "row": row, "what": what, "void_target": target}
+    return {"step": step, "row": row, "what": what, "what_msg": msg, "what_args": {"who": who},
+            "void_target": target}
 
 
 def void_preview(events: Sequence[Event], target: int, re_resolve: bool, game: str) -> dict[str, Any]:

@@ -12,9 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.events import Event
+from warlog.catalogs import N_
 from warlog.tournaments import events as T
 
 FORMATS = ("swiss", "pools", "duplicate", "knockout")
+# each format's name in words (the tournament page, the registration mail), said through the catalogs
+FORMAT_NAMES = {"swiss": N_("Swiss"), "pools": N_("round robin in pools"), "duplicate": N_("duplicate"),
+                "knockout": N_("single elimination")}
 DEFAULT_POINTS = {"win": 2, "draw": 1, "loss": 0, "bye": 2}  # integers: a draw is half a win
 
 
@@ -257,7 +261,8 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
                                 else "pending")
         if p.get("notify") and p.get("decision") == "dismiss":
             t.notices.append({"seq": ev.seq, "player_id": p["notify"], "game_id": p.get("game_id"),
-                              "subject": "your dispute was answered", "text": f"Dismissed: {p.get('text', '')}"})
+                              "subject": "your dispute was answered", "text": "Dismissed: %(text)s",
+                              "text_values": {"text": p.get("text", "")}})
     elif ev.type == T.RULING_JUDGED:
         judged = t.ruling_at(int(p["ruling"]))
         if judged is None or judged["status"] != "pending":
@@ -273,7 +278,8 @@ def apply(t: Tournament | None, ev: Event) -> Tournament:
                 d["answer"], d["status"] = None, "open"
         if ruling.get("notify") and p["outcome"] == "made":
             t.notices.append({"seq": ev.seq, "player_id": ruling["notify"], "game_id": ruling.get("game_id"),
-                              "subject": "your dispute was answered", "text": f"Ruled: {ruling.get('text', '')}"})
+                              "subject": "your dispute was answered", "text": "Ruled: %(text)s",
+                              "text_values": {"text": ruling.get("text", "")}})
     elif ev.type == T.DIRECTOR_ADDED:
         if t.directs(p["player_id"]):
             raise ModelError(ev.seq, f"{p['player_id']} directs this tournament already")

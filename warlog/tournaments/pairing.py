@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +30,7 @@ from ledger.canonical import canonical_bytes
 from ledger.dice import derive_die
 from warlog.tournaments.model import Pairing, Tournament
 
-AUTO_DUTCH_MAX = 48  # engine "auto": entrants up to which a Swiss round is paired by the Dutch system
+AUTO_DUTCH_MAX = 48  # engine "auto" before feed 3: entrants up to which a round is paired by the Dutch system
 
 
 class PairingError(ValueError):
@@ -173,23 +174,27 @@ def _swiss(t: Tournament, number: int, dice: PairingDice) -> Proposal:
     fide = swiss_feed(t) >= 2
     history = swiss_history(t, number, fide=fide)
     players = []
+    vp = baku_points(t, number, order)
     for pid in order:
         if pid not in active:
             continue
         h = history[pid]
-        players.append({"id": sn[pid], "name": pid, "score": h["points"] / t.points["win"], "rating": 0,
+        players.append({"id": sn[pid], "name": pid, "score": h["points"] / t.points["win"] + vp.get(pid, 0),
+                        "rating": 0,
                         "starting_number": sn[pid], "color_hist": h["colors"], "float_history": h["floats"],
-                        "bye_count": h["byes"], **({"forfeit_win_count": h["forfeit_wins"]} if fide else {})})
+                        "bye_count": h["byes"], **({"forfeit_win_count": h["forfeit_wins"]} if fide else {}),
+                        # feed 3: the pairing number stays the initial one when others withdraw (E.5's parity)
+                        **({"pairing_number": sn[pid]} if swiss_feed(t) >= 3 else {})})
     previous = {(sn[a], sn[b]) for a, b in history["__pairs__"] if a in sn and b in sn}
     engine = t.format.get("engine", "dutch")
-    if engine == "auto":  # the Dutch system while it is quick enough, the casual engine beyond
-        engine = "dutch" if len(players) <= AUTO_DUTCH_MAX else "casual"
-    pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn, fide)
+    if engine == "auto":  # feed 3: always the Dutch system; before it, the casual engine beyond 48 entrants
+        engine = "dutch" if swiss_feed(t) >= 3 or len(players) <= AUTO_DUTCH_MAX else "casual"
+    pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn, fide, bool(vp))
     if engine != "dutch" and not _complete(pairings, byes, active, history["__pairs__"]):
         # The casual engine is greedy: when it leaves someone out or repeats a pairing, the
         # Dutch system (a maximum-weight matching over the whole field) pairs the round instead.
         engine = "dutch"
-        pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn, fide)
+        pairings, byes = _run_engine(t, engine, players, previous, number, first_side, by_sn, fide, bool(vp))
     if not _complete(pairings, byes, active, history["__pairs__"]):
         raise PairingError("the pairing engine could not pair every entrant without a repeat")
     extra["engine"] = engine
@@ -198,7 +203,7 @@ def _swiss(t: Tournament, number: int, dice: PairingDice) -> Proposal:
 
 def _run_engine(t: Tournament, engine: str, players: list[dict[str, Any]], previous: set[tuple[int, int]],
                 number: int, first_side: str, by_sn: dict[int, str],
-                fide: bool = False) -> tuple[list[Pairing], list[str]]:
+                fide: bool = False, accelerated: bool = False) -> tuple[list[Pairing], list[str]]:
     from caissify_pairings import MissingFloatHistoryWarning, generate_pairings
 
     with warnings.catch_warnings():
@@ -207,7 +212,17 @@ def _run_engine(t: Tournament, engine: str, players: list[dict[str, Any]], previ
                    "total_rounds": t.total_rounds, "bye_value": t.points["bye"] / t.points["win"],
                    "initial_color": first_side}
         if fide and engine == "dutch":
-            rows = _fide_dutch_engine()(**options).generate_pairings()
+            # accelerated: the scores carry the virtual points already (baku_points); the flag
+            # makes the engine pair round 1 by its scores too, as every later round
+            dutch = _fide_dutch_engine()(**options, accelerated=accelerated)
+            if swiss_feed(t) >= 3:  # bbpPairings' incremental matching computer (warlog.tournaments.dutch_matching)
+                from warlog.tournaments.dutch_matching import FastPairingUnavailable, fast_pairing
+
+                try:
+                    fast_pairing(dutch)
+                except FastPairingUnavailable as err:  # another library release: the same pairing, slowly
+                    logging.getLogger(__name__).warning("Dutch pairing without the fast matcher: %s", err)
+            rows = dutch.generate_pairings()
         else:
             rows = generate_pairings(system=engine, **options)
     pairings: list[Pairing] = []
@@ -231,8 +246,32 @@ def swiss_feed(t: Tournament) -> int:
     """How the Swiss engine is fed (recorded at creation as `format.feed`; a tournament recorded
     before it is fed as it was paired): 1, the first way; 2, FIDE's (C.04.3): sides counted over
     played games only, a forfeit an unplayed game (rematch allowed, no side, the winner no
-    pairing-allocated bye), and the colour rules E.4–E.5 ranking by score, then pairing number."""
+    pairing-allocated bye), and the colour rules E.4–E.5 ranking by score, then pairing number;
+    3, feed 2 with each matching solved by bbpPairings' matching computer
+    (warlog.tournaments.dutch_matching: about a second at 256 entrants where networkx took
+    minutes), each entrant's pairing number kept from the starting order when others withdraw
+    (the engine renumbered the active ones, which flips E.5's parity), "auto" pairing every
+    field by the Dutch system, and Baku acceleration (`format.accelerated`, C.04.5.1)."""
     return int(t.format.get("feed", 1))
+
+
+def baku_points(t: Tournament, number: int, order: list[str] | None = None) -> dict[str, float]:
+    """The virtual points of Baku acceleration (C.04.5.1) in round `number`, in wins, by entrant
+    (nobody listed: none). Group A is the first half of round 1's starting order rounded up to
+    an even number (late entrants are in group B); before each of the first half of the rounds
+    (rounded up), group A's players get 1 virtual point in the first half of those rounds
+    (rounded up) and ½ in the rest. For pairing only: standings never see them."""
+    if not t.format.get("accelerated") or swiss_feed(t) < 3:
+        return {}
+    accelerated = -(-t.total_rounds // 2)
+    if number > accelerated:
+        return {}
+    if order is None:
+        order = list(t.rounds[1].extra["order"])
+    order = order[:len(t.rounds[1].extra["order"])] if 1 in t.rounds else order  # late entrants: group B
+    group_a = 2 * -(-len(order) // 4)
+    vp = 1.0 if number <= -(-accelerated // 2) else 0.5
+    return {pid: vp for pid in order[:group_a]}
 
 
 def swiss_history(t: Tournament, before: int, fide: bool = False) -> dict[str, Any]:
@@ -248,7 +287,8 @@ def swiss_history(t: Tournament, before: int, fide: bool = False) -> dict[str, A
     pairs: set[tuple[str, str]] = set()
     for number in range(1, before):
         r = t.rounds[number]
-        start = {pid: out[pid]["points"] for pid in t.entrants}
+        vp = baku_points(t, number)  # C.04.5.1: a float is read on the scores the round was paired on
+        start = {pid: out[pid]["points"] + vp.get(pid, 0) * t.points["win"] for pid in t.entrants}
         seen = set()
         for p in r.pairings:
             a, b = p.seats[t.roles[0]], p.seats[t.roles[1]]
@@ -292,6 +332,10 @@ def _fide_dutch_engine() -> Any:
     from caissify_pairings.engines.dutch import ColorPref, DutchEngine
 
     class FideDutch(DutchEngine):  # type: ignore[misc]
+        @classmethod
+        def _apply_baku_virtual_scores(cls, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return [dict(p) for p in players]  # Warlog adds C.04.5.1's points itself (baku_points)
+
         def _assign_colors(self, p1: Any, p2: Any) -> tuple[Any, Any]:
             higher, lower = sorted((p1, p2), key=lambda p: (-p.score, p.pairing_number))
             white, black = super()._assign_colors(higher, lower)

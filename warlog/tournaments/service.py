@@ -22,6 +22,8 @@ from ledger.events import GAME_ENDED
 from ledger.store import Conflict
 from rules import get_game
 from validators.names import NO_CONTROLS, control_character
+from warlog.catalogs import N_, Words, say, stored_language, words
+from warlog.games.replay import seat_name
 from warlog.games.service import (
     Forbidden,
     NotFound,
@@ -32,11 +34,13 @@ from warlog.games.service import (
     Warlog,
     token_hash,
 )
+from warlog.notify.naming import game_named, game_titled, tagged
 from warlog.ops.lru import BoundedCache
 from warlog.tournaments import events as T
 from warlog.tournaments.deskview import step_names, void_preview, voidable
 from warlog.tournaments.model import (
     DEFAULT_POINTS,
+    FORMAT_NAMES,
     FORMATS,
     ModelError,
     Pairing,
@@ -51,7 +55,7 @@ from warlog.tournaments.store import TournamentStore
 from warlog.trust.rounds import reveal_round_seed
 
 ENGINES = ("auto", "dutch", "casual")
-SWISS_FEED = 2  # how a new Swiss tournament's history is fed to the pairing engine (pairing.swiss_feed)
+SWISS_FEED = 3  # how a new Swiss tournament's history is fed to the pairing engine (pairing.swiss_feed)
 FORFEITS = ("unplayed", "played")  # how a Swiss round counts a forfeited game (FIDE: unplayed)
 SEAT_LINK_LIFE = timedelta(days=7)  # a re-issued seat link signs its player in this long
 WITHDRAWALS = ("forfeit", "adjudicate")  # a withdrawn player's running game: forfeited, or the director adjudicates
@@ -121,11 +125,11 @@ class Tournaments:
                 self.store.append(t.id, t.last_seq, new, projection={"status": status} if status else None)
             except Conflict:
                 if not retry:
-                    raise StaleSeq("the tournament changed while this was being done; try again") from None
+                    raise StaleSeq(N_("the tournament changed while this was being done; try again")) from None
                 t = self.get(t.id)
                 continue
             return self.get(t.id)
-        raise StaleSeq("the tournament is too busy just now; try again")
+        raise StaleSeq(N_("the tournament is too busy just now; try again"))
 
     @staticmethod
     def _check(t: Tournament, new: list[tuple[str, str | None, dict[str, Any]]]) -> None:
@@ -140,9 +144,9 @@ class Tournaments:
 
     def _director(self, t: Tournament, player: Any) -> None:
         if player is None:
-            raise Unauthorized("sign in as the tournament's director")  # no credentials: 401 (RFC 9110 15.5.2), not 403
+            raise Unauthorized(N_("sign in as the tournament's director"))  # no credentials: 401 (RFC 9110 15.5.2), not 403
         if not t.directs(player.id):
-            raise Forbidden("only the tournament's director (or a co-director) may do this")
+            raise Forbidden(N_("only the tournament's director (or a co-director) may do this"))
 
     def director_for_game(self, t: Tournament, player: Any, game_id: str) -> None:
         """A director acts on a game only if they do not play in it: a director who is also an
@@ -166,9 +170,9 @@ class Tournaments:
         everything a director does except name others; each ruling records who made it."""
         t = self.get(tid)
         if actor is None or actor.id != t.director:
-            raise Forbidden("only the director who created the tournament names co-directors")
+            raise Forbidden(N_("only the director who created the tournament names co-directors"))
         if t.ended is not None:
-            raise StaleSeq("the tournament has ended")
+            raise StaleSeq(N_("the tournament has ended"))
         player = self.players.get(player_id) if self.players is not None and player_id else None
         if player is None:
             raise NotFound(f"no player {player_id!r}")
@@ -183,7 +187,7 @@ class Tournaments:
                time_control: dict[str, Any] | None = None, entry: dict[str, Any] | None = None,
                leave: dict[str, Any] | None = None) -> Tournament:
         if director is None:
-            raise Unauthorized("sign in to create a tournament (its director is you)")  # no credentials: 401 (RFC 9110 15.5.2), not 403
+            raise Unauthorized(N_("sign in to create a tournament (its director is you)"))  # no credentials: 401 (RFC 9110 15.5.2), not 403
         if control_character(name):  # the name is in every mail's subject (validators.names)
             raise Unprocessable(f"the tournament's name {NO_CONTROLS}; found {control_character(name)}",
                                 fields={"name": [NO_CONTROLS]})
@@ -202,16 +206,16 @@ class Tournaments:
         if kind not in FORMATS:
             raise Unprocessable(f"format.kind must be one of {', '.join(FORMATS)}")
         if kind == "knockout" and len(roles) != 2:
-            raise Unprocessable("a knockout tournament is for a two-seat game")
+            raise Unprocessable(N_("a knockout tournament is for a two-seat game"))
         if kind == "duplicate" and len(roles) != 1:
-            raise Unprocessable("a duplicate tournament is for a solitaire game (one seat), e.g. green-beret-vietnam")
+            raise Unprocessable(N_("a duplicate tournament is for a solitaire game (one seat), e.g. green-beret-vietnam"))
         if kind != "duplicate" and len(roles) != 2:
             raise Unprocessable(f"a {kind} tournament is for a two-seat game")
         doc: dict[str, Any] = {"kind": kind}
         if kind in ("swiss", "duplicate"):
             doc["rounds"] = int(fmt.get("rounds") or 1)
             if not 1 <= doc["rounds"] <= 30:
-                raise Unprocessable("format.rounds must be 1..30")
+                raise Unprocessable(N_("format.rounds must be 1..30"))
         if kind == "swiss":
             doc["engine"] = fmt.get("engine") or "auto"
             if doc["engine"] not in ENGINES:
@@ -219,15 +223,21 @@ class Tournaments:
             doc["feed"] = SWISS_FEED  # FIDE's reading of the history (warlog.tournaments.pairing.swiss_feed)
             doc["forfeits"] = fmt.get("forfeits") or "unplayed"
             if doc["forfeits"] not in FORFEITS:
-                raise Unprocessable("format.forfeits must be unplayed (FIDE: no side, a rematch allowed) or played")
+                raise Unprocessable(N_("format.forfeits must be unplayed (FIDE: no side, a rematch allowed) or played"))
+            if fmt.get("accelerated") not in (None, False, True):
+                raise Unprocessable(N_("format.accelerated must be true or false (Baku acceleration, FIDE C.04.5.1)"))
+            if fmt.get("accelerated"):  # virtual points for the top half early on (pairing.baku_points)
+                doc["accelerated"] = True
+        elif fmt.get("accelerated"):
+            raise Unprocessable(N_("format.accelerated (Baku acceleration) is for a Swiss"))
         if fmt.get("withdrawal") is not None:
             doc["withdrawal"] = fmt["withdrawal"]
             if doc["withdrawal"] not in WITHDRAWALS:
-                raise Unprocessable("format.withdrawal must be forfeit or adjudicate")
+                raise Unprocessable(N_("format.withdrawal must be forfeit or adjudicate"))
         if fmt.get("auto_pair"):
             doc["auto_pair"] = True
         if fmt.get("seeding") not in (None, "random", "rating"):
-            raise Unprocessable("format.seeding must be random or rating")
+            raise Unprocessable(N_("format.seeding must be random or rating"))
         if fmt.get("seeding") == "rating":  # the players' OpenSkill ratings order round 1 (docs/tournaments.md)
             doc["seeding"] = "rating"
         if kind == "knockout" and fmt.get("third_place"):
@@ -236,10 +246,10 @@ class Tournaments:
             doc["pools"] = int(fmt.get("pools") or 1)
             doc["playoff"] = int(fmt.get("playoff") or 0)
             if not 1 <= doc["pools"] <= 64 or not 0 <= doc["playoff"] <= 8:
-                raise Unprocessable("format.pools must be 1..64 and format.playoff (qualifiers per pool) 0..8")
+                raise Unprocessable(N_("format.pools must be 1..64 and format.playoff (qualifiers per pool) 0..8"))
         pts = {**DEFAULT_POINTS, **(points or {})}
         if set(pts) != set(DEFAULT_POINTS) or not all(isinstance(v, int) and 0 <= v <= 100 for v in pts.values()):
-            raise Unprocessable("points are integers 0..100 for win, draw, loss and bye")
+            raise Unprocessable(N_("points are integers 0..100 for win, draw, loss and bye"))
         tc = dict(time_control or {})
         if tc:
             from warlog.clock.clock import ClockError
@@ -278,11 +288,11 @@ class Tournaments:
     def register(self, tid: str, player: Any) -> Tournament:
         t = self.get(tid)
         if player is None:
-            raise Unauthorized("sign in to register")  # no credentials: 401 (RFC 9110 15.5.2), not 403
+            raise Unauthorized(N_("sign in to register"))  # no credentials: 401 (RFC 9110 15.5.2), not 403
         if t.status != "registration" and t.kind != "swiss":
-            raise StaleSeq("registration has closed (the first round is paired)")
+            raise StaleSeq(N_("registration has closed (the first round is paired)"))
         if t.status == "ended":
-            raise StaleSeq("the tournament has ended")
+            raise StaleSeq(N_("the tournament has ended"))
         e = t.entrants.get(player.id)
         if e is not None and not e.withdrawn:
             return t
@@ -291,23 +301,26 @@ class Tournaments:
             raise StaleSeq(refused)
         t = self._append(t, [(T.REGISTERED, None, {"player_id": player.id, "display_name": player.display_name})],
                          retry=True)
-        self._tell(player.id, "pairing", f"{t.name}: you are registered",
-                   f"You are registered in {t.name} ({t.kind}, {t.game}). You are told of each pairing by mail; "
-                   "you may withdraw from the tournament page.", tid=tid)
+        self._tell(player.id, "pairing", words("%(t)s: you are registered", t=t.name),
+                   words("You are registered in %(t)s (%(kind)s, %(game)s). You are told of each pairing by mail; "
+                         "you may withdraw from the tournament page.", t=t.name,
+                         kind=words(FORMAT_NAMES[t.kind]) if t.kind in FORMAT_NAMES else t.kind,
+                         game=words(get_game(t.game).title)), tid=tid)
         return t
 
     def withdraw(self, tid: str, actor: Any, player_id: str, reason: str) -> Tournament:
         t = self.get(tid)
         if actor is None or (actor.id != player_id and not t.directs(actor.id)):
-            raise Forbidden("a player withdraws themself; a director (or co-director) may withdraw anyone")
+            raise Forbidden(N_("a player withdraws themself; a director (or co-director) may withdraw anyone"))
         e = t.entrants.get(player_id)
         if e is None or e.withdrawn:
             raise NotFound(f"{player_id} is not an entrant")
         by_director = actor.id != player_id and t.directs(actor.id)
         t = self._append(t, [(T.WITHDRAWN, "director" if by_director else None,
                               {"player_id": player_id, "reason": reason[:2000]})])
-        self._tell(player_id, "pairing", f"{t.name}: you are withdrawn",
-                   f"You are withdrawn from {t.name}" + (f" ({reason})" if reason.strip() else "") + ".", tid=tid)
+        self._tell(player_id, "pairing", words("%(t)s: you are withdrawn", t=t.name),
+                   words("You are withdrawn from %(t)s (%(reason)s).", t=t.name, reason=reason) if reason.strip()
+                   else words("You are withdrawn from %(t)s.", t=t.name), tid=tid)
         self._withdrawn_games(t, player_id, reason)
         return self.get(tid)
 
@@ -328,18 +341,19 @@ class Tournaments:
                                     f"{t.name_of(player_id)} withdrew from the tournament", forfeiting=player_id)
                 except ServiceError:
                     logging.getLogger("warlog.tournaments").exception("withdrawal forfeit in %s failed", gid)
-                what = "the game is forfeited to you"
+                what = words(": in the %(game)s the game is forfeited to you (the event's policy).", game=self._named(gid))
             else:
-                what = "the director adjudicates the game"
+                what = words(": in the %(game)s the director adjudicates the game (the event's policy).",
+                             game=self._named(gid))
                 for director in self.directors_for(t, gid):
-                    self._tell(director, "ruling", f"{t.name}: adjudicate game {gid}",
-                               f"{t.name_of(player_id)} withdrew from {t.name}; their game {gid} awaits your "
-                               "adjudication (the event's policy).", game_id=gid, tid=t.id, link=self._desk(t.id))
+                    self._tell(director, "ruling", words("%(t)s: adjudicate a game", t=t.name),
+                               words("%(player)s withdrew from %(t)s; their %(game)s awaits your "
+                                     "adjudication (the event's policy).", player=t.name_of(player_id), t=t.name,
+                                     game=self._named(gid)), game_id=gid, tid=t.id, link=self._desk(t.id))
             for other in others:
-                self._tell(other, "pairing", f"{t.name}: your opponent withdrew",
-                           f"{t.name_of(player_id)} withdrew from {t.name}" + (f" ({reason})" if reason.strip()
-                                                                              else "")
-                           + f": in game {gid} {what} (the event's policy).", game_id=gid, tid=t.id,
+                self._tell(other, "pairing", words("%(t)s: your opponent withdrew", t=t.name),
+                           words("%(player)s withdrew from %(t)s", player=t.name_of(player_id), t=t.name)
+                           + (f" ({reason})" if reason.strip() else "") + what, game_id=gid, tid=t.id,
                            link=self._url(f"/games/{gid}"))
 
     # -- rounds ----------------------------------------------------------------------------
@@ -370,16 +384,23 @@ class Tournaments:
     def _tell_pairings(self, t: Tournament, number: int, pairings: list[Pairing], byes: list[str],
                        repaired: str | None = None) -> None:
         """Each paired player's table (with its game's link), each bye announced."""
-        head = f"Round {number} of {t.name}" + (f" was re-paired ({repaired})" if repaired else "")
+        head = (words("Round %(n)s of %(t)s was re-paired (%(reason)s)", n=number, t=t.name, reason=repaired)
+                if repaired else words("Round %(n)s of %(t)s", n=number, t=t.name))
+        subject = (words("%(t)s: round %(n)s re-paired", t=t.name, n=number) if repaired else
+                   words("%(t)s: round %(n)s", t=t.name, n=number))
         for p in pairings:
             for role, pid in p.seats.items():
-                self._tell(pid, "pairing", f"{t.name}: round {number}" + (" re-paired" if repaired else ""),
-                           f"{head}: you play {role} in game {p.game_id}"
-                           + (f" against {t.name_of(self._opponent(p, pid))}" if len(p.seats) > 1 else "") + ".",
+                seat = self._seat_named(p.game_id, role)
+                play = (words(": you play %(seat)s in the %(game)s against %(opponent)s.", seat=seat,
+                              game=self._named(p.game_id),
+                              opponent=t.name_of(self._opponent(p, pid))) if len(p.seats) > 1 else
+                        words(": you play %(seat)s in the %(game)s.", seat=seat, game=self._named(p.game_id)))
+                self._tell(pid, "pairing", subject, head + play,
                            game_id=p.game_id, tid=t.id, link=self._url(f"/games/{p.game_id}"))
         for pid in byes:
-            self._tell(pid, "pairing", f"{t.name}: a bye in round {number}",
-                       f"{head}: you have a bye ({t.points['bye']} point(s)); nothing to play this round.", tid=t.id)
+            self._tell(pid, "pairing", words("%(t)s: a bye in round %(n)s", t=t.name, n=number),
+                       head + words(": you have a bye (%(points)s point(s)); nothing to play this round.",
+                                    points=t.points["bye"]), tid=t.id)
 
     @staticmethod
     def _opponent(p: Pairing, pid: str) -> str:
@@ -414,12 +435,12 @@ class Tournaments:
         t = self.sync(tid)
         self._director(t, director)
         if round_number != t.current_round or round_number == 0:
-            raise StaleSeq("only the current round can be re-paired")
+            raise StaleSeq(N_("only the current round can be re-paired"))
         if t.kind == "knockout":
             raise StaleSeq("a knockout round is not re-paired (its bracket is drawn from the seeds): replace a "
                            "player with a substitute, or adjudicate the game")
         if not reason.strip():
-            raise Unprocessable("a re-pairing needs a reason")
+            raise Unprocessable(N_("a re-pairing needs a reason"))
         old = {tuple(sorted(p.seats.items())): p for p in t.rounds[round_number].pairings}
         old_byes = set(t.rounds[round_number].byes)
         new: list[Pairing] = []
@@ -432,7 +453,7 @@ class Tournaments:
             keep = old.get(tuple(sorted(seats.items())))
             new.append(Pairing(i + 1, dict(seats), keep.game_id if keep else None))
         if sorted(seen) != sorted(t.active_entrants()):
-            raise Unprocessable("a re-pairing places every active entrant exactly once (at a table or with a bye)")
+            raise Unprocessable(N_("a re-pairing places every active entrant exactly once (at a table or with a bye)"))
         self._make_games(t, round_number, [p for p in new if p.game_id is None], None)
         t = self._append(t, [(T.REPAIRED, "director", {"round": round_number, "pairings": pairings_doc(new),
                                                         "byes": list(byes), "dice": [], "reason": reason[:2000]})])
@@ -441,7 +462,7 @@ class Tournaments:
             summary = self.warlog.store.summary(gone.game_id or "")
             if gone.game_id not in kept and summary is not None and summary.status == "active":
                 self.warlog.rule_as_owner(gone.game_id or "", self.store.director_hash(gone.game_id or ""), {
-                    "kind": "award", "winner": None, "result": "Cancelled: the round was re-paired",
+                    "kind": "award", "winner": None, "result": N_("Cancelled: the round was re-paired"),
                     "reason": f"tournament re-pairing: {reason}"[:4000]})
         moved = [p for p in new if tuple(sorted(p.seats.items())) not in old]
         self._tell_pairings(t, round_number, moved, [b for b in byes if b not in old_byes], repaired=reason)
@@ -494,13 +515,13 @@ class Tournaments:
             except ServiceError as err:
                 logging.getLogger("warlog.tournaments").warning("automatic pairing of %s failed: %s", t.id, err)
                 auto = False
-        then = (f"Round {paired} was paired automatically." if paired else
-                "Every round is played: end the tournament from the desk." if number >= planned else
-                "Pair the next round from the desk.")
+        then = (words("Round %(n)s was paired automatically.", n=paired) if paired else
+                words("Every round is played: end the tournament from the desk.") if number >= planned else
+                words("Pair the next round from the desk."))
         for director in (t.director, *t.co_directors):
-            self._tell(director, "pairing", f"{t.name}: round {number} is complete",
-                       f"Every game of round {number} of {t.name} has its result. {then}", tid=t.id,
-                       link=self._desk(t.id))
+            self._tell(director, "pairing", words("%(t)s: round %(n)s is complete", t=t.name, n=number),
+                       words("Every game of round %(n)s of %(t)s has its result.", n=number, t=t.name) + " " + then,
+                       tid=t.id, link=self._desk(t.id))
         return t
 
     def needs_sync(self, t: Tournament) -> bool:
@@ -599,7 +620,7 @@ class Tournaments:
         if earlier is not None:
             return earlier
         if game_id in t.results:
-            raise StaleSeq("that game has a result already: correct the result instead")
+            raise StaleSeq(N_("that game has a result already: correct the result instead"))
         out = self.warlog.rule_as_owner(game_id, self.store.director_hash(game_id), ruling)
         return {**out, "ruling": ruling}
 
@@ -611,12 +632,12 @@ class Tournaments:
         self._director(t, director)
         self.director_for_game(t, director, game_id)
         if t.ended is not None:
-            raise StaleSeq("the tournament has ended: its results stand")
+            raise StaleSeq(N_("the tournament has ended: its results stand"))
         found = t.game_round(game_id)
         if found is None:
             raise NotFound(f"game {game_id} is not in this tournament")
         if game_id not in t.results:
-            raise StaleSeq("that game has no result to correct yet: adjudicate it instead")
+            raise StaleSeq(N_("that game has no result to correct yet: adjudicate it instead"))
         ruling = self._award(t, found[1], decision, winner, forfeiting, reason, correction=True)
         earlier = self._same_ruling(game_id, ruling)
         if earlier is not None:
@@ -631,15 +652,15 @@ class Tournaments:
         if decision not in allowed:
             raise Unprocessable(f"decision must be {' or '.join(allowed)}")
         if not reason.strip():
-            raise Unprocessable("an adjudication needs a reason")
+            raise Unprocessable(N_("an adjudication needs a reason"))
         role = None
         if decision == "forfeit" and forfeiting is not None:
             loser = next((r for r, pid in p.seats.items() if pid == forfeiting), None)
             if loser is None:
-                raise Unprocessable("forfeiting must be one of the game's players")
+                raise Unprocessable(N_("forfeiting must be one of the game's players"))
             others = [r for r in p.seats if r != loser]
             if winner is not None and [p.seats[r] for r in others] != [winner]:
-                raise Unprocessable("winner and forfeiting disagree: name only the player who forfeits")
+                raise Unprocessable(N_("winner and forfeiting disagree: name only the player who forfeits"))
             role = others[0] if others else None
         elif decision not in ("draw", "end"):
             role = next((r for r, pid in p.seats.items() if pid == winner), None)
@@ -676,9 +697,9 @@ class Tournaments:
             raise NotFound(f"game {game_id} is not in this tournament")
         if (not isinstance(days, int) or not isinstance(hours, int) or days < 0 or hours < 0
                 or not 1 <= days * 24 + hours <= 60 * 24):
-            raise Unprocessable("an extension is 1 hour to 60 days")
+            raise Unprocessable(N_("an extension is 1 hour to 60 days"))
         if not reason.strip():
-            raise Unprocessable("an extension needs a reason")
+            raise Unprocessable(N_("an extension needs a reason"))
         days, hours = divmod(days * 24 + hours, 24)
         payload: dict[str, Any] = {"game_id": game_id, "player_id": player_id, "days": days, "reason": reason[:2000],
                                    "by": "policy" if by_policy else "director"}
@@ -688,7 +709,7 @@ class Tournaments:
             payload["clock_act"] = clock_act
         seat = next((r for r, pid in found[1].seats.items() if pid == player_id), None)
         if seat is None:
-            raise Unprocessable("that player does not play this game")
+            raise Unprocessable(N_("that player does not play this game"))
         due = None
         if not by_policy and self.clock is not None:
             d = self.clock.deadline(game_id, seat)
@@ -704,12 +725,18 @@ class Tournaments:
                                               remind_before=before).due_at
         t = self._append(t, [(T.EXTENSION, None if by_policy else "director", payload)], retry=True)
         if not by_policy:
-            span = " and ".join(x for x in (f"{days} day(s)" if days else "", f"{hours} hour(s)" if hours else "") if x)
+            span = (words("%(days)s day(s) and %(hours)s hour(s)", days=days, hours=hours) if days and hours else
+                    words("%(days)s day(s)", days=days) if days else words("%(hours)s hour(s)", hours=hours))
             for pid in found[1].players():
-                self._tell(pid, "deadline_passed", f"{t.name}: deadline extended in game {game_id}",
-                           f"The director extended {t.name_of(player_id)}'s deadline in game {game_id} by {span}"
-                           + (f", now due {due} (UTC)" if due else "") + f": {reason}", game_id=game_id, tid=tid,
-                           link=self._url(f"/games/{game_id}"))
+                self._tell(pid, "deadline_passed",
+                           words("%(t)s: deadline extended", t=t.name),
+                           words("The director extended %(player)s's deadline in the %(game)s by %(span)s, now "
+                                 "due %(due)s (UTC): %(reason)s", player=t.name_of(player_id), game=self._named(game_id),
+                                 span=span, due=due, reason=reason) if due else
+                           words("The director extended %(player)s's deadline in the %(game)s by %(span)s: "
+                                 "%(reason)s", player=t.name_of(player_id), game=self._named(game_id), span=span,
+                                 reason=reason),
+                           game_id=game_id, tid=tid, link=self._url(f"/games/{game_id}"))
         return t
 
     def record_timeout(self, tid: str, game_id: str, player_id: str, policy: str,
@@ -729,8 +756,9 @@ class Tournaments:
                     self.adjudicate(tid, director, game_id, "forfeit", None, f"{t.name_of(player_id)} ran out of time",
                                     forfeiting=player_id)
         for who in self.directors_for(t, game_id):  # not a director who plays in the game
-            self._tell(who, "deadline_soon", f"{t.name}: a deadline expired",
-                       f"{t.name_of(player_id)} ran out of time in game {game_id}; policy: {policy}.",
+            self._tell(who, "deadline_soon", words("%(t)s: a deadline expired", t=t.name),
+                       words("%(player)s ran out of time in the %(game)s; policy: %(policy)s.",
+                             player=t.name_of(player_id), game=self._named(game_id), policy=policy),
                        game_id=game_id, tid=tid, link=self._desk(tid))
         return self.get(tid)
 
@@ -738,23 +766,24 @@ class Tournaments:
     def raise_dispute(self, tid: str, player: Any, game_id: str, seq: int, text: str) -> Tournament:
         t = self.get(tid)
         if player is None:
-            raise Unauthorized("sign in to raise a dispute")  # no credentials: 401 (RFC 9110 15.5.2), not 403
+            raise Unauthorized(N_("sign in to raise a dispute"))  # no credentials: 401 (RFC 9110 15.5.2), not 403
         if t.ended is not None:
-            raise StaleSeq("the tournament has ended: its results stand")
+            raise StaleSeq(N_("the tournament has ended: its results stand"))
         found = t.game_round(game_id)
         if found is None:
             raise NotFound(f"game {game_id} is not in this tournament")
         if player.id not in found[1].players():
-            raise Forbidden("only the game's players may raise a dispute on it")
+            raise Forbidden(N_("only the game's players may raise a dispute on it"))
         if not text.strip():
-            raise Unprocessable("say what the dispute is")
+            raise Unprocessable(N_("say what the dispute is"))
         if not 0 <= seq <= self.warlog.store.last_seq(game_id):
             raise Unprocessable(f"game {game_id} has no event {seq}")
         t = self._append(t, [(T.DISPUTE, None, {"game_id": game_id, "seq": seq, "player_id": player.id,
                                                  "text": text[:4000]})], retry=True)
         for director in self.directors_for(t, game_id):
-            self._tell(director, "ruling", f"{t.name}: a dispute on game {game_id}",
-                       f"{player.display_name} disputes event {seq} of game {game_id}:\n\n{text}", game_id=game_id,
+            self._tell(director, "ruling", words("%(t)s: a dispute", t=t.name),
+                       words("%(player)s disputes event %(n)s of the %(game)s:", player=player.display_name, n=seq,
+                             game=self._named(game_id)) + f"\n\n{text}", game_id=game_id,
                        tid=tid, link=self._desk(tid) + f"#dispute-{t.last_seq}")
         return t
 
@@ -771,9 +800,9 @@ class Tournaments:
             raise NotFound(f"no dispute {dispute_seq}")
         self.director_for_game(t, director, d["game_id"])
         if decision not in ("dismiss", "rule"):
-            raise Unprocessable("decision must be dismiss or rule")
+            raise Unprocessable(N_("decision must be dismiss or rule"))
         if not text.strip():
-            raise Unprocessable("an answer needs its reasons")
+            raise Unprocessable(N_("an answer needs its reasons"))
         answer = d["answer"]
         if answer is not None:
             if answer.get("decision") == decision and answer.get("text") == text[:4000]:
@@ -781,7 +810,7 @@ class Tournaments:
             raise StaleSeq("that dispute has been answered" if answer["status"] != "pending" else
                            "that dispute's ruling is waiting for the game's judgement")
         if decision == "rule" and t.ended is not None:
-            raise StaleSeq("the tournament has ended: its results stand")
+            raise StaleSeq(N_("the tournament has ended: its results stand"))
         ruled_seq = self._game_ruling(t, d["game_id"], ruling, text) if decision == "rule" else None
         t = self._append(t, [(T.RULING, "director", {"dispute": dispute_seq, "decision": decision, "text": text[:4000],
                                                       "game_id": d["game_id"], "game_ruling_seq": ruled_seq,
@@ -800,7 +829,7 @@ class Tournaments:
             raise NotFound(f"game {game_id} is not in this tournament")
         self.director_for_game(t, director, game_id)
         if t.ended is not None:
-            raise StaleSeq("the tournament has ended: its results stand")
+            raise StaleSeq(N_("the tournament has ended: its results stand"))
         ruled = self._game_ruling(t, game_id, ruling, text)
         if any(r.get("game_id") == game_id and r.get("game_ruling_seq") == ruled for r in t.rulings):
             return t, ruled
@@ -814,9 +843,9 @@ class Tournaments:
         """The game ruling a desk ruling submits, checked: its schema, and a void names the
         accepted move of a seat (the events the replay page lists as "#N"), never its submission."""
         if not isinstance(ruling, dict) or ruling.get("kind") not in ("void", "adjust", "award"):
-            raise Unprocessable("a ruling is void, adjust or award")
+            raise Unprocessable(N_("a ruling is void, adjust or award"))
         if not text.strip():
-            raise Unprocessable("a ruling needs its reasons")
+            raise Unprocessable(N_("a ruling needs its reasons"))
         from marshmallow import ValidationError
 
         from validators.requests import RulingSchema
@@ -860,10 +889,11 @@ class Tournaments:
         t = self.get(tid)
         self._director(t, director)
         if not text.strip():
-            raise Unprocessable("an announcement needs its text")
+            raise Unprocessable(N_("an announcement needs its text"))
         t = self._append(t, [(T.ANNOUNCED, "director", {"text": text[:4000], "by": director.id})], retry=True)
         for pid in t.active_entrants():
-            self._tell(pid, "pairing", f"{t.name}: an announcement", f"{t.name_of(director.id)} writes:\n\n{text}",
+            self._tell(pid, "pairing", words("%(t)s: an announcement", t=t.name),
+                       words("%(director)s writes:", director=getattr(director, "display_name", None) or t.name_of(director.id)) + f"\n\n{text}",
                        tid=tid, link=self._url(f"/tournaments/{tid}#event-{t.last_seq}"))
         return t
 
@@ -876,16 +906,17 @@ class Tournaments:
         self.director_for_game(t, director, game_id)
         seat = self._seat_of(t, game_id, player_id)
         if not reason.strip():
-            raise Unprocessable("re-issuing an invitation needs a reason")
+            raise Unprocessable(N_("re-issuing an invitation needs a reason"))
         secret = secrets.token_urlsafe(24)
         t = self._append(t, [(T.INVITATION_REISSUED, "director", {
             "game_id": game_id, "seat": seat, "player_id": player_id, "reason": reason[:2000], "by": director.id,
             "token_sha256": hashlib.sha256(secret.encode()).hexdigest()})])
         link = self._url(f"/tournaments/{tid}/seat/{secret}")
-        self._tell(player_id, "pairing", f"{t.name}: a new link to your game {game_id}",
-                   f"The director has issued you a new link to your seat ({seat}) in game {game_id} of {t.name} "
-                   f"({reason}). It signs you in and opens the game; any earlier link to this seat no longer works:"
-                   f"\n\n{link}", game_id=game_id, tid=tid, link=self._url(f"/games/{game_id}"))
+        self._tell(player_id, "pairing", words("%(t)s: a new link to your seat", t=t.name),
+                   words("The director has issued you a new link to your seat (%(seat)s) in the %(game)s of %(t)s "
+                         "(%(reason)s). It signs you in and opens the game; any earlier link to this seat no longer "
+                         "works:", seat=self._seat_named(game_id, seat), game=self._named(game_id), t=t.name,
+                         reason=reason) + f"\n\n{link}", game_id=game_id, tid=tid, link=self._url(f"/games/{game_id}"))
         return link
 
     def seat_link(self, tid: str, secret: str) -> tuple[str, str, str] | None:
@@ -915,35 +946,42 @@ class Tournaments:
         self.director_for_game(t, director, game_id)
         seat = self._seat_of(t, game_id, player_id)
         if not reason.strip():
-            raise Unprocessable("a replacement needs a reason")
+            raise Unprocessable(N_("a replacement needs a reason"))
         if game_id in t.results:
-            raise StaleSeq("that game has a result already")
+            raise StaleSeq(N_("that game has a result already"))
         sub = self.players.get(substitute_id) if self.players is not None and substitute_id else None
         if sub is None:
             raise NotFound(f"no player {substitute_id!r}")
         found = t.game_round(game_id)
         assert found is not None
         if sub.id in found[1].players():
-            raise Unprocessable("the substitute plays in this game already")
+            raise Unprocessable(N_("the substitute plays in this game already"))
         if sub.id in t.active_entrants() and any(sub.id in p.players() for p in t.rounds[found[0]].pairings):
-            raise Unprocessable("the substitute is paired in this round already")
+            raise Unprocessable(N_("the substitute is paired in this round already"))
         self._append(t, [(T.SEAT_REPLACED, "director", {
             "game_id": game_id, "seat": seat, "player_id": player_id, "substitute": sub.id,
             "display_name": sub.display_name, "reason": reason[:2000], "by": director.id})])
         self.store.transfer_seat(game_id, seat, player_id, sub.id)
         t = self.get(tid)
         opponents = [q for q in found[1].players() if q != player_id]
-        self._tell(sub.id, "pairing", f"{t.name}: you take a seat in game {game_id}",
-                   f"The director of {t.name} has given you {t.name_of(player_id)}'s seat ({seat}) in game {game_id}"
-                   + (f" against {', '.join(t.name_of(q) for q in opponents)}" if opponents else "")
-                   + f" ({reason}). You also take their place in the tournament.", game_id=game_id, tid=tid,
-                   link=self._url(f"/games/{game_id}"))
-        self._tell(player_id, "pairing", f"{t.name}: your seat in game {game_id} was given to a substitute",
-                   f"The director gave your seat ({seat}) in game {game_id} to {sub.display_name} ({reason}); "
-                   f"you are withdrawn from {t.name}.", game_id=game_id, tid=tid)
+        given = dict(t=t.name, player=t.name_of(player_id), seat=self._seat_named(game_id, seat),
+                     game=self._named(game_id), reason=reason)
+        self._tell(sub.id, "pairing", words("%(t)s: you take a seat", t=t.name),
+                   (words("The director of %(t)s has given you %(player)s's seat (%(seat)s) in the %(game)s against "
+                          "%(opponents)s (%(reason)s). You also take their place in the tournament.",
+                          opponents=", ".join(t.name_of(q) for q in opponents), **given) if opponents else
+                    words("The director of %(t)s has given you %(player)s's seat (%(seat)s) in the %(game)s "
+                          "(%(reason)s). You also take their place in the tournament.", **given)),
+                   game_id=game_id, tid=tid, link=self._url(f"/games/{game_id}"))
+        self._tell(player_id, "pairing",
+                   words("%(t)s: your seat was given to a substitute", t=t.name),
+                   words("The director gave your seat (%(seat)s) in the %(game)s to %(substitute)s (%(reason)s); "
+                         "you are withdrawn from %(t)s.", substitute=sub.display_name, **given),
+                   game_id=game_id, tid=tid)
         for q in opponents:
-            self._tell(q, "pairing", f"{t.name}: a new opponent in game {game_id}",
-                       f"{sub.display_name} takes {t.name_of(player_id)}'s seat ({seat}) in game {game_id} ({reason}).",
+            self._tell(q, "pairing", words("%(t)s: a new opponent", t=t.name),
+                       words("%(substitute)s takes %(player)s's seat (%(seat)s) in the %(game)s (%(reason)s).",
+                             substitute=sub.display_name, **given),
                        game_id=game_id, tid=tid, link=self._url(f"/games/{game_id}"))
         return t
 
@@ -954,7 +992,7 @@ class Tournaments:
             raise NotFound(f"game {game_id} is not in this tournament")
         seat = next((r for r, pid in found[1].seats.items() if pid == player_id), None)
         if seat is None:
-            raise Unprocessable("that player does not hold a seat of this game")
+            raise Unprocessable(N_("that player does not hold a seat of this game"))
         return seat
 
     # -- the end ---------------------------------------------------------------------------
@@ -962,14 +1000,14 @@ class Tournaments:
         t = self.sync(tid)
         self._director(t, director)
         if t.ended is not None:
-            raise StaleSeq("the tournament has ended")
+            raise StaleSeq(N_("the tournament has ended"))
         if t.current_round < rounds_planned(t) or not t.round_complete(t.current_round):
-            raise StaleSeq("every round must be paired and have every result before the end")
+            raise StaleSeq(N_("every round must be paired and have every result before the end"))
         if t.pending_rulings():  # its verdict could change a result the end would then freeze
-            raise StaleSeq("a ruling is waiting for its game's judgement: end the tournament once it is judged")
+            raise StaleSeq(N_("a ruling is waiting for its game's judgement: end the tournament once it is judged"))
         status = self.store.game_status(tid)
         if any(status.get(gid, ("ended", []))[0] != "ended" for gid in t.results):
-            raise StaleSeq("a game was reopened after its result: end the tournament once it has ended again")
+            raise StaleSeq(N_("a game was reopened after its result: end the tournament once it has ended again"))
         seed = self.store.secret(tid)
         assert seed is not None
         standing = standings_doc(t)
@@ -978,12 +1016,26 @@ class Tournaments:
                             status="ended")
 
     # -- notices ---------------------------------------------------------------------------
-    def _tell(self, player_id: str, kind: str, subject: str, text: str, game_id: str | None = None,
+    def _named(self, game_id: str) -> Words:
+        """A game for a notice's text: by its titles and its id (warlog.notify.naming)."""
+        return game_named(self.warlog.store, game_id)
+
+    def _seat_named(self, game_id: str, seat: str) -> Words:
+        """A seat for a notice's text, as its game names it ("Germany", ドイツ軍), never its id."""
+        summary = self.warlog.store.summary(game_id)
+        return words(seat_name(seat, summary.game if summary else None))
+
+    def _tell(self, player_id: str, kind: str, subject: Words | str, text: Words | str, game_id: str | None = None,
               tid: str | None = None, link: str | None = None) -> bool:
+        """A notice to one player, in the language they chose (warlog.catalogs.Words). A notice of
+        a game names it at the end of its subject by its titles, then its id (warlog.notify.naming)."""
         if self.notify is None or not player_id:
             return False
         try:
-            self.notify(player_id, kind, subject, text, game_id=game_id, tournament_id=tid,
+            if game_id:
+                subject = tagged(subject + words(" (%(game)s)", game=game_titled(self.warlog.store, game_id)), game_id)
+            lang = stored_language(self.store.db, player_id)
+            self.notify(player_id, kind, say(subject, lang), say(text, lang), game_id=game_id, tournament_id=tid,
                         link=self._url(link or (f"/tournaments/{tid}" if tid else "")) or None)
         except Exception:  # a notice never blocks the act (it is recorded by the notifier if it fails)
             import logging
@@ -1016,7 +1068,9 @@ class Tournaments:
             path = f"/tournaments/{t.id}#event-{n['seq']}"
             link = self._url(path)
             if self.store.notice_recorded(t.id, link) or self.store.notice_recorded(t.id, path) or self._tell(
-                    n["player_id"], "ruling", f"{t.name}: {n['subject']}", n["text"], game_id=n.get("game_id"),
+                    n["player_id"], "ruling", words("%(t)s: your dispute was answered", t=t.name),
+                    words(N_("Dismissed: %(text)s") if n["text"].startswith("Dismissed") else N_("Ruled: %(text)s"),
+                          **n.get("text_values", {"text": n["text"]})), game_id=n.get("game_id"),
                     tid=t.id, link=link):
                 self._sent.add((t.id, n["seq"]))
 

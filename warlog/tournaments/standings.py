@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from warlog.catalogs import N_
 from warlog.tournaments.model import Result, Tournament
 from warlog.tournaments.pairing import pool_rounds
 
@@ -63,8 +64,8 @@ def tiebreak_names(t: Tournament) -> list[str]:
             "duplicate": ["score"], "knockout": ["stage"]}[t.kind]
 
 
-TIEBREAK_LABELS = {"buchholz": "Buchholz", "sonneborn_berger": "Sonneborn–Berger", "head_to_head": "Head-to-head",
-                   "score": "Score", "stage": "Stage reached"}
+TIEBREAK_LABELS = {"buchholz": N_("Buchholz"), "sonneborn_berger": N_("Sonneborn–Berger"),
+                   "head_to_head": N_("Head-to-head"), "score": N_("Score"), "stage": N_("Stage reached")}
 
 
 def tiebreak_label(name: str) -> str:

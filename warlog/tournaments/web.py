@@ -13,20 +13,24 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from markupsafe import Markup
 from marshmallow import Schema, ValidationError
 
 from rules import get_game
 from validators import tournaments as schemas
 from warlog.api.export_media import export_mimetype
+from warlog.catalogs import N_
+from warlog.games.replay import seat_name
 from warlog.games.service import Forbidden, NotFound, ServiceError, StaleSeq, Unprocessable
+from warlog.i18n import lang, tr
 from warlog.players.web import current_player
 from warlog.tournaments.bracket_svg import bracket_svg
 from warlog.tournaments.bundle import bundle_lines
 from warlog.tournaments.deskview import step_names, voidable
 from warlog.tournaments.knockout import bracket_doc, playoff_bracket_doc
 from warlog.tournaments.knockout import champion as knockout_champion
-from warlog.tournaments.model import Tournament
+from warlog.tournaments.model import FORMAT_NAMES, Tournament
 from warlog.tournaments.pairing import rounds_planned
 from warlog.tournaments.ratings import ratings
 from warlog.tournaments.service import Tournaments, entry_refusal
@@ -155,9 +159,9 @@ def score_text(value: Any) -> str:
 def _page(cursor: str | None) -> tuple[list[dict[str, Any]], str | None]:
     before = None
     if cursor:
-        at, _, tid = cursor.partition("~")
+        at, _sep, tid = cursor.partition("~")
         if not at or not tid:
-            raise ServiceError("bad cursor")
+            raise ServiceError(N_("bad cursor"))
         before = (at, tid)
     rows = svc().store.page(PAGE + 1, before)
     more = len(rows) > PAGE
@@ -215,7 +219,7 @@ def standings_html(t: Tournament) -> Markup:
                "labels": {n: tiebreak_label(n) for n in tiebreak_names(t)}}
         return Markup(render_template("_tournament_standings.html", t=t, doc=doc, profile_base=base))
 
-    html: Markup = svc().derived(t, "standings_html " + base, build)
+    html: Markup = svc().derived(t, f"standings_html {lang()} {base}", build)  # once per language too
     return html
 
 
@@ -424,33 +428,36 @@ def scenario_title(scenario: Any, sid: str) -> str:
 def list_page() -> Any:
     rows, nxt = _page(request.args.get("cursor"))
     return render_template("tournaments.html", rows=rows, next_cursor=nxt, games=_games_catalogue(),
-                           me=current_player())
+                           me=current_player(), format_names=FORMAT_NAMES)
 
 
-def _whole(name: str, default: int, label: str) -> int:
+def _whole(name: str, default: int, refusal: str) -> int:
+    """A whole number from the create form, or a 400 with `refusal` (a catalog message)."""
     value = (request.form.get(name) or str(default)).strip()
     if not value.isdigit():
-        raise PageError(400, f"{label} is a whole number.")
+        raise PageError(400, refusal)
     return int(value)
 
 
 def control_from_form() -> dict[str, Any] | None:
     """The create form's time control: None when the move time is 0 days 0 hours (no clock)."""
     f = request.form
-    days, hours = _whole("days", 0, "Days per move"), _whole("hours", 0, "Hours per move")
+    days = _whole("days", 0, N_("Days per move is a whole number."))
+    hours = _whole("hours", 0, N_("Hours per move is a whole number."))
     mode = f.get("mode") or "per_move"
-    bank = _whole("bank_days", 0, "The bank of days")
+    bank = _whole("bank_days", 0, N_("The bank of days is a whole number."))
     if mode == "per_move" and not days and not hours:
         return None
     policy = f.get("policy") or "notify_director"
     control: dict[str, Any] = {"mode": mode, "days": days, "hours": hours, "bank_days": bank,
-                               "remind_hours": _whole("remind_hours", 24, "Hours before the deadline for the reminder"),
+                               "remind_hours": _whole("remind_hours", 24, N_(
+                                   "Hours before the deadline for the reminder is a whole number.")),
                                "policy": policy, "then": f.get("then") or "notify_director",
-                               "increment_hours": _whole("increment_hours", 0, "The increment")}
+                               "increment_hours": _whole("increment_hours", 0, N_("The increment is a whole number."))}
     if mode == "bank":
         control["days"] = max(days, 1)
     if policy == "extend":
-        control["extension_days"] = _whole("extension_days", 1, "Days drawn from the bank at a time")
+        control["extension_days"] = _whole("extension_days", 1, N_("Days drawn from the bank at a time is a whole number."))
     return control
 
 
@@ -468,13 +475,15 @@ def create_page() -> Any:
         fmt["seeding"] = f["seeding"]
     if f.get("third_place"):
         fmt["third_place"] = True
+    if f.get("accelerated"):
+        fmt["accelerated"] = True
     cap = (f.get("max_entrants") or "").strip()
     if cap and not cap.isdigit():
-        raise PageError(400, "The entry cap is a whole number.")
+        raise PageError(400, N_("The entry cap is a whole number."))
     entry = {"description": f.get("description", ""), "rules": f.get("rules", ""),
              "starts_at": f.get("starts_at", ""), "registration_opens": f.get("registration_opens", ""),
              "registration_closes": f.get("registration_closes", ""), "max_entrants": int(cap) if cap else None}
-    game, _, scenario = (f.get("game") or "").partition(":")
+    game, _sep, scenario = (f.get("game") or "").partition(":")
     try:
         t = svc().create(current_player(), f.get("name", "").strip() or "Tournament", game, scenario or None,
                          None, fmt, None, control_from_form(), entry)
@@ -517,8 +526,9 @@ def _display_name(t: Tournament, player_id: str) -> str:
     return str(player.display_name) if player is not None else player_id
 
 
-FORMAT_NAMES = {"swiss": "Swiss", "pools": "round robin in pools", "duplicate": "duplicate",
-                "knockout": "single elimination"}
+# words the page passes through `tr`: a tournament's status, how a result came, a verdict
+PAGE_WORDS = [N_("registration"), N_("running"), N_("ended"), N_("played"), N_("forfeit"), N_("adjudicated"),
+              N_("notify_director"), N_("extend")]
 
 
 def champions(t: Tournament, doc: dict[str, Any]) -> list[str]:
@@ -562,7 +572,7 @@ def dispute_page(tid: str) -> Any:
     f = request.form
     seq = f.get("seq", "")
     if not seq.isdigit():
-        raise PageError(400, "Name the event (its number) you dispute.")
+        raise PageError(400, N_("Name the event (its number) you dispute."))
     svc().raise_dispute(tid, current_player(), f.get("game_id", ""), int(seq), f.get("text", ""))
     return redirect(url_for("tournaments_pages.show", tid=tid, disputed=1), code=303)
 
@@ -571,7 +581,7 @@ def _director_page(tid: str) -> Tournament:
     t = svc().sync(tid)
     me = current_player()
     if me is None or not t.directs(me.id):
-        raise PageError(403, "The desk is the tournament director's. Sign in as the director.")
+        raise PageError(403, N_("The desk is the tournament director's. Sign in as the director."))
     return t
 
 
@@ -593,6 +603,8 @@ def desk(tid: str) -> Any:
             s = store.summary(row["game_id"])
             state = history.state_at(s.last_seq) if s else None
             status = game.victory_status(state) if state is not None else None
+            if status and status.get("sides"):  # each side by its display name ("Germany"), never its id
+                status = {**status, "sides": {seat_name(side, t.game): what for side, what in status["sides"].items()}}
             queue.append({**row, "victory": status, "phase": game.phase(state) if state is not None else "waiting",
                           "pending": _pending(ledgers[row["game_id"]]),
                           "voidable": voidable(ledgers[row["game_id"]], t.game)[:VOIDABLE]})
@@ -649,7 +661,7 @@ def _verdict() -> tuple[str, str | None, str | None]:
     f = request.form
     verdict = f.get("verdict", "")
     if verdict:
-        decision, _, player = verdict.partition(":")
+        decision, _sep, player = verdict.partition(":")
         if decision == "forfeit":
             return decision, None, player or None
         return decision, player or None, None
@@ -663,10 +675,10 @@ def _effect(t: Tournament, game_id: str, decision: str, winner: str | None, forf
     if decision == "forfeit":
         loser = forfeiting or next((p for p in players if p != winner), None)
         other = winner or next((p for p in players if p != loser), None)
-        return f"{t.name_of(loser or '?')} forfeits; {t.name_of(other or '?')} wins"
+        return _("%(loser)s forfeits; %(winner)s wins", loser=t.name_of(loser or "?"), winner=t.name_of(other or "?"))
     if decision == "win":
-        return f"{t.name_of(winner or '?')} wins"
-    return {"draw": "a draw", "end": "the game ends and is scored as it stands"}.get(decision, decision)
+        return _("%(who)s wins", who=t.name_of(winner or "?"))
+    return {"draw": _("a draw"), "end": _("the game ends and is scored as it stands")}.get(decision, decision)
 
 
 def _confirm(t: Tournament, title: str, lines: list[str], preview: dict[str, Any] | None = None) -> Any:
@@ -708,23 +720,26 @@ def _award_page(tid: str, correction: bool) -> Any:
                               correction=correction)  # bad input is refused before the confirmation
         earlier = svc()._same_ruling(game_id, ruling)
         if earlier is not None:
-            return _done(tid, f"Already submitted (game event {earlier['seq']}, {earlier['status']}): "
-                              f"{_effect(t, game_id, decision, winner, forfeiting)}.")
+            return _done(tid, _("Already submitted (game event %(n)s, %(status)s): %(what)s.", n=earlier["seq"],
+                                status=tr(earlier["status"]), what=_effect(t, game_id, decision, winner, forfeiting)))
         if not correction and game_id in t.results:
-            raise StaleSeq("that game has a result already: correct the result instead")
+            raise StaleSeq(N_("that game has a result already: correct the result instead"))
         if correction and game_id not in t.results:
-            raise StaleSeq("that game has no result to correct yet: adjudicate it instead")
+            raise StaleSeq(N_("that game has no result to correct yet: adjudicate it instead"))
         what = _effect(t, game_id, decision, winner, forfeiting)
-        lines = [f"Game {game_id}: {what}.", f"Reason: {f.get('reason', '')}",
-                 "This is an award ruling in the game: it ends the game"
-                 + (" again with this result, and the tournament records the corrected result once the game has "
-                    "judged it." if correction else "; its result enters the standings once the game has judged it.")]
-        return _confirm(t, "Correct the result" if correction else "Award the game", lines)
+        lines = [_("Game %(game)s: %(what)s.", game=game_id, what=what), _("Reason: %(reason)s", reason=f.get("reason", "")),
+                 _("This is an award ruling in the game: it ends the game again with this result, and the tournament "
+                   "records the corrected result once the game has judged it.") if correction else
+                 _("This is an award ruling in the game: it ends the game; its result enters the standings once the "
+                   "game has judged it.")]
+        return _confirm(t, _("Correct the result") if correction else _("Award the game"), lines)
     out = act(tid, current_player(), game_id, decision, winner, f.get("reason", ""), forfeiting=forfeiting)
     what = _effect(t, game_id, decision, winner, forfeiting)
     if out.get("duplicate"):
-        return _done(tid, f"Already submitted (game event {out['seq']}, {out['status']}): {what}.")
-    return _done(tid, f"Submitted to game {game_id} (event {out['seq']}): {what}. Pending the game's judgement.")
+        return _done(tid, _("Already submitted (game event %(n)s, %(status)s): %(what)s.", n=out["seq"],
+                            status=tr(out["status"]), what=what))
+    return _done(tid, _("Submitted to game %(game)s (event %(n)s): %(what)s. Pending the game's judgement.",
+                        game=game_id, n=out["seq"], what=what))
 
 
 def _table(t: Tournament, game_id: str) -> Any:
@@ -739,12 +754,13 @@ def desk_extend(tid: str) -> Any:
     f = request.form
     amount, unit = f.get("amount", f.get("days", "")).strip(), f.get("unit", "days")
     if not amount.isdigit() or unit not in ("days", "hours"):
-        raise PageError(400, "An extension is a whole number of days or hours.")
+        raise PageError(400, N_("An extension is a whole number of days or hours."))
     t = svc().extend(tid, current_player(), f.get("game_id", ""), f.get("player_id", ""),
                      int(amount) if unit == "days" else 0, f.get("reason", ""),
                      hours=int(amount) if unit == "hours" else 0)
-    return _done(tid, f"Extended {t.name_of(f.get('player_id', ''))}'s deadline in game {f.get('game_id')} by "
-                      f"{amount} {unit}; the game's players are told.")
+    span = _("%(n)s days", n=amount) if unit == "days" else _("%(n)s hours", n=amount)
+    return _done(tid, _("Extended %(who)s's deadline in game %(game)s by %(span)s; the game's players are told.",
+                        who=t.name_of(f.get("player_id", "")), game=f.get("game_id"), span=span))
 
 
 @tournaments_pages.post("/tournaments/<tid>/desk/withdraw")
@@ -753,23 +769,25 @@ def desk_withdraw(tid: str) -> Any:
     t = _director_page(tid)
     pid = f.get("player_id", "")
     if pid not in t.entrants or t.entrants[pid].withdrawn:
-        raise PageError(400, "Choose an entrant who has not withdrawn.")
+        raise PageError(400, N_("Choose an entrant who has not withdrawn."))
     if not f.get("reason", "").strip():
-        raise PageError(400, "A withdrawal by the director needs a reason.")
+        raise PageError(400, N_("A withdrawal by the director needs a reason."))
     if not f.get("confirmed"):
         games = svc().running_games(t, pid)
         policy = t.format.get("withdrawal", "forfeit")
-        lines = [f"{t.name_of(pid)} is withdrawn from {t.name} and paired no more. Reason: {f.get('reason')}"]
+        lines = [_("%(who)s is withdrawn from %(t)s and paired no more. Reason: %(reason)s", who=t.name_of(pid),
+                   t=t.name, reason=f.get("reason"))]
         for p in games:
-            others = ", ".join(t.name_of(q) for q in p.players() if q != pid) or "nobody"
-            lines.append(f"Game {p.game_id} (against {others}): " + (
-                f"forfeited at once, {others} wins (the event's policy)." if policy == "forfeit" else
-                "left for you to adjudicate (the event's policy)."))
-        lines.append("The player and their opponents are told by mail. A withdrawal cannot be undone "
-                     "(the player may register again while registration is open).")
-        return _confirm(t, "Withdraw a player", lines)
+            others = ", ".join(t.name_of(q) for q in p.players() if q != pid) or _("nobody")
+            lines.append(_("Game %(game)s (against %(others)s): forfeited at once, %(others)s wins (the event's "
+                           "policy).", game=p.game_id, others=others) if policy == "forfeit" else
+                         _("Game %(game)s (against %(others)s): left for you to adjudicate (the event's policy).",
+                           game=p.game_id, others=others))
+        lines.append(_("The player and their opponents are told by mail. A withdrawal cannot be undone "
+                       "(the player may register again while registration is open)."))
+        return _confirm(t, _("Withdraw a player"), lines)
     svc().withdraw(tid, current_player(), pid, f.get("reason", ""))
-    return _done(tid, f"{t.name_of(pid)} is withdrawn.")
+    return _done(tid, _("%(who)s is withdrawn.", who=t.name_of(pid)))
 
 
 @tournaments_pages.post("/tournaments/<tid>/desk/repair")
@@ -780,7 +798,7 @@ def desk_repair(tid: str) -> Any:
     t = _director_page(tid)
     number = t.current_round
     if not number:
-        raise PageError(409, "No round is paired yet.")
+        raise PageError(409, N_("No round is paired yet."))
     tables: list[dict[str, Any]] = []
     for n in range(1, len(t.active_entrants()) + 1):
         seats = {role: f.get(f"table-{n}-{role}", "") for role in t.roles}
@@ -793,7 +811,7 @@ def desk_repair(tid: str) -> Any:
     reason = f.get("reason", "")
     if not f.get("confirmed"):
         if not reason.strip():
-            raise PageError(400, "A re-pairing needs a reason.")
+            raise PageError(400, N_("A re-pairing needs a reason."))
         seen = [pid for tb in tables for pid in tb["seats"].values()] + byes
         if sorted(seen) != sorted(t.active_entrants()):
             missing = [t.name_of(p) for p in t.active_entrants() if p not in seen]
@@ -802,28 +820,30 @@ def desk_repair(tid: str) -> Any:
                             + (f"; not placed: {', '.join(missing)}" if missing else "")
                             + (f"; placed twice: {', '.join(twice)}" if twice else "") + ".")
         old = {tuple(sorted(p.seats.items())): p for p in t.rounds[number].pairings}
-        lines = [f"Round {number} is re-paired. Reason: {reason}"]
+        lines = [_("Round %(n)s is re-paired. Reason: %(reason)s", n=number, reason=reason)]
         for i, tb in enumerate(tables, 1):
             kept = old.get(tuple(sorted(tb["seats"].items())))
-            who = " – ".join(f"{t.name_of(pid)} ({role})" for role, pid in tb["seats"].items())
-            lines.append(f"Table {i}: {who}: " + (f"keeps game {kept.game_id}." if kept else "a new game."))
+            who = " – ".join(f"{t.name_of(pid)} ({tr(seat_name(role, t.game))})" for role, pid in tb["seats"].items())
+            lines.append(_("Table %(n)s: %(who)s: keeps game %(game)s.", n=i, who=who, game=kept.game_id) if kept else
+                         _("Table %(n)s: %(who)s: a new game.", n=i, who=who))
         kept_ids = {old[k].game_id for k in (tuple(sorted(tb["seats"].items())) for tb in tables) if k in old}
         gone = [p.game_id for p in t.rounds[number].pairings if p.game_id not in kept_ids]
         if byes:
-            lines.append("Bye: " + ", ".join(t.name_of(b) for b in byes) + ".")
+            lines.append(_("Bye: %(who)s.", who=", ".join(t.name_of(b) for b in byes)))
         if gone:
-            lines.append(f"Cancelled (counting for nothing): game(s) {', '.join(str(g) for g in gone)}. This cannot "
-                         "be undone.")
-        lines.append("Every player at a new table, and every new bye, is told by mail.")
-        return _confirm(t, f"Re-pair round {number}", lines)
+            lines.append(_("Cancelled (counting for nothing): game(s) %(games)s. This cannot be undone.",
+                           games=", ".join(str(g) for g in gone)))
+        lines.append(_("Every player at a new table, and every new bye, is told by mail."))
+        return _confirm(t, _("Re-pair round %(n)s", n=number), lines)
     svc().repair(tid, current_player(), number, tables, byes, reason)
-    return _done(tid, f"Round {number} re-paired; the players concerned are told.")
+    return _done(tid, _("Round %(n)s re-paired; the players concerned are told.", n=number))
 
 
 @tournaments_pages.post("/tournaments/<tid>/desk/announce")
 def desk_announce(tid: str) -> Any:
     t = svc().announce(tid, current_player(), request.form.get("text", ""))
-    return _done(tid, f"Announcement sent to {len(t.active_entrants())} entrant(s) and kept on the tournament page.")
+    return _done(tid, _("Announcement sent to %(n)s entrant(s) and kept on the tournament page.",
+                        n=len(t.active_entrants())))
 
 
 @tournaments_pages.post("/tournaments/<tid>/desk/retry")
@@ -833,14 +853,15 @@ def desk_retry(tid: str) -> Any:
     notifier = current_app.extensions.get("warlog_notifier")
     d = notifier.get(request.form.get("delivery_id", "")) if notifier is not None else None
     if notifier is None or d is None or d.tournament_id != tid or d.status not in ("failed", "retrying"):
-        raise PageError(404, "There is no failed notification of this tournament by that id.")
+        raise PageError(404, N_("There is no failed notification of this tournament by that id."))
     notifier.retry(d.id)
-    return _done(tid, f"Trying again: {d.subject} ({d.channel} to {d.address}).")
+    return _done(tid, _("Trying again: %(subject)s (%(channel)s to %(address)s).", subject=d.subject,
+                        channel=d.channel, address=d.address))
 
 
 def _seat_form(t: Tournament) -> tuple[str, str]:
     """The desk's seat picker (`seat` = "game_id:player_id")."""
-    game_id, _, pid = request.form.get("seat", "").partition(":")
+    game_id, _sep, pid = request.form.get("seat", "").partition(":")
     _table(t, game_id)
     return game_id, pid
 
@@ -854,14 +875,15 @@ def desk_reissue(tid: str) -> Any:
         svc().director_for_game(t, current_player(), game_id)
         svc()._seat_of(t, game_id, pid)
         if not f.get("reason", "").strip():
-            raise PageError(400, "Re-issuing an invitation needs a reason.")
-        return _confirm(t, "Re-issue an invitation", [
-            f"{t.name_of(pid)} gets a new link to their seat in game {game_id}, by mail: it signs them in and opens "
-            "the game.", "Any earlier link to this seat stops working. This cannot be undone (issue another to "
-            f"replace it). Reason: {f.get('reason')}"])
+            raise PageError(400, N_("Re-issuing an invitation needs a reason."))
+        return _confirm(t, _("Re-issue an invitation"), [
+            _("%(who)s gets a new link to their seat in game %(game)s, by mail: it signs them in and opens the game.",
+              who=t.name_of(pid), game=game_id),
+            _("Any earlier link to this seat stops working. This cannot be undone (issue another to replace it). "
+              "Reason: %(reason)s", reason=f.get("reason"))])
     link = svc().reissue_invitation(tid, current_player(), game_id, pid, f.get("reason", ""))
-    return _done(tid, f"A new seat link was mailed to {t.name_of(pid)} for game {game_id} (the old one no longer "
-                      f"works): {link}")
+    return _done(tid, _("A new seat link was mailed to %(who)s for game %(game)s (the old one no longer works): "
+                        "%(link)s", who=t.name_of(pid), game=game_id, link=link))
 
 
 @tournaments_pages.post("/tournaments/<tid>/desk/replace")
@@ -878,14 +900,15 @@ def desk_replace(tid: str) -> Any:
         if sub is None:
             raise PageError(404, f"There is no player {sub_id!r} (give the substitute's player id).")
         if not f.get("reason", "").strip():
-            raise PageError(400, "A replacement needs a reason.")
-        return _confirm(t, "Replace a player", [
-            f"{sub.display_name} takes {t.name_of(pid)}'s seat ({seat}) in game {game_id}, and their place in the "
-            f"tournament; {t.name_of(pid)} is withdrawn and can no longer act in the game.",
-            f"Reason: {f.get('reason')}", "The substitute, the player who left and the opponents are told by mail. "
-            "This cannot be undone."])
+            raise PageError(400, N_("A replacement needs a reason."))
+        return _confirm(t, _("Replace a player"), [
+            _("%(sub)s takes %(who)s's seat (%(seat)s) in game %(game)s, and their place in the tournament; %(who)s "
+              "is withdrawn and can no longer act in the game.", sub=sub.display_name, who=t.name_of(pid),
+              seat=tr(seat), game=game_id),
+            _("Reason: %(reason)s", reason=f.get("reason")),
+            _("The substitute, the player who left and the opponents are told by mail. This cannot be undone.")])
     svc().replace_player(tid, current_player(), game_id, pid, sub_id, f.get("reason", ""))
-    return _done(tid, f"The substitute takes the seat in game {game_id}.")
+    return _done(tid, _("The substitute takes the seat in game %(game)s.", game=game_id))
 
 
 @tournaments_pages.get("/tournaments/<tid>/seat/<secret>")
@@ -905,7 +928,7 @@ def seat_link_post(tid: str, secret: str) -> Any:
 
     found = svc().seat_link(tid, secret)
     if found is None:
-        raise PageError(404, "This seat link is not valid any more. Ask the tournament's director.")
+        raise PageError(404, N_("This seat link is not valid any more. Ask the tournament's director."))
     resp = redirect(url_for("pages.game", game_id=found[0]), code=303)
     _set_session(resp, current_app.extensions["warlog_players"].new_session(found[2]))
     return resp
@@ -1024,7 +1047,7 @@ def desk_sandbox_game(t: Tournament, me: Any, d: dict[str, Any]) -> dict[str, An
         step = int(d["game_seq"])
         state = history.state_at(step)
     if state is None:
-        raise PageError(409, "The game had not started at that step: there is no position to rebuild.")
+        raise PageError(409, N_("The game had not started at that step: there is no position to rebuild."))
     who = f"{t.name_of(me.id)} ({me.id})"
     warlog.record_look(d["game_id"], Viewer(None, director=True, who=who), step,
                        "the full position, to open the dispute sandbox")
@@ -1095,7 +1118,7 @@ def player_deadlines_ics(player_id: str) -> Response:
     calendar = svc().calendar
     player = players.get(player_id) if players is not None else None
     if player is None or calendar is None or not calendar.check(player_id, request.args.get("token", "")):
-        raise PageError(404, "There is no calendar at this address (the link is wrong, or a newer one replaced it).")
+        raise PageError(404, N_("There is no calendar at this address (the link is wrong, or a newer one replaced it)."))
     clock = current_app.extensions.get("warlog_clock")
     rows = []
     if clock is not None and players is not None:

@@ -193,7 +193,7 @@ class _Builder:
                     if r["seq"] == sub_seq:
                         r["judgement"] = {"type": ev.type, "payload": p}
                 if p.get("dice"):
-                    title = describe(sub) if sub else f"move #{sub_seq}"
+                    title = describe(sub) if sub else f"the move submitted at event {sub_seq}"
                     decided = [f for f in p.get("facts", []) if _decides(f) and
                                (full or f.get("visible_to") is None or seat in f["visible_to"])]
                     key = dice_key(created, sub_seq, self.count.number,

@@ -76,6 +76,7 @@ class SeedBooks:
 
     def __init__(self) -> None:
         self._books: LRUCache[str, SeedPeriods] = LRUCache(maxsize=GAMES_CACHED)
+        self._seeds: LRUCache[str, list[tuple[int, bytes]]] = LRUCache(maxsize=GAMES_CACHED)  # secrets: insert-only
         self._lock = threading.Lock()
 
     def get(self, store: EventStore, game_id: str) -> SeedPeriods:
@@ -84,11 +85,27 @@ class SeedBooks:
         fresh = SeedPeriods() if book is None else SeedPeriods(list(book.periods), dict(book.revealed), book.scanned)
         for ev in store.iter_events(game_id, after=fresh.scanned):
             fresh.add(ev)
+        self._keep(game_id, fresh)
+        return fresh
+
+    def _keep(self, game_id: str, book: SeedPeriods) -> None:
+        """Keep `book` unless the kept one was read further (another thread's)."""
         with self._lock:
             old = self._books.get(game_id)
-            if old is None or old.scanned < fresh.scanned:
-                self._books[game_id] = fresh
-        return fresh
+            if old is None or old.scanned < book.scanned:
+                self._books[game_id] = book
+
+    def seeds(self, store: EventStore, game_id: str, upto: int) -> list[tuple[int, bytes]]:
+        """The game's secret seeds (ledger.dice step 7), read again only when its book (read at
+        least up to `upto`) shows a period the kept list has no seed for: seeds are only added."""
+        with self._lock:
+            seeds = self._seeds.get(game_id)
+        if seeds is None or len(seeds) < len(self.kept(store, game_id, upto).periods):
+            seeds = store.seeds(game_id)
+            if seeds:
+                with self._lock:
+                    self._seeds[game_id] = seeds
+        return seeds
 
     def kept(self, store: EventStore, game_id: str, upto: int) -> SeedPeriods:
         """The game's book read at least up to `upto`: the kept one if it is, else `get`."""
@@ -97,6 +114,20 @@ class SeedBooks:
         if book is not None and book.scanned >= upto:
             return book
         return self.get(store, game_id)
+
+    def prime(self, game_id: str, events: list[Event], seeds: list[tuple[int, bytes]] | None) -> None:
+        """A book and seeds read elsewhere (a cold judgement's one read with its lock): the book
+        from `events` when they are the game's from its first event on, one after another, and
+        newer than the kept one; the seeds when given (`seeds` reads them again if a period is
+        missing, as ever)."""
+        if events and events[0].seq == 0 and all(b.seq == a.seq + 1 for a, b in zip(events, events[1:])):
+            book = SeedPeriods()
+            for ev in events:
+                book.add(ev)
+            self._keep(game_id, book)
+        if seeds:
+            with self._lock:
+                self._seeds[game_id] = list(seeds)
 
     def see(self, game_id: str, events: list[Event]) -> None:
         """Bring a kept book up to date with events read elsewhere (the resolver's one read per

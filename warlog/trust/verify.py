@@ -68,6 +68,7 @@ from ledger.export import ExportFormatError, parse_export_hashed
 from ledger.fold import FoldError, fold, step
 from rules import get_game
 from rules.core.dice import RecordingDice, fixed_dice
+from rules.core.plaincopy import applied_in_place, clone
 from warlog.clock.pace import parse_time
 from warlog.judging.judge import judge_keyed
 from warlog.rulings.sandbox_dice import stops
@@ -141,14 +142,20 @@ class PrefixBroken(Exception):
 
 def verify_events(events: list[Event], progress: Callable[[int], None] | None = None,
                   window: tuple[int, int] | None = None, hashes: list[str] | None = None,
-                  round_seed: bytes | None = None) -> Report:
+                  round_seed: bytes | None = None, in_place: bool = True) -> Report:
     """Verify a game's events. `window` (warlog.trust.verify_parallel): re-run only the events whose seq
     is in [start, end); the ones before are folded from their recorded patches, unchecked (another
     window checks them), and the ones after are left. The windows of a game partition it.
     `hashes`: each event's body hash as its export line encodes it (parse_export_hashed).
     `round_seed`: a duplicate round's seed, known from its tournament's revealed pairing seed
     (ledger.dice step 9), used as period 0's seed where the game's own ledger does not reveal it
-    (it must match the commitment in event 0)."""
+    (it must match the commitment in event 0).
+    `in_place`: a move recorded as resolved is re-run on the rules' own state, changed where it
+    stands (`rules.core.plaincopy.applied_in_place`), not on a copy of the folded one; the
+    recorded patch is still folded on a state of its own and both must give the recorded hash
+    (the worker too judges on the rules' own state while a game is hot). A move the rules refuse
+    that way is judged again as without it (a refusal may leave the state half changed), so the
+    verdict and its words are the same either way."""
     start, end = window if window is not None else (0, len(events))
     plain = hashes is not None  # parsed with floats refused: every state folded from them is plain JSON
     if start == 0:
@@ -183,8 +190,10 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
     report.notes.extend(seeds.notes)
     sandbox = created.get("sandbox") or {}
     joined: dict[str, str] = {}
+    entropy: str | None = None  # entropy_digest(joined), worked out again after a seat joins
     submissions: dict[int, Event] = {}
-    state: Any = None
+    state: Any = None  # folded from the recorded patches
+    ruled: Any = None  # the rules' own state, canonically equal to `state` (None: copy `state` when needed)
     ended = False
     forced_used = 0
     forced = list(sandbox.get("dice") or [])  # the creation's forced dice, then every dice_added's
@@ -207,8 +216,9 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
             raise VerifyFailure(ev.seq, "the blind does not derive from the revealed seed")
         if ev.type == SEAT_JOINED:
             joined[ev.seat or ""] = ev.payload.get("entropy", "")
+            entropy = None
         elif ev.type == GAME_STARTED:
-            state = _check_start(game, ev, created, joined, seed, report)
+            state, ruled = _check_start(game, ev, created, joined, seed, report, plain), None
         elif ev.type == SUBMITTED:
             submissions[ev.seq] = ev
         elif ev.type == DICE_ADDED:  # a stop sandbox's director adds forced dice (warlog.rulings.sandbox_dice)
@@ -230,7 +240,8 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
                 if progress:
                     progress(1)
                 continue
-            entropy = entropy_digest(joined)
+            if entropy is None:
+                entropy = entropy_digest(joined)
             seed = seeds.at(sub.seq)
 
             def dice_for(refusal: int, sub: Event = sub, seed: bytes | None = seed, ev: Event = ev,
@@ -249,9 +260,23 @@ def verify_events(events: list[Event], progress: Callable[[int], None] | None = 
 
             history = _MemoryHistory(events, ev.seq)
             k = seeds.period(sub.seq)
-            j = judge_keyed(game, state, sub, dice_for, history, ended,
-                            fresh_seed=k > 0 and seeds.starts[k] == sub.seq - 1,
-                            keyed=keyed and seed is not None, patches=False)
+            fresh, keyed_now = k > 0 and seeds.starts[k] == sub.seq - 1, keyed and seed is not None
+            j: Any = None
+            if in_place and ev.type == RESOLVED and sub.seat != DIRECTOR and not ended and state is not None:
+                if ruled is None:
+                    ruled = clone(state)
+                with applied_in_place(ruled):
+                    j = judge_keyed(game, ruled, sub, dice_for, history, ended, fresh_seed=fresh, keyed=keyed_now,
+                                    patches=False)
+                if j.kind != RESOLVED:  # refused: `ruled` may be half changed; judged again below, as before
+                    j = None
+            if j is None:
+                j = judge_keyed(game, state, sub, dice_for, history, ended, fresh_seed=fresh, keyed=keyed_now,
+                                patches=False)
+                if ev.type == RESOLVED:  # the state changes (or the in-place run was refused): `ruled` is stale
+                    ruled = None
+            else:
+                ruled = j.state
             count.see(ev.type)
             _compare(ev, j.kind, j.payload)
             if seeds.at(sub.seq) is not None:
@@ -466,6 +491,8 @@ class _Seeds:
                                       f"{revealed_at[k]}): its dice were predictable")
 
     def period(self, seq: int) -> int:
+        if len(self.starts) == 1:  # one seed period (most games)
+            return 0
         return max(i for i, start in enumerate(self.starts) if start < seq or i == 0)
 
     def at(self, seq: int) -> bytes | None:
@@ -477,7 +504,7 @@ class _Seeds:
 
 
 def _check_start(game: Any, ev: Event, created: dict[str, Any], joined: dict[str, str], seed: bytes | None,
-                 report: Report) -> Any:
+                 report: Report, plain: bool = False) -> Any:
     digest = entropy_digest(joined)
     if ev.payload.get("entropy") != digest:
         raise VerifyFailure(ev.seq, "the entropy digest does not match the seats' recorded entropy")
@@ -496,9 +523,11 @@ def _check_start(game: Any, ev: Event, created: dict[str, Any], joined: dict[str
         expected = game.setup(created["scenario"], created["options"], dice)
         if dice.to_json() != ev.payload.get("dice", []):
             raise VerifyFailure(ev.seq, "the set-up dice do not re-derive")
-    if state_hash(expected) != ev.payload.get("state_hash") or state_hash(recorded) != ev.payload.get("state_hash"):
+    if state_hash(expected) != ev.payload.get("state_hash") \
+            or state_hash(recorded, plain=plain) != ev.payload.get("state_hash"):  # parsed plain: no look for floats
         raise VerifyFailure(ev.seq, "the initial state does not reproduce")
-    return copy.deepcopy(recorded)  # folded in place from here on; the event stays as recorded
+    # folded in place from here on; the event stays as recorded (parsed plain JSON: copied as such)
+    return clone(recorded) if plain else copy.deepcopy(recorded)
 
 
 def _compare(ev: Event, kind: str, payload: dict[str, Any]) -> None:

@@ -49,6 +49,26 @@ def windows(data: bytes, jobs: int) -> list[tuple[int, int] | None]:
     return [(count * i // parts, count * (i + 1) // parts if i + 1 < parts else 1 << 62) for i in range(parts)]
 
 
+# The last file a process parsed for a window (its path and (size, mtime), its events and hashes):
+# a process that runs several windows of one game parses it once (parsing is a tenth of a window's
+# work, and every window needs the whole game). verify_events never changes the events it reads.
+_PARSED: tuple[str, tuple[int, int], list[Event], list[str]] | None = None
+
+
+def _parse(path: str, window: tuple[int, int] | None) -> tuple[list[Event], list[str]]:
+    global _PARSED
+    st = os.stat(path)
+    stamp = (st.st_size, st.st_mtime_ns)
+    if window is not None and _PARSED is not None and _PARSED[:2] == (path, stamp):
+        return _PARSED[2], _PARSED[3]
+    _PARSED = None
+    with open(path, "rb") as fh:
+        events, hashes = parse_export_hashed(fh)
+    if window is not None:
+        _PARSED = (path, stamp, events, hashes)
+    return events, hashes
+
+
 def _run(task: _Task) -> tuple[int, Report | VerifyFailure | PrefixBroken, int]:
     try:
         hashes = None
@@ -56,8 +76,7 @@ def _run(task: _Task) -> tuple[int, Report | VerifyFailure | PrefixBroken, int]:
             events = task.events
         else:
             assert task.path is not None
-            with open(task.path, "rb") as fh:
-                events, hashes = parse_export_hashed(fh)
+            events, hashes = _parse(task.path, task.window)
         return task.key, verify_events(events, None, task.window, hashes), task.size
     except ExportFormatError as err:
         return task.key, VerifyFailure(None, str(err)), task.size

@@ -26,6 +26,7 @@ from flask import Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, RequestURITooLarge
 
 NUL = "\x00"
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 # The longest request URI (path and query, as sent) taken: below gunicorn's request-line limit
 # (4094 bytes with the method and protocol), so the answer is ours, a JSON 414, never the
 # server's own HTML page. docs/deploy: keep gunicorn's --limit-request-line at its default or above.
@@ -135,7 +136,10 @@ def _find_nul() -> tuple[str, str | None] | None:
     """(where, the field's name when it is a query or form parameter) of the first NUL."""
     if NUL in request.path:
         return "the path", None
-    for name, source in (("query", request.args), ("form", request.form)):
+    sources = [("query", request.args)]
+    if request.mimetype in FORM_TYPES:  # werkzeug parses a form only from these bodies: others' is empty
+        sources.append(("form", request.form))
+    for name, source in sources:
         for key, value in source.items(multi=True):
             if NUL in key or NUL in value:
                 return f"the {name} parameter {key.replace(NUL, '?')!r}", key.replace(NUL, "?")

@@ -167,7 +167,20 @@ def install(app: Flask) -> Limiter:
                 app.view_functions[endpoint] = group(app.view_functions[endpoint])
     app.register_error_handler(TooManyRequests, _too_many)
     app.extensions["warlog_limiter"] = limiter
+    _drop_idle_hook(app, limiter)
     return limiter
+
+
+def _drop_idle_hook(app: Flask, limiter: Limiter) -> None:
+    """Flask-Limiter's before_request hook checks application-wide, default and blueprint limits
+    on every request; Warlog sets none (its limits are the per-client group's decorators, which
+    check their own routes, and RefusedMoves), so the hook only cost every request its look-ups:
+    it is taken out while no such limit is configured (its after_request headers stay)."""
+    manager = limiter.limit_manager
+    if manager.application_limits or manager.default_limits or manager._blueprint_limits or limiter._meta_limits:
+        return
+    hooks = app.before_request_funcs.get(None, [])
+    app.before_request_funcs[None] = [f for f in hooks if f != limiter._check_request_limit]
 
 
 def _too_many(err: TooManyRequests) -> Any:

@@ -168,9 +168,11 @@ async def listen(hub: Hub, redis_url: str) -> None:
     (re)subscription tells every open stream to look again (`resync`)."""
     import redis.asyncio as aioredis
 
+    from ledger.netopts import redis_params
+
     down = False
     while True:
-        conn = aioredis.from_url(redis_url)
+        conn = aioredis.from_url(redis_url, **redis_params(blocking=True))  # a partition ends it (ledger.netopts)
         try:
             sub = conn.pubsub(ignore_subscribe_messages=True)
             await sub.subscribe(CHANNEL)

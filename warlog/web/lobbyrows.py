@@ -46,7 +46,9 @@ def row_key(r: GameSummary) -> tuple[Any, ...]:
     return (r.game_id, r.game, r.scenario, r.status, r.last_seq, tuple(r.active_seats), r.sandbox, r.created_at)
 
 
-def row(r: GameSummary, title: str, link: Callable[[str], tuple[str, str, str]], where: str = "") -> str:
+def row(r: GameSummary, title: str, link: Callable[[str], tuple[str, str, str]], where: str = "",
+        scenario: str | None = None) -> str:
+    """A game's row; `scenario` the scenario's title (its id when the game no longer knows it)."""
     key = (*row_key(r), title, where, lang())  # the row's words are in the page's language
     html = _rows.get(key)
     if html is None:
@@ -54,9 +56,9 @@ def row(r: GameSummary, title: str, link: Callable[[str], tuple[str, str, str]],
         to_act = seats(r.active_seats, r.game) if r.status == "active" else '<span class="muted">—</span>'
         sandbox, watch_word, replay_word, audit_word = (escape(w) for w in (tr("sandbox"), tr("watch"), tr("replay"),
                                                                              tr("audit")))
-        html = (f"<tr>\n        <td>{escape(title)}"
+        html = (f"<tr>\n        <td>{escape(tr(title))}"
                 + (f' <span class="badge sandbox">{sandbox}</span>' if r.sandbox else "")
-                + f"</td>\n        <td>{escape(r.scenario)}</td>\n        <td><code>{escape(r.game_id)}</code></td>\n"
+                + f"</td>\n        <td>{escape(tr(scenario or r.scenario))}</td>\n        <td><code>{escape(r.game_id)}</code></td>\n"
                 f"        <td>{status_badge(r.status)}</td>\n        <td>{to_act}</td>\n"
                 f"        <td>{r.last_seq + 1}</td>\n"
                 f"        <td class=\"muted\">{escape(r.created_at[:16].replace('T', ' '))}</td>\n"
@@ -71,7 +73,11 @@ def rows_html(rows: list[GameSummary], games: dict[str, Any], urls: tuple[str, s
     def link(gid: str) -> tuple[str, str, str]:
         return urls[0].replace("{id}", gid), urls[1].replace("{id}", gid), urls[2].replace("{id}", gid)
 
-    return Markup("\n      ".join(row(r, games[r.game].title if r.game in games else r.game, link, urls[0])
+    def scenario(r: GameSummary) -> str | None:
+        sc = games[r.game].scenarios().get(r.scenario) if r.game in games else None
+        return str(sc.title) if sc is not None else None
+
+    return Markup("\n      ".join(row(r, games[r.game].title if r.game in games else r.game, link, urls[0], scenario(r))
                                    for r in rows))
 
 

@@ -26,6 +26,7 @@ from flask import (
     stream_with_context,
     url_for,
 )
+from flask_babel import gettext  # type: ignore[import-untyped]
 from jinja2 import pass_context
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
@@ -34,17 +35,20 @@ from ledger.dice import round_withheld
 from ledger.events import HIDDEN_VIEWED, SUBMITTED, UMPIRE_INVITED, Event
 from ledger.paging import OPEN, BadCursor
 from rules import all_games, game_of, get_game
-from rules.core.game import Game, same_json
+from rules.core.game import Game, IllegalAction, same_json
+from rules.core.standing import MAX_CONDITIONS as MAX_STANDING_CONDITIONS
 from warlog import i18n
 from warlog.games import replay as rp
 from warlog.games import share
 from warlog.games.listing import games_page, next_query
-from warlog.games.service import SPECTATOR, ServiceError, Viewer, redact, redact_payload
+from warlog.games.service import JUDGEMENT_NEAR, SPECTATOR, ServiceError, Viewer, redact, redact_payload
 from warlog.i18n import N_
 from warlog.judging import wakeup
 from warlog.judging.queue import InlineQueue
 from warlog.render import Scene, TextRenderer, renderer_for
+from warlog.render import standing as standing_words
 from warlog.render.png import board_png
+from warlog.render.words import action_text, text_words, words_filter
 from warlog.trust import audit as audit_mod
 from warlog.trust.rounds import private_reason, public_rows
 from warlog.web import layerkeep, lobbyrows
@@ -101,9 +105,25 @@ def _seat_name(ctx: Any, seat: str | None, game: Any = None) -> str:
     return i18n.tr(rp.seat_name(seat, game if game is not None else ctx.get("game")))
 
 
+def _titles(game: Any, scenario: str | None) -> tuple[str, str]:
+    """`titles(game, scenario)` in a template: the game's heading and the scenario's title in the
+    page's language."""
+    name, scenario_title = rp.titles(game, scenario)
+    return i18n.tr(name), i18n.tr(scenario_title)
+
+
 @pages.app_context_processor
 def _context() -> dict[str, Any]:
-    return {"csrf_token": csrf_token, "seat_name": _seat_name, "titles": rp.titles}
+    return {"csrf_token": csrf_token, "seat_name": _seat_name, "titles": _titles}
+
+
+@pages.app_template_global("action_text")
+def _action_text(game: Game, action: Any) -> str:
+    """An action in words in a template (warlog.render.words)."""
+    return action_text(game, action) if isinstance(action, dict) else str(action)
+
+
+pages.app_template_filter("words")(words_filter)
 
 
 @pages.app_template_global("result_text")
@@ -336,16 +356,26 @@ def live(game_id: str) -> Any:
     `warlog live` (warlog/web/live.py) instead, and the page asks here without waiting."""
     svc = service()
     last = _int_arg("last")
-    if last is not None and request.args.get("wait") == "1":
-        with _waiter_slot() as admitted:
-            if not admitted:
-                return _busy()
-            _wait_for_judgement(game_id, last)
+    # The answer is built from one read of the ledger made after the wait: the wait keeps in the
+    # view only the summary of its last look, which found the judgement in (a view that kept
+    # what it read when the wait began served the panel without the other seat's move).
+    with svc.one_view():
+        if last is not None and request.args.get("wait") == "1":
+            with waiter_slot() as admitted:
+                if not admitted:
+                    return _busy()
+                _wait_for_judgement(game_id, last)
+        return _live_answer(svc, game_id, last)
+
+
+def _live_answer(svc: Any, game_id: str, last: int | None) -> Any:
     if request.args.get("panel") == "0":
         if last is None:
             raise PageError(400, "'last' names the submission whose judgement is asked for")
         move = svc.move(game_id, last, viewer_for(game_id))
-        return jsonify({"status": move["status"], "reasons": move.get("reasons", []), "seq": svc.info(game_id)["seq"]})
+        # the game's last seq from the summary the view holds (not `info`, which builds all of the game's doc)
+        return jsonify({"status": move["status"], "reasons": move.get("reasons", []),
+                        "seq": svc.summary(game_id).last_seq})
     html = render_template("_play.html", **_play_context(game_id, last))
     resp = Response(layerkeep.annotate(html, layerkeep.parse_have(request.headers.get(layerkeep.HAVE_HEADER))),
                     mimetype="text/html")
@@ -365,7 +395,7 @@ _waiting_lock = threading.Lock()
 
 
 @contextmanager
-def _waiter_slot() -> Iterator[bool]:
+def waiter_slot() -> Iterator[bool]:
     """One of the process's LIVE_WAITERS slots for a wait (True), or none free (False)."""
     global _waiting
     with _waiting_lock:
@@ -395,27 +425,63 @@ def _busy() -> Response:
 def _wait_for_judgement(game_id: str, seq: int) -> None:
     """Block until submission `seq` has its judgement in the ledger (or LIVE_WAIT passes): woken
     by this process's worker as it records it, or by a judgement published on Redis
-    (warlog.judging.wakeup), else by polling the ledger."""
+    (warlog.judging.wakeup), else by polling the ledger. Each look is one read of the game's
+    summary (submissions are judged in order: `seq` is judged once the summary's last handled
+    submission is at or past it), and the view keeps the last one for the answer, which found the
+    judgement in."""
     import time
 
     svc = service()
-    summary = svc.store.summary(game_id)
-    if summary is None or not 0 <= seq <= summary.last_seq or seq <= summary.last_handled_seq:
-        return  # judged already (submissions are judged in order), or nothing to wait for
+    svc.forget_view(game_id)
+    mark = wakeup.generation(game_id)  # taken before the first look: a judgement after it ends the wait below
+    if _judged_or_gone(svc, game_id, seq):  # inside one_view: the summary is kept for the answer
+        return
     if svc.history(game_id).event(seq).type != SUBMITTED:
         return  # nothing to wait for: the answer says what `seq` is
     inline = isinstance(current_app.extensions.get("warlog_queue"), InlineQueue)
     deadline = time.monotonic() + LIVE_WAIT
-    seen = -1
     while (left := deadline - time.monotonic()) > 0:
-        poll = POLL_INLINE if inline else POLL_HEARD if wakeup.listening() else POLL_QUEUE
-        mark = wakeup.generation(game_id)  # taken before reading: a judgement after it ends the wait below
-        now = svc.store.last_seq(game_id)
-        if now != seen:
-            seen = now
-            if now < seq or svc.history(game_id).find_judgement(seq) is not None:
-                return
-        wakeup.wait(game_id, mark, min(poll, left))
+        wakeup.wait(game_id, mark, min(POLL_INLINE if inline else POLL_HEARD if wakeup.listening() else POLL_QUEUE,
+                                       left))
+        mark = wakeup.generation(game_id)  # taken before reading: a judgement after it ends the next wait
+        svc.forget_view(game_id)  # what the view read of the game is older than this look
+        if _judged_or_gone(svc, game_id, seq):
+            return
+    svc.forget_view(game_id)  # what the looks read is older than the answer's reads
+
+
+def _judged_or_gone(svc: Any, game_id: str, seq: int) -> bool:
+    """One look at the game's summary: `seq` is judged already, or there is nothing to wait for.
+    The look reads, in the same statement, the events the answer reads next (`Warlog.move`: the
+    submission and the few after it, where its judgement nearly always is)."""
+    svc.prefetch(game_id, seq - 1, seq + JUDGEMENT_NEAR)
+    summary = svc.store.summary(game_id)
+    return summary is None or not 0 <= seq <= summary.last_seq or seq <= summary.last_handled_seq
+
+
+def await_judgement(game_id: str, seq: int, since: int, timeout: float) -> None:
+    """For a request inside `one_view()` that has just appended submission `seq` (`since`: the
+    game's wake-up generation read before the append, warlog.judging.wakeup): return once the
+    game's summary says `seq` is judged (submissions are judged in order) or the game has ended,
+    or after `timeout` seconds. A look follows each wake-up (or poll interval, as in
+    `_wait_for_judgement`) and is one read of the summary, which the view keeps for the answer:
+    a move judged by the first wake-up costs one statement here."""
+    import time
+
+    svc = service()
+    inline = isinstance(current_app.extensions.get("warlog_queue"), InlineQueue)
+    deadline = time.monotonic() + timeout
+    mark = since
+    while True:
+        left = deadline - time.monotonic()
+        if left > 0:
+            wakeup.wait(game_id, mark, min(POLL_INLINE if inline else POLL_HEARD if wakeup.listening() else POLL_QUEUE,
+                                           left))
+        mark = wakeup.generation(game_id)  # taken before the look: a judgement after it ends the next wait
+        svc.forget_view(game_id)
+        summary = svc.store.summary(game_id)
+        if summary is None or summary.status == "ended" or seq <= summary.last_handled_seq or left <= 0:
+            return
 
 
 def _play_context(game_id: str, last: int | None) -> dict[str, Any]:
@@ -442,9 +508,10 @@ def _play_context_in_view(game_id: str, last: int | None) -> dict[str, Any]:
     to_confirm = {c["index"]: c["confirm"] for c in listing.get("confirm", [])}
     for i, a in enumerate(listing["actions"]):
         unit, hx = targets_of(a)  # what a click on the map picks this action by
-        actions.append({"i": i, "action": a, "label": g.describe_action(a), "short": _short(a, g, renderer, unit, hx),
+        label = i18n.tr(action_text(g, a))  # in the page's language: the page's script shows it too
+        actions.append({"i": i, "action": a, "label": label, "short": i18n.tr(_short(a, g, renderer, unit, hx)),
                         "type": a.get("type"), "unit": unit, "hex": hx, "json": json.dumps(a, sort_keys=True),
-                        "confirm": to_confirm.get(i)})
+                        "confirm": to_confirm.get(i), "ask": confirm_question(label, to_confirm.get(i))})
     state = state_doc.get("state")
     scene = Scene(state, target_hexes=frozenset(a["hex"] for a in actions if isinstance(a["hex"], str)),
                   target_units=frozenset(a["unit"] for a in actions if isinstance(a["unit"], str)),
@@ -462,15 +529,24 @@ def _play_context_in_view(game_id: str, last: int | None) -> dict[str, Any]:
     prompt = listing["prompt"]
     if not listing["actions"] and info["status"] == "active" and prompt.startswith("waiting for "):
         prompt = "waiting for " + (", ".join(rp.seat_name(s, g) for s in info["active_seats"]) or "nobody")
+    prompt = text_words(g, prompt)
     return dict(
         info=info, game=g, viewer=viewer, state_doc=state_doc, listing=listing, actions=actions, prompt=prompt,
         groups=_group_actions([a for a in actions if a["type"] != "order"], getattr(renderer, "action_groups", {})),
-        orders=_order_choices(orders, state, viewer.seat), los=los, los_tool=los_of is not None, rows=rows, board=renderer.board(scene),
+        orders=_order_choices(orders, state, viewer.seat), orders_now=_orders_now(state, viewer.seat),
+        standing=_standing_panel(g, state, viewer.seat, info, renderer), los=los, los_tool=los_of is not None, rows=rows, board=renderer.board(scene),
         legend=renderer.legend(),
         planner=renderer.planner(state) if listing["actions"] else None, result=result,
         my_turn=viewer.seat is not None and viewer.seat in info["active_seats"], looks=looks_at_hidden(game_id, LOOKS_RECENT),
         joined=viewer.seat in info["joined"] if viewer.seat else True,
         seated=request.args.get("seated") == "1", key=uuid.uuid4().hex)
+
+
+def _order_words(order: str) -> str:
+    """A Lock 'n Load standing order in words ("within2" → "fire at enemies moving within 2 hexes")."""
+    from warlog.render.lock_n_load.words import order_words
+
+    return order_words(order)
 
 
 def _order_choices(orders: list[dict[str, Any]], state: Any, seat: str | None) -> list[dict[str, Any]]:
@@ -482,10 +558,61 @@ def _order_choices(orders: list[dict[str, Any]], state: Any, seat: str | None) -
     by: dict[str, dict[str, Any]] = {}
     for a in orders:
         h = str(a["action"].get("hex"))
-        grp = by.setdefault(h, {"hex": h, "now": now.get(h, "ask"), "actions": [],
+        grp = by.setdefault(h, {"hex": h, "now": now.get(h, "ask"), "now_words": _order_words(now.get(h, "ask")),
+                                "actions": [],
                                 "units": sorted(u for u, r in units.items() if r.get("at") == h and r.get("side") == seat)})
         grp["actions"].append(a)
     return [by[h] for h in sorted(by)]
+
+
+def _orders_now(state: Any, seat: str | None) -> list[dict[str, str]]:
+    """The seat's own Lock 'n Load standing orders in words, hex by hex ("1C3: fire at enemies
+    moving within 2 hexes"): the page lists them as it lists the other games' standing answers."""
+    now = ((state or {}).get("orders") or {}).get(seat) if seat else None
+    if not isinstance(now, dict):
+        return []
+    return [{"hex": h, "words": _order_words(o)} for h, o in sorted(now.items())
+            if isinstance(o, str) and o not in ("ask", "hidden")]
+
+
+def _may_record_standing(g: Game, state: Any, seat: str, info: dict[str, Any]) -> bool:
+    """Whether the seat may record a standing answer now (a move: its turn, and not in a phase that
+    takes none, as Vietnam Battles' secret set-up), asked of the rules on the seat's own view."""
+    if info["status"] != "active" or seat not in info["active_seats"] or not isinstance(state, dict):
+        return False
+    kind, k = next(iter(standing_words.kinds(g).items()))
+    try:
+        return bool(g.is_legal(state, seat, {"type": "standing", "kind": kind, "answer": k.answers[0], "when": []}))
+    except Exception:  # a view the rules cannot judge from: the form is offered, the judge decides
+        return True
+
+
+def _standing_panel(g: Game, state: Any, seat: str | None, info: dict[str, Any], renderer: Any
+                    ) -> dict[str, Any] | None:
+    """Standing answers (ours; AoB and VB from rules version 2): the seat's own in words, and the
+    form to set, change or take one back (a move: only while the seat is to act). Another seat's
+    are face-down until the game ends; then every seat's is shown. None: the game takes none."""
+    if not standing_words.kinds(g):  # UP FRONT's and Lock 'n Load's: given from the listing, shown in words
+        mine = ((state or {}).get("standing") or {}).get(seat) if seat else None
+        lines = [standing_words.describe(g.name, kind, str(v.get("answer", "?")), v.get("when") or [],
+                                         getattr(renderer, "name_of", None))
+                 for kind, v in sorted(mine.items()) if isinstance(v, dict)] if isinstance(mine, dict) else []
+        for line in lines:  # UP FRONT's conditional turn (CORE 11.2): its actions, turn by turn
+            turns = (mine or {}).get(line.kind, {}).get("turns") if line.kind == "turn" else None
+            if isinstance(turns, list):
+                line.detail = ["; ".join(g.describe_action(a) for a in one if isinstance(a, dict))
+                               for one in turns if isinstance(one, list)]
+        return {"plain": lines} if lines else None
+    name_of = getattr(renderer, "name_of", None)
+    if info["status"] == "ended":
+        shown = [{"seat": s, "answers": standing_words.of_seat(g, state, s, name_of)}
+                 for s in sorted((state or {}).get("standing") or {})]
+        return {"ended": True, "seats": [x for x in shown if x["answers"]]}
+    if seat is None:
+        return None
+    return {"ended": False, "mine": standing_words.of_seat(g, state, seat, name_of),
+            "form": standing_words.form(g), "can_set": _may_record_standing(g, state, seat, info),
+            "max": MAX_STANDING_CONDITIONS, "ops": list(standing_words.OP_WORDS.items()), "ask": standing_words.ASK_WORDS}
 
 
 def _los_arg() -> tuple[str, str] | None:
@@ -501,12 +628,12 @@ def _short(a: dict[str, Any], g: Game, renderer: Any, unit: Any, hx: Any) -> str
     """A button's text inside its group: the hex or unit it names ("Brussels (1005)")."""
     name_of = getattr(renderer, "name_of", None)
     if name_of is None or (unit is None and hx is None):
-        return g.describe_action(a)
+        return action_text(g, a)
     parts = [name_of("unit", unit)] if isinstance(unit, str) else []
     if isinstance(hx, str):
         parts.append(name_of("hex", hx))
-    text = " → ".join(parts)
-    return text + (" (tank battle)" if a.get("tank_battle") else "")
+    text = " → ".join(i18n.tr(p) for p in parts)
+    return text + (" " + i18n.tr("(tank battle)") if a.get("tank_battle") else "")
 
 
 ACTION_GROUPS = {
@@ -529,6 +656,11 @@ def _group_actions(actions: list[dict[str, Any]], titles: dict[str, str] | None 
         key = kind if title else "_single"
         grp = groups.setdefault(key, {"type": key, "title": title, "actions": []})
         grp["actions"].append(a)
+    for grp in groups.values():  # two buttons of a group never read alike: those that would say it all
+        shorts = [a["short"] for a in grp["actions"] if "short" in a]
+        for a in grp["actions"]:
+            if "short" in a and shorts.count(a["short"]) > 1:
+                a["short"] = a.get("label", a["short"])
     singles = groups.pop("_single", None)
     return ([singles] if singles else []) + list(groups.values())
 
@@ -550,8 +682,30 @@ def act(game_id: str) -> Any:
         if why and wants_json():
             return jsonify({"error": f"confirm first: this {why}", "confirm": why}), 409
         if why:  # ends the game, or a whole phase with units still able to act: asked first
-            return render_template("act_confirm.html", game_id=game_id, why=why, label=_game(game_id).describe_action(action),
+            return render_template("act_confirm.html", game_id=game_id, why=why, label=action_text(_game(game_id), action),
                                    fields=[("action", raw), ("expected_seq", str(expected)), ("key", key)]), 200
+    out = service().submit_move(game_id, seat_token(game_id), action, expected, key)
+    if wants_json():
+        return jsonify(out), 202
+    return redirect(url_for(".game", game_id=game_id, last=out["seq"]), 303)
+
+
+@pages.post("/games/<game_id>/standing")
+def set_standing(game_id: str) -> Any:
+    """The play page's standing-answer form: the answer (and its conditions) built into the same
+    move the API takes, `{"type": "standing", ...}`, checked first so a bad one is a clear 400."""
+    g = _game(game_id)
+    if not standing_words.kinds(g):
+        raise PageError(400, "This game takes no standing answers.")
+    try:
+        action = standing_words.action_from_form(g, request.form)
+    except IllegalAction as err:
+        raise PageError(400, f"Not a standing answer this game takes: {err}") from None
+    try:
+        expected = int(request.form.get("expected_seq", ""))
+    except ValueError:
+        raise PageError(400, "The form lacks the position it was made at; reload the game page.") from None
+    key = (request.form.get("key") or uuid.uuid4().hex)[:100]
     out = service().submit_move(game_id, seat_token(game_id), action, expected, key)
     if wants_json():
         return jsonify(out), 202
@@ -565,6 +719,16 @@ def take_back(game_id: str, seq: int) -> Any:
     if wants_json():
         return jsonify(out)
     return redirect(url_for(".game", game_id=game_id, last=seq), 303)
+
+
+def confirm_question(label: str, why: str | None) -> str | None:
+    """What the page asks before it sends an action that ends the game or a whole phase: the
+    action and its effect in one question, in the page's language ("End the movement? This ends
+    the German movement while 3 units could still move (AoB 5.1).")."""
+    if not why:
+        return None
+    said = i18n.tr(label)
+    return f"{said[:1].upper()}{said[1:]}? " + str(gettext("This %(why)s.", why=i18n.tr(why)))
 
 
 def _needs_confirming(game_id: str, action: Any) -> str | None:
@@ -699,7 +863,7 @@ def replay(game_id: str, step: int) -> Any:
 
 
 _PNGS: OrderedDict[tuple[str, int, str, int], bytes] = OrderedDict()  # drawing one takes a second or two
-_FILES: OrderedDict[tuple[str, int], str] = OrderedDict()  # replay files, by game and last event
+_FILES: OrderedDict[tuple[str, int, str], str] = OrderedDict()  # replay files, by game and last event
 _PNG_LOCK = threading.Lock()
 
 
@@ -732,7 +896,7 @@ def replay_file(game_id: str) -> Any:
     information only until the game has ended, whoever asks."""
     svc = service()
     svc.created(game_id)
-    key = (game_id, svc.store.last_seq(game_id))  # a long game takes a while to draw: kept until it moves on
+    key = (game_id, svc.store.last_seq(game_id), i18n.lang())  # kept until it moves on, per language
     with _PNG_LOCK:
         html = _FILES.get(key)
     if html is None:
@@ -768,8 +932,8 @@ def audit(game_id: str) -> Any:
         if "ruling" in sub.payload:
             return rp.describe_ruling(sub.payload["ruling"])
         if "action" not in sub.payload or (hides and sub.seat != viewer.seat):
-            return f"a move by {sub.seat} (hidden until the game ends)"
-        return g.describe_action(sub.payload["action"])
+            return f"a move by {rp.seat_name(sub.seat, g)} (hidden until the game ends)"
+        return action_text(g, sub.payload["action"])
 
     owner = getattr(renderer_for(g.name), "die_owner", None)
     shown = None if full else (lambda ev: redact_payload(ev, g, viewer))  # rulings as this viewer may see them

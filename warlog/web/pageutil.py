@@ -117,8 +117,11 @@ def private(resp: BaseResponse) -> BaseResponse:
     """What a seat reads is its own: no shared cache may keep it or serve it to
     another cookie or token."""
     resp.headers.setdefault("Cache-Control", "private, no-store")
-    resp.vary.add("Cookie")
-    resp.vary.add("Authorization")
+    if "Vary" in resp.headers:
+        resp.vary.add("Cookie")
+        resp.vary.add("Authorization")
+    else:  # what the two adds give (a HeaderSet parsed and written again for each), set at once
+        resp.headers["Vary"] = "Cookie, Authorization"
     return resp
 
 
@@ -164,5 +167,5 @@ def ruling_from_form() -> dict[str, Any]:
         try:
             ruling["patch"] = parse_json(f.get("patch") or "[]", "the patch")
         except ValueError:
-            raise PageError(400, "The adjustment is a JSON Patch list.") from None
+            raise PageError(400, N_("The adjustment is a JSON Patch list.")) from None
     return ruling

@@ -17,6 +17,7 @@ from typing import Any
 
 from rules.core.dice import fixed_dice
 from rules.core.game import Game, IllegalAction
+from warlog.render.words import action_text
 
 State = dict[str, Any]
 
@@ -43,7 +44,7 @@ def _mp(unit: str) -> Callable[[State], int]:
 
 def _apply(game: Game, state: State, seat: str, action: dict[str, Any]) -> State:
     if action not in game.legal_actions(state, seat):
-        raise PlanError(f"not legal now: {game.describe_action(action)}")
+        raise PlanError(f"not legal now: {action_text(game, action)}")
     try:
         return game.apply(state, seat, action, fixed_dice([])).state
     except IllegalAction as err:  # pragma: no cover - the legal list and apply agree

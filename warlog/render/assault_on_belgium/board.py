@@ -32,6 +32,9 @@ STYLE = """
 """
 
 
+_QUOTED_ID = re.compile(r"'([a-z]{2}-[a-z0-9-]+)'")  # a unit's id as a refusal quotes it back ('de-ftr-1')
+
+
 class AobRenderer:
     """The `Renderer` of Assault on Belgium."""
 
@@ -59,6 +62,13 @@ class AobRenderer:
         if m and m.group(1) in world().units:
             return world().units[m.group(1)].side
         return None
+
+    def fact_words(self, fact: dict[str, Any]) -> str:
+        """A recorded text in the words a player uses: the rules word their facts with the units'
+        names already; a refusal quotes back the id its action sent ("'de-ftr-1' is not a Belgian
+        aircraft"), said by that unit's name when it is one ("JG 27 (Bf 109E) is not ...")."""
+        units = world().units
+        return _QUOTED_ID.sub(lambda m: units[m[1]].name if m[1] in units else m[0], str(fact.get("text", "")))
 
     def name_of(self, kind: str, key: str) -> str:
         """Display names for the page's buttons: a hex's title, a unit's name and factors."""

@@ -207,7 +207,7 @@ def _cartouche(lay: HexLayout) -> str:
     x, y = lay.margin + 8, lay.margin + 8
     body = (el("rect", x=num(x), y=num(y), width="214", height="62", fill="#fbf8ef", stroke="#26231f",
                stroke_width="1.5", rx="2")
-            + text(x + 107, y + 20, "ASSAULT ON BELGIUM", font_size="13", font_weight="bold", text_anchor="middle",
+            + text(x + 107, y + 20, "ASSAULT ON BELGIUM", font_size="13", font_weight="bold", text_anchor="middle", class_="map-title",
                    letter_spacing="0.5")
             + text(x + 107, y + 36, "10 May 1940", font_size="10", text_anchor="middle", fill="#333")
             + line((x + 38, y + 48), (x + 38 + S * 1.5, y + 48), stroke="#26231f", stroke_width="2")

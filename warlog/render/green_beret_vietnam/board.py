@@ -52,6 +52,18 @@ class GbvRenderer:
 
     action_groups = GROUPS
 
+    def action_words(self, action: dict[str, Any]) -> str | None:
+        """An action in words (warlog.render.words)."""
+        from warlog.render.green_beret_vietnam.words import action_words
+
+        return action_words(action)
+
+    def fact_words(self, fact: dict[str, Any]) -> str:
+        """A recorded fact's text with the ids put in words (the record is unchanged)."""
+        from warlog.render.green_beret_vietnam.words import text_words
+
+        return text_words(str(fact.get("text", "")))
+
     def planner(self, state: dict[str, Any] | None) -> str | None:
         return None  # one click, one action: a move goes hex by hex (`step`), each judged at once
 

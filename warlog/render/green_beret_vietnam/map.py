@@ -87,7 +87,7 @@ def static_map() -> str:
     out.append(_places(w, lay))
     m = lay.margin / 2
     out.append(el("rect", x=num(m), y=num(m), width=num(lay.width - 2 * m), height=num(BAND), fill="#2f3b12"))
-    out.append(text(m + 12, m + 24, "GREEN BERET: VIETNAM", font_size="16", font_weight="bold", fill="#f3f0e2",
+    out.append(text(m + 12, m + 24, "GREEN BERET: VIETNAM", class_="map-title", font_size="16", font_weight="bold", fill="#f3f0e2",
                     letter_spacing="0.5"))
     out.append(text(m + 12, m + 42, "Central Highlands · solitaire · 1 hex ≈ 2 km", font_size="9.5",
                     fill="#d9dcc0"))

@@ -142,11 +142,24 @@ def cartouche(state: dict[str, Any] | None, w: World, lay: HexLayout) -> str:
 
 def requirement(w: World, requires: tuple[tuple[str, ...], ...]) -> str:
     """A mission's requirement (6.1): "Intel + M21 or SVD or Demo"; "nothing" when it has none."""
+    names = _kind_names(w)
+    return " + ".join(" or ".join(names.get(k, k) for k in group) for group in requires) or "nothing"
+
+
+def _kind_names(w: World) -> dict[str, str]:
     names = {}
     for c in w.counters.values():
         words = c.name.split(" (")[0].split(" ")  # "Demo 1" -> "Demo", "M72 (LAW)" -> "M72"
         names[c.kind] = " ".join(words[:-1]) if len(words) > 1 and words[-1].isdigit() else " ".join(words)
-    return " + ".join(" or ".join(names.get(k, k) for k in group) for group in requires) or "nothing"
+    return names
+
+
+def requirement_names(w: World) -> list[str]:
+    """The names a mission's requirement uses (for the catalogs): the counters' ("Radio", "Demo")
+    and those the Mission Table prints ("Ex. Ammo", "*Night Scope", the rulebook's error for Night
+    Vision: 6.1)."""
+    printed = {item for m in w.missions.values() for part in m.printed.split(", ") for item in part.split(" or ")}
+    return sorted(set(_kind_names(w).values()) | printed)
 
 
 def pp_marker(x: float, y: float, marker: str, w: World) -> str:

@@ -7,6 +7,7 @@ Registered as the renderer of "lock-n-load"."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from markupsafe import Markup
@@ -14,11 +15,12 @@ from markupsafe import Markup
 from rules.lock_n_load.data import World
 from rules.lock_n_load.los import line_of_sight
 from rules.lock_n_load.orders import HIDDEN as HIDDEN_ORDER
+from rules.lock_n_load.orders import SNIPER_KEY
 from warlog.render import Scene, register_renderer
 from warlog.render.boardkit import STATE_STYLE, focus_point, highlight_marks, svg_document, targets
 from warlog.render.hexmap import HexLayout, el, line, num, path_through, text
 from warlog.render.lock_n_load.counters import draw_unit
-from warlog.render.lock_n_load.map import GAME, defs, layout, static_map, world
+from warlog.render.lock_n_load.map import GAME, TERRAIN_LABEL, defs, layout, static_map, world
 
 C = 36.0  # counter side, px
 STYLE = """
@@ -38,7 +40,20 @@ class LnlRenderer:
     action_groups = {"select": "Select units", "move": "Move", "step": "Move to", "fire": "Fire at",
                      "activate": "Activate a hex", "opp_fire": "Opportunity fire at", "melee": "Melee",
                      "smoke": "Smoke", "spot": "Spot", "place_sniper": "Place the sniper",
-                     "order": "Standing orders (secret)", "split": "Split a squad", "withdraw": "Withdraw from melee"}
+                     "order": "Standing orders (secret)", "sniper_order": "The sniper's standing order (secret)",
+                     "split": "Split a squad", "withdraw": "Withdraw from melee"}
+
+    def action_words(self, action: dict[str, Any]) -> str | None:
+        """An action in words, units by their counters' names (warlog.render.words)."""
+        from warlog.render.lock_n_load.words import action_words
+
+        return action_words(world(), action)
+
+    def fact_words(self, fact: dict[str, Any]) -> str:
+        """A recorded fact's text with the scenario's ids put in words (the record is unchanged)."""
+        from warlog.render.lock_n_load.words import text_words
+
+        return text_words(world(), str(fact.get("text", "")))
 
     def planner(self, state: dict[str, Any] | None) -> str | None:
         return None  # a move is stepped hex by hex: each step may draw opportunity fire (LnL 5.0)
@@ -57,7 +72,7 @@ class LnlRenderer:
     def action_targets(self, action: dict[str, Any]) -> tuple[str | None, str | None]:
         """The unit and the hex a click on the map picks an action by: a unit to select, the hex
         to step into, fire at, activate, melee in, lay smoke in."""
-        if action.get("type") == "order":
+        if action.get("type") in ("order", "sniper_order"):
             return None, None  # standing orders are given from their buttons, not by a click on the map
         hx = action.get("hex")
         if hx is None and action.get("type") in ("fire", "snipe"):
@@ -224,6 +239,17 @@ def _orders(state: dict[str, Any], w: World, lay: HexLayout) -> list[str]:
     out = []
     for side, orders in sorted((state.get("orders") or {}).items()):
         for h, order in sorted((orders or {}).items()):
+            if h.startswith(SNIPER_KEY) and order != HIDDEN_ORDER and ":" in order:
+                # 11.4 (rules v4): a sniper's standing order, drawn where it would place him for whoever may
+                # read it (its owner; everyone at the end); another side's has no hex to draw
+                at, form = order.split(":", 1)
+                if at in w.hexes:
+                    cx, cy = lay.centre(at)
+                    whose = "Your" if side == seat else f"{side.upper()}"
+                    out.append(chip(cx - lay.size * 0.62, cy + lay.hex_height * 0.12, f"SN {form}", "#882255",
+                                    f"{whose} sniper order: {h[len(SNIPER_KEY):]} is placed here and fires ({form})",
+                                    "standing-order sniper-order"))
+                continue
             if h not in w.hexes:
                 continue
             cx, cy = lay.centre(h)
@@ -329,7 +355,15 @@ def los_report(state: dict[str, Any] | None, a: str, b: str) -> dict[str, Any] |
     verdict = ("blocked" if los.blocked else "clear" if not los.degrading
                else f"degraded by {los.degrading} hex{'es' if los.degrading != 1 else ''} (DRM {los.drm:+d}, T5)")
     return {"a": a, "b": b, "blocked": los.blocked, "verdict": verdict, "distance": w.board.distance(a, b),
-            "crosses": list(los.hexes), "obstacles": [o.to_json() for o in los.obstacles]}
+            "crosses": list(los.hexes),
+            "obstacles": [dict(o.to_json(), what=TERRAIN_LABEL.get(o.what) or _terrain_words(o.what),
+                               why=_terrain_words(o.why)) for o in los.obstacles]}
+
+
+def _terrain_words(text: str) -> str:
+    """The terrain ids in an obstacle's words ("dense_jungle (blocking)") by their names
+    ("dense jungle (blocking)"), as the map key names them."""
+    return re.sub(r"\b(" + "|".join(TERRAIN_LABEL) + r")\b", lambda m: TERRAIN_LABEL[m.group(1)].lower(), text)
 
 
 register_renderer(GAME, LnlRenderer())

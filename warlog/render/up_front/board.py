@@ -25,9 +25,9 @@ COLOURS = {"fire": "#f3d1c7", "movement": "#d5e4f3", "rally": "#dbeed3", "concea
            "terrain": "#efe6c9", "wire": "#dddddd"}
 STATUS = {"ok": "#1d1d1b", "pinned": "#b8860b", "kia": "#a33", "routed": "#777"}
 OWN = {"move", "complete", "alt_step", "altitude", "remove", "rally", "entrench", "transfer", "shift"}
-FOE = {"fire", "infiltrate", "discard_onto"}
+FOE = {"fire", "infiltrate", "discard_onto", "ordnance"}
 GROUPS = {"move": "Move", "complete": "End the move in", "alt_step": "Altitude change: Movement card",
-          "altitude": "Place the altitude card", "remove": "Clear Wire/Minefield", "fire": "Fire at",
+          "altitude": "Place the altitude card", "remove": "Clear Wire/Minefield", "fire": "Fire at", "ordnance": "Fire ordnance at",
           "rally": "Rally", "entrench": "Entrench", "transfer": "Transfer a man", "infiltrate": "Infiltrate",
           "discard": "Discard", "discard_onto": "Discard onto an enemy group", "place": "Place",
           "conceal": "Play Concealment", "reject": "Reject with", "mine_altitude": "Altitude card",
@@ -116,7 +116,8 @@ def _group_box(state: dict[str, Any], seat: str, letter: str, g: dict[str, Any],
         rec = state["men"][m]
         spec = w.soldiers[m]
         cx, cy = x + 8 + (i % 2) * 100, y + 88 + (i // 2) * 15
-        out.append(_t(cx, cy, f"{m} {spec['weapon']} {rec['status']}", size=10, fill=STATUS[rec["status"]]))
+        held = " immobilised" if rec.get("immobilised") else ""  # an AFV hit or bogged (VEH 5-6)
+        out.append(_t(cx, cy, f"{m} {spec['weapon']} {rec['status']}{held}", size=10, fill=STATUS[rec["status"]]))
     return "".join(out)
 
 
@@ -161,7 +162,8 @@ def board_svg(scene: Scene) -> str:
     window = s.get("reaction")
     if window:
         ctx = ", ".join(f"{k} {v}" for k, v in sorted(window["context"].items()))
-        parts.append(_t(GAP, y + 32, f"Reaction: {window['seat']} answers a {window['kind']} window ({ctx})",
+        kind = window["kind"].replace("_", " ")  # "mine_altitude": in words
+        parts.append(_t(GAP, y + 32, f"Reaction: {window['seat']} answers a {kind} window ({ctx})",
                         size=12, weight="bold", fill="#8a1c4a"))
     y += 44
     for i, (letter, g) in enumerate(sorted(s["groups"][me].items())):
@@ -203,6 +205,18 @@ class UpFrontRenderer:
         if kind in FOE:
             return card, f"foe:{a['target']}"
         return card, None
+
+    def action_words(self, action: dict[str, Any]) -> str | None:
+        """An action in words: cards by name and random number (warlog.render.words)."""
+        from warlog.render.up_front.words import action_words
+
+        return action_words(action)
+
+    def fact_words(self, fact: dict[str, Any]) -> str:
+        """A recorded fact's text with card, man and side ids in words (the record is unchanged)."""
+        from warlog.render.up_front.words import standing_fact, text_words
+
+        return standing_fact(fact) or text_words(str(fact.get("text", "")))
 
     def name_of(self, kind: str, key: str) -> str:
         if kind == "unit":

@@ -73,6 +73,24 @@ class VbRenderer:
 
     action_groups = GROUPS
 
+    def action_words(self, action: dict[str, Any]) -> str | None:
+        """An action in words (warlog.render.words)."""
+        from warlog.render.vietnam_battles.words import action_words
+
+        return action_words(action)
+
+    def fact_words(self, fact: dict[str, Any]) -> str:
+        """A recorded fact's text with the ids put in words (the record is unchanged)."""
+        from warlog.render.vietnam_battles.words import text_words
+
+        return text_words(str(fact.get("text", "")))
+
+    def hidden_move(self, seat: str) -> str:
+        """Another seat's move the viewer may not see."""
+        from warlog.render.vietnam_battles.words import hidden_move
+
+        return hidden_move(seat)
+
     def planner(self, state: dict[str, Any] | None) -> str | None:
         return None  # one click, one action: `select` a unit, then `enter` hex by hex, each judged at once
 

@@ -111,7 +111,7 @@ def static_map(which: str) -> str:
     m = lay.margin / 2
     title, sub = TITLES[which]
     out.append(el("rect", x=num(m), y=num(m), width=num(lay.width - 2 * m), height=num(BAND), fill="#22301c"))
-    out.append(text(m + 12, m + 22, title, font_size="15", font_weight="bold", fill="#f3f0e2", letter_spacing="0.5"))
+    out.append(text(m + 12, m + 22, title, class_="map-title", font_size="15", font_weight="bold", fill="#f3f0e2", letter_spacing="0.5"))
     out.append(text(m + 12, m + 38, sub, font_size="9", fill="#d9dcc0"))
     out.append(map_frame(lay))
     return "".join(out)
