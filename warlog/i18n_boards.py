@@ -56,7 +56,7 @@ BOARD_SHAPES: list[tuple[str, str, bool]] = [
     (r"^leaders lost (?P<a>\d+)$", N_("leaders lost %(a)s"), False),
     (r"^(?P<n>\d+) MP left$", N_("%(n)s MP left"), False),
     # UP FRONT's card table (warlog/render/up_front/board.py)
-    (r"^(?P<side>Americans|Germans|Russians|British|Japanese) (?P<g>[A-C])$", N_("%(side)s %(g)s"), True),
+    (r"^(?P<side>Americans|Germans|Russians|British|Japanese) (?P<g>[A-F])$", N_("%(side)s %(g)s"), True),
     (r"^(?P<side>Americans|Germans|Russians|British|Japanese) — hand (?P<n>\d+) cards$",
      N_("%(side)s — hand %(n)s cards"), True),
     (r"^(?P<side>Americans|Germans|Russians|British|Japanese) hand \((?P<n>\d+) cards\)$",
@@ -199,7 +199,8 @@ BOARD_TEXTS = [
     N_("Ben Suc"), N_("open VC strength"), N_("secret victory roll"), N_("combat"), N_("bombardment"),
     N_("land combat"), N_("a card drawn for a fire result"),
     N_("a card drawn for an entrenchment attempt"), N_("a card drawn for close combat"),
-    N_("a card drawn for the avalanche check"), N_("the set-up"), N_("set-up"), N_("face"),
+    N_("a card drawn for the avalanche check"), N_("a card drawn for an ordnance To Hit"),
+    N_("a card drawn for a bog check"), N_("the set-up"), N_("set-up"), N_("face"),
     N_("damage check"), N_("withdrawal"), N_("spotting"), N_("smoke"),
     # prompts the rules give when nobody can act (rules/*)
     N_("Spectators and directors make no moves"), N_("The game is over"),

@@ -693,6 +693,50 @@ TEMPLATES += [
     N_("The first %(name)s is removed from the game (%(card)s)"),
     N_("%(who)s records a standing answer to %(kind)s: %(what)s"),
     N_("%(who)s's standing answer settles the %(kind)s decision"),
+    # rules version 4's vehicles and guns (rules/up_front/vehicles.py): an ordnance shot, its To Hit
+    # number's and its effect's parts (a list: each part translated on its own), the fire it makes
+    N_("%(who)s group %(g)s fires its %(what)s at %(other)s group %(t)s: To Hit number %(th)s = %(n)s; drawn %(card)s: "
+       "%(rn)s + Fire card %(fv)s = %(total)s: %(res)s"),
+    N_("a red card against a target higher than the gun (level %(a)s over %(b)s) misses"),
+    N_("hit; %(how)s = %(net)s: the %(gun)s is %(res)s"),
+    N_("hit; %(how)s = strength %(fs)s"),
+    N_("destroyed"),
+    N_("immobilised"),
+    N_("light conditions %(v)s"),
+    N_("heavy conditions %(v)s"),
+    N_("immobilised assault gun %(v)s"),
+    N_("AP at RR %(rr)s %(v)s"),
+    N_("HE at RR %(rr)s %(v)s"),
+    N_("hit card margin %(v)s"),
+    N_("no hit card margin: the target is higher (UFM 6.4) %(v)s"),
+    N_("%(gun)s front armour %(v)s"),
+    N_("%(gun)s flank armour %(v)s"),
+    N_("mud: uncircled effect number %(v)s"),
+    N_("heavy_snow: uncircled effect number %(v)s"),
+    N_("%(who)s group %(g)s %(gun)s: strength %(fs)s; %(card)s picks %(man)s (position %(k)s of %(n)s): %(res)s"),
+    N_("%(who)s group %(g)s %(gun)s: strength %(fs)s, no effect"),
+    N_("%(who)s group %(g)s makes a bog check (%(why)s): %(card)s — not bogged"),
+    N_("%(who)s group %(g)s makes a bog check (%(why)s): %(card)s — BOGGED"),
+    N_("terrain card %(terrain)s"),
+    N_("Movement card in mud"),
+    N_("Movement card in heavy_snow"),
+    N_("the armoured car"),
+    N_("the medium tank"),
+    N_("the assault gun"),
+    N_("the infantry gun"),
+    N_("the pack howitzer"),
+    # a Minefield's own attack (UFM 6.7), and the draw-until procedure's note (UFM 11.e)
+    N_("Minefield attack on %(who)s group %(g)s (no altitude modifier, UFM 6.7): strength %(fs)s; %(card)s picks "
+       "%(man)s (position %(k)s of %(n)s): %(res)s"),
+    N_("Minefield attack on %(who)s group %(g)s (no altitude modifier, UFM 6.7): strength %(fs)s, no effect"),
+    N_("%(who)s draws until %(n)s altitude cards: %(k)s found, %(m)s other cards back into the deck, reshuffled "
+       "(UFM 11.e)"),
+    N_("%(who)s draws until %(n)s altitude card: %(k)s found, %(m)s other cards back into the deck, reshuffled "
+       "(UFM 11.e)"),
+    N_("%(who)s draws until %(n)s altitude cards: %(k)s found, %(m)s other card back into the deck, reshuffled "
+       "(UFM 11.e)"),
+    N_("%(who)s draws until %(n)s altitude card: %(k)s found, %(m)s other card back into the deck, reshuffled "
+       "(UFM 11.e)"),
     # rules version 4's face-down markers (warlog/render/up_front/words.py, standing_fact)
     N_("%(who)s puts a face-down standing answer %(when)s"),
     N_("%(who)s changes its face-down standing answer %(when)s"),

@@ -73,6 +73,8 @@ SHAPES: list[tuple[re.Pattern[str], str, bool]] = [(re.compile(p), m, strict) fo
     (r"^Group (?P<g>[A-F]) ends its move in (?P<card>.+) played as Open Ground$",
      N_("Group %(g)s ends its move in %(card)s played as Open Ground"), False),
     (r"^Group (?P<g>[A-F]) ends its move in (?P<card>.+)$", N_("Group %(g)s ends its move in %(card)s"), False),
+    (r"^Group (?P<g>[A-F]) ends its move on the altitude card (?P<alt>.+) with (?P<card>.+) played as Open Ground$",
+     N_("Group %(g)s ends its move on the altitude card %(alt)s with %(card)s played as Open Ground"), False),
     (r"^Group (?P<g>[A-F]) ends its move on the altitude card (?P<alt>.+) with (?P<card>.+)$",
      N_("Group %(g)s ends its move on the altitude card %(alt)s with %(card)s"), False),
     (r"^Group (?P<g>[A-F]) clears the Wire or Minefield with (?P<card>.+)$",
@@ -306,7 +308,7 @@ WORD_TEXTS = [N_("End the Rally Phase"), N_("Pass"), N_("Clear the selection"), 
 # UP FRONT's AFVs and infantry guns (rules/up_front/data/vehicles.json, rules version 4)
 WORD_TEXTS += [N_("armoured car"), N_("medium tank"), N_("pack howitzer"), N_("assault gun"), N_("infantry gun")]
 WORD_TEXTS += [N_("Done buying"), N_("Abandon the mission"), N_("End the game"), N_("End this move"), N_("End the movement phase"), N_("End the combat phase"), N_("Resolve suppression and let the enemy act"), N_("Next turn"), N_("Stay (detected)"), N_("Use the naval gunfire"), N_("Hold the naval gunfire"), N_("Claim no more"), N_("Keep the PP"), N_("end this move"), N_("end the phase"), N_("pass"), N_("refuse displacement"), N_("stop advancing"), N_("leave the map")]
-WORDS = {"who", "what", "side", "seats", "a", "b", "when", "unit", "other", "patient", "third", "why", "kind", "man", "c", "sc", "item", "title"}  # the parts that are words (the others: numbers, ids)
+WORDS = {"who", "what", "side", "seats", "a", "b", "when", "unit", "other", "patient", "third", "why", "kind", "man", "c", "sc", "item", "title", "alt"}  # the parts that are words (the others: numbers, ids)
 # the words the boards draw (warlog.i18n_boards): before the shapes above (a card's "Rally 2" is
 # not a unit to rally); those that take any text of their form come after every other (all_shapes)
 SHAPES[:0] = [(re.compile(p), m, strict) for p, m, strict in BOARD_SHAPES]

@@ -130,13 +130,20 @@ def test_warlog_worker_takes_a_name(pg_url: str, rq_redis: str) -> None:
     try:
         conn = redis.Redis.from_url(rq_redis)
         deadline = time.monotonic() + 30
-        while conn.zscore("warlog:workers", "night-shift-1") is None:
-            assert time.monotonic() < deadline and proc.poll() is None, "no heartbeat from night-shift-1"
+        # warlog's heartbeat thread starts before RQ's worker registers itself: both, in either order
+        while conn.zscore("warlog:workers", "night-shift-1") is None or not conn.exists("rq:worker:night-shift-1"):
+            assert time.monotonic() < deadline and proc.poll() is None, (
+                f"night-shift-1: heartbeat {conn.zscore('warlog:workers', 'night-shift-1')}, "
+                f"RQ registration {bool(conn.exists('rq:worker:night-shift-1'))}")
             time.sleep(0.2)
-        assert conn.exists("rq:worker:night-shift-1")
-    finally:
+    finally:  # never left running: a worker on the test database would take later tests' jobs
         proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=15)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=15)
+            raise
 
 
 # -- health ----------------------------------------------------------------------------------

@@ -29,7 +29,8 @@ from warlog.i18n import tr
 from warlog.render.words import fact_text, text_words
 
 GAMES = [("lock-n-load", "demo", {}), ("up-front", "A", {"terrain_type": "bare", "condition": "dry"}),
-         ("up-front", "N", {}), ("green-beret-vietnam", "campaign", {}), ("vietnam-battles", "boys67", {}),
+         ("up-front", "N", {}), ("up-front", "T", {}), ("up-front", "U", {}), ("up-front", "I", {}),
+         ("green-beret-vietnam", "campaign", {}), ("vietnam-battles", "boys67", {}),
          ("vietnam-battles", "snoopys_nose", {}), ("vietnam-battles", "iron_triangle", {}),
          ("assault-on-belgium", "may-1940", {})]
 SEEDS, STEPS = 12, 400

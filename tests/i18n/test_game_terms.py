@@ -47,6 +47,12 @@ def ja(app: Flask, text: str) -> str:
     ("Draw pile 127 cards · deck pass 1 of 2 · discards 6 (top: Fire 5) · bare mountains, dry",
      "山札 127 枚 ・ デッキ 1 巡目/2 ・ 捨て札 6 枚(一番上:射撃5) ・ 岩肌の山岳、乾燥"),
     ("GE01 leader ok", "GE01 指揮官・健在"), ("Rally 2", "回復2"), ("Germans A", "ドイツ軍 グループ A"),
+    ("Germans D", "ドイツ軍 グループ D"),  # a fourth group (UP FRONT's appendix scenarios)
+    # UF C.2: any card may serve as Open Ground, on an altitude card too
+    ("Group A ends its move on the altitude card Hill (red 5) with Brush (black 5) played as Open Ground",
+     "グループ A が 藪(黒5) を開豁地として高度カード 丘(赤5) の上に移動を終える"),
+    ("Group A ends its move on the altitude card Hill (red 5) with Brush (black 5)",
+     "グループ A が 藪(黒5) で高度カード 丘(赤5) の上に移動を終える"),
     ("needs Intel + M21 or SVD or Demo", "必要:情報+M21 または SVD または 爆薬"),
     ("Demo, Radio, M1919", "爆薬、無線機、M1919"),  # a list ending in a designation (GBV 7.0's Mission Table)
     ("Court-martial, net 0", "軍法会議、差し引き 0"), ("Step 26 of 28", "ステップ 26 / 28"),
