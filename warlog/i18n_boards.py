@@ -56,12 +56,14 @@ BOARD_SHAPES: list[tuple[str, str, bool]] = [
     (r"^leaders lost (?P<a>\d+)$", N_("leaders lost %(a)s"), False),
     (r"^(?P<n>\d+) MP left$", N_("%(n)s MP left"), False),
     # UP FRONT's card table (warlog/render/up_front/board.py)
-    (r"^(?P<side>Americans|Germans|Russians|British|Japanese) (?P<g>[A-F])$", N_("%(side)s %(g)s"), True),
-    (r"^(?P<side>Americans|Germans|Russians|British|Japanese) — hand (?P<n>\d+) cards$",
+    (r"^(?P<side>Americans|Germans|Russians|British|Japanese|Partisans) (?P<g>[A-F])$", N_("%(side)s %(g)s"), True),
+    (r"^(?P<side>Americans|Germans|Russians|British|Japanese|Partisans) group (?P<g>[A-F])$",
+     N_("%(side)s group %(g)s"), True),
+    (r"^(?P<side>Americans|Germans|Russians|British|Japanese|Partisans) — hand (?P<n>\d+) cards$",
      N_("%(side)s — hand %(n)s cards"), True),
-    (r"^(?P<side>Americans|Germans|Russians|British|Japanese) hand \((?P<n>\d+) cards\)$",
+    (r"^(?P<side>Americans|Germans|Russians|British|Japanese|Partisans) hand \((?P<n>\d+) cards\)$",
      N_("%(side)s hand (%(n)s cards)"), True),
-    (r"^Your hand \((?P<side>Americans|Germans|Russians|British|Japanese), yours alone\)$",
+    (r"^Your hand \((?P<side>Americans|Germans|Russians|British|Japanese|Partisans), yours alone\)$",
      N_("Your hand (%(side)s, yours alone)"), True),
     (r"^range (?P<n>\d+)$", N_("range %(n)s"), False),
     (r"^level (?P<n>-?\d+)$", N_("level %(n)s"), False),
@@ -72,7 +74,11 @@ BOARD_SHAPES: list[tuple[str, str, bool]] = [
     (r"^moving: (?P<what>[a-z, ]+)$", N_("moving: %(what)s"), False),
     (r"^moving: (?P<what>[a-z, ]+) \(altitude (?P<n>\d)/2\)$", N_("moving: %(what)s (altitude %(n)s/2)"), False),
     (r"^(?P<id>[A-Z]{2}\d{2}) (?P<kind>[a-zA-Z]+) (?P<when>[a-z]+)$", N_("%(id)s %(kind)s %(when)s"), True),
+    (r"^(?P<id>[A-Z]{2}[VG]\d{2}) (?P<kind>armoured car|medium tank|assault gun|infantry gun|pack howitzer) "
+     r"(?P<when>[a-z]+)$", N_("%(id)s %(kind)s %(when)s"), True),  # rules version 4's vehicles and guns
     (r"^(?P<colour>black|red) (?P<n>\d+)$", N_("%(colour)s %(n)s"), True),
+    (r"^(?P<card>.+) — random number (?P<colour>black|red) (?P<n>-?\d+) \[(?P<id>UF\d+)\]$",
+     N_("%(card)s — random number %(colour)s %(n)s [%(id)s]"), True),  # a card's hover title
     (r"^(?P<what>Fire|Rally|Concealment|Movement|Smoke|Infiltration|Sniper|Ambush|Buildings|Woods|Hill|Gully|Marsh|"
      r"Stream|Brush|Wall|Wire|Pillbox|Minefield) (?P<n>-?\d+)$", N_("%(what)s %(n)s"), True),
     # a card by its name and random number ("Fire 3 (black 1)"), a man of a group, a group

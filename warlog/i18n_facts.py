@@ -738,6 +738,21 @@ TEMPLATES += [
     N_("%(who)s draws until %(n)s altitude card: %(k)s found, %(m)s other card back into the deck, reshuffled "
        "(UFM 11.e)"),
     # rules version 4's face-down markers (warlog/render/up_front/words.py, standing_fact)
+    N_("%(who)s: a face-down standing answer %(when)s"),
+    N_("%(who)s: a face-down standing answer %(when)s if %(cond)s"),
+    # a standing answer's conditions in words (warlog/render/up_front/words.py, _condition)
+    N_("the group has at most %(n)s men"),
+    N_("the group has at least %(n)s men"),
+    N_("the group has fewer than %(n)s men"),
+    N_("the group has more than %(n)s men"),
+    N_("the group has exactly %(n)s men"),
+    N_("the group has not %(n)s men"),
+    N_("%(what)s is at most %(n)s"),
+    N_("%(what)s is at least %(n)s"),
+    N_("%(what)s is fewer than %(n)s"),
+    N_("%(what)s is more than %(n)s"),
+    N_("%(what)s is exactly %(n)s"),
+    N_("%(what)s is not %(n)s"),
     N_("%(who)s puts a face-down standing answer %(when)s"),
     N_("%(who)s changes its face-down standing answer %(when)s"),
     N_("%(who)s takes back its standing answer %(when)s: it will be asked"),

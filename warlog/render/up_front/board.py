@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from rules.up_front.data import world
 from warlog.render import Scene, register_renderer
+from warlog.render.up_front.words import nation
 
 W_BOX, H_BOX, GAP = 210, 170, 12
 CARD_W, CARD_H = 92, 62
@@ -74,16 +75,15 @@ def _hand(state: dict[str, Any], seat: str, y: float, targets: frozenset[str], t
     return parts, y + CARD_H + 30
 
 
-def _standing(state: dict[str, Any]) -> str:
-    """The standing answers (CORE 11) the view holds: every seat's on the whole table; from rules
-    version 3 another seat's as face-down markers (their windows and conditions, not their words)."""
-    out = []
-    for seat, answers in sorted((state.get("standing") or {}).items()):
-        for kind, rec in sorted(answers.items()):
-            when = " and ".join(" ".join(str(x) for x in c) for c in rec.get("when") or [])
-            answer = "face down" if rec.get("answer") == "hidden" else rec.get("answer")
-            out.append(f"{seat} {kind}: {answer}" + (f" when {when}" if when else ""))
-    return "Standing answers: " + ("; ".join(out) if out else "none")
+def _standing(state: dict[str, Any]) -> list[str]:
+    """The standing answers (CORE 11) the view holds, a line each: every seat's on the whole table;
+    from rules version 3 another seat's as face-down markers (their windows and conditions, not
+    their words)."""
+    from warlog.render.up_front.words import standing_line
+
+    lines = [standing_line(seat, kind, rec) for seat, answers in sorted((state.get("standing") or {}).items())
+             for kind, rec in sorted(answers.items())]
+    return ["Standing answers"] + lines if lines else ["Standing answers: none"]
 
 
 def _group_box(state: dict[str, Any], seat: str, letter: str, g: dict[str, Any], x: float, y: float,
@@ -94,8 +94,8 @@ def _group_box(state: dict[str, Any], seat: str, letter: str, g: dict[str, Any],
     cls = "hex target" if key in targets else "hex"
     pts = f"{x},{y} {x + W_BOX},{y} {x + W_BOX},{y + H_BOX} {x},{y + H_BOX}"
     out = [f'<g class="terrain"><polygon class="{cls}" data-hex="{key}" points="{pts}" fill="#fbf8ee" '
-           f'stroke="#5d5a4c" stroke-width="1.2"><title>{escape(seat)} group {letter}</title></polygon></g>',
-           _t(x + 8, y + 20, f"{seat.title()} {letter}", size=14, weight="bold"),
+           f'stroke="#5d5a4c" stroke-width="1.2"><title>{escape(nation(seat))} group {letter}</title></polygon></g>',
+           _t(x + 8, y + 20, f"{nation(seat)} {letter}", size=14, weight="bold"),
            _t(x + W_BOX - 70, y + 20, f"range {g['range']}", size=12),
            _t(x + 8, y + 38, f"level {level}" + (f" ({card_label(g['altitude'])[0]})" if g["altitude"] else ""), size=11),
            _t(x + 8, y + 54, f"in {terrain}" + (" · entrenched" if g["entrenched"] else ""), size=11)]
@@ -174,8 +174,9 @@ def board_svg(scene: Scene) -> str:
     mine, y = _hand(s, me, y, targets, title)
     parts += mine
     if whole or any((s.get("standing") or {}).values()):
-        parts.append(_t(GAP, y + 4, _standing(s), size=11))
-        y += 16
+        for line in _standing(s):
+            parts.append(_t(GAP, y + 4, line, size=11))
+            y += 16
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="cardtable" viewBox="0 0 {width} {y + 10}" '
             f'width="{width}" height="{y + 10}" font-family="DejaVu Sans, Verdana, sans-serif">'
             + "".join(parts) + "</svg>")

@@ -74,6 +74,18 @@ def standing(a: dict[str, Any]) -> str:
     return f"Standing answer {when}: {what} if " + " and ".join(_condition(*map(str, c[:2]), c[2]) for c in conds)
 
 
+def standing_line(seat: str, kind: str, rec: dict[str, Any]) -> str:
+    """One standing answer (CORE 11) as the card table lists it, in the words of its buttons:
+    "Americans: Standing answer when terrain is discarded onto a moving group: always accept"; another
+    seat's, from rules version 3, as its face-down marker: its window and conditions, not its words."""
+    who = nation(seat)
+    if rec.get("answer") != "hidden":
+        return f"{who}: " + standing({"kind": kind, "answer": rec.get("answer"), "when": rec.get("when")})
+    conds = [c for c in rec.get("when") or [] if isinstance(c, list) and len(c) == 3]
+    return f"{who}: a face-down standing answer {STANDING.get(kind, f'in a {kind} window')}" + (
+        " if " + " and ".join(_condition(*map(str, c[:2]), c[2]) for c in conds) if conds else "")
+
+
 def action_words(a: dict[str, Any]) -> str | None:
     t = a.get("type")
     g = a.get("group")
