@@ -517,6 +517,7 @@ TEMPLATES += [
     N_("%(unit)s is eliminated in %(hex)s (%(why)s)"),
     N_("%(unit)s is shaken by flamethrower fire and must retreat one hex (%(what)s)"),
     N_("%(unit)s retreats from %(frm)s to %(hex)s (Moved)"),
+    N_("%(unit)s withdraws from %(frm)s to %(hex)s"),  # AoB 11.9: a voluntary withdrawal from a battle
     N_("Fire from %(frm)s at %(hex)s: %(x)s; LOS %(los)s"),
     N_("%(what)s from %(frm)s at %(hex)s: %(x)s; LOS %(los)s"),
     N_("Opportunity fire"),

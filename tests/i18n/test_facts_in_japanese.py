@@ -32,7 +32,8 @@ GAMES = [("lock-n-load", "demo", {}), ("up-front", "A", {"terrain_type": "bare",
          ("up-front", "N", {}), ("up-front", "T", {}), ("up-front", "U", {}), ("up-front", "I", {}),
          ("green-beret-vietnam", "campaign", {}), ("vietnam-battles", "boys67", {}),
          ("vietnam-battles", "snoopys_nose", {}), ("vietnam-battles", "iron_triangle", {}),
-         ("assault-on-belgium", "may-1940", {})]
+         ("assault-on-belgium", "may-1940", {}),
+         ("assault-on-belgium", "may-1940", {"no_entry_nl_france": True, "reaction_before_german_air": False})]
 SEEDS, STEPS = 12, 400
 ENDING = {"end_game", "abandon", "concede", "resign"}
 KEPT = [re.compile(p) for p in (
