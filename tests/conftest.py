@@ -71,6 +71,27 @@ def _dice_duel() -> None:
     install()
 
 
+@pytest.fixture(autouse=True)
+def _no_stray_rq_worker(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Warns, naming the test, when it leaves an RQ worker waiting on the test Redis database
+    (tests/support/stray_workers.py)."""
+    import warnings
+
+    import redis
+
+    from tests.support.stray_workers import live_children, registered, rq_threads
+
+    conn = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1, socket_timeout=2)
+    threads, workers = rq_threads(), registered(conn)
+    yield
+    left = [stack for ident, stack in rq_threads().items() if ident not in threads]
+    left += live_children(conn, registered(conn) - workers)
+    conn.close()
+    if left:
+        warnings.warn(f"{request.node.nodeid} left an RQ worker running (it takes later tests' jobs):\n"
+                      + "\n".join(left), stacklevel=1)
+
+
 @pytest.fixture
 def pg_url(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """A PostgreSQL URL whose tables live in a fresh schema, dropped afterwards. Fails (never
