@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 
 from rules.up_front.data import world
 from warlog.render import Scene, register_renderer
-from warlog.render.up_front.words import nation
+from warlog.render.up_front.words import nation, standing_line
 
 W_BOX, H_BOX, GAP = 210, 170, 12
 CARD_W, CARD_H = 92, 62
@@ -79,8 +79,6 @@ def _standing(state: dict[str, Any]) -> list[str]:
     """The standing answers (CORE 11) the view holds, a line each: every seat's on the whole table;
     from rules version 3 another seat's as face-down markers (their windows and conditions, not
     their words)."""
-    from warlog.render.up_front.words import standing_line
-
     lines = [standing_line(seat, kind, rec) for seat, answers in sorted((state.get("standing") or {}).items())
              for kind, rec in sorted(answers.items())]
     return ["Standing answers"] + lines if lines else ["Standing answers: none"]
