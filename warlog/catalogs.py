@@ -143,6 +143,9 @@ def _game_text(code: str, s: str) -> str:
     found = str(translations_for(code).ugettext(s))
     if found != s:
         return found
+    bank = _BANK.fullmatch(s)
+    if bank:
+        return _bank(code, bank)
     if s[:1].islower():  # a prompt in the middle of a sentence ("the game waits…"), catalogued capitalised
         upper = s[:1].upper() + s[1:]
         found = str(translations_for(code).ugettext(upper))
@@ -150,7 +153,18 @@ def _game_text(code: str, s: str) -> str:
             return found
     from warlog.i18n_terms import shaped
 
-    return shaped(s, lambda part: game_text(code, part)) or s
+    said = shaped(s, lambda part: game_text(code, part))
+    return _BANK.sub(lambda m: _bank(code, m), said) if said else s
+
+
+# A Vietnam Battles hex on one bank of a river that runs through it ("1226:south", its id in the
+# rules): on a translated page the hex with its bank in words ("1226(南岸)").
+_BANK = re.compile(r"\b(\d{4}):(north|south)\b")
+_BANKS = {"north": N_("north bank"), "south": N_("south bank")}
+
+
+def _bank(code: str, m: re.Match[str]) -> str:
+    return translate(code, "%(hex)s (%(bank)s)", hex=m[1], bank=translate(code, _BANKS[m[2]]))
 
 
 # A text an SVG board draws or says on a hover: a <text> or <tspan> (no element inside) or a <title>

@@ -38,7 +38,6 @@ SEEDS, STEPS = 12, 400
 ENDING = {"end_game", "abandon", "concede", "resign"}
 KEPT = [re.compile(p) for p in (
     r"\((?:red|black) \d+\)",   # an UP FRONT card's colour and number, as printed on it
-    r"\b\d{4}:(?:north|south)\b",  # a Vietnam Battles hex on a river's bank
     r"'[a-z]+(?:-[a-z0-9]+)+'",  # an id the refused action itself sent, quoted back to its sender
 )]
 
@@ -163,6 +162,7 @@ def test_the_check_sees_an_english_line(app: Flask) -> None:
         assert english_left(tr("Monitor 1-4-11 is eliminated: errant fire"), names) == []
         assert english_left(tr("Monitor 1-4-11 is eliminated: Night Scope"), names) == ["Night", "Scope"]
         assert english_left("Monitor 1-4-11(SE、5 ヘクス)は除去:Ae", names) == ["SE"]
-        assert english_left("1927:north に置く", names) == []  # a river bank's hex, as the action sent it
+        assert english_left("1927:north に置く", names) == ["north"]  # a river bank's hex is said in words:
+        assert tr("put it in 1927:north") == "1927(北岸) に置く"
         assert english_left("今は end_air はできません", names, "end_air") == []  # the refused action's type
         assert english_left("今は end_air はできません", names, "attack") == ["end", "air"]

@@ -47,7 +47,10 @@ def ja(app: Flask, text: str) -> str:
     ("Draw pile 127 cards · deck pass 1 of 2 · discards 6 (top: Fire 5) · bare mountains, dry",
      "山札 127 枚 ・ デッキ 1 巡目/2 ・ 捨て札 6 枚(一番上:射撃5) ・ 岩肌の山岳、乾燥"),
     ("GE01 leader ok", "GE01 指揮官・健在"), ("Rally 2", "回復2"), ("Germans A", "ドイツ軍 グループ A"),
-    ("Germans D", "ドイツ軍 グループ D"),  # a fourth group (UP FRONT's appendix scenarios)
+    ("Germans D", "ドイツ軍 グループ D"),
+    # a Vietnam Battles hex on one bank of its river, and Green Beret's compass directions
+    ("C.213 ends its move in 0128:north", "C.213 は 0128(北岸) で移動を終了"), ("0927:south", "0927(南岸)"),
+    ("SE, 2 hexes", "南東 ↘、2 ヘクス"),  # a fourth group (UP FRONT's appendix scenarios)
     # UF C.2: any card may serve as Open Ground, on an altitude card too
     ("Group A ends its move on the altitude card Hill (red 5) with Brush (black 5) played as Open Ground",
      "グループ A が 藪(黒5) を開豁地として高度カード 丘(赤5) の上に移動を終える"),
