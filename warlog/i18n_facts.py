@@ -741,6 +741,9 @@ TEMPLATES += [
     # rules version 4's face-down markers (warlog/render/up_front/words.py, standing_fact)
     N_("%(who)s: a face-down standing answer %(when)s"),
     N_("%(who)s: a face-down standing answer %(when)s if %(cond)s"),
+    # the rule a standing answer or order is recorded under (rules/core/standing.py, rules/lock_n_load/orders.py)
+    N_("standing answers (ours)"),
+    N_("standing orders (ours)"),
     # a standing answer's conditions in words (warlog/render/up_front/words.py, _condition)
     N_("the group has at most %(n)s men"),
     N_("the group has at least %(n)s men"),

@@ -36,9 +36,14 @@ GROUPS = {"move": "Move", "complete": "End the move in", "alt_step": "Altitude c
           "reinforce": "Reinforcements enter", "shift": "Group transfer"}
 
 
-def _t(x: float, y: float, s: str, cls: str = "", size: int = 11, weight: str = "normal", fill: str = "#1d1d1b") -> str:
-    return (f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" font-weight="{weight}" fill="{fill}"'
-            f'{f" class={chr(34)}{cls}{chr(34)}" if cls else ""}>{escape(s)}</text>')
+def _t(x: float, y: float, s: str, cls: str = "", size: int = 11, weight: str = "normal", fill: str = "#1d1d1b",
+       end: bool = False) -> str:
+    """A text at (x, y); `end`: ending there (text-anchor end), as a box's right-hand figures do, so
+    that a longer translation of the box's label never runs into them."""
+    anchor = ' text-anchor="end"' if end else ""
+    css = f' class="{cls}"' if cls else ""
+    return (f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" font-weight="{weight}" fill="{fill}"{anchor}{css}>'
+            f'{escape(s)}</text>')
 
 
 def card_label(cid: str) -> tuple[str, str]:
@@ -94,7 +99,7 @@ def _group_box(state: dict[str, Any], seat: str, letter: str, g: dict[str, Any],
     out = [f'<g class="terrain"><polygon class="{cls}" data-hex="{key}" points="{pts}" fill="#fbf8ee" '
            f'stroke="#5d5a4c" stroke-width="1.2"><title>{escape(nation(seat))} group {letter}</title></polygon></g>',
            _t(x + 8, y + 20, f"{nation(seat)} {letter}", size=14, weight="bold"),
-           _t(x + W_BOX - 70, y + 20, f"range {g['range']}", size=12),
+           _t(x + W_BOX - 8, y + 20, f"range {g['range']}", size=12, end=True),
            _t(x + 8, y + 38, f"level {level}" + (f" ({card_label(g['altitude'])[0]})" if g["altitude"] else ""), size=11),
            _t(x + 8, y + 54, f"in {terrain}" + (" · entrenched" if g["entrenched"] else ""), size=11)]
     extras = []
