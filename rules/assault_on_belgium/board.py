@@ -45,13 +45,10 @@ def land_units(s: State, w: World, side: str | None = None, hex_: str | None = N
     """Active land units (in OOB order), optionally of one side and/or in one hex."""
     out = []
     units = s["units"]
-    for uid, unit in w.units.items():
+    for uid in w.land_order.get(side, ()):
         st = units[uid]
-        if st["status"] != "active" or (hex_ is not None and st["hex"] != hex_):
-            continue
-        if not unit.is_land or (side is not None and unit.side != side):
-            continue
-        out.append(uid)
+        if st["status"] == "active" and (hex_ is None or st["hex"] == hex_):
+            out.append(uid)
     return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -131,7 +131,24 @@ class World:
         return self.units[uid]
 
     def side_units(self, side: str) -> list[str]:
-        return [u for u, x in self.units.items() if x.side == side]
+        return list(self._units_of.get(side, ()))
+
+    @cached_property
+    def _units_of(self) -> dict[str, tuple[str, ...]]:
+        """Each side's units in OOB order (asked for many times a listing)."""
+        out: dict[str, list[str]] = {}
+        for u, x in self.units.items():
+            out.setdefault(x.side, []).append(u)
+        return {side: tuple(us) for side, us in out.items()}
+
+    @cached_property
+    def land_order(self) -> dict[str | None, tuple[str, ...]]:
+        """The land units in OOB order: of each side, and (None) of both."""
+        land = [u for u, x in self.units.items() if x.is_land]
+        out: dict[str | None, tuple[str, ...]] = {None: tuple(land)}
+        for side in {x.side for x in self.units.values()}:
+            out[side] = tuple(u for u in land if self.units[u].side == side)
+        return out
 
     def hex_title(self, label: str) -> str:
         h = self.hexes.get(label)

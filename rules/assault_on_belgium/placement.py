@@ -22,8 +22,17 @@ def home_hexes(w: World, side: str) -> list[str]:
     return [lab for lab, h in w.hexes.items() if h.country == HOME[side] and not h.is_sea]
 
 
-def place_problem(s: State, w: World, side: str, uid: str, hex_: str) -> IllegalAction | None:
-    """Why `uid` may not be set up on `hex_`, or None."""
+def land_stacks(s: State, w: World, side: str) -> dict[str, list[str]]:
+    """The side's active land units by hex, in OOB order (`land_units` of every hex at once)."""
+    stacks: dict[str, list[str]] = {}
+    for uid in land_units(s, w, side):
+        stacks.setdefault(s["units"][uid]["hex"], []).append(uid)
+    return stacks
+
+
+def place_problem(s: State, w: World, side: str, uid: str, hex_: str,
+                  stacks: dict[str, list[str]] | None = None) -> IllegalAction | None:
+    """Why `uid` may not be set up on `hex_`, or None (`stacks`: `land_stacks`, when many hexes are asked)."""
     h = w.hexes.get(hex_)
     if h is None:
         return IllegalAction(f"there is no hex {hex_} on the map")
@@ -33,7 +42,7 @@ def place_problem(s: State, w: World, side: str, uid: str, hex_: str) -> Illegal
         return IllegalAction(
             f"{side_name(side)} sets up in {COUNTRY_NAME[HOME[side]]}; {hex_} is not", RULE[side])
     if w.units[uid].is_land:
-        there = [u for u in land_units(s, w, side, hex_) if u != uid]
+        there = [u for u in (stacks.get(hex_, []) if stacks is not None else land_units(s, w, side, hex_)) if u != uid]
         if len(there) >= 3:
             return IllegalAction(f"stacking: {hex_} already holds 3 {side_adj(side)} land units", "AoB 4.1")
     return None
@@ -45,13 +54,14 @@ def candidates(s: State, w: World, side: str) -> list[Action]:
     for uid in unplaced(s, w, side):
         if uid != sel:
             out.append({"type": "select", "unit": uid})
+    stacks = land_stacks(s, w, side)
     if sel is not None:
         for lab in home_hexes(w, side):
-            if place_problem(s, w, side, sel, lab) is None:
+            if place_problem(s, w, side, sel, lab, stacks) is None:
                 out.append({"type": "place", "hex": lab})
     for uid in placed(s, w, side):
         out.append({"type": "unplace", "unit": uid})
-    if _standard_plan(s, w, side)[0]:
+    if _standard_plan(s, w, side, stacks)[0]:
         out.append({"type": "standard_setup"})
     if not unplaced(s, w, side):
         out.append({"type": "done_setup"})
@@ -95,8 +105,10 @@ def check(s: State, w: World, side: str, action: Action) -> None:
         raise IllegalAction(f"{kind} is not an action of the set-up")
 
 
-def _standard_plan(s: State, w: World, side: str) -> tuple[list[tuple[str, str]], list[str]]:
+def _standard_plan(s: State, w: World, side: str,
+                   stacks: dict[str, list[str]] | None = None) -> tuple[list[tuple[str, str]], list[str]]:
     """Which unplaced units the OOB's default set-up can place, in OOB order, and which not."""
+    stacks = land_stacks(s, w, side) if stacks is None else stacks
     counts: dict[str, int] = {}
     plan: list[tuple[str, str]] = []
     skipped: list[str] = []
@@ -105,9 +117,9 @@ def _standard_plan(s: State, w: World, side: str) -> tuple[list[tuple[str, str]]
         if lab is None:
             skipped.append(uid)
             continue
-        problem = place_problem(s, w, side, uid, lab)
+        problem = place_problem(s, w, side, uid, lab, stacks)
         extra = counts.get(lab, 0) if w.units[uid].is_land else 0
-        if problem is None and w.units[uid].is_land and len(land_units(s, w, side, lab)) + extra >= 3:
+        if problem is None and w.units[uid].is_land and len(stacks.get(lab, [])) + extra >= 3:
             problem = IllegalAction("full", "AoB 4.1")
         if problem is not None:
             skipped.append(uid)
