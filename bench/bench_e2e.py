@@ -392,6 +392,10 @@ def open_loop(base_url: str, game: str, rate: float, count: int, fig: dict[str, 
     print(f"  open loop: {count} moves arriving at {rate:.1f}/s (half the closed-loop rate above) over {games} games")
     client = Http(None, base_url)
     ready = [new_game(client, game) for _ in range(games)]
+    # each game's player keeps its client (a keep-alive connection), as a player's device does:
+    # a client made per arrival cost the bench's own process more than the move (httpx builds an
+    # SSL context for each), its threads then waiting on each other for the GIL
+    players = [Http(None, base_url) for _ in range(games)]
     idle = list(range(games))
     lock = threading.Lock()
     submit: list[float] = []
@@ -401,7 +405,7 @@ def open_loop(base_url: str, game: str, rate: float, count: int, fig: dict[str, 
 
     def arrive(at: float, k: int) -> None:
         try:
-            done = one_move(Http(None, base_url), *ready[k], picks[k])
+            done = one_move(players[k], *ready[k], picks[k])
             if done is not None:
                 with lock:
                     submit.append(1000 * (done[1] - done[0]))
