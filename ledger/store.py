@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,6 +182,12 @@ class EventStore(ABC):
     @abstractmethod
     def iter_events(self, game_id: str, after: int = -1, batch: int = 1000) -> Iterator[Event]:
         """Like read() but streamed in batches, for exports and folds of long games."""
+
+    def events_of_types(self, game_id: str, types: Sequence[str]) -> list[Event]:
+        """The game's events of these types, in seq order (a page that lists a few kinds of a
+        long game's events reads those, not the game)."""
+        wanted = set(types)
+        return [ev for ev in self.iter_events(game_id) if ev.type in wanted]
 
     @abstractmethod
     def last_seq(self, game_id: str) -> int:

@@ -319,6 +319,24 @@ def test_the_summary_and_a_range_of_events_read_together_are_what_the_plain_read
     assert store.summary_and_read("nope", -1) == (None, [])
 
 
+def test_the_events_of_some_types_are_what_a_filter_of_the_whole_game_gives(store, make_game):
+    """EventStore.events_of_types (one statement on the SQL stores; the audit page's looks and
+    umpires, a game's disputes): those types alone, in seq order, of that game alone."""
+    from ledger.store import EventStore
+
+    make_game(store, "g1")
+    make_game(store, "g2")
+    store.append("g1", 0, [sub(), resolved(1), sub(), resolved(3)])
+    store.append("g2", 0, [sub()])
+    every = list(store.iter_events("g1"))
+    for types in (("resolved",), ("resolved", "submitted"), ("game_created", "resolved"), ("nothing",), ()):
+        want = [ev for ev in every if ev.type in types]
+        assert store.events_of_types("g1", types) == want == EventStore.events_of_types(store, "g1", types)
+    assert [ev.seq for ev in store.events_of_types("g1", ("resolved",))] == [2, 4]
+    assert [ev.seq for ev in store.events_of_types("g2", ("submitted", "resolved"))] == [1]
+    assert store.events_of_types("nope", ("submitted",)) == []
+
+
 def test_a_locked_read_of_a_young_game_reads_its_first_events_and_its_seeds(store, make_game):
     """A cold judgement's read (warlog.judging.resolver): the events from the first up to a
     bound, and the seeds (period 0's secret, then each later period's), as the plain reads give them."""

@@ -76,7 +76,7 @@ def _reader(game_id: str, token: str | None) -> str | None:
 
 def _disputed(game_id: str) -> bool:
     """A dispute is raised in the game: in its own ledger, or in its tournament's stream."""
-    if any(ev.type == DISPUTE_RAISED for ev in current_app.extensions["warlog"].store.iter_events(game_id)):
+    if current_app.extensions["warlog"].store.events_of_types(game_id, (DISPUTE_RAISED,)):
         return True
     t = _tournament(game_id)
     return t is not None and any(d.get("game_id") == game_id for d in t.disputes.values())

@@ -23,7 +23,7 @@ def disputes(warlog: Warlog, game_id: str) -> list[dict[str, Any]]:
     """Every dispute of the game, oldest first: its `seq`, `seat`, disputed `target`, `text` and
     `answer` (None while open, else decision, text, ruling_seq and the answer's seq)."""
     out: dict[int, dict[str, Any]] = {}
-    for ev in warlog.store.iter_events(game_id):
+    for ev in warlog.store.events_of_types(game_id, (DISPUTE_RAISED, DISPUTE_ANSWERED)):
         if ev.type == DISPUTE_RAISED:
             out[ev.seq] = {"seq": ev.seq, "seat": ev.seat, "target": ev.payload.get("seq"),
                            "text": ev.payload.get("text", ""), "answer": None}

@@ -768,7 +768,7 @@ def looks_at_hidden(game_id: str, recent: int | None = None) -> list[dict[str, A
     (the play page, which links to the audit for the rest)."""
     svc = service()
     if recent is None:
-        evs: Any = svc.store.iter_events(game_id)
+        evs: Any = svc.store.events_of_types(game_id, (HIDDEN_VIEWED,))
     else:
         g = _game(game_id)
         if not (g.hidden_information or g.keeps_secrets):
@@ -945,7 +945,7 @@ def audit(game_id: str) -> Any:
                            viewer=viewer, export_name=f"warlog-{game_id}.jsonl", looks=looks_at_hidden(game_id),
                            round_withheld=withheld,
                            umpires=[{"seq": e.seq, "seat": e.seat, "text": e.payload.get("text", "")}
-                                    for e in svc.store.iter_events(game_id) if e.type == UMPIRE_INVITED])
+                                    for e in svc.store.events_of_types(game_id, (UMPIRE_INVITED,))])
 
 
 @pages.get("/games/<game_id>/export.jsonl")
