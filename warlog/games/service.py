@@ -34,6 +34,7 @@ from ledger.dice import (
 from ledger.events import (
     DIRECTOR,
     GAME_CREATED,
+    GAME_ENDED,
     GAME_STARTED,
     HIDDEN_VIEWED,
     NO_STATE,
@@ -661,14 +662,12 @@ class Warlog:
         return waiting
 
     def _outcome(self, game_id: str) -> dict[str, Any] | None:
-        outcome, seen = None, False
-        for ev in self.store.iter_events(game_id):
-            seen = True
-            if ev.type == "game_ended":
-                outcome = ev.payload["outcome"]
-        if not seen:
+        """An ended game's outcome (its last `game_ended`: a reopened game may have several), read
+        alone, not with the whole game; a game whose events are gone is `vanished`."""
+        ended = self.store.events_of_types(game_id, (GAME_ENDED,))
+        if not ended and self.store.last_seq(game_id) < 0:
             self.vanished(game_id)
-        return outcome
+        return ended[-1].payload["outcome"] if ended else None
 
     def state(self, game_id: str, at: int | None, viewer: Viewer, look: str | None = "the full state") -> dict[str, Any]:
         """The state at step `at` (the last by default) as `viewer` may see it; a director's full
