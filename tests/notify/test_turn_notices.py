@@ -134,7 +134,9 @@ class _Monitor:
     def report(self) -> str:
         clients = [(c.get("port") or c.get("addr"), c.get("name"), c.get("cmd"), c.get("db"))
                    for c in self.conn.client_list()]
-        return "redis commands:\n" + "\n".join(self.seen[-80:]) + f"\nclients: {clients}"
+        # from the first: the start's notice is queued before the worker starts (the last 80 lines
+        # a whole run printed began after it, with the worker's start)
+        return "redis commands:\n" + "\n".join(self.seen[:400]) + f"\nclients: {clients}"
 
 
 def _what_happened(app: Flask, tmp_path: Path, monitor: _Monitor | None = None) -> str:
