@@ -4,6 +4,7 @@ app and through real RQ worker processes; a move is never blocked by a mail serv
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import warnings
@@ -139,6 +140,24 @@ class _Monitor:
         return "redis commands:\n" + "\n".join(self.seen[:400]) + f"\nclients: {clients}"
 
 
+class _WebLog(logging.Handler):
+    """The warnings and errors the test's own process logs (the web app's: a notice it could not
+    queue is logged, and left to the sweep), kept for the report."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[str] = []
+        logging.getLogger().addHandler(self)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(f"{record.created:.3f} {record.name}: {record.getMessage()}"
+                            + (f" ({record.exc_info[1]!r})" if record.exc_info and record.exc_info[1] else ""))
+
+    def close(self) -> None:
+        logging.getLogger().removeHandler(self)
+        super().close()
+
+
 def _what_happened(app: Flask, tmp_path: Path, monitor: _Monitor | None = None) -> str:
     """For a failure: the deliveries recorded (whose, status, error), the notification queue's jobs
     waiting and failed, Redis's commands on the queue, and the worker's log."""
@@ -169,6 +188,7 @@ def test_real_rq_worker_sends_your_turn(pg_url: str, smtp: Smtp, tmp_path: Path)
 
     redis.Redis.from_url(REDIS_URL).flushdb()
     monitor = _Monitor(REDIS_URL)
+    said = _WebLog()  # this process's warnings and errors (a failed enqueue is logged, not raised)
     app = make_app(pg_url, WARLOG_REDIS=REDIS_URL)
     workers = Workers(pg_url, REDIS_URL, tmp_path)
     try:
@@ -182,15 +202,16 @@ def test_real_rq_worker_sends_your_turn(pg_url: str, smtp: Smtp, tmp_path: Path)
             time.sleep(0.1)
         # the start's notice (recorded by the web process) and the pass's (by the worker), both sent by the worker
         assert sorted(m["To"] for m in smtp.messages) == sorted([f"{first}@example.org", f"{other}@example.org"]), \
-            _what_happened(app, tmp_path, monitor)
+            f"{_what_happened(app, tmp_path, monitor)}\nthe web process said: {said.records}"
         notifier = app.extensions["warlog_notifier"]
         while any(d.status != "sent" for d in notifier.deliveries()) and time.monotonic() < deadline:
             time.sleep(0.05)  # the worker records "sent" just after the server took the mail
         assert [(d.status, d.kind) for d in notifier.deliveries()] == [("sent", "your_turn")] * 2
         if "whose job was lost" in (tmp_path / "notify.log").read_text():  # sent, by the sweep: say how it was lost
-            warnings.warn(f"a notice's job was lost and queued again by the sweep:\n{_what_happened(app, tmp_path, monitor)}",
-                          stacklevel=1)
+            warnings.warn(f"a notice's job was lost and queued again by the sweep:\n{_what_happened(app, tmp_path, monitor)}"
+                          f"\nthe web process said: {said.records}", stacklevel=1)
     finally:
+        said.close()
         workers.stop()
         monitor.conn.close()
         app.extensions["warlog"].store.close()
