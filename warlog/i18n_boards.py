@@ -22,6 +22,9 @@ DESIGNATION = re.compile(r"^[A-Z]+-?\d+$")
 
 # (pattern, message, strict), as warlog.i18n_terms.SHAPES; the named parts listed in
 # `warlog.i18n_terms.WORDS` are themselves translated, the others (numbers, hexes) kept.
+# UP FRONT's nations as its card table names them (rules/up_front/data: a nation's "name")
+UF_SIDE = r"(?P<side>Americans|Germans|Russians|British|Japanese|Partisans)"
+
 BOARD_SHAPES: list[tuple[str, str, bool]] = [
     (r"^1 hex = (?P<km>[\d.]+) km$", N_("1 hex = %(km)s km"), False),
     (r"^1 hex ≈ (?P<km>[\d.]+) km$", N_("1 hex ≈ %(km)s km"), False),
@@ -56,15 +59,11 @@ BOARD_SHAPES: list[tuple[str, str, bool]] = [
     (r"^leaders lost (?P<a>\d+)$", N_("leaders lost %(a)s"), False),
     (r"^(?P<n>\d+) MP left$", N_("%(n)s MP left"), False),
     # UP FRONT's card table (warlog/render/up_front/board.py)
-    (r"^(?P<side>Americans|Germans|Russians|British|Japanese|Partisans) (?P<g>[A-F])$", N_("%(side)s %(g)s"), True),
-    (r"^(?P<side>Americans|Germans|Russians|British|Japanese|Partisans) group (?P<g>[A-F])$",
-     N_("%(side)s group %(g)s"), True),
-    (r"^(?P<side>Americans|Germans|Russians|British|Japanese|Partisans) — hand (?P<n>\d+) cards$",
-     N_("%(side)s — hand %(n)s cards"), True),
-    (r"^(?P<side>Americans|Germans|Russians|British|Japanese|Partisans) hand \((?P<n>\d+) cards\)$",
-     N_("%(side)s hand (%(n)s cards)"), True),
-    (r"^Your hand \((?P<side>Americans|Germans|Russians|British|Japanese|Partisans), yours alone\)$",
-     N_("Your hand (%(side)s, yours alone)"), True),
+    (rf"^{UF_SIDE} (?P<g>[A-F])$", N_("%(side)s %(g)s"), True),
+    (rf"^{UF_SIDE} group (?P<g>[A-F])$", N_("%(side)s group %(g)s"), True),
+    (rf"^{UF_SIDE} — hand (?P<n>\d+) cards$", N_("%(side)s — hand %(n)s cards"), True),
+    (rf"^{UF_SIDE} hand \((?P<n>\d+) cards\)$", N_("%(side)s hand (%(n)s cards)"), True),
+    (rf"^Your hand \({UF_SIDE}, yours alone\)$", N_("Your hand (%(side)s, yours alone)"), True),
     (r"^range (?P<n>\d+)$", N_("range %(n)s"), False),
     (r"^level (?P<n>-?\d+)$", N_("level %(n)s"), False),
     (r"^level (?P<n>-?\d+) \((?P<what>.+)\)$", N_("level %(n)s (%(what)s)"), False),

@@ -15,9 +15,8 @@ import pytest
 from flask import Flask
 
 from rules import get_game
-from tests.i18n.test_facts_in_japanese import ENDING, english_left, own_words
-from tests.players.conftest import close_app, make_app
-from tests.support.fuzzing import seeded_dice
+from tests.i18n.test_facts_in_japanese import ENDING, app, english_left, own_words  # noqa: F401  (app)
+from tests.support.fuzzing import random_play, seeded_dice
 from warlog.catalogs import _SVG_TEXT
 from warlog.i18n import tr
 from warlog.render import Scene
@@ -28,33 +27,23 @@ SCENARIOS = ["A", "H", "I", "N", "T", "U"]
 SEEDS, STEPS, EVERY = 2, 300, 5
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    app = make_app(f"sqlite:///{tmp_path_factory.mktemp('table')}/warlog.sqlite3", WARLOG_PERIODIC=False)
-    yield app
-    close_app(app)
-
-
 def table_texts(scenario: str, seed: int) -> Iterator[str]:
     """Every text of the card table as each seat sees it, every EVERY steps of one seeded game."""
     g = get_game("up-front")
     rng, dice = random.Random(seed), seeded_dice(seed)
-    s = g.setup(scenario, {}, dice)
-    for step in range(STEPS):
-        seats = g.active_seats(s)
-        if g.outcome(s) is not None or not seats:
-            return
+
+    def going_on(_s: object, legal: list[dict[str, object]]) -> dict[str, object]:  # an ending move only when alone
+        return rng.choice([a for a in legal if a.get("type") not in ENDING] or legal)
+
+    for step, (s, _seat, _legal) in enumerate(random_play(g, g.setup(scenario, {}, dice), dice, STEPS, going_on)):
         if step % EVERY == 0:
             for seat in g.roles(scenario):
                 for m in _SVG_TEXT.finditer(board_svg(Scene(state=g.view(s, seat)))):
                     yield html.unescape(m.group(3)).strip()
-        legal = g.legal_actions(s, seats[0])
-        going_on = [a for a in legal if a.get("type") not in ENDING] or legal
-        s = g.apply(s, seats[0], rng.choice(going_on), dice).state
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_the_card_table_reads_in_japanese(app: Flask, scenario: str) -> None:
+def test_the_card_table_reads_in_japanese(app: Flask, scenario: str) -> None:  # noqa: F811
     names = own_words(get_game("up-front"))
     left: dict[str, str] = {}
     with app.test_request_context("/", headers={"Accept-Language": "ja"}):
@@ -66,7 +55,7 @@ def test_the_card_table_reads_in_japanese(app: Flask, scenario: str) -> None:
     assert not left, "\n".join(f"{k}\n    → {v}" for k, v in list(left.items())[:25])
 
 
-def test_the_standing_answers_are_listed_in_the_words_of_their_buttons(app: Flask) -> None:
+def test_the_standing_answers_are_listed_in_the_words_of_their_buttons(app: Flask) -> None:  # noqa: F811
     """CORE 11: a seat's own answer in its words, the other seat's as a face-down marker (from rules
     version 3: its window and conditions, never its answer)."""
     g = get_game("up-front")
