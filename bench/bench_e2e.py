@@ -460,6 +460,7 @@ def memory_after_games(base_url: str, game: str, count: int, web_pids: list[int]
         list(pool.map(play, range(half, count)))
         marks.append((count, *rss_now()))
     fig["web rss"], fig["worker rss"] = marks[-1][1], marks[-1][2]
+    fig["web rss start"], fig["worker rss start"] = marks[0][1], marks[0][2]
     say(f"web RSS (all {len(web_pids)} gunicorn processes) after 0 / {count // 2} / {count} games",
         " / ".join(f"{w:.0f}" for _n, w, _k in marks) + " MB")
     say(f"worker RSS (the larger of {len(worker_pids)}) after 0 / {count // 2} / {count} games",

@@ -185,7 +185,8 @@ def figure_archive(games: int, moves: int, where: Path | None, verify: Callable[
     return rate
 
 
-LAST_FLOOR = 0.0  # the floor of the last figure_archive (printed by --figure archive for bench.py)
+LAST_FLOOR = 0.0  # the floor of the last verify figure (printed by --figure for bench.py)
+LAST_ONE = 0.0  # the long game's rate on one process, beside its one-process floor
 
 
 def load() -> str:
@@ -229,6 +230,15 @@ def figure_long_verify() -> float:
         times.append(time.perf_counter() - t)
     rate = report.events / statistics.median(times)
     say(f"verify, one long game ({path.name}, {report.events:,} events)", f"{rate:,.0f} events/s")
+    floors = []
+    for _ in range(3):
+        t = time.perf_counter()
+        _parse_and_hash(path)
+        floors.append(time.perf_counter() - t)
+    global LAST_FLOOR, LAST_ONE
+    LAST_FLOOR, LAST_ONE = report.events / statistics.median(floors), rate
+    say("its floor: parse every line and chain its SHA-256, one process", f"{LAST_FLOOR:,.0f} events/s")
+    say("verify / floor (goal >= 0.3)", f"{rate / LAST_FLOOR:.2f}x  (load average {load()})")
     try:
         from warlog.trust.verify_parallel import verify_paths
     except ImportError:
@@ -252,9 +262,10 @@ def in_fresh_process(figure: str, games: int = 20, moves: int = 30, archive: Pat
     if archive is not None:
         cmd += ["--archive", str(archive)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT).stdout.splitlines()
-    for line in out[:-2]:
+    for line in out[:-3]:
         print(line, flush=True)
-    global LAST_FLOOR
+    global LAST_FLOOR, LAST_ONE
+    LAST_ONE = float(out[-3].removeprefix("one="))
     LAST_FLOOR = float(out[-2].removeprefix("floor="))
     return float(out[-1].removeprefix("rate="))
 
@@ -269,6 +280,7 @@ def main() -> None:
     a = p.parse_args()
     if a.figure is not None:
         rate = figure_long_verify() if a.figure == "long" else figure_archive(a.games, a.moves, a.archive)
+        print(f"one={LAST_ONE}")
         print(f"floor={LAST_FLOOR}")
         print(f"rate={rate}")
         return

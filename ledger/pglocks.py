@@ -57,21 +57,17 @@ class LockSessions:
         conn.close()
 
     def _try(self, conn: psycopg.Connection, key: int, reads: Reads) -> tuple[bool, list[list[Any]]]:
-        """One attempt at the lock, and `reads` after it in the same round trip: one query
-        message of several statements (client-side parameters), each statement of which sees
-        what was committed before it began, so after the lock when it was taken."""
+        """One attempt at the lock, and `reads` after it in the same round trip: a pipeline of
+        prepared statements (planned once a session, their parameters bound by the server), each
+        of which sees what was committed before it began, so after the lock when it was taken."""
         if not reads:
-            row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+            row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,), prepare=True).fetchone()
             return bool(row and row[0]), []
-        cur = psycopg.ClientCursor(conn)
-        cur.execute("; ".join(["SELECT pg_try_advisory_lock(%s)", *(text for text, _ in reads)]),
-                    [key, *(arg for _, args in reads for arg in args)])
-        row = cur.fetchone()
-        answers = []
-        for _ in reads:
-            cur.nextset()
-            answers.append(list(cur.fetchall()))
-        return bool(row and row[0]), answers
+        with conn.pipeline():
+            attempt = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,), prepare=True)
+            cursors = [conn.execute(text, args, prepare=True) for text, args in reads]
+        row = attempt.fetchone()
+        return bool(row and row[0]), [list(cur.fetchall()) for cur in cursors]
 
     def _session_with_try(self, key: int, reads: Reads) -> tuple[psycopg.Connection, bool, list[list[Any]]]:
         """A session and its first attempt; a kept session the server dropped meanwhile (a
@@ -113,7 +109,7 @@ class LockSessions:
 
     def _release(self, conn: psycopg.Connection, key: int) -> None:
         try:
-            row = conn.execute("SELECT pg_advisory_unlock(%s)", (key,)).fetchone()
+            row = conn.execute("SELECT pg_advisory_unlock(%s)", (key,), prepare=True).fetchone()
             released = bool(row and row[0])
         except Exception:
             released = False

@@ -4,6 +4,7 @@ not reused; a session goes back only once its lock is released."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -89,26 +90,38 @@ def test_a_lock_found_held_keeps_its_session_for_the_next_lock(store: PostgresSt
 
 def test_a_locked_read_goes_with_the_locks_attempt_in_one_round_trip(store: PostgresStore) -> None:
     """The resolver's first reads under the game lock (EventStore.locked_read) cost no round trip
-    of their own: one query message takes the lock and reads the summary, the events and the
-    seeds, one more releases it."""
+    of their own: one pipeline (one round trip) takes the lock and reads the summary, the events
+    and the seeds, one more statement releases it."""
     from ledger.events import NewEvent
 
     store.append("g1", -1, [NewEvent("game_created", None, {"game": "ardennes", "scenario": "s1"})],
                  game_info=("ardennes", "s1", False))
-    sent: list[str] = []
-    execute = psycopg.Cursor.execute
+    trips: list[list[str]] = []  # each round trip: the statements it sent
+    execute, pipeline = psycopg.Cursor.execute, psycopg.Connection.pipeline
 
     def counted(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
-        sent.append(str(query))
+        if self.connection._pipeline is not None:
+            trips[-1].append(str(query))
+        else:
+            trips.append([str(query)])
         return execute(self, query, *args, **kwargs)
 
+    @contextlib.contextmanager
+    def one_trip(self: Any) -> Any:
+        trips.append([])
+        with pipeline(self) as p:
+            yield p
+
     psycopg.Cursor.execute = counted  # type: ignore[method-assign]
+    psycopg.Connection.pipeline = one_trip  # type: ignore[method-assign]
     try:
         with store.locked_read("g1", timeout=1, events_after=-1, events_upto=100, seeds=True) as first:
-            assert len(sent) == 1 and "pg_try_advisory_lock" in sent[0] and "seed_periods" in sent[0]
+            assert len(trips) == 1, trips
+            assert "pg_try_advisory_lock" in trips[0][0] and any("seed_periods" in q for q in trips[0])
             assert first.seeds == []
             assert first.summary is not None and first.summary.last_seq == 0
             assert first.events is not None and [ev.seq for ev in first.events] == [0]
     finally:
         psycopg.Cursor.execute = execute  # type: ignore[method-assign]
-    assert len(sent) == 2 and "pg_advisory_unlock" in sent[1]
+        psycopg.Connection.pipeline = pipeline  # type: ignore[method-assign]
+    assert len(trips) == 2 and "pg_advisory_unlock" in trips[1][0]
