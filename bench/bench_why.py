@@ -32,7 +32,7 @@ def profile_text(fn: Callable[[], Any], top: int = 8) -> str:
     return _text(prof, top)
 
 
-def profile_of(fn: Callable[[cProfile.Profile], Any], top: int = 12) -> str:
+def profile_of(fn: Callable[[cProfile.Profile], Any], top: int = 20) -> str:
     """Like `profile_text`, for work that enables and disables the profile it is given around its
     measured share alone."""
     prof = cProfile.Profile()

@@ -61,19 +61,36 @@ def _install() -> None:
         return executemany(self, query, *args, **kwargs)
 
     counted_execute.counted = True  # type: ignore[attr-defined]
+    counted_execute.inner = (execute, executemany)  # type: ignore[attr-defined]
     psycopg.Cursor.execute = counted_execute  # type: ignore[method-assign]
     psycopg.Cursor.executemany = counted_executemany  # type: ignore[method-assign]
 
 
+def _uninstall() -> None:
+    """psycopg's own execute/executemany back: the figures measured after a count are not slowed."""
+    execute = psycopg.Cursor.execute
+    if getattr(execute, "counted", False):
+        psycopg.Cursor.execute, psycopg.Cursor.executemany = execute.inner  # type: ignore[attr-defined]
+
+
 class Counted:
+    """Count the statements of `what` on this thread, and profile them into PROFILE when it is set."""
+
     def __init__(self, what: str) -> None:
         self.what = what
 
     def __enter__(self) -> None:
         COUNTING[threading.get_ident()] = self.what
+        if PROFILE is not None:
+            PROFILE.enable()
 
     def __exit__(self, *exc: Any) -> None:
+        if PROFILE is not None:
+            PROFILE.disable()
         COUNTING.pop(threading.get_ident(), None)
+
+
+PROFILE: Any = None  # a cProfile.Profile enabled inside each counted request (bench.py's profile of a miss)
 
 
 FOUR = ("GET info", "GET actions", "POST move", "GET live")  # a move, as bench/bench_e2e.py's client "wait" makes it
@@ -93,7 +110,7 @@ def run(moves: int, show: bool, quiet: bool = False) -> dict[str, float]:
     url = f"{PG}{'&' if '?' in PG else '?'}options=-csearch_path%3D{schema}"
     open_store(url, upgrade=True).close()
     os.environ["WARLOG_ALLOW_SUPERUSER"] = "1"
-    app = create_app({"TESTING": True, "WARLOG_DB": url})
+    app = create_app({"TESTING": True, "WARLOG_DB": url, **({"WARLOG_LOG_FORMAT": "none"} if quiet else {})})
     try:
         c = app.test_client()
         created = c.post("/api/v1/games", json={"game": "assault-on-belgium"}).get_json()
@@ -140,6 +157,7 @@ def run(moves: int, show: bool, quiet: bool = False) -> dict[str, float]:
                     print(f"  {n / made:5.2f}  {text}")
         return per
     finally:
+        _uninstall()
         app.extensions["warlog"].store.close()
         with psycopg.connect(PG, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
@@ -159,7 +177,7 @@ def run_listing(moves: int, show: bool = False, quiet: bool = False) -> dict[str
     url = f"{PG}{'&' if '?' in PG else '?'}options=-csearch_path%3D{schema}"
     open_store(url, upgrade=True).close()
     os.environ["WARLOG_ALLOW_SUPERUSER"] = "1"
-    app = create_app({"TESTING": True, "WARLOG_DB": url})
+    app = create_app({"TESTING": True, "WARLOG_DB": url, **({"WARLOG_LOG_FORMAT": "none"} if quiet else {})})
     try:
         c = app.test_client()
         wander = chooser(7)
@@ -208,6 +226,7 @@ def run_listing(moves: int, show: bool = False, quiet: bool = False) -> dict[str
                     print(f"  {n / made:5.2f}  {text}")
         return per
     finally:
+        _uninstall()
         app.extensions["warlog"].store.close()
         with psycopg.connect(PG, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
@@ -258,6 +277,7 @@ def run_anchor(moves: int, listing: bool = False) -> float:
                 c.get(f"/games/{gid}/live?last={seq}&wait=1&panel=0")
         return STATEMENTS[key] / moves
     finally:
+        _uninstall()
         if bare_anchor._WORKER_POOL is not None:  # the job's pool, on this schema: the next run has its own
             bare_anchor._WORKER_POOL.close()
             bare_anchor._WORKER_POOL = None
