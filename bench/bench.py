@@ -45,6 +45,7 @@ import psycopg  # noqa: E402
 from bench_append import time_appends  # noqa: E402
 from bench_rules import chooser, started_game  # noqa: E402
 from psycopg import sql  # noqa: E402
+from web_cpu import quiet_stderr  # noqa: E402
 
 from ledger.factory import open_store  # noqa: E402
 from ledger.store import EventStore  # noqa: E402
@@ -261,25 +262,12 @@ def figure_judging(events: int) -> None:
         f"{FIG['judge PostgreSQL'] / FIG['judge raw PostgreSQL']:.2f}; goal >= 0.5)")
 
 
-@contextlib.contextmanager
-def log_to_null() -> Iterator[None]:
-    """The app's log handler writes to standard error as it is when the app is made: /dev/null
-    here, so that its access lines (still formatted and written, as in a deployment) are not
-    mixed into the bench's figures."""
-    saved = sys.stderr
-    sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (kept open for the handler)
-    try:
-        yield
-    finally:
-        sys.stderr = saved
-
-
 def time_replay(url: str, gid: str, last: int, steps: int = 40) -> tuple[float, float]:
     """The replay page (as a spectator) at `steps` steps spread over the game: (p50, p95) ms,
     after one request that warms the map caches."""
     from warlog.app import create_app
 
-    with log_to_null():
+    with quiet_stderr():  # its access lines (formatted and written, as deployed) are not our output
         app = create_app({"WARLOG_DB": url, "WARLOG_SWEEP_INTERVAL": 3600.0, "WARLOG_ALLOW_SUPERUSER": True})
     client = app.test_client()
     assert client.get(f"/games/{gid}/replay/{last}").status_code == 200
@@ -299,7 +287,7 @@ def time_audit(url: str, gid: str, rounds: int = 7) -> tuple[float, float]:
     every event) and the p50 ms of the `rounds` after it (the events after the last one seen)."""
     from warlog.app import create_app
 
-    with log_to_null():
+    with quiet_stderr():  # its access lines (formatted and written, as deployed) are not our output
         app = create_app({"WARLOG_DB": url, "WARLOG_SWEEP_INTERVAL": 3600.0, "WARLOG_ALLOW_SUPERUSER": True})
     client = app.test_client()
     times = []
