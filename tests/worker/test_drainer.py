@@ -178,6 +178,56 @@ def test_a_busy_drainer_gives_its_worker_back_when_a_job_waits(redis_url):
         t.join(20)
 
 
+def test_a_drainer_judges_the_pending_set_and_stays_while_only_judging_jobs_wait(pg_url, redis_url):
+    """A game's job queued when no promise was live (or the sweep's) does not end a busy drainer:
+    within LOOK_EVERY it judges the pending set itself and stays, its promise live, so the moves
+    after are offered to it, not queued a job each (ending instead made every burst of moves
+    self-sustaining: bench/bench.py's 50-game run). A notification waiting still ends it."""
+    store = open_store(pg_url)
+    svc = Warlog(store, lambda gid: None)  # the submissions are pending, offered to nobody
+    resolver = Resolver(store)
+    conn = redis.Redis.from_url(redis_url)
+    moves_key, notices_key = "rq:queue:test-drainer-moves", "rq:queue:test-drainer-notices"
+    conn.delete(moves_key, notices_key)
+    stop = threading.Event()
+    ended: list[float] = []
+    try:
+        games = _started_games(svc, 2)
+        for gid, _ in games:
+            resolver.run(gid)
+
+        def run() -> None:
+            drainer.drain(conn, "looker", lambda gid, wait: 0 if gid == "busy" else resolver.run(gid, lock_timeout=wait),
+                          store.pending_games, lambda gid: None, lifetime=30.0,
+                          others_wait=drainer.jobs_waiting(conn, [notices_key], [moves_key]))
+            ended.append(time.monotonic())
+
+        def keep_waking() -> None:  # other games' moves keep the drainer busy (never quiet)
+            while not stop.is_set():
+                drainer.offer(conn, "busy", lambda: None)
+                time.sleep(0.1)
+
+        t = threading.Thread(target=run)
+        t.start()
+        _wait(lambda: conn.zcount(drainer.ALIVE, time.time(), "+inf") == 1)
+        waker = threading.Thread(target=keep_waking)
+        waker.start()
+        for gid, seats in games:
+            _submit(svc, gid, seats)
+        conn.rpush(moves_key, "resolve_game job")  # as the submissions would have queued, no promise seen
+        _wait(lambda: store.pending_games() == [], timeout=2 + 2 * drainer.LOOK_EVERY)
+        assert t.is_alive() and not ended, "the drainer ended for a judging job"
+        assert conn.zcount(drainer.ALIVE, time.time(), "+inf") == 1  # its promise is live: moves are offered
+        conn.rpush(notices_key, "deliver job")
+        queued_at = time.monotonic()
+        t.join(10)
+        assert ended and ended[0] - queued_at < 2.0, "the drainer kept its worker while a notification waited"
+    finally:
+        stop.set()
+        conn.delete(moves_key, notices_key, drainer.WAKE, drainer.RECRUIT)
+        store.close()
+
+
 def test_a_drainer_with_several_waiters_judges_every_offered_move_once(pg_url, redis_url):
     """One draining job runs several waiters at once (drainer.THREADS); each is a member
     of ALIVE while it waits, every offered move is judged, none twice (one judgement per
