@@ -4,8 +4,10 @@ a killed drainer's promise runs out by itself."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,7 +15,7 @@ import redis
 
 from ledger.factory import open_store
 from warlog.games.service import Warlog
-from warlog.judging import drainer
+from warlog.judging import drainer, onejob
 from warlog.judging.queue import RQQueue
 from warlog.judging.resolver import Resolver
 
@@ -141,41 +143,56 @@ def test_a_killed_drainers_promise_runs_out(redis_url):
     assert recruited == []  # one wake-up waiting is no backlog
 
 
+@contextlib.contextmanager
+def _busy_drainer(conn: Any, judge: Any, pending: Any, **drain: Any) -> Iterator[tuple[threading.Thread, list[float]]]:
+    """A drainer on its own thread, kept busy (never quiet) by wake-ups for a game "busy" every
+    0.1 s, as other games' moves keep it; yields its thread and, once it has ended, when. On exit
+    the wake-ups stop and a drainer still running is stopped before the caller's store closes."""
+    stop = threading.Event()
+    ended: list[float] = []
+
+    def run() -> None:
+        drainer.drain(conn, "busy-drainer", lambda gid, wait: 0 if gid == "busy" else judge(gid, wait), pending,
+                      lambda gid: None, **drain)
+        ended.append(time.monotonic())
+
+    def keep_waking() -> None:
+        while not stop.is_set():
+            drainer.offer(conn, "busy", lambda: None)
+            time.sleep(0.1)
+
+    t = threading.Thread(target=run)
+    t.start()
+    waker = threading.Thread(target=keep_waking)
+    try:
+        _wait(lambda: conn.zcount(drainer.ALIVE, time.time(), "+inf") == 1)
+        waker.start()
+        yield t, ended
+    finally:
+        stop.set()
+        if waker.ident is not None:
+            waker.join()
+        drainer.STOP.set()
+        t.join(10)
+        drainer.STOP.clear()
+        conn.delete(drainer.WAKE, drainer.RECRUIT)
+
+
 def test_a_busy_drainer_gives_its_worker_back_when_a_job_waits(redis_url):
     """A drainer kept busy by wake-ups (each one renews it) would hold its worker for its whole
     lifetime while jobs queued behind it wait: the sweep's, a notification's (found by the chaos
     soak: moves waited 20 s behind two busy drainers). It ends as soon as a job waits."""
     conn = redis.Redis.from_url(redis_url)
     queue_key = "rq:queue:test-drainer-busy"
-    stop = threading.Event()
-    ended: list[float] = []
-
-    def run() -> None:
-        drainer.drain(conn, "busy", lambda gid, wait: 0, lambda: [], lambda gid: None, lifetime=15.0,
-                      others_wait=drainer.jobs_waiting(conn, [queue_key]))
-        ended.append(time.monotonic())
-
-    def keep_waking() -> None:
-        while not stop.is_set():
-            drainer.offer(conn, "g", lambda: None)
-            time.sleep(0.1)
-
-    t = threading.Thread(target=run)
-    t.start()
-    _wait(lambda: conn.zcount(drainer.ALIVE, time.time(), "+inf") == 1)
-    waker = threading.Thread(target=keep_waking)
-    waker.start()
-    try:
+    with _busy_drainer(conn, lambda gid, wait: 0, lambda: [], lifetime=15.0,
+                       others_wait=drainer.jobs_waiting(conn, [queue_key])) as (t, ended):
         time.sleep(1.5)  # busy: longer than QUIET_ROUNDS quiet waits would last
         assert t.is_alive() and not ended
         conn.rpush(queue_key, "a-job")
         queued_at = time.monotonic()
         t.join(10)
         assert ended and ended[0] - queued_at < 2.0, "the drainer kept its worker while a job waited"
-    finally:
-        stop.set()
-        waker.join()
-        t.join(20)
+    conn.delete(queue_key)
 
 
 def test_a_drainer_judges_the_pending_set_and_stays_while_only_judging_jobs_wait(pg_url, redis_url):
@@ -189,42 +206,64 @@ def test_a_drainer_judges_the_pending_set_and_stays_while_only_judging_jobs_wait
     conn = redis.Redis.from_url(redis_url)
     moves_key, notices_key = "rq:queue:test-drainer-moves", "rq:queue:test-drainer-notices"
     conn.delete(moves_key, notices_key)
-    stop = threading.Event()
-    ended: list[float] = []
     try:
         games = _started_games(svc, 2)
         for gid, _ in games:
             resolver.run(gid)
-
-        def run() -> None:
-            drainer.drain(conn, "looker", lambda gid, wait: 0 if gid == "busy" else resolver.run(gid, lock_timeout=wait),
-                          store.pending_games, lambda gid: None, lifetime=30.0,
-                          others_wait=drainer.jobs_waiting(conn, [notices_key], [moves_key]))
-            ended.append(time.monotonic())
-
-        def keep_waking() -> None:  # other games' moves keep the drainer busy (never quiet)
-            while not stop.is_set():
-                drainer.offer(conn, "busy", lambda: None)
-                time.sleep(0.1)
-
-        t = threading.Thread(target=run)
-        t.start()
-        _wait(lambda: conn.zcount(drainer.ALIVE, time.time(), "+inf") == 1)
-        waker = threading.Thread(target=keep_waking)
-        waker.start()
-        for gid, seats in games:
-            _submit(svc, gid, seats)
-        conn.rpush(moves_key, "resolve_game job")  # as the submissions would have queued, no promise seen
-        _wait(lambda: store.pending_games() == [], timeout=2 + 2 * drainer.LOOK_EVERY)
-        assert t.is_alive() and not ended, "the drainer ended for a judging job"
-        assert conn.zcount(drainer.ALIVE, time.time(), "+inf") == 1  # its promise is live: moves are offered
-        conn.rpush(notices_key, "deliver job")
-        queued_at = time.monotonic()
-        t.join(10)
-        assert ended and ended[0] - queued_at < 2.0, "the drainer kept its worker while a notification waited"
+        with _busy_drainer(conn, lambda gid, wait: resolver.run(gid, lock_timeout=wait), store.pending_games,
+                           lifetime=30.0, others_wait=drainer.jobs_waiting(conn, [notices_key], [moves_key])
+                           ) as (t, ended):
+            for gid, seats in games:
+                _submit(svc, gid, seats)
+            conn.rpush(moves_key, "resolve_game job")  # as the submissions would have queued, no promise seen
+            _wait(lambda: store.pending_games() == [], timeout=2 + 2 * drainer.LOOK_EVERY)
+            assert t.is_alive() and not ended, "the drainer ended for a judging job"
+            assert conn.zcount(drainer.ALIVE, time.time(), "+inf") == 1  # its promise is live: moves are offered
+            conn.rpush(notices_key, "deliver job")
+            queued_at = time.monotonic()
+            t.join(10)
+            assert ended and ended[0] - queued_at < 2.0, "the drainer kept its worker while a notification waited"
     finally:
-        stop.set()
-        conn.delete(moves_key, notices_key, drainer.WAKE, drainer.RECRUIT)
+        conn.delete(moves_key, notices_key)
+        store.close()
+
+
+def test_a_staying_drainer_takes_the_games_jobs_off_the_queue_and_judges_those_games(pg_url, redis_url):
+    """With RQ: moves submitted while no promise was live queue a job each (warlog.judging.onejob);
+    a busy drainer that sees them takes those jobs off the queue (each with its game's key) and
+    judges their games, and stays. A recruit job is left in the queue; a later move of a taken
+    game, with no promise live, queues a job again (its key is free)."""
+    store = open_store(pg_url)
+    rq = RQQueue(redis_url, store)
+    svc = Warlog(store, rq.enqueue)
+    resolver = Resolver(store)
+    conn = redis.Redis.from_url(redis_url)
+    notices_key = "rq:queue:test-drainer-notices"
+    try:
+        games = _started_games(svc, 3)
+        for gid, _ in games:
+            resolver.run(gid)
+        rq.queue.empty()
+        for key in conn.scan_iter(onejob.KEY.format("*")):
+            conn.delete(key)
+        for gid, seats in games:  # no drainer yet: a job each
+            _submit(svc, gid, seats)
+        rq._recruit()  # and a recruit, which a drainer leaves where it is
+        assert rq.queue.count == 4
+        with _busy_drainer(conn, lambda gid, wait: resolver.run(gid, lock_timeout=wait), store.pending_games,
+                           lifetime=30.0, others_wait=drainer.jobs_waiting(conn, [notices_key], [rq.queue.key]),
+                           take_queued=lambda: onejob.take_queued(conn, rq.queue.key)) as (t, ended):
+            _wait(lambda: store.pending_games() == [], timeout=2 + 2 * drainer.LOOK_EVERY)
+            _wait(lambda: rq.queue.count == 1, timeout=5)  # the recruit alone
+            assert [job.func_name for job in rq.queue.jobs] == ["warlog.judging.jobs.drain_woken"]
+            assert all(conn.get(onejob.KEY.format(gid)) is None for gid, _ in games)
+            assert t.is_alive() and not ended, "the drainer ended for judging jobs"
+        gid, seats = games[0]
+        _submit(svc, gid, seats)  # no drainer now: a job again, its key free
+        assert rq.queue.count == 2
+    finally:
+        rq.queue.empty()
+        conn.delete(notices_key)
         store.close()
 
 

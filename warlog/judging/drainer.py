@@ -82,17 +82,20 @@ def offer(redis: Any, game_id: str, recruit: Callable[[], object]) -> bool:
 
 def drain(redis: Any, member: str, judge: Callable[[str, float], int], pending: Callable[[], list[str]],
           on_judged: Callable[[str], None], lifetime: float = LIFETIME,
-          others_wait: Callable[[], object] = lambda: None, threads: int = 1) -> int:
+          others_wait: Callable[[], object] = lambda: None, threads: int = 1,
+          take_queued: Callable[[], list[str]] | None = None) -> int:
     """Judge woken games until QUIET_ROUNDS waits pass without a wake-up (or `lifetime` is
     spent, or STOP is set, or `others_wait()` answers END or True: jobs queued behind this one,
     such as a notification, must not wait for a drainer's lifetime), then leave ALIVE and
     judge what the pending set still holds. While `others_wait()` answers LOOK (only judging
     jobs wait: a game's job queued when no promise was live, the sweep's, a recruit), the
-    drainer judges the pending set itself, every LOOK_EVERY s, and stays: what those jobs would
-    judge is judged as soon, and its promise stays live. Ending for them instead made each
-    burst of moves self-sustaining: while no drainer lived every submission queued a job,
-    and while jobs were queued every drainer ended at once (bench/bench.py's 50-game run: 190 of
-    193 drainers, half of all judging runs finding nothing).
+    drainer judges those jobs' games itself, every LOOK_EVERY s, and stays: `take_queued()`
+    takes the game jobs off the queue and answers their games (warlog.judging.onejob); without
+    it, the look judges the whole pending set. What those jobs would judge is judged as soon,
+    and its promise stays live. Ending for them instead made each burst of moves
+    self-sustaining: while no drainer lived every submission queued a job, and while jobs were
+    queued every drainer ended at once (bench/bench.py's 50-game run: 190 of 193 drainers, half
+    of all judging runs finding nothing).
     `judge(game_id, lock_timeout)` judges one game and returns how many it judged;
     `on_judged(game_id)` is told after each game that had something judged.
     With `threads` > 1, that many waiters (members `member:i` of ALIVE) wait and judge at once:
@@ -100,7 +103,8 @@ def drain(redis: Any, member: str, judge: Callable[[str, float], int], pending: 
     overlaps several (the per-game lock keeps two off one game). The last look starts when every
     waiter has left ALIVE, and is shared among them."""
     if threads <= 1:
-        judged = _wait_and_judge(redis, member, judge, pending, on_judged, lifetime, others_wait)
+        judged = _wait_and_judge(redis, member, judge, take_queued or pending, on_judged, lifetime, others_wait,
+                                 taking=take_queued is not None)
         # The last look, after leaving ALIVE: whatever was offered to us is in the pending set now,
         # several games at a time (one game whose lock another worker holds held every game behind
         # it for up to LOCK_WAIT s, found by bench/netsoak.py).
@@ -126,7 +130,8 @@ def drain(redis: Any, member: str, judge: Callable[[str, float], int], pending: 
         if errors:
             raise errors[0]
 
-    run_all(lambda i: _wait_and_judge(redis, f"{member}:{i}", judge, pending, on_judged, lifetime, others_wait))
+    run_all(lambda i: _wait_and_judge(redis, f"{member}:{i}", judge, take_queued or pending, on_judged, lifetime,
+                                      others_wait, taking=take_queued is not None))
     left = list(pending())  # the last look, once every waiter has left ALIVE, shared among them
     take = threading.Lock()
 
@@ -143,10 +148,12 @@ def drain(redis: Any, member: str, judge: Callable[[str, float], int], pending: 
     return sum(counts)
 
 
-def _wait_and_judge(redis: Any, member: str, judge: Callable[[str, float], int], pending: Callable[[], list[str]],
-                    on_judged: Callable[[str], None], lifetime: float, others_wait: Callable[[], object]) -> int:
+def _wait_and_judge(redis: Any, member: str, judge: Callable[[str, float], int], to_look: Callable[[], list[str]],
+                    on_judged: Callable[[str], None], lifetime: float, others_wait: Callable[[], object],
+                    taking: bool = False) -> int:
     """One waiter: promise, wait for a wake-up, judge, until it ends (see `drain`); it has left
-    ALIVE when it returns or raises."""
+    ALIVE when it returns or raises. `to_look()`: the games a look judges; `taking`: their jobs
+    were taken off the queue, so each is judged even if its lock is held a while."""
     judged = 0
     ends = time.monotonic() + lifetime
     quiet = 0
@@ -157,7 +164,7 @@ def _wait_and_judge(redis: Any, member: str, judge: Callable[[str, float], int],
             if waiting == LOOK:
                 if time.monotonic() - looked >= LOOK_EVERY:
                     looked = time.monotonic()
-                    judged += judge_all(pending(), judge, on_judged, second_pass=False)
+                    judged += judge_all(to_look(), judge, on_judged, second_pass=taking)
             elif waiting:
                 break
             woken = _promise_and_wait(redis, member)

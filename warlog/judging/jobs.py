@@ -90,12 +90,13 @@ def _drain_woken() -> int:
 
     store, resolver = store_for(), resolver_for()
     # a notification waiting ends the drainer; judging jobs waiting (this queue holds nothing else)
-    # have it judge the pending set and stay (warlog.judging.drainer.drain)
+    # have it take the games' jobs off the queue, judge those games and stay (warlog.judging.drainer.drain)
     moves, notices = Queue(QUEUE_NAME, connection=job.connection).key, notify_queue(job.connection).key
     conn = job.connection  # the drainer's waiters are threads: RQ's current job is not theirs to look up
     return drainer.drain(conn, job.id, lambda gid, wait: resolver.run(gid, lock_timeout=wait),
                          store.pending_games, lambda gid: wakeup.publish(conn, gid),
-                         others_wait=drainer.jobs_waiting(conn, [notices], [moves]), threads=drainer.THREADS)
+                         others_wait=drainer.jobs_waiting(conn, [notices], [moves]), threads=drainer.THREADS,
+                         take_queued=lambda: onejob.take_queued(conn, moves))
 
 
 def _judged_or_outage(judge: Callable[[], int]) -> int:

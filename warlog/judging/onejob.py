@@ -22,9 +22,14 @@ CLAIM_BATCH = 1000  # games claimed by one call of claim_many's script
 WAITING = ("queued", "deferred", "scheduled")
 
 
+def new_job_id(game_id: str) -> str:
+    """A job's id names its game (`take_queued` reads it there)."""
+    return f"resolve-{game_id}-{uuid.uuid4().hex}"
+
+
 def claim(redis: Any, game_id: str) -> str | None:
     """The id for a new job of this game, or None if one is already queued."""
-    key, job_id = KEY.format(game_id), f"resolve-{uuid.uuid4().hex}"
+    key, job_id = KEY.format(game_id), new_job_id(game_id)
     if redis.set(key, job_id, nx=True, ex=TTL):
         return job_id
     held = redis.get(key)
@@ -84,11 +89,44 @@ def claim_many(redis: Any, game_ids: list[str]) -> dict[str, str]:
     claimed: dict[str, str] = {}
     for start in range(0, len(games), CLAIM_BATCH):  # a round trip per CLAIM_BATCH games: the
         chunk = games[start:start + CLAIM_BATCH]  # script holds Redis for a few ms at most
-        fresh = [f"resolve-{uuid.uuid4().hex}" for _ in chunk]
+        fresh = [new_job_id(g) for g in chunk]
         took = script(keys=[KEY.format(g) for g in chunk],
                       args=[TTL, Job.redis_job_namespace_prefix, Queue.redis_queue_namespace_prefix, *fresh])
         claimed.update((chunk[int(i) - 1], fresh[int(i) - 1]) for i in took)
     return claimed
+
+
+# take_queued's one round trip (KEYS: the queue's list; ARGV: KEY's prefix, RQ's job key prefix):
+# each queued job whose game's key still holds it leaves the queue, its key and its hash, atomically.
+_TAKE = """
+local taken = {}
+for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  local game = string.match(id, '^resolve%-(.+)%-%x+$')
+  if game and redis.call('GET', ARGV[1] .. game) == id then
+    redis.call('LREM', KEYS[1], 1, id)
+    redis.call('DEL', ARGV[1] .. game, ARGV[2] .. id)
+    taken[#taken + 1] = game
+  end
+end
+return taken
+"""
+
+
+def take_queued(redis: Any, queue_key: str) -> list[str]:
+    """Take the game jobs still waiting in the queue (its Redis list key) off it, each with its
+    game's key, and answer their games: the caller judges them instead (a drainer that stays,
+    warlog.judging.drainer). A submission committed before the take is judged by the caller's
+    look that follows it; one after it finds the key free and queues a job again (or offers its
+    game to the drainer). A job a worker has already taken off the queue, a recruit, or one whose
+    key holds another id is left alone."""
+    taken = redis.register_script(_TAKE)(keys=[queue_key], args=[KEY.format(""), _job_prefix()])
+    return [g.decode() if isinstance(g, bytes) else str(g) for g in taken]
+
+
+def _job_prefix() -> str:
+    from rq.job import Job
+
+    return str(Job.redis_job_namespace_prefix)
 
 
 def release_many(redis: Any, game_ids: list[str]) -> None:
