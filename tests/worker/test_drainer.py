@@ -378,3 +378,29 @@ def test_a_woken_drainer_judges_at_once_and_waits_in_one_round_trip(redis_url):
         conn.execute_command = real_command  # type: ignore
     assert trips == ["ZADD+BLPOP", "judge g1", "ZADD+BLPOP", "ZADD+BLPOP", "ZREM", "ZREMRANGEBYSCORE"]
     assert left and left[0] > drainer.LEASE - 0.5
+
+
+def test_taking_queued_jobs_takes_only_the_games_jobs_the_oldest_first_a_batch_at_a_time(redis_url, monkeypatch):
+    """onejob.take_queued takes a game's job only while the game's key holds that job's id (and
+    frees the key with it), never a recruit or another job, and looks at CLAIM_BATCH of the
+    oldest entries a call."""
+    conn = redis.Redis.from_url(redis_url)
+    queue_key = "rq:queue:test-take"
+    games = ("take-a", "take-b", "take-c", "take-d")
+    conn.delete(queue_key, *(onejob.KEY.format(g) for g in games))
+    for g in games:
+        job_id = onejob.claim(conn, g)
+        assert job_id is not None
+        conn.rpush(queue_key, job_id)
+    conn.rpush(queue_key, "recruit-1")
+    conn.set(onejob.KEY.format("take-d"), onejob.new_job_id("take-d"))  # its key holds a newer job's id
+    monkeypatch.setattr(onejob, "CLAIM_BATCH", 2)
+    try:
+        assert onejob.take_queued(conn, queue_key) == ["take-a", "take-b"]
+        assert conn.get(onejob.KEY.format("take-a")) is None and conn.get(onejob.KEY.format("take-c")) is not None
+        assert onejob.take_queued(conn, queue_key) == ["take-c"]
+        assert onejob.take_queued(conn, queue_key) == []  # take-d's job is not its key's; the recruit is no game's
+        assert [x.decode() for x in conn.lrange(queue_key, 0, -1)][-1] == "recruit-1"
+        assert conn.llen(queue_key) == 2
+    finally:
+        conn.delete(queue_key, *(onejob.KEY.format(g) for g in games))

@@ -96,11 +96,12 @@ def claim_many(redis: Any, game_ids: list[str]) -> dict[str, str]:
     return claimed
 
 
-# take_queued's one round trip (KEYS: the queue's list; ARGV: KEY's prefix, RQ's job key prefix):
-# each queued job whose game's key still holds it leaves the queue, its key and its hash, atomically.
+# take_queued's one round trip (KEYS: the queue's list; ARGV: KEY's prefix, RQ's job key prefix,
+# how many of the oldest entries to look at): each queued job whose game's key still holds it
+# leaves the queue, its key and its hash, atomically.
 _TAKE = """
 local taken = {}
-for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[3]) - 1)) do
   local game = string.match(id, '^resolve%-(.+)%-%x+$')
   if game and redis.call('GET', ARGV[1] .. game) == id then
     redis.call('LREM', KEYS[1], 1, id)
@@ -118,8 +119,9 @@ def take_queued(redis: Any, queue_key: str) -> list[str]:
     warlog.judging.drainer). A submission committed before the take is judged by the caller's
     look that follows it; one after it finds the key free and queues a job again (or offers its
     game to the drainer). A job a worker has already taken off the queue, a recruit, or one whose
-    key holds another id is left alone."""
-    taken = redis.register_script(_TAKE)(keys=[queue_key], args=[KEY.format(""), _job_prefix()])
+    key holds another id is left alone. At most CLAIM_BATCH of the oldest entries a call (the
+    script holds Redis for a few ms at most: a long queue is taken over several looks)."""
+    taken = redis.register_script(_TAKE)(keys=[queue_key], args=[KEY.format(""), _job_prefix(), CLAIM_BATCH])
     return [g.decode() if isinstance(g, bytes) else str(g) for g in taken]
 
 
