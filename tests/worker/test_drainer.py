@@ -195,44 +195,14 @@ def test_a_busy_drainer_gives_its_worker_back_when_a_job_waits(redis_url):
     conn.delete(queue_key)
 
 
-def test_a_drainer_judges_the_pending_set_and_stays_while_only_judging_jobs_wait(pg_url, redis_url):
-    """A game's job queued when no promise was live (or the sweep's) does not end a busy drainer:
-    within LOOK_EVERY it judges the pending set itself and stays, its promise live, so the moves
-    after are offered to it, not queued a job each (ending instead made every burst of moves
-    self-sustaining: bench/bench.py's 50-game run). A notification waiting still ends it."""
-    store = open_store(pg_url)
-    svc = Warlog(store, lambda gid: None)  # the submissions are pending, offered to nobody
-    resolver = Resolver(store)
-    conn = redis.Redis.from_url(redis_url)
-    moves_key, notices_key = "rq:queue:test-drainer-moves", "rq:queue:test-drainer-notices"
-    conn.delete(moves_key, notices_key)
-    try:
-        games = _started_games(svc, 2)
-        for gid, _ in games:
-            resolver.run(gid)
-        with _busy_drainer(conn, lambda gid, wait: resolver.run(gid, lock_timeout=wait), store.pending_games,
-                           lifetime=30.0, others_wait=drainer.jobs_waiting(conn, [notices_key], [moves_key])
-                           ) as (t, ended):
-            for gid, seats in games:
-                _submit(svc, gid, seats)
-            conn.rpush(moves_key, "resolve_game job")  # as the submissions would have queued, no promise seen
-            _wait(lambda: store.pending_games() == [], timeout=2 + 2 * drainer.LOOK_EVERY)
-            assert t.is_alive() and not ended, "the drainer ended for a judging job"
-            assert conn.zcount(drainer.ALIVE, time.time(), "+inf") == 1  # its promise is live: moves are offered
-            conn.rpush(notices_key, "deliver job")
-            queued_at = time.monotonic()
-            t.join(10)
-            assert ended and ended[0] - queued_at < 2.0, "the drainer kept its worker while a notification waited"
-    finally:
-        conn.delete(moves_key, notices_key)
-        store.close()
-
-
 def test_a_staying_drainer_takes_the_games_jobs_off_the_queue_and_judges_those_games(pg_url, redis_url):
     """With RQ: moves submitted while no promise was live queue a job each (warlog.judging.onejob);
-    a busy drainer that sees them takes those jobs off the queue (each with its game's key) and
-    judges their games, and stays. A recruit job is left in the queue; a later move of a taken
-    game, with no promise live, queues a job again (its key is free)."""
+    a busy drainer that sees them takes those jobs off the queue (each with its game's key),
+    judges their games within LOOK_EVERY, and stays, its promise live, so the moves after are
+    offered to it, not queued a job each (ending instead made every burst of moves
+    self-sustaining: bench/bench.py's 50-game run). A recruit job is left in the queue; a
+    notification waiting still ends the drainer; a later move of a taken game, with no promise
+    live, queues a job again (its key is free)."""
     store = open_store(pg_url)
     rq = RQQueue(redis_url, store)
     svc = Warlog(store, rq.enqueue)
@@ -258,6 +228,11 @@ def test_a_staying_drainer_takes_the_games_jobs_off_the_queue_and_judges_those_g
             assert [job.func_name for job in rq.queue.jobs] == ["warlog.judging.jobs.drain_woken"]
             assert all(conn.get(onejob.KEY.format(gid)) is None for gid, _ in games)
             assert t.is_alive() and not ended, "the drainer ended for judging jobs"
+            assert conn.zcount(drainer.ALIVE, time.time(), "+inf") == 1  # its promise is live: moves are offered
+            conn.rpush(notices_key, "deliver job")
+            queued_at = time.monotonic()
+            t.join(10)
+            assert ended and ended[0] - queued_at < 2.0, "the drainer kept its worker while a notification waited"
         gid, seats = games[0]
         _submit(svc, gid, seats)  # no drainer now: a job again, its key free
         assert rq.queue.count == 2

@@ -51,7 +51,7 @@ THREADS = 1
 LAST_LOOK_THREADS = 4  # games a drainer's last look (and a worker's catch-up) judges at once
 STOP = threading.Event()  # set by the worker on a stop request: drainers end at their next turn
 END, LOOK = "end", "look"  # what `others_wait` may answer (`jobs_waiting`)
-LOOK_EVERY = WAIT  # seconds between two looks at the pending set while move jobs wait
+LOOK_EVERY = WAIT  # seconds between two looks at the queue while judging jobs wait (`drain`)
 
 
 # offer's one round trip (KEYS: ALIVE, WAKE, RECRUIT; ARGV: now, the game id, WAKE_CAP): no live
@@ -83,16 +83,15 @@ def offer(redis: Any, game_id: str, recruit: Callable[[], object]) -> bool:
 def drain(redis: Any, member: str, judge: Callable[[str, float], int], pending: Callable[[], list[str]],
           on_judged: Callable[[str], None], lifetime: float = LIFETIME,
           others_wait: Callable[[], object] = lambda: None, threads: int = 1,
-          take_queued: Callable[[], list[str]] | None = None) -> int:
+          take_queued: Callable[[], list[str]] = lambda: []) -> int:
     """Judge woken games until QUIET_ROUNDS waits pass without a wake-up (or `lifetime` is
     spent, or STOP is set, or `others_wait()` answers END or True: jobs queued behind this one,
     such as a notification, must not wait for a drainer's lifetime), then leave ALIVE and
     judge what the pending set still holds. While `others_wait()` answers LOOK (only judging
     jobs wait: a game's job queued when no promise was live, the sweep's, a recruit), the
     drainer judges those jobs' games itself, every LOOK_EVERY s, and stays: `take_queued()`
-    takes the game jobs off the queue and answers their games (warlog.judging.onejob); without
-    it, the look judges the whole pending set. What those jobs would judge is judged as soon,
-    and its promise stays live. Ending for them instead made each burst of moves
+    takes the game jobs off the queue and answers their games (warlog.judging.onejob). What
+    those jobs would judge is judged as soon, and its promise stays live. Ending for them instead made each burst of moves
     self-sustaining: while no drainer lived every submission queued a job, and while jobs were
     queued every drainer ended at once (bench/bench.py's 50-game run: 190 of 193 drainers, half
     of all judging runs finding nothing).
@@ -103,8 +102,7 @@ def drain(redis: Any, member: str, judge: Callable[[str, float], int], pending: 
     overlaps several (the per-game lock keeps two off one game). The last look starts when every
     waiter has left ALIVE, and is shared among them."""
     if threads <= 1:
-        judged = _wait_and_judge(redis, member, judge, take_queued or pending, on_judged, lifetime, others_wait,
-                                 taking=take_queued is not None)
+        judged = _wait_and_judge(redis, member, judge, take_queued, on_judged, lifetime, others_wait)
         # The last look, after leaving ALIVE: whatever was offered to us is in the pending set now,
         # several games at a time (one game whose lock another worker holds held every game behind
         # it for up to LOCK_WAIT s, found by bench/netsoak.py).
@@ -130,8 +128,8 @@ def drain(redis: Any, member: str, judge: Callable[[str, float], int], pending: 
         if errors:
             raise errors[0]
 
-    run_all(lambda i: _wait_and_judge(redis, f"{member}:{i}", judge, take_queued or pending, on_judged, lifetime,
-                                      others_wait, taking=take_queued is not None))
+    run_all(lambda i: _wait_and_judge(redis, f"{member}:{i}", judge, take_queued, on_judged, lifetime,
+                                      others_wait))
     left = list(pending())  # the last look, once every waiter has left ALIVE, shared among them
     take = threading.Lock()
 
@@ -148,12 +146,11 @@ def drain(redis: Any, member: str, judge: Callable[[str, float], int], pending: 
     return sum(counts)
 
 
-def _wait_and_judge(redis: Any, member: str, judge: Callable[[str, float], int], to_look: Callable[[], list[str]],
-                    on_judged: Callable[[str], None], lifetime: float, others_wait: Callable[[], object],
-                    taking: bool = False) -> int:
+def _wait_and_judge(redis: Any, member: str, judge: Callable[[str, float], int], take_queued: Callable[[], list[str]],
+                    on_judged: Callable[[str], None], lifetime: float, others_wait: Callable[[], object]) -> int:
     """One waiter: promise, wait for a wake-up, judge, until it ends (see `drain`); it has left
-    ALIVE when it returns or raises. `to_look()`: the games a look judges; `taking`: their jobs
-    were taken off the queue, so each is judged even if its lock is held a while."""
+    ALIVE when it returns or raises. A look judges the games whose jobs `take_queued()` took off
+    the queue, each of them even if another holder keeps its lock a while (`judge_all`)."""
     judged = 0
     ends = time.monotonic() + lifetime
     quiet = 0
@@ -164,7 +161,7 @@ def _wait_and_judge(redis: Any, member: str, judge: Callable[[str, float], int],
             if waiting == LOOK:
                 if time.monotonic() - looked >= LOOK_EVERY:
                     looked = time.monotonic()
-                    judged += judge_all(to_look(), judge, on_judged, second_pass=taking)
+                    judged += judge_all(take_queued(), judge, on_judged)
             elif waiting:
                 break
             woken = _promise_and_wait(redis, member)
@@ -208,17 +205,14 @@ def jobs_waiting(redis: Any, queue_keys: Sequence[str], judging_keys: Sequence[s
 
 
 def judge_all(games: list[str], judge: Callable[[str, float], int], on_judged: Callable[[str], None],
-              threads: int = LAST_LOOK_THREADS, each: Callable[[str, float], int] | None = None,
-              second_pass: bool = True) -> int:
+              threads: int = LAST_LOOK_THREADS, each: Callable[[str, float], int] | None = None) -> int:
     """`_judge_one` (or `each(game_id, lock_wait)`) for each game, `threads` games at a time (a
     judgement mostly waits on round trips, and on a game's lock while another worker finishes
     it); how many were judged. A game whose lock is held elsewhere is passed over at first,
     without waiting, and taken again after the others, waiting for its lock then: two workers
     going through one pending set (their last looks, their catch-ups after a heal) judge
     different games side by side, not one waiting on the other's lock game after game (found by
-    bench/netsoak.py: each game of a backlog cost the second worker a wait and a look at nothing).
-    Without `second_pass` (a drainer's look while it stays, `drain`), a held game is left to its
-    holder and to the looks and jobs that follow."""
+    bench/netsoak.py: each game of a backlog cost the second worker a wait and a look at nothing)."""
     one = each or (lambda game_id, wait: _judge_one(game_id, judge, on_judged, wait))
     held: list[str] = []
 
@@ -230,8 +224,6 @@ def judge_all(games: list[str], judge: Callable[[str, float], int], on_judged: C
             return 0
 
     judged = _each(first, games, threads)
-    if not second_pass:
-        return judged
     return judged + _each(lambda game_id: one(game_id, LOCK_WAIT), held, threads)
 
 

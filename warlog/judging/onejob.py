@@ -121,14 +121,11 @@ def take_queued(redis: Any, queue_key: str) -> list[str]:
     game to the drainer). A job a worker has already taken off the queue, a recruit, or one whose
     key holds another id is left alone. At most CLAIM_BATCH of the oldest entries a call (the
     script holds Redis for a few ms at most: a long queue is taken over several looks)."""
-    taken = redis.register_script(_TAKE)(keys=[queue_key], args=[KEY.format(""), _job_prefix(), CLAIM_BATCH])
-    return [g.decode() if isinstance(g, bytes) else str(g) for g in taken]
-
-
-def _job_prefix() -> str:
     from rq.job import Job
 
-    return str(Job.redis_job_namespace_prefix)
+    taken = redis.register_script(_TAKE)(keys=[queue_key],
+                                         args=[KEY.format(""), Job.redis_job_namespace_prefix, CLAIM_BATCH])
+    return [g.decode() if isinstance(g, bytes) else str(g) for g in taken]
 
 
 def release_many(redis: Any, game_ids: list[str]) -> None:
